@@ -1,0 +1,48 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { AppError } from '../http/errors.js';
+
+/**
+ * Counters of attempts in a fixed window, kept in the database so a limit holds across
+ * restarts and across instances (sign-in failures per IP and per account, resends).
+ */
+export function createAttemptCounter(db: Db) {
+  async function current(key: string): Promise<{ count: number; resetAt: Date } | null> {
+    const rows = await db.execute<{ count: number; reset_at: string | Date }>(
+      sql`select count, reset_at from rate_limit_hit where key = ${key} and reset_at > now()`,
+    );
+    const row = (rows as unknown as { rows: { count: number; reset_at: string | Date }[] }).rows[0];
+    return row ? { count: Number(row.count), resetAt: new Date(row.reset_at) } : null;
+  }
+
+  return {
+    /** Throws 429 with the wait time when any key is at its limit. */
+    async assertUnder(keys: string[], limit: number, message: string) {
+      for (const key of keys) {
+        const hit = await current(key);
+        if (hit && hit.count >= limit) {
+          const retryAfterSeconds = Math.max(1, Math.ceil((hit.resetAt.getTime() - Date.now()) / 1000));
+          const minutes = Math.ceil(retryAfterSeconds / 60);
+          throw new AppError(429, 'rate_limited', `${message} Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
+            retryAfterSeconds,
+          });
+        }
+      }
+    },
+    async record(keys: string[], windowSeconds: number) {
+      for (const key of keys) {
+        await db.execute(sql`
+          insert into rate_limit_hit (key, count, reset_at)
+          values (${key}, 1, now() + make_interval(secs => ${windowSeconds}))
+          on conflict (key) do update set
+            count = case when rate_limit_hit.reset_at <= now() then 1 else rate_limit_hit.count + 1 end,
+            reset_at = case when rate_limit_hit.reset_at <= now() then excluded.reset_at else rate_limit_hit.reset_at end`);
+      }
+    },
+    async clear(keys: string[]) {
+      for (const key of keys) await db.execute(sql`delete from rate_limit_hit where key = ${key}`);
+    },
+  };
+}
+
+export type AttemptCounter = ReturnType<typeof createAttemptCounter>;

@@ -1,0 +1,139 @@
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { admin, genericOAuth } from 'better-auth/plugins';
+import { eq } from 'drizzle-orm';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import * as schema from '../db/schema.js';
+import type { Mailer } from '../email/mailer.js';
+import { passwordResetEmail, verificationEmail } from '../email/templates.js';
+
+export const SESSION_MAX_AGE_SECONDS = 400 * 24 * 60 * 60;
+export const COOKIE_PREFIX = 'agora';
+
+/** Splits "Ada King Lovelace" into first "Ada" and last "King Lovelace" (spec section 4). */
+export function splitFullName(full: string | null | undefined): { firstName: string; lastName: string } {
+  const name = (full ?? '').trim().replace(/\s+/g, ' ');
+  const at = name.indexOf(' ');
+  return at < 0 ? { firstName: name, lastName: '' } : { firstName: name.slice(0, at), lastName: name.slice(at + 1) };
+}
+
+export function sessionCookieName(config: Config) {
+  return `${config.production ? '__Secure-' : ''}${COOKIE_PREFIX}.session_token`;
+}
+
+/**
+ * better-auth, configured for our tables, our emails and our rules. Sign-up and
+ * password sign-in go through our own routes (messages of the spec); the library's
+ * own HTTP endpoints for those two are disabled so nobody can skip our checks.
+ */
+export function createAuth(deps: { config: Config; db: Db; mailer: Mailer }) {
+  const { config, db, mailer } = deps;
+  const plugins = [admin()] as unknown[];
+  if (config.google) {
+    plugins.push(
+      genericOAuth({
+        config: [
+          {
+            providerId: 'google',
+            clientId: config.google.clientId,
+            clientSecret: config.google.clientSecret,
+            discoveryUrl: config.google.discoveryUrl,
+            scopes: ['openid', 'email', 'profile'],
+            pkce: true,
+            mapProfileToUser: (profile) => {
+              const given = typeof profile.given_name === 'string' ? profile.given_name.trim() : '';
+              const family = typeof profile.family_name === 'string' ? profile.family_name.trim() : '';
+              const names = given ? { firstName: given, lastName: family } : splitFullName(profile.name as string);
+              return {
+                ...names,
+                name: [names.firstName, names.lastName].filter(Boolean).join(' ') || String(profile.email ?? ''),
+              };
+            },
+          },
+        ],
+      }),
+    );
+  }
+
+  return betterAuth({
+    appName: 'Agora',
+    baseURL: config.publicUrl,
+    basePath: '/api/auth',
+    secret: config.authSecret,
+    trustedOrigins: [config.publicUrl],
+    database: drizzleAdapter(db, {
+      provider: 'pg',
+      schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification },
+    }),
+    disabledPaths: ['/sign-up/email', '/sign-in/email'],
+    advanced: {
+      database: { generateId: 'uuid' },
+      cookiePrefix: COOKIE_PREFIX,
+      useSecureCookies: config.production,
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', path: '/' },
+      ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
+    },
+    session: {
+      expiresIn: SESSION_MAX_AGE_SECONDS,
+      updateAge: 24 * 60 * 60,
+    },
+    user: {
+      additionalFields: {
+        firstName: { type: 'string', required: true, input: true },
+        lastName: { type: 'string', required: false, input: true, defaultValue: '' },
+        birthdate: { type: 'string', required: false, input: true },
+        city: { type: 'string', required: false, input: false },
+        stripeCustomerId: { type: 'string', required: false, input: false },
+        lastSignInAt: { type: 'date', required: false, input: false },
+      },
+    },
+    account: {
+      accountLinking: { enabled: true, trustedProviders: ['google'] },
+    },
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      autoSignIn: false,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      sendResetPassword: async ({ user, url }) => {
+        const u = user as typeof user & { firstName?: string };
+        await mailer.send(passwordResetEmail(user.email, u.firstName ?? '', url));
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 24 * 60 * 60,
+      sendVerificationEmail: async ({ user, url }) => {
+        const u = user as typeof user & { firstName?: string };
+        await mailer.send(verificationEmail(user.email, u.firstName ?? '', url));
+      },
+    },
+    rateLimit: {
+      enabled: true,
+      window: 60,
+      max: 100,
+      customRules: {
+        '/send-verification-email': { window: 60, max: 3 },
+        '/request-password-reset': { window: 60, max: 5 },
+      },
+    },
+    databaseHooks: {
+      session: {
+        create: {
+          after: async (session) => {
+            await db.update(schema.user).set({ lastSignInAt: new Date() }).where(eq(schema.user.id, session.userId));
+          },
+        },
+      },
+    },
+    plugins: plugins as [],
+    telemetry: { enabled: false },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,123 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { educator, session, user } from '../db/schema.js';
+
+/** The signed-in user and their session, as resolved from the session cookie. */
+export interface Viewer {
+  sessionId: string;
+  sessionUpdatedAt: Date;
+  user: {
+    id: string;
+    email: string;
+    firstName: string;
+    lastName: string;
+    city: string | null;
+    stripeCustomerId: string | null;
+    image: string | null;
+    verified: boolean;
+    createdAt: Date;
+    lastSignInAt: Date | null;
+  };
+  educator: { bio: string | null; profileImage: string | null; stripeConnectAccountId: string | null } | null;
+}
+
+function parseCookie(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eqAt = part.indexOf('=');
+    if (eqAt < 0) continue;
+    if (part.slice(0, eqAt).trim() === name) return part.slice(eqAt + 1).trim();
+  }
+  return null;
+}
+
+/**
+ * Verifies the cookie's HMAC (the library's format: encodeURIComponent(token + "." +
+ * base64(HMAC-SHA256(token, secret)))) without touching the database.
+ */
+export function tokenFromCookie(cookieHeader: string | undefined, cookieName: string, secret: string): string | null {
+  const raw = parseCookie(cookieHeader, cookieName);
+  if (!raw) return null;
+  let value: string;
+  try {
+    value = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  const dot = value.lastIndexOf('.');
+  if (dot < 1) return null;
+  const token = value.slice(0, dot);
+  const given = Buffer.from(value.slice(dot + 1), 'base64');
+  const expected = createHmac('sha256', secret).update(token).digest();
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  return token;
+}
+
+/**
+ * One query for the session, its user and their educator record: this runs on every
+ * authenticated request, so it is a single prepared statement.
+ */
+export function createSessionResolver(db: Db, cookieName: string, secret: string) {
+  const byToken = db
+    .select({
+      sessionId: session.id,
+      sessionUpdatedAt: session.updatedAt,
+      id: user.id,
+      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      city: user.city,
+      stripeCustomerId: user.stripeCustomerId,
+      image: user.image,
+      verified: user.emailVerified,
+      createdAt: user.createdAt,
+      lastSignInAt: user.lastSignInAt,
+      banned: user.banned,
+      educatorUserId: educator.userId,
+      bio: educator.bio,
+      educatorImage: educator.profileImage,
+      stripeConnectAccountId: educator.stripeConnectAccountId,
+    })
+    .from(session)
+    .innerJoin(user, eq(user.id, session.userId))
+    .leftJoin(educator, eq(educator.userId, user.id))
+    .where(and(eq(session.token, sql.placeholder('token')), gt(session.expiresAt, sql`now()`)))
+    .limit(1)
+    .prepare('viewer_by_session_token');
+
+  return async function viewerFromCookie(cookieHeader: string | undefined): Promise<Viewer | null> {
+    const token = tokenFromCookie(cookieHeader, cookieName, secret);
+    if (!token) return null;
+    const [row] = await byToken.execute({ token });
+    if (!row || row.banned) return null;
+    return {
+      sessionId: row.sessionId,
+      sessionUpdatedAt: row.sessionUpdatedAt,
+      user: {
+        id: row.id,
+        email: row.email,
+        firstName: row.firstName,
+        lastName: row.lastName,
+        city: row.city,
+        stripeCustomerId: row.stripeCustomerId,
+        image: row.image,
+        verified: row.verified,
+        createdAt: row.createdAt,
+        lastSignInAt: row.lastSignInAt,
+      },
+      educator: row.educatorUserId
+        ? { bio: row.bio, profileImage: row.educatorImage, stripeConnectAccountId: row.stripeConnectAccountId }
+        : null,
+    };
+  };
+}
+
+/** Marks the session as seen now and slides its expiry; at most once per 5 minutes. */
+export async function touchSession(db: Db, viewer: Viewer, maxAgeSeconds: number) {
+  if (Date.now() - viewer.sessionUpdatedAt.getTime() < 5 * 60 * 1000) return;
+  await db
+    .update(session)
+    .set({ updatedAt: new Date(), expiresAt: new Date(Date.now() + maxAgeSeconds * 1000) })
+    .where(eq(session.id, viewer.sessionId));
+}

@@ -1,0 +1,60 @@
+import { APIError } from 'better-auth/api';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { MESSAGES, type SignInBody } from '../../shared/accounts.js';
+import { AppError } from '../http/errors.js';
+import { forwardCookies, toHeaders } from '../http/headers.js';
+import type { AttemptCounter } from './attempts.js';
+
+const WINDOW_SECONDS = 15 * 60;
+const LIMIT_MESSAGE = 'Too many failed attempts to log in.';
+
+/**
+ * Password sign-in. Failed attempts are counted per IP and per account; at the limit
+ * the caller gets 429 with the time to wait, before the password is even checked.
+ */
+export async function signIn(
+  app: FastifyInstance,
+  attempts: AttemptCounter,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: Required<Pick<SignInBody, 'email' | 'password'>> & { rememberMe?: boolean },
+) {
+  if (!input.email || !input.password) {
+    throw new AppError(400, 'empty_fields', MESSAGES.emptyFields, {
+      fields: {
+        ...(input.email ? {} : { email: 'Email is required' }),
+        ...(input.password ? {} : { password: 'Password is required' }),
+      },
+    });
+  }
+  const email = input.email.toLowerCase();
+  const keys = [`signin:ip:${request.ip}`, `signin:account:${email}`];
+  await attempts.assertUnder(keys, app.config.authRateLimit, LIMIT_MESSAGE);
+
+  try {
+    const { headers } = await app.auth.api.signInEmail({
+      body: { email, password: input.password, rememberMe: input.rememberMe ?? true, callbackURL: '/email-verified' },
+      headers: toHeaders(request),
+      returnHeaders: true,
+    });
+    forwardCookies(headers, reply);
+    await attempts.clear([`signin:account:${email}`]);
+  } catch (err) {
+    if (err instanceof APIError && err.statusCode === 401) {
+      await attempts.record(keys, WINDOW_SECONDS);
+      throw new AppError(401, 'incorrect_credentials', MESSAGES.incorrectCredentials);
+    }
+    if (err instanceof APIError && err.statusCode === 403 && err.body?.code === 'EMAIL_NOT_VERIFIED') {
+      throw new AppError(403, 'email_not_verified', MESSAGES.emailNotVerified);
+    }
+    if (err instanceof APIError && err.statusCode === 403) {
+      throw new AppError(403, 'account_banned', 'This account has been suspended. Contact support for help.');
+    }
+    if (err instanceof APIError && err.statusCode === 400) {
+      await attempts.record(keys, WINDOW_SECONDS);
+      throw new AppError(401, 'incorrect_credentials', MESSAGES.incorrectCredentials);
+    }
+    request.log.error({ err }, 'sign-in failed');
+    throw new AppError(500, 'sign_in_error', MESSAGES.signInError);
+  }
+}

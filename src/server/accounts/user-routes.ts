@@ -1,0 +1,69 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AVATAR_MAX_BYTES, currentUser, MESSAGES, updateProfileBody } from '../../shared/accounts.js';
+import { errorBody } from '../../shared/errors.js';
+import { user } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { presentCurrentUser } from './presenters.js';
+import type { Viewer } from './session.js';
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 413: errorBody, 500: errorBody };
+const params = z.object({ userId: z.uuid('Unknown user') });
+
+/** Only the owner edits a user record. */
+function assertOwner(viewer: Viewer, userId: string) {
+  if (viewer.user.id !== userId) throw AppError.forbidden('You can only edit your own profile');
+}
+
+export async function userRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['users'];
+
+  r.patch('/api/users/:userId', {
+    schema: { tags, summary: 'Edit your names and city', params, body: updateProfileBody, response: { 200: currentUser, ...errors } },
+  }, async (request) => {
+    const viewer = await app.requireViewer(request);
+    assertOwner(viewer, request.params.userId);
+    const { firstName, lastName, city } = request.body;
+    const changes: Partial<typeof user.$inferInsert> = { updatedAt: new Date() };
+    if (firstName !== undefined) changes.firstName = firstName;
+    if (lastName !== undefined) changes.lastName = lastName;
+    if (city !== undefined) changes.city = city || null;
+    if (firstName !== undefined || lastName !== undefined) {
+      changes.name = `${firstName ?? viewer.user.firstName} ${lastName ?? viewer.user.lastName}`.trim();
+    }
+    try {
+      await app.database.db.update(user).set(changes).where(eq(user.id, viewer.user.id));
+    } catch (err) {
+      request.log.error({ err }, 'profile update failed');
+      throw new AppError(500, 'update_error', city !== undefined ? MESSAGES.locationError : 'Error updating profile');
+    }
+    const fresh = await app.resolveViewer(request);
+    return presentCurrentUser(fresh!);
+  });
+
+  r.post('/api/users/:userId/avatar', {
+    schema: {
+      tags, summary: 'Upload a profile picture (PNG, JPEG or WebP, at most 5 MB; multipart field "file")',
+      consumes: ['multipart/form-data'], params, response: { 200: currentUser, ...errors },
+    },
+  }, async (request) => {
+    const viewer = await app.requireViewer(request);
+    assertOwner(viewer, request.params.userId);
+    if (!request.isMultipart()) throw AppError.badRequest('Send the picture as multipart/form-data in a field named "file"', { file: 'missing' });
+    const file = await request.file();
+    if (!file) throw AppError.badRequest('Choose a picture to upload', { file: 'missing' });
+    let data: Buffer;
+    try {
+      data = await file.toBuffer();
+    } catch {
+      throw new AppError(413, 'too_large', `The picture is larger than ${AVATAR_MAX_BYTES / 1024 / 1024} MB`, { fields: { file: 'too large' } });
+    }
+    const url = await app.images.saveAvatar(data);
+    await app.database.db.update(user).set({ image: url, updatedAt: new Date() }).where(eq(user.id, viewer.user.id));
+    const fresh = await app.resolveViewer(request);
+    return presentCurrentUser(fresh!);
+  });
+}

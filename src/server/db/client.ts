@@ -1,0 +1,68 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'postgres' | 'pglite';
+  /** True when the database answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+
+/**
+ * PostgreSQL when a URL is given, otherwise embedded PGlite under dataDir/pg.
+ * Migrations are applied before the database is handed out.
+ */
+export async function openDatabase(opts: { url?: string; dataDir: string; poolSize?: number }): Promise<Database> {
+  let database: Database;
+  if (opts.url) {
+    const { default: pg } = await import('pg');
+    const { drizzle } = await import('drizzle-orm/node-postgres');
+    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    const db = drizzle(pool, { schema });
+    await migrate(db, { migrationsFolder: MIGRATIONS });
+    database = {
+      db: db as unknown as Db,
+      kind: 'postgres',
+      ping: () => ping(db as unknown as Db),
+      close: () => pool.end(),
+    };
+  } else {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { drizzle } = await import('drizzle-orm/pglite');
+    const { migrate } = await import('drizzle-orm/pglite/migrator');
+    const dir = path.resolve(opts.dataDir, 'pg');
+    mkdirSync(dir, { recursive: true });
+    const client = await PGlite.create(dir);
+    const db = drizzle(client, { schema });
+    await migrate(db, { migrationsFolder: MIGRATIONS });
+    database = {
+      db: db as unknown as Db,
+      kind: 'pglite',
+      ping: () => ping(db as unknown as Db),
+      close: () => client.close(),
+    };
+  }
+  return database;
+}
+
+async function ping(db: Db): Promise<boolean> {
+  try {
+    await Promise.race([
+      db.execute(sql`select 1`),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000)),
+    ]);
+    return true;
+  } catch {
+    return false;
+  }
+}

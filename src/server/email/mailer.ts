@@ -1,0 +1,41 @@
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client.js';
+import { emailOutbox } from '../db/schema.js';
+
+export interface EmailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Sends email: over SMTP when SMTP_URL is set, else into the local outbox table. */
+export interface Mailer {
+  readonly transport: 'smtp' | 'outbox';
+  send(message: EmailMessage): Promise<void>;
+  close(): void;
+}
+
+export function createMailer(opts: { smtpUrl?: string; from: string; db: Db; log: FastifyBaseLogger }): Mailer {
+  if (opts.smtpUrl) {
+    const transporter = nodemailer.createTransport(opts.smtpUrl);
+    return {
+      transport: 'smtp',
+      async send(message) {
+        await transporter.sendMail({ from: opts.from, ...message });
+        opts.log.info({ to: message.to, subject: message.subject }, 'email sent over SMTP');
+      },
+      close: () => transporter.close(),
+    };
+  }
+  return {
+    transport: 'outbox',
+    async send(message) {
+      await opts.db.insert(emailOutbox).values({ ...message, transport: 'outbox' });
+      const link = /https?:\/\/\S+/.exec(message.text)?.[0];
+      opts.log.info({ to: message.to, subject: message.subject, link }, 'email kept in the local outbox (/dev/outbox)');
+    },
+    close: () => {},
+  };
+}

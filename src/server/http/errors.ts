@@ -1,0 +1,89 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ErrorBody } from '../../shared/errors.js';
+import { errorPage } from './error-page.js';
+
+/**
+ * The one error type of the application. Use cases throw it; the error handler below
+ * turns it into the one error body. Its message is always safe to show a person.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: { fields?: Record<string, string>; reasons?: string[]; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+  }
+
+  static badRequest(message: string, fields?: Record<string, string>) {
+    return new AppError(400, 'bad_request', message, { fields });
+  }
+  static unauthorized(message = 'Please log in to continue') {
+    return new AppError(401, 'unauthorized', message);
+  }
+  static forbidden(message = 'You are not allowed to do this') {
+    return new AppError(403, 'forbidden', message);
+  }
+  static notFound(message = 'Not found') {
+    return new AppError(404, 'not_found', message);
+  }
+}
+
+export function errorBody(err: AppError): ErrorBody {
+  return { error: { code: err.code, message: err.message, ...err.extra } };
+}
+
+/** Turns zod issues into "field -> message" with a readable summary. */
+function fieldsFromValidation(err: FastifyError): { message: string; fields: Record<string, string> } {
+  const fields: Record<string, string> = {};
+  for (const v of err.validation ?? []) {
+    const params = v.params as { issue?: { path?: (string | number)[] } } | undefined;
+    const path = params?.issue?.path?.join('.') || v.instancePath?.replace(/^\//, '').replace(/\//g, '.') || 'body';
+    fields[path] ??= v.message ?? 'is invalid';
+  }
+  const first = Object.entries(fields)[0];
+  const message = first ? (first[0] === 'body' ? first[1] : `${first[0]}: ${first[1]}`) : 'The request is invalid';
+  return { message, fields };
+}
+
+export function installErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      if (err.extra.retryAfterSeconds) reply.header('retry-after', String(err.extra.retryAfterSeconds));
+      return reply.status(err.status).send(errorBody(err));
+    }
+    if (hasZodFastifySchemaValidationErrors(err) || err.validation) {
+      const { message, fields } = fieldsFromValidation(err);
+      return reply.status(400).send(errorBody(new AppError(400, 'invalid_input', message, { fields })));
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, too large, rate limit ...) carry safe messages.
+      const code = status === 429 ? 'rate_limited' : err.code?.toLowerCase() ?? 'bad_request';
+      return reply.status(status).send(errorBody(new AppError(status, code, readable(err, status))));
+    }
+    request.log.error({ err }, 'unhandled error');
+    if (!request.url.startsWith('/api/') && request.method === 'GET') {
+      return reply.status(500).type('text/html; charset=utf-8')
+        .send(errorPage(500, 'Internal Server Error', 'Something went wrong on our side. Please try again in a moment.'));
+    }
+    return reply.status(500).send(errorBody(new AppError(500, 'internal', 'Internal Server Error')));
+  });
+}
+
+function readable(err: FastifyError, status: number): string {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'This content type is not accepted here';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The request body is empty';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return 'The upload is too large';
+    default:
+      if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return 'The request body is not valid JSON';
+      return status === 404 ? 'Not found' : err.message || 'The request is invalid';
+  }
+}

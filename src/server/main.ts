@@ -1,0 +1,34 @@
+import { loadConfig, ConfigError } from './config.js';
+import { buildApp } from './app.js';
+import { seedDemoData } from './seed/demo.js';
+
+/** Starts the server: configuration checked once, then the app, then demo data. */
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const app = await buildApp({ config });
+  if (config.seedDemo && !config.production) await seedDemoData(app);
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`Agora is ready at ${config.publicUrl} (database: ${app.database.kind}, email: ${app.mailer.transport})`);
+
+  const stop = async (signal: string) => {
+    app.log.info(`${signal} received, closing`);
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
