@@ -63,7 +63,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
 
   const db = database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.db, log: app.log });
-  const auth = createAuth({ config, db: db.db, mailer });
+  const auth = createAuth({ config, db: db.db, mailer, log: app.log });
   const viewerFromCookie = createSessionResolver(db.db, sessionCookieName(config), config.authSecret);
   const resolveViewer = async (request: FastifyRequest) => {
     const viewer = await viewerFromCookie(request.headers.cookie);

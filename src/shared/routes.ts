@@ -14,6 +14,8 @@ export interface RouteDef {
 const PUBLIC_PATHS = new Set([
   '/', '/login', '/signup', '/verify-email', '/reset-password', '/send-password-reset',
   '/project', '/roadmap', '/contact', '/email-verified', '/google-login',
+  // Development tool (absent in production): a newcomer reads the verification email here.
+  '/dev/outbox',
 ]);
 
 const LANDING = new Set(['/', '/landing', '/pricing', '/project', '/roadmap', '/contact']);

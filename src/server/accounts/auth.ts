@@ -2,6 +2,7 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { admin, genericOAuth } from 'better-auth/plugins';
 import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import * as schema from '../db/schema.js';
@@ -27,8 +28,8 @@ export function sessionCookieName(config: Config) {
  * password sign-in go through our own routes (messages of the spec); the library's
  * own HTTP endpoints for those two are disabled so nobody can skip our checks.
  */
-export function createAuth(deps: { config: Config; db: Db; mailer: Mailer }) {
-  const { config, db, mailer } = deps;
+export function createAuth(deps: { config: Config; db: Db; mailer: Mailer; log: FastifyBaseLogger }) {
+  const { config, db, mailer, log } = deps;
   const plugins = [admin()] as unknown[];
   if (config.google) {
     plugins.push(
@@ -133,6 +134,11 @@ export function createAuth(deps: { config: Config; db: Db; mailer: Mailer }) {
     },
     plugins: plugins as [],
     telemetry: { enabled: false },
+    // The library's messages go to the app's logger (and honour LOG_LEVEL), not to the console.
+    logger: {
+      level: 'debug',
+      log: (level, message, ...args) => log[level]({ args: args.length ? args : undefined }, `[auth] ${message}`),
+    },
   });
 }
 

@@ -3,9 +3,8 @@ import { and, desc, eq, gt, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  currentUser, emailBody, MESSAGES, passwordWeaknesses, resetPasswordBody, sessionInfo, signInBody, signUpBody,
-} from '../../shared/accounts.js';
+import { MESSAGES, passwordWeaknesses } from '../../shared/accounts.js';
+import { currentUser, emailBody, resetPasswordBody, sessionInfo, signInBody, signUpBody } from '../../shared/accounts-schemas.js';
 import { errorBody } from '../../shared/errors.js';
 import { session } from '../db/schema.js';
 import { AppError } from '../http/errors.js';

@@ -1,0 +1,100 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { ChevronDown, LogOut, Menu, Settings, X } from 'lucide-react';
+import { Logo } from '../components/brand';
+import { paths } from '../lib/paths';
+import { useSignOut, useViewer } from '../features/accounts/api';
+
+const NAV = [
+  { to: paths.explore, label: 'Explore' },
+  { to: paths.courses, label: 'Courses' },
+  { to: paths.clubs, label: 'Clubs' },
+  { to: paths.mailbox, label: 'Mailbox' },
+  { to: paths.dashboard, label: 'Dashboard' },
+];
+
+const navClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-lg px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'}`;
+
+function AvatarMenu() {
+  const me = useViewer();
+  const signOut = useSignOut();
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent | KeyboardEvent) => {
+      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('mousedown', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, [open]);
+  return (
+    <div ref={ref} className="relative">
+      <button
+        type="button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-label={`Account menu for ${me.firstName} ${me.lastName}`}
+        onClick={() => setOpen((o) => !o)}
+        className="flex items-center gap-1 rounded-full p-0.5 hover:bg-slate-100"
+      >
+        <img src={me.profileImage} alt="" className="h-9 w-9 rounded-full border border-slate-200 object-cover" width={36} height={36} />
+        <ChevronDown className="h-4 w-4 text-slate-600" aria-hidden="true" />
+      </button>
+      {open && (
+        <div role="menu" className="absolute right-0 z-40 mt-2 w-56 rounded-xl border border-slate-200 bg-white p-1 shadow-lg">
+          <div className="border-b border-slate-100 px-3 py-2">
+            <p className="truncate text-sm font-semibold text-slate-900">{me.firstName} {me.lastName}</p>
+            <p className="truncate text-xs text-slate-600">{me.email}</p>
+          </div>
+          <Link role="menuitem" to={paths.settings} onClick={() => setOpen(false)} className="flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-slate-800 hover:bg-slate-100">
+            <Settings className="h-4 w-4" aria-hidden="true" /> Settings
+          </Link>
+          <button role="menuitem" type="button" onClick={signOut} className="flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-100">
+            <LogOut className="h-4 w-4" aria-hidden="true" /> Sign out
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The default layout: the app shell for signed-in screens. */
+export function AppLayout() {
+  const [menu, setMenu] = useState(false);
+  const location = useLocation();
+  useEffect(() => setMenu(false), [location.pathname]);
+  return (
+    <div className="min-h-screen">
+      <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
+        <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
+          <div className="flex items-center gap-6">
+            <Logo />
+            <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+              {NAV.map((n) => <NavLink key={n.to} to={n.to} className={navClass}>{n.label}</NavLink>)}
+            </nav>
+          </div>
+          <div className="flex items-center gap-2">
+            <AvatarMenu />
+            <button type="button" className="rounded-lg p-2 text-slate-700 hover:bg-slate-100 md:hidden" aria-expanded={menu} aria-controls="mobile-nav" aria-label={menu ? 'Close menu' : 'Open menu'} onClick={() => setMenu((m) => !m)}>
+              {menu ? <X className="h-5 w-5" aria-hidden="true" /> : <Menu className="h-5 w-5" aria-hidden="true" />}
+            </button>
+          </div>
+        </div>
+        {menu && (
+          <nav id="mobile-nav" aria-label="Main" className="border-t border-slate-200 px-4 py-2 md:hidden">
+            {NAV.map((n) => <NavLink key={n.to} to={n.to} className={(s) => `block ${navClass(s)}`}>{n.label}</NavLink>)}
+          </nav>
+        )}
+      </header>
+      <main id="main" className="mx-auto max-w-6xl px-4 py-8">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

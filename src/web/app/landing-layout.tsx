@@ -1,0 +1,63 @@
+import { Link, Outlet } from 'react-router';
+import { Logo } from '../components/brand';
+import { ButtonLink } from '../components/ui/button';
+import { useMe } from '../features/accounts/api';
+
+const LINKS = [
+  { to: '/pricing', label: 'Pricing' },
+  { to: '/project', label: 'Project' },
+  { to: '/roadmap', label: 'Roadmap' },
+  { to: '/contact', label: 'Contact' },
+];
+
+/** The landing layout: public marketing pages. */
+export function LandingLayout() {
+  const { data: me } = useMe();
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
+          <Logo />
+          <nav aria-label="Site" className="hidden gap-6 sm:flex">
+            {LINKS.map((l) => <Link key={l.to} to={l.to} className="text-sm font-medium text-slate-700 hover:text-brand-700">{l.label}</Link>)}
+          </nav>
+          <div className="flex items-center gap-2">
+            {me ? (
+              <ButtonLink to="/explore">Open Agora</ButtonLink>
+            ) : (
+              <>
+                <ButtonLink to="/login" variant="ghost">Log in</ButtonLink>
+                <ButtonLink to="/signup">Sign up</ButtonLink>
+              </>
+            )}
+          </div>
+        </div>
+      </header>
+      <main id="main" className="flex-1">
+        <Outlet />
+      </main>
+      <footer className="border-t border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-8 text-sm text-slate-600">
+          <p>© {new Date().getFullYear()} Agora. Learn together.</p>
+          <nav aria-label="Footer" className="flex flex-wrap gap-4">
+            {LINKS.map((l) => <Link key={l.to} to={l.to} className="hover:text-brand-700">{l.label}</Link>)}
+          </nav>
+        </div>
+      </footer>
+    </div>
+  );
+}
+
+/** Centred layout of the sign-in screens. */
+export function AuthLayout() {
+  return (
+    <div className="flex min-h-screen flex-col bg-gradient-to-b from-brand-50 to-slate-50">
+      <header className="mx-auto flex h-16 w-full max-w-6xl items-center px-4">
+        <Logo />
+      </header>
+      <main id="main" className="flex flex-1 items-start justify-center px-4 py-8 sm:py-14">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

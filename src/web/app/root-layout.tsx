@@ -1,0 +1,43 @@
+import { useEffect } from 'react';
+import { Outlet, ScrollRestoration, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { setUnauthorizedHandler } from '../lib/api';
+import { onSessionEvent } from '../lib/session-channel';
+import { paths } from '../lib/paths';
+import { isPublicPath } from '../../shared/routes';
+import { meQuery } from '../features/accounts/api';
+import { VersionBanner } from './version-banner';
+
+/** Wraps every page: session events from other tabs, 401 handling, deploy detection. */
+export function RootLayout() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      queryClient.setQueryData(meQuery.queryKey, null);
+      const here = window.location.pathname + window.location.search;
+      if (!isPublicPath(window.location.pathname)) navigate(paths.login(here, 'session-expired'), { replace: true });
+    });
+    return onSessionEvent((event) => {
+      if (event === 'signed-out') {
+        queryClient.setQueryData(meQuery.queryKey, null);
+        queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'me' });
+        navigate(paths.login(undefined, 'signed-out'), { replace: true });
+      } else {
+        void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
+      }
+    });
+  }, [navigate, queryClient]);
+
+  return (
+    <>
+      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-lg focus:bg-white focus:px-4 focus:py-2 focus:shadow">
+        Skip to content
+      </a>
+      <Outlet />
+      <VersionBanner />
+      <ScrollRestoration />
+    </>
+  );
+}

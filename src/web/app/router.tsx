@@ -1,0 +1,111 @@
+import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
+import { paths } from '../lib/paths';
+import { lazyPage } from '../lib/lazy-page';
+import { comingSoon } from '../components/coming-soon';
+import { meQuery } from '../features/accounts/api';
+import ErrorPage from '../features/errors/error-page';
+import NotFoundPage from '../features/errors/not-found-page';
+import { RootLayout } from './root-layout';
+import { AppLayout } from './app-layout';
+import { AuthLayout, LandingLayout } from './landing-layout';
+
+const info = (name: 'PricingPage' | 'ProjectPage' | 'RoadmapPage' | 'ContactPage') =>
+  lazyPage(() => import('../features/marketing/info-pages').then((m) => ({ default: m[name] })));
+
+/** Placeholders for the screens later issues build (spec section 2 route table). */
+const SOON: [string, string, string][] = [
+  ['/dashboard', 'Dashboard', 'Your upcoming class times, courses and waitlists will be shown here.'],
+  ['/course/new', 'Create a course', 'Educators will write and publish courses here.'],
+  ['/course/search', 'Find a course', 'Search live courses by subject, city and start date.'],
+  ['/course/checkout', 'Checkout', 'Pay for a course session by card, at once or in installments.'],
+  ['/course/:id', 'Course', 'Course details, sessions and reviews will be shown here.'],
+  ['/course/:courseID/edit', 'Edit course', 'Educators will edit their course here.'],
+  ['/course/:courseID/review', 'Review this course', 'Learners will rate and review their courses here.'],
+  ['/course/:courseID/enrollment', 'Roster', 'Educators will see who enrolled in each session here.'],
+  ['/course/:courseID/session/new', 'New session', 'Educators will add a run of their course here.'],
+  ['/course/:courseID/session/:sessionID/drop', 'Drop this session', 'Learners will leave a session here.'],
+  ['/course/:courseID/session/:sessionID/enroll', 'Enrol', 'Learners will enrol in a session here.'],
+  ['/course/:courseID/session/:sessionID/new-class-time', 'New class time', 'Educators will schedule class times here.'],
+  ['/club/new', 'Create a club', 'Start a club around what you love.'],
+  ['/club/search', 'Find a club', 'Search clubs near you and online.'],
+  ['/club/:id', 'Club', 'Club details and events will be shown here.'],
+  ['/club/:clubID/edit', 'Edit club', 'Club organisers will edit their club here.'],
+  ['/club/:clubID/new-event', 'New event', 'Club organisers will plan events here.'],
+  ['/club/:clubID/event/:eventID', 'Event', 'Event details will be shown here.'],
+  ['/educator/onboard', 'Become an educator', 'Set up your educator profile and payouts.'],
+  ['/educator/benefits', 'Teaching on Agora', 'Fees, payouts and Educator Pro, explained.'],
+  ['/educator/dashboard', 'Educator dashboard', 'Your courses, sales and payout status.'],
+  ['/educator/onboard-success', 'Payouts', 'The state of your payout account.'],
+  ['/educator/:id', 'Educator', 'The educator’s profile, courses and rating.'],
+  ['/educator/:educatorID/edit', 'Edit educator profile', 'Edit your bio, photo and subjects.'],
+  ['/educator/:educatorID/analytics', 'Analytics', 'Enrolments and revenue over time.'],
+  ['/mailbox', 'Mailbox', 'Your conversations with learners and educators.'],
+  ['/mailbox/notifications', 'Notifications', 'Everything that happened while you were away.'],
+  ['/mailbox/:senderID', 'Conversation', 'Your messages with this person.'],
+  ['/mailbox/:userID/:notificationID', 'Notification', 'The details of a notification.'],
+];
+
+/** Protected pages: without a session the visitor goes to /login?next=<path>. */
+function requireSession(queryClient: QueryClient) {
+  return async ({ request }: LoaderFunctionArgs) => {
+    const me = await queryClient.ensureQueryData(meQuery);
+    if (!me) {
+      const url = new URL(request.url);
+      throw redirect(paths.login(url.pathname + url.search));
+    }
+    return null;
+  };
+}
+
+export function createRouter(queryClient: QueryClient) {
+  const routes: RouteObject[] = [
+    {
+      Component: RootLayout,
+      errorElement: <ErrorPage />,
+      children: [
+        {
+          Component: LandingLayout,
+          errorElement: <ErrorPage />,
+          children: [
+            { path: '/', lazy: lazyPage(() => import('../features/marketing/landing-page')) },
+            { path: '/landing', lazy: lazyPage(() => import('../features/marketing/landing-page')) },
+            { path: '/pricing', lazy: info('PricingPage') },
+            { path: '/project', lazy: info('ProjectPage') },
+            { path: '/roadmap', lazy: info('RoadmapPage') },
+            { path: '/contact', lazy: info('ContactPage') },
+            { path: '/dev/outbox', lazy: lazyPage(() => import('../features/dev/outbox-page')) },
+            { path: '*', Component: NotFoundPage },
+          ],
+        },
+        {
+          Component: AuthLayout,
+          errorElement: <ErrorPage />,
+          children: [
+            { path: '/login', lazy: lazyPage(() => import('../features/accounts/login-page')) },
+            { path: '/signup', lazy: lazyPage(() => import('../features/accounts/signup-page')) },
+            { path: '/verify-email', lazy: lazyPage(() => import('../features/accounts/verify-email-page')) },
+            { path: '/email-verified', lazy: lazyPage(() => import('../features/accounts/email-verified-page')) },
+            { path: '/send-password-reset', lazy: lazyPage(() => import('../features/accounts/send-password-reset-page')) },
+            { path: '/reset-password', lazy: lazyPage(() => import('../features/accounts/reset-password-page')) },
+            { path: '/google-login', lazy: lazyPage(() => import('../features/accounts/google-login-page')) },
+          ],
+        },
+        {
+          Component: AppLayout,
+          loader: requireSession(queryClient),
+          errorElement: <ErrorPage />,
+          children: [
+            { path: '/explore', lazy: lazyPage(() => import('../features/home/explore-page')) },
+            { path: '/user/settings', lazy: lazyPage(() => import('../features/accounts/settings-page')) },
+            { path: '/user/:userID/edit', lazy: lazyPage(() => import('../features/accounts/edit-user-page')) },
+            { path: '/auth-test', lazy: lazyPage(() => import('../features/accounts/auth-test-page')) },
+            { path: '/not-found', Component: NotFoundPage },
+            ...SOON.map(([path, title, text]) => ({ path, Component: comingSoon(title, text) })),
+          ],
+        },
+      ],
+    },
+  ];
+  return createBrowserRouter(routes);
+}

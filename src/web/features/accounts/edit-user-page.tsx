@@ -1,0 +1,18 @@
+import { useParams } from 'react-router';
+import { PageHeader } from '../../components/ui/card';
+import NotFoundPage from '../errors/not-found-page';
+import { useViewer } from './api';
+import { ProfileForm } from './profile-form';
+
+/** Only the owner may edit a user; anyone else sees the not-found page. */
+export default function EditUserPage() {
+  const { userID } = useParams();
+  const me = useViewer();
+  if (userID !== me.id) return <NotFoundPage />;
+  return (
+    <div className="mx-auto max-w-3xl">
+      <PageHeader title="Edit your profile" />
+      <ProfileForm user={me} />
+    </div>
+  );
+}

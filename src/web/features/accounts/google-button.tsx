@@ -1,0 +1,47 @@
+import { useState } from 'react';
+import { MESSAGES } from '../../../shared/accounts';
+import { GoogleIcon } from '../../components/brand';
+import { Button } from '../../components/ui/button';
+import { startGoogleLogin } from './api';
+
+/** "Continue with Google": the server starts the redirect flow (PKCE) and returns the URL. */
+export function GoogleButton({ next }: { next?: string }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <div>
+      <Button
+        type="button"
+        variant="secondary"
+        className="w-full"
+        loading={busy}
+        onClick={async () => {
+          setBusy(true);
+          setError(null);
+          try {
+            if (next) sessionStorage.setItem('agora:next', next);
+            const { url } = await startGoogleLogin();
+            window.location.assign(url);
+          } catch {
+            setError(MESSAGES.googleAuthError);
+            setBusy(false);
+          }
+        }}
+      >
+        {!busy && <GoogleIcon />}
+        Continue with Google
+      </Button>
+      {error && <p role="alert" className="mt-2 text-sm font-medium text-red-700">{error}</p>}
+    </div>
+  );
+}
+
+export function OrDivider() {
+  return (
+    <div className="my-5 flex items-center gap-3 text-xs uppercase tracking-wide text-slate-500">
+      <span className="h-px flex-1 bg-slate-200" />
+      or
+      <span className="h-px flex-1 bg-slate-200" />
+    </div>
+  );
+}

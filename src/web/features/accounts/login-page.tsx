@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { safeNext } from '../../../shared/routes';
+import { MESSAGES } from '../../../shared/accounts';
+import { ApiError } from '../../lib/api';
+import { broadcastSession } from '../../lib/session-channel';
+import { paths } from '../../lib/paths';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Field } from '../../components/ui/field';
+import { meQuery, resendVerification, signIn } from './api';
+import { GoogleButton, OrDivider } from './google-button';
+import { AuthCard } from './auth-card';
+
+const REASONS: Record<string, string> = {
+  'session-expired': 'Your session has ended. Please log in again.',
+  'signed-out': 'You have been signed out.',
+  'password-reset': 'Your password has been changed. Log in with the new one.',
+};
+
+export default function LoginPage() {
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
+  const reason = REASONS[params.get('reason') ?? ''];
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { register, handleSubmit, getValues, formState } = useForm<{ email: string; password: string }>();
+  const [error, setError] = useState<ApiError | null>(null);
+  const [resent, setResent] = useState<string | null>(null);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setError(null);
+    setResent(null);
+    const email = values.email.trim();
+    const password = values.password.trim();
+    if (!email || !password) {
+      setError(new ApiError(400, MESSAGES.emptyFields, 'empty_fields', {
+        ...(email ? {} : { email: 'Email is required' }),
+        ...(password ? {} : { password: 'Password is required' }),
+      }));
+      return;
+    }
+    try {
+      const me = await signIn({ email, password });
+      queryClient.setQueryData(meQuery.queryKey, me);
+      broadcastSession('signed-in');
+      navigate(next, { replace: true });
+    } catch (err) {
+      setError(err instanceof ApiError ? err : new ApiError(500, MESSAGES.signInError, 'error'));
+    }
+  });
+
+  return (
+    <AuthCard title="Log in to Agora" subtitle={<>New here? <Link className="font-semibold text-brand-700 hover:underline" to={paths.signup}>Create an account</Link></>}>
+      {reason && !error && <div className="mb-4"><Alert tone="info">{reason}</Alert></div>}
+      <GoogleButton next={next} />
+      <OrDivider />
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        {error && (
+          <Alert tone="error" title={error.message}>
+            {error.code === 'email_not_verified' && (
+              <button
+                type="button"
+                className="mt-1 font-semibold underline"
+                onClick={async () => {
+                  const r = await resendVerification(getValues('email').trim()).catch((e: ApiError) => ({ message: e.message }));
+                  setResent(r.message);
+                }}
+              >
+                Resend the verification email
+              </button>
+            )}
+          </Alert>
+        )}
+        {resent && <Alert tone="success">{resent}</Alert>}
+        <Field label="Email" type="email" autoComplete="email" error={error?.fields.email} {...register('email')} />
+        <Field label="Password" type="password" autoComplete="current-password" error={error?.fields.password} {...register('password')} />
+        <div className="flex justify-end">
+          <Link to={paths.sendPasswordReset} className="text-sm font-medium text-brand-700 hover:underline">
+            Forgot your password?
+          </Link>
+        </div>
+        <Button type="submit" className="w-full" loading={formState.isSubmitting}>
+          Log in
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,26 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ApiError } from './lib/api';
+import { createRouter } from './app/router';
+import './styles.css';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // The API client already retries idempotent requests; do not retry client errors here.
+      retry: (count, err) => !(err instanceof ApiError && err.status < 500) && count < 1,
+      refetchOnWindowFocus: true,
+    },
+  },
+});
+const router = createRouter(queryClient);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,35 @@
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+import { randomUUID } from 'node:crypto';
+
+const BUILD_ID = process.env.AGORA_BUILD_ID ?? `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;
+
+/** Writes build.json so the server can tell clients which build is deployed. */
+function buildInfo(): Plugin {
+  return {
+    name: 'agora-build-info',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'build.json', source: JSON.stringify({ buildId: BUILD_ID }) });
+    },
+  };
+}
+
+export default defineConfig(({ command }) => ({
+  root: 'src/web',
+  publicDir: 'public',
+  plugins: [react(), tailwindcss(), buildInfo()],
+  define: { __BUILD_ID__: JSON.stringify(command === 'build' ? BUILD_ID : 'dev') },
+  build: {
+    outDir: '../../dist/web',
+    emptyOutDir: true,
+    manifest: true,
+    sourcemap: false,
+    target: 'es2022',
+  },
+  server: {
+    port: 5173,
+    proxy: { '/api': 'http://localhost:3000', '/uploads': 'http://localhost:3000' },
+  },
+}));
