@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
@@ -13,6 +14,7 @@ const ACCEPTED = new Set(['png', 'jpeg', 'webp']);
  */
 export function createImageStore(dataDir: string) {
   const root = path.resolve(dataDir, 'uploads');
+  mkdirSync(path.join(root, 'avatars'), { recursive: true });
   return {
     root,
     async saveAvatar(input: Buffer): Promise<string> {
@@ -36,7 +38,6 @@ export function createImageStore(dataDir: string) {
         throw new AppError(400, 'unsupported_image', 'This image could not be read. Try another file.', { fields: { file: 'unreadable image' } });
       }
       const name = `${randomUUID()}.webp`;
-      await mkdir(path.join(root, 'avatars'), { recursive: true });
       await writeFile(path.join(root, 'avatars', name), out);
       return `/uploads/avatars/${name}`;
     },

@@ -1,0 +1,88 @@
+// `npm test`: every suite, then one plain closing line "N passed, N failed" for CI.
+// Suites: API integration (Vitest, real PostgreSQL), end to end (Playwright, Chromium),
+// and a smoke pass of the server on embedded PGlite.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+
+const OUT = '.test-output';
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(OUT, { recursive: true });
+
+function run(cmd, args, env = {}) {
+  console.log(`\n$ ${cmd} ${args.join(' ')}`);
+  return spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+}
+
+function postgresReachable() {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port: 5432 });
+    s.setTimeout(1500);
+    s.on('connect', () => { s.destroy(); resolve(true); });
+    s.on('error', () => resolve(false));
+    s.on('timeout', () => { s.destroy(); resolve(false); });
+  });
+}
+
+function ensureChromium() {
+  if (existsSync('/usr/bin/chromium')) return true;
+  if (process.getuid?.() === 0) {
+    console.log('Chromium is missing: installing Debian\'s package (apt-get install -y chromium)…');
+    if (run('apt-get', ['update', '-qq']) === 0 && run('apt-get', ['install', '-y', '-qq', 'chromium']) === 0) return true;
+  }
+  console.error('Chromium is missing. Install it with: sudo apt-get install -y chromium');
+  return false;
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const suites = [];
+function record(name, passed, failed, skipped = 0) {
+  totals.passed += passed;
+  totals.failed += failed;
+  totals.skipped += skipped;
+  suites.push(`${name}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+}
+const readJson = (file) => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+};
+
+if (!(await postgresReachable())) {
+  console.log('No PostgreSQL reachable on 127.0.0.1:5432: the suites run on embedded PGlite instead.');
+  process.env.AGORA_TEST_PGLITE = '1';
+}
+
+// 1. API integration tests.
+const apiStatus = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${OUT}/api.json`]);
+const api = readJson(`${OUT}/api.json`);
+if (api) record('API (vitest)', api.numPassedTests, api.numFailedTests + (apiStatus !== 0 && api.numFailedTests === 0 ? 1 : 0), api.numPendingTests + (api.numTodoTests ?? 0));
+else record('API (vitest)', 0, 1);
+
+// 2. End-to-end tests in Chromium (on a fresh web build).
+if (run('npx', ['vite', 'build', '--logLevel', 'warn']) !== 0) record('web build', 0, 1);
+else if (!ensureChromium()) record('E2E (playwright)', 0, 1);
+else {
+  const e2eStatus = run('npx', ['playwright', 'test']);
+  const e2e = readJson(`${OUT}/e2e.json`);
+  if (e2e?.stats) {
+    const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = e2e.stats;
+    record('E2E (playwright)', expected + flaky, unexpected + (e2eStatus !== 0 && unexpected === 0 ? 1 : 0), skipped);
+  } else record('E2E (playwright)', 0, 1);
+}
+
+// 3. Smoke pass on embedded PGlite.
+const smoke = spawnSync(process.execPath, ['--import', 'tsx', 'tests/smoke/pglite-smoke.ts'], { encoding: 'utf8', env: process.env });
+process.stdout.write(smoke.stdout ?? '');
+process.stderr.write(smoke.stderr ?? '');
+const line = /SMOKE (\{.*\})/.exec(smoke.stdout ?? '');
+if (line) {
+  const s = JSON.parse(line[1]);
+  record('Smoke (PGlite)', s.passed, s.failed);
+} else record('Smoke (PGlite)', 0, 1);
+
+console.log('\n' + suites.join('\n'));
+console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exit(totals.failed > 0 ? 1 : 0);

@@ -1,0 +1,90 @@
+/**
+ * One smoke pass of the real server on embedded PGlite (the `npm start` default):
+ * a fresh data directory, migrations, demo data, sign-in, the current user, page rules.
+ * Prints one line per check and a final `SMOKE {"passed":n,"failed":m}` line.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+const port = await freePort();
+const base = `http://localhost:${port}`;
+const dataDir = mkdtempSync(path.join(tmpdir(), 'agora-smoke-'));
+const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), PUBLIC_URL: base, DATA_DIR: dataDir, LOG_LEVEL: 'warn', SEED_DEMO: 'true' };
+delete env.DATABASE_URL;
+delete env.SMTP_URL;
+const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+
+let passed = 0;
+let failed = 0;
+async function check(name: string, fn: () => Promise<void>) {
+  try {
+    await fn();
+    passed++;
+    console.log(`  ✓ ${name}`);
+  } catch (err) {
+    failed++;
+    console.log(`  ✗ ${name}: ${err instanceof Error ? err.message : err}`);
+  }
+}
+function expect(cond: unknown, message: string) {
+  if (!cond) throw new Error(message);
+}
+
+try {
+  const deadline = Date.now() + 60_000;
+  let up = false;
+  while (!up && Date.now() < deadline) {
+    up = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+    if (!up) await new Promise((r) => setTimeout(r, 250));
+  }
+  console.log('PGlite smoke:');
+  await check('the server starts on PGlite and reports healthy', async () => {
+    const r = await fetch(`${base}/api/health`);
+    const body = await r.json();
+    expect(r.status === 200 && body.database === 'pglite', `health ${r.status} ${JSON.stringify(body)}`);
+  });
+  let cookie = '';
+  await check('the demo user can sign in', async () => {
+    const r = await fetch(`${base}/api/accounts/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify({ email: 'ada@agora.local', password: 'Agora-demo-2026' }),
+    });
+    expect(r.status === 200, `sign-in answered ${r.status}`);
+    cookie = r.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    expect(cookie.includes('session_token'), 'no session cookie');
+  });
+  await check('GET /api/me returns the signed-in user', async () => {
+    const r = await fetch(`${base}/api/me`, { headers: { cookie } });
+    const me = await r.json();
+    expect(r.status === 200 && me.email === 'ada@agora.local', `me ${r.status}`);
+  });
+  await check('the landing page is served', async () => {
+    const r = await fetch(`${base}/`);
+    expect(r.status === 200 && (await r.text()).includes('<div id="root">'), `landing ${r.status}`);
+  });
+  await check('a protected page redirects to /login without a session', async () => {
+    const r = await fetch(`${base}/dashboard`, { redirect: 'manual' });
+    expect(r.status === 302 && r.headers.get('location') === '/login?next=%2Fdashboard', `dashboard ${r.status} ${r.headers.get('location')}`);
+  });
+  await check('an unknown page answers 404', async () => {
+    const r = await fetch(`${base}/no-such-page`);
+    expect(r.status === 404, `unknown ${r.status}`);
+  });
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+  console.log(`SMOKE ${JSON.stringify({ passed, failed })}`);
+}
