@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { onCleanup } from './cleanup.js';
+
+export interface RunningServer {
+  baseUrl: string;
+  port: number;
+  pid: number;
+  /** The server's recent output, for error messages. */
+  logTail(): string;
+}
+
+/** A port nobody listens on right now (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * The real server (src/server/main.ts through tsx) in a child process, so the load
+ * generator never shares its event loop. Resolves once /api/health answers 200.
+ */
+export async function startServer(opts: { root: string; port: number; env: Record<string, string> }): Promise<RunningServer> {
+  const baseUrl = `http://localhost:${opts.port}`;
+  // `node --import tsx` is what the tsx CLI runs, minus its extra wrapper process: one pid to stop.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: opts.root,
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    lines.push(...chunk.toString().split('\n').filter(Boolean));
+    if (lines.length > 40) lines.splice(0, lines.length - 40);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const logTail = () => lines.join('\n');
+  onCleanup(`stop the server (pid ${child.pid})`, () => stopChild(child));
+
+  let exited: string | null = null;
+  child.once('exit', (code, signal) => (exited = `exited with ${signal ?? `code ${code}`}`));
+
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (exited) throw new Error(`the server ${exited} before it was ready:\n${logTail()}`);
+    if (Date.now() > deadline) throw new Error(`the server did not answer /api/health within 90 s:\n${logTail()}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2000) });
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { baseUrl, port: opts.port, pid: child.pid!, logTail };
+}
+
+async function stopChild(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await gone;
+  clearTimeout(timer);
+}
+
+export interface Session {
+  cookie: string;
+  userId: string;
+}
+
+/** Signs in through the public API (as the web app does) and returns the cookie and user id. */
+export async function signIn(server: RunningServer, email: string, password: string): Promise<Session> {
+  const res = await fetch(`${server.baseUrl}/api/accounts/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.baseUrl },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in as ${email} answered ${res.status}: ${await res.text()}`);
+  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  if (!cookie) throw new Error('sign-in answered 200 without a session cookie');
+
+  const me = await fetch(`${server.baseUrl}/api/me`, { headers: { cookie } });
+  if (me.status !== 200) throw new Error(`GET /api/me with the new cookie answered ${me.status}: ${await me.text()}`);
+  const body = (await me.json()) as { id?: string; email?: string };
+  if (!body.id || body.email !== email) throw new Error(`GET /api/me returned an unexpected user: ${JSON.stringify(body)}`);
+  return { cookie, userId: body.id };
+}
