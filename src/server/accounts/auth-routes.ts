@@ -1,4 +1,19 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { forwardCookies, toHeaders } from '../http/headers.js';
+
+/** Only same-site relative paths are accepted as where the Google flow returns. */
+const relativePath = z
+  .string()
+  .refine((v) => v.startsWith('/') && !v.startsWith('//') && !v.startsWith('/\\'), 'must be a path on this site');
+
+const oauth2SignInBody = z.object({
+  providerId: z.string().min(1),
+  callbackURL: relativePath.optional(),
+  errorCallbackURL: relativePath.optional(),
+  newUserCallbackURL: relativePath.optional(),
+});
 
 /**
  * Mounts better-auth's own endpoints (email-verification link, password-reset link,
@@ -6,6 +21,23 @@ import type { FastifyInstance } from 'fastify';
  * raw body so the library parses it itself.
  */
 export async function authRoutes(app: FastifyInstance) {
+  // "Continue with Google": starts the redirect flow of a generic OAuth provider and
+  // answers { url, redirect }. The library serves this as /sign-in/social { provider };
+  // the web app and its tests use /sign-in/oauth2 { providerId }.
+  app.withTypeProvider<ZodTypeProvider>().post('/api/auth/sign-in/oauth2', {
+    config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+    schema: { hide: true, body: oauth2SignInBody },
+  }, async (request, reply) => {
+    const { providerId, ...urls } = request.body;
+    const { headers, response } = await app.auth.api.signInSocial({
+      body: { provider: providerId, ...urls },
+      headers: toHeaders(request),
+      returnHeaders: true,
+    });
+    forwardCookies(headers, reply);
+    return response;
+  });
+
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));

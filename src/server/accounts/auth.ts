@@ -90,7 +90,11 @@ export function createAuth(deps: { config: Config; db: Db; mailer: Mailer; log: 
       },
     },
     account: {
-      accountLinking: { enabled: true, trustedProviders: ['google'] },
+      // A Google login whose email matches an account links to it only when Google says
+      // it verified that email (email_verified) and our account is verified too: trusting
+      // the provider blindly would hand an account to anyone who puts its address on a
+      // Google account without verifying it.
+      accountLinking: { enabled: true },
     },
     emailAndPassword: {
       enabled: true,

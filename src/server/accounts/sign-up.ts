@@ -1,4 +1,3 @@
-import { APIError } from 'better-auth/api';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { birthdateProblem, EMAIL_RE, MESSAGES, passwordWeaknesses, type SignUpBody } from '../../shared/accounts.js';
@@ -40,8 +39,8 @@ export async function signUp(app: FastifyInstance, request: FastifyRequest, inpu
     throw new AppError(400, 'weak_password', 'This password is too weak', { reasons, fields: { password: reasons.join('. ') } });
   }
 
-  const existing = await app.database.db.select({ id: user.id }).from(user).where(eq(user.email, email)).limit(1);
-  if (existing.length) throw new AppError(409, 'email_in_use', MESSAGES.emailInUse, { fields: { email: MESSAGES.emailInUse } });
+  const emailInUse = () => new AppError(409, 'email_in_use', MESSAGES.emailInUse, { fields: { email: MESSAGES.emailInUse } });
+  if (await emailTaken(app, email)) throw emailInUse();
 
   try {
     await app.auth.api.signUpEmail({
@@ -57,12 +56,19 @@ export async function signUp(app: FastifyInstance, request: FastifyRequest, inpu
       headers: toHeaders(request),
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError(409, 'email_in_use', MESSAGES.emailInUse, { fields: { email: MESSAGES.emailInUse } });
-    if (err instanceof APIError && err.statusCode === 422) throw new AppError(409, 'email_in_use', MESSAGES.emailInUse);
+    // The library reports every failure to save the user as the same 422 (the database
+    // error is not kept), so a duplicate is told apart by looking again: a concurrent
+    // sign-up with the same email got there first. Anything else is a save error.
+    if (isUniqueViolation(err) || (await emailTaken(app, email).catch(() => false))) throw emailInUse();
     request.log.error({ err }, 'sign-up failed');
     throw new AppError(500, 'user_save_error', MESSAGES.userSaveError);
   }
   return { email };
+}
+
+async function emailTaken(app: FastifyInstance, email: string): Promise<boolean> {
+  const rows = await app.database.db.select({ id: user.id }).from(user).where(eq(user.email, email)).limit(1);
+  return rows.length > 0;
 }
 
 function isUniqueViolation(err: unknown): boolean {
