@@ -1,0 +1,56 @@
+import { execFileSync } from 'node:child_process';
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * End-to-end tests in real Chromium (Debian's, never a downloaded one) against the real
+ * server, a fresh database and a local OIDC provider standing in for Google. The global
+ * setup starts all three; see tests/e2e/global-setup.ts.
+ *
+ * Ports are chosen once, in the main process, and handed to the workers through the
+ * environment (workers inherit it), so parallel runs on one machine never collide.
+ */
+if (!process.env.E2E_PORT || !process.env.E2E_OIDC_PORT) {
+  const [app, oidc] = execFileSync(process.execPath, [
+    '-e',
+    `const net = require('node:net');
+     const free = () => new Promise((ok) => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => ok(p)); }); });
+     Promise.all([free(), free()]).then((p) => console.log(p.join(' ')));`,
+  ]).toString().trim().split(' ');
+  process.env.E2E_PORT ??= app;
+  process.env.E2E_OIDC_PORT ??= oidc;
+}
+
+const BASE_URL = `http://localhost:${process.env.E2E_PORT}`;
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './tests/e2e/global-setup.ts',
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  outputDir: '.test-output/e2e-artifacts',
+  reporter: [['list'], ['json', { outputFile: '.test-output/e2e.json' }]],
+  use: {
+    ...devices['Desktop Chrome'],
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium' }],
+});

@@ -1,0 +1,186 @@
+import { randomInt } from 'node:crypto';
+import { request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { encodeProfile, PROFILE_COOKIE, type GoogleProfile } from './oidc-provider';
+
+/**
+ * Helpers of the end-to-end suite: users made through the real API (their verification
+ * link read from the dev outbox), sessions seeded into a browser context by signing in
+ * through that context's own request client, and the Google identity a test wants.
+ */
+export const BASE_URL = `http://localhost:${process.env.E2E_PORT}`;
+export const OIDC_HOST = '127.0.0.1';
+export const PASSWORD = 'Tide-pool-2026!';
+
+export interface TestUser {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  birthdate: string;
+}
+
+export interface CurrentUser {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  city: string | null;
+  profileImage: string;
+  verified: boolean;
+}
+
+export interface OutboxEmail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  created_at: string;
+}
+
+export function uniqueEmail(tag = 'user'): string {
+  return `e2e-${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+export function newUser(overrides: Partial<TestUser> = {}): TestUser {
+  return {
+    email: uniqueEmail(),
+    password: PASSWORD,
+    firstName: 'Katherine',
+    lastName: 'Johnson',
+    birthdate: '1990-08-26',
+    ...overrides,
+  };
+}
+
+export interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  json<T = unknown>(): T;
+}
+
+/**
+ * A plain HTTP client with its own cookies, for setting things up behind the scenes. Each
+ * one connects from its own loopback address (127.x.y.z), as a separate visitor would:
+ * the server's per-IP limits (10 sign-ups a minute) then hold for the browser's own
+ * requests without the suite's many set-up calls adding up to them.
+ */
+export class ApiClient {
+  private readonly localAddress = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+  private readonly cookies = new Map<string, string>();
+
+  get(pathOrUrl: string): Promise<Reply> {
+    return this.request('GET', pathOrUrl);
+  }
+
+  post(pathOrUrl: string, data?: unknown): Promise<Reply> {
+    return this.request('POST', pathOrUrl, data);
+  }
+
+  private request(method: string, pathOrUrl: string, data?: unknown): Promise<Reply> {
+    const url = new URL(pathOrUrl, BASE_URL);
+    const body = data === undefined ? undefined : JSON.stringify(data);
+    const headers: OutgoingHttpHeaders = { host: url.host, origin: BASE_URL, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        { host: '127.0.0.1', port: url.port, path: url.pathname + url.search, method, headers, localAddress: this.localAddress },
+        (res) => {
+          for (const cookie of res.headers['set-cookie'] ?? []) {
+            const [pair] = cookie.split(';');
+            const at = pair.indexOf('=');
+            const [name, value] = [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+            if (value && !/max-age=0/i.test(cookie)) this.cookies.set(name, value);
+            else this.cookies.delete(name);
+          }
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+}
+
+/** The emails of the dev outbox to this address, newest first. */
+export async function outbox(api: ApiClient, to: string): Promise<OutboxEmail[]> {
+  const response = await api.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
+  expect(response.status, response.text).toBe(200);
+  return response.json<OutboxEmail[]>();
+}
+
+/** The newest email to this address whose subject matches, waiting for it to arrive. */
+export async function latestEmail(api: ApiClient, to: string, subject: RegExp): Promise<OutboxEmail> {
+  let found: OutboxEmail | undefined;
+  await expect
+    .poll(async () => !!(found = (await outbox(api, to)).find((m) => subject.test(m.subject))), {
+      message: `an email "${subject}" to ${to} in the outbox`,
+      timeout: 10_000,
+    })
+    .toBe(true);
+  return found!;
+}
+
+/** The link an email carries (its plain-text part). */
+export function linkIn(mail: OutboxEmail): string {
+  const link = /https?:\/\/\S+/.exec(mail.text)?.[0];
+  if (!link) throw new Error(`no link in "${mail.subject}"`);
+  return link;
+}
+
+/** Signs up through the API; the account is not verified yet. */
+export async function signUpViaApi(user: TestUser = newUser()): Promise<TestUser> {
+  const response = await new ApiClient().post('/api/accounts/sign-up', user);
+  expect(response.status, response.text).toBe(201);
+  return user;
+}
+
+/** A verified account, ready to log in. */
+export async function createVerifiedUser(overrides: Partial<TestUser> = {}): Promise<TestUser & { id: string }> {
+  const user = await signUpViaApi(newUser(overrides));
+  const api = new ApiClient();
+  const verified = await api.get(linkIn(await latestEmail(api, user.email, /verify/i)));
+  expect(verified.status, 'the verification link redirects').toBe(302);
+  expect(verified.headers.location).toContain('/email-verified');
+  // Verifying signs the link's browser in; that session is ended so tests start clean.
+  const me = await api.get('/api/me');
+  expect(me.status, me.text).toBe(200);
+  await api.post('/api/accounts/sign-out');
+  return { ...user, id: me.json<CurrentUser>().id };
+}
+
+/**
+ * Signs in through the context's own request client, so the session cookie lands in the
+ * browser: pages opened afterwards are signed in without clicking through the form.
+ */
+export async function logIn(target: BrowserContext | Page, user: Pick<TestUser, 'email' | 'password'>): Promise<CurrentUser> {
+  const response = await target.request.post(`${BASE_URL}/api/accounts/sign-in`, {
+    data: { email: user.email, password: user.password },
+    headers: { origin: BASE_URL },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()) as CurrentUser;
+}
+
+/** GET /api/me with the cookies of this browser context: the user, or the HTTP status. */
+export async function whoAmI(target: BrowserContext | Page): Promise<CurrentUser | number> {
+  const response = await target.request.get(`${BASE_URL}/api/me`);
+  return response.ok() ? ((await response.json()) as CurrentUser) : response.status();
+}
+
+/** Who the local OIDC provider signs in as, for this browser context. */
+export async function useGoogleProfile(context: BrowserContext, profile: GoogleProfile) {
+  const port = process.env.E2E_OIDC_PORT;
+  await context.addCookies([{ name: PROFILE_COOKIE, value: encodeProfile(profile), url: `http://${OIDC_HOST}:${port}/` }]);
+}
+
+/** Opens the avatar menu of the app shell. */
+export async function openAvatarMenu(page: Page) {
+  await page.getByRole('button', { name: /^Account menu for/ }).click();
+  return page.getByRole('menu');
+}
