@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -42,6 +42,8 @@ export async function pageRoutes(app: FastifyInstance) {
       preCompressed: false,
     });
   }
+  // Created up front: the static plugin expects its root to exist (a fresh DATA_DIR has none yet).
+  mkdirSync(app.images.root, { recursive: true });
   await app.register(fastifyStatic, {
     root: app.images.root,
     prefix: '/uploads/',
