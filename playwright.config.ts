@@ -30,8 +30,9 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // Generous for a busy two-core machine; a passing run never waits for them.
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
   outputDir: '.test-output/e2e-artifacts',
   reporter: [['list'], ['json', { outputFile: '.test-output/e2e.json' }]],
   use: {

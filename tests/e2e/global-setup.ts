@@ -27,6 +27,10 @@ async function adminQuery(sql: string): Promise<void> {
 
 async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> } | null> {
   const name = `agora_e2e_${randomBytes(6).toString('hex')}`;
+  if (process.env.AGORA_TEST_PGLITE === '1') {
+    console.log('  end-to-end tests on PGlite (AGORA_TEST_PGLITE=1)');
+    return null;
+  }
   try {
     await adminQuery(`create database "${name}"`);
   } catch (err) {
