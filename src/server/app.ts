@@ -15,6 +15,8 @@ import { apiDocs } from './http/api-docs.js';
 import { authRoutes } from './accounts/auth-routes.js';
 import { accountRoutes } from './accounts/routes.js';
 import { userRoutes } from './accounts/user-routes.js';
+import { courseRoutes } from './courses/routes.js';
+import { educatorRoutes } from './educators/routes.js';
 import { systemRoutes } from './system/routes.js';
 import { devRoutes } from './dev/routes.js';
 import { benchRoutes } from './dev/bench-routes.js';
@@ -57,6 +59,14 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 
+  // An empty JSON body (a POST that needs no input) is no body, not an error.
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    jsonParser(request, text, done);
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
@@ -131,6 +141,8 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(systemRoutes);
   await app.register(accountRoutes);
   await app.register(userRoutes);
+  await app.register(educatorRoutes);
+  await app.register(courseRoutes);
   if (config.devTools) await app.register(devRoutes);
   if (config.benchRoutes) await app.register(benchRoutes);
   await app.register(pageRoutes);

@@ -2,12 +2,14 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AVATAR_MAX_BYTES, MESSAGES } from '../../shared/accounts.js';
+import { MESSAGES } from '../../shared/accounts.js';
 import { currentUser, updateProfileBody } from '../../shared/accounts-schemas.js';
 import { errorBody } from '../../shared/errors.js';
 import { user } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { presentCurrentUser } from './presenters.js';
+import { readUpload } from '../http/uploads.js';
+import { syncEducatorName } from '../educators/educator-service.js';
 import type { Viewer } from './session.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 413: errorBody, 500: errorBody };
@@ -37,6 +39,7 @@ export async function userRoutes(app: FastifyInstance) {
     }
     try {
       await app.database.db.update(user).set(changes).where(eq(user.id, viewer.user.id));
+      if (viewer.educator && changes.name) await syncEducatorName(app.database.db, viewer.user.id);
     } catch (err) {
       request.log.error({ err }, 'profile update failed');
       throw new AppError(500, 'update_error', city !== undefined ? MESSAGES.locationError : 'Error updating profile');
@@ -53,15 +56,7 @@ export async function userRoutes(app: FastifyInstance) {
   }, async (request) => {
     const viewer = await app.requireViewer(request);
     assertOwner(viewer, request.params.userId);
-    if (!request.isMultipart()) throw AppError.badRequest('Send the picture as multipart/form-data in a field named "file"', { file: 'missing' });
-    const file = await request.file();
-    if (!file) throw AppError.badRequest('Choose a picture to upload', { file: 'missing' });
-    let data: Buffer;
-    try {
-      data = await file.toBuffer();
-    } catch {
-      throw new AppError(413, 'too_large', `The picture is larger than ${AVATAR_MAX_BYTES / 1024 / 1024} MB`, { fields: { file: 'too large' } });
-    }
+    const data = await readUpload(request);
     const url = await app.images.saveAvatar(data);
     await app.database.db.update(user).set({ image: url, updatedAt: new Date() }).where(eq(user.id, viewer.user.id));
     const fresh = await app.resolveViewer(request);

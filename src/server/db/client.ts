@@ -38,11 +38,13 @@ export async function openDatabase(opts: { url?: string; dataDir: string; poolSi
     };
   } else {
     const { PGlite } = await import('@electric-sql/pglite');
+    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+    const { btree_gist } = await import('@electric-sql/pglite/contrib/btree_gist');
     const { drizzle } = await import('drizzle-orm/pglite');
     const { migrate } = await import('drizzle-orm/pglite/migrator');
     const dir = path.resolve(opts.dataDir, 'pg');
     mkdirSync(dir, { recursive: true });
-    const client = await PGlite.create(dir);
+    const client = await PGlite.create(dir, { extensions: { pg_trgm, btree_gist } });
     const db = drizzle(client, { schema });
     await migrate(db, { migrationsFolder: MIGRATIONS });
     database = {

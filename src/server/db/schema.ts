@@ -88,6 +88,7 @@ export const educator = pgTable('educator', {
   stripeConnectAccountId: text('stripe_connect_account_id'),
   headline: text('headline'),
   subjects: jsonb('subjects').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  links: jsonb('links').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
@@ -116,3 +117,4 @@ export const rateLimitHit = pgTable(
     resetAt: ts('reset_at').notNull(),
   },
 );
+export * from './schema-courses.js';

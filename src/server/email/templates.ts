@@ -40,3 +40,15 @@ export function passwordResetEmail(to: string, firstName: string, url: string): 
     footer: 'The link works for 1 hour. If you did not ask for this, ignore this email: your password stays the same.',
   });
 }
+
+export function waitlistPromotionEmail(to: string, firstName: string, courseTitle: string, url: string): EmailMessage {
+  return layout({
+    to,
+    subject: `A seat opened up: you are enrolled in ${courseTitle}`,
+    greeting: `Hi ${firstName || 'there'},`,
+    body: `Good news: a seat opened up in "${courseTitle}" and it is yours. You have moved from the waitlist to enrolled.`,
+    action: 'See the course',
+    url,
+    footer: 'If you no longer want the seat, drop the session from the course page so the next learner gets it.',
+  });
+}

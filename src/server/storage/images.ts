@@ -14,34 +14,38 @@ const ACCEPTED = new Set(['png', 'jpeg', 'webp']);
  */
 export function createImageStore(dataDir: string) {
   const root = path.resolve(dataDir, 'uploads');
-  mkdirSync(path.join(root, 'avatars'), { recursive: true });
+  for (const dir of ['avatars', 'covers', 'educators']) mkdirSync(path.join(root, dir), { recursive: true });
   return {
     root,
-    async saveAvatar(input: Buffer): Promise<string> {
-      let format: string | undefined;
-      try {
-        format = (await sharp(input).metadata()).format;
-      } catch {
-        format = undefined;
-      }
-      if (!format || !ACCEPTED.has(format)) {
-        throw new AppError(400, 'unsupported_image', 'The picture must be a PNG, JPEG or WebP image', { fields: { file: 'not a PNG, JPEG or WebP image' } });
-      }
-      let out: Buffer;
-      try {
-        out = await sharp(input, { limitInputPixels: 50_000_000 })
-          .rotate()
-          .resize(256, 256, { fit: 'cover', position: 'attention' })
-          .webp({ quality: 82 })
-          .toBuffer();
-      } catch {
-        throw new AppError(400, 'unsupported_image', 'This image could not be read. Try another file.', { fields: { file: 'unreadable image' } });
-      }
-      const name = `${randomUUID()}.webp`;
-      await writeFile(path.join(root, 'avatars', name), out);
-      return `/uploads/avatars/${name}`;
-    },
+    saveAvatar: (input: Buffer) => saveImage(input, 'avatars', 256, 256),
+    saveEducatorPhoto: (input: Buffer) => saveImage(input, 'educators', 512, 512),
+    saveCover: (input: Buffer) => saveImage(input, 'covers', 1200, 675),
   };
+
+  async function saveImage(input: Buffer, folder: string, width: number, height: number): Promise<string> {
+    let format: string | undefined;
+    try {
+      format = (await sharp(input).metadata()).format;
+    } catch {
+      format = undefined;
+    }
+    if (!format || !ACCEPTED.has(format)) {
+      throw new AppError(400, 'unsupported_image', 'The picture must be a PNG, JPEG or WebP image', { fields: { file: 'not a PNG, JPEG or WebP image' } });
+    }
+    let out: Buffer;
+    try {
+      out = await sharp(input, { limitInputPixels: 50_000_000 })
+        .rotate()
+        .resize(width, height, { fit: 'cover', position: 'attention' })
+        .webp({ quality: 82 })
+        .toBuffer();
+    } catch {
+      throw new AppError(400, 'unsupported_image', 'This image could not be read. Try another file.', { fields: { file: 'unreadable image' } });
+    }
+    const name = `${randomUUID()}.webp`;
+    await writeFile(path.join(root, folder, name), out);
+    return `/uploads/${folder}/${name}`;
+  }
 }
 
 export type ImageStore = ReturnType<typeof createImageStore>;

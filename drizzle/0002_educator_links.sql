@@ -1,0 +1,1 @@
+ALTER TABLE "educator" ADD COLUMN "links" jsonb DEFAULT '[]'::jsonb NOT NULL;

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, gte, inArray } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { calendarFeed, classTime, course, courseSession, enrolment } from '../db/schema.js';
+
+/** The user's class times as an iCalendar (RFC 5545) document, times in UTC (Z). */
+export async function userCalendar(db: Db, userId: string, publicUrl: string): Promise<string> {
+  const rows = await db
+    .select({ id: classTime.id, startsAt: classTime.startsAt, endsAt: classTime.endsAt, location: classTime.location, meetingUrl: classTime.meetingUrl, title: course.title, courseId: course.id, status: enrolment.status })
+    .from(enrolment)
+    .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
+    .innerJoin(course, eq(course.id, enrolment.courseId))
+    .innerJoin(classTime, eq(classTime.sessionId, enrolment.sessionId))
+    .where(and(eq(enrolment.learnerId, userId), inArray(enrolment.status, ['active', 'completed']), gte(classTime.endsAt, new Date(Date.now() - 90 * 86400_000))))
+    .orderBy(asc(classTime.startsAt))
+    .limit(2000);
+  const stamp = ics(new Date());
+  const events = rows.map((r) => [
+    'BEGIN:VEVENT',
+    `UID:${r.id}@agora`,
+    `DTSTAMP:${stamp}`,
+    `DTSTART:${ics(r.startsAt)}`,
+    `DTEND:${ics(r.endsAt)}`,
+    fold(`SUMMARY:${escapeText(r.title)}`),
+    r.location || r.meetingUrl ? fold(`LOCATION:${escapeText(r.location || r.meetingUrl || '')}`) : null,
+    fold(`URL:${publicUrl}/course/${r.courseId}`),
+    'END:VEVENT',
+  ].filter(Boolean).join('\r\n'));
+  return ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Agora//Class times//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', 'X-WR-CALNAME:Agora classes', ...events, 'END:VCALENDAR'].join('\r\n') + '\r\n';
+}
+
+/** The private feed token of a user, created on first use. */
+export async function feedToken(db: Db, userId: string, rotate = false): Promise<string> {
+  if (!rotate) {
+    const [row] = await db.select({ token: calendarFeed.token }).from(calendarFeed).where(eq(calendarFeed.userId, userId)).limit(1);
+    if (row) return row.token;
+  }
+  const token = randomBytes(24).toString('base64url');
+  await db.insert(calendarFeed).values({ userId, token }).onConflictDoUpdate({ target: calendarFeed.userId, set: { token, createdAt: new Date() } });
+  return token;
+}
+
+export async function userIdForFeed(db: Db, token: string): Promise<string | null> {
+  const [row] = await db.select({ userId: calendarFeed.userId }).from(calendarFeed).where(eq(calendarFeed.token, token)).limit(1);
+  return row?.userId ?? null;
+}
+
+const ics = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const escapeText = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+/** Lines longer than 75 octets are folded (RFC 5545 3.1). */
+function fold(line: string): string {
+  const out: string[] = [];
+  let rest = line;
+  while (Buffer.byteLength(rest) > 75) {
+    let cut = 75;
+    while (Buffer.byteLength(rest.slice(0, cut)) > 75) cut--;
+    out.push(rest.slice(0, cut));
+    rest = ' ' + rest.slice(cut);
+  }
+  out.push(rest);
+  return out.join('\r\n');
+}

@@ -1,0 +1,48 @@
+import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { classTime, course, courseSession, enrolment } from '../db/schema.js';
+import type { Viewer } from '../accounts/session.js';
+
+/** The learner's week ahead, their courses and waitlists; an educator's courses too. */
+export async function getDashboard(db: Db, viewer: Viewer) {
+  const uid = viewer.user.id;
+  const [upcoming, mine, teaching] = await Promise.all([
+    db.select({
+      id: classTime.id, startsAt: classTime.startsAt, endsAt: classTime.endsAt, location: classTime.location, meetingUrl: classTime.meetingUrl,
+      courseId: course.id, courseTitle: course.title, timeZone: courseSession.timeZone,
+    })
+      .from(enrolment)
+      .innerJoin(classTime, eq(classTime.sessionId, enrolment.sessionId))
+      .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
+      .innerJoin(course, eq(course.id, enrolment.courseId))
+      .where(and(eq(enrolment.learnerId, uid), eq(enrolment.status, 'active'), gte(classTime.endsAt, new Date())))
+      .orderBy(asc(classTime.startsAt)).limit(50),
+    db.select({
+      enrolmentId: enrolment.id, status: enrolment.status, sessionId: enrolment.sessionId, courseId: course.id, courseTitle: course.title,
+      startsOn: courseSession.startsOn, endsOn: courseSession.endsOn, coverImage: course.coverImage,
+    })
+      .from(enrolment)
+      .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
+      .innerJoin(course, eq(course.id, enrolment.courseId))
+      .where(and(eq(enrolment.learnerId, uid), inArray(enrolment.status, ['active', 'waitlisted', 'pending_payment', 'completed'])))
+      .orderBy(desc(courseSession.startsOn)).limit(200),
+    viewer.educator
+      ? db.select({
+          id: course.id, title: course.title, status: course.status, nextStartOn: course.nextStartOn, seatsLeft: course.seatsLeft,
+          ratingAvg: course.ratingAvg, ratingCount: course.ratingCount,
+          active: sql<number>`(select count(*)::int from enrolment e where e.course_id = ${course.id} and e.status = 'active')`,
+          waitlisted: sql<number>`(select count(*)::int from enrolment e where e.course_id = ${course.id} and e.status = 'waitlisted')`,
+        }).from(course).where(eq(course.educatorId, uid)).orderBy(desc(course.updatedAt)).limit(200)
+      : Promise.resolve(null),
+  ]);
+  const weekEnd = Date.now() + 7 * 86400_000;
+  return {
+    thisWeek: upcoming.filter((u) => u.startsAt.getTime() <= weekEnd).map(iso),
+    later: upcoming.filter((u) => u.startsAt.getTime() > weekEnd).map(iso),
+    courses: mine.filter((m) => m.status !== 'waitlisted'),
+    waitlists: mine.filter((m) => m.status === 'waitlisted'),
+    teaching,
+  };
+}
+
+const iso = <T extends { startsAt: Date; endsAt: Date }>(r: T) => ({ ...r, startsAt: r.startsAt.toISOString(), endsAt: r.endsAt.toISOString() });

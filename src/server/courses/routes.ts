@@ -1,0 +1,178 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  classTimeInput, courseInput, courseView, enrolmentResult, reviewInput, rosterRow, sessionInput, sessionUpdate,
+} from '../../shared/courses-schemas.js';
+import { errorBody } from '../../shared/errors.js';
+import { AppError } from '../http/errors.js';
+import { readUpload } from '../http/uploads.js';
+import { ownedCourse } from './access.js';
+import { userCalendar, feedToken, userIdForFeed } from './calendar.js';
+import { archiveCourse, createCourse, getCourseView, publishCourse, setCourseCover, updateCourse } from './course-service.js';
+import { getDashboard } from './dashboard-service.js';
+import { dropEnrolment, enrolInSession } from './enrolment-service.js';
+import { upsertReview } from './review-service.js';
+import { getRoster, rosterCsv } from './roster-service.js';
+import { addClassTimes, createSession, deleteClassTime, updateSession } from './session-service.js';
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
+const courseParams = z.object({ courseId: z.uuid('Unknown course') });
+const sessionParams = courseParams.extend({ sessionId: z.uuid('Unknown session') });
+const created = z.object({ id: z.string() });
+const ok = z.object({ ok: z.literal(true), message: z.string() });
+
+export async function courseRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const db = app.database.db;
+  const tags = ['courses'];
+
+  r.post('/api/courses', {
+    schema: { tags, summary: 'Create a draft course (educators)', body: courseInput, response: { 201: created, ...errors } },
+  }, async (request, reply) => {
+    const viewer = await app.requireViewer(request);
+    return reply.status(201).send({ id: await createCourse(db, viewer, request.body) });
+  });
+
+  r.get('/api/courses/:courseId', {
+    schema: { tags, summary: 'A course with its sessions, class times and reviews', params: courseParams, response: { 200: courseView, ...errors } },
+  }, async (request) => getCourseView(db, await app.requireViewer(request), request.params.courseId));
+
+  r.put('/api/courses/:courseId', {
+    schema: { tags, summary: 'Edit a course (its educator only)', params: courseParams, body: courseInput, response: { 200: ok, ...errors } },
+  }, async (request) => {
+    await updateCourse(db, await app.requireViewer(request), request.params.courseId, request.body);
+    return { ok: true as const, message: 'Course saved' };
+  });
+
+  r.post('/api/courses/:courseId/publish', {
+    schema: { tags, summary: 'Publish a course', params: courseParams, response: { 200: ok, ...errors } },
+  }, async (request) => {
+    await publishCourse(db, await app.requireViewer(request), request.params.courseId);
+    return { ok: true as const, message: 'Your course is published' };
+  });
+
+  r.post('/api/courses/:courseId/archive', {
+    schema: { tags, summary: 'Archive a course (hidden from search)', params: courseParams, response: { 200: ok, ...errors } },
+  }, async (request) => {
+    await archiveCourse(db, await app.requireViewer(request), request.params.courseId);
+    return { ok: true as const, message: 'Your course is archived' };
+  });
+
+  r.post('/api/courses/:courseId/cover', {
+    schema: { tags, summary: 'Upload a cover image (PNG, JPEG or WebP, at most 5 MB; field "file")', consumes: ['multipart/form-data'], params: courseParams, response: { 200: z.object({ coverImage: z.string() }), ...errors } },
+  }, async (request) => {
+    const viewer = await app.requireViewer(request);
+    await ownedCourse(db, request.params.courseId, viewer);
+    const url = await app.images.saveCover(await readUpload(request));
+    await setCourseCover(db, viewer, request.params.courseId, url);
+    return { coverImage: url };
+  });
+
+  r.post('/api/courses/:courseId/sessions', {
+    schema: { tags, summary: 'Add a session (a run of the course)', params: courseParams, body: sessionInput, response: { 201: created, ...errors } },
+  }, async (request, reply) => {
+    const id = await createSession(db, await app.requireViewer(request), request.params.courseId, request.body);
+    return reply.status(201).send({ id });
+  });
+
+  r.patch('/api/courses/:courseId/sessions/:sessionId', {
+    schema: { tags, summary: 'Change capacity or cancel a session', params: sessionParams, body: sessionUpdate, response: { 200: ok, ...errors } },
+  }, async (request) => {
+    const { dropped } = await updateSession(db, await app.requireViewer(request), request.params.courseId, request.params.sessionId, request.body);
+    return { ok: true as const, message: dropped.length ? `Session cancelled; ${dropped.length} learners were unenrolled` : 'Session saved' };
+  });
+
+  r.post('/api/courses/:courseId/sessions/:sessionId/class-times', {
+    schema: { tags, summary: 'Add a class time, or a weekly series (repeatWeeks)', params: sessionParams, body: classTimeInput, response: { 201: z.object({ ids: z.array(z.string()) }), ...errors } },
+  }, async (request, reply) => {
+    const ids = await addClassTimes(db, await app.requireViewer(request), request.params.courseId, request.params.sessionId, request.body);
+    return reply.status(201).send({ ids });
+  });
+
+  r.delete('/api/courses/:courseId/sessions/:sessionId/class-times/:classTimeId', {
+    schema: { tags, summary: 'Remove a class time', params: sessionParams.extend({ classTimeId: z.uuid('Unknown class time') }), response: { 200: ok, ...errors } },
+  }, async (request) => {
+    const p = request.params;
+    await deleteClassTime(db, await app.requireViewer(request), p.courseId, p.sessionId, p.classTimeId);
+    return { ok: true as const, message: 'Class time removed' };
+  });
+
+  r.post('/api/courses/:courseId/sessions/:sessionId/enrol', {
+    schema: { tags, summary: 'Enrol in a session (free: at once, or the waitlist when full; paid: the checkout)', params: sessionParams, response: { 200: enrolmentResult, ...errors } },
+  }, async (request) => {
+    const viewer = await app.requireViewer(request);
+    const result = await enrolInSession(db, viewer, request.params.courseId, request.params.sessionId);
+    if (result.paid) {
+      return { enrolment: { id: '', sessionId: request.params.sessionId, status: 'pending_payment' as const, waitlistPosition: null }, next: result.checkout, message: 'Continue to payment' };
+    }
+    const e = result.enrolment;
+    return {
+      enrolment: { id: e.id, sessionId: e.sessionId, status: e.status, waitlistPosition: e.waitlistPosition },
+      next: null,
+      message: e.status === 'active' ? "You're enrolled" : `This session is full: you are number ${e.waitlistPosition} on the waitlist`,
+    };
+  });
+
+  r.post('/api/courses/:courseId/sessions/:sessionId/drop', {
+    schema: { tags, summary: 'Drop your enrolment; the seat goes to the first learner waiting', params: sessionParams, response: { 200: ok, ...errors } },
+  }, async (request) => {
+    const viewer = await app.requireViewer(request);
+    await dropEnrolment(db, app.mailer, app.config.publicUrl, viewer, request.params.courseId, request.params.sessionId);
+    return { ok: true as const, message: 'You have left this session' };
+  });
+
+  r.put('/api/courses/:courseId/review', {
+    schema: { tags, summary: 'Write or edit your review of a course', params: courseParams, body: reviewInput, response: { 200: ok, ...errors } },
+  }, async (request) => {
+    await upsertReview(db, await app.requireViewer(request), request.params.courseId, request.body);
+    return { ok: true as const, message: 'Thank you for your review' };
+  });
+
+  r.get('/api/courses/:courseId/roster', {
+    schema: { tags, summary: "The course's roster (its educator only)", params: courseParams, response: { 200: z.object({ rows: z.array(rosterRow.extend({ sessionStartsOn: z.string() })) }), ...errors } },
+  }, async (request) => {
+    const { rows } = await getRoster(db, await app.requireViewer(request), request.params.courseId);
+    return { rows: rows.map((row) => ({ ...row, status: row.status as 'active' })) };
+  });
+
+  r.get('/api/courses/:courseId/roster.csv', {
+    schema: { tags, summary: 'The roster as CSV', params: courseParams },
+  }, async (request, reply) => {
+    const { course, rows } = await getRoster(db, await app.requireViewer(request), request.params.courseId);
+    const name = course.title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase() || 'course';
+    return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}-roster.csv"`).send(rosterCsv(rows));
+  });
+
+  r.get('/api/dashboard', {
+    schema: { tags, summary: 'Upcoming class times, courses, waitlists (and taught courses)' },
+  }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return getDashboard(db, await app.requireViewer(request));
+  });
+
+  r.get('/api/calendar.ics', {
+    schema: { tags: ['calendar'], summary: 'Your class times as an .ics file' },
+  }, async (request, reply) => {
+    const viewer = await app.requireViewer(request);
+    return reply.type('text/calendar; charset=utf-8').header('content-disposition', 'attachment; filename="agora-classes.ics"')
+      .send(await userCalendar(db, viewer.user.id, app.config.publicUrl));
+  });
+
+  r.post('/api/calendar/feed', {
+    schema: { tags: ['calendar'], summary: 'Your private calendar feed URL (rotate: true makes a new one)', body: z.object({ rotate: z.boolean().default(false) }).default({ rotate: false }), response: { 200: z.object({ url: z.string() }), ...errors } },
+  }, async (request) => {
+    const viewer = await app.requireViewer(request);
+    const token = await feedToken(db, viewer.user.id, request.body.rotate);
+    return { url: `${app.config.publicUrl}/api/calendar/feed/${token}.ics` };
+  });
+
+  r.get('/api/calendar/feed/:file', {
+    schema: { tags: ['calendar'], summary: 'A private calendar feed (no session: the URL is the secret)', params: z.object({ file: z.string().regex(/^[A-Za-z0-9_-]{20,64}\.ics$/, 'Unknown feed') }) },
+    config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+  }, async (request, reply) => {
+    const userId = await userIdForFeed(db, request.params.file.replace(/\.ics$/, ''));
+    if (!userId) throw AppError.notFound('Unknown feed');
+    return reply.type('text/calendar; charset=utf-8').header('cache-control', 'private, max-age=300').send(await userCalendar(db, userId, app.config.publicUrl));
+  });
+}

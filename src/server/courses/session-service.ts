@@ -1,0 +1,97 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { ClassTimeInput, SessionInput } from '../../shared/courses-schemas.js';
+import { addWeeksInZone } from '../../shared/time.js';
+import type { Db } from '../db/client.js';
+import { classTime, courseSession, enrolment } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import type { Viewer } from '../accounts/session.js';
+import { ownedCourse, ownedSession } from './access.js';
+import { refreshCourseStats } from './stats.js';
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+export async function createSession(db: Db, viewer: Viewer, courseId: string, input: Required<Pick<SessionInput, 'startsOn' | 'endsOn' | 'capacity' | 'timeZone'>> & { minToRun: number }) {
+  if (input.startsOn < today()) throw AppError.badRequest('The start date is in the past', { startsOn: 'Choose today or a later date' });
+  return db.transaction(async (tx) => {
+    await ownedCourse(tx, courseId, viewer);
+    const [row] = await tx.insert(courseSession).values({ courseId, ...input }).returning({ id: courseSession.id });
+    await refreshCourseStats(tx, courseId);
+    return row.id;
+  });
+}
+
+/** Capacity can shrink only down to the seats already taken; cancelling drops every enrolment. */
+export async function updateSession(db: Db, viewer: Viewer, courseId: string, sessionId: string, input: { capacity?: number; status?: 'scheduled' | 'cancelled' }) {
+  return db.transaction(async (tx) => {
+    const { session } = await ownedSession(tx, courseId, sessionId, viewer);
+    const [locked] = await tx.select().from(courseSession).where(eq(courseSession.id, session.id)).for('update');
+    const dropped: string[] = [];
+    if (input.capacity !== undefined) {
+      if (input.capacity < locked.seatsTaken) {
+        throw AppError.badRequest(`Capacity cannot be below the ${locked.seatsTaken} learners already enrolled`, { capacity: `At least ${locked.seatsTaken}` });
+      }
+      if (input.capacity < locked.minToRun) throw AppError.badRequest('Capacity cannot be below the minimum to run', { capacity: `At least ${locked.minToRun}` });
+      await tx.update(courseSession).set({ capacity: input.capacity }).where(eq(courseSession.id, session.id));
+    }
+    if (input.status === 'cancelled' && locked.status !== 'cancelled') {
+      const rows = await tx.update(enrolment).set({ status: 'dropped', droppedAt: new Date(), updatedAt: new Date() })
+        .where(and(eq(enrolment.sessionId, session.id), sql`${enrolment.status} <> 'dropped'`)).returning({ learnerId: enrolment.learnerId });
+      dropped.push(...rows.map((r) => r.learnerId));
+      await tx.update(courseSession).set({ status: 'cancelled', seatsTaken: 0 }).where(eq(courseSession.id, session.id));
+    }
+    await refreshCourseStats(tx, courseId);
+    return { dropped };
+  });
+}
+
+/**
+ * Adds a class time, or a weekly series of them ("every Tuesday 18:00 for 8 weeks": the
+ * same wall-clock time in the session's zone, across DST changes). All or nothing:
+ * an overlap with any existing class time of the session refuses the whole series.
+ */
+export async function addClassTimes(db: Db, viewer: Viewer, courseId: string, sessionId: string, input: Required<Pick<ClassTimeInput, 'startsAt' | 'endsAt' | 'repeatWeeks'>> & { location?: string | null; meetingUrl?: string | null }) {
+  const start = new Date(input.startsAt);
+  const end = new Date(input.endsAt);
+  if (start.getTime() < Date.now() - 60_000) throw AppError.badRequest('The class time is in the past', { startsAt: 'Choose a future time' });
+  try {
+    return await db.transaction(async (tx) => {
+      const { session } = await ownedSession(tx, courseId, sessionId, viewer);
+      if (session.status === 'cancelled') throw AppError.badRequest('This session is cancelled');
+      const rows = Array.from({ length: input.repeatWeeks }, (_, k) => ({
+        sessionId,
+        startsAt: addWeeksInZone(start, k, session.timeZone),
+        endsAt: addWeeksInZone(end, k, session.timeZone),
+        location: input.location || null,
+        meetingUrl: input.meetingUrl || null,
+      }));
+      const inserted = await tx.insert(classTime).values(rows).returning({ id: classTime.id, startsAt: classTime.startsAt });
+      // The session's dates stretch to cover its class times.
+      await tx.execute(sql`
+        update course_session set
+          starts_on = least(starts_on, (select min((starts_at at time zone time_zone)::date) from class_time where session_id = ${sessionId})),
+          ends_on = greatest(ends_on, (select max((ends_at at time zone time_zone)::date) from class_time where session_id = ${sessionId}))
+        where id = ${sessionId}`);
+      await refreshCourseStats(tx, courseId);
+      return inserted.map((r) => r.id);
+    });
+  } catch (err) {
+    if (pgCode(err) === '23P01') {
+      throw AppError.badRequest('This class time overlaps another class time of the session', { startsAt: 'Overlaps another class time' });
+    }
+    throw err;
+  }
+}
+
+export async function deleteClassTime(db: Db, viewer: Viewer, courseId: string, sessionId: string, classTimeId: string) {
+  await ownedSession(db, courseId, sessionId, viewer);
+  const rows = await db.delete(classTime).where(and(eq(classTime.id, classTimeId), eq(classTime.sessionId, sessionId))).returning({ id: classTime.id });
+  if (!rows.length) throw AppError.notFound('This class time does not exist');
+}
+
+export function pgCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}

@@ -1,0 +1,147 @@
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  check, customType, date, index, integer, pgTable, smallint, text, timestamp, uniqueIndex, uuid, real,
+} from 'drizzle-orm/pg-core';
+import { educator, user } from './schema.js';
+
+/**
+ * Courses: a course runs in sessions; a session meets at class times; learners hold
+ * enrolments in sessions and write one review per course.
+ */
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+export const course = pgTable(
+  'course',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    educatorId: uuid('educator_id').notNull().references(() => educator.userId, { onDelete: 'cascade' }),
+    /** The educator's display name, copied so search can rank on it without a join. */
+    educatorName: text('educator_name').notNull(),
+    title: text('title').notNull(),
+    summary: text('summary').notNull(),
+    description: text('description').notNull(),
+    category: text('category').notNull(),
+    level: text('level').notNull(),
+    language: text('language').notNull(),
+    audience: text('audience'),
+    format: text('format').notNull(),
+    city: text('city'),
+    address: text('address'),
+    coverImage: text('cover_image'),
+    priceCents: integer('price_cents').notNull(),
+    currency: text('currency').notNull(),
+    /** Null: one payment only; N (2-24): N monthly installments offered as well. */
+    installments: smallint('installments'),
+    refundPolicy: text('refund_policy').notNull(),
+    status: text('status').notNull().default('draft'),
+    ratingAvg: real('rating_avg').notNull().default(0),
+    ratingCount: integer('rating_count').notNull().default(0),
+    /** The earliest start of a scheduled session still to come (kept by the app). */
+    nextStartOn: date('next_start_on', { mode: 'string' }),
+    /** Seats left over all scheduled sessions (kept by the app). */
+    seatsLeft: integer('seats_left').notNull().default(0),
+    stripeProductId: text('stripe_product_id'),
+    search: tsvector('search').generatedAlwaysAs(
+      (): SQL => sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(educator_name, '')), 'A') || setweight(to_tsvector('english', coalesce(summary, '')), 'B') || setweight(to_tsvector('english', coalesce(description, '')), 'C')`,
+    ),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    publishedAt: ts('published_at'),
+  },
+  (t) => [
+    index('course_educator_idx').on(t.educatorId),
+    index('course_search_idx').using('gin', t.search).where(sql`status = 'published'`),
+    index('course_title_trgm_idx').using('gin', sql`title gin_trgm_ops`).where(sql`status = 'published'`),
+    index('course_published_next_idx').on(t.nextStartOn).where(sql`status = 'published'`),
+    check('course_price_nonnegative', sql`${t.priceCents} >= 0`),
+    check('course_installments_range', sql`${t.installments} is null or ${t.installments} between 2 and 24`),
+    check('course_status_valid', sql`${t.status} in ('draft', 'published', 'archived')`),
+  ],
+);
+
+export const courseSession = pgTable(
+  'course_session',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    courseId: uuid('course_id').notNull().references(() => course.id, { onDelete: 'cascade' }),
+    startsOn: date('starts_on', { mode: 'string' }).notNull(),
+    endsOn: date('ends_on', { mode: 'string' }).notNull(),
+    capacity: integer('capacity').notNull(),
+    minToRun: integer('min_to_run').notNull().default(1),
+    timeZone: text('time_zone').notNull(),
+    /** scheduled | cancelled | completed ("full" and "running" are derived). */
+    status: text('status').notNull().default('scheduled'),
+    /** Active (and pending-payment) enrolments; the guard against over-booking. */
+    seatsTaken: integer('seats_taken').notNull().default(0),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('course_session_course_idx').on(t.courseId, t.startsOn),
+    check('course_session_dates', sql`${t.endsOn} >= ${t.startsOn}`),
+    check('course_session_capacity', sql`${t.capacity} >= 1 and ${t.seatsTaken} between 0 and ${t.capacity}`),
+    check('course_session_min', sql`${t.minToRun} >= 1 and ${t.minToRun} <= ${t.capacity}`),
+  ],
+);
+
+export const classTime = pgTable(
+  'class_time',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sessionId: uuid('session_id').notNull().references(() => courseSession.id, { onDelete: 'cascade' }),
+    startsAt: ts('starts_at').notNull(),
+    endsAt: ts('ends_at').notNull(),
+    location: text('location'),
+    meetingUrl: text('meeting_url'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('class_time_session_idx').on(t.sessionId, t.startsAt),
+    check('class_time_order', sql`${t.endsAt} > ${t.startsAt}`),
+  ],
+);
+
+export const enrolment = pgTable(
+  'enrolment',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sessionId: uuid('session_id').notNull().references(() => courseSession.id, { onDelete: 'cascade' }),
+    courseId: uuid('course_id').notNull().references(() => course.id, { onDelete: 'cascade' }),
+    learnerId: uuid('learner_id').notNull().references(() => user.id, { onDelete: 'cascade' }),
+    /** active | waitlisted | dropped | completed | pending_payment */
+    status: text('status').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    droppedAt: ts('dropped_at'),
+  },
+  (t) => [
+    uniqueIndex('enrolment_one_per_learner').on(t.sessionId, t.learnerId).where(sql`status <> 'dropped'`),
+    index('enrolment_learner_idx').on(t.learnerId),
+    index('enrolment_waitlist_idx').on(t.sessionId, t.createdAt).where(sql`status = 'waitlisted'`),
+    index('enrolment_course_idx').on(t.courseId),
+  ],
+);
+
+export const review = pgTable(
+  'review',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    courseId: uuid('course_id').notNull().references(() => course.id, { onDelete: 'cascade' }),
+    learnerId: uuid('learner_id').notNull().references(() => user.id, { onDelete: 'cascade' }),
+    rating: smallint('rating').notNull(),
+    text: text('text').notNull().default(''),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('review_one_per_learner').on(t.courseId, t.learnerId),
+    check('review_rating_range', sql`${t.rating} between 1 and 5`),
+  ],
+);
+
+/** The secret behind a user's private calendar feed URL. */
+export const calendarFeed = pgTable('calendar_feed', {
+  userId: uuid('user_id').primaryKey().references(() => user.id, { onDelete: 'cascade' }),
+  token: text('token').notNull().unique(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});

@@ -1,0 +1,67 @@
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { DEFAULT_AVATAR } from '../../shared/accounts.js';
+import type { EducatorProfile } from '../../shared/educators-schemas.js';
+import type { Db } from '../db/client.js';
+import { course, educator, user } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import type { Viewer } from '../accounts/session.js';
+
+interface Fields { headline: string; bio: string; subjects: string[]; links: string[] }
+
+/** Step 1 of onboarding: the user becomes an educator. */
+export async function becomeEducator(db: Db, viewer: Viewer, input: Fields) {
+  if (viewer.educator) throw new AppError(409, 'already_educator', 'You are already an educator');
+  await db.insert(educator).values({ userId: viewer.user.id, ...input });
+}
+
+/** Only the educator edits their own profile. */
+export function assertOwnEducator(viewer: Viewer, educatorId: string) {
+  if (educatorId !== viewer.user.id) throw AppError.forbidden('You can only edit your own educator profile');
+  if (!viewer.educator) throw AppError.notFound('This educator does not exist');
+}
+
+export async function updateEducator(db: Db, viewer: Viewer, educatorId: string, input: Fields) {
+  assertOwnEducator(viewer, educatorId);
+  await db.update(educator).set(input).where(eq(educator.userId, educatorId));
+}
+
+export async function setEducatorPhoto(db: Db, viewer: Viewer, educatorId: string, url: string) {
+  assertOwnEducator(viewer, educatorId);
+  await db.update(educator).set({ profileImage: url }).where(eq(educator.userId, educatorId));
+}
+
+/** The public profile: bio, published courses (all courses for the owner), rating. */
+export async function getEducatorProfile(db: Db, viewer: Viewer | null, educatorId: string): Promise<EducatorProfile> {
+  const [row] = await db.select({ e: educator, u: { firstName: user.firstName, lastName: user.lastName, image: user.image, city: user.city } })
+    .from(educator).innerJoin(user, eq(user.id, educator.userId)).where(eq(educator.userId, educatorId)).limit(1);
+  if (!row) throw AppError.notFound('This educator does not exist');
+  const isMe = viewer?.user.id === educatorId;
+  const courses = await db.select().from(course)
+    .where(and(eq(course.educatorId, educatorId), isMe ? ne(course.status, 'archived') : eq(course.status, 'published')))
+    .orderBy(desc(course.updatedAt)).limit(100);
+  const rated = courses.filter((c) => c.status === 'published' && c.ratingCount > 0);
+  const count = rated.reduce((n, c) => n + c.ratingCount, 0);
+  return {
+    userId: educatorId,
+    name: `${row.u.firstName} ${row.u.lastName}`.trim(),
+    headline: row.e.headline,
+    bio: row.e.bio,
+    subjects: row.e.subjects,
+    links: row.e.links,
+    profileImage: row.e.profileImage || row.u.image || DEFAULT_AVATAR,
+    city: row.u.city,
+    ratingAvg: count ? rated.reduce((s, c) => s + c.ratingAvg * c.ratingCount, 0) / count : 0,
+    ratingCount: count,
+    isMe,
+    payoutsReady: !!row.e.stripeConnectAccountId,
+    courses: courses.map((c) => ({
+      id: c.id, title: c.title, summary: c.summary, status: c.status, priceCents: c.priceCents, currency: c.currency,
+      ratingAvg: c.ratingAvg, ratingCount: c.ratingCount, nextStartOn: c.nextStartOn, coverImage: c.coverImage,
+    })),
+  };
+}
+
+/** Keeps the copy of the educator's name on their courses (used by search) current. */
+export async function syncEducatorName(db: Db, userId: string) {
+  await db.execute(sql`update course set educator_name = trim(u.first_name || ' ' || u.last_name) from "user" u where u.id = ${userId} and course.educator_id = u.id`);
+}

@@ -1,0 +1,221 @@
+import { z } from 'zod';
+import { CATEGORY_IDS, CURRENCIES, ENROLMENT_STATUSES, FORMATS, LEVEL_IDS, MAX_PAGE_SIZE, REFUND_POLICY_IDS, SEARCH_SORTS, SESSION_STATUSES } from './courses.js';
+
+/** Request and response schemas of the courses API. */
+const text = (label: string, min: number, max: number) =>
+  z.string({ error: `${label} is required` }).trim().min(min, min <= 1 ? `${label} is required` : `${label} needs at least ${min} characters`).max(max, `${label} is at most ${max} characters`);
+
+const isTimeZone = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+const isoDate = (label: string) => z.string({ error: `${label} is required` }).regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date (YYYY-MM-DD)`);
+const httpUrl = z.string().trim().max(500).refine((v) => /^https?:\/\/\S+$/.test(v), 'Enter a link starting with https://');
+
+export const courseInput = z
+  .object({
+    title: text('Title', 3, 120),
+    summary: text('Summary', 10, 280),
+    description: text('Description', 1, 20_000),
+    category: z.enum(CATEGORY_IDS, { error: 'Choose a category from the list' }),
+    level: z.enum(LEVEL_IDS, { error: 'Choose a level from the list' }),
+    language: z.string().trim().min(2, 'Language is required').max(40),
+    audience: z.string().trim().max(200).optional().nullable(),
+    format: z.enum(FORMATS, { error: 'Choose online or in person' }),
+    city: z.string().trim().max(120).optional().nullable(),
+    address: z.string().trim().max(300).optional().nullable(),
+    priceCents: z.number({ error: 'Price is required' }).int('Price must be a whole number of cents').min(0, 'Price cannot be negative').max(10_000_000, 'Price is too high'),
+    currency: z.enum(CURRENCIES, { error: 'Choose USD, EUR or GBP' }).default('usd'),
+    installments: z.number().int('Installments must be a whole number').min(2, 'Installments must be between 2 and 24').max(24, 'Installments must be between 2 and 24').nullable().optional(),
+    refundPolicy: z.enum(REFUND_POLICY_IDS, { error: 'Choose a refund policy' }).default('moderate'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.format === 'in_person' && !v.city) ctx.addIssue({ code: 'custom', path: ['city'], message: 'City is required for an in-person course' });
+    if (v.installments && v.priceCents === 0) ctx.addIssue({ code: 'custom', path: ['installments'], message: 'A free course cannot be paid in installments' });
+  });
+export type CourseInput = z.input<typeof courseInput>;
+
+export const sessionInput = z
+  .object({
+    startsOn: isoDate('Start date'),
+    endsOn: isoDate('End date'),
+    capacity: z.number({ error: 'Capacity is required' }).int().min(1, 'Capacity must be at least 1').max(1000, 'Capacity is at most 1000'),
+    minToRun: z.number().int().min(1, 'The minimum must be at least 1').default(1),
+    timeZone: z.string().refine(isTimeZone, 'Unknown time zone'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.endsOn < v.startsOn) ctx.addIssue({ code: 'custom', path: ['endsOn'], message: 'The end date must be on or after the start date' });
+    if (v.minToRun > v.capacity) ctx.addIssue({ code: 'custom', path: ['minToRun'], message: 'The minimum cannot exceed the capacity' });
+  });
+export type SessionInput = z.input<typeof sessionInput>;
+
+export const sessionUpdate = z.object({
+  capacity: z.number().int().min(1, 'Capacity must be at least 1').max(1000, 'Capacity is at most 1000').optional(),
+  status: z.enum(['scheduled', 'cancelled']).optional(),
+});
+
+const classTimeFields = {
+  startsAt: z.iso.datetime({ offset: true, error: 'Start must be a date and time' }),
+  endsAt: z.iso.datetime({ offset: true, error: 'End must be a date and time' }),
+  location: z.string().trim().max(300).optional().nullable(),
+  meetingUrl: httpUrl.optional().nullable(),
+};
+export const classTimeInput = z
+  .object({
+    ...classTimeFields,
+    /** Weekly repeats: 1 = just this one; 8 = every week for 8 weeks. */
+    repeatWeeks: z.number().int().min(1, 'Repeat at least once').max(52, 'Repeat at most 52 weeks').default(1),
+  })
+  .superRefine((v, ctx) => {
+    if (new Date(v.endsAt) <= new Date(v.startsAt)) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start' });
+    else if (new Date(v.endsAt).getTime() - new Date(v.startsAt).getTime() > 12 * 3600_000) {
+      ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'A class time lasts at most 12 hours' });
+    }
+  });
+export type ClassTimeInput = z.input<typeof classTimeInput>;
+
+export const reviewInput = z.object({
+  rating: z.number({ error: 'Rating is required' }).int('Rating must be a whole number').min(1, 'Rating must be between 1 and 5').max(5, 'Rating must be between 1 and 5'),
+  text: z.string().trim().max(4000, 'A review is at most 4000 characters').default(''),
+});
+
+export const searchQuery = z.object({
+  q: z.string().trim().max(200).optional(),
+  category: z.enum(CATEGORY_IDS, { error: 'Unknown category' }).optional(),
+  level: z.enum(LEVEL_IDS).optional(),
+  format: z.enum(FORMATS).optional(),
+  city: z.string().trim().max(120).optional(),
+  free: z.enum(['true', 'false']).optional(),
+  minPrice: z.coerce.number().int().min(0).optional(),
+  maxPrice: z.coerce.number().int().min(0).optional(),
+  startsAfter: isoDate('Starts after').optional(),
+  hasSeats: z.enum(['true', 'false']).optional(),
+  sort: z.enum(SEARCH_SORTS).default('relevance'),
+  page: z.coerce.number().int().min(1).max(1000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE, `At most ${MAX_PAGE_SIZE} a page`).default(20),
+});
+export type SearchQuery = z.input<typeof searchQuery>;
+
+export const classTimeView = z.object({
+  id: z.string(),
+  startsAt: z.string(),
+  endsAt: z.string(),
+  location: z.string().nullable(),
+  meetingUrl: z.string().nullable(),
+});
+
+export const sessionView = z.object({
+  id: z.string(),
+  startsOn: z.string(),
+  endsOn: z.string(),
+  capacity: z.number(),
+  minToRun: z.number(),
+  timeZone: z.string(),
+  status: z.enum(SESSION_STATUSES),
+  seatsTaken: z.number(),
+  seatsLeft: z.number(),
+  waitlisted: z.number(),
+  classTimes: z.array(classTimeView),
+  /** The viewer's own enrolment in this session, if any. */
+  myEnrolment: z.object({ id: z.string(), status: z.enum(ENROLMENT_STATUSES), waitlistPosition: z.number().nullable() }).nullable(),
+});
+
+export const educatorCard = z.object({
+  userId: z.string(),
+  name: z.string(),
+  headline: z.string().nullable(),
+  bio: z.string().nullable(),
+  profileImage: z.string(),
+  ratingAvg: z.number(),
+  ratingCount: z.number(),
+});
+
+export const reviewView = z.object({
+  id: z.string(),
+  rating: z.number(),
+  text: z.string(),
+  authorName: z.string(),
+  authorImage: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  mine: z.boolean(),
+});
+
+export const courseView = z.object({
+  id: z.string(),
+  title: z.string(),
+  summary: z.string(),
+  description: z.string(),
+  category: z.string(),
+  level: z.string(),
+  language: z.string(),
+  audience: z.string().nullable(),
+  format: z.enum(FORMATS),
+  city: z.string().nullable(),
+  address: z.string().nullable(),
+  coverImage: z.string().nullable(),
+  priceCents: z.number(),
+  currency: z.string(),
+  installments: z.number().nullable(),
+  refundPolicy: z.string(),
+  status: z.enum(['draft', 'published', 'archived']),
+  ratingAvg: z.number(),
+  ratingCount: z.number(),
+  publishedAt: z.string().nullable(),
+  educator: educatorCard,
+  isOwner: z.boolean(),
+  sessions: z.array(sessionView),
+  reviews: z.array(reviewView),
+  canReview: z.boolean(),
+});
+export type CourseView = z.infer<typeof courseView>;
+
+export const courseCard = z.object({
+  id: z.string(),
+  title: z.string(),
+  summary: z.string(),
+  category: z.string(),
+  level: z.string(),
+  format: z.enum(FORMATS),
+  city: z.string().nullable(),
+  coverImage: z.string().nullable(),
+  priceCents: z.number(),
+  currency: z.string(),
+  ratingAvg: z.number(),
+  ratingCount: z.number(),
+  educatorName: z.string(),
+  nextStartOn: z.string().nullable(),
+  seatsLeft: z.number(),
+});
+export type CourseCard = z.infer<typeof courseCard>;
+
+export const searchResult = z.object({
+  items: z.array(courseCard),
+  page: z.number(),
+  pageSize: z.number(),
+  total: z.number(),
+  /** True when the words matched nothing exactly and typo-tolerant matching was used. */
+  fuzzy: z.boolean(),
+});
+export type SearchResult = z.infer<typeof searchResult>;
+
+export const enrolmentResult = z.object({
+  enrolment: z.object({ id: z.string(), sessionId: z.string(), status: z.enum(ENROLMENT_STATUSES), waitlistPosition: z.number().nullable() }),
+  /** For a paid session: where the learner continues (the checkout). */
+  next: z.string().nullable(),
+  message: z.string(),
+});
+export type EnrolmentResult = z.infer<typeof enrolmentResult>;
+
+export const rosterRow = z.object({
+  enrolmentId: z.string(),
+  sessionId: z.string(),
+  learnerName: z.string(),
+  learnerEmail: z.string(),
+  status: z.enum(ENROLMENT_STATUSES),
+  enrolledAt: z.string(),
+});

@@ -1,0 +1,46 @@
+/** Course vocabulary shared by the server and the web app (no runtime dependencies). */
+export const CATEGORIES = [
+  { id: 'arts', label: 'Arts & Crafts' },
+  { id: 'business', label: 'Business' },
+  { id: 'coding', label: 'Coding' },
+  { id: 'cooking', label: 'Cooking' },
+  { id: 'languages', label: 'Languages' },
+  { id: 'mathematics', label: 'Mathematics' },
+  { id: 'music', label: 'Music' },
+  { id: 'science', label: 'Science' },
+  { id: 'sports', label: 'Sports & Fitness' },
+  { id: 'wellbeing', label: 'Wellbeing' },
+  { id: 'writing', label: 'Writing' },
+  { id: 'other', label: 'Other' },
+] as const;
+export type CategoryId = (typeof CATEGORIES)[number]['id'];
+export const CATEGORY_IDS = CATEGORIES.map((c) => c.id) as [CategoryId, ...CategoryId[]];
+
+export const LEVELS = [
+  { id: 'all', label: 'All levels' },
+  { id: 'beginner', label: 'Beginner' },
+  { id: 'intermediate', label: 'Intermediate' },
+  { id: 'advanced', label: 'Advanced' },
+] as const;
+export const LEVEL_IDS = LEVELS.map((l) => l.id) as ['all', 'beginner', 'intermediate', 'advanced'];
+
+export const FORMATS = ['online', 'in_person'] as const;
+export const COURSE_STATUSES = ['draft', 'published', 'archived'] as const;
+export const SESSION_STATUSES = ['scheduled', 'full', 'running', 'completed', 'cancelled'] as const;
+export const ENROLMENT_STATUSES = ['active', 'waitlisted', 'dropped', 'completed', 'pending_payment'] as const;
+export const CURRENCIES = ['usd', 'eur', 'gbp'] as const;
+
+export const REFUND_POLICIES = [
+  { id: 'flexible', label: 'Flexible', text: 'Full refund until the first class; 50% refund until the end of the first week.' },
+  { id: 'moderate', label: 'Moderate', text: 'Full refund until the first class; no refund after it starts.' },
+  { id: 'strict', label: 'Strict', text: 'Full refund until 7 days before the first class; no refund after.' },
+] as const;
+export const REFUND_POLICY_IDS = REFUND_POLICIES.map((r) => r.id) as ['flexible', 'moderate', 'strict'];
+
+export const SEARCH_SORTS = ['relevance', 'soonest', 'price', 'rating'] as const;
+export const MAX_PAGE_SIZE = 100;
+
+export function formatPrice(cents: number, currency: string): string {
+  if (cents === 0) return 'Free';
+  return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+}

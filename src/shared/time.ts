@@ -1,0 +1,55 @@
+/** Time-zone arithmetic without a library: wall-clock time in a zone <-> UTC instants. */
+
+export interface WallTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(timeZone: string) {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** The wall-clock time an instant shows in a zone. */
+export function wallTimeIn(instant: Date, timeZone: string): WallTime {
+  const parts = Object.fromEntries(formatter(timeZone).formatToParts(instant).map((p) => [p.type, p.value]));
+  return { year: +parts.year, month: +parts.month, day: +parts.day, hour: +parts.hour % 24, minute: +parts.minute };
+}
+
+/** The instant at which a zone's clocks show this wall-clock time (DST-correct). */
+export function wallTimeToUtc(w: WallTime, timeZone: string): Date {
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute);
+  let guess = asUtc;
+  for (let i = 0; i < 3; i++) {
+    const shown = wallTimeIn(new Date(guess), timeZone);
+    const shownUtc = Date.UTC(shown.year, shown.month - 1, shown.day, shown.hour, shown.minute);
+    const diff = asUtc - shownUtc;
+    if (diff === 0) break;
+    guess += diff;
+  }
+  return new Date(guess);
+}
+
+/** The same wall-clock time `weeks` weeks later in the zone ("every Tuesday 18:00"). */
+export function addWeeksInZone(instant: Date, weeks: number, timeZone: string): Date {
+  const w = wallTimeIn(instant, timeZone);
+  const shifted = new Date(Date.UTC(w.year, w.month - 1, w.day + 7 * weeks));
+  return wallTimeToUtc({ ...w, year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() }, timeZone);
+}
+
+/** "Tue 3 Mar, 18:00 – 19:30 (Europe/London)" in the viewer's zone. */
+export function formatClassTime(startsAt: string, endsAt: string, timeZone: string): string {
+  const day = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(startsAt));
+  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' });
+  return `${day}, ${time.format(new Date(startsAt))} – ${time.format(new Date(endsAt))} (${timeZone})`;
+}
