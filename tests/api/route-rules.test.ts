@@ -58,12 +58,12 @@ describe('route rules on a full page load', () => {
     }
   });
 
-  it('a revoked session is sent to /login like no session', async () => {
+  it('a revoked session is sent to /login with the reason', async () => {
     const user = await createSignedInUser(app);
     await post(app, '/api/accounts/sign-out', undefined, { cookie: user.cookie });
     const res = await get(app, '/dashboard', { cookie: user.cookie });
     expect(res.statusCode).toBe(302);
-    expect(res.headers.location).toBe('/login?next=%2Fdashboard');
+    expect(res.headers.location).toBe('/login?next=%2Fdashboard&reason=session-expired');
   });
 
   it('the public paths answer 200 without a session', async () => {

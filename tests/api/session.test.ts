@@ -97,7 +97,8 @@ describe('GET /api/me', () => {
     expect((await get(app, '/api/me', { cookie: user.cookie })).statusCode).toBe(401);
     const page = await get(app, '/user/settings', { cookie: user.cookie });
     expect(page.statusCode).toBe(302);
-    expect(page.headers.location).toBe('/login?next=%2Fuser%2Fsettings');
+    expect(page.headers.location).toBe('/login?next=%2Fuser%2Fsettings&reason=session-expired');
+    expect(String(page.headers['set-cookie'])).toMatch(/session_token=;.*Max-Age=0/);
   });
 
   it('signing out without a session still answers 200', async () => {

@@ -22,7 +22,8 @@ test('"Sign out other devices" ends the sessions of the other browsers', async (
   await expect(page.getByRole('button', { name: 'Sign out other devices' })).toBeDisabled();
 
   await phonePage.goto('/explore');
-  await expect(phonePage).toHaveURL(/\/login\?next=%2Fexplore$/);
+  await expect(phonePage).toHaveURL(/\/login\?next=%2Fexplore&reason=session-expired$/);
+  await expect(phonePage.getByText('Your session has ended')).toBeVisible();
   expect(await whoAmI(phone)).toBe(401);
   expect(await whoAmI(context)).toMatchObject({ email: user.email });
   await phone.close();

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loginRedirect, matchRoute } from '../../shared/routes.js';
 import { WEB_DIST } from './build-info.js';
 import { errorPage } from './error-page.js';
+import { sessionCookieName } from '../accounts/auth.js';
 
 /** Search engines and link-preview bots: they get bare statuses, never the app's error screen. */
 const CRAWLER = /bot|crawl|spider|slurp|facebookexternalhit|embedly|quora link preview|whatsapp|telegrambot|discordbot|bingpreview|yandex|baidu/i;
@@ -72,6 +73,13 @@ export async function pageRoutes(app: FastifyInstance) {
       return reply.redirect(match.canonicalPath + url.search, 301);
     }
     if (!match.route.public && !(await app.resolveViewer(request))) {
+      // A cookie that no longer opens a session: say why, and drop the stale cookie.
+      const cookieName = sessionCookieName(app.config);
+      const stale = (request.headers.cookie ?? '').split(';').some((c) => c.trim().startsWith(`${cookieName}=`));
+      if (stale) {
+        reply.header('set-cookie', `${cookieName}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${app.config.production ? '; Secure' : ''}`);
+        return reply.redirect(`${loginRedirect(url.pathname + url.search)}&reason=session-expired`, 302);
+      }
       return reply.redirect(loginRedirect(url.pathname + url.search), 302);
     }
     return sendShell(reply, 200);
