@@ -1,5 +1,92 @@
-import { ComingSoon } from '../../components/coming-soon';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { DoorOpen } from 'lucide-react';
+import type { CourseView } from '../../../shared/courses-schemas';
+import { ApiError } from '../../lib/api';
+import { Alert } from '../../components/ui/alert';
+import { Button, ButtonLink } from '../../components/ui/button';
+import { PageLoading } from '../../components/ui/spinner';
+import NotFoundPage from '../errors/not-found-page';
+import { drop } from './api';
+import { CourseGate } from './components/course-gate';
+import { refundPolicy } from './components/format';
+import { SessionSummary } from './components/session-summary';
 
-export default function Page() {
-  return <ComingSoon title="Drop this session" description="Learners will leave a session here." />;
+type Session = CourseView['sessions'][number];
+
+function Drop({ course, session }: { course: CourseView; session: Session }) {
+  const queryClient = useQueryClient();
+  const [done, setDone] = useState<string | null>(null);
+  const mutation = useMutation({
+    mutationFn: () => drop(course.id, session.id),
+    onSuccess: async (r) => {
+      setDone(r.message);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['course', course.id] }),
+        queryClient.invalidateQueries({ queryKey: ['dashboard'] }),
+        queryClient.invalidateQueries({ queryKey: ['courses'] }),
+      ]);
+    },
+  });
+
+  if (done) {
+    return (
+      <div className="mx-auto max-w-2xl rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm" role="status">
+        <DoorOpen className="mx-auto h-12 w-12 text-brand-700" aria-hidden="true" />
+        <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">{done}</h1>
+        <p className="mx-auto mt-2 max-w-md text-slate-600">Your place is freed. You can enrol again while seats are left.</p>
+        <div className="mt-6 flex flex-wrap justify-center gap-3">
+          <ButtonLink to={`/course/${course.id}`}>Back to the course</ButtonLink>
+          <ButtonLink to="/dashboard" variant="secondary">Go to your dashboard</ButtonLink>
+          <ButtonLink to="/course/search" variant="secondary">Find another course</ButtonLink>
+        </div>
+      </div>
+    );
+  }
+
+  const mine = session.myEnrolment;
+  const waitlisted = mine?.status === 'waitlisted';
+  const policy = refundPolicy(course.refundPolicy);
+  return (
+    <div className="mx-auto max-w-2xl">
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{waitlisted ? 'Leave the waitlist?' : 'Drop this session?'}</h1>
+      <p className="mt-1 text-slate-600">{waitlisted ? 'You will lose your place in the queue.' : 'Your seat goes to the next learner on the waitlist, if any.'}</p>
+      <div className="mt-6 space-y-4">
+        <SessionSummary course={course} session={session} />
+        {!mine ? (
+          <Alert tone="info" title="You are not enrolled in this session">
+            Nothing to drop. <Link to={`/course/${course.id}`} className="font-semibold underline">See the course's sessions</Link>
+          </Alert>
+        ) : mine.status === 'completed' ? (
+          <Alert tone="info" title="This session is already completed">A completed session cannot be dropped.</Alert>
+        ) : (
+          course.priceCents > 0 && !waitlisted && <p className="text-sm text-slate-600">{policy.label} refunds: {policy.text}</p>
+        )}
+        {mutation.error && (
+          <Alert tone="error" title="You could not drop this session">{mutation.error instanceof ApiError ? mutation.error.message : 'Please try again.'}</Alert>
+        )}
+        <div className="flex flex-wrap justify-end gap-3">
+          <ButtonLink to={`/course/${course.id}`} variant="secondary">{mine && mine.status !== 'completed' ? 'Keep my place' : 'Back to the course'}</ButtonLink>
+          {mine && mine.status !== 'completed' && (
+            <Button variant="danger" onClick={() => mutation.mutate()} loading={mutation.isPending}>
+              {waitlisted ? 'Leave the waitlist' : 'Drop this session'}
+            </Button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export default function DropPage() {
+  const { courseID, sessionID } = useParams();
+  return (
+    <CourseGate id={courseID} loading={<PageLoading label="Loading the session…" />}>
+      {(course) => {
+        const session = course.sessions.find((s) => s.id === sessionID);
+        return session ? <Drop course={course} session={session} /> : <NotFoundPage />;
+      }}
+    </CourseGate>
+  );
 }

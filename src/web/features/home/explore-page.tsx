@@ -1,7 +1,20 @@
 import { BookOpen, CalendarDays, Users } from 'lucide-react';
 import { Link } from 'react-router';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { CourseCard } from '../../../shared/courses-schemas';
+import { api, ApiError } from '../../lib/api';
+import { Alert } from '../../components/ui/alert';
+import { ButtonLink } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/card';
 import { useViewer } from '../accounts/api';
+import { CourseGrid, CourseGridSkeleton } from '../courses/components/course-card';
+
+interface Explore {
+  upcoming: CourseCard[];
+  popular: CourseCard[];
+  nearYou: CourseCard[];
+}
+const exploreQuery = queryOptions({ queryKey: ['courses', 'explore'], queryFn: () => api<Explore>('/api/explore'), staleTime: 60_000 });
 
 const AREAS = [
   { to: '/course/search', title: 'Courses', text: 'Live classes in sessions, online or near you.', Icon: BookOpen },
@@ -9,8 +22,29 @@ const AREAS = [
   { to: '/dashboard', title: 'Your dashboard', text: 'Your upcoming class times and enrolments.', Icon: CalendarDays },
 ];
 
+const GRID = 'sm:grid-cols-2 lg:grid-cols-4';
+
+function Shelf({ id, title, subtitle, more, courses }: { id: string; title: string; subtitle?: string; more: string; courses: CourseCard[] }) {
+  if (!courses.length) return null;
+  return (
+    <section aria-labelledby={id} className="mt-10">
+      <div className="mb-4 flex flex-wrap items-end justify-between gap-2">
+        <div>
+          <h2 id={id} className="text-xl font-bold tracking-tight text-slate-900">{title}</h2>
+          {subtitle && <p className="text-sm text-slate-600">{subtitle}</p>}
+        </div>
+        <Link to={more} className="text-sm font-semibold text-brand-700 hover:underline">See all<span className="sr-only"> {title.toLowerCase()}</span></Link>
+      </div>
+      <CourseGrid courses={courses.slice(0, 8)} label={title} className={GRID} />
+    </section>
+  );
+}
+
 export default function ExplorePage() {
   const me = useViewer();
+  const { data, error, isPending } = useQuery(exploreQuery);
+  const empty = data && !data.upcoming.length && !data.popular.length && !data.nearYou.length;
+  const today = new Date().toISOString().slice(0, 10);
   return (
     <div>
       <PageHeader title={`Welcome, ${me.firstName}`} subtitle={me.city ? `Courses and clubs online and around ${me.city}.` : 'Find something new to learn this week.'} />
@@ -23,10 +57,39 @@ export default function ExplorePage() {
           </Link>
         ))}
       </div>
-      <div className="mt-8 rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">
-        <h2 className="text-lg font-semibold text-slate-900">No courses yet</h2>
-        <p className="mt-1 text-sm text-slate-600">Upcoming and popular courses will appear here as soon as educators publish them.</p>
-      </div>
+
+      {isPending ? (
+        <div className="mt-10">
+          <div className="mb-4 h-6 w-40 animate-pulse rounded bg-slate-200" aria-hidden="true" />
+          <CourseGridSkeleton count={4} className={GRID} />
+        </div>
+      ) : error && !data ? (
+        <div className="mt-8">
+          <Alert tone="error" title="Courses could not be loaded">{error instanceof ApiError ? error.message : 'Please try again later.'}</Alert>
+        </div>
+      ) : empty ? (
+        <div className="mt-8 rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">
+          <h2 className="text-lg font-semibold text-slate-900">No courses yet</h2>
+          <p className="mt-1 text-sm text-slate-600">Upcoming and popular courses will appear here as soon as educators publish them.</p>
+          <div className="mt-5 flex flex-wrap justify-center gap-3">
+            <ButtonLink to="/course/search" variant="secondary">Search courses</ButtonLink>
+            <ButtonLink to="/educator/onboard" variant="secondary">Teach a course</ButtonLink>
+          </div>
+        </div>
+      ) : data ? (
+        <>
+          {me.city && (
+            <Shelf id="near-you" title={`Near you in ${me.city}`} subtitle="In person in your city, and online courses starting soon." more={`/course/search?city=${encodeURIComponent(me.city)}&sort=soonest`} courses={data.nearYou} />
+          )}
+          <Shelf id="starting-soon" title="Starting soon" subtitle="Join before the first class." more={`/course/search?sort=soonest&startsAfter=${today}&hasSeats=true`} courses={data.upcoming} />
+          <Shelf id="popular" title="Popular" subtitle="Loved by learners." more="/course/search?sort=rating" courses={data.popular} />
+          {!me.city && (
+            <p className="mt-8 text-sm text-slate-600">
+              Add your city in <Link to="/user/settings" className="font-semibold text-brand-700 hover:underline">settings</Link> to see courses near you.
+            </p>
+          )}
+        </>
+      ) : null}
     </div>
   );
 }

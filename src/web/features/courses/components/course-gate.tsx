@@ -1,0 +1,31 @@
+import type { ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { CourseView } from '../../../../shared/courses-schemas';
+import { ApiError } from '../../../lib/api';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import NotFoundPage from '../../errors/not-found-page';
+import { courseQuery } from '../api';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Loads a course and renders `children` with it; an unknown, draft (not the viewer's) or
+ * malformed id shows the Not Found page, as the API's 404 says.
+ */
+export function CourseGate({ id, loading, children }: { id: string | undefined; loading: ReactNode; children: (course: CourseView) => ReactNode }) {
+  const valid = !!id && UUID.test(id);
+  const { data, error, refetch } = useQuery({ ...courseQuery(id ?? ''), enabled: valid });
+  if (!valid) return <NotFoundPage />;
+  if (error && !data) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 400 || error.status === 403)) return <NotFoundPage />;
+    return (
+      <div className="mx-auto max-w-xl space-y-3">
+        <Alert tone="error" title="This course could not be loaded">{error instanceof ApiError ? error.message : 'Please try again.'}</Alert>
+        <Button variant="secondary" onClick={() => void refetch()}>Try again</Button>
+      </div>
+    );
+  }
+  if (!data) return <>{loading}</>;
+  return <>{children(data)}</>;
+}

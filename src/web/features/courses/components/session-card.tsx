@@ -1,0 +1,125 @@
+import { CalendarDays, Clock, ExternalLink, MapPin, Users } from 'lucide-react';
+import type { CourseView } from '../../../../shared/courses-schemas';
+import { ButtonLink } from '../../../components/ui/button';
+import { Badge, type BadgeTone } from './badge';
+import { formatDateRange, formatInZone, formatTimeRange, plural } from './format';
+
+type Session = CourseView['sessions'][number];
+type ClassTime = Session['classTimes'][number];
+
+const STATUS: Record<Session['status'], { label: string; tone: BadgeTone }> = {
+  scheduled: { label: 'Open', tone: 'green' },
+  full: { label: 'Full', tone: 'amber' },
+  running: { label: 'In progress', tone: 'brand' },
+  completed: { label: 'Ended', tone: 'slate' },
+  cancelled: { label: 'Cancelled', tone: 'red' },
+};
+
+/** The viewer's own enrolment, as a badge: "Enrolled", "Waitlisted #2"… */
+export function EnrolmentBadge({ enrolment }: { enrolment: NonNullable<Session['myEnrolment']> }) {
+  switch (enrolment.status) {
+    case 'active': return <Badge tone="green">You're enrolled</Badge>;
+    case 'waitlisted': return <Badge tone="amber">Waitlisted{enrolment.waitlistPosition ? ` #${enrolment.waitlistPosition}` : ''}</Badge>;
+    case 'pending_payment': return <Badge tone="amber">Payment pending</Badge>;
+    case 'completed': return <Badge>Completed</Badge>;
+    default: return null;
+  }
+}
+
+function ClassTimeRow({ t, viewerZone, sessionZone }: { t: ClassTime; viewerZone: string; sessionZone: string }) {
+  return (
+    <li className="flex gap-3 py-2">
+      <Clock className="mt-0.5 h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
+      <div className="min-w-0 text-sm">
+        <p className="font-medium text-slate-900">{formatInZone(t.startsAt, t.endsAt, viewerZone)}</p>
+        {sessionZone !== viewerZone && (
+          <p className="text-xs text-slate-600">{formatTimeRange(t.startsAt, t.endsAt, sessionZone)} in {sessionZone}, the session's time zone</p>
+        )}
+        {t.location && <p className="mt-0.5 flex items-center gap-1 text-xs text-slate-600"><MapPin className="h-3.5 w-3.5" aria-hidden="true" /> {t.location}</p>}
+        {t.meetingUrl && (
+          <a href={t.meetingUrl} target="_blank" rel="noopener noreferrer" className="mt-0.5 inline-flex items-center gap-1 break-all text-xs font-semibold text-brand-700 hover:underline">
+            Join the class <ExternalLink className="h-3.5 w-3.5" aria-hidden="true" />
+          </a>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** The class times of a session in the viewer's zone; long series fold after the first few. */
+export function ClassTimeList({ times, viewerZone, sessionZone, visible = 4 }: { times: ClassTime[]; viewerZone: string; sessionZone: string; visible?: number }) {
+  if (!times.length) return <p className="text-sm text-slate-600">Class times will be announced soon.</p>;
+  const head = times.slice(0, visible);
+  const rest = times.slice(visible);
+  return (
+    <div>
+      <ul className="divide-y divide-slate-100" aria-label="Class times">
+        {head.map((t) => <ClassTimeRow key={t.id} t={t} viewerZone={viewerZone} sessionZone={sessionZone} />)}
+      </ul>
+      {rest.length > 0 && (
+        <details className="group">
+          <summary className="cursor-pointer py-1 text-sm font-semibold text-brand-700 hover:underline">
+            <span className="group-open:hidden">Show {plural(rest.length, 'more class time')}</span>
+            <span className="hidden group-open:inline">Show fewer</span>
+          </summary>
+          <ul className="divide-y divide-slate-100">
+            {rest.map((t) => <ClassTimeRow key={t.id} t={t} viewerZone={viewerZone} sessionZone={sessionZone} />)}
+          </ul>
+        </details>
+      )}
+    </div>
+  );
+}
+
+/** One run of the course: dates, seats, class times, and what the viewer can do. */
+export function SessionCard({ courseId, session, isOwner, viewerZone }: { courseId: string; session: Session; isOwner: boolean; viewerZone: string }) {
+  const status = STATUS[session.status];
+  const dates = formatDateRange(session.startsOn, session.endsOn);
+  const mine = session.myEnrolment;
+  const closed = session.status === 'completed' || session.status === 'cancelled';
+  const base = `/course/${courseId}/session/${session.id}`;
+  return (
+    <article className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm" aria-label={`Session ${dates}`}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h3 className="flex items-center gap-2 font-semibold text-slate-900">
+            <CalendarDays className="h-4 w-4 text-brand-700" aria-hidden="true" /> {dates}
+          </h3>
+          <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700">
+            <Badge tone={status.tone}>{status.label}</Badge>
+            {!closed && (
+              <span className="inline-flex items-center gap-1">
+                <Users className="h-4 w-4 text-slate-500" aria-hidden="true" />
+                {session.seatsLeft > 0 ? `${session.seatsLeft} of ${session.capacity} seats left` : `All ${session.capacity} seats taken`}
+                {session.waitlisted > 0 && ` · ${session.waitlisted} waiting`}
+              </span>
+            )}
+            <span className="text-slate-600">· {plural(session.classTimes.length, 'class', 'classes')}</span>
+          </p>
+          {session.minToRun > 1 && !closed && <p className="mt-1 text-xs text-slate-600">Runs with at least {session.minToRun} learners.</p>}
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {mine && <EnrolmentBadge enrolment={mine} />}
+          {isOwner ? null : mine ? (
+            mine.status !== 'completed' && (
+              <ButtonLink to={`${base}/drop`} variant="secondary" className="py-2">
+                Drop<span className="sr-only"> the session of {dates}</span>
+              </ButtonLink>
+            )
+          ) : closed ? null : session.status === 'full' ? (
+            <ButtonLink to={`${base}/enroll`} variant="secondary" className="py-2">
+              Join waitlist<span className="sr-only"> for the session of {dates}</span>
+            </ButtonLink>
+          ) : (
+            <ButtonLink to={`${base}/enroll`} className="py-2">
+              Enroll<span className="sr-only"> in the session of {dates}</span>
+            </ButtonLink>
+          )}
+        </div>
+      </div>
+      <div className="mt-3 border-t border-slate-100 pt-2">
+        <ClassTimeList times={session.classTimes} viewerZone={viewerZone} sessionZone={session.timeZone} />
+      </div>
+    </article>
+  );
+}
