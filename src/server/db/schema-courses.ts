@@ -45,12 +45,25 @@ export const course = pgTable(
     search: tsvector('search').generatedAlwaysAs(
       (): SQL => sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(educator_name, '')), 'A') || setweight(to_tsvector('english', coalesce(summary, '')), 'B') || setweight(to_tsvector('english', coalesce(description, '')), 'C')`,
     ),
+    /** Title and educator name only: the narrow first pass of relevance search (courses/search-service.ts). */
+    searchTitle: tsvector('search_title').generatedAlwaysAs(
+      (): SQL => sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(educator_name, '')), 'A')`,
+    ),
+    /** Bayesian average rating (prior: 5 reviews of 4 stars): relevance tie-break and "popular". */
+    quality: real('quality').generatedAlwaysAs((): SQL => sql`(rating_avg * rating_count + 20) / (rating_count + 5)`),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
     publishedAt: ts('published_at'),
   },
   (t) => [
     index('course_educator_idx').on(t.educatorId),
+    // Search (docs/decisions/0005-course-search.md): every index is partial on what is searchable.
+    index('course_search_title_idx').using('gin', t.searchTitle).where(sql`status = 'published'`),
+    index('course_quality_idx').on(t.quality.desc(), t.id).where(sql`status = 'published'`),
+    index('course_rating_idx').on(t.ratingAvg.desc(), t.ratingCount.desc(), t.id).where(sql`status = 'published'`),
+    index('course_price_idx').on(t.priceCents, t.id).where(sql`status = 'published'`),
+    index('course_city_idx').on(sql`lower(city)`, t.nextStartOn).where(sql`status = 'published'`),
+    index('course_fuzzy_idx').using('gist', sql`(title || ' ' || educator_name) gist_trgm_ops`).where(sql`status = 'published'`),
     index('course_search_idx').using('gin', t.search).where(sql`status = 'published'`),
     index('course_title_trgm_idx').using('gin', sql`title gin_trgm_ops`).where(sql`status = 'published'`),
     index('course_published_next_idx').on(t.nextStartOn).where(sql`status = 'published'`),
