@@ -90,7 +90,9 @@ export async function getCourseView(db: Db, viewer: Viewer | null, courseId: str
     viewer
       ? db.select({
           id: enrolment.id, sessionId: enrolment.sessionId, status: enrolment.status,
-          position: sql<number | null>`case when ${enrolment.status} = 'waitlisted' then (select count(*)::int from enrolment w where w.session_id = ${enrolment.sessionId} and w.status = 'waitlisted' and w.created_at <= ${enrolment.createdAt}) end`,
+          // Qualified by hand: in a select list Drizzle writes bare column names, which the
+          // subquery would take as its own (w.created_at <= w.created_at: everyone last).
+          position: sql<number | null>`case when enrolment.status = 'waitlisted' then (select count(*)::int from enrolment w where w.session_id = enrolment.session_id and w.status = 'waitlisted' and w.created_at <= enrolment.created_at) end`,
         }).from(enrolment).where(and(eq(enrolment.courseId, courseId), eq(enrolment.learnerId, viewer.user.id), ne(enrolment.status, 'dropped')))
       : [],
     db.select({ r: review, firstName: user.firstName, lastName: user.lastName, image: user.image })

@@ -30,8 +30,10 @@ export async function getDashboard(db: Db, viewer: Viewer) {
       ? db.select({
           id: course.id, title: course.title, status: course.status, nextStartOn: course.nextStartOn, seatsLeft: course.seatsLeft,
           ratingAvg: course.ratingAvg, ratingCount: course.ratingCount,
-          active: sql<number>`(select count(*)::int from enrolment e where e.course_id = ${course.id} and e.status = 'active')`,
-          waitlisted: sql<number>`(select count(*)::int from enrolment e where e.course_id = ${course.id} and e.status = 'waitlisted')`,
+          // course.id qualified by hand: Drizzle writes a bare "id" in a select list, which
+          // inside the subquery would mean e.id (and every count would be 0).
+          active: sql<number>`(select count(*)::int from enrolment e where e.course_id = course.id and e.status = 'active')`,
+          waitlisted: sql<number>`(select count(*)::int from enrolment e where e.course_id = course.id and e.status = 'waitlisted')`,
         }).from(course).where(eq(course.educatorId, uid)).orderBy(desc(course.updatedAt)).limit(200)
       : Promise.resolve(null),
   ]);

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { course, courseSession, enrolment, user } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
@@ -27,12 +27,15 @@ async function checkEligible(tx: Tx, sessionId: string, learnerId: string) {
 }
 
 /**
- * The one enrolment function. Takes a seat if one is free (the conditional UPDATE is the
- * guard: concurrent calls queue on the session row and never over-book), otherwise puts
- * the learner on the waitlist. `seatOnly` (a confirmed payment) refuses instead of
- * waitlisting. Runs in the caller's transaction.
+ * The one enrolment function. Takes a seat if one is free, otherwise puts the learner on
+ * the waitlist. Enrolments of one session are serialised on the session row (locked
+ * first), so concurrent calls never over-book and waitlist positions are 1, 2, 3 ... in
+ * the order the calls got the lock; the conditional UPDATE stays as the seat guard.
+ * `seatOnly` (a confirmed payment) refuses instead of waitlisting. Runs in the caller's
+ * transaction.
  */
 export async function enrolLearner(tx: Tx, opts: { sessionId: string; learnerId: string; seatOnly?: boolean }) {
+  await lockSession(tx, opts.sessionId);
   const row = await checkEligible(tx, opts.sessionId, opts.learnerId);
   const taken = await tx.update(courseSession)
     .set({ seatsTaken: sql`${courseSession.seatsTaken} + 1` })
@@ -40,16 +43,26 @@ export async function enrolLearner(tx: Tx, opts: { sessionId: string; learnerId:
     .returning({ id: courseSession.id });
   if (!taken.length && opts.seatOnly) throw new AppError(409, 'session_full', 'This session is full');
   const status: EnrolmentStatus = taken.length ? 'active' : 'waitlisted';
-  const [created] = await tx.insert(enrolment).values({ sessionId: opts.sessionId, courseId: row.c.id, learnerId: opts.learnerId, status })
-    .returning({ id: enrolment.id, status: enrolment.status, createdAt: enrolment.createdAt });
+  // clock_timestamp(), not now(): the waitlist is ordered by when the lock was held, not
+  // by when each transaction began.
+  const [created] = await tx.insert(enrolment)
+    .values({ sessionId: opts.sessionId, courseId: row.c.id, learnerId: opts.learnerId, status, createdAt: sql`clock_timestamp()`, updatedAt: sql`clock_timestamp()` })
+    .returning({ id: enrolment.id, status: enrolment.status });
   await refreshCourseStats(tx, row.c.id);
   let waitlistPosition: number | null = null;
   if (status === 'waitlisted') {
+    // Compared in SQL: the returned Date has milliseconds, the column microseconds.
     const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(enrolment)
-      .where(and(eq(enrolment.sessionId, opts.sessionId), eq(enrolment.status, 'waitlisted'), sql`${enrolment.createdAt} <= ${created.createdAt}`));
+      .where(and(eq(enrolment.sessionId, opts.sessionId), eq(enrolment.status, 'waitlisted'),
+        sql`${enrolment.createdAt} <= (select e.created_at from enrolment e where e.id = ${created.id})`));
     waitlistPosition = n;
   }
   return { id: created.id, sessionId: opts.sessionId, status, waitlistPosition, course: row.c };
+}
+
+/** Serialises seat changes of one session (enrol, drop, promote, capacity). */
+export async function lockSession(tx: Tx, sessionId: string) {
+  await tx.select({ id: courseSession.id }).from(courseSession).where(eq(courseSession.id, sessionId)).for('no key update');
 }
 
 /** A learner enrols in a free session; a paid one sends them to the checkout instead. */
@@ -74,43 +87,58 @@ export async function enrolInSession(db: Db, viewer: Viewer, courseId: string, s
 
 /**
  * Drops the learner's enrolment; a freed seat goes to the first learner on the waitlist,
- * in the same transaction, and they are told by email after it commits.
+ * in the same transaction. Answers who was promoted: the caller tells them (by email)
+ * after the commit, with notifyPromotions.
  */
-export async function dropEnrolment(db: Db, mailer: Mailer, publicUrl: string, viewer: Viewer, courseId: string, sessionId: string) {
-  const promoted = await db.transaction(async (tx) => {
+export async function dropEnrolment(db: Db, viewer: Viewer, courseId: string, sessionId: string) {
+  return db.transaction(async (tx) => {
+    // The session row first, as enrolLearner does: one lock order, no deadlocks.
+    await lockSession(tx, sessionId);
     const [mine] = await tx.select().from(enrolment)
       .where(and(eq(enrolment.sessionId, sessionId), eq(enrolment.learnerId, viewer.user.id), eq(enrolment.courseId, courseId), sql`${enrolment.status} <> 'dropped'`))
       .for('update').limit(1);
     if (!mine) throw AppError.notFound('You are not enrolled in this session');
     if (mine.status === 'completed') throw AppError.badRequest('This session is already completed');
     await tx.update(enrolment).set({ status: 'dropped', droppedAt: new Date(), updatedAt: new Date() }).where(eq(enrolment.id, mine.id));
-    let next: { learnerId: string } | null = null;
+    let promoted: string[] = [];
     if (mine.status === 'active' || mine.status === 'pending_payment') {
       await tx.update(courseSession).set({ seatsTaken: sql`${courseSession.seatsTaken} - 1` }).where(eq(courseSession.id, sessionId));
-      next = await promoteFromWaitlist(tx, sessionId);
+      promoted = await fillFromWaitlist(tx, sessionId);
     }
     await refreshCourseStats(tx, courseId);
-    return next;
+    return { promoted };
   });
-  if (promoted) await notifyPromotion(db, mailer, publicUrl, promoted.learnerId, courseId);
-  return { promoted: !!promoted };
 }
 
-/** Gives a free seat to the longest-waiting learner, if any. */
-async function promoteFromWaitlist(tx: Tx, sessionId: string) {
-  const [first] = await tx.select({ id: enrolment.id, learnerId: enrolment.learnerId }).from(enrolment)
+/**
+ * Gives every free seat of the session to the longest-waiting learners, in order.
+ * The caller holds the session lock (lockSession). Answers the promoted learners.
+ */
+export async function fillFromWaitlist(tx: Tx, sessionId: string): Promise<string[]> {
+  const [s] = await tx.select({ free: sql<number>`(${courseSession.capacity} - ${courseSession.seatsTaken})::int`, status: courseSession.status })
+    .from(courseSession).where(eq(courseSession.id, sessionId));
+  if (!s || s.status !== 'scheduled' || s.free <= 0) return [];
+  const next = await tx.select({ id: enrolment.id, learnerId: enrolment.learnerId }).from(enrolment)
     .where(and(eq(enrolment.sessionId, sessionId), eq(enrolment.status, 'waitlisted')))
-    .orderBy(asc(enrolment.createdAt)).limit(1).for('update', { skipLocked: true });
-  if (!first) return null;
-  const taken = await tx.update(courseSession).set({ seatsTaken: sql`${courseSession.seatsTaken} + 1` })
-    .where(and(eq(courseSession.id, sessionId), sql`${courseSession.seatsTaken} < ${courseSession.capacity}`)).returning({ id: courseSession.id });
-  if (!taken.length) return null;
-  await tx.update(enrolment).set({ status: 'active', updatedAt: new Date() }).where(eq(enrolment.id, first.id));
-  return { learnerId: first.learnerId };
+    .orderBy(asc(enrolment.createdAt)).limit(s.free).for('update');
+  if (!next.length) return [];
+  await tx.update(courseSession).set({ seatsTaken: sql`${courseSession.seatsTaken} + ${next.length}` }).where(eq(courseSession.id, sessionId));
+  await tx.update(enrolment).set({ status: 'active', updatedAt: new Date() }).where(inArray(enrolment.id, next.map((n) => n.id)));
+  return next.map((n) => n.learnerId);
 }
 
-async function notifyPromotion(db: Db, mailer: Mailer, publicUrl: string, learnerId: string, courseId: string) {
-  const [row] = await db.select({ email: user.email, firstName: user.firstName, title: course.title })
-    .from(user).innerJoin(course, eq(course.id, courseId)).where(eq(user.id, learnerId)).limit(1);
-  if (row) await mailer.send(waitlistPromotionEmail(row.email, row.firstName, row.title, `${publicUrl}/course/${courseId}`));
+/** Tells promoted learners they have a seat; a failed email is logged, never undoes the seat. */
+export async function notifyPromotions(
+  db: Db, mailer: Mailer, publicUrl: string, learnerIds: string[], courseId: string, log: { error: (obj: object, msg: string) => void },
+) {
+  if (!learnerIds.length) return;
+  const rows = await db.select({ email: user.email, firstName: user.firstName, title: course.title })
+    .from(user).innerJoin(course, eq(course.id, courseId)).where(inArray(user.id, learnerIds));
+  for (const row of rows) {
+    try {
+      await mailer.send(waitlistPromotionEmail(row.email, row.firstName, row.title, `${publicUrl}/course/${courseId}`));
+    } catch (err) {
+      log.error({ err, to: row.email }, 'could not send the waitlist promotion email');
+    }
+  }
 }

@@ -11,7 +11,7 @@ import { ownedCourse } from './access.js';
 import { userCalendar, feedToken, userIdForFeed } from './calendar.js';
 import { archiveCourse, createCourse, getCourseView, publishCourse, setCourseCover, updateCourse } from './course-service.js';
 import { getDashboard } from './dashboard-service.js';
-import { dropEnrolment, enrolInSession } from './enrolment-service.js';
+import { dropEnrolment, enrolInSession, notifyPromotions } from './enrolment-service.js';
 import { upsertReview } from './review-service.js';
 import { getRoster, rosterCsv } from './roster-service.js';
 import { addClassTimes, createSession, deleteClassTime, updateSession } from './session-service.js';
@@ -79,7 +79,8 @@ export async function courseRoutes(app: FastifyInstance) {
   r.patch('/api/courses/:courseId/sessions/:sessionId', {
     schema: { tags, summary: 'Change capacity or cancel a session', params: sessionParams, body: sessionUpdate, response: { 200: ok, ...errors } },
   }, async (request) => {
-    const { dropped } = await updateSession(db, await app.requireViewer(request), request.params.courseId, request.params.sessionId, request.body);
+    const { dropped, promoted } = await updateSession(db, await app.requireViewer(request), request.params.courseId, request.params.sessionId, request.body);
+    await notifyPromotions(db, app.mailer, app.config.publicUrl, promoted, request.params.courseId, request.log);
     return { ok: true as const, message: dropped.length ? `Session cancelled; ${dropped.length} learners were unenrolled` : 'Session saved' };
   });
 
@@ -118,7 +119,8 @@ export async function courseRoutes(app: FastifyInstance) {
     schema: { tags, summary: 'Drop your enrolment; the seat goes to the first learner waiting', params: sessionParams, response: { 200: ok, ...errors } },
   }, async (request) => {
     const viewer = await app.requireViewer(request);
-    await dropEnrolment(db, app.mailer, app.config.publicUrl, viewer, request.params.courseId, request.params.sessionId);
+    const { promoted } = await dropEnrolment(db, viewer, request.params.courseId, request.params.sessionId);
+    await notifyPromotions(db, app.mailer, app.config.publicUrl, promoted, request.params.courseId, request.log);
     return { ok: true as const, message: 'You have left this session' };
   });
 
@@ -160,10 +162,11 @@ export async function courseRoutes(app: FastifyInstance) {
   });
 
   r.post('/api/calendar/feed', {
-    schema: { tags: ['calendar'], summary: 'Your private calendar feed URL (rotate: true makes a new one)', body: z.object({ rotate: z.boolean().default(false) }).default({ rotate: false }), response: { 200: z.object({ url: z.string() }), ...errors } },
+    schema: { tags: ['calendar'], summary: 'Your private calendar feed URL (rotate: true makes a new one)', body: z.object({ rotate: z.boolean().default(false) }).nullish(), response: { 200: z.object({ url: z.string() }), ...errors } },
   }, async (request) => {
     const viewer = await app.requireViewer(request);
-    const token = await feedToken(db, viewer.user.id, request.body.rotate);
+    // No body at all (a bare POST) arrives as null: it means "don't rotate".
+    const token = await feedToken(db, viewer.user.id, request.body?.rotate ?? false);
     return { url: `${app.config.publicUrl}/api/calendar/feed/${token}.ics` };
   });
 

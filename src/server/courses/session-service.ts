@@ -6,6 +6,7 @@ import { classTime, courseSession, enrolment } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import type { Viewer } from '../accounts/session.js';
 import { ownedCourse, ownedSession } from './access.js';
+import { fillFromWaitlist } from './enrolment-service.js';
 import { refreshCourseStats } from './stats.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -20,18 +21,23 @@ export async function createSession(db: Db, viewer: Viewer, courseId: string, in
   });
 }
 
-/** Capacity can shrink only down to the seats already taken; cancelling drops every enrolment. */
+/**
+ * Capacity can shrink only down to the seats already taken; new seats go to the waitlist
+ * (answered in `promoted`, to be told by email); cancelling drops every enrolment.
+ */
 export async function updateSession(db: Db, viewer: Viewer, courseId: string, sessionId: string, input: { capacity?: number; status?: 'scheduled' | 'cancelled' }) {
   return db.transaction(async (tx) => {
     const { session } = await ownedSession(tx, courseId, sessionId, viewer);
-    const [locked] = await tx.select().from(courseSession).where(eq(courseSession.id, session.id)).for('update');
+    const [locked] = await tx.select().from(courseSession).where(eq(courseSession.id, session.id)).for('no key update');
     const dropped: string[] = [];
+    let promoted: string[] = [];
     if (input.capacity !== undefined) {
       if (input.capacity < locked.seatsTaken) {
         throw AppError.badRequest(`Capacity cannot be below the ${locked.seatsTaken} learners already enrolled`, { capacity: `At least ${locked.seatsTaken}` });
       }
       if (input.capacity < locked.minToRun) throw AppError.badRequest('Capacity cannot be below the minimum to run', { capacity: `At least ${locked.minToRun}` });
       await tx.update(courseSession).set({ capacity: input.capacity }).where(eq(courseSession.id, session.id));
+      if (input.status !== 'cancelled') promoted = await fillFromWaitlist(tx, session.id);
     }
     if (input.status === 'cancelled' && locked.status !== 'cancelled') {
       const rows = await tx.update(enrolment).set({ status: 'dropped', droppedAt: new Date(), updatedAt: new Date() })
@@ -40,7 +46,7 @@ export async function updateSession(db: Db, viewer: Viewer, courseId: string, se
       await tx.update(courseSession).set({ status: 'cancelled', seatsTaken: 0 }).where(eq(courseSession.id, session.id));
     }
     await refreshCourseStats(tx, courseId);
-    return { dropped };
+    return { dropped, promoted };
   });
 }
 

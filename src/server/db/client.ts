@@ -21,14 +21,21 @@ const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
  * PostgreSQL when a URL is given, otherwise embedded PGlite under dataDir/pg.
  * Migrations are applied before the database is handed out.
  */
-export async function openDatabase(opts: { url?: string; dataDir: string; poolSize?: number }): Promise<Database> {
+export async function openDatabase(opts: {
+  url?: string;
+  dataDir: string;
+  poolSize?: number;
+  /** Called with the SQL of every query the app makes (tests count queries per request). */
+  onQuery?: (sql: string) => void;
+}): Promise<Database> {
   let database: Database;
+  const logger = opts.onQuery ? { logQuery: (query: string) => opts.onQuery!(query) } : undefined;
   if (opts.url) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
-    const db = drizzle(pool, { schema });
+    const db = drizzle(pool, { schema, logger });
     await migrate(db, { migrationsFolder: MIGRATIONS });
     database = {
       db: db as unknown as Db,
@@ -45,7 +52,7 @@ export async function openDatabase(opts: { url?: string; dataDir: string; poolSi
     const dir = path.resolve(opts.dataDir, 'pg');
     mkdirSync(dir, { recursive: true });
     const client = await PGlite.create(dir, { extensions: { pg_trgm, btree_gist } });
-    const db = drizzle(client, { schema });
+    const db = drizzle(client, { schema, logger });
     await migrate(db, { migrationsFolder: MIGRATIONS });
     database = {
       db: db as unknown as Db,

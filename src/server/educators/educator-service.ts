@@ -10,8 +10,11 @@ interface Fields { headline: string; bio: string; subjects: string[]; links: str
 
 /** Step 1 of onboarding: the user becomes an educator. */
 export async function becomeEducator(db: Db, viewer: Viewer, input: Fields) {
-  if (viewer.educator) throw new AppError(409, 'already_educator', 'You are already an educator');
-  await db.insert(educator).values({ userId: viewer.user.id, ...input });
+  const already = () => new AppError(409, 'already_educator', 'You are already an educator');
+  if (viewer.educator) throw already();
+  // Two submissions at once: the primary key decides, the loser is told, not a 500.
+  const rows = await db.insert(educator).values({ userId: viewer.user.id, ...input }).onConflictDoNothing().returning({ userId: educator.userId });
+  if (!rows.length) throw already();
 }
 
 /** Only the educator edits their own profile. */
