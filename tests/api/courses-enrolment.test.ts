@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enrolLearner } from '../../src/server/courses/enrolment-service.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { createSignedInUser, outbox, type SignedInUser } from '../support/factories.js';
 import {
@@ -135,6 +136,49 @@ describe('enrolment rules', () => {
     expect((await drop(app, learner, courseId, sessionId)).statusCode).toBe(404);
     expect((await enrol(app, learner, courseId, sessionId)).json().enrolment.status).toBe('active');
     expect(await enrolmentCounts(app, sessionId)).toEqual({ active: 1, dropped: 1 });
+  });
+});
+
+describe('the one enrolment function (what a confirmed payment calls)', () => {
+  it('seatOnly takes a free seat, and refuses (409) instead of waitlisting when the session is full', async () => {
+    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 2500 }, session: { capacity: 1 } });
+    const payer = await createSignedInUser(app);
+    const late = await createSignedInUser(app);
+    const db = app.database.db;
+    const first = await db.transaction((tx) => enrolLearner(tx, { sessionId, learnerId: payer.id, seatOnly: true }));
+    expect(first).toMatchObject({ status: 'active', waitlistPosition: null, course: { id: courseId } });
+    await expect(db.transaction((tx) => enrolLearner(tx, { sessionId, learnerId: late.id, seatOnly: true })))
+      .rejects.toMatchObject({ status: 409, code: 'session_full' });
+    expect(await enrolmentCounts(app, sessionId)).toEqual({ active: 1 });
+    expect(await seatsTaken(app, sessionId)).toEqual({ seatsTaken: 1, capacity: 1 });
+    expect((await getCourse(app, payer, courseId)).json().sessions[0].myEnrolment.status).toBe('active');
+  });
+
+  it('it applies the same rules: no seat in your own course or a cancelled session', async () => {
+    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 2500 } });
+    const db = app.database.db;
+    await expect(db.transaction((tx) => enrolLearner(tx, { sessionId, learnerId: educator.id, seatOnly: true })))
+      .rejects.toMatchObject({ status: 400, code: 'own_course' });
+    await makeSession(app, educator, courseId);
+    await patchSession(app, educator, courseId, sessionId, { status: 'cancelled' });
+    const payer = await createSignedInUser(app);
+    await expect(db.transaction((tx) => enrolLearner(tx, { sessionId, learnerId: payer.id, seatOnly: true })))
+      .rejects.toMatchObject({ status: 400, code: 'session_cancelled' });
+    expect(await enrolmentCounts(app, sessionId)).toEqual({});
+  });
+});
+
+describe('requests from another site', () => {
+  it('an enrolment posted from another origin is refused (403) and creates nothing', async () => {
+    const { courseId, sessionId } = await makePublishedCourse(app, educator);
+    const learner = await createSignedInUser(app);
+    const res = await app.inject({
+      method: 'POST', url: `/api/courses/${courseId}/sessions/${sessionId}/enrol`,
+      headers: { origin: 'https://evil.example', cookie: learner.cookie },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('bad_origin');
+    expect(await enrolmentCounts(app, sessionId)).toEqual({});
   });
 });
 

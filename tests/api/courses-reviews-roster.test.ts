@@ -88,6 +88,16 @@ describe('reviews', () => {
     expect(profile.ratingAvg).toBeCloseTo(4.5);
   });
 
+  it('a learner whose enrolment is completed may review', async () => {
+    const done = await createSignedInUser(app);
+    const other = await makePublishedCourse(app, educator);
+    await enrol(app, done, other.courseId, other.sessionId);
+    await app.database.db.execute(sql`update enrolment set status = 'completed' where learner_id = ${done.id} and session_id = ${other.sessionId}`);
+    expect((await getCourse(app, done, other.courseId)).json().canReview).toBe(true);
+    expect((await putReview(app, done, other.courseId, { rating: 3, text: 'Solid' })).statusCode).toBe(200);
+    expect((await getCourse(app, done, other.courseId)).json()).toMatchObject({ ratingAvg: 3, ratingCount: 1 });
+  });
+
   it('a draft course and an unknown course answer 404', async () => {
     const draft = await makeCourse(app, educator);
     expect((await putReview(app, alice, draft, { rating: 5 })).statusCode).toBe(404);
