@@ -12,9 +12,9 @@ import { refreshCourseStats } from './stats.js';
 const today = () => new Date().toISOString().slice(0, 10);
 
 export async function createSession(db: Db, viewer: Viewer, courseId: string, input: Required<Pick<SessionInput, 'startsOn' | 'endsOn' | 'capacity' | 'timeZone'>> & { minToRun: number }) {
-  if (input.startsOn < today()) throw AppError.badRequest('The start date is in the past', { startsOn: 'Choose today or a later date' });
   return db.transaction(async (tx) => {
     await ownedCourse(tx, courseId, viewer);
+    if (input.startsOn < today()) throw AppError.badRequest('The start date is in the past', { startsOn: 'Choose today or a later date' });
     const [row] = await tx.insert(courseSession).values({ courseId, ...input }).returning({ id: courseSession.id });
     await refreshCourseStats(tx, courseId);
     return row.id;
