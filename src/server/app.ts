@@ -16,6 +16,7 @@ import { authRoutes } from './accounts/auth-routes.js';
 import { accountRoutes } from './accounts/routes.js';
 import { userRoutes } from './accounts/user-routes.js';
 import { courseRoutes } from './courses/routes.js';
+import { courseSearchRoutes } from './courses/search-routes.js';
 import { educatorRoutes } from './educators/routes.js';
 import { systemRoutes } from './system/routes.js';
 import { devRoutes } from './dev/routes.js';
@@ -144,6 +145,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(accountRoutes);
   await app.register(userRoutes);
   await app.register(educatorRoutes);
+  await app.register(courseSearchRoutes);
   await app.register(courseRoutes);
   if (config.devTools) await app.register(devRoutes);
   if (config.benchRoutes) await app.register(benchRoutes);

@@ -203,6 +203,17 @@ export const searchResult = z.object({
 });
 export type SearchResult = z.infer<typeof searchResult>;
 
+/** GET /api/explore: three shelves, nearest first for the viewer's city. */
+export const exploreResult = z.object({
+  /** Soonest to start, with a seat left. */
+  upcoming: z.array(courseCard),
+  /** Best rated (Bayesian average: rating and number of reviews), with a session to come. */
+  popular: z.array(courseCard),
+  /** In person in the viewer's city, soonest first, then online (empty without a city). */
+  nearYou: z.array(courseCard),
+});
+export type ExploreResult = z.infer<typeof exploreResult>;
+
 export const enrolmentResult = z.object({
   enrolment: z.object({ id: z.string(), sessionId: z.string(), status: z.enum(ENROLMENT_STATUSES), waitlistPosition: z.number().nullable() }),
   /** For a paid session: where the learner continues (the checkout). */

@@ -63,7 +63,6 @@ export const course = pgTable(
     index('course_rating_idx').on(t.ratingAvg.desc(), t.ratingCount.desc(), t.id).where(sql`status = 'published'`),
     index('course_price_idx').on(t.priceCents, t.id).where(sql`status = 'published'`),
     index('course_city_idx').on(sql`lower(city)`, t.nextStartOn).where(sql`status = 'published'`),
-    index('course_fuzzy_idx').using('gist', sql`(title || ' ' || educator_name) gist_trgm_ops`).where(sql`status = 'published'`),
     index('course_search_idx').using('gin', t.search).where(sql`status = 'published'`),
     index('course_title_trgm_idx').using('gin', sql`title gin_trgm_ops`).where(sql`status = 'published'`),
     index('course_published_next_idx').on(t.nextStartOn).where(sql`status = 'published'`),
@@ -158,3 +157,15 @@ export const calendarFeed = pgTable('calendar_feed', {
   token: text('token').notNull().unique(),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
+
+/**
+ * Every word of course titles and educator names (lower case), kept by a trigger on
+ * course (drizzle/0006). Search corrects a typo to the nearest of these words (trigram
+ * KNN, then edit distance): courses/search-service.ts.
+ */
+export const searchWord = pgTable(
+  'search_word',
+  { word: text('word').primaryKey() },
+  (t) => [index('search_word_trgm_idx').using('gist', sql`${t.word} gist_trgm_ops`)],
+);
+
