@@ -2,11 +2,15 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { searchQuery } from '../../shared/courses-schemas.js';
+import { searchCourses } from '../courses/search-service.js';
 import { user } from '../db/schema.js';
 
 /**
  * Reference routes for `npm run bench` (BENCH_ROUTES=true; refused in production):
- * one without I/O, one with a single primary-key SELECT prepared like the session query.
+ * one without I/O, one with a single primary-key SELECT prepared like the session query,
+ * and for the search bench (bench/search.ts) the naive search query and the real search
+ * without its result cache. None of them looks at the session.
  */
 export async function benchRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -20,4 +24,20 @@ export async function benchRoutes(app: FastifyInstance) {
     const rows = await byId.execute({ id: request.query.id });
     return { found: rows.length > 0 };
   });
+
+  // The naive search: rank every match, sort, keep 20 (what the issue's budget compares with).
+  r.get('/api/bench/search-naive', {
+    schema: { hide: true, querystring: z.object({ q: z.string().min(1).max(200) }), response: { 200: z.object({ ids: z.array(z.string()) }) } },
+  }, async (request) => {
+    const res = (await app.database.db.execute(sql`
+      select id from course, websearch_to_tsquery('english', ${request.query.q}) q
+      where status = 'published' and search @@ q
+      order by ts_rank(search, q) desc, id limit 20`)) as unknown as { rows: { id: string }[] };
+    return { ids: res.rows.map((row) => row.id) };
+  });
+
+  // GET /api/courses/search without the session lookup and without the cache: every call queries.
+  r.get('/api/bench/search-uncached', {
+    schema: { hide: true, querystring: searchQuery },
+  }, async (request) => searchCourses(app.database.db, request.query));
 }

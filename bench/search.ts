@@ -1,0 +1,274 @@
+/**
+ * The search bench (issue 3, "Data at scale and bench"), part of `npm run bench`; alone:
+ * `npm run bench:search`.
+ *
+ *   1. a fresh PostgreSQL database and the real server in a child process (BENCH_ROUTES,
+ *      demo accounts); sign in as the demo learner;
+ *   2. seed 10k courses (scripts/seed-courses.ts), measure the searches; seed 90k more
+ *      (100k), check the server's result cache was dropped by the seed's NOTIFY, measure
+ *      again with the naive query, the uncached search, the course page and a bare route;
+ *   3. EXPLAIN ANALYZE of one search at 100k; a table; bench/results/search-latest.json;
+ *      exit 1 when a budget is missed or a response was not the expected 2xx.
+ *
+ * Budgets at 100k courses, 50 connections, words matching 1-35% of courses:
+ * search >= 10x the naive query's req/s, p99 < 100 ms; 10k -> 100k costs < 2x.
+ * BENCH_CONNECTIONS, BENCH_ROUNDS, SEARCH_BENCH_SECONDS, SEARCH_BENCH_WARMUP_SECONDS,
+ * SEARCH_BENCH_SMALL / SEARCH_BENCH_LARGE (course counts) override the defaults.
+ */
+import { execSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { DEMO_PASSWORD, DEMO_USERS } from '../src/server/seed/demo.js';
+import { searchSql, type SearchParams } from '../src/server/courses/search-service.js';
+import { seedCourses, type SeedResult } from '../scripts/seed-courses.js';
+import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
+import { createBenchDatabase } from './lib/database.js';
+import { measure, type LoadSettings, type Target, type TargetResult } from './lib/load.js';
+import { freePort, signIn, startServer } from './lib/server.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS = path.join(ROOT, 'bench/results/search-latest.json');
+
+const BUDGET = {
+  /** Search req/s over the naive query's, same word, at the large size. */
+  searchOverNaive: 10,
+  /** p99 of every search at the large size. */
+  p99Ms: 100,
+  /** req/s at the small size over req/s at the large size, per search. */
+  growth: 2,
+};
+
+const settings: LoadSettings = {
+  connections: envInt('BENCH_CONNECTIONS', 50),
+  seconds: envInt('SEARCH_BENCH_SECONDS', 3),
+  rounds: envInt('BENCH_ROUNDS', 3),
+  warmupSeconds: envInt('SEARCH_BENCH_WARMUP_SECONDS', 1, 0),
+};
+const SMALL = envInt('SEARCH_BENCH_SMALL', 10_000);
+const LARGE = envInt('SEARCH_BENCH_LARGE', 100_000);
+
+/**
+ * The words. In the seeded data "python" is in ~1% of courses, "kids" ~4%, "beginners"
+ * ~30%; "kintsugi" in a few dozen at 100k; "pyhton" in none (a typo of python).
+ */
+const WORDS = { python: 'python', kids: 'kids', beginners: 'beginners', rare: 'kintsugi', typo: 'pyhton' };
+const COMPARED = ['python', 'kids'] as const;
+
+const log = (line: string) => console.log(`  ${line}`);
+
+interface Phase {
+  courses: number;
+  seed: SeedResult;
+  routes: TargetResult[];
+  /** Courses matching each word (published), as the search reports it (capped at 1000). */
+  matches: Record<string, number>;
+}
+
+function searchTargets(cookie: string): Target[] {
+  const s = (name: string, query: string) => ({ name, path: `/api/courses/search?${query}`, headers: { cookie } });
+  return [
+    s('search python', `q=${WORDS.python}`),
+    s('search kids', `q=${WORDS.kids}`),
+    s('search beginners', `q=${WORDS.beginners}`),
+    s('search rare', `q=${WORDS.rare}`),
+    s('search typo', `q=${WORDS.typo}`),
+    s('search filtered', `q=${WORDS.kids}&format=online&hasSeats=true&maxPrice=20000&level=beginner`),
+    s('search no words', 'category=cooking&startsAfter=' + new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10) + '&hasSeats=true'),
+  ];
+}
+
+async function main() {
+  cleanupOnSignals();
+  console.log(`Agora search bench — ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(2)}`);
+  console.log(`Load: ${settings.connections} connections, warm-up ${settings.warmupSeconds} s, then ${settings.rounds} interleaved rounds of ${settings.seconds} s per route\n`);
+  const loadBefore = os.loadavg()[0];
+
+  const database = await createBenchDatabase();
+  if (database.kind !== 'postgres') throw new Error(`the search bench needs PostgreSQL: ${database.reason}`);
+  console.log(`Database: PostgreSQL, fresh database ${database.name} (dropped at the end)`);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'agora-bench-search-'));
+  onCleanup(`remove ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
+
+  const port = await freePort();
+  const server = await startServer({
+    root: ROOT,
+    port,
+    env: {
+      NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://localhost:${port}`,
+      DATABASE_URL: database.url, DATA_DIR: dataDir, BENCH_ROUTES: 'true', SEED_DEMO: 'true', LOG_LEVEL: 'warn',
+    },
+  });
+  console.log(`Server: pid ${server.pid} at ${server.baseUrl}`);
+  const session = await signIn(server, DEMO_USERS[0].email, DEMO_PASSWORD);
+
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  onCleanup('close the seed connection', () => client.end());
+
+  const seed = async (courses: number) => {
+    console.log(`\nSeeding ${courses.toLocaleString('en')} courses`);
+    const result = await seedCourses(client, { courses, log: (line) => log(line) });
+    console.log(`  done in ${result.totalSeconds.toFixed(1)} s: ${Object.entries(result.counts).map(([k, v]) => `${k} ${v.toLocaleString('en')}`).join(', ')}`);
+    return result;
+  };
+  const matches = async () => {
+    const out: Record<string, number> = {};
+    for (const [key, word] of Object.entries(WORDS)) {
+      const res = await fetch(`${server.baseUrl}/api/courses/search?q=${word}&pageSize=1`, { headers: { cookie: session.cookie } });
+      out[key] = ((await res.json()) as { total: number }).total;
+    }
+    return out;
+  };
+
+  // ---- the small size
+  const smallSeed = await seed(SMALL);
+  const smallMatches = await matches();
+  console.log(`\n${SMALL.toLocaleString('en')} courses: matches per word ${JSON.stringify(smallMatches)}`);
+  const smallRoutes = await measure(server.baseUrl, [{ name: 'noop', path: '/api/bench/noop' }, ...searchTargets(session.cookie)], settings, log);
+  const small: Phase = { courses: SMALL, seed: smallSeed, routes: smallRoutes, matches: smallMatches };
+
+  // ---- the large size (the server keeps running: its cache must notice the seed)
+  const largeSeed = await seed(LARGE - SMALL);
+  const largeMatches = await matches();
+  const cacheDropped = largeMatches.python !== smallMatches.python;
+  console.log(`\n${LARGE.toLocaleString('en')} courses: matches per word ${JSON.stringify(largeMatches)}; result cache dropped by the seed's NOTIFY: ${cacheDropped ? 'yes' : 'NO'}`);
+  const { rows: [page] } = await client.query(`select id from course where status = 'published' and next_start_on is not null order by rating_count desc, id limit 1`);
+  const largeRoutes = await measure(server.baseUrl, [
+    { name: 'noop', path: '/api/bench/noop' },
+    ...COMPARED.map((w) => ({ name: `naive ${w}`, path: `/api/bench/search-naive?q=${WORDS[w]}` })),
+    ...searchTargets(session.cookie),
+    ...COMPARED.map((w) => ({ name: `uncached ${w}`, path: `/api/bench/search-uncached?q=${WORDS[w]}` })),
+    { name: 'uncached beginners', path: `/api/bench/search-uncached?q=${WORDS.beginners}` },
+    { name: 'course page', path: `/api/courses/${page.id}`, headers: { cookie: session.cookie } },
+  ], settings, log);
+  const large: Phase = { courses: LARGE, seed: largeSeed, routes: largeRoutes, matches: largeMatches };
+
+  const explain = await explainSearch(client, { q: WORDS.kids });
+  const explainRare = await explainSearch(client, { q: WORDS.rare });
+  await cleanup();
+
+  const failures = report(small, large, cacheDropped, explain, explainRare, loadBefore);
+  writeResults(small, large, cacheDropped, explain, explainRare, failures, loadBefore);
+  if (failures.length) {
+    console.log(`\nFAIL: ${failures.join('; ')}`);
+    process.exitCode = 1;
+  } else {
+    console.log('\nPASS: every search budget met, every response 2xx');
+  }
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the exact SQL GET /api/courses/search runs. */
+async function explainSearch(client: pg.Client, p: Partial<SearchParams>): Promise<string> {
+  const query = new PgDialect().sqlToQuery(searchSql({ sort: 'relevance', page: 1, pageSize: 20, ...p } as SearchParams));
+  const { rows } = await client.query(`explain (analyze, buffers) ${query.sql}`, query.params);
+  return rows.map((r) => r['QUERY PLAN']).join('\n');
+}
+
+const byName = (phase: Phase, name: string) => phase.routes.find((r) => r.name === name)!;
+
+function report(small: Phase, large: Phase, cacheDropped: boolean, explain: string, explainRare: string, loadBefore: number): string[] {
+  const failures: string[] = [];
+  for (const phase of [small, large]) {
+    console.log(`\n=== ${phase.courses.toLocaleString('en')} courses (median round of each route) ===`);
+    table(['route', 'req/s', 'p50', 'p99', 'req/s per round', 'bad'], phase.routes.map((r) => [
+      r.name, String(r.median.reqPerSec), `${r.median.p50Ms} ms`, `${r.median.p99Ms} ms`, r.rounds.map((x) => x.reqPerSec).join(' / '),
+      String(r.problems.non2xx + r.problems.errors + r.problems.timeouts + r.problems.mismatches),
+    ]));
+    for (const r of phase.routes) {
+      const p = r.problems;
+      if (p.non2xx || p.errors || p.timeouts || p.mismatches) {
+        console.log(`  !! ${r.name}: ${p.non2xx} non-2xx (${JSON.stringify(p.statusCodes)}), ${p.errors} errors, ${p.timeouts} timeouts, ${p.mismatches} unexpected bodies`);
+        failures.push(`${phase.courses} courses, ${r.name}: responses that were not the expected 2xx`);
+      }
+    }
+  }
+
+  console.log('\n=== Budgets ===');
+  for (const w of COMPARED) {
+    const ratio = byName(large, `search ${w}`).median.reqPerSec / byName(large, `naive ${w}`).median.reqPerSec;
+    const uncached = byName(large, `uncached ${w}`).median.reqPerSec / byName(large, `naive ${w}`).median.reqPerSec;
+    const pct = ((large.matches[w] / (large.seed.counts.published || 1)) * 100).toFixed(1);
+    const ok = ratio >= BUDGET.searchOverNaive;
+    console.log(`  "${WORDS[w]}" (${large.matches[w] >= 1000 ? '1000+' : large.matches[w]} matches, ${pct}%): search ÷ naive ${ratio.toFixed(1)}x (budget >= ${BUDGET.searchOverNaive}x) ${ok ? 'ok' : 'UNDER BUDGET'}; uncached search ÷ naive ${uncached.toFixed(1)}x`);
+    if (!ok) failures.push(`search "${WORDS[w]}" is ${ratio.toFixed(1)}x the naive query (budget ${BUDGET.searchOverNaive}x)`);
+  }
+  for (const r of large.routes.filter((x) => x.name.startsWith('search '))) {
+    if (r.median.p99Ms >= BUDGET.p99Ms) {
+      console.log(`  ${r.name}: p99 ${r.median.p99Ms} ms (budget < ${BUDGET.p99Ms} ms) OVER BUDGET`);
+      failures.push(`${r.name} p99 ${r.median.p99Ms} ms at ${large.courses} courses`);
+    }
+  }
+  console.log(`  p99 of every search at ${large.courses.toLocaleString('en')} courses < ${BUDGET.p99Ms} ms: ${failures.some((f) => f.includes('p99')) ? 'NO' : 'ok'} (worst ${Math.max(...large.routes.filter((x) => x.name.startsWith('search ')).map((x) => x.median.p99Ms))} ms)`);
+  for (const r of small.routes.filter((x) => x.name.startsWith('search '))) {
+    const growth = r.median.reqPerSec / byName(large, r.name).median.reqPerSec;
+    const ok = growth < BUDGET.growth;
+    console.log(`  growth ${small.courses / 1000}k -> ${large.courses / 1000}k, ${r.name}: ${growth.toFixed(2)}x (budget < ${BUDGET.growth}x) ${ok ? 'ok' : 'OVER BUDGET'}`);
+    if (!ok) failures.push(`${r.name} costs ${growth.toFixed(2)}x more at ${large.courses} than at ${small.courses} courses`);
+  }
+  const noopRatio = (phase: Phase) => byName(phase, 'search kids').median.reqPerSec / byName(phase, 'noop').median.reqPerSec;
+  console.log(`  search kids ÷ noop: ${noopRatio(small).toFixed(2)} at ${small.courses / 1000}k, ${noopRatio(large).toFixed(2)} at ${large.courses / 1000}k`);
+  console.log(`  result cache dropped when the seed added courses (NOTIFY): ${cacheDropped ? 'yes' : 'NO'}`);
+  if (!cacheDropped) failures.push('the server kept serving cached results after the seed changed the courses');
+
+  console.log(`\n=== Seed ===`);
+  for (const phase of [small, large]) {
+    console.log(`  +${(phase === small ? small.courses : large.courses - small.courses).toLocaleString('en')} courses in ${phase.seed.totalSeconds.toFixed(1)} s; totals ${Object.entries(phase.seed.counts).map(([k, v]) => `${k} ${v.toLocaleString('en')}`).join(', ')}`);
+  }
+  console.log(`\n=== EXPLAIN ANALYZE of GET /api/courses/search?q=${WORDS.kids} at ${large.courses.toLocaleString('en')} courses ===`);
+  console.log(explain.split('\n').map((l) => `  ${l}`).join('\n'));
+  console.log(`\n=== EXPLAIN ANALYZE of GET /api/courses/search?q=${WORDS.rare} ===`);
+  console.log(explainRare.split('\n').map((l) => `  ${l}`).join('\n'));
+  console.log(`\n  load average 1 min: ${loadBefore.toFixed(2)} before, ${os.loadavg()[0].toFixed(2)} after, on ${os.cpus().length} CPUs${loadBefore > os.cpus().length ? ' — the machine was busy: figures are low and noisy' : ''}`);
+  return failures;
+}
+
+function writeResults(small: Phase, large: Phase, cacheDropped: boolean, explain: string, explainRare: string, failures: string[], loadBefore: number) {
+  let commit = 'unknown';
+  try {
+    commit = execSync('git rev-parse --short HEAD', { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    // not a git checkout
+  }
+  const results = {
+    at: new Date().toISOString(),
+    commit,
+    machine: { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadAverage1mBefore: loadBefore, loadAverage1mAfter: os.loadavg()[0] },
+    settings,
+    budgets: BUDGET,
+    words: WORDS,
+    phases: [small, large],
+    cacheDroppedBySeed: cacheDropped,
+    explain: { [WORDS.kids]: explain, [WORDS.rare]: explainRare },
+    pass: failures.length === 0,
+    failures,
+  };
+  mkdirSync(path.dirname(RESULTS), { recursive: true });
+  writeFileSync(RESULTS, JSON.stringify(results, null, 2) + '\n');
+  console.log(`\nWrote ${path.relative(ROOT, RESULTS)}`);
+}
+
+function table(head: string[], rows: string[][]) {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => '  ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(line(head));
+  console.log('  ' + widths.map((w) => '-'.repeat(w)).join('  '));
+  rows.forEach((r) => console.log(line(r)));
+}
+
+function envInt(name: string, fallback: number, min = 1): number {
+  const raw = process.env[name];
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}`);
+  return n;
+}
+
+main().catch(async (err) => {
+  console.error(err instanceof Error ? err.stack : err);
+  await cleanup();
+  process.exitCode = 1;
+});
