@@ -1,5 +1,192 @@
-import { ComingSoon } from '../../components/coming-soon';
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Download, Users } from 'lucide-react';
+import type { CourseView } from '../../../shared/courses-schemas';
+import { ApiError } from '../../lib/api';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { PageHeader } from '../../components/ui/card';
+import NotFoundPage from '../errors/not-found-page';
+import { rosterQuery, type RosterRow } from './api';
+import { Badge, isNotFound, Select, Skeleton } from './editor/controls';
+import { CourseCrumbs, OwnedCourse } from './editor/course-loader';
+import { formatDateRange, formatDateTime, plural } from './editor/format';
+import { SESSION_STATUS } from './editor/sessions-panel';
 
-export default function Page() {
-  return <ComingSoon title="Roster" description="Educators will see who enrolled in each session here." />;
+/** /course/:courseID/enrollment — the educator's roster per session, with CSV export. */
+export default function RosterPage() {
+  return <OwnedCourse>{(course) => <Roster course={course} />}</OwnedCourse>;
+}
+
+const STATUS: Record<string, { label: string; tone: 'green' | 'amber' | 'slate' | 'brand' | 'red' }> = {
+  active: { label: 'Enrolled', tone: 'green' },
+  waitlisted: { label: 'Waitlisted', tone: 'amber' },
+  pending_payment: { label: 'Payment pending', tone: 'brand' },
+  completed: { label: 'Completed', tone: 'slate' },
+  dropped: { label: 'Dropped', tone: 'red' },
+};
+const STATUS_ORDER = ['active', 'waitlisted', 'pending_payment', 'completed', 'dropped'];
+
+function Roster({ course }: { course: CourseView }) {
+  const { data, error, refetch, isPending } = useQuery(rosterQuery(course.id));
+  const [params, setParams] = useSearchParams();
+  const sessionFilter = params.get('session') ?? '';
+  const statusFilter = params.get('status') ?? '';
+  const setFilter = (key: string, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    setParams(next, { replace: true });
+  };
+
+  const rows = data?.rows ?? [];
+  const sessions = course.sessions;
+  const sessionLabel = (id: string) => {
+    const s = sessions.find((x) => x.id === id);
+    return s ? formatDateRange(s.startsOn, s.endsOn) : 'Session';
+  };
+  const counts = useMemo(() => {
+    const scoped = sessionFilter ? rows.filter((r) => r.sessionId === sessionFilter) : rows;
+    const by: Record<string, number> = {};
+    for (const r of scoped) by[r.status] = (by[r.status] ?? 0) + 1;
+    return by;
+  }, [rows, sessionFilter]);
+  const filtered = rows.filter((r) => (!sessionFilter || r.sessionId === sessionFilter) && (!statusFilter || r.status === statusFilter));
+  const groups = sessions
+    .map((s) => ({ session: s, rows: filtered.filter((r) => r.sessionId === s.id) }))
+    .filter((g) => (!sessionFilter || g.session.id === sessionFilter));
+
+  if (error && !data) {
+    if (isNotFound(error)) return <NotFoundPage />;
+    return (
+      <div className="mx-auto max-w-xl space-y-3">
+        <Alert tone="error" title="The roster could not be loaded">{error instanceof ApiError ? error.message : 'Please try again.'}</Alert>
+        <Button variant="secondary" onClick={() => void refetch()}>Try again</Button>
+      </div>
+    );
+  }
+
+  return (
+    <div className="mx-auto max-w-5xl">
+      <CourseCrumbs course={course} here="Roster" />
+      <PageHeader
+        title="Roster"
+        subtitle={<>Who enrolled in each session of <span className="font-medium text-slate-800">{course.title}</span>.</>}
+        actions={
+          <a href={`/api/courses/${course.id}/roster.csv`} download className="inline-flex items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50">
+            <Download className="h-4 w-4" aria-hidden="true" /> Export CSV
+          </a>
+        }
+      />
+
+      <section aria-label="Counts" className="mb-6 grid grid-cols-2 gap-3 sm:grid-cols-4">
+        {[
+          { key: 'active', label: 'Enrolled' },
+          { key: 'waitlisted', label: 'Waitlisted' },
+          { key: 'pending_payment', label: 'Payment pending' },
+          { key: 'dropped', label: 'Dropped' },
+        ].map((c) => (
+          <div key={c.key} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+            <p className="text-sm text-slate-600">{c.label}</p>
+            <p className="mt-1 text-2xl font-bold text-slate-900">{isPending ? '–' : counts[c.key] ?? 0}</p>
+          </div>
+        ))}
+      </section>
+
+      <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:max-w-2xl">
+        <Select label="Session" value={sessionFilter} onChange={(e) => setFilter('session', e.target.value)}>
+          <option value="">All sessions</option>
+          {sessions.map((s) => <option key={s.id} value={s.id}>{formatDateRange(s.startsOn, s.endsOn)}{s.status === 'cancelled' ? ' (cancelled)' : ''}</option>)}
+        </Select>
+        <Select label="Status" value={statusFilter} onChange={(e) => setFilter('status', e.target.value)}>
+          <option value="">All statuses</option>
+          {STATUS_ORDER.map((s) => <option key={s} value={s}>{STATUS[s].label}</option>)}
+        </Select>
+      </div>
+
+      {isPending ? (
+        <div role="status" aria-label="Loading the roster" className="space-y-3">
+          <Skeleton className="h-24 w-full rounded-2xl" />
+          <Skeleton className="h-24 w-full rounded-2xl" />
+        </div>
+      ) : sessions.length === 0 ? (
+        <Empty text="This course has no sessions yet, so nobody can enrol." />
+      ) : rows.length === 0 ? (
+        <Empty text="Nobody has enrolled yet. Learners who enrol appear here, session by session." />
+      ) : (
+        <div className="space-y-6">
+          {groups.map(({ session, rows: list }) => (
+            <section key={session.id} aria-label={`Session ${formatDateRange(session.startsOn, session.endsOn)}`} className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+              <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 bg-slate-50 px-4 py-3">
+                <div className="flex flex-wrap items-center gap-2">
+                  <h2 className="font-semibold text-slate-900">{formatDateRange(session.startsOn, session.endsOn)}</h2>
+                  <Badge tone={SESSION_STATUS[session.status].tone}>{SESSION_STATUS[session.status].label}</Badge>
+                </div>
+                <p className="text-sm text-slate-600">{session.seatsTaken} / {session.capacity} seats taken{session.waitlisted ? ` · ${session.waitlisted} waitlisted` : ''}</p>
+              </header>
+              {list.length === 0 ? (
+                <p className="px-4 py-6 text-sm text-slate-600">{statusFilter ? 'Nobody with this status in this session.' : 'Nobody has enrolled in this session yet.'}</p>
+              ) : (
+                <RosterTable rows={list} caption={`Learners of the session ${sessionLabel(session.id)}`} />
+              )}
+            </section>
+          ))}
+          <p className="text-sm text-slate-600">{plural(filtered.length, 'enrolment')} shown{filtered.length !== rows.length ? ` of ${rows.length}` : ''}.</p>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Empty({ text }: { text: string }) {
+  return (
+    <div className="rounded-2xl border border-dashed border-slate-300 bg-white p-10 text-center">
+      <Users className="mx-auto h-10 w-10 text-brand-700" aria-hidden="true" />
+      <p className="mt-3 font-semibold text-slate-900">No learners yet</p>
+      <p className="mt-1 text-sm text-slate-600">{text}</p>
+    </div>
+  );
+}
+
+function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) {
+  return (
+    <>
+      {/* Wide screens: a table. */}
+      <table className="hidden w-full text-left text-sm sm:table">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="text-xs uppercase tracking-wide text-slate-600">
+          <tr>
+            <th scope="col" className="px-4 py-2 font-semibold">Name</th>
+            <th scope="col" className="px-4 py-2 font-semibold">Email</th>
+            <th scope="col" className="px-4 py-2 font-semibold">Status</th>
+            <th scope="col" className="px-4 py-2 font-semibold">Enrolled</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((r) => (
+            <tr key={r.enrolmentId}>
+              <td className="px-4 py-2.5 font-medium text-slate-900">{r.learnerName}</td>
+              <td className="px-4 py-2.5"><a href={`mailto:${r.learnerEmail}`} className="text-brand-700 hover:underline">{r.learnerEmail}</a></td>
+              <td className="px-4 py-2.5"><Badge tone={STATUS[r.status]?.tone ?? 'slate'}>{STATUS[r.status]?.label ?? r.status}</Badge></td>
+              <td className="px-4 py-2.5 text-slate-700">{formatDateTime(r.enrolledAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {/* Small screens: one card per learner. */}
+      <ul className="divide-y divide-slate-100 sm:hidden" aria-label={caption}>
+        {rows.map((r) => (
+          <li key={r.enrolmentId} className="px-4 py-3 text-sm">
+            <div className="flex items-start justify-between gap-2">
+              <p className="font-medium text-slate-900">{r.learnerName}</p>
+              <Badge tone={STATUS[r.status]?.tone ?? 'slate'}>{STATUS[r.status]?.label ?? r.status}</Badge>
+            </div>
+            <a href={`mailto:${r.learnerEmail}`} className="block break-all text-brand-700 hover:underline">{r.learnerEmail}</a>
+            <p className="text-xs text-slate-600">Enrolled {formatDateTime(r.enrolledAt)}</p>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
 }

@@ -1,5 +1,75 @@
-import { ComingSoon } from '../../components/coming-soon';
+import { useState } from 'react';
+import { Link, Navigate, useParams } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { EducatorProfile } from '../../../shared/educators-schemas';
+import { ApiError } from '../../lib/api';
+import { Alert } from '../../components/ui/alert';
+import { Button, ButtonLink } from '../../components/ui/button';
+import { PageHeader } from '../../components/ui/card';
+import NotFoundPage from '../errors/not-found-page';
+import { useViewer } from '../accounts/api';
+import { EditorSkeleton, isNotFound, Toast, uploadWithProgress, type Flash } from '../courses/editor/controls';
+import { educatorQuery, updateEducator } from './api';
+import { EducatorForm, PhotoInput } from './educator-form';
 
-export default function Page() {
-  return <ComingSoon title="Edit educator profile" description="Edit your bio, photo and subjects." />;
+/** /educator/:educatorID/edit — only the educator themself; anyone else sees Not Found. */
+export default function EditEducatorPage() {
+  const { educatorID } = useParams();
+  const me = useViewer();
+  if (educatorID !== me.id) return <NotFoundPage />;
+  if (!me.educator) return <Navigate to="/educator/onboard" replace />;
+  return <EditEducator id={me.id} />;
+}
+
+function EditEducator({ id }: { id: string }) {
+  const { data, error, refetch } = useQuery(educatorQuery(id));
+  if (error && !data) {
+    if (isNotFound(error)) return <NotFoundPage />;
+    return (
+      <div className="mx-auto max-w-xl space-y-3">
+        <Alert tone="error" title="Your profile could not be loaded">{error instanceof ApiError ? error.message : 'Please try again.'}</Alert>
+        <Button variant="secondary" onClick={() => void refetch()}>Try again</Button>
+      </div>
+    );
+  }
+  if (!data) return <EditorSkeleton label="Loading your profile…" />;
+  return <Editor profile={data} />;
+}
+
+function Editor({ profile }: { profile: EducatorProfile }) {
+  const queryClient = useQueryClient();
+  const [flash, setFlash] = useState<Flash | null>(null);
+  return (
+    <div className="mx-auto max-w-3xl">
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600">
+        <Link to={`/educator/${profile.userId}`} className="hover:text-brand-700 hover:underline">Your educator profile</Link>
+        <span aria-hidden="true"> / </span>
+        <span>Edit</span>
+      </nav>
+      <PageHeader title="Edit your educator profile" subtitle="Your name and city come from your account settings." />
+      <EducatorForm
+        initial={{ headline: profile.headline ?? '', bio: profile.bio ?? '', subjects: profile.subjects, links: profile.links }}
+        submitLabel="Save profile"
+        photo={
+          <PhotoInput
+            current={profile.profileImage}
+            upload={async (file, progress) => {
+              const { profileImage } = await uploadWithProgress<{ profileImage: string }>(`/api/educators/${profile.userId}/photo`, file, progress);
+              queryClient.setQueryData<EducatorProfile>(['educator', profile.userId], (p) => (p ? { ...p, profileImage } : p));
+              void queryClient.invalidateQueries({ queryKey: ['me'] });
+              return profileImage;
+            }}
+          />
+        }
+        onSubmit={async (values) => {
+          const { message } = await updateEducator(profile.userId, values);
+          await queryClient.invalidateQueries({ queryKey: ['educator', profile.userId] });
+          void queryClient.invalidateQueries({ queryKey: ['me'] });
+          setFlash({ text: message });
+        }}
+        footer={<ButtonLink to={`/educator/${profile.userId}`} variant="secondary">View profile</ButtonLink>}
+      />
+      <Toast flash={flash} onClose={() => setFlash(null)} />
+    </div>
+  );
 }

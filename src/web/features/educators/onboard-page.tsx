@@ -1,5 +1,136 @@
-import { ComingSoon } from '../../components/coming-soon';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ArrowRight, BookOpenCheck, Check, CreditCard, Eye, Pencil, Sparkles } from 'lucide-react';
+import type { CurrentUser } from '../../../shared/accounts';
+import { ApiError } from '../../lib/api';
+import { Alert } from '../../components/ui/alert';
+import { ButtonLink } from '../../components/ui/button';
+import { PageHeader } from '../../components/ui/card';
+import { useViewer } from '../accounts/api';
+import { Skeleton, uploadWithProgress } from '../courses/editor/controls';
+import { becomeEducator, educatorQuery } from './api';
+import { EducatorForm, PhotoInput } from './educator-form';
 
-export default function Page() {
-  return <ComingSoon title="Become an educator" description="Set up your educator profile and payouts." />;
+/** /educator/onboard — step 1 creates the educator profile; step 2 (payouts) comes with payments. */
+export default function OnboardPage() {
+  const me = useViewer();
+  const [joined, setJoined] = useState<{ photoError: string | null } | null>(null);
+  return (
+    <div className="mx-auto max-w-3xl">
+      <PageHeader
+        title={me.educator ? (joined ? 'Welcome, educator!' : 'You are an educator') : 'Become an educator'}
+        subtitle={me.educator ? 'Your educator profile is set up.' : 'Teach live classes on Agora: set up your profile, then create your first course.'}
+      />
+      <OnboardingSteps profileDone={!!me.educator} />
+      {me.educator ? <EducatorStatus me={me} joined={joined} /> : <ProfileStep me={me} onJoined={setJoined} />}
+    </div>
+  );
+}
+
+function OnboardingSteps({ profileDone }: { profileDone: boolean }) {
+  return (
+    <ol aria-label="Onboarding steps" className="mb-6 grid gap-3 sm:grid-cols-2">
+      <li aria-current={profileDone ? undefined : 'step'} className={`flex items-center gap-3 rounded-xl border p-3 ${profileDone ? 'border-emerald-200 bg-emerald-50' : 'border-brand-600 bg-brand-50'}`}>
+        <span className={`flex h-8 w-8 shrink-0 items-center justify-center rounded-full text-sm font-bold text-white ${profileDone ? 'bg-emerald-600' : 'bg-brand-700'}`}>
+          {profileDone ? <Check className="h-4 w-4" aria-hidden="true" /> : '1'}
+        </span>
+        <span>
+          <span className="block text-sm font-semibold text-slate-900">Profile</span>
+          <span className="block text-xs text-slate-700">{profileDone ? 'Done' : 'Bio, photo and subjects'}</span>
+        </span>
+      </li>
+      <li aria-disabled="true" className="flex items-center gap-3 rounded-xl border border-dashed border-slate-300 bg-white p-3 text-slate-600">
+        <span className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-slate-200 text-sm font-bold text-slate-700">2</span>
+        <span>
+          <span className="flex items-center gap-2 text-sm font-semibold text-slate-700">Payouts <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 ring-1 ring-inset ring-slate-200">Coming next</span></span>
+          <span className="block text-xs">Get paid for paid courses. Free courses need no payouts.</span>
+        </span>
+      </li>
+    </ol>
+  );
+}
+
+function ProfileStep({ me, onJoined }: { me: CurrentUser; onJoined: (j: { photoError: string | null }) => void }) {
+  const queryClient = useQueryClient();
+  const [photo, setPhoto] = useState<File | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  return (
+    <>
+      <EducatorForm
+        submitLabel="Create my educator profile"
+        photo={<PhotoInput current={me.profileImage} file={photo} onFile={setPhoto} />}
+        onSubmit={async (values) => {
+          await becomeEducator(values);
+          let photoError: string | null = null;
+          if (photo) {
+            setProgress(0);
+            try {
+              await uploadWithProgress(`/api/educators/${me.id}/photo`, photo, setProgress);
+            } catch (err) {
+              photoError = err instanceof ApiError ? err.message : 'The photo could not be uploaded';
+            } finally {
+              setProgress(null);
+            }
+          }
+          onJoined({ photoError });
+          await queryClient.invalidateQueries({ queryKey: ['me'] });
+          void queryClient.invalidateQueries({ queryKey: ['educator', me.id] });
+        }}
+        footer={progress !== null && <span className="text-sm text-slate-600">Uploading your photo… {Math.round(progress * 100)}%</span>}
+      />
+      <p className="mt-6 text-sm text-slate-600">
+        Curious about fees and payouts first? Read <Link to="/educator/benefits" className="font-semibold text-brand-700 hover:underline">Teaching on Agora</Link>.
+      </p>
+    </>
+  );
+}
+
+function EducatorStatus({ me, joined }: { me: CurrentUser; joined: { photoError: string | null } | null }) {
+  const { data: profile, isPending } = useQuery(educatorQuery(me.id));
+  const courses = profile?.courses ?? [];
+  const first = courses.length === 0;
+  return (
+    <div className="space-y-6">
+      {joined && <Alert tone="success" title="Your educator profile is ready">Learners can now find you. Next: create your first course.</Alert>}
+      {joined?.photoError && <Alert tone="error" title="Your photo was not uploaded">{joined.photoError} You can add it on your profile’s edit page.</Alert>}
+
+      <section aria-labelledby="next-heading" className="rounded-2xl border border-brand-100 bg-gradient-to-br from-brand-50 to-white p-6 shadow-sm">
+        <Sparkles className="h-8 w-8 text-brand-700" aria-hidden="true" />
+        <h2 id="next-heading" className="mt-3 text-xl font-bold text-slate-900">{first ? 'Create your first course' : 'Create another course'}</h2>
+        <p className="mt-1 text-slate-700">Describe it, add a session with its class times, and publish. Free courses can take enrolments right away.</p>
+        <ButtonLink to="/course/new" className="mt-4">
+          {first ? 'Create your first course' : 'New course'} <ArrowRight className="h-4 w-4" aria-hidden="true" />
+        </ButtonLink>
+      </section>
+
+      <section aria-labelledby="status-heading" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <h2 id="status-heading" className="text-lg font-semibold text-slate-900">Your status</h2>
+        {isPending ? (
+          <div className="mt-4 space-y-2" aria-hidden="true"><Skeleton className="h-5 w-2/3" /><Skeleton className="h-5 w-1/2" /></div>
+        ) : (
+          <ul className="mt-4 space-y-3 text-sm">
+            <li className="flex items-start gap-3">
+              <Check className="mt-0.5 h-5 w-5 shrink-0 text-emerald-600" aria-hidden="true" />
+              <span><span className="font-medium text-slate-900">Educator profile</span> — {profile?.headline ?? 'set up'}</span>
+            </li>
+            <li className="flex items-start gap-3">
+              <BookOpenCheck className="mt-0.5 h-5 w-5 shrink-0 text-brand-700" aria-hidden="true" />
+              <span>
+                <span className="font-medium text-slate-900">Courses</span> — {courses.length === 0 ? 'none yet' : `${courses.filter((c) => c.status === 'published').length} published, ${courses.filter((c) => c.status === 'draft').length} draft`}
+              </span>
+            </li>
+            <li className="flex items-start gap-3">
+              <CreditCard className="mt-0.5 h-5 w-5 shrink-0 text-slate-500" aria-hidden="true" />
+              <span><span className="font-medium text-slate-900">Payouts</span> — {profile?.payoutsReady ? 'ready' : 'not set up yet (coming next: needed for paid courses)'}</span>
+            </li>
+          </ul>
+        )}
+        <div className="mt-5 flex flex-wrap gap-2">
+          <ButtonLink to={`/educator/${me.id}`} variant="secondary"><Eye className="h-4 w-4" aria-hidden="true" /> View your public profile</ButtonLink>
+          <ButtonLink to={`/educator/${me.id}/edit`} variant="secondary"><Pencil className="h-4 w-4" aria-hidden="true" /> Edit profile</ButtonLink>
+        </div>
+      </section>
+    </div>
+  );
 }

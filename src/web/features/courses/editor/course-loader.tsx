@@ -1,0 +1,55 @@
+import type { ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import type { CourseView } from '../../../../shared/courses-schemas';
+import { ApiError } from '../../../lib/api';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import NotFoundPage from '../../errors/not-found-page';
+import { useViewer } from '../../accounts/api';
+import { courseQuery } from '../api';
+import { EditorSkeleton, EducatorOnly, isNotFound, isUuid } from './controls';
+
+/**
+ * Loads the course of the URL for its educator and renders `children` with it. A
+ * non-educator goes to onboarding; an unknown course, or another educator's, shows the
+ * Not Found page (the API answers 404/403).
+ */
+export function OwnedCourse({ children }: { children: (course: CourseView) => ReactNode }) {
+  return (
+    <EducatorOnly>
+      <Load>{children}</Load>
+    </EducatorOnly>
+  );
+}
+
+function Load({ children }: { children: (course: CourseView) => ReactNode }) {
+  const { courseID } = useParams();
+  const me = useViewer();
+  const valid = isUuid(courseID);
+  const { data, error, refetch } = useQuery({ ...courseQuery(courseID ?? ''), enabled: valid });
+  if (!valid) return <NotFoundPage />;
+  if (error && !data) {
+    if (isNotFound(error)) return <NotFoundPage />;
+    return (
+      <div className="mx-auto max-w-xl space-y-3">
+        <Alert tone="error" title="This course could not be loaded">{error instanceof ApiError ? error.message : 'Please try again.'}</Alert>
+        <Button variant="secondary" onClick={() => void refetch()}>Try again</Button>
+      </div>
+    );
+  }
+  if (!data) return <EditorSkeleton label="Loading the course…" />;
+  if (!data.isOwner || data.educator.userId !== me.id) return <NotFoundPage />;
+  return <>{children(data)}</>;
+}
+
+/** "Course title / Edit / <page>" above an editor sub-page. */
+export function CourseCrumbs({ course, here }: { course: CourseView; here: string }) {
+  return (
+    <nav aria-label="Breadcrumb" className="mb-2 flex min-w-0 flex-wrap items-center gap-x-1 text-sm text-slate-600">
+      <Link to={`/course/${course.id}/edit`} className="max-w-full truncate hover:text-brand-700 hover:underline">{course.title}</Link>
+      <span aria-hidden="true">/</span>
+      <span>{here}</span>
+    </nav>
+  );
+}

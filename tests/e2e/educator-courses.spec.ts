@@ -1,0 +1,379 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import { formatClassTime, wallTimeToUtc } from '../../src/shared/time';
+import { ApiClient, createVerifiedUser, logIn, type TestUser } from './support';
+
+/**
+ * The educator's side of courses in the browser: onboarding, the course editor (with
+ * hostile text that must show literally and never run), a session, a weekly series of
+ * class times in the session's zone, publishing; the roster, and who may open it.
+ *
+ * The browser runs in New York; the session is set in London, so the class times the
+ * editor lists are London times with the zone named.
+ */
+test.use({ timezoneId: 'America/New_York' });
+
+const SESSION_ZONE = 'Europe/London';
+const TITLE = `Watercolour <script>alert("title ran")</script> <img src=x onerror="alert('title img ran')">`;
+const DESCRIPTION = [
+  '## What you will paint',
+  '',
+  'Loose **landscapes** in *six* relaxed classes.',
+  '',
+  '<script>alert("description ran")</script>',
+  '<img src=x onerror="alert(\'description img ran\')">',
+  '[click me](javascript:alert("link ran"))',
+  '',
+  '- Washes',
+  '- Glazes',
+].join('\n');
+
+/** Screenshots for a person to look at, on request (AGORA_SHOTS=1): desktop, and 360 px wide. */
+async function shot(page: Page, name: string) {
+  if (!process.env.AGORA_SHOTS) return;
+  const size = page.viewportSize()!;
+  await page.screenshot({ path: `/tmp/agora-educator-${name}.png`, fullPage: true });
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: `/tmp/agora-educator-${name}-360.png`, fullPage: true });
+  await page.setViewportSize(size);
+}
+
+const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
+
+/** YYYY-MM-DD n days from now (UTC). */
+const day = (n: number) => new Date(Date.now() + n * 86400_000).toISOString().slice(0, 10);
+
+/** The first Tuesday at least `after` days from now, as YYYY-MM-DD. */
+function tuesdayAfter(after: number): string {
+  const d = new Date(Date.now() + after * 86400_000);
+  while (d.getUTCDay() !== 2) d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+function collectDialogs(page: Page): string[] {
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  return dialogs;
+}
+
+/** A verified user with an educator record, signed in through an API client. */
+async function apiEducator(firstName: string, lastName: string): Promise<{ api: ApiClient; user: TestUser & { id: string } }> {
+  const user = await createVerifiedUser({ firstName, lastName });
+  const api = new ApiClient();
+  expect((await api.post('/api/accounts/sign-in', { email: user.email, password: user.password })).status).toBe(200);
+  const made = await api.post('/api/educators', { headline: 'Potter and teacher', bio: 'I have taught pottery to adults for twelve years.', subjects: ['Pottery'], links: [] });
+  expect(made.status, made.text).toBe(201);
+  return { api, user };
+}
+
+async function apiCourse(api: ApiClient, title: string) {
+  const created = await api.post('/api/courses', {
+    title, summary: 'Throw your first bowls on the wheel in four evenings.', description: 'Clay, wheel, glaze.',
+    category: 'arts', level: 'beginner', language: 'English', format: 'in_person', city: 'Leeds', address: '1 Kiln Lane',
+    priceCents: 0, currency: 'gbp', refundPolicy: 'moderate',
+  });
+  expect(created.status, created.text).toBe(201);
+  const courseId = created.json<{ id: string }>().id;
+  const session = await api.post(`/api/courses/${courseId}/sessions`, { startsOn: day(5), endsOn: day(40), capacity: 8, minToRun: 2, timeZone: SESSION_ZONE });
+  expect(session.status, session.text).toBe(201);
+  const sessionId = session.json<{ id: string }>().id;
+  const [y, m, d] = day(6).split('-').map(Number);
+  const times = await api.post(`/api/courses/${courseId}/sessions/${sessionId}/class-times`, {
+    startsAt: wallTimeToUtc({ year: y, month: m, day: d, hour: 19, minute: 0 }, SESSION_ZONE).toISOString(),
+    endsAt: wallTimeToUtc({ year: y, month: m, day: d, hour: 21, minute: 0 }, SESSION_ZONE).toISOString(),
+    location: 'Studio 2', repeatWeeks: 4,
+  });
+  expect(times.status, times.text).toBe(201);
+  expect((await api.post(`/api/courses/${courseId}/publish`)).status).toBe(200);
+  return { courseId, sessionId };
+}
+
+test('an educator onboards, writes a course with hostile text, adds a session and a weekly series, and publishes it', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const dialogs = collectDialogs(page);
+  const user = await createVerifiedUser({ firstName: 'Beatrix', lastName: 'Potter' });
+  await logIn(context, user);
+  const png = await sharp({ create: { width: 640, height: 360, channels: 3, background: { r: 67, g: 56, b: 202 } } }).png().toBuffer();
+
+  await test.step('a non-educator sent to an educator screen lands on the onboarding', async () => {
+    await page.goto('/course/new');
+    await expect(page).toHaveURL(/\/educator\/onboard$/);
+    await expect(page.getByRole('heading', { name: 'Become an educator' })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Onboarding steps' })).toContainText('Coming next');
+  });
+
+  await test.step('onboarding step 1: headline, bio, subjects, a link and a photo', async () => {
+    await page.getByRole('button', { name: 'Create my educator profile' }).click();
+    await expect(page.getByText('Headline is required')).toBeVisible();
+    await expect(page.getByText('Tell learners about yourself in at least 20 characters')).toBeVisible();
+
+    await page.getByLabel('Headline').fill('Painter of small animals and big skies');
+    await page.getByLabel('Bio', { exact: true }).fill('I have painted **watercolours** for thirty years and love teaching beginners.');
+    const subjects = page.getByLabel('Subjects');
+    await subjects.fill('Watercolour');
+    await subjects.press('Enter');
+    await subjects.fill('Drawing,');
+    await expect(page.getByRole('list', { name: 'Subject list' }).getByRole('listitem')).toHaveText(['Watercolour', 'Drawing']);
+    await page.getByLabel('Link 1').fill('not a link');
+    await page.getByRole('button', { name: 'Create my educator profile' }).click();
+    await expect(page.getByText('Links must start with https://')).toBeVisible();
+    await page.getByLabel('Link 1').fill('https://beatrix.example.com');
+    await page.getByLabel('Choose a photo').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+    await expect(page.getByRole('img', { name: 'Your educator photo' })).toHaveAttribute('src', /^blob:/);
+    await shot(page, 'onboard');
+    await page.getByRole('button', { name: 'Create my educator profile' }).click();
+    await expect(page.getByRole('heading', { name: 'Welcome, educator!' })).toBeVisible();
+    await expect(page.getByText('Your educator profile is ready')).toBeVisible();
+    await shot(page, 'onboard-done');
+  });
+
+  let courseId = '';
+  await test.step('the course editor checks every field, previews the Markdown, and saves a draft', async () => {
+    await page.getByRole('link', { name: 'Create your first course' }).click();
+    await expect(page).toHaveURL(/\/course\/new$/);
+    await expect(page.getByRole('heading', { name: 'Create a course' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await expect(page.getByText('Please correct the fields marked below.')).toBeVisible();
+    await expect(page.getByText('Title needs at least 3 characters')).toBeVisible();
+    await expect(page.getByText('Summary needs at least 10 characters')).toBeVisible();
+    await expect(page.getByText('Description is required')).toBeVisible();
+    await expect(page.getByText('Choose a category', { exact: true })).toBeVisible();
+    await expect(page.getByLabel('Title')).toBeFocused();
+
+    await page.getByLabel('Title').fill(TITLE);
+    await page.getByLabel('Summary').fill('Paint loose landscapes in watercolour, from first wash to framed piece.');
+    await page.getByLabel('Description', { exact: true }).fill(DESCRIPTION);
+    await page.getByLabel('Category').selectOption({ label: 'Arts & Crafts' });
+    await page.getByLabel('Level').selectOption({ label: 'Beginner' });
+    await page.getByLabel('Audience').fill('Adults new to painting');
+
+    // The live preview shows the Markdown formatted, and the HTML as text.
+    const preview = page.getByRole('region', { name: 'Preview' });
+    await expect(preview.getByRole('heading', { name: 'What you will paint' })).toBeVisible();
+    await expect(preview.locator('strong')).toHaveText('landscapes');
+    await expect(preview).toContainText('<script>alert("description ran")</script>');
+    await expect(preview).toContainText(`<img src=x onerror="alert('description img ran')">`);
+    await expect(preview.getByText('click me')).toBeVisible();
+    await expect(preview.getByRole('link', { name: 'click me' })).toHaveCount(0);
+    await expect(preview.locator('img, script')).toHaveCount(0);
+
+    // Price: a paid course offers installments; a negative price is refused.
+    await page.getByLabel('Price', { exact: true }).fill('-5');
+    await page.getByLabel('Price', { exact: true }).blur();
+    await expect(page.getByText('Enter the price as a number, like 49 or 49.50')).toBeVisible();
+    await page.getByLabel('Price', { exact: true }).fill('120');
+    await page.getByLabel('Monthly installments', { exact: true }).check();
+    await page.getByLabel('Number of monthly installments').selectOption('4');
+    await expect(page.getByText('4 × $30.00 a month.')).toBeVisible();
+    await page.getByLabel('In person', { exact: true }).check();
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await expect(page.getByText('City is required for an in-person course')).toBeVisible();
+    await page.getByLabel('Online', { exact: true }).check();
+    // Free after all: the installments go away.
+    await page.getByLabel('Price', { exact: true }).fill('0');
+    await expect(page.getByLabel('Monthly installments', { exact: true })).toHaveCount(0);
+    await page.getByLabel('Flexible', { exact: true }).check();
+
+    await page.getByLabel('Choose a cover image').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: png });
+    await expect(page.getByRole('img', { name: 'Cover image preview' })).toHaveAttribute('src', /^blob:/);
+    await shot(page, 'course-new');
+
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await expect(page).toHaveURL(/\/course\/[0-9a-f-]{36}\/edit$/);
+    courseId = /\/course\/([0-9a-f-]{36})\/edit/.exec(page.url())![1];
+    await expect(page.getByRole('status').filter({ hasText: 'Draft saved' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(TITLE);
+    await expect(page.getByText('Draft', { exact: true }).first()).toBeVisible();
+    await expect(page.getByRole('img', { name: 'Cover image preview' })).toHaveAttribute('src', /^\/uploads\/covers\/[\w-]+\.webp$/);
+    await expect(page.getByLabel('Title')).toHaveValue(TITLE);
+    await expect(page.getByRole('button', { name: 'Publish course' })).toBeDisabled();
+    await expect(page.getByText('No sessions yet')).toBeVisible();
+  });
+
+  await test.step('publishing without a session explains what is missing', async () => {
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await expect(page.getByText('To publish, add a session first')).toBeVisible();
+  });
+
+  const firstClass = tuesdayAfter(8);
+  await test.step('a session in London time', async () => {
+    await page.getByRole('link', { name: 'Add session' }).first().click();
+    await expect(page).toHaveURL(new RegExp(`/course/${courseId}/session/new$`));
+    await expect(page.getByLabel('Time zone')).toHaveValue('America/New_York');
+    await page.getByLabel('Start date').fill(day(3));
+    await page.getByLabel('End date').fill(day(1));
+    await page.getByLabel('Capacity').fill('10');
+    await page.getByLabel('Minimum to run').fill('12');
+    await page.getByRole('button', { name: 'Add session' }).click();
+    await expect(page.getByText('The end date must be on or after the start date')).toBeVisible();
+    await expect(page.getByText('The minimum cannot exceed the capacity')).toBeVisible();
+    await page.getByLabel('End date').fill(day(70));
+    await page.getByLabel('Minimum to run').fill('3');
+    await page.getByLabel('Time zone').selectOption(SESSION_ZONE);
+    await shot(page, 'session-new');
+    await page.getByRole('button', { name: 'Add session' }).click();
+    await expect(page).toHaveURL(new RegExp(`/course/${courseId}/session/[0-9a-f-]{36}/new-class-time$`));
+    await expect(page.getByRole('status').filter({ hasText: 'Now add its class times' })).toBeVisible();
+  });
+
+  const [y, m, d] = firstClass.split('-').map(Number);
+  const starts = Array.from({ length: 8 }, (_, k) => {
+    const s = wallTimeToUtc({ year: y, month: m, day: d + 7 * k, hour: 18, minute: 0 }, SESSION_ZONE);
+    const e = wallTimeToUtc({ year: y, month: m, day: d + 7 * k, hour: 19, minute: 30 }, SESSION_ZONE);
+    return formatClassTime(s.toISOString(), e.toISOString(), SESSION_ZONE);
+  });
+
+  await test.step('every Tuesday 18:00 for 8 weeks, previewed before saving', async () => {
+    await expect(page.getByText(`times in ${SESSION_ZONE}`)).toBeVisible();
+    await page.getByLabel('Date').fill(firstClass);
+    await page.getByLabel('Start time').fill('18:00');
+    await page.getByLabel('End time').fill('19:30');
+    await page.getByLabel('Meeting link').fill('https://meet.example.com/watercolour');
+    await page.getByLabel('Repeat weekly').check();
+    await page.getByLabel('Number of weeks').fill('8');
+    await expect(page.getByText('Every Tuesday, 18:00 – 19:30, for 8 weeks')).toBeVisible();
+    const list = page.getByRole('list', { name: 'Class times to add' }).getByRole('listitem');
+    await expect(list).toHaveCount(8);
+    await expect(list.first()).toHaveText(starts[0]);
+    await expect(list.last()).toHaveText(starts[7]);
+    await shot(page, 'class-times-new');
+    await page.getByRole('button', { name: 'Add 8 class times' }).click();
+    await expect(page).toHaveURL(new RegExp(`/course/${courseId}/edit$`));
+    await expect(page.getByRole('status').filter({ hasText: '8 class times added' })).toBeVisible();
+  });
+
+  await test.step('the edit page lists the class times in the session zone, named', async () => {
+    const session = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem').first();
+    await expect(session).toContainText('0 / 10 seats taken');
+    await expect(session).toContainText(`Times in ${SESSION_ZONE}`);
+    await session.getByRole('button', { name: 'Show all 8 class times' }).click();
+    const times = session.getByRole('list', { name: /^Class times of the session/ }).getByRole('listitem');
+    await expect(times).toHaveCount(8);
+    for (let k = 0; k < 8; k++) await expect(times.nth(k)).toContainText(starts[k]);
+    await expect(times.first()).toContainText('https://meet.example.com/watercolour');
+  });
+
+  await test.step('an overlapping class time is refused with a clear message', async () => {
+    await page.getByRole('link', { name: 'Add class times' }).first().click();
+    await page.getByLabel('Date').fill(firstClass);
+    await page.getByLabel('Start time').fill('19:00');
+    await page.getByLabel('End time').fill('20:00');
+    await expect(page.getByRole('list', { name: 'Class times to add' })).toContainText('Overlaps');
+    await page.getByRole('button', { name: 'Add class time' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'This class time overlaps another class time of the session' })).toBeVisible();
+    await expect(page.getByText('Overlaps another class time', { exact: true })).toBeVisible();
+    await page.getByRole('link', { name: 'Cancel' }).click();
+  });
+
+  await test.step('publish', async () => {
+    await expect(page).toHaveURL(new RegExp(`/course/${courseId}/edit$`));
+    await page.getByRole('button', { name: 'Publish course' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Your course is published' })).toBeVisible();
+    await expect(page.getByText('Published', { exact: true }).first()).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save changes' })).toBeVisible();
+    await shot(page, 'course-edit');
+    const course = await (await page.request.get(`/api/courses/${courseId}`)).json();
+    expect(course.status).toBe('published');
+    expect(course.title).toBe(TITLE);
+    expect(course.sessions[0].timeZone).toBe(SESSION_ZONE);
+    expect(course.sessions[0].classTimes).toHaveLength(8);
+  });
+
+  await test.step('the public profile shows the course, the title as text', async () => {
+    const me = await (await page.request.get('/api/me')).json();
+    await page.goto(`/educator/${me.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Beatrix Potter' })).toBeVisible();
+    await expect(page.getByText('Painter of small animals and big skies')).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Subjects' })).toContainText('Watercolour');
+    await expect(page.getByRole('link', { name: 'beatrix.example.com' })).toHaveAttribute('rel', /noopener/);
+    await expect(page.getByRole('heading', { level: 3, name: TITLE })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Edit profile' })).toBeVisible();
+    await expect(page.getByRole('img', { name: 'Photo of Beatrix Potter' })).toHaveAttribute('src', /^\/uploads\/educators\//);
+    await shot(page, 'profile');
+  });
+
+  expect(dialogs, 'no script from the course text ran').toEqual([]);
+});
+
+test('the roster lists the learners per session; another educator sees Page Not Found', async ({ page, browser }) => {
+  const owner = await apiEducator('Lucie', 'Rie');
+  const { courseId } = await apiCourse(owner.api, 'Wheel-thrown bowls');
+  const learner = await createVerifiedUser({ firstName: 'Hans', lastName: 'Coper' });
+  const learnerApi = new ApiClient();
+  expect((await learnerApi.post('/api/accounts/sign-in', { email: learner.email, password: learner.password })).status).toBe(200);
+  const course = (await learnerApi.get(`/api/courses/${courseId}`)).json<{ sessions: { id: string }[] }>();
+  const enrolled = await learnerApi.post(`/api/courses/${courseId}/sessions/${course.sessions[0].id}/enrol`);
+  expect(enrolled.status, enrolled.text).toBe(200);
+
+  await test.step('the owner sees the roster with counts, filters and the CSV export', async () => {
+    const ownerContext = await browser.newContext({ timezoneId: 'America/New_York' });
+    const ownerPage = await ownerContext.newPage();
+    await logIn(ownerContext, owner.user);
+    await ownerPage.goto(`/course/${courseId}/enrollment`);
+    await expect(ownerPage.getByRole('heading', { name: 'Roster' })).toBeVisible();
+    const row = ownerPage.getByRole('row', { name: /Hans Coper/ });
+    await expect(row).toContainText(learner.email);
+    await expect(row).toContainText('Enrolled');
+    await ownerPage.getByLabel('Status').selectOption({ label: 'Waitlisted' });
+    await expect(ownerPage).toHaveURL(/status=waitlisted/);
+    await expect(ownerPage.getByText('Nobody with this status in this session.')).toBeVisible();
+    await ownerPage.getByLabel('Status').selectOption({ label: 'All statuses' });
+    const csv = ownerPage.getByRole('link', { name: 'Export CSV' });
+    await expect(csv).toHaveAttribute('href', `/api/courses/${courseId}/roster.csv`);
+    const download = await ownerContext.request.get(`/api/courses/${courseId}/roster.csv`);
+    expect(download.status()).toBe(200);
+    expect(await download.text()).toContain(learner.email);
+    await shot(ownerPage, 'roster');
+    await ownerContext.close();
+  });
+
+  await test.step('a second educator opening the first one’s roster and editor sees Page Not Found', async () => {
+    const other = await apiEducator('Bernard', 'Leach');
+    await logIn(page.context(), other.user);
+    await page.goto(`/course/${courseId}/enrollment`);
+    await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+    await expect(page.getByText('Hans Coper')).toHaveCount(0);
+    await page.goto(`/course/${courseId}/edit`);
+    await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+    await page.goto(`/course/${courseId}/session/new`);
+    await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+    await page.goto(`/educator/${owner.user.id}/edit`);
+    await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+    await page.goto('/educator/00000000-0000-4000-8000-000000000000');
+    await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+  });
+});
+
+test('axe finds no serious or critical violation on /course/new and the onboarding', async ({ page, context }) => {
+  const serious = async () => {
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.impact}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  };
+  const user = await createVerifiedUser();
+  await logIn(context, user);
+  await page.goto('/educator/onboard');
+  await expect(page.getByRole('heading', { name: 'Become an educator' })).toBeVisible();
+  expect(await serious()).toEqual([]);
+
+  const api = new ApiClient();
+  expect((await api.post('/api/accounts/sign-in', { email: user.email, password: user.password })).status).toBe(200);
+  expect((await api.post('/api/educators', { headline: 'Teacher of things', bio: 'I have taught many things to many people.', subjects: [], links: [] })).status).toBe(201);
+  await page.goto('/course/new');
+  await expect(page.getByRole('heading', { name: 'Create a course' })).toBeVisible();
+  expect(await serious()).toEqual([]);
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByText('Title needs at least 3 characters')).toBeVisible();
+  expect(await serious()).toEqual([]);
+
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expect(page.getByRole('tab', { name: 'Preview' })).toBeVisible();
+  expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
+});
