@@ -29,18 +29,21 @@ const DESCRIPTION = [
   '- Glazes',
 ].join('\n');
 
-/** Screenshots for a person to look at, on request (AGORA_SHOTS=1): desktop, and 360 px wide. */
+/**
+ * The page fits a 360 px wide screen (checked every time), and screenshots for a person to
+ * look at on request (AGORA_SHOTS=1): desktop, and 360 px wide.
+ */
+const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
+
 async function shot(page: Page, name: string) {
-  if (!process.env.AGORA_SHOTS) return;
   const size = page.viewportSize()!;
-  await page.screenshot({ path: `/tmp/agora-educator-${name}.png`, fullPage: true });
+  if (process.env.AGORA_SHOTS) await page.screenshot({ path: `/tmp/agora-educator-${name}.png`, fullPage: true });
   await page.setViewportSize({ width: 360, height: 740 });
-  await page.waitForTimeout(150);
-  await page.screenshot({ path: `/tmp/agora-educator-${name}-360.png`, fullPage: true });
+  await expect.poll(() => scrollWidth(page), { message: `${name} fits 360 px` }).toBeLessThanOrEqual(360);
+  if (process.env.AGORA_SHOTS) await page.screenshot({ path: `/tmp/agora-educator-${name}-360.png`, fullPage: true });
   await page.setViewportSize(size);
 }
 
-const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
 
 /** YYYY-MM-DD n days from now (UTC). */
 const day = (n: number) => new Date(Date.now() + n * 86400_000).toISOString().slice(0, 10);
@@ -257,6 +260,15 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await expect(times).toHaveCount(8);
     for (let k = 0; k < 8; k++) await expect(times.nth(k)).toContainText(starts[k]);
     await expect(times.first()).toContainText('https://meet.example.com/watercolour');
+
+    // Cancelling asks first; "Keep it" leaves the session alone.
+    await session.getByRole('button', { name: 'Cancel session' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this session?' });
+    await expect(dialog).toContainText('Nobody has enrolled yet.');
+    if (process.env.AGORA_SHOTS) await page.screenshot({ path: '/tmp/agora-educator-cancel-dialog.png' });
+    await dialog.getByRole('button', { name: 'Keep it' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(session).toContainText('Open');
   });
 
   await test.step('an overlapping class time is refused with a clear message', async () => {
@@ -298,6 +310,21 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await shot(page, 'profile');
   });
 
+  await test.step('the owner edits the profile', async () => {
+    await page.getByRole('link', { name: 'Edit profile' }).click();
+    await expect(page.getByRole('heading', { name: 'Edit your educator profile' })).toBeVisible();
+    await expect(page.getByLabel('Headline')).toHaveValue('Painter of small animals and big skies');
+    await page.getByLabel('Headline').fill('Painter and patient teacher');
+    await page.getByRole('button', { name: 'Remove subject Drawing' }).click();
+    await page.getByRole('button', { name: 'Add subject Arts & Crafts' }).click();
+    await shot(page, 'profile-edit');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Profile saved' })).toBeVisible();
+    await page.getByRole('link', { name: 'View profile' }).click();
+    await expect(page.getByText('Painter and patient teacher')).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Subjects' }).getByRole('listitem')).toHaveText(['Watercolour', 'Arts & Crafts']);
+  });
+
   expect(dialogs, 'no script from the course text ran').toEqual([]);
 });
 
@@ -330,6 +357,21 @@ test('the roster lists the learners per session; another educator sees Page Not 
     expect(download.status()).toBe(200);
     expect(await download.text()).toContain(learner.email);
     await shot(ownerPage, 'roster');
+
+    // Cancelling the session, confirmed, unenrols its learner; the roster shows it.
+    await ownerPage.getByRole('link', { name: 'Wheel-thrown bowls' }).click();
+    await expect(ownerPage.getByRole('heading', { level: 1, name: 'Wheel-thrown bowls' })).toBeVisible();
+    const session = ownerPage.getByRole('list', { name: 'Sessions' }).getByRole('listitem').first();
+    await expect(session).toContainText('1 / 8 seats taken');
+    await session.getByRole('button', { name: 'Cancel session' }).click();
+    const dialog = ownerPage.getByRole('dialog', { name: 'Cancel this session?' });
+    await expect(dialog).toContainText('1 learner enrolled or waiting will be unenrolled.');
+    await dialog.getByRole('button', { name: 'Cancel session' }).click();
+    await expect(ownerPage.getByRole('status').filter({ hasText: 'Session cancelled: 1 learner unenrolled' })).toBeVisible();
+    await expect(session).toContainText('Cancelled');
+    await expect(session.getByRole('button', { name: 'Cancel session' })).toHaveCount(0);
+    await ownerPage.getByRole('link', { name: 'Roster' }).click();
+    await expect(ownerPage.getByRole('row', { name: /Hans Coper/ })).toContainText('Dropped');
     await ownerContext.close();
   });
 

@@ -67,7 +67,9 @@ function SessionItem({ courseId, session, onFlash }: { courseId: string; session
       const { message } = await updateSession(courseId, session.id, { status: 'cancelled' });
       await queryClient.invalidateQueries({ queryKey: ['course', courseId] });
       setConfirm(false);
-      onFlash({ text: message });
+      // The server says "Session saved" when nobody was enrolled; name what happened.
+      const n = Number(/(\d+) learners? (?:were|was) unenrolled/.exec(message)?.[1] ?? 0);
+      onFlash({ text: n ? `Session cancelled: ${plural(n, 'learner')} unenrolled` : 'Session cancelled' });
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'The session could not be cancelled');
     } finally {
