@@ -91,7 +91,7 @@ function CourseDetail({ course }: { course: CourseView }) {
         </div>
       )}
 
-      <CourseCover src={course.coverImage} category={course.category} className="aspect-[2/1] w-full rounded-2xl sm:aspect-[3/1]" iconClass="h-16 w-16" />
+      <CourseCover src={course.coverImage} category={course.category} className={`w-full rounded-2xl ${course.coverImage ? 'aspect-[2/1] sm:aspect-[3/1]' : 'h-32 sm:h-44'}`} iconClass="h-14 w-14" />
 
       <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_20rem]">
         <div className="min-w-0 space-y-10">
@@ -111,6 +111,16 @@ function CourseDetail({ course }: { course: CourseView }) {
               <span>
                 by <Link to={`/educator/${course.educator.userId}`} className="font-semibold text-brand-700 hover:underline">{course.educator.name}</Link>
               </span>
+            </div>
+            {/* Small screens: the price and the way to the sessions, right under the title. */}
+            <div className="mt-5 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm lg:hidden">
+              <div className="flex flex-wrap items-center justify-between gap-3">
+                <p className="text-2xl font-bold text-slate-900">{formatPrice(course.priceCents, course.currency)}</p>
+                {!course.isOwner && upcoming.length > 0 && (
+                  <a href="#sessions" className={buttonClass('primary', 'py-2')}>{upcoming.some((s) => s.myEnrolment) ? 'Your sessions' : 'Choose a session'}</a>
+                )}
+              </div>
+              <div className="mt-1"><PaymentOptions course={course} /></div>
             </div>
           </header>
 
@@ -181,7 +191,7 @@ function CourseDetail({ course }: { course: CourseView }) {
           </Section>
         </div>
 
-        <aside aria-label="Price and enrolment" className="order-first lg:order-none">
+        <aside aria-label="Price and enrolment" className="hidden lg:block">
           <div className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm lg:sticky lg:top-24">
             <p className="text-3xl font-bold text-slate-900">{formatPrice(course.priceCents, course.currency)}</p>
             <div className="mt-2"><PaymentOptions course={course} /></div>

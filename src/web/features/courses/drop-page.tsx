@@ -53,7 +53,7 @@ function Drop({ course, session }: { course: CourseView; session: Session }) {
       <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{waitlisted ? 'Leave the waitlist?' : 'Drop this session?'}</h1>
       <p className="mt-1 text-slate-600">{waitlisted ? 'You will lose your place in the queue.' : 'Your seat goes to the next learner on the waitlist, if any.'}</p>
       <div className="mt-6 space-y-4">
-        <SessionSummary course={course} session={session} />
+        <SessionSummary course={course} session={session} visible={3} />
         {!mine ? (
           <Alert tone="info" title="You are not enrolled in this session">
             Nothing to drop. <Link to={`/course/${course.id}`} className="font-semibold underline">See the course's sessions</Link>

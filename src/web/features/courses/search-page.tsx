@@ -66,7 +66,9 @@ function Labelled({ label, children, htmlFor }: { label: string; children: React
 /** A text filter committed to the URL on blur or Enter (not on every keystroke). */
 function CommitInput({ id, value, onCommit, ...props }: { id: string; value: string; onCommit: (v: string) => void } & Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>) {
   const [draft, setDraft] = useState(value);
-  useEffect(() => setDraft(value), [value]);
+  useEffect(() => {
+    setDraft(value);
+  }, [value]);
   const commit = () => draft !== value && onCommit(draft);
   return (
     <input
@@ -210,8 +212,13 @@ export default function SearchPage() {
   const { data, error, isPending, isFetching, isPlaceholderData, refetch } = useQuery(searchCoursesQuery(query));
   const [words, setWords] = useState(query.q ?? '');
   const [panel, setPanel] = useState(false);
-  useEffect(() => setWords(query.q ?? ''), [query.q]);
-  useEffect(() => window.scrollTo({ top: 0 }), [query.page]);
+  useEffect(() => {
+    setWords(query.q ?? '');
+  }, [query.q]);
+  // A block body: scrollTo returns a Promise in recent Chromium, and an effect must not return one.
+  useEffect(() => {
+    window.scrollTo({ top: 0 });
+  }, [query.page]);
 
   const activeCount = FILTER_KEYS.filter((k) => params.get(k)).length;
 
@@ -253,7 +260,7 @@ export default function SearchPage() {
           <input
             type="search"
             aria-label="Search courses"
-            placeholder="Search by subject, title or educator"
+            placeholder="Subject, title or educator"
             value={words}
             onChange={(e) => setWords(e.target.value)}
             className="block w-full rounded-lg border border-slate-300 bg-white py-3 pl-10 pr-3 text-base text-slate-900 shadow-sm placeholder:text-slate-500 focus:outline-none focus:ring-2 focus:ring-brand-500"
@@ -276,6 +283,9 @@ export default function SearchPage() {
           </button>
           <aside id={panelId} aria-label="Search filters" className={`${panel ? 'mt-3 block' : 'hidden'} rounded-2xl border border-slate-200 bg-white p-4 shadow-sm lg:sticky lg:top-24 lg:mt-0 lg:block`}>
             <Filters query={query} set={set} clear={clear} activeCount={activeCount} />
+            <Button type="button" className="mt-4 w-full lg:hidden" onClick={() => setPanel(false)}>
+              {data ? `Show ${data.total.toLocaleString('en')} ${data.total === 1 ? 'course' : 'courses'}` : 'Show courses'}
+            </Button>
           </aside>
         </div>
 
@@ -290,7 +300,7 @@ export default function SearchPage() {
               ) : isPending ? 'Searching…' : ''}
             </p>
             <div className="flex items-center gap-2">
-              <label htmlFor={`${panelId}-sort`} className="text-sm font-medium text-slate-800">Sort by</label>
+              <label htmlFor={`${panelId}-sort`} className="whitespace-nowrap text-sm font-medium text-slate-800">Sort by</label>
               <select id={`${panelId}-sort`} className={`${selectClass} w-auto`} value={query.sort} onChange={(e) => set({ sort: e.target.value })}>
                 {SEARCH_SORTS.map((s) => <option key={s} value={s}>{SORT_LABELS[s]}</option>)}
               </select>

@@ -25,7 +25,7 @@ export function CalendarActions() {
   }
 
   return (
-    <div className="w-full sm:w-auto">
+    <div className="relative w-full sm:w-auto" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
       <div role="group" aria-label="Add to calendar" className="flex flex-wrap items-center gap-2">
         <span className="hidden items-center gap-1.5 text-sm font-medium text-slate-700 sm:flex"><CalendarPlus className="h-4 w-4" aria-hidden="true" /> Add to calendar:</span>
         <a href="/api/calendar.ics" download="agora-classes.ics" className={buttonClass('secondary', 'py-2')}>
@@ -44,7 +44,7 @@ export function CalendarActions() {
         </Button>
       </div>
       {open && (
-        <div className="mt-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:w-[28rem]">
+        <div className="z-20 mt-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-lg sm:absolute sm:right-0 sm:top-full sm:mt-2 sm:w-[28rem]">
           <label htmlFor={inputId} className="block text-sm font-semibold text-slate-900">Private calendar feed URL</label>
           <p className="text-xs text-slate-600">Add it to Google Calendar, Apple Calendar or Outlook ("subscribe from URL"); your classes stay up to date. Keep it private: anyone with the link sees your class times.</p>
           {feed.error && <div className="mt-2"><Alert tone="error">{feed.error instanceof ApiError ? feed.error.message : 'The link could not be made.'}</Alert></div>}

@@ -176,6 +176,7 @@ export default function DashboardPage() {
   const { data, error, refetch } = useQuery(dashboardQuery);
   const zone = viewerTimeZone();
   const isEducator = !!me.educator || !!data?.teaching;
+  const learnerNothing = !!data && !data.courses.length && !data.waitlists.length && !data.thisWeek.length && !data.later.length;
 
   return (
     <div>
@@ -188,56 +189,67 @@ export default function DashboardPage() {
       ) : !data ? (
         <DashboardSkeleton />
       ) : (
-        <div className="space-y-6">
-          {data.courses.length === 0 && data.waitlists.length === 0 && (
-            <div className="rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">
-              <GraduationCap className="mx-auto h-10 w-10 text-brand-700" aria-hidden="true" />
-              <h2 className="mt-3 text-lg font-semibold text-slate-900">You're not enrolled in any course yet</h2>
-              <p className="mt-1 text-sm text-slate-600">Find a live course that fits your week; its class times will show up here.</p>
-              <ButtonLink to="/course/search" className="mt-5"><Search className="h-4 w-4" aria-hidden="true" /> Find a course</ButtonLink>
-            </div>
-          )}
-          <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
-            <div className="min-w-0 space-y-6">
-              <Panel id="this-week" title="This week" action={<span className="text-sm text-slate-600">Next 7 days</span>}>
-                {data.thisWeek.length ? (
-                  <ClassTimes times={data.thisWeek} zone={zone} label="Class times this week" />
+        <div className="flex flex-col gap-6">
+          {learnerNothing ? (
+            isEducator ? (
+              <Panel id="learning" title="Learning">
+                <EmptyNote>You're not enrolled in any course yet. <Link to="/course/search" className="font-semibold text-brand-700 hover:underline">Find a course</Link> to learn something new.</EmptyNote>
+              </Panel>
+            ) : (
+              <div className="rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">
+                <GraduationCap className="mx-auto h-10 w-10 text-brand-700" aria-hidden="true" />
+                <h2 className="mt-3 text-lg font-semibold text-slate-900">You're not enrolled in any course yet</h2>
+                <p className="mt-1 text-sm text-slate-600">Find a live course that fits your week; its class times will show up here.</p>
+                <ButtonLink to="/course/search" className="mt-5"><Search className="h-4 w-4" aria-hidden="true" /> Find a course</ButtonLink>
+              </div>
+            )
+          ) : (
+            <>
+              <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+                <div className="min-w-0 space-y-6">
+                  <Panel id="this-week" title="This week" action={<span className="text-sm text-slate-600">Next 7 days</span>}>
+                    {data.thisWeek.length ? (
+                      <ClassTimes times={data.thisWeek} zone={zone} label="Class times this week" />
+                    ) : (
+                      <EmptyNote>
+                        No classes in the next 7 days.{' '}
+                        {data.later.length ? 'Your next ones are below.' : <Link to="/course/search" className="font-semibold text-brand-700 hover:underline">Find a course</Link>}
+                      </EmptyNote>
+                    )}
+                  </Panel>
+                  {data.later.length > 0 && (
+                    <Panel id="later" title="Later">
+                      <ClassTimes times={data.later.slice(0, 12)} zone={zone} label="Later class times" />
+                      {data.later.length > 12 && <p className="mt-3 text-sm text-slate-600">And {data.later.length - 12} more: download the calendar to see them all.</p>}
+                    </Panel>
+                  )}
+                </div>
+                <div className="space-y-6">
+                  <section aria-label="Classes per day" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+                    <ClassChart times={[...data.thisWeek, ...data.later]} zone={zone} />
+                  </section>
+                  <Panel id="waitlists" title="Your waitlists">
+                    {data.waitlists.length ? <Waitlists waitlists={data.waitlists} /> : <p className="text-sm text-slate-600">You are not waiting for a seat anywhere.</p>}
+                  </Panel>
+                </div>
+              </div>
+
+              <Panel id="courses" title="Your courses" action={<Link to="/course/search" className="text-sm font-semibold text-brand-700 hover:underline">Find more</Link>}>
+                {data.courses.length ? (
+                  <MyCourses courses={data.courses} />
                 ) : (
-                  <EmptyNote>
-                    No classes in the next 7 days.{' '}
-                    {data.later.length ? 'Your next ones are below.' : <Link to="/course/search" className="font-semibold text-brand-700 hover:underline">Find a course</Link>}
-                  </EmptyNote>
+                  <EmptyNote><BookOpen className="mx-auto mb-2 h-6 w-6 text-slate-400" aria-hidden="true" />No courses yet: you are on a waitlist. <Link to="/course/search" className="font-semibold text-brand-700 hover:underline">Browse courses</Link></EmptyNote>
                 )}
               </Panel>
-              {data.later.length > 0 && (
-                <Panel id="later" title="Later">
-                  <ClassTimes times={data.later.slice(0, 12)} zone={zone} label="Later class times" />
-                  {data.later.length > 12 && <p className="mt-3 text-sm text-slate-600">And {data.later.length - 12} more: download the calendar to see them all.</p>}
-                </Panel>
-              )}
-            </div>
-            <div className="space-y-6">
-              <section aria-label="Classes per day" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-                <ClassChart times={[...data.thisWeek, ...data.later]} zone={zone} />
-              </section>
-              <Panel id="waitlists" title="Your waitlists">
-                {data.waitlists.length ? <Waitlists waitlists={data.waitlists} /> : <p className="text-sm text-slate-600">You are not waiting for a seat anywhere.</p>}
-              </Panel>
-            </div>
-          </div>
-
-          <Panel id="courses" title="Your courses" action={<Link to="/course/search" className="text-sm font-semibold text-brand-700 hover:underline">Find more</Link>}>
-            {data.courses.length ? (
-              <MyCourses courses={data.courses} />
-            ) : (
-              <EmptyNote><BookOpen className="mx-auto mb-2 h-6 w-6 text-slate-400" aria-hidden="true" />No courses yet. <Link to="/course/search" className="font-semibold text-brand-700 hover:underline">Browse courses</Link></EmptyNote>
-            )}
-          </Panel>
+            </>
+          )}
 
           {isEducator ? (
-            <Panel id="teaching" title="Teaching" action={<ButtonLink to="/course/new" className="py-2"><Plus className="h-4 w-4" aria-hidden="true" /> Create a course</ButtonLink>}>
-              <Teaching courses={data.teaching ?? []} />
-            </Panel>
+            <div className={learnerNothing ? 'order-first' : ''}>
+              <Panel id="teaching" title="Teaching" action={<ButtonLink to="/course/new" className="py-2"><Plus className="h-4 w-4" aria-hidden="true" /> Create a course</ButtonLink>}>
+                <Teaching courses={data.teaching ?? []} />
+              </Panel>
+            </div>
           ) : (
             <p className="flex items-center gap-2 text-sm text-slate-600">
               <CalendarDays className="h-4 w-4" aria-hidden="true" /> Want to teach?{' '}

@@ -35,7 +35,7 @@ function Shelf({ id, title, subtitle, more, courses }: { id: string; title: stri
         </div>
         <Link to={more} className="text-sm font-semibold text-brand-700 hover:underline">See all<span className="sr-only"> {title.toLowerCase()}</span></Link>
       </div>
-      <CourseGrid courses={courses.slice(0, 8)} label={title} className={GRID} />
+      <CourseGrid courses={courses.slice(0, 4)} label={title} className={GRID} />
     </section>
   );
 }

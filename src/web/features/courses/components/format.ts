@@ -17,19 +17,20 @@ export function viewerTimeZone(): string {
 
 const dayFormat = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
 const shortDayFormat = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short' });
+const plainDayFormat = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
 
 /** "Tue 3 Mar 2026" for a calendar date (YYYY-MM-DD), whatever the viewer's zone. */
 export function formatDate(isoDate: string): string {
   return dayFormat.format(new Date(`${isoDate.slice(0, 10)}T00:00:00Z`));
 }
 
-/** "3 Mar – 21 Apr 2026", or one date when start and end agree. */
+/** "3 Mar – 21 Apr 2026" (the year once when both share it), or one date when they agree. */
 export function formatDateRange(startsOn: string, endsOn: string): string {
   if (startsOn === endsOn) return formatDate(startsOn);
   const s = new Date(`${startsOn}T00:00:00Z`);
   const e = new Date(`${endsOn}T00:00:00Z`);
-  const start = s.getUTCFullYear() === e.getUTCFullYear() ? shortDayFormat.format(s) : dayFormat.format(s);
-  return `${start} – ${dayFormat.format(e)}`;
+  const start = s.getUTCFullYear() === e.getUTCFullYear() ? shortDayFormat.format(s) : plainDayFormat.format(s);
+  return `${start} – ${plainDayFormat.format(e)}`;
 }
 
 /** The time part of a class time in a zone: "18:00 – 19:30". */

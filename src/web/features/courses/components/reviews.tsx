@@ -12,7 +12,7 @@ export function RatingSummary({ avg, count, reviews }: { avg: number; count: num
   return (
     <div className="flex flex-wrap items-center gap-6">
       <div className="text-center">
-        <p className="text-4xl font-bold text-slate-900">{count ? avg.toFixed(1) : '–'}</p>
+        {count > 0 && <p className="text-4xl font-bold text-slate-900">{avg.toFixed(1)}</p>}
         <Stars value={avg} count={count} showValue={false} size="md" />
         <p className="mt-1 text-sm text-slate-600">{count ? `${count} ${count === 1 ? 'review' : 'reviews'}` : 'No reviews yet'}</p>
       </div>

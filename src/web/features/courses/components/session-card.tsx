@@ -85,7 +85,7 @@ export function SessionCard({ courseId, session, isOwner, viewerZone }: { course
           <h3 className="flex items-center gap-2 font-semibold text-slate-900">
             <CalendarDays className="h-4 w-4 text-brand-700" aria-hidden="true" /> {dates}
           </h3>
-          <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700">
+          <p className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
             <Badge tone={status.tone}>{status.label}</Badge>
             {!closed && (
               <span className="inline-flex items-center gap-1">
@@ -94,7 +94,7 @@ export function SessionCard({ courseId, session, isOwner, viewerZone }: { course
                 {session.waitlisted > 0 && ` · ${session.waitlisted} waiting`}
               </span>
             )}
-            <span className="text-slate-600">· {plural(session.classTimes.length, 'class', 'classes')}</span>
+            <span className="inline-flex items-center gap-1 text-slate-600"><Clock className="h-4 w-4 text-slate-500" aria-hidden="true" />{plural(session.classTimes.length, 'class', 'classes')}</span>
           </p>
           {session.minToRun > 1 && !closed && <p className="mt-1 text-xs text-slate-600">Runs with at least {session.minToRun} learners.</p>}
         </div>

@@ -8,7 +8,7 @@ import { ClassTimeList } from './session-card';
 type Session = CourseView['sessions'][number];
 
 /** The course and session being confirmed, as a compact summary. */
-export function SessionSummary({ course, session }: { course: CourseView; session: Session }) {
+export function SessionSummary({ course, session, visible = 6 }: { course: CourseView; session: Session; visible?: number }) {
   const zone = viewerTimeZone();
   return (
     <div className="rounded-2xl border border-slate-200 bg-white shadow-sm">
@@ -25,7 +25,7 @@ export function SessionSummary({ course, session }: { course: CourseView; sessio
       <div className="p-5">
         <h3 className="text-sm font-semibold text-slate-900">Class times</h3>
         <p className="text-xs text-slate-600">In your time zone, {zone}.</p>
-        <div className="mt-1"><ClassTimeList times={session.classTimes} viewerZone={zone} sessionZone={session.timeZone} visible={6} /></div>
+        <div className="mt-1"><ClassTimeList times={session.classTimes} viewerZone={zone} sessionZone={session.timeZone} visible={visible} /></div>
       </div>
       <dl className="flex flex-wrap justify-between gap-3 border-t border-slate-100 p-5 text-sm">
         <div>
