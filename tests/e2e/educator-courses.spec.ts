@@ -290,6 +290,17 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await expect(page.getByText('Published', { exact: true }).first()).toBeVisible();
     await expect(page.getByRole('button', { name: 'Save changes' })).toBeVisible();
     await shot(page, 'course-edit');
+
+    // Leaving with unsaved changes asks first.
+    await page.getByLabel('Title').fill('Watercolour, changed');
+    await page.getByRole('link', { name: 'Roster' }).click();
+    const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await expect(leave).toBeVisible();
+    await leave.getByRole('button', { name: 'Stay on this page' }).click();
+    await expect(leave).toBeHidden();
+    await expect(page).toHaveURL(new RegExp(`/course/${courseId}/edit$`));
+    await page.getByLabel('Title').fill(TITLE);
+
     const course = await (await page.request.get(`/api/courses/${courseId}`)).json();
     expect(course.status).toBe('published');
     expect(course.title).toBe(TITLE);

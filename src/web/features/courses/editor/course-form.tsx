@@ -1,5 +1,5 @@
 import { useDeferredValue, useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useBlocker, useNavigate } from 'react-router';
 import { useForm, useWatch, type FieldErrors, type Resolver, type UseFormSetValue } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
@@ -13,7 +13,7 @@ import { Field } from '../../../components/ui/field';
 import { Markdown } from '../../../components/markdown';
 import { useViewer } from '../../accounts/api';
 import { createCourse, publishCourse, updateCourse } from '../api';
-import { FieldGroup, FormSection, ProgressBar, Select, TextArea, imageProblem, IMAGE_TYPES, uploadWithProgress, useNotEducatorRedirect, type Flash } from './controls';
+import { ConfirmDialog, FieldGroup, FormSection, ProgressBar, Select, TextArea, imageProblem, IMAGE_TYPES, uploadWithProgress, useNotEducatorRedirect, type Flash } from './controls';
 
 export interface CourseFormValues {
   title: string;
@@ -140,7 +140,11 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
   const paid = cents > 0;
 
   // Leaving with unsaved changes asks first (tab close / reload).
+  // Leaving with unsaved changes asks first: a link in the app, or closing the tab.
   const dirty = formState.isDirty && !formState.isSubmitSuccessful;
+  const dirtyRef = useRef(dirty);
+  dirtyRef.current = dirty && !formState.isSubmitting;
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirtyRef.current && currentLocation.pathname !== nextLocation.pathname);
   useEffect(() => {
     if (!dirty) return;
     const warn = (ev: BeforeUnloadEvent) => ev.preventDefault();
@@ -199,6 +203,7 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
               }
             }
             reset(values);
+            dirtyRef.current = false;
             void queryClient.invalidateQueries({ queryKey: ['educator', me.id] });
             void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
             const text = which === 'publish'
@@ -321,6 +326,9 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
             {CURRENCIES.map((c) => <option key={c} value={c}>{c.toUpperCase()}</option>)}
           </Select>
         </div>
+        {paid && !me.educator?.stripeConnectAccountId && (
+          <Alert tone="info">Learners can pay for this course once your payouts are set up (the next onboarding step, coming soon). You can prepare and save it now.</Alert>
+        )}
         {paid && (
           <FieldGroup legend="Payment options" error={e.installments?.message} hint="Installments are charged monthly, the first one at enrolment.">
             <div className="grid gap-3 sm:grid-cols-2">
@@ -364,6 +372,17 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
           )}
         </div>
       </div>
+
+      <ConfirmDialog
+        open={blocker.state === 'blocked'}
+        title="Leave without saving?"
+        confirmLabel="Leave"
+        cancelLabel="Stay on this page"
+        onConfirm={() => blocker.proceed?.()}
+        onClose={() => blocker.reset?.()}
+      >
+        <p>Your changes to this course have not been saved yet.</p>
+      </ConfirmDialog>
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { Check } from 'lucide-react';
 import { PageHeader } from '../../../components/ui/card';
 import { useViewer } from '../../accounts/api';
 import { CourseForm } from './course-form';
@@ -39,8 +40,8 @@ export function Steps({ current }: { current: 1 | 2 | 3 }) {
         const state = n < current ? 'done' : n === current ? 'current' : 'todo';
         return (
           <li key={s} aria-current={state === 'current' ? 'step' : undefined} className={`flex items-center gap-2 rounded-xl border px-3 py-2 ${state === 'current' ? 'border-brand-600 bg-brand-50 text-brand-800' : state === 'done' ? 'border-emerald-200 bg-emerald-50 text-emerald-800' : 'border-slate-200 bg-white text-slate-600'}`}>
-            <span className={`flex h-6 w-6 shrink-0 items-center justify-center rounded-full text-xs font-bold ${state === 'current' ? 'bg-brand-700 text-white' : state === 'done' ? 'bg-emerald-600 text-white' : 'bg-slate-200 text-slate-700'}`}>{state === 'done' ? '✓' : n}</span>
-            <span className="font-medium">{s}</span>
+            <span className={`flex h-6 w-6 shrink-0 items-center justify-center rounded-full text-xs font-bold ${state === 'current' ? 'bg-brand-700 text-white' : state === 'done' ? 'bg-emerald-600 text-white' : 'bg-slate-200 text-slate-700'}`}>{state === 'done' ? <Check className="h-3.5 w-3.5" aria-hidden="true" /> : n}</span>
+            <span className="font-medium">{state === 'done' && <span className="sr-only">Done: </span>}{s}</span>
           </li>
         );
       })}
