@@ -148,6 +148,7 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await expect(page.getByText('Description is required')).toBeVisible();
     await expect(page.getByText('Choose a category', { exact: true })).toBeVisible();
     await expect(page.getByLabel('Title')).toBeFocused();
+    await shot(page, 'course-new-errors');
 
     await page.getByLabel('Title').fill(TITLE);
     await page.getByLabel('Summary').fill('Paint loose landscapes in watercolour, from first wash to framed piece.');
