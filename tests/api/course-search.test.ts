@@ -378,7 +378,7 @@ describe('GET /api/courses/search: cost', () => {
 
     const index = /(Bitmap Index Scan|Index Scan|Index Only Scan)( Backward)? (on|using) ((course|search_word)_\w+)/g;
     const used = (plan: string) => [...plan.matchAll(index)].map((m) => m[4]);
-    expect(used(plans['relevance, common title word']).some((i) => ['course_search_title_idx', 'course_quality_idx'].includes(i)), plans['relevance, common title word']).toBe(true);
+    expect(used(plans['relevance, common title word']).some((i) => ['course_search_title_idx', 'course_bookable_quality_idx'].includes(i)), plans['relevance, common title word']).toBe(true);
     expect(used(plans['relevance, rare word']).some((i) => ['course_search_idx', 'course_search_title_idx'].includes(i)), plans['relevance, rare word']).toBe(true);
     expect(used(plans['filters only, soonest']), plans['filters only, soonest']).toContain('course_published_next_idx');
     expect(used(plans['price sort']).length, plans['price sort']).toBeGreaterThan(0);

@@ -29,7 +29,7 @@ const COLUMNS = sql.raw('id, title, summary, category, level, format, city, cove
  *
  * "Nearest first": on upcoming and popular, courses in the viewer's city come first, then
  * online ones; in-person courses in other cities are left out (they are one search away).
- * Each part takes at most SHELF rows from an index walk (next_start_on, quality, or
+ * Each part takes at most SHELF rows from an index walk (next_start_on, bookable+quality, or
  * lower(city)), so the cost does not grow with the number of courses.
  */
 export async function getExplore(db: Db, city: string | null): Promise<Explore> {
@@ -47,7 +47,7 @@ export async function getExplore(db: Db, city: string | null): Promise<Explore> 
     ) s)`;
 
   const soonest = sql`next_start_on, id`;
-  const best = sql`quality desc nulls last, id`;
+  const best = sql`(next_start_on is null), quality desc nulls last, id`;
   const res = (await db.execute(sql`
     select
       ${shelf(sql`seats_left > 0`, soonest, soonest)} as upcoming,

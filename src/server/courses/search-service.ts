@@ -9,11 +9,12 @@ import type { Db } from '../db/client.js';
  *
  *   - Relevance never ranks every match. Tier 1 is the courses whose title or educator
  *     name matches (the narrow `search_title` vector, weight A), tier 2 the ones that match
- *     only in the summary or description (`search`). Within a tier courses are ordered by
- *     `quality` (Bayesian average rating), which has a btree index, so PostgreSQL takes
- *     the top k of a common word by walking that index and stops after k rows, or for a
- *     rare word takes the few matches from the GIN index. Tier 2 runs only when tier 1
- *     has fewer rows than the page needs (a one-time filter, not a second round trip).
+ *     only in the summary or description (`search`). Within a tier, courses with a session
+ *     to come first, then by `quality` (Bayesian average rating): one btree index
+ *     (course_bookable_quality_idx), so PostgreSQL takes the top k of a common word by
+ *     walking that index and stops after k rows, or for a rare word takes the few matches
+ *     from the GIN index. Tier 2 runs only when tier 1 has fewer rows than the page needs
+ *     (a one-time filter in the same statement, not a second round trip).
  *   - `total` is exact up to TOTAL_CAP and TOTAL_CAP beyond (counting stops there).
  *   - Items and total come back in one statement. A typo (nothing or almost nothing
  *     found) costs two more: the nearest known words (trigram KNN over the words of titles
@@ -94,21 +95,21 @@ export function searchSql(p: SearchParams): SQL {
       with t1 as materialized (
         select ${CARD_COLUMNS}, 1 as tier from course
         where ${and([...where, sql`search_title @@ ${tsq(q)}`])}
-        order by quality desc nulls last, id
+        order by (next_start_on is null), quality desc nulls last, id
         limit ${need}
       ), t2 as materialized (
         select ${CARD_COLUMNS}, 2 as tier from course
         where (select count(*) from t1) < ${need}
           and ${and([...where, sql`search @@ ${tsq(q)}`, sql`not (search_title @@ ${tsq(q)})`])}
-        order by quality desc nulls last, id
+        order by (next_start_on is null), quality desc nulls last, id
         limit ${need}
       ), page as (
         select * from (select * from t1 union all select * from t2) r
-        order by tier, quality desc nulls last, id
+        order by tier, (next_start_on is null), quality desc nulls last, id
         offset ${offset} limit ${p.pageSize}
       )
       select ${total} as total,
-        coalesce((select json_agg(${CARD_JSON} order by tier, quality desc nulls last, id) from page), '[]'::json) as items`;
+        coalesce((select json_agg(${CARD_JSON} order by tier, (next_start_on is null), quality desc nulls last, id) from page), '[]'::json) as items`;
   }
   return sql`
     with page as (

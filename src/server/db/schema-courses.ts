@@ -59,7 +59,8 @@ export const course = pgTable(
     index('course_educator_idx').on(t.educatorId),
     // Search (docs/decisions/0005-course-search.md): every index is partial on what is searchable.
     index('course_search_title_idx').using('gin', t.searchTitle).where(sql`status = 'published'`),
-    index('course_quality_idx').on(t.quality.desc(), t.id).where(sql`status = 'published'`),
+    // Relevance within a tier, and "popular": courses one can still enrol in first, then by quality.
+    index('course_bookable_quality_idx').on(sql`(next_start_on is null)`, t.quality.desc(), t.id).where(sql`status = 'published'`),
     index('course_rating_idx').on(t.ratingAvg.desc(), t.ratingCount.desc(), t.id).where(sql`status = 'published'`),
     index('course_price_idx').on(t.priceCents, t.id).where(sql`status = 'published'`),
     index('course_city_idx').on(sql`lower(city)`, t.nextStartOn).where(sql`status = 'published'`),

@@ -1,0 +1,2 @@
+DROP INDEX "course_quality_idx";--> statement-breakpoint
+CREATE INDEX "course_bookable_quality_idx" ON "course" USING btree ((next_start_on is null),"quality" DESC NULLS LAST,"id") WHERE status = 'published';
