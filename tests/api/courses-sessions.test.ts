@@ -233,6 +233,10 @@ describe('changing and cancelling a session', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toMatch(/2 learners were unenrolled/);
     expect(await enrolmentCounts(app, sessionId)).toEqual({ dropped: 2 });
+    for (const learner of [a, b]) {
+      const mail = (await get(app, `/api/dev/outbox?to=${encodeURIComponent(learner.email)}`)).json() as { subject: string }[];
+      expect(mail.map((m) => m.subject)).toContainEqual(expect.stringMatching(/was cancelled/));
+    }
     expect((await seatsTaken(app, sessionId)).seatsTaken).toBe(0);
 
     const view = (await getCourse(app, a, id)).json();

@@ -3,7 +3,8 @@ import type { Db } from '../db/client.js';
 import { course, courseSession, enrolment, user } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import type { Mailer } from '../email/mailer.js';
-import { waitlistPromotionEmail } from '../email/templates.js';
+import { sessionCancelledEmail, waitlistPromotionEmail } from '../email/templates.js';
+import type { EmailMessage } from '../email/mailer.js';
 import type { Viewer } from '../accounts/session.js';
 import type { Tx } from './access.js';
 import { pgCode } from './session-service.js';
@@ -128,17 +129,33 @@ export async function fillFromWaitlist(tx: Tx, sessionId: string): Promise<strin
 }
 
 /** Tells promoted learners they have a seat; a failed email is logged, never undoes the seat. */
-export async function notifyPromotions(
-  db: Db, mailer: Mailer, publicUrl: string, learnerIds: string[], courseId: string, log: { error: (obj: object, msg: string) => void },
+type Log = { error: (obj: object, msg: string) => void };
+
+/** Emails learners about a change to their enrolment, after the transaction committed. */
+async function notifyLearners(
+  db: Db, mailer: Mailer, learnerIds: string[], courseId: string, log: Log,
+  compose: (row: { email: string; firstName: string; title: string }) => EmailMessage,
 ) {
   if (!learnerIds.length) return;
   const rows = await db.select({ email: user.email, firstName: user.firstName, title: course.title })
     .from(user).innerJoin(course, eq(course.id, courseId)).where(inArray(user.id, learnerIds));
   for (const row of rows) {
     try {
-      await mailer.send(waitlistPromotionEmail(row.email, row.firstName, row.title, `${publicUrl}/course/${courseId}`));
+      await mailer.send(compose(row));
     } catch (err) {
-      log.error({ err, to: row.email }, 'could not send the waitlist promotion email');
+      log.error({ err, to: row.email }, 'could not send an enrolment email');
     }
   }
+}
+
+/** A freed seat went to these waitlisted learners. */
+export function notifyPromotions(db: Db, mailer: Mailer, publicUrl: string, learnerIds: string[], courseId: string, log: Log) {
+  return notifyLearners(db, mailer, learnerIds, courseId, log,
+    (r) => waitlistPromotionEmail(r.email, r.firstName, r.title, `${publicUrl}/course/${courseId}`));
+}
+
+/** The educator cancelled the session these learners were in. */
+export function notifyCancellation(db: Db, mailer: Mailer, publicUrl: string, learnerIds: string[], courseId: string, log: Log) {
+  return notifyLearners(db, mailer, learnerIds, courseId, log,
+    (r) => sessionCancelledEmail(r.email, r.firstName, r.title, `${publicUrl}/course/${courseId}`));
 }

@@ -11,7 +11,7 @@ import { ownedCourse } from './access.js';
 import { userCalendar, feedToken, userIdForFeed } from './calendar.js';
 import { archiveCourse, createCourse, getCourseView, publishCourse, setCourseCover, updateCourse } from './course-service.js';
 import { getDashboard } from './dashboard-service.js';
-import { dropEnrolment, enrolInSession, notifyPromotions } from './enrolment-service.js';
+import { dropEnrolment, enrolInSession, notifyCancellation, notifyPromotions } from './enrolment-service.js';
 import { upsertReview } from './review-service.js';
 import { getRoster, rosterCsv } from './roster-service.js';
 import { addClassTimes, createSession, deleteClassTime, updateSession } from './session-service.js';
@@ -81,7 +81,10 @@ export async function courseRoutes(app: FastifyInstance) {
   }, async (request) => {
     const { dropped, promoted } = await updateSession(db, await app.requireViewer(request), request.params.courseId, request.params.sessionId, request.body);
     await notifyPromotions(db, app.mailer, app.config.publicUrl, promoted, request.params.courseId, request.log);
-    return { ok: true as const, message: dropped.length ? `Session cancelled; ${dropped.length} learners were unenrolled` : 'Session saved' };
+    await notifyCancellation(db, app.mailer, app.config.publicUrl, dropped, request.params.courseId, request.log);
+    if (request.body.status !== 'cancelled') return { ok: true as const, message: 'Session saved' };
+    const n = dropped.length;
+    return { ok: true as const, message: n ? `Session cancelled; ${n} learner${n === 1 ? ' was' : 's were'} unenrolled and told by email` : 'Session cancelled' };
   });
 
   r.post('/api/courses/:courseId/sessions/:sessionId/class-times', {

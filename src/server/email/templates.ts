@@ -52,3 +52,15 @@ export function waitlistPromotionEmail(to: string, firstName: string, courseTitl
     footer: 'If you no longer want the seat, drop the session from the course page so the next learner gets it.',
   });
 }
+
+export function sessionCancelledEmail(to: string, firstName: string, courseTitle: string, url: string): EmailMessage {
+  return layout({
+    to,
+    subject: `A session of ${courseTitle} was cancelled`,
+    greeting: `Hi ${firstName || 'there'},`,
+    body: `The educator cancelled the session of "${courseTitle}" you were enrolled in (or waiting for). You are no longer enrolled in it; other sessions of the course may still have seats.`,
+    action: 'See the course',
+    url,
+    footer: 'Paid enrolments are refunded in full when a session is cancelled.',
+  });
+}
