@@ -265,7 +265,7 @@ test('a full session puts the learner on the waitlist; a dropped seat promotes t
   expect(mail.subject).toContain(title);
 });
 
-test('an unknown course is Not Found; search and course pages have no serious axe violation', async ({ page, context }) => {
+test('an unknown course is Not Found; search, course, explore and dashboard pages have no serious axe violation', async ({ page, context }) => {
   const { api } = await educator();
   const word = uniqueWord();
   const { courseId } = await publishedCourse(api, { title: `Kalimba songbook ${word}` });
@@ -286,6 +286,13 @@ test('an unknown course is Not Found; search and course pages have no serious ax
 
   await page.goto(`/course/${courseId}`);
   await expect(page.getByRole('heading', { level: 1 })).toContainText(word);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.goto('/explore');
+  await expect(page.getByRole('heading', { name: 'Starting soon' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: "You're not enrolled in any course yet" })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });
 

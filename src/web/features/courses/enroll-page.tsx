@@ -19,7 +19,7 @@ type Session = CourseView['sessions'][number];
 function Done({ course, result }: { course: CourseView; result: EnrolmentResult }) {
   const waitlisted = result.enrolment.status === 'waitlisted';
   return (
-    <div className="rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm" role="status">
+    <div className="mx-auto max-w-2xl rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm" role="status">
       {waitlisted ? <Hourglass className="mx-auto h-12 w-12 text-amber-600" aria-hidden="true" /> : <CalendarCheck2 className="mx-auto h-12 w-12 text-emerald-600" aria-hidden="true" />}
       <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">
         {waitlisted ? `You're on the waitlist (#${result.enrolment.waitlistPosition ?? '?'})` : "You're enrolled"}

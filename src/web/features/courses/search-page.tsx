@@ -324,7 +324,7 @@ export default function SearchPage() {
             <EmptyState q={query.q} activeCount={activeCount} clear={clear} />
           ) : data ? (
             <div className={isPlaceholderData ? 'opacity-60 transition-opacity' : 'transition-opacity'}>
-              <CourseGrid courses={data.items} label="Courses found" className="sm:grid-cols-2 xl:grid-cols-3" />
+              <CourseGrid courses={data.items} label="Courses found" className="grid sm:grid-cols-2 xl:grid-cols-3" />
               <Pagination page={query.page} pages={pages} href={pageHref} />
             </div>
           ) : null}

@@ -35,7 +35,13 @@ function Shelf({ id, title, subtitle, more, courses }: { id: string; title: stri
         </div>
         <Link to={more} className="text-sm font-semibold text-brand-700 hover:underline">See all<span className="sr-only"> {title.toLowerCase()}</span></Link>
       </div>
-      <CourseGrid courses={courses.slice(0, 4)} label={title} className={GRID} />
+      {/* Phones: a row to swipe through; wider screens: a grid. */}
+      <CourseGrid
+        courses={courses.slice(0, 4)}
+        label={title}
+        className="-mx-4 flex snap-x snap-mandatory scroll-px-4 overflow-x-auto px-4 pb-2 sm:mx-0 sm:grid sm:grid-cols-2 sm:overflow-visible sm:px-0 sm:pb-0 lg:grid-cols-4"
+        itemClassName="w-[80%] shrink-0 snap-start sm:w-auto"
+      />
     </section>
   );
 }
@@ -50,10 +56,12 @@ export default function ExplorePage() {
       <PageHeader title={`Welcome, ${me.firstName}`} subtitle={me.city ? `Courses and clubs online and around ${me.city}.` : 'Find something new to learn this week.'} />
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {AREAS.map(({ to, title, text, Icon }) => (
-          <Link key={to} to={to} className="group rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition hover:border-brand-500 hover:shadow">
-            <Icon className="h-8 w-8 text-brand-700" aria-hidden="true" />
-            <h2 className="mt-3 text-lg font-semibold text-slate-900 group-hover:text-brand-700">{title}</h2>
-            <p className="mt-1 text-sm text-slate-600">{text}</p>
+          <Link key={to} to={to} className="group flex items-start gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-brand-500 hover:shadow sm:block sm:p-6">
+            <Icon className="h-8 w-8 shrink-0 text-brand-700" aria-hidden="true" />
+            <div>
+              <h2 className="text-lg font-semibold text-slate-900 group-hover:text-brand-700 sm:mt-3">{title}</h2>
+              <p className="mt-1 text-sm text-slate-600">{text}</p>
+            </div>
           </Link>
         ))}
       </div>

@@ -66,10 +66,10 @@ export function CourseCardSkeleton() {
 }
 
 /** A responsive grid of course cards (a list, named for screen readers). */
-export function CourseGrid({ courses, label, className = 'sm:grid-cols-2 lg:grid-cols-3' }: { courses: Card[]; label: string; className?: string }) {
+export function CourseGrid({ courses, label, className = 'grid sm:grid-cols-2 lg:grid-cols-3', itemClassName = '' }: { courses: Card[]; label: string; className?: string; itemClassName?: string }) {
   return (
-    <ul aria-label={label} className={`grid gap-4 ${className}`}>
-      {courses.map((c) => <li key={c.id} className="flex"><CourseCard course={c} /></li>)}
+    <ul aria-label={label} className={`gap-4 ${className}`}>
+      {courses.map((c) => <li key={c.id} className={`flex ${itemClassName}`}><CourseCard course={c} /></li>)}
     </ul>
   );
 }
