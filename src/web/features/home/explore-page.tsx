@@ -1,7 +1,7 @@
 import { BookOpen, CalendarDays, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CourseCard } from '../../../shared/courses-schemas';
+import type { CourseCard, ExploreResult } from '../../../shared/courses-schemas';
 import { api, ApiError } from '../../lib/api';
 import { Alert } from '../../components/ui/alert';
 import { ButtonLink } from '../../components/ui/button';
@@ -9,12 +9,7 @@ import { PageHeader } from '../../components/ui/card';
 import { useViewer } from '../accounts/api';
 import { CourseGrid, CourseGridSkeleton } from '../courses/components/course-card';
 
-interface Explore {
-  upcoming: CourseCard[];
-  popular: CourseCard[];
-  nearYou: CourseCard[];
-}
-const exploreQuery = queryOptions({ queryKey: ['courses', 'explore'], queryFn: () => api<Explore>('/api/explore'), staleTime: 60_000 });
+const exploreQuery = queryOptions({ queryKey: ['courses', 'explore'], queryFn: () => api<ExploreResult>('/api/explore'), staleTime: 60_000 });
 
 const AREAS = [
   { to: '/course/search', title: 'Courses', text: 'Live classes in sessions, online or near you.', Icon: BookOpen },
