@@ -13,7 +13,7 @@ test('a protected page sends a visitor to /login?next= and, after logging in, ba
   await page.getByRole('button', { name: 'Log in', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
-  await expect(page.getByText('Coming soon')).toBeVisible();
+  await expect(page.getByRole('heading', { name: "You're not enrolled in any course yet" })).toBeVisible();
 });
 
 test('the page asked for keeps its query string through the login', async ({ page }) => {
