@@ -262,6 +262,13 @@ describe('GET /api/courses/search: sorts and pages', () => {
     expect(letters(await found({ q: `${TOK}tier`, sort: 'relevance' }))).toBe('CA');
   });
 
+  it('an excluded word excludes a course whose title matches the rest', async () => {
+    // C has "tier" in its title and "brushes" in its description; A has "tier" only.
+    const list = await found({ q: `${TOK}tier -brushes` });
+    expect(list).toContain(ids.A);
+    expect(list).not.toContain(ids.C);
+  });
+
   it('price, cheapest first', async () => {
     const list = letters(await found({ q: `${TOK}all`, sort: 'price' }));
     expect(sorted(list.slice(0, 2))).toBe('AB');

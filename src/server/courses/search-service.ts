@@ -91,10 +91,13 @@ export function searchSql(p: SearchParams): SQL {
   const total = sql`(select count(*)::int from (select 1 from course where ${and(matchAll)} limit ${TOTAL_CAP}) capped)`;
 
   if (q && sort === 'relevance') {
+    // A title match is a match of the whole course, except when a word is excluded
+    // ("python -data"): then the rest of the course must not have it either.
+    const titleMatch = /(^|\s)-\S/.test(q) ? [sql`search_title @@ ${tsq(q)}`, sql`search @@ ${tsq(q)}`] : [sql`search_title @@ ${tsq(q)}`];
     return sql`
       with t1 as materialized (
         select ${CARD_COLUMNS}, 1 as tier from course
-        where ${and([...where, sql`search_title @@ ${tsq(q)}`])}
+        where ${and([...where, ...titleMatch])}
         order by (next_start_on is null), quality desc nulls last, id
         limit ${need}
       ), t2 as materialized (
