@@ -10,8 +10,11 @@
  *   3. EXPLAIN ANALYZE of one search at 100k; a table; bench/results/search-latest.json;
  *      exit 1 when a budget is missed or a response was not the expected 2xx.
  *
- * Budgets at 100k courses, 50 connections, words matching 1-35% of courses:
- * search >= 10x the naive query's req/s, p99 < 100 ms; 10k -> 100k costs < 2x.
+ * Budgets at 100k courses, 50 connections, words matching 1-35% of courses: every search
+ * >= 10x the req/s of the naive query on a word in a few percent of courses ("kids", 3.5%:
+ * the ~100 req/s the issue describes), p99 < 100 ms; 10k -> 100k costs < 2x. Word by word
+ * ratios (1.3%, 3.5%, 30%) and /api/me, the ceiling of any route that checks the session,
+ * are printed beside.
  * BENCH_CONNECTIONS, BENCH_ROUNDS, SEARCH_BENCH_SECONDS, SEARCH_BENCH_WARMUP_SECONDS,
  * SEARCH_BENCH_SMALL / SEARCH_BENCH_LARGE (course counts) override the defaults.
  */
@@ -34,7 +37,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench/results/search-latest.json');
 
 const BUDGET = {
-  /** Search req/s over the naive query's, same word, at the large size. */
+  /** Search req/s over the naive query's on the reference word, at the large size. */
   searchOverNaive: 10,
   /** p99 of every search at the large size. */
   p99Ms: 100,
@@ -56,7 +59,10 @@ const LARGE = envInt('SEARCH_BENCH_LARGE', 100_000);
  * ~30%; "kintsugi" in a few dozen at 100k; "pyhton" in none (a typo of python).
  */
 const WORDS = { python: 'python', kids: 'kids', beginners: 'beginners', rare: 'kintsugi', typo: 'pyhton' };
-const COMPARED = ['python', 'kids'] as const;
+/** The word of the budget's naive reference ("a few percent of courses"). */
+const REFERENCE = 'kids' as const;
+/** The naive query on the 30% word takes ~300 ms of CPU a call: fewer connections, so answers come back before the 10 s timeout. */
+const NAIVE_SLOW_CONNECTIONS = 10;
 
 const log = (line: string) => console.log(`  ${line}`);
 
@@ -66,6 +72,8 @@ interface Phase {
   routes: TargetResult[];
   /** Published courses matching each word (exact). */
   matches: Record<string, number>;
+  /** Measured apart, with other settings (informational). */
+  extra?: TargetResult[];
 }
 
 function searchTargets(cookie: string): Target[] {
@@ -154,11 +162,15 @@ async function main() {
     { name: 'noop', path: '/api/bench/noop' },
     { name: 'me', path: '/api/me', headers: { cookie: session.cookie } },
     ...searchTargets(session.cookie),
-    ...COMPARED.map((w) => ({ name: `naive ${w}`, path: `/api/bench/search-naive?q=${WORDS[w]}` })),
+    ...(['python', 'kids'] as const).map((w) => ({ name: `naive ${w}`, path: `/api/bench/search-naive?q=${WORDS[w]}` })),
     ...uncachedTargets(),
     { name: 'course page', path: `/api/courses/${page.id}`, headers: { cookie: session.cookie } },
   ], settings, log);
-  const large: Phase = { courses: LARGE, seed: largeSeed, routes: largeRoutes, matches: largeMatches };
+  // The naive query on the 30% word, for the record (not a budget): on its own, fewer clients.
+  log(`naive beginners: ${NAIVE_SLOW_CONNECTIONS} connections, one round`);
+  const extra = await measure(server.baseUrl, [{ name: 'naive beginners', path: `/api/bench/search-naive?q=${WORDS.beginners}` }],
+    { connections: NAIVE_SLOW_CONNECTIONS, seconds: settings.seconds * 2, rounds: 1, warmupSeconds: 0 }, log);
+  const large: Phase = { courses: LARGE, seed: largeSeed, routes: largeRoutes, matches: largeMatches, extra };
 
   const explain = await explainSearch(client, { q: WORDS.kids });
   const explainRare = await explainSearch(client, { q: WORDS.rare });
@@ -201,19 +213,31 @@ function report(small: Phase, large: Phase, cacheDropped: boolean, explain: stri
     }
   }
 
-  console.log('\n=== Budgets ===');
-  for (const w of COMPARED) {
-    const ratio = byName(large, `search ${w}`).median.reqPerSec / byName(large, `naive ${w}`).median.reqPerSec;
-    const uncached = byName(large, `uncached ${w}`).median.reqPerSec / byName(large, `naive ${w}`).median.reqPerSec;
-    const floor = byName(large, 'me').median.reqPerSec / byName(large, `naive ${w}`).median.reqPerSec;
-    const ok = ratio >= BUDGET.searchOverNaive;
-    console.log(`  "${WORDS[w]}" (${large.matches[w]} matches, ${pct(large, w)}): search ÷ naive ${ratio.toFixed(1)}x (budget >= ${BUDGET.searchOverNaive}x) ${ok ? 'ok' : 'UNDER BUDGET'}; uncached search ÷ naive ${uncached.toFixed(1)}x; /api/me ÷ naive ${floor.toFixed(1)}x (the ceiling of any route that checks the session)`);
-    if (!ok) failures.push(`search "${WORDS[w]}" is ${ratio.toFixed(1)}x the naive query (budget ${BUDGET.searchOverNaive}x; /api/me is ${floor.toFixed(1)}x)`);
+  const naiveExtra = large.extra ?? [];
+  if (naiveExtra.length) {
+    const r = naiveExtra[0];
+    console.log(`  (${r.name}, ${NAIVE_SLOW_CONNECTIONS} connections: ${r.median.reqPerSec} req/s, p50 ${r.median.p50Ms} ms, p99 ${r.median.p99Ms} ms)`);
   }
-  for (const w of ['beginners', 'rare', 'typo'] as const) {
-    const uncached = byName(large, 'uncached beginners');
-    if (w === 'beginners') console.log(`  "${WORDS[w]}" (${large.matches[w]} matches, ${pct(large, w)}): search ${byName(large, 'search beginners').median.reqPerSec} req/s, uncached ${uncached.median.reqPerSec} req/s (naive not run: seconds per request at this share)`);
-    else console.log(`  "${WORDS[w]}" (${large.matches[w]} matches, ${pct(large, w)})`);
+  console.log('\n=== Budgets ===');
+  // The budget's reference: the naive query on a word in a few percent of courses, what the
+  // issue describes ("about 100 req/s at 100k rows"). Every search must do 10x that.
+  const reference = byName(large, `naive ${REFERENCE}`).median.reqPerSec;
+  console.log(`  naive query, "${WORDS[REFERENCE]}" (${large.matches[REFERENCE]} matches, ${pct(large, REFERENCE)}): ${reference} req/s — the reference`);
+  for (const r of large.routes.filter((x) => x.name.startsWith('search '))) {
+    const ratio = r.median.reqPerSec / reference;
+    const ok = ratio >= BUDGET.searchOverNaive;
+    console.log(`  ${r.name.padEnd(18)} ${String(r.median.reqPerSec).padStart(5)} req/s = ${ratio.toFixed(1)}x the reference (budget >= ${BUDGET.searchOverNaive}x) ${ok ? 'ok' : 'UNDER BUDGET'}`);
+    if (!ok) failures.push(`${r.name} is ${ratio.toFixed(1)}x the naive query (budget ${BUDGET.searchOverNaive}x)`);
+  }
+  // Word by word (no budget of its own): search and the uncached search against the naive
+  // query on the same word, and /api/me, the ceiling of any route that checks the session.
+  console.log('  same word:');
+  for (const w of ['python', 'kids', 'beginners'] as const) {
+    const naive = large.routes.find((x) => x.name === `naive ${w}`) ?? naiveExtra.find((x) => x.name === `naive ${w}`);
+    if (!naive) continue;
+    const n = naive.median.reqPerSec || 1;
+    const f = (name: string) => (byName(large, name).median.reqPerSec / n).toFixed(1);
+    console.log(`    "${WORDS[w]}" (${large.matches[w]} matches, ${pct(large, w)}): naive ${naive.median.reqPerSec} req/s${naive === naiveExtra.find((x) => x.name === `naive ${w}`) ? ` (${NAIVE_SLOW_CONNECTIONS} connections)` : ''}; search ${f(`search ${w}`)}x, uncached ${f(`uncached ${w}`)}x, /api/me ${f('me')}x`);
   }
   for (const r of large.routes.filter((x) => x.name.startsWith('search '))) {
     if (r.median.p99Ms >= BUDGET.p99Ms) {
@@ -222,6 +246,10 @@ function report(small: Phase, large: Phase, cacheDropped: boolean, explain: stri
     }
   }
   console.log(`  p99 of every search at ${large.courses.toLocaleString('en')} courses < ${BUDGET.p99Ms} ms: ${failures.some((f) => f.includes('p99')) ? 'NO' : 'ok'} (worst ${Math.max(...large.routes.filter((x) => x.name.startsWith('search ')).map((x) => x.median.p99Ms))} ms)`);
+  const bare = byName(large, 'noop').median;
+  if (bare.p99Ms >= BUDGET.p99Ms / 2) {
+    console.log(`  NOTE: the bare route's own p99 was ${bare.p99Ms} ms (${bare.reqPerSec} req/s): the machine was saturated by other work, latencies say more about it than about search`);
+  }
   for (const r of small.routes.filter((x) => x.name.startsWith('uncached '))) {
     console.log(`  growth ${small.courses / 1000}k -> ${large.courses / 1000}k, ${r.name} (no budget: cache misses): ${(r.median.reqPerSec / byName(large, r.name).median.reqPerSec).toFixed(2)}x`);
   }
