@@ -308,8 +308,10 @@ test('search filters live in the URL: back and forward restore them', async ({ p
   await expect(ours).toBeVisible();
   await page.getByLabel('Category').selectOption('music');
   await expect(page).toHaveURL(/category=music/);
-  await page.getByLabel('Free courses only').check();
+  // The box follows the URL (the filter lives there), so click and wait for both.
+  await page.getByLabel('Free courses only').click();
   await expect(page).toHaveURL(/free=true/);
+  await expect(page.getByLabel('Free courses only')).toBeChecked();
   await page.getByLabel('Sort by').selectOption('soonest');
   await expect(page).toHaveURL(/sort=soonest/);
   await expect(ours).toBeVisible();

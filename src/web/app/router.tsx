@@ -80,6 +80,9 @@ export function createRouter(queryClient: QueryClient) {
         {
           Component: AppLayout,
           loader: requireSession(queryClient),
+          // Filters in the query string (search) need no session check; a new page does.
+          shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+            currentUrl.pathname !== nextUrl.pathname && defaultShouldRevalidate,
           errorElement: <ErrorPage />,
           children: [
             { path: '/explore', lazy: lazyPage(() => import('../features/home/explore-page')) },
