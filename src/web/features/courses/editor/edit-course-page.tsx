@@ -1,25 +1,21 @@
 import { useState } from 'react';
-import { Link, useLocation, useParams } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useLocation } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { Archive, CheckCircle2, Circle, Eye, Users } from 'lucide-react';
 import type { CourseView } from '../../../../shared/courses-schemas';
 import { ApiError } from '../../../lib/api';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
-import NotFoundPage from '../../errors/not-found-page';
 import { useViewer } from '../../accounts/api';
-import { archiveCourse, courseQuery, publishCourse } from '../api';
-import { Badge, ConfirmDialog, EditorSkeleton, EducatorOnly, isNotFound, isUuid, Toast, useFlash, type Flash } from './controls';
+import { archiveCourse, publishCourse } from '../api';
+import { Badge, ConfirmDialog, Toast, useFlash, type Flash } from './controls';
+import { OwnedCourse } from './course-loader';
 import { CourseForm } from './course-form';
 import { SessionsPanel } from './sessions-panel';
 
 /** /course/:courseID/edit — the course's educator only; anyone else sees Not Found. */
 export default function EditCoursePage() {
-  return (
-    <EducatorOnly>
-      <EditCourse />
-    </EducatorOnly>
-  );
+  return <OwnedCourse>{(course) => <EditCourse course={course} />}</OwnedCourse>;
 }
 
 export const COURSE_STATUS = {
@@ -28,27 +24,11 @@ export const COURSE_STATUS = {
   archived: { label: 'Archived', tone: 'slate' },
 } as const;
 
-function EditCourse() {
-  const { courseID } = useParams();
-  const valid = isUuid(courseID);
-  const { data: course, error, refetch } = useQuery({ ...courseQuery(courseID ?? ''), enabled: valid });
+function EditCourse({ course }: { course: CourseView }) {
   const me = useViewer();
   const [flash, setFlash] = useFlash();
   const needsSession = !!(useLocation().state as { needsSession?: boolean } | null)?.needsSession;
   const [highlight] = useState(needsSession);
-
-  if (!valid) return <NotFoundPage />;
-  if (error && !course) {
-    if (isNotFound(error)) return <NotFoundPage />;
-    return (
-      <div className="mx-auto max-w-xl space-y-3">
-        <Alert tone="error" title="This course could not be loaded">{error instanceof ApiError ? error.message : 'Please try again.'}</Alert>
-        <Button variant="secondary" onClick={() => void refetch()}>Try again</Button>
-      </div>
-    );
-  }
-  if (!course) return <EditorSkeleton label="Loading the course…" />;
-  if (!course.isOwner || course.educator.userId !== me.id) return <NotFoundPage />;
 
   const status = COURSE_STATUS[course.status];
   return (
