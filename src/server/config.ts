@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
 /**
@@ -36,6 +37,13 @@ const schema = z
     AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
     /** Extra reference routes for `npm run bench`; never in production. */
     BENCH_ROUTES: z.enum(['true', 'false']).default('false'),
+    /** Real Stripe when set; otherwise the local payments sandbox (never in production). */
+    STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_test_... or sk_live_...)').optional(),
+    STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_/, 'must be a Stripe publishable key (pk_...)').optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a webhook signing secret (whsec_...)').optional(),
+    STRIPE_CONNECT_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a webhook signing secret (whsec_...)').optional(),
+    /** The platform's share of every course payment, in percent. */
+    PLATFORM_FEE_PERCENT: z.coerce.number().int('must be a whole number').min(0).max(50).default(10),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
@@ -43,6 +51,13 @@ const schema = z
     if (!env.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production (no local outbox there)' });
     if (!env.PUBLIC_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'is required in production' });
     if (env.BENCH_ROUTES === 'true') ctx.addIssue({ code: 'custom', path: ['BENCH_ROUTES'], message: 'must be false in production' });
+    if (!env.STRIPE_SECRET_KEY) ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'is required in production (the payments sandbox is a development tool)' });
+  })
+  .superRefine((env, ctx) => {
+    if (!env.STRIPE_SECRET_KEY) return;
+    for (const name of ['STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+      if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STRIPE_SECRET_KEY is set' });
+    }
   })
   .superRefine((env, ctx) => {
     if (!!env.GOOGLE_CLIENT_ID !== !!env.GOOGLE_CLIENT_SECRET) {
@@ -74,7 +89,26 @@ export interface Config {
   logLevel: RawEnv['LOG_LEVEL'];
   authRateLimit: number;
   benchRoutes: boolean;
+  payments: PaymentsConfig;
 }
+
+/**
+ * The card provider. `sandbox`: the local Stripe-compatible server mounted in this app
+ * (src/server/payments-sandbox), reached by the same official SDK over HTTP.
+ */
+export interface PaymentsConfig {
+  mode: 'stripe' | 'sandbox';
+  secretKey: string;
+  publishableKey: string;
+  /** Signing secret of platform events. */
+  webhookSecret: string;
+  /** Signing secret of Connect (connected account) events; the platform one if unset. */
+  connectWebhookSecret: string;
+  platformFeePercent: number;
+}
+
+export const SANDBOX_SECRET_KEY = 'sk_test_agora_sandbox';
+export const SANDBOX_PUBLISHABLE_KEY = 'pk_test_agora_sandbox';
 
 export class ConfigError extends Error {}
 
@@ -108,5 +142,23 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: e.LOG_LEVEL,
     authRateLimit: e.AUTH_RATE_LIMIT,
     benchRoutes: e.BENCH_ROUTES === 'true',
+    payments: e.STRIPE_SECRET_KEY
+      ? {
+          mode: 'stripe',
+          secretKey: e.STRIPE_SECRET_KEY,
+          publishableKey: e.STRIPE_PUBLISHABLE_KEY!,
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+          connectWebhookSecret: e.STRIPE_CONNECT_WEBHOOK_SECRET ?? e.STRIPE_WEBHOOK_SECRET!,
+          platformFeePercent: e.PLATFORM_FEE_PERCENT,
+        }
+      : {
+          mode: 'sandbox',
+          secretKey: SANDBOX_SECRET_KEY,
+          publishableKey: SANDBOX_PUBLISHABLE_KEY,
+          // Derived from the auth secret: stable across restarts, distinct per installation.
+          webhookSecret: 'whsec_' + createHash('sha256').update(`${e.AUTH_SECRET ?? DEV_SECRET}:payments-webhook`).digest('hex').slice(0, 32),
+          connectWebhookSecret: 'whsec_' + createHash('sha256').update(`${e.AUTH_SECRET ?? DEV_SECRET}:payments-connect-webhook`).digest('hex').slice(0, 32),
+          platformFeePercent: e.PLATFORM_FEE_PERCENT,
+        },
   };
 }

@@ -40,9 +40,32 @@ describe('configuration', () => {
     expect(failure({ NODE_ENV: 'production' })).toMatch(/^Invalid configuration: (AUTH_SECRET|SMTP_URL|PUBLIC_URL) /);
   });
 
+  const STRIPE = { STRIPE_SECRET_KEY: 'sk_live_abc', STRIPE_PUBLISHABLE_KEY: 'pk_live_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
+
   it('production with everything set turns the dev tools off', () => {
-    const config = loadConfig({ NODE_ENV: 'production', AUTH_SECRET: SECRET, SMTP_URL: 'smtp://mail.example.com', PUBLIC_URL: 'https://agora.example/' });
+    const config = loadConfig({ NODE_ENV: 'production', AUTH_SECRET: SECRET, SMTP_URL: 'smtp://mail.example.com', PUBLIC_URL: 'https://agora.example/', ...STRIPE });
     expect(config).toMatchObject({ production: true, devTools: false, publicUrl: 'https://agora.example', authSecret: SECRET });
+    expect(config.payments).toMatchObject({ mode: 'stripe', secretKey: 'sk_live_abc', webhookSecret: 'whsec_abc', connectWebhookSecret: 'whsec_abc', platformFeePercent: 10 });
+  });
+
+  it('production without Stripe keys refuses to start: the payments sandbox is a development tool', () => {
+    expect(failure({ NODE_ENV: 'production', AUTH_SECRET: SECRET, SMTP_URL: 'smtp://mail.example.com', PUBLIC_URL: 'https://agora.example' }))
+      .toMatch(/^Invalid configuration: STRIPE_SECRET_KEY is required in production/);
+  });
+
+  it('without Stripe keys the payments sandbox is used, with its own webhook secrets', () => {
+    const config = loadConfig({});
+    expect(config.payments.mode).toBe('sandbox');
+    expect(config.payments.webhookSecret).toMatch(/^whsec_[0-9a-f]{32}$/);
+    expect(config.payments.connectWebhookSecret).not.toBe(config.payments.webhookSecret);
+  });
+
+  it('half of the Stripe settings, a wrong key or a bad fee is named', () => {
+    expect(failure({ STRIPE_SECRET_KEY: 'sk_test_abc' })).toMatch(/^Invalid configuration: (STRIPE_PUBLISHABLE_KEY|STRIPE_WEBHOOK_SECRET) is required when STRIPE_SECRET_KEY is set/);
+    expect(failure({ ...STRIPE, STRIPE_SECRET_KEY: 'pk_test_abc' })).toMatch(/^Invalid configuration: STRIPE_SECRET_KEY must be a Stripe secret key/);
+    expect(failure({ PLATFORM_FEE_PERCENT: '80' })).toMatch(/^Invalid configuration: PLATFORM_FEE_PERCENT /);
+    expect(failure({ PLATFORM_FEE_PERCENT: '7.5' })).toMatch(/^Invalid configuration: PLATFORM_FEE_PERCENT must be a whole number/);
+    expect(loadConfig({ PLATFORM_FEE_PERCENT: '15' }).payments.platformFeePercent).toBe(15);
   });
 
   it('a bad DATABASE_URL is named', () => {

@@ -118,3 +118,4 @@ export const rateLimitHit = pgTable(
   },
 );
 export * from './schema-courses.js';
+export * from './schema-payments.js';

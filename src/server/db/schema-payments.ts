@@ -1,0 +1,171 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { user } from './schema.js';
+import { course, courseSession, enrolment } from './schema-courses.js';
+
+/**
+ * Payments (issue 4). Our own record of what was bought and paid; the card provider
+ * (Stripe, or the local payments sandbox) stays the source of truth for money, and every
+ * webhook is only a trigger to re-read the provider's object. See
+ * docs/decisions/0006-payments.md.
+ */
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** Every provider event we received: processed once (id is the provider's event id). */
+export const stripeEvent = pgTable('stripe_event', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  /** The Connect account the event came from (Connect webhooks), if any. */
+  account: text('account'),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+  processedAt: ts('processed_at'),
+  /** Last processing error (the provider retries; the next delivery processes again). */
+  error: text('error'),
+});
+
+/**
+ * One checkout: a learner buying a seat in a course session (one payment or N monthly
+ * installments), or an educator buying a platform plan. Created before the provider's
+ * checkout session; its id is the idempotency key of every provider call it makes.
+ */
+export const purchase = pgTable(
+  'purchase',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => user.id, { onDelete: 'cascade' }),
+    /** course_payment | course_installments | plan */
+    kind: text('kind').notNull(),
+    courseId: uuid('course_id').references(() => course.id, { onDelete: 'set null' }),
+    sessionId: uuid('session_id').references(() => courseSession.id, { onDelete: 'set null' }),
+    /** The educator paid out (destination of the charges); null for platform plans. */
+    educatorId: uuid('educator_id').references(() => user.id, { onDelete: 'set null' }),
+    planId: text('plan_id'),
+    enrolmentId: uuid('enrolment_id').references(() => enrolment.id, { onDelete: 'set null' }),
+    /** What the buyer agreed to pay in total, in the smallest currency unit. */
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    /** Installment plans: number of monthly payments and the amount of each. */
+    installments: smallint('installments'),
+    installmentCents: integer('installment_cents'),
+    /** Platform fee percent applied (10 by default, less with Educator Pro). */
+    feePercent: integer('fee_percent').notNull(),
+    checkoutSessionId: text('checkout_session_id'),
+    paymentIntentId: text('payment_intent_id'),
+    subscriptionId: text('subscription_id'),
+    /**
+     * open (checkout not finished) | fulfilled (seat or plan given) | past_due (an
+     * installment failed) | completed (every installment paid) | refunded (money returned,
+     * e.g. the last seat went to someone else) | cancelled (dropped / plan ended) | expired
+     */
+    status: text('status').notNull().default('open'),
+    /** Why the purchase did not fulfil (shown to the buyer), e.g. "This session is full". */
+    failureReason: text('failure_reason'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    fulfilledAt: ts('fulfilled_at'),
+  },
+  (t) => [
+    uniqueIndex('purchase_checkout_session_idx').on(t.checkoutSessionId),
+    uniqueIndex('purchase_subscription_idx').on(t.subscriptionId),
+    index('purchase_user_idx').on(t.userId, t.createdAt),
+    index('purchase_educator_idx').on(t.educatorId, t.createdAt),
+    index('purchase_enrolment_idx').on(t.enrolmentId),
+    check('purchase_kind_valid', sql`${t.kind} in ('course_payment', 'course_installments', 'plan')`),
+    check('purchase_amount_positive', sql`${t.amountCents} > 0`),
+  ],
+);
+
+/**
+ * Money received: the one payment of a purchase, or one paid installment invoice. One row
+ * per provider charge (unique), so a replayed event never counts money twice.
+ */
+export const payment = pgTable(
+  'payment',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    purchaseId: uuid('purchase_id').notNull().references(() => purchase.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull().references(() => user.id, { onDelete: 'cascade' }),
+    educatorId: uuid('educator_id').references(() => user.id, { onDelete: 'set null' }),
+    /** Provider ids: the charge (unique), its payment intent, the invoice (installments). */
+    chargeId: text('charge_id'),
+    paymentIntentId: text('payment_intent_id'),
+    invoiceId: text('invoice_id'),
+    /** 1..N for installments, 1 for a one-time payment. */
+    sequence: smallint('sequence').notNull().default(1),
+    amountCents: integer('amount_cents').notNull(),
+    /** The platform's application fee; the educator receives amount - fee - refunds. */
+    feeCents: integer('fee_cents').notNull(),
+    refundedCents: integer('refunded_cents').notNull().default(0),
+    currency: text('currency').notNull(),
+    receiptUrl: text('receipt_url'),
+    paidAt: ts('paid_at').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payment_charge_idx').on(t.chargeId),
+    uniqueIndex('payment_invoice_idx').on(t.invoiceId),
+    index('payment_user_idx').on(t.userId, t.paidAt),
+    index('payment_educator_idx').on(t.educatorId, t.paidAt),
+    index('payment_purchase_idx').on(t.purchaseId),
+    check('payment_refund_range', sql`${t.refundedCents} between 0 and ${t.amountCents}`),
+  ],
+);
+
+/** The educator's Connect account state, as last read from the provider. */
+export const payoutAccount = pgTable('payout_account', {
+  userId: uuid('user_id').primaryKey().references(() => user.id, { onDelete: 'cascade' }),
+  accountId: text('account_id').notNull().unique(),
+  chargesEnabled: boolean('charges_enabled').notNull().default(false),
+  payoutsEnabled: boolean('payouts_enabled').notNull().default(false),
+  detailsSubmitted: boolean('details_submitted').notNull().default(false),
+  /** Requirements currently due (provider field names), shown on the dashboard. */
+  requirementsDue: jsonb('requirements_due').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  /** Platform plan: 'standard' or 'pro' (lower fee); set by a paid plan subscription. */
+  plan: text('plan').notNull().default('standard'),
+  planSubscriptionId: text('plan_subscription_id'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/**
+ * The payments sandbox's own state (development and tests only): every Stripe object it
+ * serves, stored as Stripe's JSON shape. Off in production (never written there).
+ */
+export const sandboxObject = pgTable(
+  'sandbox_object',
+  {
+    id: text('id').primaryKey(),
+    /** Stripe's `object` field: customer, product, price, checkout.session, ... */
+    type: text('type').notNull(),
+    /** Connect account the object belongs to (Stripe-Account header), if any. */
+    account: text('account'),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    /** Owner relation for lookups, e.g. the customer of a subscription, the session of a charge. */
+    parent: text('parent'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('sandbox_object_type_idx').on(t.type, t.createdAt), index('sandbox_object_parent_idx').on(t.parent)],
+);
+
+/** Idempotency keys the sandbox has seen: the same key answers the same response. */
+export const sandboxIdempotency = pgTable('sandbox_idempotency', {
+  key: text('key').primaryKey(),
+  requestHash: text('request_hash').notNull(),
+  status: integer('status').notNull(),
+  response: jsonb('response').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/** Webhook deliveries of sandbox events, retried with back-off until they succeed. */
+export const sandboxDelivery = pgTable(
+  'sandbox_delivery',
+  {
+    eventId: text('event_id').primaryKey(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    deliveredAt: ts('delivered_at'),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+  },
+  (t) => [index('sandbox_delivery_due_idx').on(t.nextAttemptAt).where(sql`delivered_at is null`)],
+);

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { PLAN_IDS } from './payments.js';
+
+/**
+ * Request and response schemas of the payments API (spec section 7: paths and payload
+ * field names kept to the letter; `session` is ours, added to name the course session).
+ */
+const id = (label: string) => z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(255, `${label} is too long`);
+const uuid = (label: string) => z.string({ error: `${label} is required` }).uuid(`${label} is not valid`);
+const cents = (label: string) => z.number({ error: `${label} is required` }).int(`${label} must be a whole number of cents`).min(1, `${label} must be positive`);
+
+export const createCustomerInput = z.object({
+  email: z.string({ error: 'Email is required' }).trim().email('Enter a valid email'),
+  name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200),
+});
+/** A list with the customer's id (spec: "returns a list with id"). */
+export const createCustomerResult = z.array(z.object({ id: z.string() }));
+
+export const createProductInput = z.object({
+  name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(250),
+  /** The course this product sells (ours); without it a plain product for the caller. */
+  course: uuid('Course').optional(),
+});
+export const createProductResult = z.object({ id: z.string(), name: z.string() });
+
+export const courseCheckoutInput = z.object({
+  customer: id('Customer'),
+  course: uuid('Course'),
+  /** The session (run) of the course being bought. */
+  session: uuid('Session'),
+  /** The course price the buyer saw, in cents; must equal ours (never trusted). */
+  price: cents('Price'),
+});
+export const courseSubscriptionInput = courseCheckoutInput.extend({
+  installments: z.number({ error: 'Installments is required' }).int('Installments must be a whole number').min(2, 'Installments must be between 2 and 24').max(24, 'Installments must be between 2 and 24'),
+});
+export const planCheckoutInput = z.object({
+  customer: id('Customer'),
+  product: z.enum(PLAN_IDS, { error: 'Choose a plan from the list' }),
+  price: cents('Price'),
+});
+/** Answer of every create-...-checkout call. */
+export const checkoutResult = z.object({
+  clientSecret: z.string(),
+  sessionId: z.string(),
+  /** Sandbox mode only: the sandbox's checkout form, shown where Embedded Checkout would be. */
+  sandboxUrl: z.string().nullable(),
+});
+export type CheckoutResult = z.infer<typeof checkoutResult>;
+
+export const verifySessionQuery = z.object({ session_id: z.string().trim().min(1).max(255).optional() });
+export const verifySessionResult = z.object({
+  /** Provider's checkout session status. */
+  status: z.enum(['open', 'complete', 'expired']),
+  paymentStatus: z.enum(['paid', 'unpaid', 'no_payment_required']),
+  kind: z.enum(['course_payment', 'course_installments', 'plan']),
+  /** Our purchase: fulfilled once the seat (or plan) is given; refunded if the seat was gone. */
+  purchase: z.object({
+    id: z.string(),
+    status: z.enum(['open', 'fulfilled', 'past_due', 'completed', 'refunded', 'cancelled', 'expired']),
+    amountCents: z.number(),
+    currency: z.string(),
+    installments: z.number().nullable(),
+    installmentCents: z.number().nullable(),
+    failureReason: z.string().nullable(),
+  }),
+  course: z.object({ id: z.string(), title: z.string() }).nullable(),
+  session: z.object({ id: z.string(), startsOn: z.string(), endsOn: z.string() }).nullable(),
+  enrolment: z.object({ id: z.string(), status: z.string() }).nullable(),
+  plan: z.object({ id: z.string(), name: z.string() }).nullable(),
+});
+export type VerifySessionResult = z.infer<typeof verifySessionResult>;
+
+export const createAccountInput = z.object({
+  email: z.string({ error: 'Email is required' }).trim().email('Enter a valid email'),
+  user_id: uuid('User'),
+});
+export const createAccountResult = z.object({ stripe_connect_account_id: z.string() });
+export const accountLinkInput = z.object({ stripe_connect_account_id: id('Account') });
+export const linkResult = z.object({ url: z.string() });
+
+/** GET /api/stripe/config: what the checkout page needs to load the right form. */
+export const paymentsConfigResult = z.object({
+  mode: z.enum(['stripe', 'sandbox']),
+  publishableKey: z.string(),
+  /** The caller's customer id (created on demand), so pages can send it back. */
+  customer: z.string().nullable(),
+});
+
+/** GET /api/course/:courseID/checkout?session=: the order summary. */
+export const checkoutSummary = z.object({
+  course: z.object({ id: z.string(), title: z.string(), coverUrl: z.string().nullable(), educatorName: z.string(), refundPolicy: z.string() }),
+  session: z.object({ id: z.string(), startsOn: z.string(), endsOn: z.string(), timeZone: z.string(), seatsLeft: z.number(), firstClassAt: z.string().nullable() }),
+  priceCents: z.number(),
+  currency: z.string(),
+  /** Null: one payment only. */
+  installments: z.number().nullable(),
+  installmentCents: z.number().nullable(),
+  customer: z.string(),
+});
+export type CheckoutSummary = z.infer<typeof checkoutSummary>;
+
+/** GET /api/payments: the signed-in user's payment history (settings). */
+export const paymentHistoryRow = z.object({
+  id: z.string(),
+  paidAt: z.string(),
+  description: z.string(),
+  courseId: z.string().nullable(),
+  amountCents: z.number(),
+  refundedCents: z.number(),
+  currency: z.string(),
+  /** "1 of 3" for installments. */
+  sequence: z.number(),
+  installments: z.number().nullable(),
+  receiptUrl: z.string().nullable(),
+  purchaseStatus: z.string(),
+});
+export const paymentHistory = z.object({ payments: z.array(paymentHistoryRow) });
+
+/** GET /api/educator/payouts: payout account state + sales (educator dashboard). */
+export const educatorPayouts = z.object({
+  account: z.object({
+    id: z.string(),
+    chargesEnabled: z.boolean(),
+    payoutsEnabled: z.boolean(),
+    detailsSubmitted: z.boolean(),
+    requirementsDue: z.array(z.string()),
+  }).nullable(),
+  plan: z.object({ id: z.string(), feePercent: z.number() }),
+  totals: z.object({ grossCents: z.number(), feeCents: z.number(), refundedCents: z.number(), netCents: z.number(), currency: z.string(), sales: z.number() }),
+  /** Net per day, last 30 days (for the chart). */
+  daily: z.array(z.object({ day: z.string(), netCents: z.number() })),
+  sales: z.array(z.object({
+    id: z.string(),
+    paidAt: z.string(),
+    courseId: z.string().nullable(),
+    courseTitle: z.string(),
+    learnerName: z.string(),
+    amountCents: z.number(),
+    feeCents: z.number(),
+    refundedCents: z.number(),
+    netCents: z.number(),
+    currency: z.string(),
+    sequence: z.number(),
+    installments: z.number().nullable(),
+  })),
+});
+export type EducatorPayouts = z.infer<typeof educatorPayouts>;
