@@ -22,6 +22,10 @@ import { systemRoutes } from './system/routes.js';
 import { devRoutes } from './dev/routes.js';
 import { benchRoutes } from './dev/bench-routes.js';
 import { pageRoutes } from './http/pages.js';
+import { paymentRoutes } from './payments/routes.js';
+import { paymentsSandbox } from './payments-sandbox/index.js';
+import { createStripeClient } from './payments/stripe-client.js';
+import type Stripe from 'stripe';
 import { createImageStore, type ImageStore } from './storage/images.js';
 import { AVATAR_MAX_BYTES } from '../shared/accounts.js';
 
@@ -38,6 +42,8 @@ declare module 'fastify' {
     resolveViewer(request: FastifyRequest): Promise<Viewer | null>;
     /** The signed-in user, or a 401. */
     requireViewer(request: FastifyRequest): Promise<Viewer>;
+    /** The Stripe SDK client (real Stripe, or the payments sandbox of this server). */
+    stripe(): Stripe;
   }
 }
 
@@ -91,6 +97,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.decorate('images', createImageStore(config.dataDir));
   app.decorate('viewerFromCookie', viewerFromCookie);
   app.decorate('resolveViewer', resolveViewer);
+  app.decorate('stripe', createStripeClient(config.payments, app));
   app.decorate('requireViewer', async (request) => {
     const viewer = await resolveViewer(request);
     if (!viewer) throw new AppError(401, 'unauthorized', 'Your session has ended. Please log in again.');
@@ -103,14 +110,19 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   });
 
   // Secure headers, computed once (the Fastify wrapper rebuilt them on every request).
+  // Real Stripe: Embedded Checkout loads Stripe.js and frames from stripe.com.
+  const stripeJs = config.payments.mode === 'stripe' ? ['https://js.stripe.com'] : [];
+  const stripeFrames = config.payments.mode === 'stripe' ? ['https://js.stripe.com', 'https://*.stripe.com'] : [];
+  const stripeApi = config.payments.mode === 'stripe' ? ['https://api.stripe.com', 'https://*.stripe.com'] : [];
   const secureHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...stripeJs],
+        frameSrc: ["'self'", ...stripeFrames],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:', ...(config.payments.mode === 'stripe' ? ['https://*.stripe.com'] : [])],
+        connectSrc: ["'self'", ...stripeApi],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
@@ -147,6 +159,8 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(educatorRoutes);
   await app.register(courseSearchRoutes);
   await app.register(courseRoutes);
+  await app.register(paymentRoutes);
+  if (config.payments.mode === 'sandbox' && !config.production) await app.register(paymentsSandbox);
   if (config.devTools) await app.register(devRoutes);
   if (config.benchRoutes) await app.register(benchRoutes);
   await app.register(pageRoutes);
