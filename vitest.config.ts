@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['tests/api/**/*.test.ts'],
+    include: ['tests/api/**/*.test.ts', 'tests/unit/**/*.test.{ts,tsx}'],
     environment: 'node',
     globalSetup: ['tests/support/global-setup.ts'],
     pool: 'forks',
