@@ -26,6 +26,12 @@ export function wallTimeIn(instant: Date, timeZone: string): WallTime {
   return { year: +parts.year, month: +parts.month, day: +parts.day, hour: +parts.hour % 24, minute: +parts.minute };
 }
 
+/** The calendar date (YYYY-MM-DD) an instant falls on in a zone: "today" there. */
+export function dateIn(instant: Date, timeZone: string): string {
+  const w = wallTimeIn(instant, timeZone);
+  return `${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
+}
+
 /** The instant at which a zone's clocks show this wall-clock time (DST-correct). */
 export function wallTimeToUtc(w: WallTime, timeZone: string): Date {
   const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute);

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { dateIn } from '../../src/shared/time.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { createSignedInUser } from '../support/factories.js';
@@ -53,6 +54,22 @@ describe('creating a session', () => {
     ['a capacity of 0', { capacity: 0 }, 'capacity', /at least 1/],
     ['a date that is not a date', { startsOn: 'next tuesday' }, 'startsOn', /YYYY-MM-DD/],
   ];
+  it('"today" is the date where the session takes place, not in UTC', async () => {
+    // Somewhere it is already tomorrow (UTC+14) or still yesterday (UTC-11) compared to UTC.
+    for (const timeZone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      const today = dateIn(new Date(), timeZone);
+      const ok = await post(app, `/api/courses/${courseId}/sessions`, sessionBody({ timeZone, startsOn: today, endsOn: dayFromNow(40) }), { cookie: educator.cookie });
+      expect(ok.statusCode, `${timeZone} ${today}: ${ok.body}`).toBe(201);
+      const yesterday = new Date(Date.parse(`${today}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+      const late = await post(app, `/api/courses/${courseId}/sessions`, sessionBody({ timeZone, startsOn: yesterday, endsOn: dayFromNow(40) }), { cookie: educator.cookie });
+      expect(late.statusCode, `${timeZone} ${yesterday}`).toBe(400);
+      expect(late.json().error.fields.startsOn).toMatch(/today or a later date/);
+    }
+    expect(dateIn(new Date('2026-01-01T05:00:00Z'), 'Pacific/Pago_Pago')).toBe('2025-12-31');
+    expect(dateIn(new Date('2026-01-01T05:00:00Z'), 'Pacific/Kiritimati')).toBe('2026-01-01');
+    expect(dateIn(new Date('2026-01-01T11:00:00Z'), 'Pacific/Kiritimati')).toBe('2026-01-02');
+  });
+
   it.each(invalid)('%s answers 400 naming the field, and creates nothing', async (_, override, field, message) => {
     const before = await queryRows(app, sql`select id from course_session where course_id = ${courseId}`);
     const res = await post(app, `/api/courses/${courseId}/sessions`, sessionBody(override), { cookie: educator.cookie });

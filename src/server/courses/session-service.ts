@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { ClassTimeInput, SessionInput } from '../../shared/courses-schemas.js';
-import { addWeeksInZone } from '../../shared/time.js';
+import { addWeeksInZone, dateIn } from '../../shared/time.js';
 import type { Db } from '../db/client.js';
 import { classTime, courseSession, enrolment } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
@@ -9,12 +9,11 @@ import { ownedCourse, ownedSession } from './access.js';
 import { fillFromWaitlist } from './enrolment-service.js';
 import { refreshCourseStats } from './stats.js';
 
-const today = () => new Date().toISOString().slice(0, 10);
-
 export async function createSession(db: Db, viewer: Viewer, courseId: string, input: Required<Pick<SessionInput, 'startsOn' | 'endsOn' | 'capacity' | 'timeZone'>> & { minToRun: number }) {
   return db.transaction(async (tx) => {
     await ownedCourse(tx, courseId, viewer);
-    if (input.startsOn < today()) throw AppError.badRequest('The start date is in the past', { startsOn: 'Choose today or a later date' });
+    // "Today" where the session takes place, not in UTC.
+    if (input.startsOn < dateIn(new Date(), input.timeZone)) throw AppError.badRequest('The start date is in the past', { startsOn: 'Choose today or a later date' });
     const [row] = await tx.insert(courseSession).values({ courseId, ...input }).returning({ id: courseSession.id });
     await refreshCourseStats(tx, courseId);
     return row.id;
