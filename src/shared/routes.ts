@@ -26,14 +26,14 @@ const AUTH = new Set([
 
 const PATTERNS = [
   // General
-  '/', '/login', '/signup', '/contact', '/explore', '/landing', '/pricing', '/project', '/roadmap',
+  '/', '/login', '/signup', '/contact', '/explore', '/landing', '/pricing', '/pricing/complete', '/project', '/roadmap',
   '/dashboard', '/not-found', '/auth-test', '/google-login', '/verify-email', '/email-verified',
   '/reset-password', '/send-password-reset',
   // Club
   '/club/new', '/club/search', '/club/:id', '/club/:clubID/edit', '/club/:clubID/new-event',
   '/club/:clubID/event/:eventID',
   // Course
-  '/course/new', '/course/search', '/course/:id', '/course/checkout', '/course/:courseID/edit',
+  '/course/new', '/course/search', '/course/:id', '/course/checkout', '/course/checkout/complete', '/course/:courseID/edit',
   '/course/:courseID/review', '/course/:courseID/enrollment', '/course/:courseID/session/new',
   '/course/:courseID/session/:sessionID/drop', '/course/:courseID/session/:sessionID/enroll',
   '/course/:courseID/session/:sessionID/new-class-time',

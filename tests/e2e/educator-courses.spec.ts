@@ -107,7 +107,7 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await page.goto('/course/new');
     await expect(page).toHaveURL(/\/educator\/onboard$/);
     await expect(page.getByRole('heading', { name: 'Become an educator' })).toBeVisible();
-    await expect(page.getByRole('list', { name: 'Onboarding steps' })).toContainText('Coming next');
+    await expect(page.getByRole('list', { name: 'Onboarding steps' })).toContainText('Set up payouts');
   });
 
   await test.step('onboarding step 1: headline, bio, subjects, a link and a photo', async () => {

@@ -10,21 +10,17 @@ import { RootLayout } from './root-layout';
 import { AppLayout } from './app-layout';
 import { AuthLayout, LandingLayout } from './landing-layout';
 
-const info = (name: 'PricingPage' | 'ProjectPage' | 'RoadmapPage' | 'ContactPage') =>
+const info = (name: 'ProjectPage' | 'RoadmapPage' | 'ContactPage') =>
   lazyPage(() => import('../features/marketing/info-pages').then((m) => ({ default: m[name] })));
 
 /** Placeholders for the screens later issues build (spec section 2 route table). */
 const SOON: [string, string, string][] = [
-  ['/course/checkout', 'Checkout', 'Pay for a course session by card, at once or in installments.'],
   ['/club/new', 'Create a club', 'Start a club around what you love.'],
   ['/club/search', 'Find a club', 'Search clubs near you and online.'],
   ['/club/:id', 'Club', 'Club details and events will be shown here.'],
   ['/club/:clubID/edit', 'Edit club', 'Club organisers will edit their club here.'],
   ['/club/:clubID/new-event', 'New event', 'Club organisers will plan events here.'],
   ['/club/:clubID/event/:eventID', 'Event', 'Event details will be shown here.'],
-  ['/educator/benefits', 'Teaching on Agora', 'Fees, payouts and Educator Pro, explained.'],
-  ['/educator/dashboard', 'Educator dashboard', 'Your courses, sales and payout status.'],
-  ['/educator/onboard-success', 'Payouts', 'The state of your payout account.'],
   ['/educator/:educatorID/analytics', 'Analytics', 'Enrolments and revenue over time.'],
   ['/mailbox', 'Mailbox', 'Your conversations with learners and educators.'],
   ['/mailbox/notifications', 'Notifications', 'Everything that happened while you were away.'],
@@ -56,7 +52,7 @@ export function createRouter(queryClient: QueryClient) {
           children: [
             { path: '/', lazy: lazyPage(() => import('../features/marketing/landing-page')) },
             { path: '/landing', lazy: lazyPage(() => import('../features/marketing/landing-page')) },
-            { path: '/pricing', lazy: info('PricingPage') },
+            { path: '/pricing', lazy: lazyPage(() => import('../features/payments/pricing-page')) },
             { path: '/project', lazy: info('ProjectPage') },
             { path: '/roadmap', lazy: info('RoadmapPage') },
             { path: '/contact', lazy: info('ContactPage') },
@@ -104,6 +100,12 @@ export function createRouter(queryClient: QueryClient) {
             { path: '/course/:courseID/session/:sessionID/drop', lazy: lazyPage(() => import('../features/courses/drop-page')) },
             { path: '/course/:courseID/review', lazy: lazyPage(() => import('../features/courses/review-page')) },
             { path: '/dashboard', lazy: lazyPage(() => import('../features/dashboard/dashboard-page')) },
+            { path: '/course/checkout', lazy: lazyPage(() => import('../features/payments/checkout-page')) },
+            { path: '/course/checkout/complete', lazy: lazyPage(() => import('../features/payments/checkout-complete-page')) },
+            { path: '/pricing/complete', lazy: lazyPage(() => import('../features/payments/pricing-complete-page')) },
+            { path: '/educator/benefits', lazy: lazyPage(() => import('../features/payments/benefits-page')) },
+            { path: '/educator/dashboard', lazy: lazyPage(() => import('../features/payments/educator-dashboard-page')) },
+            { path: '/educator/onboard-success', lazy: lazyPage(() => import('../features/payments/onboard-success-page')) },
             ...SOON.map(([path, title, text]) => ({ path, Component: comingSoon(title, text) })),
           ],
         },

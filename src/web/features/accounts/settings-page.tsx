@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { paths } from '../../lib/paths';
 import { PageHeader } from '../../components/ui/card';
+import { PaymentHistoryCard } from '../payments/payment-history-card';
 import { useViewer } from './api';
 import { ProfileForm } from './profile-form';
 import { SessionsCard } from './sessions-card';
@@ -9,9 +10,10 @@ export default function SettingsPage() {
   const me = useViewer();
   return (
     <div className="mx-auto max-w-3xl">
-      <PageHeader title="Settings" subtitle="Your profile, picture and signed-in devices." />
+      <PageHeader title="Settings" subtitle="Your profile, picture, payments and signed-in devices." />
       <div className="space-y-6">
         <ProfileForm user={me} />
+        <PaymentHistoryCard />
         <SessionsCard />
         <p className="text-sm text-slate-600">
           Need help from support? Share the details on your <Link to={paths.authTest} className="font-semibold text-brand-700 hover:underline">session page</Link>.

@@ -1,34 +1,51 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ArrowRight, BookOpenCheck, Check, CreditCard, Eye, Pencil, Sparkles } from 'lucide-react';
+import { ArrowRight, BookOpenCheck, Check, CreditCard, Eye, LayoutDashboard, Pencil, Sparkles } from 'lucide-react';
 import type { CurrentUser } from '../../../shared/accounts';
+import type { EducatorPayouts } from '../../../shared/payments-schemas';
 import { ApiError } from '../../lib/api';
 import { Alert } from '../../components/ui/alert';
 import { ButtonLink } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/card';
 import { useViewer } from '../accounts/api';
 import { Skeleton, uploadWithProgress } from '../courses/editor/controls';
+import { payoutsQuery } from '../payments/api';
+import { OnboardingButton, PayoutFlags, payoutsReady } from '../payments/components/payouts';
 import { becomeEducator, educatorQuery } from './api';
 import { EducatorForm, PhotoInput } from './educator-form';
 
-/** /educator/onboard — step 1 creates the educator profile; step 2 (payouts) comes with payments. */
+type PayoutStep = 'locked' | 'todo' | 'unfinished' | 'done';
+
+/** /educator/onboard — step 1 creates the educator profile; step 2 sets up payouts (Stripe Connect). */
 export default function OnboardPage() {
   const me = useViewer();
   const [joined, setJoined] = useState<{ photoError: string | null } | null>(null);
+  const payouts = useQuery({ ...payoutsQuery(), enabled: !!me.educator });
+  const account = payouts.data?.account;
+  const payoutStep: PayoutStep = !me.educator ? 'locked' : payoutsReady(account ?? null) ? 'done' : account ? 'unfinished' : 'todo';
   return (
     <div className="mx-auto max-w-3xl">
       <PageHeader
         title={me.educator ? (joined ? 'Welcome, educator!' : 'You are an educator') : 'Become an educator'}
         subtitle={me.educator ? 'Your educator profile is set up.' : 'Teach live classes on Agora: set up your profile, then create your first course.'}
       />
-      <OnboardingSteps profileDone={!!me.educator} />
-      {me.educator ? <EducatorStatus me={me} joined={joined} /> : <ProfileStep me={me} onJoined={setJoined} />}
+      <OnboardingSteps profileDone={!!me.educator} payouts={payoutStep} />
+      {me.educator ? <EducatorStatus me={me} joined={joined} payouts={payouts} /> : <ProfileStep me={me} onJoined={setJoined} />}
     </div>
   );
 }
 
-function OnboardingSteps({ profileDone }: { profileDone: boolean }) {
+const PAYOUT_TEXT: Record<PayoutStep, string> = {
+  locked: 'Get paid for paid courses. Free courses need no payouts.',
+  todo: 'Connect a bank account to sell paid courses',
+  unfinished: 'Stripe needs a few more details',
+  done: 'Done',
+};
+
+function OnboardingSteps({ profileDone, payouts }: { profileDone: boolean; payouts: PayoutStep }) {
+  const payoutsDone = payouts === 'done';
+  const payoutsCurrent = payouts === 'todo' || payouts === 'unfinished';
   return (
     <ol aria-label="Onboarding steps" className="mb-6 grid gap-3 sm:grid-cols-2">
       <li aria-current={profileDone ? undefined : 'step'} className={`flex items-center gap-3 rounded-xl border p-3 ${profileDone ? 'border-emerald-200 bg-emerald-50' : 'border-brand-600 bg-brand-50'}`}>
@@ -40,11 +57,17 @@ function OnboardingSteps({ profileDone }: { profileDone: boolean }) {
           <span className="block text-xs text-slate-700">{profileDone ? 'Done' : 'Bio, photo and subjects'}</span>
         </span>
       </li>
-      <li aria-disabled="true" className="flex items-center gap-3 rounded-xl border border-dashed border-slate-300 bg-white p-3 text-slate-600">
-        <span className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-slate-200 text-sm font-bold text-slate-700">2</span>
+      <li
+        aria-current={payoutsCurrent ? 'step' : undefined}
+        aria-disabled={payouts === 'locked' || undefined}
+        className={`flex items-center gap-3 rounded-xl border p-3 ${payoutsDone ? 'border-emerald-200 bg-emerald-50' : payoutsCurrent ? 'border-brand-600 bg-brand-50' : 'border-dashed border-slate-300 bg-white text-slate-600'}`}
+      >
+        <span className={`flex h-8 w-8 shrink-0 items-center justify-center rounded-full text-sm font-bold ${payoutsDone ? 'bg-emerald-600 text-white' : payoutsCurrent ? 'bg-brand-700 text-white' : 'bg-slate-200 text-slate-700'}`}>
+          {payoutsDone ? <Check className="h-4 w-4" aria-hidden="true" /> : '2'}
+        </span>
         <span>
-          <span className="flex items-center gap-2 text-sm font-semibold text-slate-700">Payouts <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 ring-1 ring-inset ring-slate-200">Coming next</span></span>
-          <span className="block text-xs">Get paid for paid courses. Free courses need no payouts.</span>
+          <span className={`block text-sm font-semibold ${payouts === 'locked' ? 'text-slate-700' : 'text-slate-900'}`}>Set up payouts</span>
+          <span className={`block text-xs ${payouts === 'locked' ? '' : 'text-slate-700'}`}>{PAYOUT_TEXT[payouts]}</span>
         </span>
       </li>
     </ol>
@@ -86,8 +109,46 @@ function ProfileStep({ me, onJoined }: { me: CurrentUser; onJoined: (j: { photoE
   );
 }
 
-function EducatorStatus({ me, joined }: { me: CurrentUser; joined: { photoError: string | null } | null }) {
+type PayoutsResult = ReturnType<typeof useQuery<EducatorPayouts>>;
+
+/** Step 2: the Connect account's state, and the button that (re)opens Stripe's onboarding. */
+function PayoutsStep({ me, payouts }: { me: CurrentUser; payouts: PayoutsResult }) {
+  const account = payouts.data?.account ?? null;
+  const ready = payoutsReady(account);
+  return (
+    <section aria-labelledby="payouts-heading" className={`rounded-2xl border p-6 shadow-sm ${ready ? 'border-emerald-200 bg-white' : 'border-brand-100 bg-gradient-to-br from-brand-50 to-white'}`}>
+      <CreditCard className={`h-8 w-8 ${ready ? 'text-emerald-600' : 'text-brand-700'}`} aria-hidden="true" />
+      <h2 id="payouts-heading" className="mt-3 text-xl font-bold text-slate-900">{ready ? 'Payouts are set up' : account ? 'Finish setting up payouts' : 'Set up payouts'}</h2>
+      <p className="mt-1 text-slate-700">
+        {ready
+          ? 'Learners can pay for your courses; Stripe pays the money out to your bank, less the platform fee.'
+          : 'To sell paid courses, connect a bank account through Stripe. It takes a few minutes; Agora never sees your bank details.'}
+      </p>
+      {payouts.isPending ? (
+        <div className="mt-4 space-y-2" aria-hidden="true"><Skeleton className="h-5 w-1/2" /><Skeleton className="h-5 w-1/3" /></div>
+      ) : (
+        <>
+          {account && <div className="mt-4"><PayoutFlags account={account} /></div>}
+          {payouts.error && <p className="mt-3 text-sm text-red-700">The state of your payout account could not be read.</p>}
+          <div className="mt-4 flex flex-wrap gap-3">
+            {ready ? (
+              <ButtonLink to="/educator/dashboard" variant="secondary"><LayoutDashboard className="h-4 w-4" aria-hidden="true" /> Educator dashboard</ButtonLink>
+            ) : (
+              <OnboardingButton me={me} accountId={account?.id} label={account ? 'Continue onboarding' : 'Set up payouts'} />
+            )}
+          </div>
+        </>
+      )}
+      <p className="mt-4 text-sm text-slate-600">
+        Fees and payouts, explained: <Link to="/educator/benefits" className="font-semibold text-brand-700 hover:underline">Teaching on Agora</Link>.
+      </p>
+    </section>
+  );
+}
+
+function EducatorStatus({ me, joined, payouts }: { me: CurrentUser; joined: { photoError: string | null } | null; payouts: PayoutsResult }) {
   const { data: profile, isPending } = useQuery(educatorQuery(me.id));
+  const account = payouts.data?.account ?? null;
   const courses = profile?.courses ?? [];
   const first = courses.length === 0;
   return (
@@ -95,10 +156,12 @@ function EducatorStatus({ me, joined }: { me: CurrentUser; joined: { photoError:
       {joined && <Alert tone="success" title="Your educator profile is ready">Learners can now find you. Next: create your first course.</Alert>}
       {joined?.photoError && <Alert tone="error" title="Your photo was not uploaded">{joined.photoError} You can add it on your profile’s edit page.</Alert>}
 
+      <PayoutsStep me={me} payouts={payouts} />
+
       <section aria-labelledby="next-heading" className="rounded-2xl border border-brand-100 bg-gradient-to-br from-brand-50 to-white p-6 shadow-sm">
         <Sparkles className="h-8 w-8 text-brand-700" aria-hidden="true" />
         <h2 id="next-heading" className="mt-3 text-xl font-bold text-slate-900">{first ? 'Create your first course' : 'Create another course'}</h2>
-        <p className="mt-1 text-slate-700">Describe it, add a session with its class times, and publish. Free courses can take enrolments right away.</p>
+        <p className="mt-1 text-slate-700">Describe it, add a session with its class times, and publish. Free courses can take enrolments right away; paid ones once payouts are set up.</p>
         <ButtonLink to="/course/new" className="mt-4">
           {first ? 'Create your first course' : 'New course'} <ArrowRight className="h-4 w-4" aria-hidden="true" />
         </ButtonLink>
@@ -122,7 +185,7 @@ function EducatorStatus({ me, joined }: { me: CurrentUser; joined: { photoError:
             </li>
             <li className="flex items-start gap-3">
               <CreditCard className="mt-0.5 h-5 w-5 shrink-0 text-slate-500" aria-hidden="true" />
-              <span><span className="font-medium text-slate-900">Payouts</span> — {profile?.payoutsReady ? 'ready' : 'not set up yet (coming next: needed for paid courses)'}</span>
+              <span><span className="font-medium text-slate-900">Payouts</span> — {payoutsReady(account) ? 'ready' : account ? 'onboarding not finished' : 'not set up yet (needed for paid courses)'}</span>
             </li>
           </ul>
         )}

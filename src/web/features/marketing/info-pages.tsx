@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import { Check, Mail } from 'lucide-react';
-import { ButtonLink } from '../../components/ui/button';
+import { Mail } from 'lucide-react';
 
 function InfoPage({ title, lead, children }: { title: string; lead: string; children: ReactNode }) {
   return (
@@ -9,34 +8,6 @@ function InfoPage({ title, lead, children }: { title: string; lead: string; chil
       <p className="mt-3 text-lg text-slate-700">{lead}</p>
       <div className="mt-10">{children}</div>
     </div>
-  );
-}
-
-const PLANS = [
-  { name: 'Learner', price: 'Free', text: 'Join courses and clubs; pay only for the courses you take.', items: ['Search every course and club', 'Message educators', 'Calendar of your class times'] },
-  { name: 'Educator', price: '10% per sale', text: 'Publish courses and get paid out automatically.', items: ['Unlimited courses and sessions', 'Payouts to your bank', 'Roster and analytics'] },
-  { name: 'Educator Pro', price: 'Lower fee', text: 'For educators who teach every week.', items: ['Reduced platform fee', 'Priority placement in search', 'Everything in Educator'] },
-];
-
-export function PricingPage() {
-  return (
-    <InfoPage title="Pricing" lead="Learning on Agora is free; educators pay a small fee only when they sell.">
-      <div className="grid gap-6 md:grid-cols-3">
-        {PLANS.map((p) => (
-          <section key={p.name} className="flex flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-            <h2 className="text-lg font-semibold text-slate-900">{p.name}</h2>
-            <p className="mt-2 text-3xl font-bold text-brand-700">{p.price}</p>
-            <p className="mt-2 text-sm text-slate-600">{p.text}</p>
-            <ul className="mt-4 flex-1 space-y-2">
-              {p.items.map((i) => (
-                <li key={i} className="flex gap-2 text-sm text-slate-700"><Check className="h-4 w-4 text-emerald-600" aria-hidden="true" />{i}</li>
-              ))}
-            </ul>
-            <ButtonLink to="/signup" variant="secondary" className="mt-6">Get started</ButtonLink>
-          </section>
-        ))}
-      </div>
-    </InfoPage>
   );
 }
 

@@ -1,0 +1,223 @@
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { ArrowLeft, CalendarDays, CreditCard, ShieldCheck, Users } from 'lucide-react';
+import type { CheckoutResult, CheckoutSummary } from '../../../shared/payments-schemas';
+import { ApiError } from '../../lib/api';
+import { Alert } from '../../components/ui/alert';
+import { Button, ButtonLink } from '../../components/ui/button';
+import { PageHeader } from '../../components/ui/card';
+import { PageLoading } from '../../components/ui/spinner';
+import NotFoundPage from '../errors/not-found-page';
+import { CourseCover } from '../courses/components/cover';
+import { formatDateRange, plural, refundPolicy, viewerTimeZone } from '../courses/components/format';
+import { checkoutSummaryQuery, paymentsConfigQuery, startCourseCheckout, type PaymentsConfig } from './api';
+import { CardForm } from './components/card-form';
+import { installmentsLabel, money } from './format';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Plan = 'full' | 'installments';
+
+function firstClass(iso: string) {
+  const zone = viewerTimeZone();
+  return `${new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(new Date(iso))} (${zone})`;
+}
+
+/** Course, session, refund policy and what is paid: the order as the server prices it. */
+function OrderSummary({ summary, plan }: { summary: CheckoutSummary; plan: Plan }) {
+  const { course, session, currency } = summary;
+  const policy = refundPolicy(course.refundPolicy);
+  const inInstallments = plan === 'installments' && summary.installments && summary.installmentCents;
+  return (
+    <section aria-labelledby="order-heading" className="rounded-2xl border border-slate-200 bg-white shadow-sm">
+      <h2 id="order-heading" className="sr-only">Order summary</h2>
+      <div className="flex gap-4 border-b border-slate-100 p-5">
+        <CourseCover src={course.coverUrl} category="" className="h-20 w-28 shrink-0 rounded-lg" iconClass="h-8 w-8" />
+        <div className="min-w-0">
+          <p className="break-words font-semibold text-slate-900">
+            <Link to={`/course/${course.id}`} className="hover:text-brand-700 hover:underline">{course.title}</Link>
+          </p>
+          <p className="text-sm text-slate-600">by {course.educatorName}</p>
+        </div>
+      </div>
+      <dl className="space-y-3 p-5 text-sm">
+        <div className="flex gap-3">
+          <CalendarDays className="mt-0.5 h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
+          <div>
+            <dt className="sr-only">Session</dt>
+            <dd className="font-medium text-slate-900">{formatDateRange(session.startsOn, session.endsOn)}</dd>
+            {session.firstClassAt && <dd className="text-slate-600">First class {firstClass(session.firstClassAt)}</dd>}
+          </div>
+        </div>
+        <div className="flex gap-3">
+          <Users className="mt-0.5 h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
+          <div>
+            <dt className="sr-only">Seats</dt>
+            <dd className={session.seatsLeft <= 2 ? 'font-medium text-amber-800' : 'text-slate-700'}>{session.seatsLeft > 0 ? `${plural(session.seatsLeft, 'seat')} left` : 'No seats left'}</dd>
+          </div>
+        </div>
+        <div className="flex gap-3">
+          <ShieldCheck className="mt-0.5 h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
+          <div>
+            <dt className="font-medium text-slate-900">{policy.label} refund policy</dt>
+            <dd className="text-slate-600">{policy.text}</dd>
+          </div>
+        </div>
+      </dl>
+      <dl className="flex flex-wrap items-end justify-between gap-2 rounded-b-2xl border-t border-slate-100 bg-slate-50 p-5">
+        <dt className="text-sm font-medium text-slate-700">{inInstallments ? 'You pay' : 'Total'}</dt>
+        <dd className="text-right">
+          {inInstallments ? (
+            <>
+              <span className="block text-xl font-bold text-slate-900">{installmentsLabel(summary.installments!, summary.installmentCents!, currency)}</span>
+              <span className="block text-sm text-slate-600">total {money(summary.installments! * summary.installmentCents!, currency)}</span>
+            </>
+          ) : (
+            <span className="block text-xl font-bold text-slate-900">{money(summary.priceCents, currency)}</span>
+          )}
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+function PlanChoice({ summary, plan, onPlan, disabled }: { summary: CheckoutSummary; plan: Plan; onPlan: (p: Plan) => void; disabled: boolean }) {
+  const n = summary.installments!;
+  const each = summary.installmentCents!;
+  const options: { id: Plan; title: string; text: string }[] = [
+    { id: 'full', title: 'Pay in full', text: `${money(summary.priceCents, summary.currency)} today` },
+    { id: 'installments', title: `${n} monthly installments`, text: `${money(each, summary.currency)} today, then every month until ${n} are paid (total ${money(n * each, summary.currency)})` },
+  ];
+  return (
+    <fieldset disabled={disabled}>
+      <legend className="text-sm font-semibold text-slate-900">How would you like to pay?</legend>
+      <div className="mt-2 grid gap-2">
+        {options.map((o) => (
+          <label
+            key={o.id}
+            className={`flex cursor-pointer gap-3 rounded-xl border p-3 transition has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500 ${plan === o.id ? 'border-brand-600 bg-brand-50' : 'border-slate-200 bg-white hover:border-slate-300'}`}
+          >
+            <input type="radio" name="plan" value={o.id} checked={plan === o.id} onChange={() => onPlan(o.id)} className="mt-1 h-4 w-4 accent-brand-700" />
+            <span>
+              <span className="block text-sm font-semibold text-slate-900">{o.title}</span>
+              <span className="block text-sm text-slate-600">{o.text}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+function Checkout({ summary, config, refetchSummary }: { summary: CheckoutSummary; config: PaymentsConfig; refetchSummary: () => Promise<unknown> }) {
+  const [plan, setPlan] = useState<Plan>('full');
+  const [checkout, setCheckout] = useState<CheckoutResult | null>(null);
+  const [priceChanged, setPriceChanged] = useState(false);
+  const offersInstallments = !!summary.installments && !!summary.installmentCents;
+  const start = useMutation({
+    mutationFn: () =>
+      startCourseCheckout({
+        customer: summary.customer,
+        course: summary.course.id,
+        session: summary.session.id,
+        price: summary.priceCents,
+        installments: plan === 'installments' && offersInstallments ? summary.installments! : undefined,
+      }),
+    onMutate: () => setPriceChanged(false),
+    onSuccess: setCheckout,
+    onError: async (err) => {
+      // The seat count or price may have moved since the page loaded: show the order as it is now.
+      if (err instanceof ApiError && (err.status === 400 || err.status === 409)) {
+        const before = summary.priceCents;
+        const fresh = (await refetchSummary()) as { data?: CheckoutSummary };
+        if (fresh.data && fresh.data.priceCents !== before) setPriceChanged(true);
+      }
+    },
+  });
+  const full = summary.session.seatsLeft <= 0;
+  const error = start.error;
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)] lg:items-start">
+      <OrderSummary summary={summary} plan={offersInstallments ? plan : 'full'} />
+      <section aria-labelledby="payment-heading" className="min-w-0 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+        <h2 id="payment-heading" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+          <CreditCard className="h-5 w-5 text-brand-700" aria-hidden="true" /> Payment
+        </h2>
+        <div className="mt-4 space-y-4">
+          {priceChanged && (
+            <Alert tone="info" title="The price of this course has changed">The summary now shows the current price. Check it, then continue.</Alert>
+          )}
+          {error && (
+            <Alert tone="error" title="The payment could not be started">
+              {error instanceof ApiError ? error.message : 'Please try again.'}
+            </Alert>
+          )}
+          {checkout ? (
+            <>
+              <CardForm config={config} checkout={checkout} />
+              <Button variant="ghost" onClick={() => setCheckout(null)} className="px-2">
+                <ArrowLeft className="h-4 w-4" aria-hidden="true" /> {offersInstallments ? 'Change how you pay' : 'Back'}
+              </Button>
+            </>
+          ) : full ? (
+            <Alert tone="error" title="This session is full">
+              Someone took the last seat. <Link to={`/course/${summary.course.id}`} className="font-semibold underline">Choose another session or join the waitlist</Link>.
+            </Alert>
+          ) : (
+            <>
+              {offersInstallments ? (
+                <PlanChoice summary={summary} plan={plan} onPlan={setPlan} disabled={start.isPending} />
+              ) : (
+                <p className="text-sm text-slate-600">One payment of {money(summary.priceCents, summary.currency)}.</p>
+              )}
+              <p className="text-xs text-slate-600">
+                By continuing you agree to the course's refund policy. Dropping before the first class refunds everything you paid.
+              </p>
+              <div className="flex flex-wrap items-center justify-end gap-3">
+                <ButtonLink to={`/course/${summary.course.id}`} variant="secondary">Cancel</ButtonLink>
+                <Button onClick={() => start.mutate()} loading={start.isPending}>
+                  {start.isPending ? 'Preparing the card form…' : 'Continue to payment'}
+                </Button>
+              </div>
+            </>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}
+
+/** /course/checkout?course=&session= — the order summary, how to pay, then the card form. */
+export default function CheckoutPage() {
+  const [params] = useSearchParams();
+  const courseId = params.get('course') ?? '';
+  const sessionId = params.get('session') ?? '';
+  const valid = UUID.test(courseId) && UUID.test(sessionId);
+  const summary = useQuery({ ...checkoutSummaryQuery(courseId, sessionId), enabled: valid });
+  const config = useQuery({ ...paymentsConfigQuery, enabled: valid });
+
+  if (!valid) return <NotFoundPage />;
+  const failure = summary.error ?? config.error;
+  if (failure && (!summary.data || !config.data)) {
+    if (failure instanceof ApiError && failure.status === 404) return <NotFoundPage />;
+    return (
+      <div className="mx-auto max-w-xl space-y-4">
+        <PageHeader title="Checkout" />
+        <Alert tone="error" title="This checkout cannot be opened">{failure instanceof ApiError ? failure.message : 'Please try again.'}</Alert>
+        <div className="flex flex-wrap gap-3">
+          <ButtonLink to={`/course/${courseId}`} variant="secondary">Back to the course</ButtonLink>
+          <Button variant="secondary" onClick={() => void Promise.all([summary.refetch(), config.refetch()])}>Try again</Button>
+        </div>
+      </div>
+    );
+  }
+  if (!summary.data || !config.data) return <PageLoading label="Loading your order…" />;
+  return (
+    <div className="mx-auto max-w-5xl">
+      <PageHeader title="Checkout" subtitle={<>Your seat in <span className="font-medium text-slate-800">{summary.data.course.title}</span></>} />
+      <Checkout summary={summary.data} config={config.data} refetchSummary={summary.refetch} />
+    </div>
+  );
+}

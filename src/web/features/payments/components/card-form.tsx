@@ -1,0 +1,42 @@
+import { lazy, Suspense, useState } from 'react';
+import { Lock } from 'lucide-react';
+import type { CheckoutResult } from '../../../../shared/payments-schemas';
+import { Alert } from '../../../components/ui/alert';
+import { Spinner } from '../../../components/ui/spinner';
+import type { PaymentsConfig } from '../api';
+
+const StripeEmbedded = lazy(() => import('./stripe-embedded'));
+
+/**
+ * Where the card is typed: Stripe's Embedded Checkout, or in sandbox mode the sandbox's
+ * own form in a frame. Either one sends the whole window to the return page when paid.
+ */
+export function CardForm({ config, checkout }: { config: PaymentsConfig; checkout: CheckoutResult }) {
+  const [loaded, setLoaded] = useState(false);
+  return (
+    <div>
+      <p className="mb-3 flex items-center gap-2 text-sm text-slate-600">
+        <Lock className="h-4 w-4 text-emerald-700" aria-hidden="true" /> Your card details go straight to the payment provider; Agora never sees them.
+      </p>
+      {config.mode === 'sandbox' ? (
+        checkout.sandboxUrl ? (
+          <div className="relative">
+            {!loaded && <div className="absolute inset-x-0 top-10 flex justify-center text-brand-700"><Spinner label="Loading the secure card form…" /></div>}
+            <iframe
+              title="Secure card payment"
+              src={checkout.sandboxUrl}
+              onLoad={() => setLoaded(true)}
+              className="block h-[640px] w-full rounded-xl border border-slate-200 bg-white"
+            />
+          </div>
+        ) : (
+          <Alert tone="error" title="The card form could not be opened">The payment sandbox gave no form address. Please try again.</Alert>
+        )
+      ) : (
+        <Suspense fallback={<div className="flex justify-center py-10 text-brand-700"><Spinner label="Loading the secure card form…" /></div>}>
+          <StripeEmbedded publishableKey={config.publishableKey} clientSecret={checkout.clientSecret} />
+        </Suspense>
+      )}
+    </div>
+  );
+}

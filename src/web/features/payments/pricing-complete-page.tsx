@@ -1,0 +1,45 @@
+import { useSearchParams } from 'react-router';
+import { CircleSlash, Sparkles } from 'lucide-react';
+import { PAYMENT_MESSAGES, planById } from '../../../shared/payments';
+import { ApiError } from '../../lib/api';
+import { ButtonLink } from '../../components/ui/button';
+import { Confirming, ResultCard, StillProcessing, useVerifiedSession, VerifyError } from './components/confirmation';
+import { money } from './format';
+
+/** /pricing/complete?session_id= — where the card form returns after buying a plan. */
+export default function PricingCompletePage() {
+  const [params] = useSearchParams();
+  const sessionId = params.get('session_id') ?? '';
+  const { result, done, timedOut, error, elapsed } = useVerifiedSession(sessionId);
+  if (!sessionId) return <VerifyError error={new ApiError(400, PAYMENT_MESSAGES.sessionMissing, 'bad_request')} />;
+  if (error) return <VerifyError error={error} />;
+  if (timedOut) return <StillProcessing actions={<ButtonLink to="/pricing" variant="secondary">Back to pricing</ButtonLink>} />;
+  if (!done || !result) return <Confirming elapsed={elapsed} />;
+
+  const plan = planById(result.plan?.id ?? '');
+  const name = result.plan?.name ?? plan?.name ?? 'your plan';
+  const ok = result.purchase.status === 'fulfilled' || result.purchase.status === 'completed' || result.purchase.status === 'past_due';
+  if (!ok) {
+    return (
+      <ResultCard
+        icon={<CircleSlash className="mx-auto h-12 w-12 text-slate-500" aria-hidden="true" />}
+        title={`${name} was not activated`}
+        actions={<ButtonLink to="/pricing">Back to pricing</ButtonLink>}
+      >
+        <p role="status">{result.purchase.failureReason ?? (result.purchase.status === 'refunded' ? 'Your payment was refunded.' : 'The payment was not completed, so nothing was charged.')}</p>
+      </ResultCard>
+    );
+  }
+  return (
+    <ResultCard
+      icon={<Sparkles className="mx-auto h-12 w-12 text-brand-700" aria-hidden="true" />}
+      title={`You're on ${name}`}
+      actions={<><ButtonLink to="/educator/dashboard">Go to your educator dashboard</ButtonLink><ButtonLink to="/educator/benefits" variant="secondary">How fees work</ButtonLink></>}
+    >
+      <p role="status">
+        {money(result.purchase.amountCents, result.purchase.currency)} paid.
+        {plan && <> From now on the platform keeps {plan.feePercent}% of each sale instead of 10%.</>}
+      </p>
+    </ResultCard>
+  );
+}
