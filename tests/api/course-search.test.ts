@@ -370,6 +370,25 @@ describe('GET /api/courses/search: cost', () => {
           (i % 10) * 1000, 'usd', 'moderate', 'published', (i % 5) + 1, i % 40, current_date + (i % 200), i % 7
         from generate_series(1, 3000) i`);
       await tx.execute(sql`analyze course`);
+      // The answer is the plain definition of relevance and of the capped total, whichever
+      // path the statement takes (index-only walk, total settled by title matches or not).
+      for (const [q, page, pageSize] of [['python', 1, 20], ['python', 3, 7], ['course', 1, 20], ['practice', 2, 20], ['rareword', 1, 100], ['pottery -rareword', 1, 20]] as const) {
+        const params = { q, sort: 'relevance', page, pageSize } as SearchParams;
+        const got = (await tx.execute(searchSql(params))) as unknown as { rows: { total: number; items: CourseCard[] }[] };
+        const want = (await tx.execute(sql`
+          select id, (select least(count(*), 1000)::int from course where status = 'published' and search @@ websearch_to_tsquery('english', ${q})) as total
+          from course, websearch_to_tsquery('english', ${q}) w
+          where status = 'published' and search @@ w
+          order by case when search_title @@ w and search @@ w then 1 else 2 end, (next_start_on is null), quality desc, id
+          offset ${(page - 1) * pageSize} limit ${pageSize}`)) as unknown as { rows: { id: string; total: number }[] };
+        expect(got.rows[0].items.map((c) => c.id), q).toEqual(want.rows.map((r) => r.id));
+        if (want.rows.length) expect(got.rows[0].total, q).toBe(want.rows[0].total);
+      }
+      const totalOf = async (p: Partial<SearchParams>) => ((await tx.execute(searchSql({ sort: 'relevance', page: 1, pageSize: 1, ...p } as SearchParams))) as unknown as { rows: { total: number }[] }).rows[0].total;
+      expect(await totalOf({ q: 'course' })).toBe(1000); // 1000+ title matches
+      expect(await totalOf({ q: 'practice' })).toBe(1000); // description only
+      expect(await totalOf({ q: 'rareword' })).toBe(60);
+      expect(await totalOf({ q: 'rareword', category: 'coding', sort: 'soonest' })).toBe(20); // filtered: one count
       await explain('relevance, common title word', { q: 'python' }, tx);
       await explain('relevance, rare word', { q: 'rareword' }, tx);
       await explain('filters only, soonest', { category: 'arts', hasSeats: 'true', sort: 'soonest' }, tx);
@@ -385,7 +404,7 @@ describe('GET /api/courses/search: cost', () => {
 
     const index = /(Bitmap Index Scan|Index Scan|Index Only Scan)( Backward)? (on|using) ((course|search_word)_\w+)/g;
     const used = (plan: string) => [...plan.matchAll(index)].map((m) => m[4]);
-    expect(used(plans['relevance, common title word']).some((i) => ['course_search_title_idx', 'course_bookable_quality_idx'].includes(i)), plans['relevance, common title word']).toBe(true);
+    expect(used(plans['relevance, common title word']).some((i) => ['course_search_title_idx', 'course_relevance_idx'].includes(i)), plans['relevance, common title word']).toBe(true);
     expect(used(plans['relevance, rare word']).some((i) => ['course_search_idx', 'course_search_title_idx'].includes(i)), plans['relevance, rare word']).toBe(true);
     expect(used(plans['filters only, soonest']), plans['filters only, soonest']).toContain('course_published_next_idx');
     expect(used(plans['price sort']).length, plans['price sort']).toBeGreaterThan(0);

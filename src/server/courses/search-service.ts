@@ -11,9 +11,10 @@ import type { Db } from '../db/client.js';
  *     name matches (the narrow `search_title` vector, weight A), tier 2 the ones that match
  *     only in the summary or description (`search`). Within a tier, courses with a session
  *     to come first, then by `quality` (Bayesian average rating): one btree index
- *     (course_bookable_quality_idx), so PostgreSQL takes the top k of a common word by
- *     walking that index and stops after k rows, or for a rare word takes the few matches
- *     from the GIN index. Tier 2 runs only when tier 1 has fewer rows than the page needs
+ *     (course_relevance_idx, which INCLUDEs search_title and the filter columns), so
+ *     PostgreSQL takes the top k of a common word by walking that index, index-only, and
+ *     stops after k rows, or for a rare word takes the few matches from the GIN index.
+ *     The tiers yield ids; the cards are read for the page's rows only. Tier 2 runs only when tier 1 has fewer rows than the page needs
  *     (a one-time filter in the same statement, not a second round trip).
  *   - `total` is exact up to TOTAL_CAP and TOTAL_CAP beyond (counting stops there).
  *   - Items and total come back in one statement. A typo (nothing or almost nothing
@@ -79,6 +80,11 @@ async function one<T>(db: Db, query: SQL): Promise<T> {
   return res.rows[0];
 }
 
+/** The order of relevance within a tier (course_relevance_idx), over the columns a tier CTE selects. */
+const TIER_ORDER = sql.raw('unbookable, quality desc nulls last, id');
+/** What a tier CTE selects: the order keys only, all in course_relevance_idx (an index-only walk). */
+const TIER_KEYS = sql.raw('id, (next_start_on is null) as unbookable, quality');
+
 /** The SQL of the page of matches (items and capped total in one row), without running it. */
 export function searchSql(p: SearchParams): SQL {
   const q = normalizeQuery(p.q);
@@ -86,33 +92,44 @@ export function searchSql(p: SearchParams): SQL {
   const offset = (p.page - 1) * p.pageSize;
   const need = offset + p.pageSize;
   const sort = p.sort === 'relevance' && !q ? 'soonest' : p.sort;
+  // An excluded word ("python -data"): a title match is then no match of the whole course.
+  const excludes = !!q && /(^|\s)-\S/.test(q);
 
   const matchAll = q ? [...where, sql`search @@ ${tsq(q)}`] : where;
-  const total = sql`(select count(*)::int from (select 1 from course where ${and(matchAll)} limit ${TOTAL_CAP}) capped)`;
+  const capped = (conds: SQL[]) => sql`(select count(*)::int from (select from course where ${and(conds)} limit ${TOTAL_CAP}) capped)`;
+  // Every title (or educator name) match is a match of the whole course (`search` starts
+  // with the same words at the same positions), so TOTAL_CAP title matches settle the
+  // total without reading `search`, the wide and often compressed vector; only a word
+  // with fewer title matches counts over `search` (the ELSE subquery runs only then).
+  // Not with filters: they leave fewer title matches, and the count would run twice.
+  const total = q && !excludes && where.length === 1
+    ? sql`(case when ${capped([...where, sql`search_title @@ ${tsq(q)}`])} >= ${TOTAL_CAP} then ${TOTAL_CAP} else ${capped(matchAll)} end)`
+    : capped(matchAll);
 
   if (q && sort === 'relevance') {
-    // A title match is a match of the whole course, except when a word is excluded
-    // ("python -data"): then the rest of the course must not have it either.
-    const titleMatch = /(^|\s)-\S/.test(q) ? [sql`search_title @@ ${tsq(q)}`, sql`search @@ ${tsq(q)}`] : [sql`search_title @@ ${tsq(q)}`];
+    const titleMatch = excludes ? [sql`search_title @@ ${tsq(q)}`, sql`search @@ ${tsq(q)}`] : [sql`search_title @@ ${tsq(q)}`];
+    // The tiers select their order keys only (tier 1 walks course_relevance_idx index-only,
+    // the index holds search_title and every filter column); the cards are read for the
+    // page's rows alone, one primary-key lookup each.
     return sql`
       with t1 as materialized (
-        select ${CARD_COLUMNS}, 1 as tier from course
+        select ${TIER_KEYS}, 1 as tier from course
         where ${and([...where, ...titleMatch])}
         order by (next_start_on is null), quality desc nulls last, id
         limit ${need}
       ), t2 as materialized (
-        select ${CARD_COLUMNS}, 2 as tier from course
+        select ${TIER_KEYS}, 2 as tier from course
         where (select count(*) from t1) < ${need}
           and ${and([...where, sql`search @@ ${tsq(q)}`, sql`not (search_title @@ ${tsq(q)})`])}
         order by (next_start_on is null), quality desc nulls last, id
         limit ${need}
       ), page as (
         select * from (select * from t1 union all select * from t2) r
-        order by tier, (next_start_on is null), quality desc nulls last, id
+        order by tier, ${TIER_ORDER}
         offset ${offset} limit ${p.pageSize}
       )
       select ${total} as total,
-        coalesce((select json_agg(${CARD_JSON} order by tier, (next_start_on is null), quality desc nulls last, id) from page), '[]'::json) as items`;
+        coalesce((select json_agg((select ${CARD_JSON} from course c where c.id = page.id) order by tier, ${TIER_ORDER}) from page), '[]'::json) as items`;
   }
   return sql`
     with page as (

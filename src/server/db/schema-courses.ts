@@ -60,7 +60,9 @@ export const course = pgTable(
     // Search (docs/decisions/0005-course-search.md): every index is partial on what is searchable.
     index('course_search_title_idx').using('gin', t.searchTitle).where(sql`status = 'published'`),
     // Relevance within a tier, and "popular": courses one can still enrol in first, then by quality.
-    index('course_bookable_quality_idx').on(sql`(next_start_on is null)`, t.quality.desc(), t.id).where(sql`status = 'published'`),
+    // Migration 0009 adds INCLUDE (search_title and every filter column; Drizzle cannot
+    // declare INCLUDE), so a tier-1 walk is index-only: docs/decisions/0005-course-search.md.
+    index('course_relevance_idx').on(sql`(next_start_on is null)`, t.quality.desc(), t.id).where(sql`status = 'published'`),
     index('course_rating_idx').on(t.ratingAvg.desc(), t.ratingCount.desc(), t.id).where(sql`status = 'published'`),
     index('course_price_idx').on(t.priceCents, t.id).where(sql`status = 'published'`),
     index('course_city_idx').on(sql`lower(city)`, t.nextStartOn).where(sql`status = 'published'`),
