@@ -25,6 +25,7 @@ import { pageRoutes } from './http/pages.js';
 import { paymentRoutes } from './payments/routes.js';
 import { paymentsSandbox } from './payments-sandbox/index.js';
 import { createStripeClient } from './payments/stripe-client.js';
+import { ensureCustomerInBackground } from './payments/customers.js';
 import type Stripe from 'stripe';
 import { createImageStore, type ImageStore } from './storage/images.js';
 import { AVATAR_MAX_BYTES } from '../shared/accounts.js';
@@ -80,7 +81,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
 
   const db = database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.db, log: app.log });
-  const auth = createAuth({ config, db: db.db, mailer, log: app.log });
+  const auth = createAuth({ config, db: db.db, mailer, log: app.log, onUserSeen: (userId) => ensureCustomerInBackground(app, userId) });
   const viewerFromCookie = createSessionResolver(db.db, sessionCookieName(config), config.authSecret);
   const resolveViewer = async (request: FastifyRequest) => {
     const viewer = await viewerFromCookie(request.headers.cookie);

@@ -6,6 +6,7 @@ import { searchSql, type SearchParams } from '../../src/server/courses/search-se
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
 import { call, get, patch, post } from '../support/http.js';
+import { allowPaidPublishing } from '../support/courses.js';
 
 /**
  * GET /api/courses/search and GET /api/explore. The test database is shared with other
@@ -44,6 +45,7 @@ async function createCourse(user: SignedInUser, body: Record<string, unknown>, s
   if (session) {
     const s = await post(app, `/api/courses/${id}/sessions`, { startsOn: session.startsOn, endsOn: day(120), capacity: session.capacity, timeZone: 'Europe/Lisbon' }, { cookie: user.cookie });
     expect(s.statusCode, s.body).toBe(201);
+    await allowPaidPublishing(app, id); // paid courses need the educator's payouts
     const p = await post(app, `/api/courses/${id}/publish`, undefined, { cookie: user.cookie });
     expect(p.statusCode, p.body).toBe(200);
   }

@@ -94,6 +94,9 @@ export async function makeClassTimes(
 }
 
 export async function publish(app: TestApp, educator: { cookie: string }, courseId: string): Promise<void> {
+  // A paid course needs the educator's payouts (charges enabled): give them a test payout
+  // account unless they have one (the payments tests create real sandbox accounts).
+  await allowPaidPublishing(app, courseId);
   const res = await post(app, `/api/courses/${courseId}/publish`, undefined, { cookie: educator.cookie });
   expect(res.statusCode, res.body).toBe(200);
 }
@@ -138,4 +141,11 @@ export async function enrolmentCounts(app: TestApp, sessionId: string): Promise<
 export async function seatsTaken(app: TestApp, sessionId: string): Promise<{ seatsTaken: number; capacity: number }> {
   const [row] = await queryRows<{ seats_taken: number; capacity: number }>(app, sql`select seats_taken, capacity from course_session where id = ${sessionId}`);
   return { seatsTaken: Number(row.seats_taken), capacity: Number(row.capacity) };
+}
+
+/** Marks the educator of a paid course as able to take payments (a stand-in payout account). */
+export async function allowPaidPublishing(app: TestApp, courseId: string): Promise<void> {
+  await app.database.db.execute(sql`insert into payout_account (user_id, account_id, charges_enabled, payouts_enabled, details_submitted)
+    select educator_id, 'acct_test_' || replace(educator_id::text, '-', ''), true, true, true from course where id = ${courseId} and price_cents > 0
+    on conflict do nothing`);
 }

@@ -28,7 +28,14 @@ export function sessionCookieName(config: Config) {
  * password sign-in go through our own routes (messages of the spec); the library's
  * own HTTP endpoints for those two are disabled so nobody can skip our checks.
  */
-export function createAuth(deps: { config: Config; db: Db; mailer: Mailer; log: FastifyBaseLogger }) {
+export function createAuth(deps: {
+  config: Config; db: Db; mailer: Mailer; log: FastifyBaseLogger;
+  /**
+   * A user signed in or was created (sign-up, first Google login): payments creates their
+   * card customer when missing, in the background (never fails the sign-up).
+   */
+  onUserSeen?: (userId: string) => void;
+}) {
   const { config, db, mailer, log } = deps;
   const plugins = [admin()] as unknown[];
   if (config.google) {
@@ -128,10 +135,18 @@ export function createAuth(deps: { config: Config; db: Db; mailer: Mailer; log: 
       },
     },
     databaseHooks: {
+      user: {
+        create: {
+          after: async (created) => {
+            deps.onUserSeen?.(created.id);
+          },
+        },
+      },
       session: {
         create: {
           after: async (session) => {
             await db.update(schema.user).set({ lastSignInAt: new Date() }).where(eq(schema.user.id, session.userId));
+            deps.onUserSeen?.(session.userId);
           },
         },
       },

@@ -11,7 +11,7 @@ export async function userCalendar(db: Db, userId: string, publicUrl: string): P
     .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
     .innerJoin(course, eq(course.id, enrolment.courseId))
     .innerJoin(classTime, eq(classTime.sessionId, enrolment.sessionId))
-    .where(and(eq(enrolment.learnerId, userId), inArray(enrolment.status, ['active', 'completed']), gte(classTime.endsAt, new Date(Date.now() - 90 * 86400_000))))
+    .where(and(eq(enrolment.learnerId, userId), inArray(enrolment.status, ['active', 'past_due', 'completed']), gte(classTime.endsAt, new Date(Date.now() - 90 * 86400_000))))
     .orderBy(asc(classTime.startsAt))
     .limit(2000);
   const stamp = ics(new Date());

@@ -15,7 +15,7 @@ export async function getDashboard(db: Db, viewer: Viewer) {
       .innerJoin(classTime, eq(classTime.sessionId, enrolment.sessionId))
       .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
       .innerJoin(course, eq(course.id, enrolment.courseId))
-      .where(and(eq(enrolment.learnerId, uid), eq(enrolment.status, 'active'), gte(classTime.endsAt, new Date())))
+      .where(and(eq(enrolment.learnerId, uid), inArray(enrolment.status, ['active', 'past_due']), gte(classTime.endsAt, new Date())))
       .orderBy(asc(classTime.startsAt)).limit(50),
     db.select({
       enrolmentId: enrolment.id, status: enrolment.status, sessionId: enrolment.sessionId, courseId: course.id, courseTitle: course.title,
@@ -24,7 +24,7 @@ export async function getDashboard(db: Db, viewer: Viewer) {
       .from(enrolment)
       .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
       .innerJoin(course, eq(course.id, enrolment.courseId))
-      .where(and(eq(enrolment.learnerId, uid), inArray(enrolment.status, ['active', 'waitlisted', 'pending_payment', 'completed'])))
+      .where(and(eq(enrolment.learnerId, uid), inArray(enrolment.status, ['active', 'past_due', 'waitlisted', 'pending_payment', 'completed'])))
       .orderBy(desc(courseSession.startsOn)).limit(200),
     viewer.educator
       ? db.select({
@@ -32,7 +32,7 @@ export async function getDashboard(db: Db, viewer: Viewer) {
           ratingAvg: course.ratingAvg, ratingCount: course.ratingCount,
           // course.id qualified by hand: Drizzle writes a bare "id" in a select list, which
           // inside the subquery would mean e.id (and every count would be 0).
-          active: sql<number>`(select count(*)::int from enrolment e where e.course_id = course.id and e.status = 'active')`,
+          active: sql<number>`(select count(*)::int from enrolment e where e.course_id = course.id and e.status in ('active', 'past_due'))`,
           waitlisted: sql<number>`(select count(*)::int from enrolment e where e.course_id = course.id and e.status = 'waitlisted')`,
         }).from(course).where(eq(course.educatorId, uid)).orderBy(desc(course.updatedAt)).limit(200)
       : Promise.resolve(null),

@@ -9,13 +9,18 @@ import type { Viewer } from '../accounts/session.js';
 import type { Tx } from './access.js';
 import { pgCode } from './session-service.js';
 import { refreshCourseStats } from './stats.js';
+import { refundPlanForDrop } from '../payments/drop-refunds.js';
+import type { RefundPlan } from '../payments/refund-policy.js';
 
-export type EnrolmentStatus = 'active' | 'waitlisted' | 'dropped' | 'completed' | 'pending_payment';
+export type EnrolmentStatus = 'active' | 'waitlisted' | 'dropped' | 'completed' | 'pending_payment' | 'past_due';
+
+/** Statuses that hold a seat: an installment that failed ('past_due') keeps it until the provider gives up. */
+export const SEAT_HOLDING = ['active', 'pending_payment', 'past_due'] as const;
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** Why this learner may not enrol in this session, or null. */
-async function checkEligible(tx: Tx, sessionId: string, learnerId: string) {
+/** Why this learner may not enrol in this session (throws), else the session and its course. */
+export async function checkEligible(tx: Tx, sessionId: string, learnerId: string) {
   const [row] = await tx
     .select({ s: courseSession, c: { id: course.id, status: course.status, educatorId: course.educatorId, priceCents: course.priceCents, title: course.title } })
     .from(courseSession).innerJoin(course, eq(course.id, courseSession.courseId))
@@ -91,7 +96,7 @@ export async function enrolInSession(db: Db, viewer: Viewer, courseId: string, s
  * in the same transaction. Answers who was promoted: the caller tells them (by email)
  * after the commit, with notifyPromotions.
  */
-export async function dropEnrolment(db: Db, viewer: Viewer, courseId: string, sessionId: string) {
+export async function dropEnrolment(db: Db, viewer: Viewer, courseId: string, sessionId: string): Promise<{ promoted: string[]; refund: RefundPlan | null }> {
   return db.transaction(async (tx) => {
     // The session row first, as enrolLearner does: one lock order, no deadlocks.
     await lockSession(tx, sessionId);
@@ -100,15 +105,28 @@ export async function dropEnrolment(db: Db, viewer: Viewer, courseId: string, se
       .for('update').limit(1);
     if (!mine) throw AppError.notFound('You are not enrolled in this session');
     if (mine.status === 'completed') throw AppError.badRequest('This session is already completed');
-    await tx.update(enrolment).set({ status: 'dropped', droppedAt: new Date(), updatedAt: new Date() }).where(eq(enrolment.id, mine.id));
-    let promoted: string[] = [];
-    if (mine.status === 'active' || mine.status === 'pending_payment') {
-      await tx.update(courseSession).set({ seatsTaken: sql`${courseSession.seatsTaken} - 1` }).where(eq(courseSession.id, sessionId));
-      promoted = await fillFromWaitlist(tx, sessionId);
-    }
-    await refreshCourseStats(tx, courseId);
-    return { promoted };
+    // A paid enrolment: the purchase ends (no further installments) and what the course's
+    // refund policy gives back is planned here; the caller carries it out at the provider
+    // after the commit (payments/drop-refunds.ts).
+    const refund = await refundPlanForDrop(tx, mine.id);
+    const promoted = await releaseEnrolment(tx, mine);
+    return { promoted, refund };
   });
+}
+
+/**
+ * Ends an enrolment (dropped) and frees its seat if it held one; the seat goes to the
+ * waitlist. The caller holds the session lock. Answers the promoted learners.
+ */
+export async function releaseEnrolment(tx: Tx, mine: { id: string; sessionId: string; courseId: string; status: string }): Promise<string[]> {
+  await tx.update(enrolment).set({ status: 'dropped', droppedAt: new Date(), updatedAt: new Date() }).where(eq(enrolment.id, mine.id));
+  let promoted: string[] = [];
+  if ((SEAT_HOLDING as readonly string[]).includes(mine.status)) {
+    await tx.update(courseSession).set({ seatsTaken: sql`${courseSession.seatsTaken} - 1` }).where(eq(courseSession.id, mine.sessionId));
+    promoted = await fillFromWaitlist(tx, mine.sessionId);
+  }
+  await refreshCourseStats(tx, mine.courseId);
+  return promoted;
 }
 
 /**

@@ -12,7 +12,7 @@ export async function upsertReview(db: Db, viewer: Viewer, courseId: string, inp
     if (!c || c.status === 'draft') throw AppError.notFound('This course does not exist');
     if (c.educatorId === viewer.user.id) throw AppError.forbidden('You cannot review your own course');
     const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(enrolment)
-      .where(and(eq(enrolment.courseId, courseId), eq(enrolment.learnerId, viewer.user.id), inArray(enrolment.status, ['active', 'completed'])));
+      .where(and(eq(enrolment.courseId, courseId), eq(enrolment.learnerId, viewer.user.id), inArray(enrolment.status, ['active', 'past_due', 'completed'])));
     if (n === 0) throw AppError.forbidden('Only learners enrolled in this course can review it');
     const [row] = await tx.insert(review).values({ courseId, learnerId: viewer.user.id, rating: input.rating, text: input.text })
       .onConflictDoUpdate({ target: [review.courseId, review.learnerId], set: { rating: input.rating, text: input.text, updatedAt: new Date() } })

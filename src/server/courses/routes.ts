@@ -15,12 +15,17 @@ import { dropEnrolment, enrolInSession, notifyCancellation, notifyPromotions } f
 import { upsertReview } from './review-service.js';
 import { getRoster, rosterCsv } from './roster-service.js';
 import { addClassTimes, createSession, deleteClassTime, updateSession } from './session-service.js';
+import { assertCanPublish, ensureProductAfterPublish, finishDrop, refundCancelledSession } from '../payments/course-hooks.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 const courseParams = z.object({ courseId: z.uuid('Unknown course') });
 const sessionParams = courseParams.extend({ sessionId: z.uuid('Unknown session') });
 const created = z.object({ id: z.string() });
 const ok = z.object({ ok: z.literal(true), message: z.string() });
+/** The drop answer says what was refunded (null: nothing was paid). */
+const dropResult = ok.extend({
+  refund: z.object({ amountCents: z.number(), currency: z.string(), full: z.boolean(), pending: z.boolean() }).nullable(),
+});
 
 export async function courseRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -48,7 +53,11 @@ export async function courseRoutes(app: FastifyInstance) {
   r.post('/api/courses/:courseId/publish', {
     schema: { tags, summary: 'Publish a course', params: courseParams, response: { 200: ok, ...errors } },
   }, async (request) => {
-    await publishCourse(db, await app.requireViewer(request), request.params.courseId);
+    const viewer = await app.requireViewer(request);
+    // A paid course needs the educator's payouts (charges enabled) first.
+    await assertCanPublish(app, viewer, request.params.courseId);
+    await publishCourse(db, viewer, request.params.courseId);
+    await ensureProductAfterPublish(app, request.params.courseId, request.log);
     return { ok: true as const, message: 'Your course is published' };
   });
 
@@ -80,6 +89,7 @@ export async function courseRoutes(app: FastifyInstance) {
     schema: { tags, summary: 'Change capacity or cancel a session', params: sessionParams, body: sessionUpdate, response: { 200: ok, ...errors } },
   }, async (request) => {
     const { dropped, promoted } = await updateSession(db, await app.requireViewer(request), request.params.courseId, request.params.sessionId, request.body);
+    if (request.body.status === 'cancelled') await refundCancelledSession(app, request.params.sessionId, request.log);
     await notifyPromotions(db, app.mailer, app.config.publicUrl, promoted, request.params.courseId, request.log);
     await notifyCancellation(db, app.mailer, app.config.publicUrl, dropped, request.params.courseId, request.log);
     if (request.body.status !== 'cancelled') return { ok: true as const, message: 'Session saved' };
@@ -119,12 +129,13 @@ export async function courseRoutes(app: FastifyInstance) {
   });
 
   r.post('/api/courses/:courseId/sessions/:sessionId/drop', {
-    schema: { tags, summary: 'Drop your enrolment; the seat goes to the first learner waiting', params: sessionParams, response: { 200: ok, ...errors } },
+    schema: { tags, summary: 'Drop your enrolment; the seat goes to the first learner waiting (a paid one is refunded per the refund policy)', params: sessionParams, response: { 200: dropResult, ...errors } },
   }, async (request) => {
     const viewer = await app.requireViewer(request);
-    const { promoted } = await dropEnrolment(db, viewer, request.params.courseId, request.params.sessionId);
+    const { promoted, refund } = await dropEnrolment(db, viewer, request.params.courseId, request.params.sessionId);
     await notifyPromotions(db, app.mailer, app.config.publicUrl, promoted, request.params.courseId, request.log);
-    return { ok: true as const, message: 'You have left this session' };
+    // After the commit: cancel future installments and refund at the provider.
+    return finishDrop(app, viewer, refund);
   });
 
   r.put('/api/courses/:courseId/review', {

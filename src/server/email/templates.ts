@@ -64,3 +64,90 @@ export function sessionCancelledEmail(to: string, firstName: string, courseTitle
     footer: 'Paid enrolments are refunded in full when a session is cancelled.',
   });
 }
+
+/* Payments (issue 4). Amounts arrive formatted ("$49.00"). */
+
+export function enrolledReceiptEmail(to: string, firstName: string, o: { courseTitle: string; amount: string; detail: string; receiptUrl: string | null; courseUrl: string }): EmailMessage {
+  return layout({
+    to,
+    subject: `You're enrolled in ${o.courseTitle}`,
+    greeting: `Hi ${firstName || 'there'},`,
+    body: `You're enrolled in "${o.courseTitle}". We received your payment of ${o.amount}${o.detail ? ` (${o.detail})` : ''}.${o.receiptUrl ? ` Your receipt: ${o.receiptUrl}` : ''}`,
+    action: 'See the course',
+    url: o.courseUrl,
+    footer: 'Your payment history and receipts are in Settings. If you drop the session before its first class, you are refunded in full.',
+  });
+}
+
+export function installmentReceiptEmail(to: string, firstName: string, o: { title: string; amount: string; sequence: number; installments: number | null; receiptUrl: string | null; url: string }): EmailMessage {
+  const which = o.installments ? `installment ${o.sequence} of ${o.installments}` : `payment ${o.sequence}`;
+  return layout({
+    to,
+    subject: `Receipt: ${o.title}, ${which}`,
+    greeting: `Hi ${firstName || 'there'},`,
+    body: `We received ${o.amount} for "${o.title}" (${which}).${o.receiptUrl ? ` Your receipt: ${o.receiptUrl}` : ''}`,
+    action: o.receiptUrl ? 'View the receipt' : 'See your payments',
+    url: o.receiptUrl ?? o.url,
+    footer: 'Your payment history and receipts are in Settings.',
+  });
+}
+
+export function seatGoneRefundEmail(to: string, firstName: string, o: { courseTitle: string; amount: string; reason: string; courseUrl: string }): EmailMessage {
+  return layout({
+    to,
+    subject: `You have been refunded: ${o.courseTitle}`,
+    greeting: `Hi ${firstName || 'there'},`,
+    body: `We could not give you a seat in "${o.courseTitle}": ${o.reason === 'This session is full' ? 'the last seat was taken while you were paying' : o.reason.charAt(0).toLowerCase() + o.reason.slice(1)}. You have been refunded ${o.amount} in full; it reaches your card within a few days.`,
+    action: 'See other sessions',
+    url: o.courseUrl,
+    footer: 'Sorry about that. Other sessions of the course may still have seats.',
+  });
+}
+
+export function installmentFailedEmail(to: string, firstName: string, o: { courseTitle: string; amount: string; url: string }): EmailMessage {
+  return layout({
+    to,
+    subject: `Your installment for ${o.courseTitle} failed`,
+    greeting: `Hi ${firstName || 'there'},`,
+    body: `We could not collect your installment of ${o.amount} for "${o.courseTitle}". Your seat is kept for now; we will try your card again. If the payment keeps failing, the seat is released.`,
+    action: 'Check your payments',
+    url: o.url,
+    footer: 'If your card changed, update it with your bank or contact us.',
+  });
+}
+
+export function seatReleasedEmail(to: string, firstName: string, o: { courseTitle: string; courseUrl: string }): EmailMessage {
+  return layout({
+    to,
+    subject: `Your seat in ${o.courseTitle} was released`,
+    greeting: `Hi ${firstName || 'there'},`,
+    body: `We could not collect the installments for "${o.courseTitle}", so your seat was released and no further payments will be taken.`,
+    action: 'See the course',
+    url: o.courseUrl,
+    footer: 'You can enrol again from the course page.',
+  });
+}
+
+export function dropRefundEmail(to: string, firstName: string, o: { courseTitle: string; amount: string; courseUrl: string }): EmailMessage {
+  return layout({
+    to,
+    subject: `Refund for ${o.courseTitle}`,
+    greeting: `Hi ${firstName || 'there'},`,
+    body: `You left "${o.courseTitle}". We refunded ${o.amount} to your card; it arrives within a few days. No further installments will be taken.`,
+    action: 'See the course',
+    url: o.courseUrl,
+    footer: 'Your payment history and receipts are in Settings.',
+  });
+}
+
+export function planActiveEmail(to: string, firstName: string, o: { planName: string; feePercent: number; url: string }): EmailMessage {
+  return layout({
+    to,
+    subject: `Welcome to ${o.planName}`,
+    greeting: `Hi ${firstName || 'there'},`,
+    body: `${o.planName} is active: the platform fee on your sales is now ${o.feePercent}%.`,
+    action: 'Open your dashboard',
+    url: o.url,
+    footer: 'You can cancel at any time; the fee returns to the standard rate when the plan ends.',
+  });
+}

@@ -1,0 +1,242 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type Stripe from 'stripe';
+import { formatPrice } from '../../shared/courses.js';
+import { installmentAmount, planById, platformFee, type PlanId } from '../../shared/payments.js';
+import type { CheckoutResult, CheckoutSummary } from '../../shared/payments-schemas.js';
+import type { Viewer } from '../accounts/session.js';
+import { requireEducator } from '../courses/access.js';
+import { checkEligible } from '../courses/enrolment-service.js';
+import { classTime, course, courseSession, enrolment, payoutAccount, purchase, user } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { CHECKOUT_FAILURE, isMissing, provider, shortHash } from './common.js';
+import { assertOwnCustomer, ensureCustomer } from './customers.js';
+
+type CourseRow = typeof course.$inferSelect;
+
+/** The platform's fee percent for an educator: their plan's, else the configured default. */
+export async function feePercentFor(app: FastifyInstance, educatorId: string): Promise<number> {
+  const [acct] = await app.database.db.select({ plan: payoutAccount.plan }).from(payoutAccount).where(eq(payoutAccount.userId, educatorId)).limit(1);
+  const plan = acct ? planById(acct.plan === 'pro' ? 'educator-pro' : acct.plan) : null;
+  return plan?.feePercent ?? app.config.payments.platformFeePercent;
+}
+
+/** The provider product of a course, created (and stored) when missing. */
+export async function ensureCourseProduct(app: FastifyInstance, c: Pick<CourseRow, 'id' | 'title' | 'educatorId' | 'stripeProductId'>, name?: string): Promise<string> {
+  if (c.stripeProductId) return c.stripeProductId;
+  const db = app.database.db;
+  const [fresh] = await db.select({ id: course.stripeProductId }).from(course).where(eq(course.id, c.id)).limit(1);
+  if (fresh?.id) return fresh.id;
+  const productName = name ?? c.title;
+  const product = await app.stripe().products.create(
+    { name: productName, metadata: { course_id: c.id, educator_id: c.educatorId } },
+    { idempotencyKey: `product-course-${c.id}-${shortHash(productName)}` },
+  );
+  await db.update(course).set({ stripeProductId: product.id }).where(and(eq(course.id, c.id), sql`${course.stripeProductId} is null`));
+  const [stored] = await db.select({ id: course.stripeProductId }).from(course).where(eq(course.id, c.id)).limit(1);
+  return stored?.id ?? product.id;
+}
+
+/** The fixed provider product of a platform plan (retrieve, or create with its fixed id). */
+export function planProductId(planId: PlanId): string {
+  return `agora_${planId.replace(/-/g, '_')}`;
+}
+export async function ensurePlanProduct(stripe: Stripe, planId: PlanId): Promise<string> {
+  const plan = planById(planId)!;
+  const id = planProductId(planId);
+  try {
+    return (await stripe.products.retrieve(id)).id;
+  } catch (err) {
+    if (!isMissing(err)) throw err;
+  }
+  const product = await stripe.products.create({ id, name: `Agora ${plan.name}`, metadata: { plan: plan.id } }, { idempotencyKey: `product-plan-${id}` });
+  return product.id;
+}
+
+/**
+ * Everything a course checkout checks before any money moves, in the order a buyer
+ * would want to hear it: the course (published, paid), the session (the enrolment rules:
+ * not your own course, not cancelled or past, not already enrolled, and not full), the
+ * price they saw, the installments they chose, and the educator's payouts.
+ */
+async function checkCourseCheckout(app: FastifyInstance, viewer: Viewer, input: { course: string; session: string; price: number; installments?: number }) {
+  const db = app.database.db;
+  const [c] = await db.select().from(course).where(eq(course.id, input.course)).limit(1);
+  if (!c || c.status !== 'published') throw AppError.notFound('This course does not exist');
+  if (c.priceCents <= 0) throw new AppError(400, 'free_course', 'This course is free: enrol from the course page', { fields: { course: 'This course is free' } });
+  const row = await db.transaction((tx) => checkEligible(tx, input.session, viewer.user.id));
+  if (row.s.courseId !== c.id) throw AppError.notFound('This session does not exist');
+  const [existing] = await db.select({ status: enrolment.status }).from(enrolment)
+    .where(and(eq(enrolment.sessionId, input.session), eq(enrolment.learnerId, viewer.user.id), sql`${enrolment.status} <> 'dropped'`)).limit(1);
+  if (existing) throw new AppError(409, 'already_enrolled', existing.status === 'waitlisted' ? 'You are already on the waitlist of this session' : 'You are already enrolled in this session');
+  if (row.s.seatsTaken >= row.s.capacity) throw new AppError(409, 'session_full', 'This session is full');
+  if (input.price !== c.priceCents) {
+    const now = formatPrice(c.priceCents, c.currency);
+    throw new AppError(400, 'price_changed', `The price has changed: it is now ${now}. Check the new price and try again.`, { fields: { price: `The price is now ${now}` } });
+  }
+  if (input.installments !== undefined) {
+    if (!c.installments) throw new AppError(400, 'no_installments', 'This course is paid in one payment only', { fields: { installments: 'This course does not offer installments' } });
+    if (input.installments !== c.installments) {
+      throw new AppError(400, 'installments_changed', `This course is paid in ${c.installments} monthly installments`, { fields: { installments: `Choose ${c.installments} installments` } });
+    }
+  }
+  const [acct] = await db.select().from(payoutAccount).where(eq(payoutAccount.userId, c.educatorId)).limit(1);
+  if (!acct || !acct.chargesEnabled) {
+    throw new AppError(409, 'payouts_not_ready', 'The educator of this course cannot take payments yet. Please try again later.');
+  }
+  return { course: c, session: row.s, account: acct };
+}
+
+function returnUrl(app: FastifyInstance, path: string) {
+  return `${app.config.publicUrl}${path}${path.includes('?') ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`;
+}
+
+function checkoutAnswer(app: FastifyInstance, session: Stripe.Checkout.Session): CheckoutResult {
+  const clientSecret = session.client_secret ?? '';
+  return {
+    clientSecret,
+    sessionId: session.id,
+    sandboxUrl: app.config.payments.mode === 'sandbox' ? `/sandbox/checkout/${session.id}?client_secret=${encodeURIComponent(clientSecret)}` : null,
+  };
+}
+
+/**
+ * The purchase row first (its id is in the provider's metadata and is the idempotency
+ * key), then the provider's checkout session. A provider failure: the purchase expires and
+ * the caller gets 500 "Checkout session error" (the provider's text is only logged).
+ */
+async function openCheckout(app: FastifyInstance, values: typeof purchase.$inferInsert, build: (purchaseId: string) => Promise<Stripe.Checkout.SessionCreateParams>): Promise<CheckoutResult> {
+  const db = app.database.db;
+  const [p] = await db.insert(purchase).values(values).returning({ id: purchase.id });
+  try {
+    const session = await provider(app.log, CHECKOUT_FAILURE, 'checkout.sessions.create', async () =>
+      app.stripe().checkout.sessions.create(await build(p.id), { idempotencyKey: `checkout-${p.id}` }));
+    await db.update(purchase).set({ checkoutSessionId: session.id, updatedAt: new Date() }).where(eq(purchase.id, p.id));
+    return checkoutAnswer(app, session);
+  } catch (err) {
+    await db.update(purchase).set({ status: 'expired', failureReason: 'Checkout session error', updatedAt: new Date() }).where(eq(purchase.id, p.id)).catch(() => {});
+    throw err;
+  }
+}
+
+/** POST /api/stripe/course-embedded-checkout and /course-embedded-subscription. */
+export async function createCourseCheckout(
+  app: FastifyInstance, viewer: Viewer,
+  input: { customer: string; course: string; session: string; price: number; installments?: number },
+): Promise<CheckoutResult> {
+  const customer = await assertOwnCustomer(app, viewer.user, input.customer);
+  const { course: c, session: s, account } = await checkCourseCheckout(app, viewer, input);
+  const feePercent = await feePercentFor(app, c.educatorId);
+  const installments = input.installments ?? null;
+  const each = installments ? installmentAmount(c.priceCents, installments) : null;
+  const metadataBase = { course: c.id, session: s.id, user: viewer.user.id };
+  return openCheckout(app, {
+    userId: viewer.user.id,
+    kind: installments ? 'course_installments' : 'course_payment',
+    courseId: c.id,
+    sessionId: s.id,
+    educatorId: c.educatorId,
+    amountCents: installments ? each! * installments : c.priceCents,
+    currency: c.currency,
+    installments,
+    installmentCents: each,
+    feePercent,
+  }, async (purchaseId) => {
+    const product = await ensureCourseProduct(app, c);
+    const metadata = { purchase_id: purchaseId, kind: installments ? 'course_installments' : 'course_payment', ...metadataBase };
+    const common = {
+      ui_mode: 'embedded_page' as const,
+      customer,
+      metadata,
+      client_reference_id: purchaseId,
+      return_url: returnUrl(app, '/course/checkout/complete'),
+    };
+    if (!installments) {
+      return {
+        ...common,
+        mode: 'payment',
+        line_items: [{ quantity: 1, price_data: { currency: c.currency, unit_amount: c.priceCents, product } }],
+        payment_intent_data: {
+          application_fee_amount: platformFee(c.priceCents, feePercent),
+          transfer_data: { destination: account.accountId },
+          metadata,
+          description: `${c.title} (session starting ${s.startsOn})`,
+        },
+      };
+    }
+    return {
+      ...common,
+      mode: 'subscription',
+      line_items: [{ quantity: 1, price_data: { currency: c.currency, unit_amount: each!, product, recurring: { interval: 'month', interval_count: 1 } } }],
+      subscription_data: {
+        application_fee_percent: feePercent,
+        transfer_data: { destination: account.accountId },
+        metadata,
+        description: `${c.title}: ${installments} monthly installments`,
+      },
+    };
+  });
+}
+
+/**
+ * POST /api/stripe/create-embedded-checkout-session: a platform plan (Educator Pro) for
+ * an educator, a monthly subscription to the platform. Decision: the plan lowers the fee
+ * on the educator's payout account, so payouts must be set up first (400 otherwise).
+ */
+export async function createPlanCheckout(app: FastifyInstance, viewer: Viewer, input: { customer: string; product: PlanId; price: number }): Promise<CheckoutResult> {
+  requireEducator(viewer);
+  const customer = await assertOwnCustomer(app, viewer.user, input.customer);
+  const plan = planById(input.product)!;
+  if (input.price !== plan.priceCents) {
+    const now = formatPrice(plan.priceCents, plan.currency);
+    throw new AppError(400, 'price_changed', `The price has changed: it is now ${now} a month. Check the new price and try again.`, { fields: { price: `The price is now ${now}` } });
+  }
+  const db = app.database.db;
+  const [acct] = await db.select().from(payoutAccount).where(eq(payoutAccount.userId, viewer.user.id)).limit(1);
+  if (!acct) throw new AppError(400, 'payouts_required', 'Set up payouts before choosing a plan', { fields: { payouts: 'Set up payouts first', next: '/educator/onboard?step=payouts' } });
+  if (acct.plan === 'pro' && acct.planSubscriptionId) throw new AppError(409, 'plan_active', `You already have ${plan.name}`);
+  return openCheckout(app, {
+    userId: viewer.user.id, kind: 'plan', planId: plan.id, amountCents: plan.priceCents, currency: plan.currency, feePercent: 0,
+  }, async (purchaseId) => {
+    const product = await ensurePlanProduct(app.stripe(), plan.id);
+    const metadata = { purchase_id: purchaseId, kind: 'plan', plan: plan.id, user: viewer.user.id };
+    return {
+      ui_mode: 'embedded_page',
+      mode: 'subscription',
+      customer,
+      metadata,
+      client_reference_id: purchaseId,
+      return_url: returnUrl(app, '/pricing'),
+      line_items: [{ quantity: 1, price_data: { currency: plan.currency, unit_amount: plan.priceCents, product, recurring: { interval: plan.interval } } }],
+      subscription_data: { metadata },
+    };
+  });
+}
+
+/** GET /api/course/:courseID/checkout?session=: the order summary of /course/checkout. */
+export async function checkoutSummaryFor(app: FastifyInstance, viewer: Viewer, courseId: string, sessionId: string | undefined): Promise<CheckoutSummary> {
+  const db = app.database.db;
+  const [row] = await db.select({ c: course, firstName: user.firstName, lastName: user.lastName })
+    .from(course).innerJoin(user, eq(user.id, course.educatorId)).where(eq(course.id, courseId)).limit(1);
+  if (!row || row.c.status !== 'published') throw AppError.notFound('This course does not exist');
+  const c = row.c;
+  if (c.priceCents <= 0) throw new AppError(400, 'free_course', 'This course is free: enrol from the course page');
+  const sessions = await db.select().from(courseSession)
+    .where(and(eq(courseSession.courseId, c.id), eq(courseSession.status, 'scheduled'), sql`${courseSession.endsOn} >= current_date`))
+    .orderBy(asc(courseSession.startsOn));
+  const s = sessionId ? sessions.find((x) => x.id === sessionId) : sessions[0];
+  if (!s) throw AppError.notFound('This session does not exist');
+  const [first] = await db.select({ at: classTime.startsAt }).from(classTime).where(eq(classTime.sessionId, s.id)).orderBy(asc(classTime.startsAt)).limit(1);
+  const customer = await ensureCustomer(app, viewer.user);
+  return {
+    course: { id: c.id, title: c.title, coverUrl: c.coverImage, educatorName: `${row.firstName} ${row.lastName}`.trim(), refundPolicy: c.refundPolicy },
+    session: { id: s.id, startsOn: s.startsOn, endsOn: s.endsOn, timeZone: s.timeZone, seatsLeft: Math.max(0, s.capacity - s.seatsTaken), firstClassAt: first?.at.toISOString() ?? null },
+    priceCents: c.priceCents,
+    currency: c.currency,
+    installments: c.installments,
+    installmentCents: c.installments ? installmentAmount(c.priceCents, c.installments) : null,
+    customer,
+  };
+}
+
+

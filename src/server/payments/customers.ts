@@ -1,0 +1,60 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { user } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { CUSTOMER_FAILURE, provider, providerReachable, shortHash } from './common.js';
+
+interface CustomerOwner {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  stripeCustomerId: string | null;
+}
+
+/**
+ * The user's payment customer: the stored one, or a new one at the provider (idempotency
+ * key per user, so two concurrent calls create one customer; the first stored wins).
+ * Failure: 500 "Error creating stripe customer".
+ */
+export async function ensureCustomer(app: FastifyInstance, owner: CustomerOwner, name?: string): Promise<string> {
+  if (owner.stripeCustomerId) return owner.stripeCustomerId;
+  const db = app.database.db;
+  const [fresh] = await db.select({ id: user.stripeCustomerId }).from(user).where(eq(user.id, owner.id)).limit(1);
+  if (fresh?.id) return fresh.id;
+  const displayName = (name ?? `${owner.firstName} ${owner.lastName}`).trim() || owner.email;
+  const customer = await provider(app.log, CUSTOMER_FAILURE, 'customers.create', () =>
+    app.stripe().customers.create(
+      { email: owner.email, name: displayName, metadata: { user_id: owner.id } },
+      { idempotencyKey: `customer-${owner.id}-${shortHash(owner.email, displayName)}` },
+    ));
+  await db.update(user).set({ stripeCustomerId: customer.id }).where(and(eq(user.id, owner.id), isNull(user.stripeCustomerId)));
+  const [stored] = await db.select({ id: user.stripeCustomerId }).from(user).where(eq(user.id, owner.id)).limit(1);
+  return stored?.id ?? customer.id;
+}
+
+/** The caller's customer (created on demand); a payload customer must be this one (403). */
+export async function assertOwnCustomer(app: FastifyInstance, owner: CustomerOwner, customer: string): Promise<string> {
+  const mine = await ensureCustomer(app, owner);
+  if (customer !== mine) throw new AppError(403, 'not_your_customer', 'This payment customer is not yours');
+  return mine;
+}
+
+/**
+ * At sign-up, after a first Google login, or at a log-in of a user who still has none:
+ * create the customer in the background. Never fails the caller: when the provider is
+ * down (or, in the sandbox, the server is not listening yet) the customer is created
+ * later, on demand, by the first payments call.
+ */
+export function ensureCustomerInBackground(app: FastifyInstance, userId: string): void {
+  if (!providerReachable(app)) return;
+  setImmediate(() => {
+    void (async () => {
+      const [row] = await app.database.db
+        .select({ id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, stripeCustomerId: user.stripeCustomerId })
+        .from(user).where(eq(user.id, userId)).limit(1);
+      if (!row || row.stripeCustomerId) return;
+      await ensureCustomer(app, row);
+    })().catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err, userId }, 'payments: customer not created now; it will be created on demand'));
+  });
+}

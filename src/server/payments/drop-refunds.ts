@@ -1,0 +1,116 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type Stripe from 'stripe';
+import { classTime, course, courseSession, payment, purchase } from '../db/schema.js';
+import type { Tx } from '../courses/access.js';
+import { describe, isMissing } from './common.js';
+import { refundShare, type RefundItem, type RefundPlan } from './refund-policy.js';
+
+/**
+ * Refunds: planned inside the transaction that changes our records (a drop, a seat that
+ * was gone), carried out at the provider after the commit, each refund with an
+ * idempotency key (`refund-<purchase>-<n>`, n the payment's sequence) so a retry never
+ * refunds twice. `charge.refunded` later confirms the amounts from the provider.
+ */
+
+/** The purchase behind an enrolment being dropped: ends it and plans its refund. */
+export async function refundPlanForDrop(tx: Tx, enrolmentId: string, now = new Date()): Promise<RefundPlan | null> {
+  const [p] = await tx.select().from(purchase)
+    .where(and(eq(purchase.enrolmentId, enrolmentId), inArray(purchase.status, ['fulfilled', 'past_due', 'completed'])))
+    .for('update').limit(1);
+  if (!p) return null;
+  const [c] = await tx.select({ refundPolicy: course.refundPolicy }).from(course).where(eq(course.id, p.courseId ?? '00000000-0000-0000-0000-000000000000')).limit(1);
+  const firstClassAt = await firstClassOf(tx, p.sessionId);
+  const share = firstClassAt ? refundShare(c?.refundPolicy ?? 'moderate', firstClassAt, now) : 1;
+  const paid = await tx.select().from(payment).where(eq(payment.purchaseId, p.id)).orderBy(asc(payment.sequence));
+  const items: RefundItem[] = paid
+    .map((row) => ({
+      paymentId: row.id, sequence: row.sequence, chargeId: row.chargeId, paymentIntentId: row.paymentIntentId,
+      refundedCents: row.refundedCents, amountCents: Math.floor((row.amountCents - row.refundedCents) * share),
+    }))
+    .filter((i) => i.amountCents > 0);
+  await tx.update(purchase).set({ status: 'cancelled', updatedAt: new Date() }).where(eq(purchase.id, p.id));
+  return {
+    purchaseId: p.id, learnerId: p.userId, courseId: p.courseId, subscriptionId: p.subscriptionId, currency: p.currency,
+    share, totalCents: items.reduce((n, i) => n + i.amountCents, 0), items, reason: 'requested_by_customer',
+  };
+}
+
+/** A full refund of everything still unrefunded of a purchase (a seat that was gone, a cancelled session). */
+export async function fullRefundPlan(tx: Tx, purchaseId: string, reason = 'requested_by_customer'): Promise<RefundPlan | null> {
+  const [p] = await tx.select().from(purchase).where(eq(purchase.id, purchaseId)).limit(1);
+  if (!p) return null;
+  const paid = await tx.select().from(payment).where(eq(payment.purchaseId, p.id)).orderBy(asc(payment.sequence));
+  const items = paid
+    .map((row) => ({ paymentId: row.id, sequence: row.sequence, chargeId: row.chargeId, paymentIntentId: row.paymentIntentId, refundedCents: row.refundedCents, amountCents: row.amountCents - row.refundedCents }))
+    .filter((i) => i.amountCents > 0);
+  return {
+    purchaseId: p.id, learnerId: p.userId, courseId: p.courseId, subscriptionId: p.subscriptionId, currency: p.currency,
+    share: 1, totalCents: items.reduce((n, i) => n + i.amountCents, 0), items, reason,
+  };
+}
+
+/** The session's first class time (or its start date at midnight UTC when it has none yet). */
+export async function firstClassOf(tx: Tx, sessionId: string | null): Promise<Date | null> {
+  if (!sessionId) return null;
+  const [t] = await tx.select({ at: sql<Date | string | null>`min(${classTime.startsAt})` }).from(classTime).where(eq(classTime.sessionId, sessionId));
+  if (t?.at) return new Date(t.at);
+  const [s] = await tx.select({ startsOn: courseSession.startsOn }).from(courseSession).where(eq(courseSession.id, sessionId)).limit(1);
+  return s ? new Date(`${s.startsOn}T00:00:00Z`) : null;
+}
+
+/**
+ * Carries out a plan at the provider: cancels the installment subscription (no further
+ * invoices), then refunds each payment. Answers what was refunded; a provider failure is
+ * logged and reported (`failed`), never thrown: the drop itself is already committed.
+ */
+export async function executeRefundPlan(app: FastifyInstance, plan: RefundPlan, opts: { throwOnFailure?: boolean } = {}): Promise<{ refundedCents: number; failed: boolean }> {
+  const stripe = app.stripe();
+  let failed = false;
+  let refundedCents = 0;
+  if (plan.subscriptionId) {
+    try {
+      await cancelSubscription(stripe, plan.subscriptionId, plan.purchaseId);
+    } catch (err) {
+      failed = true;
+      app.log.error({ err: describe(err), purchase: plan.purchaseId }, 'payments: could not cancel the installment subscription');
+      if (opts.throwOnFailure) throw err;
+    }
+  }
+  for (const item of plan.items) {
+    try {
+      const refund = await stripe.refunds.create(
+        {
+          ...(item.paymentIntentId ? { payment_intent: item.paymentIntentId } : { charge: item.chargeId! }),
+          amount: item.amountCents,
+          reason: 'requested_by_customer',
+          reverse_transfer: true,
+          refund_application_fee: plan.share === 1,
+          metadata: { purchase_id: plan.purchaseId, sequence: String(item.sequence), why: plan.reason },
+        },
+        { idempotencyKey: `refund-${plan.purchaseId}-${item.sequence}` },
+      );
+      refundedCents += refund.amount;
+      await app.database.db.update(payment)
+        .set({ refundedCents: sql`least(${payment.amountCents}, greatest(${payment.refundedCents}, ${item.refundedCents + refund.amount}))` })
+        .where(eq(payment.id, item.paymentId));
+    } catch (err) {
+      failed = true;
+      app.log.error({ err: describe(err), purchase: plan.purchaseId, sequence: item.sequence }, 'payments: refund failed');
+      if (opts.throwOnFailure) throw err;
+    }
+  }
+  return { refundedCents, failed };
+}
+
+/** Cancels a subscription now; one already ended is fine. */
+export async function cancelSubscription(stripe: Stripe, subscriptionId: string, purchaseId: string) {
+  try {
+    await stripe.subscriptions.cancel(subscriptionId, {}, { idempotencyKey: `cancel-${purchaseId}` });
+  } catch (err) {
+    if (isMissing(err)) return;
+    const sub = await stripe.subscriptions.retrieve(subscriptionId).catch(() => null);
+    if (sub && (sub.status === 'canceled' || sub.status === 'incomplete_expired')) return;
+    throw err;
+  }
+}

@@ -1,0 +1,80 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { planById } from '../../shared/payments.js';
+import type { EducatorPayouts } from '../../shared/payments-schemas.js';
+import type { Viewer } from '../accounts/session.js';
+import { requireEducator } from '../courses/access.js';
+import { course, payment, payoutAccount, purchase, user } from '../db/schema.js';
+import { refreshOwnAccount } from './connect-service.js';
+
+/** GET /api/payments: the caller's payments with receipts, newest first. */
+export async function paymentHistoryFor(app: FastifyInstance, viewer: Viewer) {
+  const rows = await app.database.db
+    .select({ p: payment, kind: purchase.kind, planId: purchase.planId, installments: purchase.installments, status: purchase.status, title: course.title, courseId: purchase.courseId })
+    .from(payment).innerJoin(purchase, eq(purchase.id, payment.purchaseId)).leftJoin(course, eq(course.id, purchase.courseId))
+    .where(eq(payment.userId, viewer.user.id)).orderBy(desc(payment.paidAt)).limit(100);
+  return {
+    payments: rows.map((r) => ({
+      id: r.p.id,
+      paidAt: r.p.paidAt.toISOString(),
+      description: r.kind === 'plan' ? `${planById(r.planId ?? '')?.name ?? 'Agora plan'} (monthly)` : (r.title ?? 'A course'),
+      courseId: r.courseId,
+      amountCents: r.p.amountCents,
+      refundedCents: r.p.refundedCents,
+      currency: r.p.currency,
+      sequence: r.p.sequence,
+      installments: r.kind === 'course_installments' ? r.installments : null,
+      receiptUrl: r.p.receiptUrl,
+      purchaseStatus: r.status,
+    })),
+  };
+}
+
+/**
+ * GET /api/educator/payouts: the caller's payout account (re-read from the provider with
+ * refresh), plan, totals, last 30 days net per day and sales, all from our payment table.
+ */
+export async function educatorPayoutsFor(app: FastifyInstance, viewer: Viewer, refresh: boolean): Promise<EducatorPayouts> {
+  requireEducator(viewer);
+  const db = app.database.db;
+  if (refresh) await refreshOwnAccount(app, viewer);
+  const [acct] = await db.select().from(payoutAccount).where(eq(payoutAccount.userId, viewer.user.id)).limit(1);
+  const pro = acct?.plan === 'pro' ? planById('educator-pro') : null;
+  const feePercent = pro?.feePercent ?? app.config.payments.platformFeePercent;
+  const net = sql<number>`(${payment.amountCents} - ${payment.feeCents} - ${payment.refundedCents})`;
+  const [totals] = await db.select({
+    gross: sql<number>`coalesce(sum(${payment.amountCents}), 0)::int`,
+    fee: sql<number>`coalesce(sum(${payment.feeCents}), 0)::int`,
+    refunded: sql<number>`coalesce(sum(${payment.refundedCents}), 0)::int`,
+    sales: sql<number>`count(*)::int`,
+    currency: sql<string | null>`min(${payment.currency})`,
+  }).from(payment).where(eq(payment.educatorId, viewer.user.id));
+  const daily = await db.select({
+    day: sql<string>`to_char(date_trunc('day', ${payment.paidAt} at time zone 'UTC'), 'YYYY-MM-DD')`,
+    netCents: sql<number>`sum(${net})::int`,
+  }).from(payment)
+    .where(sql`${payment.educatorId} = ${viewer.user.id} and ${payment.paidAt} >= now() - interval '30 days'`)
+    .groupBy(sql`1`).orderBy(sql`1`);
+  const sales = await db.select({ p: payment, installments: purchase.installments, kind: purchase.kind, courseId: purchase.courseId, title: course.title, firstName: user.firstName, lastName: user.lastName })
+    .from(payment).innerJoin(purchase, eq(purchase.id, payment.purchaseId)).leftJoin(course, eq(course.id, purchase.courseId)).innerJoin(user, eq(user.id, payment.userId))
+    .where(eq(payment.educatorId, viewer.user.id)).orderBy(desc(payment.paidAt)).limit(100);
+  return {
+    account: acct ? {
+      id: acct.accountId, chargesEnabled: acct.chargesEnabled, payoutsEnabled: acct.payoutsEnabled,
+      detailsSubmitted: acct.detailsSubmitted, requirementsDue: acct.requirementsDue ?? [],
+    } : null,
+    plan: { id: pro ? pro.id : 'standard', feePercent },
+    totals: {
+      grossCents: Number(totals.gross), feeCents: Number(totals.fee), refundedCents: Number(totals.refunded),
+      netCents: Number(totals.gross) - Number(totals.fee) - Number(totals.refunded), currency: totals.currency ?? 'usd', sales: Number(totals.sales),
+    },
+    daily: daily.map((d) => ({ day: d.day, netCents: Number(d.netCents) })),
+    sales: sales.map((s) => ({
+      id: s.p.id, paidAt: s.p.paidAt.toISOString(), courseId: s.courseId,
+      courseTitle: s.title ?? 'A course', learnerName: `${s.firstName} ${s.lastName.slice(0, 1)}.`.trim(),
+      amountCents: s.p.amountCents, feeCents: s.p.feeCents, refundedCents: s.p.refundedCents,
+      netCents: s.p.amountCents - s.p.feeCents - s.p.refundedCents, currency: s.p.currency,
+      sequence: s.p.sequence, installments: s.kind === 'course_installments' ? s.installments : null,
+    })),
+  };
+}
