@@ -34,7 +34,10 @@ export const deleteClassTime = (courseId: string, sessionId: string, classTimeId
   api<{ message: string }>(`/api/courses/${courseId}/sessions/${sessionId}/class-times/${classTimeId}`, { method: 'DELETE' });
 
 export const enrol = (courseId: string, sessionId: string) => api<EnrolmentResult>(`/api/courses/${courseId}/sessions/${sessionId}/enrol`, { method: 'POST' });
-export const drop = (courseId: string, sessionId: string) => api<{ message: string }>(`/api/courses/${courseId}/sessions/${sessionId}/drop`, { method: 'POST' });
+/** What a drop refunded (null: nothing was paid); `pending` while the provider has not done it yet. */
+export interface DropRefund { amountCents: number; currency: string; full: boolean; pending: boolean }
+export const drop = (courseId: string, sessionId: string) =>
+  api<{ message: string; refund?: DropRefund | null }>(`/api/courses/${courseId}/sessions/${sessionId}/drop`, { method: 'POST' });
 export const saveReview = (courseId: string, body: { rating: number; text: string }) => api<{ message: string }>(`/api/courses/${courseId}/review`, { method: 'PUT', body });
 
 export interface RosterRow { enrolmentId: string; sessionId: string; sessionStartsOn: string; learnerName: string; learnerEmail: string; status: string; enrolledAt: string }

@@ -2,26 +2,43 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DoorOpen } from 'lucide-react';
+import { formatPrice } from '../../../shared/courses';
 import type { CourseView } from '../../../shared/courses-schemas';
 import { ApiError } from '../../lib/api';
 import { Alert } from '../../components/ui/alert';
 import { Button, ButtonLink } from '../../components/ui/button';
 import { PageLoading } from '../../components/ui/spinner';
 import NotFoundPage from '../errors/not-found-page';
-import { drop } from './api';
+import { drop, type DropRefund } from './api';
 import { CourseGate } from './components/course-gate';
 import { refundPolicy } from './components/format';
 import { SessionSummary } from './components/session-summary';
 
 type Session = CourseView['sessions'][number];
 
+/** What a paid drop gave back: the amount (or none, per the refund policy) and the server's words. */
+function RefundOutcome({ refund, message }: { refund: DropRefund; message: string }) {
+  const amount = formatPrice(refund.amountCents, refund.currency);
+  const label = refund.amountCents === 0 ? 'No refund' : refund.pending ? 'Refund on its way' : refund.full ? 'Refunded in full' : 'Refunded';
+  return (
+    <div className="mx-auto mt-4 max-w-md rounded-xl border border-slate-200 bg-slate-50 p-4 text-left">
+      <dl className="flex items-baseline justify-between gap-3">
+        <dt className="text-sm font-medium text-slate-700">{label}</dt>
+        <dd className="text-xl font-bold tabular-nums text-slate-900">{refund.amountCents === 0 ? '—' : amount}</dd>
+      </dl>
+      <p className="mt-1 text-sm text-slate-600">{message.replace(/^You have left this session\.\s*/, '')}</p>
+      {refund.amountCents > 0 && <p className="mt-1 text-xs text-slate-600">Refunds reach your card in 5–10 days; your payments are listed in Settings.</p>}
+    </div>
+  );
+}
+
 function Drop({ course, session }: { course: CourseView; session: Session }) {
   const queryClient = useQueryClient();
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<{ message: string; refund: DropRefund | null } | null>(null);
   const mutation = useMutation({
     mutationFn: () => drop(course.id, session.id),
     onSuccess: async (r) => {
-      setDone(r.message);
+      setDone({ message: r.message, refund: r.refund ?? null });
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: ['course', course.id] }),
         queryClient.invalidateQueries({ queryKey: ['dashboard'] }),
@@ -34,8 +51,8 @@ function Drop({ course, session }: { course: CourseView; session: Session }) {
     return (
       <div className="mx-auto max-w-2xl rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm" role="status">
         <DoorOpen className="mx-auto h-12 w-12 text-brand-700" aria-hidden="true" />
-        <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">{done}</h1>
-        <p className="mx-auto mt-2 max-w-md text-slate-600">Your place is freed. You can enrol again while seats are left.</p>
+        <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">{done.refund ? 'You have left this session' : done.message}</h1>
+        {done.refund ? <RefundOutcome refund={done.refund} message={done.message} /> : <p className="mx-auto mt-2 max-w-md text-slate-600">Your place is freed. You can enrol again while seats are left.</p>}
         <div className="mt-6 flex flex-wrap justify-center gap-3">
           <ButtonLink to={`/course/${course.id}`}>Back to the course</ButtonLink>
           <ButtonLink to="/dashboard" variant="secondary">Go to your dashboard</ButtonLink>

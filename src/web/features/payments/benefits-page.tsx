@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Banknote, Percent, RotateCcw, Sparkles } from 'lucide-react';
+import { REFUND_POLICIES } from '../../../shared/courses';
 import { PLANS, platformFee } from '../../../shared/payments';
 import { ButtonLink } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/card';
@@ -66,11 +67,10 @@ export default function BenefitsPage() {
         </Section>
 
         <Section id="refunds" icon={<RotateCcw className="h-5 w-5 text-brand-700" aria-hidden="true" />} title="Refunds">
-          <p>Each course has a refund policy that learners see before they pay:</p>
+          <p>Each course has one of three refund policies, which learners see before they pay. When a learner drops, their seat is freed for the waitlist and they get back:</p>
           <ul className="list-disc space-y-1 pl-5">
-            <li>A learner who drops <strong>before the first class</strong> gets everything back, and the seat is freed for the waitlist.</li>
-            <li>After the first class: <strong>flexible</strong> courses refund 50% until the end of the first week; <strong>moderate</strong> and <strong>strict</strong> courses refund nothing.</li>
-            <li>Dropping an installment plan stops the future installments.</li>
+            {REFUND_POLICIES.map((r) => <li key={r.id}><strong>{r.label}</strong>: {r.text}</li>)}
+            <li>Dropping an installment plan also stops the future installments.</li>
           </ul>
           <p>A refund comes out of the sale it refunds: your dashboard shows sales net of fees and refunds.</p>
         </Section>

@@ -173,7 +173,7 @@ function Checkout({ summary, config, refetchSummary }: { summary: CheckoutSummar
                 <p className="text-sm text-slate-600">One payment of {money(summary.priceCents, summary.currency)}.</p>
               )}
               <p className="text-xs text-slate-600">
-                By continuing you agree to the course's refund policy. Dropping before the first class refunds everything you paid.
+                By continuing you agree to the course's refund policy, shown with your order.
               </p>
               <div className="flex flex-wrap items-center justify-end gap-3">
                 <ButtonLink to={`/course/${summary.course.id}`} variant="secondary">Cancel</ButtonLink>

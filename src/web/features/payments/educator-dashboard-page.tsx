@@ -77,7 +77,7 @@ function Totals({ totals }: { totals: EducatorPayouts['totals'] }) {
   return (
     <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4" aria-label="Sales totals">
       {tiles.map(([label, value, note], i) => (
-        <div key={label} className={`rounded-2xl border p-4 shadow-sm ${i === 3 ? 'border-brand-200 bg-brand-50' : 'border-slate-200 bg-white'}`}>
+        <div key={label} className={`rounded-2xl border p-4 shadow-sm ${i === 3 ? 'border-brand-100 bg-brand-50' : 'border-slate-200 bg-white'}`}>
           <dt className="text-sm text-slate-600">{label}</dt>
           <dd className="mt-1 text-xl font-bold tabular-nums text-slate-900 sm:text-2xl">{value}</dd>
           {note && <dd className="text-xs text-slate-600">{note}</dd>}

@@ -16,7 +16,7 @@ export function CardForm({ config, checkout }: { config: PaymentsConfig; checkou
   return (
     <div>
       <p className="mb-3 flex items-center gap-2 text-sm text-slate-600">
-        <Lock className="h-4 w-4 text-emerald-700" aria-hidden="true" /> Your card details go straight to the payment provider; Agora never sees them.
+        <Lock className="h-4 w-4 shrink-0 text-emerald-700" aria-hidden="true" /> Your card details go straight to the payment provider; Agora never sees them.
       </p>
       {config.mode === 'sandbox' ? (
         checkout.sandboxUrl ? (
