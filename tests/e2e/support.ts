@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { wallTimeToUtc } from '../../src/shared/time';
 import { encodeProfile, PROFILE_COOKIE, type GoogleProfile } from './oidc-provider';
 
 /**
@@ -78,11 +79,17 @@ export class ApiClient {
     return this.request('POST', pathOrUrl, data);
   }
 
+  /** An HTML form submission (application/x-www-form-urlencoded), as a browser sends it. */
+  postForm(pathOrUrl: string, fields: Record<string, string>): Promise<Reply> {
+    return this.request('POST', pathOrUrl, new URLSearchParams(fields));
+  }
+
   private request(method: string, pathOrUrl: string, data?: unknown): Promise<Reply> {
     const url = new URL(pathOrUrl, BASE_URL);
-    const body = data === undefined ? undefined : JSON.stringify(data);
-    const headers: OutgoingHttpHeaders = { host: url.host, origin: BASE_URL, accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const form = data instanceof URLSearchParams;
+    const body = data === undefined ? undefined : form ? data.toString() : JSON.stringify(data);
+    const headers: OutgoingHttpHeaders = { host: url.host, origin: BASE_URL, accept: form ? 'text/html' : 'application/json' };
+    if (body !== undefined) headers['content-type'] = form ? 'application/x-www-form-urlencoded' : 'application/json';
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     return new Promise((resolve, reject) => {
       const req = httpRequest(
@@ -183,4 +190,98 @@ export async function useGoogleProfile(context: BrowserContext, profile: GoogleP
 export async function openAvatarMenu(page: Page) {
   await page.getByRole('button', { name: /^Account menu for/ }).click();
   return page.getByRole('menu');
+}
+
+/** An API client signed in as this user. */
+export async function signedInClient(user: Pick<TestUser, 'email' | 'password'>): Promise<ApiClient> {
+  const api = new ApiClient();
+  const response = await api.post('/api/accounts/sign-in', { email: user.email, password: user.password });
+  expect(response.status, response.text).toBe(200);
+  return api;
+}
+
+/** A verified user with an educator record (onboarding step 1), signed in through an API client. */
+export async function createEducator(overrides: Partial<TestUser> = {}): Promise<{ api: ApiClient; user: TestUser & { id: string } }> {
+  const user = await createVerifiedUser(overrides);
+  const api = await signedInClient(user);
+  const made = await api.post('/api/educators', { headline: 'Teacher of small groups', bio: 'I have taught adults in small evening groups for ten years.', subjects: ['Painting'], links: [] });
+  expect(made.status, made.text).toBe(201);
+  return { api, user };
+}
+
+/**
+ * Onboarding step 2 behind the scenes: the Connect account, its onboarding link, and the
+ * payments sandbox's onboarding form submitted as a browser would (charges and payouts on).
+ */
+export async function enablePayouts(api: ApiClient, user: { id: string; email: string }): Promise<string> {
+  const account = await api.post('/api/stripe/create-stripe-account', { email: user.email, user_id: user.id });
+  expect(account.status, account.text).toBe(200);
+  const accountId = account.json<{ stripe_connect_account_id: string }>().stripe_connect_account_id;
+  const link = await api.post('/api/stripe/create-educator-account-link', { stripe_connect_account_id: accountId });
+  expect(link.status, link.text).toBe(200);
+  const onboarding = await api.get(link.json<{ url: string }>().url);
+  expect(onboarding.status, onboarding.text).toBe(200);
+  const action = /<form[^>]*action="([^"]+)"/.exec(onboarding.text)?.[1];
+  if (!action) throw new Error('no form on the sandbox onboarding page');
+  const fields: Record<string, string> = {};
+  for (const [tag] of onboarding.text.matchAll(/<input[^>]*>/g)) {
+    const name = /\bname="([^"]+)"/.exec(tag)?.[1];
+    if (name) fields[name] = /\bvalue="([^"]*)"/.exec(tag)?.[1] ?? '';
+  }
+  fields.legal_name ||= 'Test Educator';
+  fields.country ||= 'US';
+  const submitted = await api.postForm(action.replace(/&amp;/g, '&'), fields);
+  expect([200, 302, 303], submitted.text).toContain(submitted.status);
+  const payouts = await api.get('/api/educator/payouts?refresh=1');
+  expect(payouts.status, payouts.text).toBe(200);
+  expect(payouts.json<{ account: { chargesEnabled: boolean } | null }>().account?.chargesEnabled, 'charges enabled after onboarding').toBe(true);
+  return accountId;
+}
+
+/** YYYY-MM-DD n days from now (UTC). */
+export const dayFromNow = (n: number) => new Date(Date.now() + n * 86400_000).toISOString().slice(0, 10);
+
+export interface PaidCourse { courseId: string; sessionId: string; title: string }
+
+/**
+ * A published paid course (the educator's charges must be enabled) with one session that
+ * starts in `startsIn` days, weekly class times at 18:00 London time, and `capacity` seats.
+ */
+export async function createPaidCourse(
+  api: ApiClient,
+  opts: { title?: string; priceCents: number; currency?: string; installments?: number | null; capacity?: number; startsIn?: number; refundPolicy?: string },
+): Promise<PaidCourse> {
+  const title = opts.title ?? `Paid course ${Math.random().toString(36).slice(2, 8)}`;
+  const created = await api.post('/api/courses', {
+    title, summary: 'Six evenings of relaxed, practical classes for beginners.', description: 'Materials, practice and feedback.',
+    category: 'arts', level: 'beginner', language: 'English', format: 'online', city: null, address: null,
+    priceCents: opts.priceCents, currency: opts.currency ?? 'usd', installments: opts.installments ?? null, refundPolicy: opts.refundPolicy ?? 'moderate',
+  });
+  expect(created.status, created.text).toBe(201);
+  const courseId = created.json<{ id: string }>().id;
+  const startsIn = opts.startsIn ?? 5;
+  const session = await api.post(`/api/courses/${courseId}/sessions`, { startsOn: dayFromNow(startsIn), endsOn: dayFromNow(startsIn + 40), capacity: opts.capacity ?? 8, minToRun: 1, timeZone: 'Europe/London' });
+  expect(session.status, session.text).toBe(201);
+  const sessionId = session.json<{ id: string }>().id;
+  const [y, m, d] = dayFromNow(startsIn + 1).split('-').map(Number);
+  const times = await api.post(`/api/courses/${courseId}/sessions/${sessionId}/class-times`, {
+    startsAt: wallTimeToUtc({ year: y, month: m, day: d, hour: 18, minute: 0 }, 'Europe/London').toISOString(),
+    endsAt: wallTimeToUtc({ year: y, month: m, day: d, hour: 19, minute: 30 }, 'Europe/London').toISOString(),
+    meetingUrl: 'https://meet.example.com/agora-class', repeatWeeks: 4,
+  });
+  expect(times.status, times.text).toBe(201);
+  const published = await api.post(`/api/courses/${courseId}/publish`);
+  expect(published.status, published.text).toBe(200);
+  return { courseId, sessionId, title };
+}
+
+/** Types a card into the payments sandbox's form (in the checkout page's frame) and pays. */
+export async function payWithCard(page: Page, number: string) {
+  const form = page.frameLocator('iframe[title="Secure card payment"]');
+  await form.getByLabel('Card number').fill(number);
+  await form.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await form.getByLabel('CVC').fill('123');
+  await form.getByLabel('Name on card').fill('Test Learner');
+  await form.getByRole('button', { name: /^(Pay|Subscribe)/ }).click();
+  return form;
 }

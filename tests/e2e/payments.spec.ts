@@ -1,0 +1,247 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { TEST_CARDS } from '../../src/shared/payments';
+import {
+  BASE_URL, createEducator, createPaidCourse, createVerifiedUser, enablePayouts, logIn, payWithCard, type PaidCourse,
+} from './support';
+
+/**
+ * Paying for courses in the browser, on the payments sandbox: the checkout page and its card
+ * form (the sandbox's form in a frame), the confirmation, installments over a test clock,
+ * a declined card, and the educator's side (payouts onboarding, sales net of the fee).
+ */
+
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).exclude('iframe').analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
+
+/** The page passes axe and fits 360 px; screenshots on request (AGORA_SHOTS=1), desktop and 360 px. */
+async function checkPage(page: Page, name: string) {
+  expect(await seriousViolations(page), `axe on ${name}`).toEqual([]);
+  const size = page.viewportSize()!;
+  if (process.env.AGORA_SHOTS) await page.screenshot({ path: `/tmp/agora-payments-${name}.png`, fullPage: true });
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expect.poll(() => scrollWidth(page), { message: `${name} fits 360 px` }).toBeLessThanOrEqual(360);
+  if (process.env.AGORA_SHOTS) await page.screenshot({ path: `/tmp/agora-payments-${name}-360.png`, fullPage: true });
+  await page.setViewportSize(size);
+}
+
+/** An educator with payouts enabled and one published paid course. */
+async function paidCourseOnSale(opts: { priceCents: number; installments?: number | null; title?: string }): Promise<PaidCourse> {
+  const { api, user } = await createEducator({ firstName: 'Frida', lastName: 'Kahlo' });
+  await enablePayouts(api, user);
+  return createPaidCourse(api, opts);
+}
+
+/** The learner's enrolment in the course's session, as the course page's API reports it. */
+async function myEnrolment(context: BrowserContext, course: PaidCourse): Promise<string | null> {
+  const response = await context.request.get(`${BASE_URL}/api/courses/${course.courseId}`);
+  expect(response.ok()).toBe(true);
+  const view = (await response.json()) as { sessions: { id: string; myEnrolment: { status: string } | null }[] };
+  return view.sessions.find((s) => s.id === course.sessionId)?.myEnrolment?.status ?? null;
+}
+
+/** From the course's enrol page to the card form: the order summary, then "Continue to payment". */
+async function openCardForm(page: Page, course: PaidCourse, how: 'full' | 'installments' = 'full') {
+  await page.goto(`/course/${course.courseId}/session/${course.sessionId}/enroll`);
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await expect(page).toHaveURL(new RegExp(`/course/checkout\\?course=${course.courseId}&session=${course.sessionId}$`));
+  await expect(page.getByRole('heading', { name: 'Checkout', level: 1 })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Order summary' })).toContainText(course.title);
+  if (how === 'installments') await page.getByRole('radio', { name: /monthly installments/ }).check();
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await expect(page.frameLocator('iframe[title="Secure card payment"]').getByLabel('Card number')).toBeVisible();
+}
+
+test('a learner pays once with 4242 and is enrolled; the course is on their dashboard', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  const course = await paidCourseOnSale({ priceCents: 10000, installments: 3, title: 'Botanical drawing in ink' });
+  await logIn(context, await createVerifiedUser({ firstName: 'Ada', lastName: 'Byron' }));
+
+  await test.step('the order summary shows the price, the seats and the refund policy, and offers installments', async () => {
+    await page.goto(`/course/${course.courseId}/session/${course.sessionId}/enroll`);
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    const summary = page.getByRole('region', { name: 'Order summary' });
+    await expect(summary).toContainText('Botanical drawing in ink');
+    await expect(summary).toContainText('$100.00');
+    await expect(summary).toContainText('8 seats left');
+    await expect(summary).toContainText('Moderate refund policy');
+    await expect(page.getByRole('radio', { name: /Pay in full/ })).toBeChecked();
+    await page.getByRole('radio', { name: /3 monthly installments/ }).check();
+    await expect(summary).toContainText('3 × $33.34 monthly');
+    await expect(summary).toContainText('total $100.02');
+    await checkPage(page, 'checkout');
+    await page.getByRole('radio', { name: /Pay in full/ }).check();
+  });
+
+  await test.step('the card form appears in the page; 4242 pays', async () => {
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await expect(page.frameLocator('iframe[title="Secure card payment"]').getByLabel('Card number')).toBeVisible();
+    await checkPage(page, 'checkout-card');
+    await payWithCard(page, TEST_CARDS.success);
+  });
+
+  await test.step('the confirmation says "You\'re enrolled"', async () => {
+    await expect(page).toHaveURL(/\/course\/checkout\/complete\?session_id=/);
+    await expect(page.getByRole('heading', { name: "You're enrolled" })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText('$100.00 paid.')).toBeVisible();
+    await checkPage(page, 'complete');
+    expect(await myEnrolment(context, course)).toBe('active');
+  });
+
+  await test.step('the course is on the dashboard, the payment in the settings', async () => {
+    await page.getByRole('link', { name: 'Go to your dashboard' }).click();
+    await expect(page.getByRole('list', { name: 'Your courses' }).getByRole('link', { name: course.title, exact: true })).toBeVisible();
+    await page.goto('/user/settings');
+    const history = page.getByRole('list', { name: 'Payments' });
+    await expect(history.getByRole('listitem')).toHaveCount(1);
+    await expect(history).toContainText(course.title);
+    await expect(history).toContainText('$100.00');
+    await expect(history.getByRole('link', { name: /Receipt/ })).toBeVisible();
+    await checkPage(page, 'settings');
+  });
+});
+
+test('a learner pays in 3 installments; the test clock runs 3 months: 3 invoices paid, the plan ends, still enrolled', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const course = await paidCourseOnSale({ priceCents: 9000, installments: 3, title: 'Cello for grown-ups' });
+  await logIn(context, await createVerifiedUser({ firstName: 'Jacqueline', lastName: 'Pré' }));
+
+  await openCardForm(page, course, 'installments');
+  await payWithCard(page, TEST_CARDS.success);
+  await expect(page.getByRole('heading', { name: "You're enrolled" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(/\$30\.00 paid today, the first of 3 monthly installments/)).toBeVisible();
+
+  const config = await context.request.get(`${BASE_URL}/api/stripe/config`);
+  const customer = ((await config.json()) as { customer: string }).customer;
+  expect(customer).toBeTruthy();
+
+  await test.step('the sandbox dev dashboard advances the customer\'s clock a month at a time', async () => {
+    await page.goto('/sandbox');
+    const row = page.getByRole('row').filter({ hasText: customer }).first();
+    for (let month = 1; month <= 3; month++) {
+      // The dashboard reloads itself once the clock has moved.
+      const reloaded = page.waitForEvent('load');
+      await row.getByRole('button', { name: 'Advance 1 month' }).click();
+      await expect(page.locator('#dashboard-status')).toContainText('done');
+      await reloaded;
+    }
+  });
+
+  await test.step('three installments are in the payment history; the plan has ended and the seat is kept', async () => {
+    await page.goto('/user/settings');
+    const history = page.getByRole('list', { name: 'Payments' });
+    await expect(async () => {
+      await page.reload();
+      await expect(history.getByRole('listitem')).toHaveCount(3, { timeout: 2000 });
+    }).toPass({ timeout: 30_000 });
+    for (const k of [1, 2, 3]) await expect(history).toContainText(`Installment ${k} of 3`);
+    await expect(history.getByText('$30.00')).toHaveCount(3);
+
+    await page.goto('/sandbox');
+    const subscription = page.getByRole('region', { name: 'Subscriptions' }).getByRole('row').filter({ hasText: customer });
+    await expect(subscription).toContainText('canceled');
+    expect(await myEnrolment(context, course)).toBe('active');
+    await page.goto('/dashboard');
+    await expect(page.getByRole('list', { name: 'Your courses' }).getByRole('link', { name: course.title, exact: true })).toBeVisible();
+  });
+});
+
+test('a declined card shows the reason and enrols nobody', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  const course = await paidCourseOnSale({ priceCents: 5000, title: 'Sourdough weekends' });
+  await logIn(context, await createVerifiedUser({ firstName: 'Julia', lastName: 'Child' }));
+
+  await openCardForm(page, course);
+  const form = await payWithCard(page, TEST_CARDS.declined);
+  await expect(form.getByRole('alert')).toHaveText('Your card was declined.');
+  await expect(page).toHaveURL(/\/course\/checkout\?/);
+  expect(await myEnrolment(context, course)).toBeNull();
+  await page.goto('/dashboard');
+  await expect(page.getByRole('link', { name: course.title, exact: true })).toHaveCount(0);
+});
+
+test('an educator sets up payouts, publishes a paid course, a learner buys it: the sale shows net of the fee', async ({ page, context, browser }) => {
+  test.setTimeout(120_000);
+  const { api, user } = await createEducator({ firstName: 'Maria', lastName: 'Montessori' });
+  await logIn(context, user);
+
+  await test.step('onboarding step 2 sends the educator to the provider\'s onboarding and back', async () => {
+    await page.goto('/educator/onboard');
+    await expect(page.getByRole('list', { name: 'Onboarding steps' })).toContainText('Set up payouts');
+    await checkPage(page, 'onboard');
+    await page.getByRole('button', { name: 'Set up payouts' }).click();
+    await expect(page).toHaveURL(/\/sandbox\/connect\/onboard\//);
+    await page.getByRole('button', { name: 'Agree and submit' }).click();
+    await expect(page).toHaveURL(/\/educator\/onboard-success/);
+    await expect(page.getByRole('heading', { name: 'Payouts are set up' })).toBeVisible();
+    const status = page.getByRole('list', { name: 'Payout account status' });
+    await expect(status).toContainText('Charges — enabled');
+    await expect(status).toContainText('Payouts — enabled');
+    await checkPage(page, 'onboard-success');
+  });
+
+  const course = await createPaidCourse(api, { priceCents: 10000, title: 'Montessori at home' });
+
+  await test.step('a learner buys it with 4242', async () => {
+    const learnerContext = await browser.newContext();
+    const learnerPage = await learnerContext.newPage();
+    await logIn(learnerContext, await createVerifiedUser({ firstName: 'Grace', lastName: 'Murray' }));
+    await openCardForm(learnerPage, course);
+    await payWithCard(learnerPage, TEST_CARDS.success);
+    await expect(learnerPage.getByRole('heading', { name: "You're enrolled" })).toBeVisible({ timeout: 30_000 });
+    await learnerContext.close();
+  });
+
+  await test.step('the educator dashboard shows the sale: $100 - $10 fee = $90', async () => {
+    await page.goto('/educator/dashboard');
+    const totals = page.getByLabel('Sales totals');
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByRole('table').getByRole('row').filter({ hasText: course.title })).toHaveCount(1, { timeout: 2000 });
+    }).toPass({ timeout: 20_000 });
+    const sale = page.getByRole('table').getByRole('row').filter({ hasText: course.title });
+    await expect(sale).toContainText('Grace Murray');
+    await expect(sale).toContainText('$100.00');
+    await expect(sale).toContainText('−$10.00');
+    await expect(sale).toContainText('$90.00');
+    await expect(totals).toContainText('$90.00');
+    await expect(page.getByRole('region', { name: 'Payouts' })).toContainText('Charges — enabled');
+    await checkPage(page, 'educator-dashboard');
+  });
+});
+
+test('pricing: Educator Pro needs a sign-in, then is bought with the card form', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  await page.goto('/pricing');
+  await expect(page.getByRole('heading', { name: 'Educator Pro' })).toBeVisible();
+  await checkPage(page, 'pricing');
+  await page.getByRole('button', { name: 'Get Educator Pro' }).click();
+  await expect(page).toHaveURL(/\/login\?next=%2Fpricing$/);
+
+  const { user, api } = await createEducator({ firstName: 'Rosalind', lastName: 'Franklin' });
+  await enablePayouts(api, user);
+  await logIn(context, user);
+  await page.goto('/pricing');
+  await page.getByRole('button', { name: 'Get Educator Pro' }).click();
+  await payWithCard(page, TEST_CARDS.success);
+  await expect(page).toHaveURL(/\/pricing\/complete\?session_id=/);
+  await expect(page.getByRole('heading', { name: "You're on Educator Pro" })).toBeVisible({ timeout: 30_000 });
+  await checkPage(page, 'pricing-complete');
+  await page.goto('/educator/dashboard');
+  await expect(page.getByRole('region', { name: 'Your plan' })).toContainText('platform fee 5% per sale');
+});
+
+test('the benefits page explains fees and payouts, and axe finds nothing serious', async ({ page, context }) => {
+  await logIn(context, await createVerifiedUser());
+  await page.goto('/educator/benefits');
+  await expect(page.getByRole('heading', { name: 'Teaching on Agora' })).toBeVisible();
+  await expect(page.getByRole('table')).toContainText('$90.00');
+  await expect(page.getByRole('link', { name: 'Set up your educator account' })).toHaveAttribute('href', '/educator/onboard');
+  await checkPage(page, 'benefits');
+});
