@@ -152,6 +152,8 @@ function Checkout({ summary, config, refetchSummary }: { summary: CheckoutSummar
           {error && (
             <Alert tone="error" title="The payment could not be started">
               {error instanceof ApiError ? error.message : 'Please try again.'}
+              {error instanceof ApiError && error.code === 'already_enrolled' && <> <Link to="/dashboard" className="font-semibold underline">Go to your dashboard</Link></>}
+              {error instanceof ApiError && error.code === 'session_full' && <> <Link to={`/course/${summary.course.id}`} className="font-semibold underline">Choose another session or join the waitlist</Link></>}
             </Alert>
           )}
           {checkout ? (

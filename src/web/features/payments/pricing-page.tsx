@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Check, Sparkles } from 'lucide-react';
 import { PLANS } from '../../../shared/payments';
@@ -22,6 +22,14 @@ function Feature({ children }: { children: string }) {
 
 /** /pricing — learning is free; educators pay a fee per sale, lower with Educator Pro. */
 export default function PricingPage() {
+  const [params] = useSearchParams();
+  const returned = params.get('session_id');
+  // The card form may return here rather than to /pricing/complete: confirm it there.
+  if (returned) return <Navigate to={`/pricing/complete?session_id=${encodeURIComponent(returned)}`} replace />;
+  return <Pricing />;
+}
+
+function Pricing() {
   const { data: me } = useMe();
   const navigate = useNavigate();
   const config = useQuery({ ...paymentsConfigQuery, enabled: !!me });
@@ -98,7 +106,10 @@ export default function PricingPage() {
 
       {buy.error && (
         <div className="mt-6">
-          <Alert tone="error" title={`${PRO.name} could not be started`}>{buy.error instanceof ApiError ? buy.error.message : 'Please try again.'}</Alert>
+          <Alert tone="error" title={`${PRO.name} could not be started`}>
+            {buy.error instanceof ApiError ? buy.error.message : 'Please try again.'}
+            {buy.error instanceof ApiError && buy.error.code === 'payouts_required' && <> <Link to="/educator/onboard" className="font-semibold underline">Set up payouts</Link></>}
+          </Alert>
         </div>
       )}
 
