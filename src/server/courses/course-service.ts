@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { DEFAULT_AVATAR } from '../../shared/accounts.js';
 import type { CourseInput, CourseView } from '../../shared/courses-schemas.js';
 import type { Db } from '../db/client.js';
-import { classTime, course, courseSession, educator, enrolment, review, user } from '../db/schema.js';
+import { course, courseSession, educator, user } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import type { Viewer } from '../accounts/session.js';
 import { ownedCourse, requireEducator } from './access.js';
@@ -65,60 +65,88 @@ export async function setCourseCover(db: Db, viewer: Viewer, courseId: string, u
   await db.update(course).set({ coverImage: url, updatedAt: new Date() }).where(eq(course.id, courseId));
 }
 
-/**
- * The course page's queries, prepared once per database: the page is the most visited
- * one, and parsing and planning eight statements per view cost more than running them.
- */
-function courseViewStatements(db: Db) {
-  const courseId = sql.placeholder('courseId');
-  const learnerId = sql.placeholder('learnerId');
-  const sessionsOfCourse = db.select({ id: courseSession.id }).from(courseSession).where(eq(courseSession.courseId, courseId));
-  return {
-    course: db
-      .select({ c: course, u: { firstName: user.firstName, lastName: user.lastName, image: user.image }, e: { headline: educator.headline, bio: educator.bio, profileImage: educator.profileImage } })
-      .from(course).innerJoin(user, eq(user.id, course.educatorId)).innerJoin(educator, eq(educator.userId, course.educatorId))
-      .where(eq(course.id, courseId)).limit(1).prepare('course_view_course'),
-    sessions: db.select().from(courseSession).where(eq(courseSession.courseId, courseId)).orderBy(asc(courseSession.startsOn)).prepare('course_view_sessions'),
-    times: db.select().from(classTime).where(inArray(classTime.sessionId, sessionsOfCourse)).orderBy(asc(classTime.startsAt)).prepare('course_view_times'),
-    waits: db.select({ sessionId: enrolment.sessionId, n: sql<number>`count(*)::int` }).from(enrolment)
-      .where(and(eq(enrolment.courseId, courseId), eq(enrolment.status, 'waitlisted'))).groupBy(enrolment.sessionId).prepare('course_view_waits'),
-    mine: db.select({
-      id: enrolment.id, sessionId: enrolment.sessionId, status: enrolment.status,
-      // Qualified by hand: in a select list Drizzle writes bare column names, which the
-      // subquery would take as its own (w.created_at <= w.created_at: everyone last).
-      position: sql<number | null>`case when enrolment.status = 'waitlisted' then (select count(*)::int from enrolment w where w.session_id = enrolment.session_id and w.status = 'waitlisted' and w.created_at <= enrolment.created_at) end`,
-    }).from(enrolment).where(and(eq(enrolment.courseId, courseId), eq(enrolment.learnerId, learnerId), ne(enrolment.status, 'dropped'))).prepare('course_view_mine'),
-    reviews: db.select({ r: review, firstName: user.firstName, lastName: user.lastName, image: user.image })
-      .from(review).innerJoin(user, eq(user.id, review.learnerId))
-      .where(eq(review.courseId, courseId)).orderBy(desc(review.updatedAt)).limit(50).prepare('course_view_reviews'),
-    educatorRating: db.select({ avg: sql<number>`coalesce(sum(rating_avg * rating_count) / nullif(sum(rating_count), 0), 0)::real`, n: sql<number>`coalesce(sum(rating_count), 0)::int` })
-      .from(course).where(and(eq(course.educatorId, sql.placeholder('educatorId')), eq(course.status, 'published'))).prepare('course_view_educator_rating'),
-  };
+/** What the course page's statement adds to the course row, as JSON (timestamps as PostgreSQL text). */
+interface ViewExtras {
+  sessions: {
+    id: string; startsOn: string; endsOn: string; capacity: number; minToRun: number; timeZone: string; status: string; seatsTaken: number;
+    waitlisted: number; classTimes: { id: string; startsAt: string; endsAt: string; location: string | null; meetingUrl: string | null }[];
+  }[];
+  mine: { id: string; sessionId: string; status: string; position: number | null }[];
+  reviews: { id: string; rating: number; text: string; learnerId: string; createdAt: string; updatedAt: string; firstName: string; lastName: string; image: string | null }[];
+  educatorRating: { avg: number; n: number };
 }
-const statementsByDb = new WeakMap<Db, ReturnType<typeof courseViewStatements>>();
+
+/** No learner: matches no enrolment. */
+const NOBODY = '00000000-0000-0000-0000-000000000000';
 
 /**
- * Everything a learner needs to decide, in a fixed number of queries whatever the number
- * of sessions: course + educator, sessions, class times, waitlist counts, the viewer's
- * enrolments, reviews, the educator's rating.
+ * The course page in one statement, prepared once per database: the course row (the
+ * columns the page shows, never the search vectors: a wide, often compressed value that
+ * would be read, decompressed and sent for nothing) with its educator, and as JSON its
+ * sessions with class times and waitlist counts, the viewer's enrolments, the latest
+ * reviews and the educator's rating. The page is the most visited one: one round trip,
+ * each part an index lookup, whatever the number of sessions.
+ */
+function courseViewStatement(db: Db) {
+  const learnerId = sql.placeholder('learnerId');
+  const extras = sql<ViewExtras>`json_build_object(
+    'sessions', coalesce((
+      select json_agg(json_build_object(
+        'id', s.id, 'startsOn', s.starts_on, 'endsOn', s.ends_on, 'capacity', s.capacity, 'minToRun', s.min_to_run,
+        'timeZone', s.time_zone, 'status', s.status, 'seatsTaken', s.seats_taken,
+        'waitlisted', (select count(*)::int from enrolment w where w.session_id = s.id and w.status = 'waitlisted'),
+        'classTimes', coalesce((
+          select json_agg(json_build_object('id', t.id, 'startsAt', t.starts_at::text, 'endsAt', t.ends_at::text, 'location', t.location, 'meetingUrl', t.meeting_url) order by t.starts_at)
+          from class_time t where t.session_id = s.id), '[]'::json)
+      ) order by s.starts_on)
+      from course_session s where s.course_id = "course"."id"), '[]'::json),
+    'mine', coalesce((
+      select json_agg(json_build_object('id', m.id, 'sessionId', m.session_id, 'status', m.status,
+        'position', case when m.status = 'waitlisted' then (select count(*)::int from enrolment w where w.session_id = m.session_id and w.status = 'waitlisted' and w.created_at <= m.created_at) end))
+      from enrolment m where m.course_id = "course"."id" and m.learner_id = ${learnerId} and m.status <> 'dropped'), '[]'::json),
+    'reviews', coalesce((
+      select json_agg(json_build_object('id', r.id, 'rating', r.rating, 'text', r.text, 'learnerId', r.learner_id,
+        'createdAt', r.created_at::text, 'updatedAt', r.updated_at::text, 'firstName', r.first_name, 'lastName', r.last_name, 'image', r.image) order by r.updated_at desc)
+      from (select r.*, ru.first_name, ru.last_name, ru.profile_image as image from review r join "user" ru on ru.id = r.learner_id
+            where r.course_id = "course"."id" order by r.updated_at desc limit 50) r), '[]'::json),
+    'educatorRating', (
+      select json_build_object('avg', coalesce(sum(c2.rating_avg * c2.rating_count) / nullif(sum(c2.rating_count), 0), 0)::real, 'n', coalesce(sum(c2.rating_count), 0)::int)
+      from course c2 where c2.educator_id = "course"."educator_id" and c2.status = 'published')
+  )`;
+  return db
+    .select({
+      c: {
+        id: course.id, educatorId: course.educatorId, title: course.title, summary: course.summary, description: course.description,
+        category: course.category, level: course.level, language: course.language, audience: course.audience, format: course.format,
+        city: course.city, address: course.address, coverImage: course.coverImage, priceCents: course.priceCents, currency: course.currency,
+        installments: course.installments, refundPolicy: course.refundPolicy, status: course.status, ratingAvg: course.ratingAvg,
+        ratingCount: course.ratingCount, publishedAt: course.publishedAt,
+      },
+      u: { firstName: user.firstName, lastName: user.lastName, image: user.image },
+      e: { headline: educator.headline, bio: educator.bio, profileImage: educator.profileImage },
+      x: extras,
+    })
+    .from(course).innerJoin(user, eq(user.id, course.educatorId)).innerJoin(educator, eq(educator.userId, course.educatorId))
+    .where(eq(course.id, sql.placeholder('courseId'))).limit(1).prepare('course_view');
+}
+const statementByDb = new WeakMap<Db, ReturnType<typeof courseViewStatement>>();
+
+/** A timestamp as PostgreSQL writes it, in the ISO form the API answers (as Drizzle reads it: new Date(text)). */
+const iso = (pgText: string) => new Date(pgText).toISOString();
+
+/**
+ * Everything a learner needs to decide, in one statement whatever the number of sessions:
+ * course + educator, sessions, class times, waitlist counts, the viewer's enrolments,
+ * reviews, the educator's rating.
  */
 export async function getCourseView(db: Db, viewer: Viewer | null, courseId: string): Promise<CourseView> {
-  let q = statementsByDb.get(db);
-  if (!q) statementsByDb.set(db, (q = courseViewStatements(db)));
-  const [row] = await q.course.execute({ courseId });
+  let q = statementByDb.get(db);
+  if (!q) statementByDb.set(db, (q = courseViewStatement(db)));
+  const [row] = await q.execute({ courseId, learnerId: viewer?.user.id ?? NOBODY });
   const isOwner = !!viewer && row?.c.educatorId === viewer.user.id;
   if (!row || (row.c.status !== 'published' && !isOwner)) throw AppError.notFound('This course does not exist');
   const c = row.c;
-
-  const [sessions, times, waits, mine, reviews, educatorRating] = await Promise.all([
-    q.sessions.execute({ courseId }),
-    q.times.execute({ courseId }),
-    q.waits.execute({ courseId }),
-    viewer ? q.mine.execute({ courseId, learnerId: viewer.user.id }) : Promise.resolve([]),
-    q.reviews.execute({ courseId }),
-    q.educatorRating.execute({ educatorId: c.educatorId }),
-  ]);
-  const waitBySession = new Map(waits.map((w) => [w.sessionId, w.n]));
+  const { sessions, mine, reviews, educatorRating } = row.x;
   const mineBySession = new Map(mine.map((m) => [m.sessionId, m]));
   const everEnrolled = mine.some((m) => m.status === 'active' || m.status === 'completed');
 
@@ -149,8 +177,8 @@ export async function getCourseView(db: Db, viewer: Viewer | null, courseId: str
       headline: row.e.headline,
       bio: row.e.bio,
       profileImage: row.e.profileImage || row.u.image || DEFAULT_AVATAR,
-      ratingAvg: educatorRating[0]?.avg ?? 0,
-      ratingCount: educatorRating[0]?.n ?? 0,
+      ratingAvg: educatorRating.avg,
+      ratingCount: educatorRating.n,
     },
     isOwner,
     sessions: sessions.map((s) => {
@@ -165,16 +193,16 @@ export async function getCourseView(db: Db, viewer: Viewer | null, courseId: str
         status: sessionStatus(s),
         seatsTaken: s.seatsTaken,
         seatsLeft: Math.max(0, s.capacity - s.seatsTaken),
-        waitlisted: waitBySession.get(s.id) ?? 0,
-        classTimes: times.filter((t) => t.sessionId === s.id).map((t) => ({
-          id: t.id, startsAt: t.startsAt.toISOString(), endsAt: t.endsAt.toISOString(), location: t.location, meetingUrl: my?.status === 'active' || isOwner ? t.meetingUrl : null,
+        waitlisted: s.waitlisted,
+        classTimes: s.classTimes.map((t) => ({
+          id: t.id, startsAt: iso(t.startsAt), endsAt: iso(t.endsAt), location: t.location, meetingUrl: my?.status === 'active' || isOwner ? t.meetingUrl : null,
         })),
         myEnrolment: my ? { id: my.id, status: my.status as 'active', waitlistPosition: my.position } : null,
       };
     }),
-    reviews: reviews.map(({ r, firstName, lastName, image }) => ({
-      id: r.id, rating: r.rating, text: r.text, authorName: `${firstName} ${lastName.slice(0, 1)}.`.trim(), authorImage: image || DEFAULT_AVATAR,
-      createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(), mine: !!viewer && r.learnerId === viewer.user.id,
+    reviews: reviews.map((r) => ({
+      id: r.id, rating: r.rating, text: r.text, authorName: `${r.firstName} ${r.lastName.slice(0, 1)}.`.trim(), authorImage: r.image || DEFAULT_AVATAR,
+      createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt), mine: !!viewer && r.learnerId === viewer.user.id,
     })),
     canReview: everEnrolled && !isOwner,
   };
