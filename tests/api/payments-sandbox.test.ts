@@ -362,5 +362,6 @@ describe('Connect and webhooks', () => {
     expect(fetched.id).toBe(ev.id);
     const listed = await stripe.events.list({ type: 'customer.created', limit: 3 });
     expect(listed.data.length).toBeGreaterThan(0);
+    expect(await app.paymentsSandbox!.delivery.settle()).toBe(true);
   }, 30_000);
 });

@@ -66,6 +66,19 @@ export class DeliveryWorker {
     for (let i = 0; i < 200 && this.running; i++) await new Promise((r) => setTimeout(r, 25));
   }
 
+  /**
+   * Resolves once every event this process created has been delivered (or `timeoutMs`
+   * passed): tests that count webhook effects wait for it instead of racing deliveries.
+   */
+  async settle(timeoutMs = 10_000): Promise<boolean> {
+    const end = Date.now() + timeoutMs;
+    while (Date.now() < end) {
+      if (this.own.size === 0 && !this.running) return true;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return false;
+  }
+
   /** New events (after their transaction committed): deliver now. */
   kick(eventIds: string[] = []) {
     for (const id of eventIds) this.own.add(id);
@@ -176,7 +189,8 @@ export class DeliveryWorker {
         nextAttemptAt: giveUp ? FAR_FUTURE : new Date(Date.now() + this.retryDelayMs(failures)),
       })
       .where(eq(sandboxDelivery.eventId, eventId));
-    this.opts.log.debug({ eventId, error }, 'payments sandbox: webhook delivery failed, will retry');
+    if (giveUp) this.own.delete(eventId);
+    this.opts.log.debug({ eventId, error, giveUp }, 'payments sandbox: webhook delivery failed');
     return false;
   }
 }
