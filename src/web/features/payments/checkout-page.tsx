@@ -43,26 +43,22 @@ function OrderSummary({ summary, plan }: { summary: CheckoutSummary; plan: Plan 
       </div>
       <dl className="space-y-3 p-5 text-sm">
         <div className="flex gap-3">
-          <CalendarDays className="mt-0.5 h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
-          <div>
-            <dt className="sr-only">Session</dt>
-            <dd className="font-medium text-slate-900">{formatDateRange(session.startsOn, session.endsOn)}</dd>
-            {session.firstClassAt && <dd className="text-slate-600">First class {firstClass(session.firstClassAt)}</dd>}
-          </div>
+          <dt className="shrink-0"><CalendarDays className="mt-0.5 h-4 w-4 text-slate-500" aria-hidden="true" /><span className="sr-only">Session</span></dt>
+          <dd>
+            <span className="block font-medium text-slate-900">{formatDateRange(session.startsOn, session.endsOn)}</span>
+            {session.firstClassAt && <span className="block text-slate-600">First class {firstClass(session.firstClassAt)}</span>}
+          </dd>
         </div>
         <div className="flex gap-3">
-          <Users className="mt-0.5 h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
-          <div>
-            <dt className="sr-only">Seats</dt>
-            <dd className={session.seatsLeft <= 2 ? 'font-medium text-amber-800' : 'text-slate-700'}>{session.seatsLeft > 0 ? `${plural(session.seatsLeft, 'seat')} left` : 'No seats left'}</dd>
-          </div>
+          <dt className="shrink-0"><Users className="mt-0.5 h-4 w-4 text-slate-500" aria-hidden="true" /><span className="sr-only">Seats</span></dt>
+          <dd className={session.seatsLeft <= 2 ? 'font-medium text-amber-800' : 'text-slate-700'}>{session.seatsLeft > 0 ? `${plural(session.seatsLeft, 'seat')} left` : 'No seats left'}</dd>
         </div>
         <div className="flex gap-3">
-          <ShieldCheck className="mt-0.5 h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
-          <div>
-            <dt className="font-medium text-slate-900">{policy.label} refund policy</dt>
-            <dd className="text-slate-600">{policy.text}</dd>
-          </div>
+          <dt className="shrink-0"><ShieldCheck className="mt-0.5 h-4 w-4 text-slate-500" aria-hidden="true" /><span className="sr-only">Refund policy</span></dt>
+          <dd>
+            <span className="block font-medium text-slate-900">{policy.label} refund policy</span>
+            <span className="block text-slate-600">{policy.text}</span>
+          </dd>
         </div>
       </dl>
       <dl className="flex flex-wrap items-end justify-between gap-2 rounded-b-2xl border-t border-slate-100 bg-slate-50 p-5">

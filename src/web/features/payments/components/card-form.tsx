@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Lock } from 'lucide-react';
 import type { CheckoutResult } from '../../../../shared/payments-schemas';
 import { Alert } from '../../../components/ui/alert';
@@ -13,6 +13,25 @@ const StripeEmbedded = lazy(() => import('./stripe-embedded'));
  */
 export function CardForm({ config, checkout }: { config: PaymentsConfig; checkout: CheckoutResult }) {
   const [loaded, setLoaded] = useState(false);
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [height, setHeight] = useState<number | null>(null);
+  const observer = useRef<ResizeObserver | null>(null);
+  useEffect(() => () => observer.current?.disconnect(), []);
+  // The sandbox's form is served by this app (same origin): the frame takes its content's height.
+  const fitToContent = () => {
+    setLoaded(true);
+    try {
+      const doc = frame.current?.contentDocument;
+      if (!doc?.body) return;
+      const fit = () => setHeight(Math.ceil(doc.documentElement.scrollHeight));
+      fit();
+      observer.current?.disconnect();
+      observer.current = new ResizeObserver(fit);
+      observer.current.observe(doc.body);
+    } catch {
+      // Another origin: keep the fixed height.
+    }
+  };
   return (
     <div>
       <p className="mb-3 flex items-center gap-2 text-sm text-slate-600">
@@ -23,9 +42,11 @@ export function CardForm({ config, checkout }: { config: PaymentsConfig; checkou
           <div className="relative">
             {!loaded && <div className="absolute inset-x-0 top-10 flex justify-center text-brand-700"><Spinner label="Loading the secure card form…" /></div>}
             <iframe
+              ref={frame}
               title="Secure card payment"
               src={checkout.sandboxUrl}
-              onLoad={() => setLoaded(true)}
+              onLoad={fitToContent}
+              style={height ? { height } : undefined}
               className="block h-[640px] w-full rounded-xl border border-slate-200 bg-white"
             />
           </div>
