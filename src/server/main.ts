@@ -1,6 +1,7 @@
 import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
 import { seedDemoData } from './seed/demo.js';
+import { seedDemoPayments } from './payments/demo.js';
 
 /** Starts the server: configuration checked once, then the app, then demo data. */
 async function main() {
@@ -17,6 +18,10 @@ async function main() {
   const app = await buildApp({ config });
   if (config.seedDemo && !config.production) await seedDemoData(app);
   await app.listen({ port: config.port, host: config.host });
+  // Payments demo data needs the server listening: the SDK reaches the sandbox over HTTP.
+  if (config.seedDemo && !config.production) {
+    await seedDemoPayments(app).catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo payments not set up'));
+  }
   app.log.info(`Agora is ready at ${config.publicUrl} (database: ${app.database.kind}, email: ${app.mailer.transport})`);
 
   const stop = async (signal: string) => {

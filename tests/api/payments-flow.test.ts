@@ -3,10 +3,10 @@ import { sql } from 'drizzle-orm';
 import { TEST_CARDS } from '../../src/shared/payments.js';
 import type { TestApp } from '../support/app.js';
 import {
-  drop, enrolmentCounts, makeLearner, makePublishedCourse, seatsTaken, type Educator,
+  drop, enrolmentCounts, makeLearner, makePublishedCourse, makeSession, patchSession, queryRows, seatsTaken, type Educator,
 } from '../support/courses.js';
 import { outbox } from '../support/factories.js';
-import { get } from '../support/http.js';
+import { get, post } from '../support/http.js';
 import {
   advanceCustomer, buildPaymentsApp, buy, customerOf, makePayoutEducator, payCheckout, paymentsOf, purchaseOf, sandboxOf, setCustomerCard,
   signedWebhook, startCheckout, waitFor, type Checkout,
@@ -233,5 +233,65 @@ describe('installments', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().refund).toMatchObject({ amountCents: 3000, full: true });
     expect((await app.stripe().subscriptions.retrieve(p.subscription_id!)).status).toBe('canceled');
+  });
+});
+
+describe('platform plans (Educator Pro)', () => {
+  it('only educators with payouts, at our price; paying lowers the fee; the subscription ending restores it', async () => {
+    const learner = await makeLearner(app);
+    const learnerCustomer = await customerOf(app, learner);
+    expect((await post(app, '/api/stripe/create-embedded-checkout-session', { customer: learnerCustomer, product: 'educator-pro', price: 2900 }, { cookie: learner.cookie })).statusCode).toBe(403);
+    const pro = await makePayoutEducator(app);
+    const customer = await customerOf(app, pro);
+    const tampered = await post(app, '/api/stripe/create-embedded-checkout-session', { customer, product: 'educator-pro', price: 100 }, { cookie: pro.cookie });
+    expect(tampered.statusCode).toBe(400);
+    expect(tampered.json().error.fields.price).toBeTruthy();
+    const res = await post(app, '/api/stripe/create-embedded-checkout-session', { customer, product: 'educator-pro', price: 2900 }, { cookie: pro.cookie });
+    expect(res.statusCode, res.body).toBe(200);
+    const cs = await app.stripe().checkout.sessions.retrieve(res.json().sessionId);
+    expect(cs.mode).toBe('subscription');
+    expect((await payCheckout(app, res.json())).statusCode).toBeLessThan(300);
+    await waitFor(async () => (await get(app, '/api/educator/payouts', { cookie: pro.cookie })).json().plan.feePercent === 5, 'pro plan');
+    expect((await get(app, '/api/educator/payouts', { cookie: pro.cookie })).json().plan).toEqual({ id: 'educator-pro', feePercent: 5 });
+    // Its courses now sell with a 5% fee.
+    const { courseId, sessionId } = await makePublishedCourse(app, pro, { course: { priceCents: 10000 } });
+    const buyer = await makeLearner(app);
+    const checkout = await buy(app, buyer, courseId, sessionId, 10000);
+    const p = await fulfilled(checkout);
+    expect((await paymentsOf(app, p.id))[0].fee_cents).toBe(500);
+    // The plan's subscription ends: back to the standard fee.
+    const v = await get(app, `/api/stripe/verify-session?session_id=${res.json().sessionId}`, { cookie: pro.cookie });
+    expect(v.json()).toMatchObject({ kind: 'plan', purchase: { status: 'fulfilled' }, plan: { id: 'educator-pro' } });
+    const subId = (await app.stripe().checkout.sessions.retrieve(res.json().sessionId)).subscription as string;
+    await app.stripe().subscriptions.cancel(subId);
+    await waitFor(async () => (await get(app, '/api/educator/payouts', { cookie: pro.cookie })).json().plan.feePercent === 10, 'standard plan again');
+  });
+});
+
+describe('customers and cancelled sessions', () => {
+  it('sign-up creates the payment customer (in the background)', async () => {
+    const fresh = await makeLearner(app);
+    const row = await waitFor(async () => {
+      const [u] = await queryRows<{ stripe_customer_id: string | null }>(app, sql`select stripe_customer_id from "user" where id = ${fresh.id}`);
+      return u.stripe_customer_id;
+    }, 'customer at sign-up');
+    expect(row).toMatch(/^cus_/);
+    expect(await customerOf(app, fresh)).toBe(row);
+  });
+
+  it('an educator cancelling a session refunds its paid seats in full', async () => {
+    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 5500 } });
+    await makeSession(app, educator, courseId);
+    const learner = await makeLearner(app);
+    const checkout = await buy(app, learner, courseId, sessionId, 5500);
+    const p = await fulfilled(checkout);
+    const res = await patchSession(app, educator, courseId, sessionId, { status: 'cancelled' });
+    expect(res.statusCode, res.body).toBe(200);
+    const [pay] = await paymentsOf(app, p.id);
+    expect(pay.refunded_cents).toBe(5500);
+    expect((await app.stripe().charges.retrieve(pay.charge_id!)).amount_refunded).toBe(5500);
+    expect((await purchaseOf(app, checkout.sessionId))!.status).toBe('refunded');
+    const history = (await get(app, '/api/payments', { cookie: learner.cookie })).json().payments;
+    expect(history[0]).toMatchObject({ amountCents: 5500, refundedCents: 5500, purchaseStatus: 'refunded' });
   });
 });
