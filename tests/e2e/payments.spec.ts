@@ -173,6 +173,7 @@ test('a declined card shows the reason and enrols nobody', async ({ page, contex
   const form = await payWithCard(page, TEST_CARDS.declined);
   await expect(form.getByRole('alert')).toHaveText('Your card was declined.');
   await expect(page).toHaveURL(/\/course\/checkout\?/);
+  await checkPage(page, 'checkout-declined');
   expect(await myEnrolment(context, course)).toBeNull();
   await page.goto('/dashboard');
   await expect(page.getByRole('link', { name: course.title, exact: true })).toHaveCount(0);

@@ -23,7 +23,7 @@ export function CardForm({ config, checkout }: { config: PaymentsConfig; checkou
     try {
       const doc = frame.current?.contentDocument;
       if (!doc?.body) return;
-      const fit = () => setHeight(Math.ceil(doc.documentElement.scrollHeight));
+      const fit = () => setHeight(Math.ceil(doc.body.getBoundingClientRect().height) + 2);
       fit();
       observer.current?.disconnect();
       observer.current = new ResizeObserver(fit);
