@@ -14,7 +14,8 @@
  * >= 10x the req/s of the naive query on a word in a few percent of courses ("kids", 3.5%:
  * the ~100 req/s the issue describes), p99 < 100 ms; 10k -> 100k costs < 2x. Word by word
  * ratios (1.3%, 3.5%, 30%) and /api/me, the ceiling of any route that checks the session,
- * are printed beside.
+ * are printed beside, and every search also without the result cache ("uncached": each
+ * request queries) against the same budgets, and the course page beside /api/me.
  * BENCH_CONNECTIONS, BENCH_ROUNDS, SEARCH_BENCH_SECONDS, SEARCH_BENCH_WARMUP_SECONDS,
  * SEARCH_BENCH_SMALL / SEARCH_BENCH_LARGE (course counts) override the defaults.
  */
@@ -89,9 +90,13 @@ function searchTargets(cookie: string): Target[] {
   ];
 }
 
-/** The same searches without the session lookup and without the result cache: what a miss costs. */
-const uncachedTargets = (): Target[] => (['python', 'kids', 'beginners'] as const)
-  .map((w) => ({ name: `uncached ${w}`, path: `/api/bench/search-uncached?q=${WORDS[w]}` }));
+/**
+ * The same searches without the session lookup and without the result cache: what a miss
+ * costs (every request queries). Named like the cached ones: "uncached python" beside
+ * "search python".
+ */
+const uncachedTargets = (): Target[] => searchTargets('').filter((t) => t.name !== 'search no words')
+  .map((t) => ({ name: t.name.replace(/^search /, 'uncached '), path: t.path.replace('/api/courses/search?', '/api/bench/search-uncached?') }));
 
 async function main() {
   cleanupOnSignals();
@@ -250,9 +255,24 @@ function report(small: Phase, large: Phase, cacheDropped: boolean, explain: stri
   if (bare.p99Ms >= BUDGET.p99Ms / 2) {
     console.log(`  NOTE: the bare route's own p99 was ${bare.p99Ms} ms (${bare.reqPerSec} req/s): the machine was saturated by other work, latencies say more about it than about search`);
   }
-  for (const r of small.routes.filter((x) => x.name.startsWith('uncached '))) {
-    console.log(`  growth ${small.courses / 1000}k -> ${large.courses / 1000}k, ${r.name} (no budget: cache misses): ${(r.median.reqPerSec / byName(large, r.name).median.reqPerSec).toFixed(2)}x`);
+  // The same budgets for a cache miss (every request queries), reported beside the served
+  // figures. Not a failure of the run: the served route is what the budget judges
+  // (docs/decisions/0005-course-search.md), this shows how much of it the cache carries.
+  console.log(`\n=== Cached (served) and uncached (every request queries), ${large.courses.toLocaleString('en')} courses; reference: naive "${WORDS[REFERENCE]}" ${reference} req/s ===`);
+  const rows: string[][] = [];
+  for (const r of large.routes.filter((x) => x.name.startsWith('uncached '))) {
+    const cached = byName(large, r.name.replace(/^uncached /, 'search '));
+    const smallR = small.routes.find((x) => x.name === r.name);
+    const growth = smallR ? smallR.median.reqPerSec / r.median.reqPerSec : NaN;
+    const ratio = r.median.reqPerSec / reference;
+    const met = ratio >= BUDGET.searchOverNaive && r.median.p99Ms < BUDGET.p99Ms && growth < BUDGET.growth;
+    rows.push([r.name.replace(/^uncached /, ''), String(cached.median.reqPerSec), `${cached.median.p99Ms} ms`, `${(cached.median.reqPerSec / reference).toFixed(1)}x`,
+      String(r.median.reqPerSec), `${r.median.p99Ms} ms`, `${ratio.toFixed(1)}x`, growth.toFixed(2), met ? 'met' : 'NOT MET']);
   }
+  table(['search', 'cached req/s', 'p99', 'x ref', 'uncached req/s', 'p99', 'x ref', `growth ${small.courses / 1000}k->${large.courses / 1000}k`, 'uncached budget'], rows);
+  const me = byName(large, 'me').median;
+  const page = byName(large, 'course page').median;
+  console.log(`  course page: ${page.reqPerSec} req/s, p50 ${page.p50Ms} ms, p99 ${page.p99Ms} ms (aim: p99 < ${BUDGET.p99Ms} ms ${page.p99Ms < BUDGET.p99Ms ? 'ok' : 'NOT MET'}); /api/me ${me.reqPerSec} req/s, p99 ${me.p99Ms} ms: the page is ${(page.reqPerSec / me.reqPerSec).toFixed(2)}x /api/me`);
   for (const r of small.routes.filter((x) => x.name.startsWith('search '))) {
     const growth = r.median.reqPerSec / byName(large, r.name).median.reqPerSec;
     const ok = growth < BUDGET.growth;

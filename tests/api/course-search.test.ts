@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exploreResult, searchResult, type CourseCard } from '../../src/shared/courses-schemas.js';
-import { searchSql, type SearchParams } from '../../src/server/courses/search-service.js';
+import { isPreparedShape, searchSql, type SearchParams } from '../../src/server/courses/search-service.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
 import { call, get, patch, post } from '../support/http.js';
@@ -319,10 +320,20 @@ describe('GET /api/courses/search: cost', () => {
       seen.push(typeof first === 'string' ? first : String((first as { text?: string }).text ?? ''));
       return original.apply(this, args);
     } as typeof client.query;
+    // The prepared search statement runs on connections of its own (search-routes.ts).
+    const runner = app.searchRunner;
+    const prepared = runner.prepared;
+    if (prepared) {
+      runner.prepared = (name, query) => {
+        seen.push(new PgDialect().sqlToQuery(query).sql);
+        return prepared(name, query);
+      };
+    }
     try {
       await fn();
     } finally {
       client.query = original;
+      runner.prepared = prepared;
     }
     return seen;
   }
@@ -374,9 +385,21 @@ describe('GET /api/courses/search: cost', () => {
       await tx.execute(sql`analyze course`);
       // The answer is the plain definition of relevance and of the capped total, whichever
       // path the statement takes (index-only walk, total settled by title matches or not).
-      for (const [q, page, pageSize] of [['python', 1, 20], ['python', 3, 7], ['course', 1, 20], ['practice', 2, 20], ['rareword', 1, 100], ['pottery -rareword', 1, 20]] as const) {
+      // The prepared shape (relevance, words, no filter) runs with a generic plan in the app:
+      // here too (PREPARE under force_generic_plan), beside the same SQL planned for its values.
+      await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
+      let n = 0;
+      const generic = async (params: SearchParams) => {
+        const { sql: text, params: values } = new PgDialect().sqlToQuery(searchSql(params));
+        const name = `search_generic_${n++}`;
+        await tx.execute(sql.raw(`prepare ${name} as ${text}`));
+        const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
+        return (await tx.execute(sql.raw(`execute ${name}(${values.map(literal).join(', ')})`))) as unknown as { rows: { total: number; items: CourseCard[] }[] };
+      };
+      for (const [q, page, pageSize] of [['python', 1, 20], ['python', 3, 7], ['course', 1, 20], ['course', 2, 100], ['practice', 2, 20], ['rareword', 1, 100], ['pottery -rareword', 1, 20]] as const) {
         const params = { q, sort: 'relevance', page, pageSize } as SearchParams;
         const got = (await tx.execute(searchSql(params))) as unknown as { rows: { total: number; items: CourseCard[] }[] };
+        if (isPreparedShape(params)) expect((await generic(params)).rows[0], `${q}, generic plan`).toEqual(got.rows[0]);
         const want = (await tx.execute(sql`
           select id, (select least(count(*), 1000)::int from course where status = 'published' and search @@ websearch_to_tsquery('english', ${q})) as total
           from course, websearch_to_tsquery('english', ${q}) w

@@ -1,18 +1,46 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { exploreResult, searchQuery, searchResult, type ExploreResult, type SearchResult } from '../../shared/courses-schemas.js';
 import { errorBody } from '../../shared/errors.js';
 import { AppError } from '../http/errors.js';
 import { getExplore } from './explore-service.js';
 import { SearchCache, listenForCourseChanges } from './search-cache.js';
-import { normalizeQuery, searchCourses, type SearchParams } from './search-service.js';
+import { normalizeQuery, searchCourses, type SearchParams, type SearchRunner } from './search-service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Search and explore answers; dropped whenever course data changes. */
     searchCache: SearchCache;
+    /** Runs search statements (the fixed relevance shape as a prepared statement). */
+    searchRunner: SearchRunner;
   }
+}
+
+/**
+ * On PostgreSQL, the prepared search statement runs on connections of its own, where
+ * plan_cache_mode = force_generic_plan: it is planned once per connection, and its shape
+ * does not depend on the plan's estimates (search-service.ts, relevanceSql). Only the
+ * search statement of that shape uses them; every other query keeps the app's pool and
+ * PostgreSQL's default (a plan for each value).
+ */
+async function searchRunner(app: FastifyInstance): Promise<{ runner: SearchRunner; close: () => Promise<void> }> {
+  const db = app.database.db;
+  const url = app.config.databaseUrl;
+  if (app.database.kind !== 'postgres' || !url) return { runner: { db }, close: async () => {} };
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c plan_cache_mode=force_generic_plan' });
+  pool.on('error', (err) => app.log.warn({ err }, 'search connection failed'));
+  const dialect = new PgDialect();
+  const runner: SearchRunner = {
+    db,
+    prepared: async (name, query) => {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      return pool.query({ name, text, values: params });
+    },
+  };
+  return { runner, close: () => pool.end() };
 }
 
 const errors = { 400: errorBody, 401: errorBody };
@@ -36,6 +64,9 @@ export const courseSearchRoutes = fp(async function courseSearchRoutes(app: Fast
   const tags = ['courses'];
   const cache = new SearchCache();
   app.decorate('searchCache', cache);
+  const { runner, close } = await searchRunner(app);
+  app.decorate('searchRunner', runner);
+  app.addHook('onClose', close);
 
   const stopListening = await listenForCourseChanges({ database: app.database, url: app.config.databaseUrl, cache, log: app.log });
   app.addHook('onClose', async () => stopListening());
@@ -59,7 +90,7 @@ export const courseSearchRoutes = fp(async function courseSearchRoutes(app: Fast
     if (p.minPrice !== undefined && p.maxPrice !== undefined && p.minPrice > p.maxPrice) {
       throw AppError.badRequest('The minimum price is above the maximum', { maxPrice: 'Must be at least the minimum price' });
     }
-    const body = await cache.get(searchKey(p), async () => JSON.stringify(searchResult.parse(await searchCourses(db, p))));
+    const body = await cache.get(searchKey(p), async () => JSON.stringify(searchResult.parse(await searchCourses(runner, p))));
     // Already JSON (checked against searchResult when it was computed): a string with a
     // JSON content type is sent as is, without serializing again.
     return reply.type(JSON_TYPE).send(body as unknown as SearchResult);

@@ -75,8 +75,19 @@ function orderBy(sort: 'soonest' | 'price' | 'rating'): SQL {
 }
 
 type Rows<T> = { rows: T[] };
-async function one<T>(db: Db, query: SQL): Promise<T> {
-  const res = (await db.execute(query)) as unknown as Rows<T>;
+
+/**
+ * Runs the statements of a search. `prepared` runs a statement of a fixed shape as a named
+ * prepared statement planned once per connection (a generic plan); without it, or for the
+ * other shapes, every statement is parsed and planned for its own values.
+ */
+export interface SearchRunner {
+  db: Db;
+  prepared?: (name: string, query: SQL) => Promise<Rows<unknown>>;
+}
+
+async function one<T>(run: SearchRunner, query: SQL, name?: string): Promise<T> {
+  const res = (name && run.prepared ? await run.prepared(name, query) : await run.db.execute(query)) as unknown as Rows<T>;
   return res.rows[0];
 }
 
@@ -85,8 +96,78 @@ const TIER_ORDER = sql.raw('unbookable, quality desc nulls last, id');
 /** What a tier CTE selects: the order keys only, all in course_relevance_idx (an index-only walk). */
 const TIER_KEYS = sql.raw('id, (next_start_on is null) as unbookable, quality');
 
+/**
+ * Relevance with words and no filter: a tier is walked in index order (and the walk stops
+ * after k rows) when it has at least this many matches, and otherwise its few matches are
+ * taken from the GIN index and sorted.
+ */
+const WALK_FROM = 300;
+
+/** The one shape run as a prepared statement: relevance, words, no filter, no excluded word. */
+export const PREPARED_RELEVANCE = 'course_search_relevance';
+
+/** Whether a search takes the prepared shape (relevanceSql). */
+export function isPreparedShape(p: SearchParams): boolean {
+  const q = normalizeQuery(p.q);
+  return !!q && p.sort === 'relevance' && filterConditions(p).length === 1 && !/(^|\s)-\S/.test(q);
+}
+
+/**
+ * The SQL of a relevance search with words and no filter, in one fixed shape whatever the
+ * words, so that it is planned once (prepared, generic plan) rather than on every request,
+ * where planning cost as much as running it. A generic plan cannot know how many courses
+ * a word matches, so the statement decides at run time from the capped counts it needs for
+ * the total anyway: a tier with many matches is walked along course_relevance_idx (tier 1
+ * index-only) and the walk stops after k rows; a tier with few is read from its GIN index
+ * and sorted. Each branch sits behind a one-time filter (only one runs), and `coalesce`
+ * keeps the walk branch off the GIN index and the `offset 0` keeps the other on it, so the
+ * plan of each branch is the same for every word. Same answer as searchSql's other shapes.
+ */
+function relevanceSql(q: string, offset: number, pageSize: number): SQL {
+  const need = offset + pageSize;
+  // The query parsed once (an init plan): in a generic plan, websearch_to_tsquery of a
+  // parameter would be evaluated again for every row a filter looks at.
+  const w = sql`(select w from qq)`;
+  const keys = sql`id, (next_start_on is null) as unbookable, quality`;
+  const walkTitle = sql`(select n from ct) >= greatest(${WALK_FROM}::int, 10 * ${need}::int)`;
+  const t2Runs = sql`(select count(*) from t1) < ${need}::int`;
+  return sql`
+    with qq as materialized (select ${tsq(q)} as w),
+    ct as materialized (
+      select count(*)::int as n from (select from course where status = 'published' and search_title @@ ${w} limit ${TOTAL_CAP}::int) x
+    ), ca as materialized (
+      select count(*)::int as n from (select from course where status = 'published' and search @@ ${w} limit ${TOTAL_CAP}::int) x
+    ), t1 as materialized (
+      (select ${keys}, 1 as tier from course
+        where ${walkTitle} and status = 'published' and coalesce(search_title @@ ${w}, false)
+        order by (next_start_on is null), quality desc nulls last, id limit ${need}::int)
+      union all
+      (select id, unbookable, quality, 1 as tier from (
+          select ${keys} from course where not ${walkTitle} and status = 'published' and search_title @@ ${w} offset 0) m
+        order by ${TIER_ORDER} limit ${need}::int)
+    ), t2 as materialized (
+      (select ${keys}, 2 as tier from course
+        where case when ${t2Runs} then (select n from ca) >= ${TOTAL_CAP}::int else false end
+          and status = 'published' and coalesce(search @@ ${w}, false) and not coalesce(search_title @@ ${w}, false)
+        order by (next_start_on is null), quality desc nulls last, id limit ${need}::int)
+      union all
+      (select id, unbookable, quality, 2 as tier from (
+          select ${keys} from course
+          where case when ${t2Runs} then (select n from ca) < ${TOTAL_CAP}::int else false end
+            and status = 'published' and search @@ ${w} and not (search_title @@ ${w}) offset 0) m
+        order by ${TIER_ORDER} limit ${need}::int)
+    ), page as (
+      select * from (select * from t1 union all select * from t2) r
+      order by tier, ${TIER_ORDER}
+      offset ${offset}::int limit ${pageSize}::int
+    )
+    select case when (select n from ct) >= ${TOTAL_CAP}::int then ${TOTAL_CAP}::int else (select n from ca) end as total,
+      coalesce((select json_agg((select ${CARD_JSON} from course c where c.id = page.id) order by tier, ${TIER_ORDER}) from page), '[]'::json) as items`;
+}
+
 /** The SQL of the page of matches (items and capped total in one row), without running it. */
 export function searchSql(p: SearchParams): SQL {
+  if (isPreparedShape(p)) return relevanceSql(normalizeQuery(p.q)!, (p.page - 1) * p.pageSize, p.pageSize);
   const q = normalizeQuery(p.q);
   const where = filterConditions(p);
   const offset = (p.page - 1) * p.pageSize;
@@ -146,9 +227,11 @@ export function searchSql(p: SearchParams): SQL {
  * One page of published courses matching the text and the filters. Without text the
  * default order is the soonest start.
  */
-export async function searchCourses(db: Db, p: SearchParams): Promise<SearchResult> {
+export async function searchCourses(run: SearchRunner, p: SearchParams): Promise<SearchResult> {
   const q = normalizeQuery(p.q);
-  const exact = await one<Page>(db, searchSql(p));
+  const db = run.db;
+  const page = (params: SearchParams) => one<Page>(run, searchSql(params), isPreparedShape(params) ? PREPARED_RELEVANCE : undefined);
+  const exact = await page(p);
   const base = { page: p.page, pageSize: p.pageSize };
   if (!q || exact.total >= FEW) return { ...base, items: exact.items, total: exact.total, fuzzy: false };
 
@@ -158,14 +241,14 @@ export async function searchCourses(db: Db, p: SearchParams): Promise<SearchResu
   if (!corrected) return { ...base, items: exact.items, total: exact.total, fuzzy: false };
   const offset = (p.page - 1) * p.pageSize;
   if (exact.total === 0) {
-    const page = await one<Page>(db, searchSql({ ...p, q: corrected }));
-    return { ...base, items: page.items, total: page.total, fuzzy: page.total > 0 };
+    const fixed = await page({ ...p, q: corrected });
+    return { ...base, items: fixed.items, total: fixed.total, fuzzy: fixed.total > 0 };
   }
   // A few exact matches: they come first, then the corrected search's (both lists are short
   // or cut at the page wanted).
   const [exactAll, more] = await Promise.all([
-    p.page === 1 ? exact.items : one<Page>(db, searchSql({ ...p, page: 1, pageSize: FEW })).then((r) => r.items),
-    one<Page>(db, searchSql({ ...p, q: corrected, page: 1, pageSize: Math.min(offset + p.pageSize + FEW, TOTAL_CAP) })),
+    p.page === 1 ? exact.items : page({ ...p, page: 1, pageSize: FEW }).then((r) => r.items),
+    page({ ...p, q: corrected, page: 1, pageSize: Math.min(offset + p.pageSize + FEW, TOTAL_CAP) }),
   ]);
   const seen = new Set(exactAll.map((c) => c.id));
   const merged = [...exactAll, ...more.items.filter((c) => !seen.has(c.id))];

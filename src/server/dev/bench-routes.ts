@@ -39,5 +39,5 @@ export async function benchRoutes(app: FastifyInstance) {
   // GET /api/courses/search without the session lookup and without the cache: every call queries.
   r.get('/api/bench/search-uncached', {
     schema: { hide: true, querystring: searchQuery },
-  }, async (request) => searchCourses(app.database.db, request.query));
+  }, async (request) => searchCourses(app.searchRunner, request.query));
 }
