@@ -9,7 +9,7 @@ import { AppError } from '../http/errors.js';
 import { readUpload } from '../http/uploads.js';
 import { ownedCourse } from './access.js';
 import { userCalendar, feedToken, userIdForFeed } from './calendar.js';
-import { archiveCourse, createCourse, getCourseView, publishCourse, setCourseCover, updateCourse } from './course-service.js';
+import { archiveCourse, courseViewJson, createCourse, publishCourse, setCourseCover, updateCourse } from './course-service.js';
 import { getDashboard } from './dashboard-service.js';
 import { dropEnrolment, enrolInSession, notifyCancellation, notifyPromotions } from './enrolment-service.js';
 import { upsertReview } from './review-service.js';
@@ -42,10 +42,10 @@ export async function courseRoutes(app: FastifyInstance) {
   r.get('/api/courses/:courseId', {
     schema: { tags, summary: 'A course with its sessions, class times and reviews', params: courseParams, response: { 200: courseView, ...errors } },
   }, async (request, reply) => {
-    const view = await getCourseView(db, await app.requireViewer(request), request.params.courseId);
-    // Typed as the schema (CourseView), so serialized directly: the schema's check of a
-    // page this size cost more than the statement that reads it.
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify(view) as unknown as CourseView);
+    // The JSON comes from PostgreSQL (course-service.ts, courseViewJson) and is sent as is:
+    // parsing, checking and serializing a page this size cost more than reading it.
+    const json = await courseViewJson(db, await app.requireViewer(request), request.params.courseId);
+    return reply.type('application/json; charset=utf-8').send(json as unknown as CourseView);
   });
 
   r.put('/api/courses/:courseId', {
