@@ -68,6 +68,10 @@ describe('production mode', () => {
       SMTP_URL: smtp.url,
       AUTH_SECRET: 'production-like-secret-for-the-tests-0123456789',
       PUBLIC_URL: 'https://agora.example',
+      // Production refuses the payments sandbox: test-mode Stripe keys (never called here).
+      STRIPE_SECRET_KEY: 'sk_test_agora_email_tests',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_agora_email_tests',
+      STRIPE_WEBHOOK_SECRET: 'whsec_agora_email_tests',
     });
   });
   afterAll(async () => {
