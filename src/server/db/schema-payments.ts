@@ -58,6 +58,11 @@ export const purchase = pgTable(
      * e.g. the last seat went to someone else) | cancelled (dropped / plan ended) | expired
      */
     status: text('status').notNull().default('open'),
+    /**
+     * The client's Idempotency-Key of the checkout call: a retried call (same user, same
+     * key) answers the same checkout session instead of opening a second purchase.
+     */
+    idempotencyKey: text('idempotency_key'),
     /** Why the purchase did not fulfil (shown to the buyer), e.g. "This session is full". */
     failureReason: text('failure_reason'),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -67,6 +72,7 @@ export const purchase = pgTable(
   (t) => [
     uniqueIndex('purchase_checkout_session_idx').on(t.checkoutSessionId),
     uniqueIndex('purchase_subscription_idx').on(t.subscriptionId),
+    uniqueIndex('purchase_idempotency_idx').on(t.userId, t.idempotencyKey),
     index('purchase_user_idx').on(t.userId, t.createdAt),
     index('purchase_educator_idx').on(t.educatorId, t.createdAt),
     index('purchase_enrolment_idx').on(t.enrolmentId),
