@@ -49,6 +49,53 @@ describe('POST /api/stripe/create-stripe-customer', () => {
   });
 });
 
+describe('checkout calls are idempotent end to end (Idempotency-Key)', () => {
+  it('a retried call with the same key answers the same checkout session and opens one purchase', async () => {
+    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 4900 } });
+    const buyer = await makeLearner(app);
+    const customer = await customerOf(app, buyer);
+    const body = { customer, course: courseId, session: sessionId, price: 4900 };
+    const headers = { 'idempotency-key': 'attempt-1a2b3c' };
+    const before = await count('purchase');
+    const first = await post(app, '/api/stripe/course-embedded-checkout', body, { cookie: buyer.cookie, headers });
+    expect(first.statusCode, first.body).toBe(200);
+    const [again, parallel] = await Promise.all([
+      post(app, '/api/stripe/course-embedded-checkout', body, { cookie: buyer.cookie, headers }),
+      post(app, '/api/stripe/course-embedded-checkout', body, { cookie: buyer.cookie, headers }),
+    ]);
+    for (const res of [again, parallel]) {
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().sessionId).toBe(first.json().sessionId);
+      expect(res.json().clientSecret).toBe(first.json().clientSecret);
+    }
+    expect(await count('purchase')).toBe(before + 1);
+    // Without a key every call is a new attempt.
+    const fresh = await post(app, '/api/stripe/course-embedded-checkout', body, { cookie: buyer.cookie });
+    expect(fresh.json().sessionId).not.toBe(first.json().sessionId);
+  });
+
+  it('the same key for another checkout answers 400; a malformed key answers 400; keys are per user', async () => {
+    const a = await makePublishedCourse(app, educator, { course: { priceCents: 4900 } });
+    const b = await makePublishedCourse(app, educator, { course: { priceCents: 4900 } });
+    const buyer = await makeLearner(app);
+    const customer = await customerOf(app, buyer);
+    const headers = { 'idempotency-key': 'attempt-shared-key' };
+    const first = await post(app, '/api/stripe/course-embedded-checkout', { customer, course: a.courseId, session: a.sessionId, price: 4900 }, { cookie: buyer.cookie, headers });
+    expect(first.statusCode, first.body).toBe(200);
+    const reused = await post(app, '/api/stripe/course-embedded-checkout', { customer, course: b.courseId, session: b.sessionId, price: 4900 }, { cookie: buyer.cookie, headers });
+    expect(reused.statusCode).toBe(400);
+    expect(reused.json().error.code).toBe('idempotency_key_reused');
+    const bad = await post(app, '/api/stripe/course-embedded-checkout', { customer, course: b.courseId, session: b.sessionId, price: 4900 }, { cookie: buyer.cookie, headers: { 'idempotency-key': 'x'.repeat(300) } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toMatch(/Idempotency-Key/);
+    // Another user with the same key gets a checkout of their own.
+    const other = await makeLearner(app);
+    const theirs = await post(app, '/api/stripe/course-embedded-checkout', { customer: await customerOf(app, other), course: a.courseId, session: a.sessionId, price: 4900 }, { cookie: other.cookie, headers });
+    expect(theirs.statusCode, theirs.body).toBe(200);
+    expect(theirs.json().sessionId).not.toBe(first.json().sessionId);
+  });
+});
+
 describe('course checkout: refused before any money moves', () => {
   it("another user's customer id answers 403 and creates no purchase", async () => {
     const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 4900 } });

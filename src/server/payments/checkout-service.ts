@@ -104,17 +104,43 @@ function checkoutAnswer(app: FastifyInstance, session: Stripe.Checkout.Session):
  * The purchase row first (its id is in the provider's metadata and is the idempotency
  * key), then the provider's checkout session. A provider failure: the purchase expires and
  * the caller gets 500 "Checkout session error" (the provider's text is only logged).
+ *
+ * End-to-end idempotency: a call carrying the client's Idempotency-Key that was seen
+ * before (same user) reuses that purchase, and the provider's own idempotency key
+ * (`checkout-<purchase id>`) then answers the same checkout session, so a retried request
+ * (a lost answer, a double click) never opens a second purchase or session.
  */
-async function openCheckout(app: FastifyInstance, values: typeof purchase.$inferInsert, build: (purchaseId: string) => Promise<Stripe.Checkout.SessionCreateParams>): Promise<CheckoutResult> {
+async function openCheckout(
+  app: FastifyInstance, values: typeof purchase.$inferInsert, clientKey: string | undefined,
+  build: (purchaseId: string) => Promise<Stripe.Checkout.SessionCreateParams>,
+): Promise<CheckoutResult> {
   const db = app.database.db;
-  const [p] = await db.insert(purchase).values(values).returning({ id: purchase.id });
+  let purchaseId: string;
+  if (clientKey) {
+    const [created] = await db.insert(purchase).values({ ...values, idempotencyKey: clientKey })
+      .onConflictDoNothing({ target: [purchase.userId, purchase.idempotencyKey] }).returning({ id: purchase.id });
+    if (created) {
+      purchaseId = created.id;
+    } else {
+      const [seen] = await db.select().from(purchase)
+        .where(and(eq(purchase.userId, values.userId), eq(purchase.idempotencyKey, clientKey))).limit(1);
+      if (seen.kind !== values.kind || seen.courseId !== (values.courseId ?? null) || seen.sessionId !== (values.sessionId ?? null) || seen.planId !== (values.planId ?? null)) {
+        throw new AppError(400, 'idempotency_key_reused', 'This request key was already used for another checkout: reload the page and try again');
+      }
+      purchaseId = seen.id;
+    }
+  } else {
+    purchaseId = (await db.insert(purchase).values(values).returning({ id: purchase.id }))[0].id;
+  }
   try {
     const session = await provider(app.log, CHECKOUT_FAILURE, 'checkout.sessions.create', async () =>
-      app.stripe().checkout.sessions.create(await build(p.id), { idempotencyKey: `checkout-${p.id}` }));
-    await db.update(purchase).set({ checkoutSessionId: session.id, updatedAt: new Date() }).where(eq(purchase.id, p.id));
+      app.stripe().checkout.sessions.create(await build(purchaseId), { idempotencyKey: `checkout-${purchaseId}` }));
+    await db.update(purchase).set({ checkoutSessionId: session.id, status: sql`case when ${purchase.status} = 'expired' and ${purchase.checkoutSessionId} is null then 'open' else ${purchase.status} end`, failureReason: null, updatedAt: new Date() })
+      .where(eq(purchase.id, purchaseId));
     return checkoutAnswer(app, session);
   } catch (err) {
-    await db.update(purchase).set({ status: 'expired', failureReason: 'Checkout session error', updatedAt: new Date() }).where(eq(purchase.id, p.id)).catch(() => {});
+    await db.update(purchase).set({ status: 'expired', failureReason: 'Checkout session error', updatedAt: new Date() })
+      .where(and(eq(purchase.id, purchaseId), sql`${purchase.checkoutSessionId} is null`)).catch(() => {});
     throw err;
   }
 }
@@ -123,6 +149,7 @@ async function openCheckout(app: FastifyInstance, values: typeof purchase.$infer
 export async function createCourseCheckout(
   app: FastifyInstance, viewer: Viewer,
   input: { customer: string; course: string; session: string; price: number; installments?: number },
+  clientKey?: string,
 ): Promise<CheckoutResult> {
   const customer = await assertOwnCustomer(app, viewer.user, input.customer);
   const { course: c, session: s, account } = await checkCourseCheckout(app, viewer, input);
@@ -141,7 +168,7 @@ export async function createCourseCheckout(
     installments,
     installmentCents: each,
     feePercent,
-  }, async (purchaseId) => {
+  }, clientKey, async (purchaseId) => {
     const product = await ensureCourseProduct(app, c);
     const metadata = { purchase_id: purchaseId, kind: installments ? 'course_installments' : 'course_payment', ...metadataBase };
     const common = {
@@ -183,7 +210,7 @@ export async function createCourseCheckout(
  * an educator, a monthly subscription to the platform. Decision: the plan lowers the fee
  * on the educator's payout account, so payouts must be set up first (400 otherwise).
  */
-export async function createPlanCheckout(app: FastifyInstance, viewer: Viewer, input: { customer: string; product: PlanId; price: number }): Promise<CheckoutResult> {
+export async function createPlanCheckout(app: FastifyInstance, viewer: Viewer, input: { customer: string; product: PlanId; price: number }, clientKey?: string): Promise<CheckoutResult> {
   requireEducator(viewer);
   const customer = await assertOwnCustomer(app, viewer.user, input.customer);
   const plan = planById(input.product)!;
@@ -197,7 +224,7 @@ export async function createPlanCheckout(app: FastifyInstance, viewer: Viewer, i
   if (acct.plan === 'pro' && acct.planSubscriptionId) throw new AppError(409, 'plan_active', `You already have ${plan.name}`);
   return openCheckout(app, {
     userId: viewer.user.id, kind: 'plan', planId: plan.id, amountCents: plan.priceCents, currency: plan.currency, feePercent: 0,
-  }, async (purchaseId) => {
+  }, clientKey, async (purchaseId) => {
     const product = await ensurePlanProduct(app.stripe(), plan.id);
     const metadata = { purchase_id: purchaseId, kind: 'plan', plan: plan.id, user: viewer.user.id };
     return {

@@ -20,6 +20,18 @@ import { fulfilCheckout } from './fulfilment.js';
 import { educatorPayoutsFor, paymentHistoryFor } from './history.js';
 import { webhookRoutes } from './webhook.js';
 
+/** The client's Idempotency-Key header (a retried checkout call answers the same session). */
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const key = request.headers['idempotency-key'];
+  if (typeof key !== 'string') return undefined;
+  const trimmed = key.trim();
+  if (!trimmed) return undefined;
+  if (trimmed.length > 255 || !/^[\w.:-]+$/.test(trimmed)) {
+    throw new AppError(400, 'bad_idempotency_key', 'The Idempotency-Key header must be 1-255 letters, digits, dots, colons, dashes or underscores');
+  }
+  return trimmed;
+}
+
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 500: errorBody };
 
 /** An Idempotency-Key header the client sent (the web client sends one on payment calls). */
@@ -74,15 +86,15 @@ export async function paymentRoutes(app: FastifyInstance) {
 
   r.post('/api/stripe/course-embedded-checkout', {
     schema: { tags, summary: 'Embedded checkout for one payment of a course session', body: courseCheckoutInput, response: { 200: checkoutResult, ...errors } },
-  }, async (request) => createCourseCheckout(app, await app.requireViewer(request), request.body));
+  }, async (request) => createCourseCheckout(app, await app.requireViewer(request), request.body, idempotencyKeyOf(request)));
 
   r.post('/api/stripe/course-embedded-subscription', {
     schema: { tags, summary: 'Embedded checkout for N monthly installments of a course session', body: courseSubscriptionInput, response: { 200: checkoutResult, ...errors } },
-  }, async (request) => createCourseCheckout(app, await app.requireViewer(request), request.body));
+  }, async (request) => createCourseCheckout(app, await app.requireViewer(request), request.body, idempotencyKeyOf(request)));
 
   r.post('/api/stripe/create-embedded-checkout-session', {
     schema: { tags, summary: 'Embedded checkout for a platform plan (educators)', body: planCheckoutInput, response: { 200: checkoutResult, ...errors } },
-  }, async (request) => createPlanCheckout(app, await app.requireViewer(request), request.body));
+  }, async (request) => createPlanCheckout(app, await app.requireViewer(request), request.body, idempotencyKeyOf(request)));
 
   r.get('/api/stripe/verify-session', {
     schema: { tags, summary: 'The state of your checkout (fulfils it when paid)', querystring: verifySessionQuery, response: { 200: verifySessionResult, ...errors } },
