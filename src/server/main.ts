@@ -1,6 +1,7 @@
 import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
 import { seedDemoData } from './seed/demo.js';
+import { seedDemoCourses } from './seed/demo-courses.js';
 import { seedDemoPayments } from './payments/demo.js';
 
 /** Starts the server: configuration checked once, then the app, then demo data. */
@@ -21,6 +22,7 @@ async function main() {
   // Payments demo data needs the server listening: the SDK reaches the sandbox over HTTP.
   if (config.seedDemo && !config.production) {
     await seedDemoPayments(app).catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo payments not set up'));
+    await seedDemoCourses(app).catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo courses not created'));
   }
   app.log.info(`Agora is ready at ${config.publicUrl} (database: ${app.database.kind}, email: ${app.mailer.transport})`);
 

@@ -70,6 +70,32 @@ try {
     const me = await r.json();
     expect(r.status === 200 && me.email === 'ada@agora.local', `me ${r.status}`);
   });
+  let paidCourse: { id: string; priceCents: number } | null = null;
+  await check('the demo courses are there to find (seeded after the server listens)', async () => {
+    const until = Date.now() + 30_000;
+    while (!paidCourse && Date.now() < until) {
+      const r = await fetch(`${base}/api/courses/search?q=python`, { headers: { cookie } });
+      const body = await r.json();
+      paidCourse = body.items?.find((c: { title: string }) => c.title === 'Python for Curious Beginners') ?? null;
+      if (!paidCourse) await new Promise((res) => setTimeout(res, 500));
+    }
+    expect(paidCourse && paidCourse.priceCents === 12000, 'demo course "Python for Curious Beginners" not found');
+    const dash = await (await fetch(`${base}/api/dashboard`, { headers: { cookie } })).json();
+    expect(JSON.stringify(dash).includes('Mathematics of Everyday Life'), 'Ada is not enrolled in the free demo course');
+  });
+  await check('the payments sandbox opens a checkout for a demo paid course on PGlite', async () => {
+    expect(paidCourse, 'no demo paid course');
+    const summary = await (await fetch(`${base}/api/course/${paidCourse!.id}/checkout`, { headers: { cookie } })).json();
+    const r = await fetch(`${base}/api/stripe/course-embedded-checkout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base, cookie },
+      body: JSON.stringify({ customer: summary.customer, course: paidCourse!.id, session: summary.session.id, price: summary.priceCents }),
+    });
+    const body = await r.json();
+    expect(r.status === 200 && /^cs_test_/.test(body.sessionId) && body.sandboxUrl?.startsWith('/sandbox/checkout/'), `checkout ${r.status} ${JSON.stringify(body)}`);
+    const form = await fetch(`${base}${body.sandboxUrl}`);
+    expect(form.status === 200 && (await form.text()).includes('Card number'), `sandbox form ${form.status}`);
+  });
   await check('the landing page is served', async () => {
     const r = await fetch(`${base}/`);
     expect(r.status === 200 && (await r.text()).includes('<div id="root">'), `landing ${r.status}`);
