@@ -230,3 +230,9 @@ export const rosterRow = z.object({
   status: z.enum(ENROLMENT_STATUSES),
   enrolledAt: z.string(),
 });
+
+/** The answer of a drop: what was refunded (null: nothing was paid; `pending` until the provider did it). */
+export const dropRefund = z.object({ amountCents: z.number(), currency: z.string(), full: z.boolean(), pending: z.boolean() });
+export const dropResult = z.object({ ok: z.literal(true), message: z.string(), refund: dropRefund.nullable() });
+export type DropResult = z.infer<typeof dropResult>;
+export type DropRefund = z.infer<typeof dropRefund>;

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { course, courseSession, enrolment, user } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
+import { dateIn } from '../../shared/time.js';
 import type { Mailer } from '../email/mailer.js';
 import { sessionCancelledEmail, waitlistPromotionEmail } from '../email/templates.js';
 import type { EmailMessage } from '../email/mailer.js';
@@ -17,7 +18,6 @@ export type EnrolmentStatus = 'active' | 'waitlisted' | 'dropped' | 'completed' 
 /** Statuses that hold a seat: an installment that failed ('past_due') keeps it until the provider gives up. */
 export const SEAT_HOLDING = ['active', 'pending_payment', 'past_due'] as const;
 
-const today = () => new Date().toISOString().slice(0, 10);
 
 /** Why this learner may not enrol in this session (throws), else the session and its course. */
 export async function checkEligible(tx: Tx, sessionId: string, learnerId: string) {
@@ -28,7 +28,7 @@ export async function checkEligible(tx: Tx, sessionId: string, learnerId: string
   if (!row || row.c.status !== 'published') throw AppError.notFound('This session does not exist');
   if (row.c.educatorId === learnerId) throw new AppError(400, 'own_course', 'You cannot enrol in your own course');
   if (row.s.status === 'cancelled') throw new AppError(400, 'session_cancelled', 'This session has been cancelled');
-  if (row.s.status === 'completed' || row.s.endsOn < today()) throw new AppError(400, 'session_past', 'This session has already ended');
+  if (row.s.status === 'completed' || row.s.endsOn < dateIn(new Date(), row.s.timeZone)) throw new AppError(400, 'session_past', 'This session has already ended');
   return row;
 }
 

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   classTimeInput, courseInput, courseView, enrolmentResult, type CourseView, reviewInput, rosterRow, sessionInput, sessionUpdate,
+  dropResult,
 } from '../../shared/courses-schemas.js';
 import { errorBody } from '../../shared/errors.js';
 import { AppError } from '../http/errors.js';
@@ -22,10 +23,6 @@ const courseParams = z.object({ courseId: z.uuid('Unknown course') });
 const sessionParams = courseParams.extend({ sessionId: z.uuid('Unknown session') });
 const created = z.object({ id: z.string() });
 const ok = z.object({ ok: z.literal(true), message: z.string() });
-/** The drop answer says what was refunded (null: nothing was paid). */
-const dropResult = ok.extend({
-  refund: z.object({ amountCents: z.number(), currency: z.string(), full: z.boolean(), pending: z.boolean() }).nullable(),
-});
 
 export async function courseRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { ClassTimeInput, CourseInput, CourseView, EnrolmentResult, SearchQuery, SearchResult, SessionInput } from '../../../shared/courses-schemas';
+import type { ClassTimeInput, CourseInput, CourseView, DropResult, EnrolmentResult, SearchQuery, SearchResult, SessionInput } from '../../../shared/courses-schemas';
 import { api } from '../../lib/api';
 
 /** Every call of the courses API, with the query options route loaders prefetch. */
@@ -34,10 +34,9 @@ export const deleteClassTime = (courseId: string, sessionId: string, classTimeId
   api<{ message: string }>(`/api/courses/${courseId}/sessions/${sessionId}/class-times/${classTimeId}`, { method: 'DELETE' });
 
 export const enrol = (courseId: string, sessionId: string) => api<EnrolmentResult>(`/api/courses/${courseId}/sessions/${sessionId}/enrol`, { method: 'POST' });
-/** What a drop refunded (null: nothing was paid); `pending` while the provider has not done it yet. */
-export interface DropRefund { amountCents: number; currency: string; full: boolean; pending: boolean }
+export type { DropRefund } from '../../../shared/courses-schemas';
 export const drop = (courseId: string, sessionId: string) =>
-  api<{ message: string; refund?: DropRefund | null }>(`/api/courses/${courseId}/sessions/${sessionId}/drop`, { method: 'POST' });
+  api<DropResult>(`/api/courses/${courseId}/sessions/${sessionId}/drop`, { method: 'POST' });
 export const saveReview = (courseId: string, body: { rating: number; text: string }) => api<{ message: string }>(`/api/courses/${courseId}/review`, { method: 'PUT', body });
 
 export interface RosterRow { enrolmentId: string; sessionId: string; sessionStartsOn: string; learnerName: string; learnerEmail: string; status: string; enrolledAt: string }

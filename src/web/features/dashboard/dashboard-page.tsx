@@ -248,6 +248,9 @@ export default function DashboardPage() {
             <div className={learnerNothing ? 'order-first' : ''}>
               <Panel id="teaching" title="Teaching" action={<ButtonLink to="/course/new" className="py-2"><Plus className="h-4 w-4" aria-hidden="true" /> Create a course</ButtonLink>}>
                 <Teaching courses={data.teaching ?? []} />
+                <p className="mt-4 text-sm">
+                  <Link to="/educator/dashboard" className="font-semibold text-brand-700 hover:underline">Sales and payouts</Link>
+                </p>
               </Panel>
             </div>
           ) : (
