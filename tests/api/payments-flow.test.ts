@@ -216,6 +216,10 @@ describe('installments', () => {
     await advanceCustomer(app, customer, 31);
     await waitFor(async () => (await enrolmentCounts(app, sessionId)).past_due === 1, 'past due');
     expect(await seatsTaken(app, sessionId)).toEqual({ seatsTaken: 1, capacity: 1 });
+    // Past due still holds the seat: the class links and the review stay open to the learner.
+    const view = (await get(app, `/api/courses/${courseId}`, { cookie: learner.cookie })).json();
+    expect(view.canReview).toBe(true);
+    expect(view.sessions[0].classTimes.every((t: { meetingUrl: string | null }) => !!t.meetingUrl)).toBe(true);
     await waitFor(async () => (await outbox(app, learner.email)).find((m) => /failed/i.test(m.subject)), 'failure email');
     // Retries at +3, +5, +7 days fail too: the provider gives up.
     await advanceCustomer(app, customer, 8);

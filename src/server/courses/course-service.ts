@@ -101,7 +101,7 @@ function courseViewStatement(db: Db) {
         'waitlisted', (select count(*)::int from enrolment w where w.session_id = s.id and w.status = 'waitlisted'),
         'classTimes', coalesce((
           select json_agg(json_build_object('id', t.id, 'startsAt', ${sql.raw(iso('t.starts_at'))}, 'endsAt', ${sql.raw(iso('t.ends_at'))}, 'location', t.location,
-            'meetingUrl', case when c.educator_id = ${viewer} or my.status = 'active' then t.meeting_url end) order by t.starts_at)
+            'meetingUrl', case when c.educator_id = ${viewer} or my.status in ('active', 'past_due') then t.meeting_url end) order by t.starts_at)
           from class_time t where t.session_id = s.id), '[]'::json),
         'myEnrolment', case when my.id is not null then json_build_object('id', my.id, 'status', my.status, 'waitlistPosition', my.position) end
       ) order by s.starts_on)
@@ -119,7 +119,7 @@ function courseViewStatement(db: Db) {
       from (select r.*, ru.first_name, ru.last_name, ru.profile_image as image from review r join "user" ru on ru.id = r.learner_id
             where r.course_id = c.id order by r.updated_at desc limit 50) r), '[]'::json),
     'canReview', c.educator_id <> ${viewer} and exists (
-      select 1 from enrolment m where m.course_id = c.id and m.learner_id = ${viewer} and m.status in ('active', 'completed'))
+      select 1 from enrolment m where m.course_id = c.id and m.learner_id = ${viewer} and m.status in ('active', 'past_due', 'completed'))
   )::text`;
   return db
     .select({ status: sql<string>`c.status`, educatorId: sql<string>`c.educator_id`, view })
