@@ -260,3 +260,16 @@ test('the benefits page explains fees and payouts, and axe finds nothing serious
   await expect(page.getByRole('link', { name: 'Set up your educator account' })).toHaveAttribute('href', '/educator/onboard');
   await checkPage(page, 'benefits');
 });
+
+test('an educator sent back by an expired onboarding link (?step=payouts) is told and taken to the payouts step', async ({ page }) => {
+  const { user } = await createEducator();
+  await logIn(page, user);
+  await page.goto('/educator/onboard?step=payouts');
+  await expect(page.getByRole('status').filter({ hasText: /interrupted or its link expired/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Set up payouts', level: 2 })).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Set up payouts' })).toBeVisible();
+  // Without the parameter there is no such message.
+  await page.goto('/educator/onboard');
+  await expect(page.getByRole('heading', { name: 'Set up payouts', level: 2 })).toBeVisible();
+  await expect(page.getByText(/interrupted or its link expired/)).toHaveCount(0);
+});

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowRight, BookOpenCheck, Check, CreditCard, Eye, LayoutDashboard, Pencil, Sparkles } from 'lucide-react';
 import type { CurrentUser } from '../../../shared/accounts';
@@ -115,15 +115,31 @@ type PayoutsResult = ReturnType<typeof useQuery<EducatorPayouts>>;
 function PayoutsStep({ me, payouts }: { me: CurrentUser; payouts: PayoutsResult }) {
   const account = payouts.data?.account ?? null;
   const ready = payoutsReady(account);
+  // Stripe sends the educator back here (?step=payouts) when an onboarding link expired or
+  // was left before the end: say so and take them to this step.
+  const [params] = useSearchParams();
+  const returned = params.get('step') === 'payouts' && !ready;
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (returned && !payouts.isPending) {
+      heading.current?.scrollIntoView({ block: 'start' });
+      heading.current?.focus();
+    }
+  }, [returned, payouts.isPending]);
   return (
     <section aria-labelledby="payouts-heading" className={`rounded-2xl border p-6 shadow-sm ${ready ? 'border-emerald-200 bg-white' : 'border-brand-100 bg-gradient-to-br from-brand-50 to-white'}`}>
       <CreditCard className={`h-8 w-8 ${ready ? 'text-emerald-600' : 'text-brand-700'}`} aria-hidden="true" />
-      <h2 id="payouts-heading" className="mt-3 text-xl font-bold text-slate-900">{ready ? 'Payouts are set up' : account ? 'Finish setting up payouts' : 'Set up payouts'}</h2>
+      <h2 id="payouts-heading" ref={heading} tabIndex={-1} className="mt-3 text-xl font-bold text-slate-900 outline-none">{ready ? 'Payouts are set up' : account ? 'Finish setting up payouts' : 'Set up payouts'}</h2>
       <p className="mt-1 text-slate-700">
         {ready
           ? 'Learners can pay for your courses; Stripe pays the money out to your bank, less the platform fee.'
           : 'To sell paid courses, connect a bank account through Stripe. It takes a few minutes; Agora never sees your bank details.'}
       </p>
+      {returned && (
+        <p role="status" className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          Your payout set-up was interrupted or its link expired. Continue where you left off: nothing you entered is lost.
+        </p>
+      )}
       {payouts.isPending ? (
         <div className="mt-4 space-y-2" aria-hidden="true"><Skeleton className="h-5 w-1/2" /><Skeleton className="h-5 w-1/3" /></div>
       ) : (
