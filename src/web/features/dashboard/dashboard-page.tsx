@@ -14,18 +14,7 @@ import { dayKey, formatDate, formatDateRange, formatTimeRange, relativeDayLabel,
 import { Stars } from '../courses/components/stars';
 import { CalendarActions } from './calendar-actions';
 import { ClassChart } from './class-chart';
-
-function Panel({ title, id, children, action }: { title: string; id: string; children: ReactNode; action?: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-        <h2 id={id} className="text-lg font-semibold text-slate-900">{title}</h2>
-        {action}
-      </div>
-      {children}
-    </section>
-  );
-}
+import { Panel } from '../../components/ui/panel';
 
 function EmptyNote({ children }: { children: ReactNode }) {
   return <div className="rounded-xl border border-dashed border-slate-300 p-5 text-center text-sm text-slate-600">{children}</div>;

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Plus, Receipt, Sparkles, Wallet } from 'lucide-react';
@@ -15,20 +14,9 @@ import { payoutsQuery } from './api';
 import { OnboardingButton, PayoutFlags, PayoutsDashboardButton, payoutsReady } from './components/payouts';
 import { SalesChart } from './components/sales-chart';
 import { formatDay, money, sequenceLabel } from './format';
+import { Panel } from '../../components/ui/panel';
 
 const PRO = PLANS[0];
-
-function Panel({ id, title, action, children, className = '' }: { id: string; title: string; action?: ReactNode; children: ReactNode; className?: string }) {
-  return (
-    <section aria-labelledby={id} className={`min-w-0 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm ${className}`}>
-      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-        <h2 id={id} className="text-lg font-semibold text-slate-900">{title}</h2>
-        {action}
-      </div>
-      {children}
-    </section>
-  );
-}
 
 function PayoutPanel({ data }: { data: EducatorPayouts }) {
   const me = useViewer();
