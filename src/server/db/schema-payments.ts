@@ -117,6 +117,33 @@ export const payment = pgTable(
   ],
 );
 
+/**
+ * A refund (and/or installment cancel) we owe at the provider: written in the transaction
+ * that plans it (a drop, a cancelled session), carried out after the commit and deleted
+ * once the provider has done every step. A failed step stays here and is retried with
+ * back-off by the payments plugin's timer (src/server/payments/refund-due.ts), each
+ * refund always with the same idempotency key, so a retry never refunds twice.
+ */
+export const refundDue = pgTable(
+  'refund_due',
+  {
+    purchaseId: uuid('purchase_id').primaryKey().references(() => purchase.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull().references(() => user.id, { onDelete: 'cascade' }),
+    /** What is still owed, in the smallest currency unit (the sum of the plan's remaining refunds). */
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    /** The remaining steps (RefundPlan of refund-policy.ts), each item with its idempotency key. */
+    plan: jsonb('plan').$type<Record<string, unknown>>().notNull(),
+    /** Failed attempts so far (the back-off grows with them). */
+    attempts: integer('attempts').notNull().default(0),
+    /** When a worker may take it next (also a lease while one is carrying it out). */
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('refund_due_next_idx').on(t.nextAttemptAt), index('refund_due_user_idx').on(t.userId)],
+);
+
 /** The educator's Connect account state, as last read from the provider. */
 export const payoutAccount = pgTable('payout_account', {
   userId: uuid('user_id').primaryKey().references(() => user.id, { onDelete: 'cascade' }),
