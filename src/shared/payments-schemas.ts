@@ -114,6 +114,8 @@ export const paymentHistoryRow = z.object({
   installments: z.number().nullable(),
   receiptUrl: z.string().nullable(),
   purchaseStatus: z.string(),
+  /** A refund of this payment we owe and are still making (the provider failed; retried until done). */
+  refundPendingCents: z.number(),
 });
 export const paymentHistory = z.object({ payments: z.array(paymentHistoryRow) });
 

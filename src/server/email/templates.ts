@@ -140,6 +140,19 @@ export function dropRefundEmail(to: string, firstName: string, o: { courseTitle:
   });
 }
 
+/** A refund that could not be made at once (the provider failed) has now gone through. */
+export function delayedRefundEmail(to: string, firstName: string, o: { courseTitle: string; amount: string; courseUrl: string }): EmailMessage {
+  return layout({
+    to,
+    subject: `Your refund for ${o.courseTitle} has gone through`,
+    greeting: `Hi ${firstName || 'there'},`,
+    body: `Your refund of ${o.amount} for "${o.courseTitle}" was delayed by our payment provider; it has now been made. It reaches your card within a few days.`,
+    action: 'See the course',
+    url: o.courseUrl,
+    footer: 'Your payment history and receipts are in Settings.',
+  });
+}
+
 export function planActiveEmail(to: string, firstName: string, o: { planName: string; feePercent: number; url: string }): EmailMessage {
   return layout({
     to,

@@ -59,6 +59,9 @@ export const paymentsSandbox = fp(
             if (key !== app.config.payments.secretKey) {
               throw new StripeError(401, { type: 'invalid_request_error', code: 'api_key_invalid', message: `Invalid API Key provided: ${key.slice(0, 8)}${'*'.repeat(Math.max(key.length - 12, 4))}${key.slice(-4)}` });
             }
+            if (sandbox.failRequests.has(`${request.method} ${request.url.split('?')[0]}`)) {
+              throw new StripeError(500, { type: 'api_error', message: 'The payments sandbox was told to fail this request (a simulated outage).' });
+            }
           });
           v1.setErrorHandler((err: Error, request, reply) => {
             if (err instanceof StripeError) return reply.status(err.status).send(err.toJSON());

@@ -13,6 +13,11 @@ export class Sandbox {
   readonly delivery: DeliveryWorker;
   /** Webhook target override (tests); default `<this server>/api/stripe/webhook`. */
   webhookUrl: string | null = null;
+  /**
+   * Requests answered with a 500 api_error, as "METHOD /v1/path" (tests: a provider outage,
+   * e.g. 'POST /v1/refunds'). Empty by default; the sandbox never runs in production.
+   */
+  readonly failRequests = new Set<string>();
 
   constructor(readonly app: FastifyInstance) {
     this.db = app.database.db;

@@ -8,7 +8,8 @@ import { dropRefundEmail } from '../email/templates.js';
 import { AppError } from '../http/errors.js';
 import { describe } from './common.js';
 import { ensureCourseProduct } from './checkout-service.js';
-import { executeRefundPlan, fullRefundPlan } from './drop-refunds.js';
+import { fullRefundPlan } from './drop-refunds.js';
+import { recordRefundDue, runRefundDue } from './refund-due.js';
 import type { RefundPlan } from './refund-policy.js';
 
 /**
@@ -42,7 +43,8 @@ export async function ensureProductAfterPublish(app: FastifyInstance, courseId: 
 /** The drop's answer; a paid enrolment's refund (and installment cancel) runs at the provider now. */
 export async function finishDrop(app: FastifyInstance, viewer: Viewer, plan: RefundPlan | null) {
   if (!plan) return { ok: true as const, message: 'You have left this session', refund: null };
-  const { refundedCents, failed } = await executeRefundPlan(app, plan);
+  // Recorded in refund_due by the drop's transaction: a failure here is retried later.
+  const { refundedCents, failed } = await runPlan(app, plan);
   const currency = plan.currency;
   if (plan.totalCents > 0 && refundedCents > 0 && plan.courseId) {
     const [c] = await app.database.db.select({ title: course.title }).from(course).where(eq(course.id, plan.courseId)).limit(1);
@@ -71,14 +73,22 @@ export async function refundCancelledSession(app: FastifyInstance, sessionId: st
     const out: RefundPlan[] = [];
     for (const row of rows) {
       const plan = await fullRefundPlan(tx, row.id, 'session_cancelled');
-      if (plan) out.push(plan);
+      if (plan) {
+        await recordRefundDue(tx, plan);
+        out.push(plan);
+      }
       await tx.update(purchase).set({ status: 'refunded', failureReason: 'The session was cancelled', updatedAt: new Date() }).where(eq(purchase.id, row.id));
     }
     return out;
   });
   for (const plan of plans) {
-    const r = await executeRefundPlan(app, plan);
-    if (r.failed) log.error({ purchase: plan.purchaseId }, 'payments: refund after a cancelled session failed');
+    const r = await runPlan(app, plan);
+    if (r.failed) log.error({ purchase: plan.purchaseId }, 'payments: refund after a cancelled session failed; it is retried');
   }
+}
 
+/** Carries out a plan just recorded in refund_due (the row is leased to this request). */
+async function runPlan(app: FastifyInstance, plan: RefundPlan) {
+  if (plan.items.length === 0 && !plan.subscriptionId) return { refundedCents: 0, failed: false };
+  return runRefundDue(app, { purchaseId: plan.purchaseId, attempts: 0, plan: plan as unknown as Record<string, unknown> }, { delayed: false });
 }

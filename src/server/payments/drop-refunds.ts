@@ -5,12 +5,15 @@ import { classTime, course, courseSession, payment, purchase } from '../db/schem
 import type { Tx } from '../courses/access.js';
 import { describe, isMissing } from './common.js';
 import { refundShare, type RefundItem, type RefundPlan } from './refund-policy.js';
+import { recordRefundDue } from './refund-due.js';
 
 /**
  * Refunds: planned inside the transaction that changes our records (a drop, a seat that
  * was gone), carried out at the provider after the commit, each refund with an
  * idempotency key (`refund-<purchase>-<n>`, n the payment's sequence) so a retry never
- * refunds twice. `charge.refunded` later confirms the amounts from the provider.
+ * refunds twice. `charge.refunded` later confirms the amounts from the provider. A drop's
+ * or a cancelled session's plan is also recorded in refund_due (refund-due.ts), so one
+ * the provider failed is retried until done.
  */
 
 /** The purchase behind an enrolment being dropped: ends it and plans its refund. */
@@ -30,10 +33,13 @@ export async function refundPlanForDrop(tx: Tx, enrolmentId: string, now = new D
     }))
     .filter((i) => i.amountCents > 0);
   await tx.update(purchase).set({ status: 'cancelled', updatedAt: new Date() }).where(eq(purchase.id, p.id));
-  return {
+  const plan: RefundPlan = {
     purchaseId: p.id, learnerId: p.userId, courseId: p.courseId, subscriptionId: p.subscriptionId, currency: p.currency,
     share, totalCents: items.reduce((n, i) => n + i.amountCents, 0), items, reason: 'requested_by_customer',
   };
+  // What is owed is durable from this commit on: retried until the provider has done it.
+  await recordRefundDue(tx, plan);
+  return plan;
 }
 
 /** A full refund of everything still unrefunded of a purchase (a seat that was gone, a cancelled session). */
@@ -64,14 +70,21 @@ export async function firstClassOf(tx: Tx, sessionId: string | null): Promise<Da
  * invoices), then refunds each payment. Answers what was refunded; a provider failure is
  * logged and reported (`failed`), never thrown: the drop itself is already committed.
  */
-export async function executeRefundPlan(app: FastifyInstance, plan: RefundPlan, opts: { throwOnFailure?: boolean } = {}): Promise<{ refundedCents: number; failed: boolean }> {
+export async function executeRefundPlan(
+  app: FastifyInstance,
+  plan: RefundPlan,
+  opts: { throwOnFailure?: boolean; onStep?: (step: RefundStep) => Promise<void> } = {},
+): Promise<{ refundedCents: number; failed: boolean; error?: string }> {
   const stripe = app.stripe();
   let failed = false;
+  let error: string | undefined;
   let refundedCents = 0;
   if (plan.subscriptionId) {
     try {
       await cancelSubscription(stripe, plan.subscriptionId, plan.purchaseId);
+      await opts.onStep?.({ kind: 'subscription' });
     } catch (err) {
+      error ??= errorText(err);
       failed = true;
       app.log.error({ err: describe(err), purchase: plan.purchaseId }, 'payments: could not cancel the installment subscription');
       if (opts.throwOnFailure) throw err;
@@ -88,19 +101,31 @@ export async function executeRefundPlan(app: FastifyInstance, plan: RefundPlan, 
           refund_application_fee: plan.share === 1,
           metadata: { purchase_id: plan.purchaseId, sequence: String(item.sequence), why: plan.reason },
         },
-        { idempotencyKey: `refund-${plan.purchaseId}-${item.sequence}` },
+        { idempotencyKey: refundKey(plan.purchaseId, item.sequence) },
       );
       refundedCents += refund.amount;
       await app.database.db.update(payment)
         .set({ refundedCents: sql`least(${payment.amountCents}, greatest(${payment.refundedCents}, ${item.refundedCents + refund.amount}))` })
         .where(eq(payment.id, item.paymentId));
+      await opts.onStep?.({ kind: 'refund', sequence: item.sequence, refundId: refund.id, amountCents: refund.amount });
     } catch (err) {
       failed = true;
+      error ??= errorText(err);
       app.log.error({ err: describe(err), purchase: plan.purchaseId, sequence: item.sequence }, 'payments: refund failed');
       if (opts.throwOnFailure) throw err;
     }
   }
-  return { refundedCents, failed };
+  return { refundedCents, failed, error };
+}
+
+/** The provider idempotency key of a payment's refund: the same on every attempt. */
+export const refundKey = (purchaseId: string, sequence: number) => `refund-${purchaseId}-${sequence}`;
+
+/** A step of a plan the provider has done (a retry skips it). */
+export type RefundStep = { kind: 'subscription' } | { kind: 'refund'; sequence: number; refundId: string; amountCents: number };
+
+function errorText(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).slice(0, 500);
 }
 
 /** Cancels a subscription now; one already ended is fine. */

@@ -4,14 +4,15 @@ import { planById } from '../../shared/payments.js';
 import type { EducatorPayouts } from '../../shared/payments-schemas.js';
 import type { Viewer } from '../accounts/session.js';
 import { requireEducator } from '../courses/access.js';
-import { course, payment, payoutAccount, purchase, user } from '../db/schema.js';
+import { course, payment, payoutAccount, purchase, refundDue, user } from '../db/schema.js';
 import { refreshOwnAccount } from './connect-service.js';
 
 /** GET /api/payments: the caller's payments with receipts, newest first. */
 export async function paymentHistoryFor(app: FastifyInstance, viewer: Viewer) {
   const rows = await app.database.db
-    .select({ p: payment, kind: purchase.kind, planId: purchase.planId, installments: purchase.installments, status: purchase.status, title: course.title, courseId: purchase.courseId })
+    .select({ p: payment, kind: purchase.kind, planId: purchase.planId, installments: purchase.installments, status: purchase.status, title: course.title, courseId: purchase.courseId, owed: refundDue.plan })
     .from(payment).innerJoin(purchase, eq(purchase.id, payment.purchaseId)).leftJoin(course, eq(course.id, purchase.courseId))
+    .leftJoin(refundDue, eq(refundDue.purchaseId, payment.purchaseId))
     .where(eq(payment.userId, viewer.user.id)).orderBy(desc(payment.paidAt)).limit(100);
   return {
     payments: rows.map((r) => ({
@@ -26,8 +27,15 @@ export async function paymentHistoryFor(app: FastifyInstance, viewer: Viewer) {
       installments: r.kind === 'course_installments' ? r.installments : null,
       receiptUrl: r.p.receiptUrl,
       purchaseStatus: r.status,
+      refundPendingCents: pendingOf(r.owed, r.p.id),
     })),
   };
+}
+
+/** What refund_due still owes on one payment (its item in the stored plan), 0 if nothing. */
+function pendingOf(plan: Record<string, unknown> | null, paymentId: string): number {
+  const items = (plan?.items ?? []) as { paymentId: string; amountCents: number }[];
+  return items.filter((i) => i.paymentId === paymentId).reduce((n, i) => n + i.amountCents, 0);
 }
 
 /**

@@ -18,6 +18,7 @@ import { createAccountLink, createConnectAccount, createLoginLink } from './conn
 import { ensureCustomer } from './customers.js';
 import { fulfilCheckout } from './fulfilment.js';
 import { educatorPayoutsFor, paymentHistoryFor } from './history.js';
+import { startRefundRetries } from './refund-due.js';
 import { webhookRoutes } from './webhook.js';
 
 /** The client's Idempotency-Key header (a retried checkout call answers the same session). */
@@ -40,9 +41,25 @@ function clientKey(request: FastifyRequest): string | undefined {
   return typeof key === 'string' && /^[\w-]{8,100}$/.test(key) ? key : undefined;
 }
 
+export interface PaymentRoutesOptions {
+  /** How often the refund retry timer looks for refunds owed (refund_due); default 15 s, 0 = off. */
+  refundRetryMs?: number;
+}
+
 /** /api/stripe/* (spec section 7), the webhook, payment history and payout status. */
-export async function paymentRoutes(app: FastifyInstance) {
+export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOptions = {}) {
   await app.register(webhookRoutes);
+  // Refunds the provider failed (after a drop or a cancelled session) are retried until done.
+  const retryMs = opts.refundRetryMs ?? 15_000;
+  if (retryMs > 0) {
+    let stop: (() => Promise<void>) | null = null;
+    app.addHook('onReady', async () => {
+      stop = startRefundRetries(app, retryMs);
+    });
+    app.addHook('onClose', async () => {
+      await stop?.();
+    });
+  }
   if (app.config.payments.mode === 'sandbox') {
     // In sandbox mode this server is its own provider: the SDK and the sandbox's webhook
     // deliveries hold keep-alive connections to it. One that finishes its request after

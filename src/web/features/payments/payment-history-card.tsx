@@ -10,6 +10,7 @@ import { paymentHistoryQuery, type PaymentHistoryRow } from './api';
 import { formatDay, money, sequenceLabel } from './format';
 
 function Refund({ p }: { p: PaymentHistoryRow }) {
+  if (p.refundPendingCents > 0) return <Badge tone="amber">{`Refund of ${money(p.refundPendingCents, p.currency)} pending`}</Badge>;
   if (p.refundedCents <= 0) return null;
   const all = p.refundedCents >= p.amountCents;
   return <Badge tone="amber">{all ? 'Refunded' : `${money(p.refundedCents, p.currency)} refunded`}</Badge>;
