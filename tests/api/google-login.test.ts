@@ -5,17 +5,13 @@ import { account, user as userTable } from '../../src/server/db/schema.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { createSignedInUser, newUser, signUp } from '../support/factories.js';
 import { cookieHeader, get, pathOf, post, setCookies, uniqueEmail } from '../support/http.js';
-import { startOidcProvider, type GoogleProfile } from '../support/oidc.js';
+import { googleEnv, startOidcProvider, type GoogleProfile } from '../support/oidc.js';
 
 let app: TestApp;
 let google: Awaited<ReturnType<typeof startOidcProvider>>;
 beforeAll(async () => {
   google = await startOidcProvider();
-  app = await buildTestApp({
-    GOOGLE_CLIENT_ID: 'agora-test-client',
-    GOOGLE_CLIENT_SECRET: 'agora-test-client-secret',
-    GOOGLE_DISCOVERY_URL: google.discoveryUrl,
-  });
+  app = await buildTestApp(googleEnv(google.discoveryUrl));
 });
 afterAll(async () => {
   await app?.close();

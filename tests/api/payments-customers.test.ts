@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.js';
 import { queryRows } from '../support/courses.js';
 import { cookieHeader, get, pathOf, post, setCookies, uniqueEmail } from '../support/http.js';
-import { startOidcProvider } from '../support/oidc.js';
+import { googleEnv, startOidcProvider } from '../support/oidc.js';
 import { buildPaymentsApp, waitFor } from '../support/payments.js';
 
 /**
@@ -15,11 +15,7 @@ let app: TestApp;
 let google: Awaited<ReturnType<typeof startOidcProvider>>;
 beforeAll(async () => {
   google = await startOidcProvider();
-  app = await buildPaymentsApp({
-    GOOGLE_CLIENT_ID: 'agora-test-client',
-    GOOGLE_CLIENT_SECRET: 'agora-test-client-secret',
-    GOOGLE_DISCOVERY_URL: google.discoveryUrl,
-  });
+  app = await buildPaymentsApp(googleEnv(google.discoveryUrl));
 });
 afterAll(async () => {
   await app?.close();

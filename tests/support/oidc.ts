@@ -45,3 +45,8 @@ export async function startOidcProvider() {
     stop: () => server.stop(),
   };
 }
+
+/** The environment that turns "Continue with Google" on against the local provider. */
+export function googleEnv(discoveryUrl: string): Record<string, string> {
+  return { GOOGLE_CLIENT_ID: 'agora-test-client', GOOGLE_CLIENT_SECRET: 'agora-test-client-secret', GOOGLE_DISCOVERY_URL: discoveryUrl };
+}
