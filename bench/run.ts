@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_PASSWORD, DEMO_USERS } from '../src/server/seed/demo.js';
 import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
+import { envInt, runMain } from './lib/cli.js';
 import { createBenchDatabase, type BenchDatabase } from './lib/database.js';
 import { measure, type LoadSettings, type TargetResult } from './lib/load.js';
 import { measureLoginJs, type LoginJs } from './lib/login-js.js';
@@ -233,16 +234,4 @@ function median(values: number[]): number {
 
 const kb = (bytes: number) => (bytes / 1000).toFixed(1);
 
-function envInt(name: string, fallback: number, min = 1): number {
-  const raw = process.env[name];
-  if (!raw) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}`);
-  return n;
-}
-
-main().catch(async (err) => {
-  console.error(err instanceof Error ? err.stack : err);
-  await cleanup();
-  process.exitCode = 1;
-});
+runMain(main);

@@ -30,6 +30,7 @@ import { DEMO_PASSWORD, DEMO_USERS } from '../src/server/seed/demo.js';
 import { searchSql, type SearchParams } from '../src/server/courses/search-service.js';
 import { seedCourses, type SeedResult } from '../scripts/seed-courses.js';
 import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
+import { envInt, runMain } from './lib/cli.js';
 import { createBenchDatabase } from './lib/database.js';
 import { measure, type LoadSettings, type Target, type TargetResult } from './lib/load.js';
 import { freePort, signIn, startServer } from './lib/server.js';
@@ -339,16 +340,4 @@ function table(head: string[], rows: string[][]) {
   rows.forEach((r) => console.log(line(r)));
 }
 
-function envInt(name: string, fallback: number, min = 1): number {
-  const raw = process.env[name];
-  if (!raw) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}`);
-  return n;
-}
-
-main().catch(async (err) => {
-  console.error(err instanceof Error ? err.stack : err);
-  await cleanup();
-  process.exitCode = 1;
-});
+runMain(main);
