@@ -1,10 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { startOidcProvider } from './oidc-provider';
+import { createRunDatabase } from '../support/run-database';
 
 /**
  * Once per run: a fresh PostgreSQL database (PGlite when no PostgreSQL is reachable), the
@@ -12,41 +11,20 @@ import { startOidcProvider } from './oidc-provider';
  * returned function is the teardown: it stops both servers and drops the database.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const OUTPUT = path.join(ROOT, '.test-output');
 
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> } | null> {
-  const name = `agora_e2e_${randomBytes(6).toString('hex')}`;
   if (process.env.AGORA_TEST_PGLITE === '1') {
     console.log('  end-to-end tests on PGlite (AGORA_TEST_PGLITE=1)');
     return null;
   }
-  try {
-    await adminQuery(`create database "${name}"`);
-  } catch (err) {
-    console.warn(`  no PostgreSQL reachable (${(err as Error).message}): end-to-end tests run on PGlite`);
+  const db = await createRunDatabase('agora_e2e');
+  if ('error' in db) {
+    console.warn(`  no PostgreSQL reachable (${db.error}): end-to-end tests run on PGlite`);
     return null;
   }
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  console.log(`  end-to-end tests on PostgreSQL, database ${name} (dropped at the end)`);
-  return {
-    url: url.toString(),
-    drop: () =>
-      adminQuery(`drop database if exists "${name}" with (force)`).catch((err) => {
-        console.warn(`  could not drop ${name}: ${(err as Error).message}`);
-      }),
-  };
+  console.log(`  end-to-end tests on PostgreSQL, database ${db.name} (dropped at the end)`);
+  return db;
 }
 
 /** Newest modification time of the files under a directory. */
