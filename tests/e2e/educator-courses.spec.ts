@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { formatClassTime, wallTimeToUtc } from '../../src/shared/time';
 import { ApiClient, createVerifiedUser, logIn, type TestUser } from './support';
+import { fitsNarrowScreen, scrollWidth, seriousViolations } from './checks';
 
 /**
  * The educator's side of courses in the browser: onboarding, the course editor (with
@@ -33,16 +33,6 @@ const DESCRIPTION = [
  * The page fits a 360 px wide screen (checked every time), and screenshots for a person to
  * look at on request (AGORA_SHOTS=1): desktop, and 360 px wide.
  */
-const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
-
-async function shot(page: Page, name: string) {
-  const size = page.viewportSize()!;
-  if (process.env.AGORA_SHOTS) await page.screenshot({ path: `/tmp/agora-educator-${name}.png`, fullPage: true });
-  await page.setViewportSize({ width: 360, height: 740 });
-  await expect.poll(() => scrollWidth(page), { message: `${name} fits 360 px` }).toBeLessThanOrEqual(360);
-  if (process.env.AGORA_SHOTS) await page.screenshot({ path: `/tmp/agora-educator-${name}-360.png`, fullPage: true });
-  await page.setViewportSize(size);
-}
 
 
 /** YYYY-MM-DD n days from now (UTC). */
@@ -128,11 +118,11 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await page.getByLabel('Link 1').fill('https://beatrix.example.com');
     await page.getByLabel('Choose a photo').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
     await expect(page.getByRole('img', { name: 'Your educator photo' })).toHaveAttribute('src', /^blob:/);
-    await shot(page, 'onboard');
+    await fitsNarrowScreen(page, 'educator', 'onboard');
     await page.getByRole('button', { name: 'Create my educator profile' }).click();
     await expect(page.getByRole('heading', { name: 'Welcome, educator!' })).toBeVisible();
     await expect(page.getByText('Your educator profile is ready')).toBeVisible();
-    await shot(page, 'onboard-done');
+    await fitsNarrowScreen(page, 'educator', 'onboard-done');
   });
 
   let courseId = '';
@@ -148,7 +138,7 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await expect(page.getByText('Description is required')).toBeVisible();
     await expect(page.getByText('Choose a category', { exact: true })).toBeVisible();
     await expect(page.getByLabel('Title')).toBeFocused();
-    await shot(page, 'course-new-errors');
+    await fitsNarrowScreen(page, 'educator', 'course-new-errors');
 
     await page.getByLabel('Title').fill(TITLE);
     await page.getByLabel('Summary').fill('Paint loose landscapes in watercolour, from first wash to framed piece.');
@@ -186,7 +176,7 @@ test('an educator onboards, writes a course with hostile text, adds a session an
 
     await page.getByLabel('Choose a cover image').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: png });
     await expect(page.getByRole('img', { name: 'Cover image preview' })).toHaveAttribute('src', /^blob:/);
-    await shot(page, 'course-new');
+    await fitsNarrowScreen(page, 'educator', 'course-new');
 
     await page.getByRole('button', { name: 'Save draft' }).click();
     await expect(page).toHaveURL(/\/course\/[0-9a-f-]{36}\/edit$/);
@@ -220,7 +210,7 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await page.getByLabel('End date').fill(day(70));
     await page.getByLabel('Minimum to run').fill('3');
     await page.getByLabel('Time zone').selectOption(SESSION_ZONE);
-    await shot(page, 'session-new');
+    await fitsNarrowScreen(page, 'educator', 'session-new');
     await page.getByRole('button', { name: 'Add session' }).click();
     await expect(page).toHaveURL(new RegExp(`/course/${courseId}/session/[0-9a-f-]{36}/new-class-time$`));
     await expect(page.getByRole('status').filter({ hasText: 'Now add its class times' })).toBeVisible();
@@ -246,7 +236,7 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await expect(list).toHaveCount(8);
     await expect(list.first()).toHaveText(starts[0]);
     await expect(list.last()).toHaveText(starts[7]);
-    await shot(page, 'class-times-new');
+    await fitsNarrowScreen(page, 'educator', 'class-times-new');
     await page.getByRole('button', { name: 'Add 8 class times' }).click();
     await expect(page).toHaveURL(new RegExp(`/course/${courseId}/edit$`));
     await expect(page.getByRole('status').filter({ hasText: '8 class times added' })).toBeVisible();
@@ -290,7 +280,7 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await expect(page.getByRole('status').filter({ hasText: 'Your course is published' })).toBeVisible();
     await expect(page.getByText('Published', { exact: true }).first()).toBeVisible();
     await expect(page.getByRole('button', { name: 'Save changes' })).toBeVisible();
-    await shot(page, 'course-edit');
+    await fitsNarrowScreen(page, 'educator', 'course-edit');
 
     // Leaving with unsaved changes asks first.
     await page.getByLabel('Title').fill('Watercolour, changed');
@@ -319,7 +309,7 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await expect(page.getByRole('heading', { level: 3, name: TITLE })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Edit profile' })).toBeVisible();
     await expect(page.getByRole('img', { name: 'Photo of Beatrix Potter' })).toHaveAttribute('src', /^\/uploads\/educators\//);
-    await shot(page, 'profile');
+    await fitsNarrowScreen(page, 'educator', 'profile');
   });
 
   await test.step('the owner edits the profile', async () => {
@@ -329,7 +319,7 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await page.getByLabel('Headline').fill('Painter and patient teacher');
     await page.getByRole('button', { name: 'Remove subject Drawing' }).click();
     await page.getByRole('button', { name: 'Add subject Arts & Crafts' }).click();
-    await shot(page, 'profile-edit');
+    await fitsNarrowScreen(page, 'educator', 'profile-edit');
     await page.getByRole('button', { name: 'Save profile' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Profile saved' })).toBeVisible();
     await page.getByRole('link', { name: 'View profile' }).click();
@@ -368,7 +358,7 @@ test('the roster lists the learners per session; another educator sees Page Not 
     const download = await ownerContext.request.get(`/api/courses/${courseId}/roster.csv`);
     expect(download.status()).toBe(200);
     expect(await download.text()).toContain(learner.email);
-    await shot(ownerPage, 'roster');
+    await fitsNarrowScreen(ownerPage, 'educator', 'roster');
 
     // Cancelling the session, confirmed, unenrols its learner; the roster shows it.
     await ownerPage.getByRole('link', { name: 'Wheel-thrown bowls' }).click();
@@ -405,12 +395,7 @@ test('the roster lists the learners per session; another educator sees Page Not 
 });
 
 test('axe finds no serious or critical violation on /course/new and the onboarding', async ({ page, context }) => {
-  const serious = async () => {
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.impact}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  };
+  const serious = () => seriousViolations(page);
   const user = await createVerifiedUser();
   await logIn(context, user);
   await page.goto('/educator/onboard');

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { wallTimeToUtc } from '../../src/shared/time';
 import { ApiClient, createVerifiedUser, latestEmail, logIn, type TestUser } from './support';
+import { scrollWidth, seriousViolations } from './checks';
 
 /**
  * The learner's side of courses in the browser: search (with a typo), the course page,
@@ -100,13 +100,6 @@ function watchDialogs(page: Page): string[] {
     void d.dismiss();
   });
   return seen;
-}
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 test('a learner finds a course by search with a typo, enrols, sees it on the dashboard, downloads the calendar, drops, enrols again and reviews it', async ({ page, context }) => {
@@ -331,7 +324,6 @@ test('search filters live in the URL: back and forward restore them', async ({ p
 
 test.describe('on a 360 px wide screen', () => {
   test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
-  const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
 
   test('search, the course page, enrol and the dashboard fit, and the filters fold into a panel', async ({ page, context }) => {
     const { api } = await educator();

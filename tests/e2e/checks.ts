@@ -1,0 +1,30 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+/**
+ * Page checks shared by the end-to-end specs: axe (serious and critical violations,
+ * described for the report), the page's width, and "fits 360 px" with optional screenshots.
+ */
+export async function seriousViolations(page: Page, opts: { exclude?: string } = {}): Promise<string[]> {
+  const builder = new AxeBuilder({ page });
+  if (opts.exclude) builder.exclude(opts.exclude);
+  const { violations } = await builder.analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+export const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
+
+/**
+ * The page fits a 360 px wide phone (no sideways scroll); with AGORA_SHOTS=1 it is also
+ * screenshot at its own size and at 360 px, as /tmp/agora-<prefix>-<name>[-360].png.
+ */
+export async function fitsNarrowScreen(page: Page, prefix: string, name: string) {
+  const size = page.viewportSize()!;
+  if (process.env.AGORA_SHOTS) await page.screenshot({ path: `/tmp/agora-${prefix}-${name}.png`, fullPage: true });
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expect.poll(() => scrollWidth(page), { message: `${name} fits 360 px` }).toBeLessThanOrEqual(360);
+  if (process.env.AGORA_SHOTS) await page.screenshot({ path: `/tmp/agora-${prefix}-${name}-360.png`, fullPage: true });
+  await page.setViewportSize(size);
+}
