@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { CourseCard } from '../../shared/courses-schemas.js';
 import type { Db } from '../db/client.js';
+import { CARD_COLUMNS, CARD_JSON } from './search-service.js';
 
 export interface Explore {
   upcoming: CourseCard[];
@@ -11,12 +12,6 @@ export interface Explore {
 /** Cards per shelf. */
 export const SHELF = 12;
 
-const CARD_JSON = sql.raw(`json_build_object(
-  'id', id, 'title', title, 'summary', summary, 'category', category, 'level', level, 'format', format, 'city', city,
-  'coverImage', cover_image, 'priceCents', price_cents, 'currency', currency,
-  'ratingAvg', round(rating_avg::numeric, 2), 'ratingCount', rating_count, 'educatorName', educator_name,
-  'nextStartOn', next_start_on, 'seatsLeft', seats_left)`);
-const COLUMNS = sql.raw('id, title, summary, category, level, format, city, cover_image, price_cents, currency, rating_avg, rating_count, educator_name, next_start_on, seats_left, quality');
 
 /**
  * The explore page in one statement, nearest first for the viewer's city:
@@ -36,10 +31,10 @@ export async function getExplore(db: Db, city: string | null): Promise<Explore> 
   const c = city?.trim().toLowerCase() || null;
   const published = sql`status = 'published' and next_start_on >= current_date`;
   const local = (extra: SQL, order: SQL) => c
-    ? sql`(select ${COLUMNS}, 0 as near from course where ${published} and lower(city) = ${c} and ${extra} order by ${order} limit ${SHELF})`
-    : sql`(select ${COLUMNS}, 0 as near from course where false)`;
+    ? sql`(select ${CARD_COLUMNS}, 0 as near from course where ${published} and lower(city) = ${c} and ${extra} order by ${order} limit ${SHELF})`
+    : sql`(select ${CARD_COLUMNS}, 0 as near from course where false)`;
   const online = (extra: SQL, order: SQL) =>
-    sql`(select ${COLUMNS}, 1 as near from course where ${published} and format = 'online' and ${extra} order by ${order} limit ${SHELF})`;
+    sql`(select ${CARD_COLUMNS}, 1 as near from course where ${published} and format = 'online' and ${extra} order by ${order} limit ${SHELF})`;
   const shelf = (extra: SQL, order: SQL, innerOrder: SQL) => sql`
     (select coalesce(json_agg(${CARD_JSON} order by near, ${order}), '[]'::json) from (
       select * from (${local(extra, innerOrder)} union all ${online(extra, innerOrder)}) both_parts

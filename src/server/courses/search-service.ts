@@ -28,12 +28,16 @@ export const TOTAL_CAP = 1000;
 /** Fewer exact matches than this on the first page: typo-tolerant matches are added. */
 const FEW = 3;
 
-const CARD_JSON = sql.raw(`json_build_object(
+/**
+ * A course card (search results, explore shelves) as PostgreSQL builds it, and the columns
+ * a card is built from (plus `quality`, the order of relevance within a tier).
+ */
+export const CARD_JSON = sql.raw(`json_build_object(
   'id', id, 'title', title, 'summary', summary, 'category', category, 'level', level, 'format', format, 'city', city,
   'coverImage', cover_image, 'priceCents', price_cents, 'currency', currency,
   'ratingAvg', round(rating_avg::numeric, 2), 'ratingCount', rating_count, 'educatorName', educator_name,
   'nextStartOn', next_start_on, 'seatsLeft', seats_left)`);
-const CARD_COLUMNS = sql.raw('id, title, summary, category, level, format, city, cover_image, price_cents, currency, rating_avg, rating_count, educator_name, next_start_on, seats_left, quality');
+export const CARD_COLUMNS = sql.raw('id, title, summary, category, level, format, city, cover_image, price_cents, currency, rating_avg, rating_count, educator_name, next_start_on, seats_left, quality');
 
 const tsq = (q: string) => sql`websearch_to_tsquery('english', ${q})`;
 
