@@ -71,15 +71,20 @@ export async function lockSession(tx: Tx, sessionId: string) {
   await tx.select({ id: courseSession.id }).from(courseSession).where(eq(courseSession.id, sessionId)).for('no key update');
 }
 
+/** 409 when the learner already holds (or waits for) a seat in this session. */
+export async function assertNotEnrolled(tx: Tx | Db, sessionId: string, learnerId: string) {
+  const [existing] = await tx.select({ status: enrolment.status }).from(enrolment)
+    .where(and(eq(enrolment.sessionId, sessionId), eq(enrolment.learnerId, learnerId), sql`${enrolment.status} <> 'dropped'`)).limit(1);
+  if (existing) throw new AppError(409, 'already_enrolled', existing.status === 'waitlisted' ? 'You are already on the waitlist of this session' : 'You are already enrolled in this session');
+}
+
 /** A learner enrols in a free session; a paid one sends them to the checkout instead. */
 export async function enrolInSession(db: Db, viewer: Viewer, courseId: string, sessionId: string) {
   try {
     return await db.transaction(async (tx) => {
       const row = await checkEligible(tx, sessionId, viewer.user.id);
       if (row.c.id !== courseId) throw AppError.notFound('This session does not exist');
-      const [existing] = await tx.select({ id: enrolment.id, status: enrolment.status }).from(enrolment)
-        .where(and(eq(enrolment.sessionId, sessionId), eq(enrolment.learnerId, viewer.user.id), sql`${enrolment.status} <> 'dropped'`)).limit(1);
-      if (existing) throw new AppError(409, 'already_enrolled', existing.status === 'waitlisted' ? 'You are already on the waitlist of this session' : 'You are already enrolled in this session');
+      await assertNotEnrolled(tx, sessionId, viewer.user.id);
       if (row.c.priceCents > 0) {
         return { paid: true as const, checkout: `/course/checkout?course=${courseId}&session=${sessionId}` };
       }

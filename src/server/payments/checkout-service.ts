@@ -6,8 +6,8 @@ import { installmentAmount, planById, platformFee, type PlanId } from '../../sha
 import type { CheckoutResult, CheckoutSummary } from '../../shared/payments-schemas.js';
 import type { Viewer } from '../accounts/session.js';
 import { requireEducator } from '../courses/access.js';
-import { checkEligible } from '../courses/enrolment-service.js';
-import { classTime, course, courseSession, enrolment, payoutAccount, purchase, user } from '../db/schema.js';
+import { assertNotEnrolled, checkEligible } from '../courses/enrolment-service.js';
+import { classTime, course, courseSession, payoutAccount, purchase, user } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { CHECKOUT_FAILURE, isMissing, provider, shortHash } from './common.js';
 import { assertOwnCustomer, ensureCustomer } from './customers.js';
@@ -66,9 +66,7 @@ async function checkCourseCheckout(app: FastifyInstance, viewer: Viewer, input: 
   if (c.priceCents <= 0) throw new AppError(400, 'free_course', 'This course is free: enrol from the course page', { fields: { course: 'This course is free' } });
   const row = await db.transaction((tx) => checkEligible(tx, input.session, viewer.user.id));
   if (row.s.courseId !== c.id) throw AppError.notFound('This session does not exist');
-  const [existing] = await db.select({ status: enrolment.status }).from(enrolment)
-    .where(and(eq(enrolment.sessionId, input.session), eq(enrolment.learnerId, viewer.user.id), sql`${enrolment.status} <> 'dropped'`)).limit(1);
-  if (existing) throw new AppError(409, 'already_enrolled', existing.status === 'waitlisted' ? 'You are already on the waitlist of this session' : 'You are already enrolled in this session');
+  await assertNotEnrolled(db, input.session, viewer.user.id);
   if (row.s.seatsTaken >= row.s.capacity) throw new AppError(409, 'session_full', 'This session is full');
   if (input.price !== c.priceCents) {
     const now = formatPrice(c.priceCents, c.currency);
