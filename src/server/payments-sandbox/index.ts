@@ -96,6 +96,17 @@ export const paymentsSandbox = fp(
     app.addHook('onReady', async () => sandbox.delivery.start());
     app.addHook('onListen', async () => sandbox.delivery.kick());
     app.addHook('onClose', async () => sandbox.delivery.stop());
+    // This server is its own provider: the SDK and the webhook deliveries hold keep-alive
+    // connections to it. One that finishes its request after close() began would keep the
+    // server open for the whole keep-alive timeout, so idle connections are closed until
+    // the server is closed.
+    app.addHook('preClose', (done) => {
+      if (!app.server.listening) return done();
+      const timer = setInterval(() => app.server.closeIdleConnections?.(), 100);
+      timer.unref();
+      app.server.once('close', () => clearInterval(timer));
+      done();
+    });
   },
   { name: 'payments-sandbox' },
 );

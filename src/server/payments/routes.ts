@@ -60,19 +60,6 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
       await stop?.();
     });
   }
-  if (app.config.payments.mode === 'sandbox') {
-    // In sandbox mode this server is its own provider: the SDK and the sandbox's webhook
-    // deliveries hold keep-alive connections to it. One that finishes its request after
-    // close() began would keep the server open for the whole keep-alive timeout, so idle
-    // connections are closed until the server is closed.
-    app.addHook('preClose', (done) => {
-      if (!app.server.listening) return done();
-      const timer = setInterval(() => app.server.closeIdleConnections?.(), 100);
-      timer.unref();
-      app.server.once('close', () => clearInterval(timer));
-      done();
-    });
-  }
   const r = app.withTypeProvider<ZodTypeProvider>();
   const db = app.database.db;
   const tags = ['payments'];
