@@ -137,7 +137,7 @@ async function openCheckout(
       .where(eq(purchase.id, purchaseId));
     return checkoutAnswer(app, session);
   } catch (err) {
-    await db.update(purchase).set({ status: 'expired', failureReason: 'Checkout session error', updatedAt: new Date() })
+    await db.update(purchase).set({ status: 'expired', failureReason: CHECKOUT_FAILURE.message, updatedAt: new Date() })
       .where(and(eq(purchase.id, purchaseId), sql`${purchase.checkoutSessionId} is null`)).catch(() => {});
     throw err;
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
+import { PAYMENT_MESSAGES } from '../../shared/payments.js';
 import { AppError } from '../http/errors.js';
 
 /**
@@ -60,6 +61,6 @@ export function addMonths(date: Date, months: number): Date {
   return d;
 }
 
-export const CHECKOUT_FAILURE = { code: 'checkout_error', message: 'Checkout session error' } as const;
-export const ACCOUNT_FAILURE = { code: 'account_error', message: 'Error Getting Account' } as const;
-export const CUSTOMER_FAILURE = { code: 'customer_error', message: 'Error creating stripe customer' } as const;
+export const CHECKOUT_FAILURE = { code: 'checkout_error', message: PAYMENT_MESSAGES.checkoutError } as const;
+export const ACCOUNT_FAILURE = { code: 'account_error', message: PAYMENT_MESSAGES.accountError } as const;
+export const CUSTOMER_FAILURE = { code: 'customer_error', message: PAYMENT_MESSAGES.customerError } as const;
