@@ -23,7 +23,6 @@ import { devRoutes } from './dev/routes.js';
 import { benchRoutes } from './dev/bench-routes.js';
 import { pageRoutes } from './http/pages.js';
 import { paymentRoutes } from './payments/routes.js';
-import { paymentsSandbox } from './payments-sandbox/index.js';
 import { createStripeClient } from './payments/stripe-client.js';
 import { ensureCustomerInBackground } from './payments/customers.js';
 import type Stripe from 'stripe';
@@ -161,7 +160,18 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(courseSearchRoutes);
   await app.register(courseRoutes);
   await app.register(paymentRoutes);
-  if (config.payments.mode === 'sandbox' && !config.production) await app.register(paymentsSandbox);
+  if (config.payments.mode === 'sandbox' && !config.production) {
+    // Imported only here: with a Stripe key set, the sandbox's code is never loaded.
+    const { stripeSandbox } = await import('@agora/stripe-sandbox');
+    await app.register(stripeSandbox, {
+      database: db.db,
+      secretKey: config.payments.secretKey,
+      webhookSecret: config.payments.webhookSecret,
+      connectWebhookSecret: config.payments.connectWebhookSecret,
+      webhookUrl: '/api/stripe/webhook',
+      publicUrl: config.publicUrl,
+    });
+  }
   if (config.devTools) await app.register(devRoutes);
   if (config.benchRoutes) await app.register(benchRoutes);
   await app.register(pageRoutes);

@@ -94,7 +94,7 @@ export interface Config {
 
 /**
  * The card provider. `sandbox`: the local Stripe-compatible server mounted in this app
- * (src/server/payments-sandbox), reached by the same official SDK over HTTP.
+ * (packages/stripe-sandbox), reached by the same official SDK over HTTP.
  */
 export interface PaymentsConfig {
   mode: 'stripe' | 'sandbox';

@@ -101,6 +101,7 @@ describe('reliability', () => {
     const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 2500 } });
     const learner = await makeLearner(app);
     const sandbox = sandboxOf(app);
+    const webhookUrl = sandbox.webhookUrl;
     sandbox.webhookUrl = 'http://127.0.0.1:9/api/stripe/webhook'; // nobody listens: deliveries fail
     let checkout: Checkout;
     try {
@@ -111,7 +112,7 @@ describe('reliability', () => {
       expect(v.statusCode, v.body).toBe(200);
       expect(v.json()).toMatchObject({ purchase: { status: 'fulfilled' }, enrolment: { status: 'active' } });
     } finally {
-      sandbox.webhookUrl = null;
+      sandbox.webhookUrl = webhookUrl;
     }
     // The provider's retry of the missed event arrives now.
     const events = await app.stripe().events.list({ type: 'checkout.session.completed', limit: 20 });

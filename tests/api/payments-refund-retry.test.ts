@@ -5,7 +5,7 @@ import type { TestApp } from '../support/app.js';
 import { drop, makeLearner, makePublishedCourse, makeSession, patchSession, queryRows, type Educator } from '../support/courses.js';
 import { outbox } from '../support/factories.js';
 import { get } from '../support/http.js';
-import { buildPaymentsApp, buy, makePayoutEducator, paymentsOf, purchaseOf, waitFor, type Checkout } from '../support/payments.js';
+import { buildPaymentsApp, buy, makePayoutEducator, paymentsOf, purchaseOf, sandboxOf, waitFor, type Checkout } from '../support/payments.js';
 
 /**
  * A refund the provider failed (after a drop or a cancelled session) is owed in refund_due
@@ -19,7 +19,7 @@ let failRequests: Set<string>;
 beforeAll(async () => {
   app = await buildPaymentsApp();
   educator = await makePayoutEducator(app);
-  failRequests = app.paymentsSandbox!.failRequests;
+  failRequests = sandboxOf(app).failRequests;
 });
 afterAll(async () => {
   failRequests?.clear();

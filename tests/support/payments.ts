@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
+import type { StripeSandboxControls } from '@agora/stripe-sandbox';
 import { buildTestApp, type TestApp, type TestAppOptions } from './app.js';
 import { makeEducator, queryRows, type Educator } from './courses.js';
 import { get, post } from './http.js';
@@ -31,11 +32,10 @@ export async function waitFor<T>(check: () => Promise<T | null | undefined | fal
   }
 }
 
-/** The sandbox service of the app (webhook target override for "the app was down" tests). */
-export function sandboxOf(app: TestApp): { webhookUrl: string | null } {
-  const s = (app as unknown as { paymentsSandbox?: { webhookUrl: string | null } }).paymentsSandbox;
-  if (!s) throw new Error('the payments sandbox is not registered');
-  return s;
+/** The sandbox's controls (webhook target override for "the app was down" tests, outages). */
+export function sandboxOf(app: TestApp): StripeSandboxControls {
+  if (!app.stripeSandbox) throw new Error('the payments sandbox is not registered');
+  return app.stripeSandbox;
 }
 
 /** The caller's customer id (GET /api/stripe/config creates it on demand). */

@@ -94,7 +94,8 @@ function checkoutAnswer(app: FastifyInstance, session: Stripe.Checkout.Session):
   return {
     clientSecret,
     sessionId: session.id,
-    sandboxUrl: app.config.payments.mode === 'sandbox' ? `/sandbox/checkout/${session.id}?client_secret=${encodeURIComponent(clientSecret)}` : null,
+    // The sandbox's embeddable form (real Stripe: null, Stripe.js opens its form from the secret).
+    sandboxUrl: app.config.payments.mode === 'sandbox' ? session.url : null,
   };
 }
 

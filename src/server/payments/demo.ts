@@ -1,7 +1,8 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { educator, payoutAccount, user } from '../db/schema.js';
+import { course, educator, payoutAccount, user } from '../db/schema.js';
 import { DEMO_USERS } from '../seed/demo.js';
+import { isMissing } from './common.js';
 import { selfBaseUrl } from './stripe-client.js';
 import { ensureCustomer } from './customers.js';
 import { refreshPayoutAccount } from './fulfilment.js';
@@ -16,6 +17,7 @@ import { refreshPayoutAccount } from './fulfilment.js';
 export async function seedDemoPayments(app: FastifyInstance): Promise<void> {
   if (app.config.payments.mode !== 'sandbox') return;
   const db = app.database.db;
+  await forgetLostProviderIds(app);
   const emails = DEMO_USERS.map((u) => u.email);
   const users = await db.select({ id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, stripeCustomerId: user.stripeCustomerId, educatorId: educator.userId, accountId: educator.stripeConnectAccountId })
     .from(user).leftJoin(educator, eq(educator.userId, user.id)).where(inArray(user.email, emails));
@@ -34,8 +36,17 @@ export async function seedDemoPayments(app: FastifyInstance): Promise<void> {
       await db.update(educator).set({ stripeConnectAccountId: accountId }).where(eq(educator.userId, u.id));
     }
     await db.insert(payoutAccount).values({ userId: u.id, accountId }).onConflictDoNothing();
-    // The sandbox's onboarding form, submitted as the educator would.
-    const res = await fetch(`${selfBaseUrl(app)}/sandbox/connect/onboard/${accountId}?return_url=${encodeURIComponent('/educator/onboard-success')}`, {
+    // The onboarding form the account link opens, submitted as the educator would.
+    const link = await app.stripe().accountLinks.create({
+      account: accountId,
+      type: 'account_onboarding',
+      refresh_url: `${app.config.publicUrl}/educator/onboard?step=payouts`,
+      return_url: `${app.config.publicUrl}/educator/onboard-success`,
+    });
+    // Reached on this server, where the sandbox is mounted: PUBLIC_URL may be a proxy
+    // (Vite's in `npm run dev`) that is not up yet.
+    const page = new URL(link.url);
+    const res = await fetch(`${selfBaseUrl(app)}${page.pathname}${page.search}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ legal_name: `${u.firstName} ${u.lastName}`, country: 'US' }).toString(),
@@ -45,4 +56,30 @@ export async function seedDemoPayments(app: FastifyInstance): Promise<void> {
     await refreshPayoutAccount(app, accountId);
   }
   app.log.info('demo payments ready: demo educators can take payments in the sandbox');
+}
+
+/**
+ * The sandbox keeps its own state (packages/stripe-sandbox). When that state is gone (a
+ * development database from before the sandbox had its own schema, docs/decisions/0009),
+ * the provider ids stored here point at nothing. Asked through the API, as of any
+ * provider: when a stored customer is unknown, every provider id is forgotten, and
+ * customers, course products and (below) the demo Connect accounts are made again.
+ */
+async function forgetLostProviderIds(app: FastifyInstance): Promise<void> {
+  const db = app.database.db;
+  const [known] = await db.select({ id: user.stripeCustomerId }).from(user).where(isNotNull(user.stripeCustomerId)).limit(1);
+  if (!known?.id) return;
+  try {
+    await app.stripe().customers.retrieve(known.id);
+    return;
+  } catch (err) {
+    if (!isMissing(err)) throw err;
+  }
+  await db.transaction(async (tx) => {
+    await tx.update(user).set({ stripeCustomerId: null }).where(isNotNull(user.stripeCustomerId));
+    await tx.update(educator).set({ stripeConnectAccountId: null }).where(isNotNull(educator.stripeConnectAccountId));
+    await tx.update(course).set({ stripeProductId: null }).where(isNotNull(course.stripeProductId));
+    await tx.delete(payoutAccount);
+  });
+  app.log.warn('the payments sandbox has no record of the payment ids in this database (its state was reset): they were cleared and are made again');
 }

@@ -4,7 +4,7 @@ import type { PaymentsConfig } from '../config.js';
 
 /**
  * The one Stripe client of the app. Real Stripe when keys are configured; otherwise the
- * payments sandbox mounted in this same server (src/server/payments-sandbox), reached over
+ * payments sandbox mounted in this same server (packages/stripe-sandbox), reached over
  * HTTP on the port the server listens on, so it is resolved lazily (tests listen on port 0).
  */
 export function createStripeClient(config: PaymentsConfig, app: FastifyInstance): () => Stripe {

@@ -6,7 +6,7 @@ export function receiptPage(charge: Obj, refunds: Obj[]): string {
   const card = charge.payment_method_details?.card;
   const body = html`<main class="card narrow" aria-labelledby="receipt-title">
   <h1 id="receipt-title">Receipt</h1>
-  <p class="muted">Agora — payments sandbox (test mode)</p>
+  <p class="muted">Payments sandbox (test mode)</p>
   <dl class="facts">
     <div><dt>Amount paid</dt><dd>${formatMoney(charge.amount, charge.currency)}</dd></div>
     <div><dt>Date paid</dt><dd>${formatDate(charge.created)}</dd></div>
@@ -101,3 +101,13 @@ export function devDashboardPage(d: DashboardData): string {
 }
 
 export { testModeNote };
+
+/** A page for a missing object or a bad form submission. */
+export function errorPage(status: number, title: string, detail: string): string {
+  const body = html`<main class="card narrow" aria-labelledby="error-title">
+  <p class="muted">${status}</p>
+  <h1 id="error-title">${title}</h1>
+  <p>${detail}</p>
+</main>`;
+  return page({ title, body });
+}

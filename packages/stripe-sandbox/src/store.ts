@@ -1,20 +1,23 @@
 import { and, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { sandboxDelivery, sandboxObject } from '../db/schema-payments.js';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sandboxDelivery, sandboxObject } from './schema.js';
 import { noSuch } from './errors.js';
 import { newId } from './ids.js';
 
 /**
- * The sandbox's object store: every Stripe object as its JSON shape in `sandbox_object`
+ * The sandbox's object store: every Stripe object as its JSON shape in `stripe_sandbox.object`
  * (id, type = Stripe's `object`, account = Connect account it belongs to, parent = the
  * owner used for lookups). Private bookkeeping lives under `_sandbox` inside `data` and is
  * stripped from every API answer (see `publicView`).
  */
+/** The database the sandbox was given (any drizzle PostgreSQL driver) or a transaction of it. */
+export type SandboxDb = PgDatabase<PgQueryResultHKT>;
+
 export type Obj = Record<string, any> & { id: string; object: string };
 
 /** A transaction (or the database) plus what happened in it. */
 export interface Ctx {
-  tx: Db;
+  tx: SandboxDb;
   /** The Connect account of the request (Stripe-Account header); null = the platform. */
   account: string | null;
   /** Event ids created in this transaction: delivered once it commits. */

@@ -71,6 +71,7 @@ export function checkoutRoutes(r: Router) {
       created: now,
       expires_at: expiresAt,
       payment_method_types: ['card'],
+      baseUrl: ctx.base,
     }) as Obj;
     session._sandbox = extra;
     await insert(ctx, session, { parent: customer?.id ?? null });

@@ -162,9 +162,12 @@ export function checkoutSession(p: {
   created: number;
   expires_at: number;
   payment_method_types: string[];
+  /** Public base URL of the sandbox (its checkout form). */
+  baseUrl: string;
 }): Stripe.Checkout.Session {
   const id = newId('cs_test');
   const embedded = p.ui_mode === 'embedded_page' || p.ui_mode === 'elements' || p.ui_mode === 'form';
+  const clientSecret = embedded ? `${id}_secret_${secret(24)}` : null;
   return {
     id,
     object: 'checkout.session',
@@ -178,7 +181,7 @@ export function checkoutSession(p: {
     billing_address_collection: null,
     cancel_url: p.cancel_url,
     client_reference_id: p.client_reference_id,
-    client_secret: embedded ? `${id}_secret_${secret(24)}` : null,
+    client_secret: clientSecret,
     collected_information: null,
     consent: null,
     consent_collection: null,
@@ -224,7 +227,9 @@ export function checkoutSession(p: {
     success_url: p.success_url,
     total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
     ui_mode: p.ui_mode,
-    url: embedded ? null : `/sandbox/checkout/${id}`,
+    // Stripe answers null for embedded sessions (Stripe.js finds its form from the client
+    // secret); the sandbox has no Stripe.js, so `url` is its form to embed (a frame).
+    url: `${p.baseUrl}/sandbox/checkout/${id}${clientSecret ? `?client_secret=${encodeURIComponent(clientSecret)}` : ''}`,
     wallet_options: null,
   };
 }
@@ -556,7 +561,7 @@ export function invoice(p: {
     id,
     object: 'invoice',
     account_country: 'US',
-    account_name: 'Agora (sandbox)',
+    account_name: 'Stripe sandbox',
     account_tax_ids: null,
     amount_due: amount,
     amount_overpaid: 0,

@@ -1,15 +1,25 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/pglite';
+import Fastify, { type FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../support/app.js';
+import { stripeSandbox } from '@agora/stripe-sandbox';
 
 /**
- * The payments sandbox (src/server/payments-sandbox) through the real `stripe` SDK: the app
- * listens on a random port and the SDK talks to it over HTTP, as in development. Webhooks
- * go to a small receiver here that verifies signatures with Stripe.webhooks.constructEvent.
+ * The sandbox as another app would use it: a bare Fastify server that mounts only the
+ * plugin, on an in-memory PGlite database, driven by the official `stripe` SDK over HTTP.
+ * Webhooks go to a small receiver here that verifies signatures with
+ * Stripe.webhooks.constructEvent.
  */
-let app: TestApp;
+const SECRET_KEY = 'sk_test_standalone_sandbox';
+const SECRETS = { platform: 'whsec_standalone_platform', connect: 'whsec_standalone_connect' };
+
+let pglite: PGlite;
+let database: ReturnType<typeof drizzle>;
+let app: FastifyInstance;
 let stripe: Stripe;
 let base: string;
 let receiver: Server;
@@ -18,13 +28,7 @@ const received: Stripe.Event[] = [];
 const answers: number[] = [];
 let signatureFailures = 0;
 
-const SECRETS = () => ({ platform: app.config.payments.webhookSecret, connect: app.config.payments.connectWebhookSecret });
-
 beforeAll(async () => {
-  app = await buildTestApp();
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  stripe = app.stripe();
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
@@ -35,7 +39,7 @@ beforeAll(async () => {
       let event: Stripe.Event;
       try {
         const isConnect = JSON.parse(payload).account;
-        event = Stripe.webhooks.constructEvent(payload, header, isConnect ? SECRETS().connect : SECRETS().platform);
+        event = Stripe.webhooks.constructEvent(payload, header, isConnect ? SECRETS.connect : SECRETS.platform);
       } catch {
         signatureFailures++;
         res.writeHead(400).end();
@@ -46,12 +50,27 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  app.paymentsSandbox!.webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`;
+
+  pglite = new PGlite();
+  database = drizzle(pglite);
+  app = Fastify({ logger: false });
+  await app.register(stripeSandbox, {
+    database,
+    secretKey: SECRET_KEY,
+    webhookSecret: SECRETS.platform,
+    connectWebhookSecret: SECRETS.connect,
+    webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
+  stripe = new Stripe(SECRET_KEY, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
 });
 
 afterAll(async () => {
-  await app.close();
+  await app?.close();
   await new Promise((r) => receiver.close(r));
+  await pglite?.close();
 });
 
 async function waitFor<T>(fn: () => T | undefined | null | false, timeoutMs = 10_000): Promise<T> {
@@ -135,7 +154,7 @@ describe('objects through the SDK', () => {
     expect(auth.statusCode).toBe(401);
     expect(auth.type).toBe('StripeAuthenticationError');
     // The raw body, exactly
-    const raw = await fetch(`${base}/v1/customers/cus_nope`, { headers: { authorization: `Bearer ${app.config.payments.secretKey}` } });
+    const raw = await fetch(`${base}/v1/customers/cus_nope`, { headers: { authorization: `Bearer ${SECRET_KEY}` } });
     expect(raw.status).toBe(404);
     expect(await raw.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'resource_missing', param: 'id' } });
   });
@@ -174,9 +193,11 @@ describe('checkout in payment mode', () => {
   it('creates an open embedded session and serves a labelled form', async () => {
     const s = await session();
     expect(s.id).toMatch(/^cs_test_/);
-    expect(s).toMatchObject({ object: 'checkout.session', status: 'open', payment_status: 'unpaid', url: null, ui_mode: 'embedded_page', amount_total: 12000, currency: 'usd' });
+    expect(s).toMatchObject({ object: 'checkout.session', status: 'open', payment_status: 'unpaid', ui_mode: 'embedded_page', amount_total: 12000, currency: 'usd' });
     expect(s.client_secret).toMatch(/^cs_test_.+_secret_/);
-    const res = await fetch(`${base}/sandbox/checkout/${s.id}?client_secret=${encodeURIComponent(s.client_secret!)}`);
+    // Stripe answers url: null here (Stripe.js opens the form); the sandbox answers its form.
+    expect(s.url).toBe(`${base}/sandbox/checkout/${s.id}?client_secret=${encodeURIComponent(s.client_secret!)}`);
+    const res = await fetch(s.url!);
     expect(res.status).toBe(200);
     const csp = res.headers.get('content-security-policy')!;
     expect(csp).toContain("frame-ancestors 'self'");
@@ -184,7 +205,7 @@ describe('checkout in payment mode', () => {
     const page = await res.text();
     expect(page).not.toContain('<script>');
     expect(page).toContain('src="/sandbox/assets/checkout.js"');
-    expect(page).not.toContain(app.config.payments.secretKey);
+    expect(page).not.toContain(SECRET_KEY);
     for (const id of ['card-number', 'card-exp', 'card-cvc', 'card-name']) {
       expect(page).toMatch(new RegExp(`<label for="${id}">[^<]+</label>`));
       expect(page).toContain(`id="${id}"`);
@@ -329,7 +350,7 @@ describe('subscriptions and test clocks', () => {
     expect(dash.status).toBe(200);
     const html = await dash.text();
     expect(html).toContain(customer.id);
-    expect(html).not.toContain(app.config.payments.secretKey);
+    expect(html).not.toContain(SECRET_KEY);
   });
 });
 
@@ -362,6 +383,42 @@ describe('Connect and webhooks', () => {
     expect(fetched.id).toBe(ev.id);
     const listed = await stripe.events.list({ type: 'customer.created', limit: 3 });
     expect(listed.data.length).toBeGreaterThan(0);
-    expect(await app.paymentsSandbox!.delivery.settle()).toBe(true);
+    expect(await app.stripeSandbox!.settle()).toBe(true);
   }, 30_000);
+});
+
+describe('its own schema', () => {
+  it('keeps its tables in stripe_sandbox and none in the host database\'s public schema', async () => {
+    const { rows } = await pglite.query<{ table_schema: string; table_name: string }>(
+      `select table_schema, table_name from information_schema.tables where table_schema in ('public', 'stripe_sandbox') order by 1, 2`,
+    );
+    expect(rows).toEqual([
+      { table_schema: 'stripe_sandbox', table_name: 'delivery' },
+      { table_schema: 'stripe_sandbox', table_name: 'idempotency_key' },
+      { table_schema: 'stripe_sandbox', table_name: 'migration' },
+      { table_schema: 'stripe_sandbox', table_name: 'object' },
+    ]);
+  });
+
+  it('mounted again on the same database (several apps at once): migrations apply once, state is shared', async () => {
+    const c = await stripe.customers.create({ email: 'shared@agora.local' });
+    const others = [Fastify({ logger: false }), Fastify({ logger: false })];
+    try {
+      await Promise.all(others.map((o) => o.register(stripeSandbox, { database, secretKey: SECRET_KEY, webhookSecret: SECRETS.platform }).ready()));
+      const [{ n }] = (await database.execute<{ n: number }>(sql`select count(*)::int as n from stripe_sandbox.migration`)).rows;
+      expect(n).toBe(1);
+      const res = await others[0].inject({ method: 'GET', url: `/v1/customers/${c.id}`, headers: { authorization: `Bearer ${SECRET_KEY}` } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ id: c.id, email: 'shared@agora.local' });
+      expect(others[0].stripeSandbox!.webhookUrl).toBeNull();
+    } finally {
+      await Promise.all(others.map((o) => o.close()));
+    }
+  });
+
+  it('refuses to start without its required options', async () => {
+    const bare = Fastify({ logger: false });
+    await expect(bare.register(stripeSandbox, { database, secretKey: '', webhookSecret: SECRETS.platform }).ready()).rejects.toThrow(/secretKey/);
+    await bare.close().catch(() => undefined);
+  });
 });

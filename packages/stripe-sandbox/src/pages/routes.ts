@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { sandboxDelivery, sandboxObject } from '../../db/schema-payments.js';
+import { sandboxDelivery, sandboxObject } from '../schema.js';
 import { advanceClock } from '../clock.js';
 import { checkCard } from '../cards.js';
 import { completeCheckout, returnUrl, SessionSecretError } from '../checkout.js';
@@ -12,8 +12,7 @@ import * as shapes from '../shapes.js';
 import { emit, find, get, insert, list, save, unixNow, type Ctx, type Obj } from '../store.js';
 import { boundary, clockTime, days } from '../time.js';
 import { checkoutPage } from './checkout.js';
-import { errorPage } from '../../http/error-page.js';
-import { devDashboardPage, expressDashboardPage, onboardingPage, receiptPage } from './other.js';
+import { devDashboardPage, errorPage, expressDashboardPage, onboardingPage, receiptPage } from './other.js';
 
 /**
  * The sandbox's pages (/sandbox/*) and their small JSON API (/sandbox/api/*): the
@@ -158,7 +157,7 @@ export async function sandboxPages(scope: FastifyInstance, sandbox: Sandbox) {
         events: rows.map((r) => ({ event: r.data as Obj, delivered: !!r.deliveredAt, attempts: r.attempts ?? 0, lastStatus: r.lastStatus, lastError: r.lastError })),
       };
     });
-    return sendHtml(reply, devDashboardPage({ ...data, webhookUrl: sandbox.webhookUrl ?? sandbox.selfUrl('/api/stripe/webhook') }));
+    return sendHtml(reply, devDashboardPage({ ...data, webhookUrl: sandbox.webhookTarget() }));
   });
 
   scope.post<{ Params: { id: string }; Body: { days?: number; months?: number } }>('/sandbox/api/customers/:id/advance', async (request, reply) => {

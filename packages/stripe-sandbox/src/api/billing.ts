@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm';
+import { sandboxObject } from '../schema.js';
 import { cancelSubscription } from '../billing.js';
 import { advanceClock } from '../clock.js';
 import { invalidRequest } from '../errors.js';
@@ -99,7 +101,5 @@ export function billingRoutes(r: Router) {
   r.post('/test_helpers/test_clocks/:id/advance', ({ ctx, path, params }) => advanceClock(ctx, path.id, params.int('frozen_time', true)));
 }
 
-import { sql } from 'drizzle-orm';
-import { sandboxObject } from '../../db/schema-payments.js';
 const notCanceled = sql`${sandboxObject.data}->>'status' not in ('canceled', 'incomplete_expired')`;
 const piIs = (pi: string) => sql`${sandboxObject.data}->'payment'->>'payment_intent' = ${pi}`;

@@ -1,9 +1,8 @@
 import Stripe from 'stripe';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/client.js';
-import { sandboxDelivery, sandboxObject } from '../db/schema-payments.js';
-import type { Obj } from './store.js';
+import { sandboxDelivery, sandboxObject } from './schema.js';
+import type { Obj, SandboxDb } from './store.js';
 
 /**
  * Webhook delivery of sandbox events: HTTP POST of the event JSON to the app's webhook
@@ -11,7 +10,7 @@ import type { Obj } from './store.js';
  * (t=<unix>,v1=HMAC-SHA256(secret, "<t>.<payload>")); platform events signed with the
  * platform secret, Connect events (with `account`) with the Connect secret.
  *
- * State is in `sandbox_delivery`, so pending deliveries survive a restart. One worker per
+ * State is in `stripe_sandbox.delivery`, so pending deliveries survive a restart. One worker per
  * process, in event order; a failed event blocks later events of the same object until it
  * succeeds (ordered per object). Failures retry with back-off 1 s, 2 s, 4 s … capped at
  * 60 s, and stop 3 days after the event. Several app instances may share a database
@@ -19,7 +18,7 @@ import type { Obj } from './store.js';
  * when it is overdue by the lease (claims are leases, so a crashed worker's work resumes).
  */
 export interface DeliveryOptions {
-  db: Db;
+  db: SandboxDb;
   log: FastifyBaseLogger;
   /** Where to POST; null while the server is not listening yet. */
   url: () => string | null;
