@@ -72,16 +72,19 @@ try {
   });
   let paidCourse: { id: string; priceCents: number } | null = null;
   await check('the demo courses are there to find (seeded after the server listens)', async () => {
+    // The paid course is published before Ada is enrolled in the free one: wait for both.
     const until = Date.now() + 30_000;
-    while (!paidCourse && Date.now() < until) {
+    let enrolled = false;
+    while (!(paidCourse && enrolled) && Date.now() < until) {
       const r = await fetch(`${base}/api/courses/search?q=python`, { headers: { cookie } });
       const body = await r.json();
       paidCourse = body.items?.find((c: { title: string }) => c.title === 'Python for Curious Beginners') ?? null;
-      if (!paidCourse) await new Promise((res) => setTimeout(res, 500));
+      const dash = await (await fetch(`${base}/api/dashboard`, { headers: { cookie } })).json();
+      enrolled = JSON.stringify(dash).includes('Mathematics of Everyday Life');
+      if (!(paidCourse && enrolled)) await new Promise((res) => setTimeout(res, 500));
     }
     expect(paidCourse && paidCourse.priceCents === 12000, 'demo course "Python for Curious Beginners" not found');
-    const dash = await (await fetch(`${base}/api/dashboard`, { headers: { cookie } })).json();
-    expect(JSON.stringify(dash).includes('Mathematics of Everyday Life'), 'Ada is not enrolled in the free demo course');
+    expect(enrolled, 'Ada is not enrolled in the free demo course');
   });
   await check('the payments sandbox opens a checkout for a demo paid course on PGlite', async () => {
     expect(paidCourse, 'no demo paid course');
