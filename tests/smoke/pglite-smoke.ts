@@ -95,8 +95,8 @@ try {
       body: JSON.stringify({ customer: summary.customer, course: paidCourse!.id, session: summary.session.id, price: summary.priceCents }),
     });
     const body = await r.json();
-    expect(r.status === 200 && /^cs_test_/.test(body.sessionId) && body.sandboxUrl?.startsWith(`${base}/sandbox/checkout/`), `checkout ${r.status} ${JSON.stringify(body)}`);
-    const form = await fetch(body.sandboxUrl);
+    expect(r.status === 200 && /^cs_test_/.test(body.sessionId) && body.sandboxUrl?.startsWith('/sandbox/checkout/'), `checkout ${r.status} ${JSON.stringify(body)}`);
+    const form = await fetch(`${base}${body.sandboxUrl}`);
     expect(form.status === 200 && (await form.text()).includes('Card number'), `sandbox form ${form.status}`);
   });
   await check('the landing page is served', async () => {

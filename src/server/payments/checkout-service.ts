@@ -94,9 +94,15 @@ function checkoutAnswer(app: FastifyInstance, session: Stripe.Checkout.Session):
   return {
     clientSecret,
     sessionId: session.id,
-    // The sandbox's embeddable form (real Stripe: null, Stripe.js opens its form from the secret).
-    sandboxUrl: app.config.payments.mode === 'sandbox' ? session.url : null,
+    // The sandbox's form is the session's url (real Stripe: null, Stripe.js opens its form from
+    // the secret), served by this server: framed by path, same origin on any host name.
+    sandboxUrl: app.config.payments.mode === 'sandbox' && session.url ? sameOriginPath(session.url) : null,
   };
+}
+
+function sameOriginPath(url: string): string {
+  const u = new URL(url);
+  return u.pathname + u.search;
 }
 
 /**
