@@ -4,7 +4,7 @@ import type { PgDatabase } from 'drizzle-orm/pg-core';
 import { billingRoutes } from './api/billing.js';
 import { checkoutRoutes } from './api/checkout.js';
 import { connectRoutes } from './api/connect.js';
-import { coreRoutes } from './api/core.js';
+import { customerAndPriceRoutes } from './api/customers-and-prices.js';
 import { paymentRoutes } from './api/payments.js';
 import { createRouter } from './api/router.js';
 import { StripeError } from './errors.js';
@@ -142,7 +142,7 @@ export const stripeSandbox = fp<StripeSandboxOptions>(
             });
           });
           const router = createRouter(v1, sandbox);
-          coreRoutes(router);
+          customerAndPriceRoutes(router);
           checkoutRoutes(router);
           paymentRoutes(router);
           billingRoutes(router);

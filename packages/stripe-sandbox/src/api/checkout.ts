@@ -5,7 +5,7 @@ import type { Params } from '../params.js';
 import * as shapes from '../shapes.js';
 import { emit, get, insert, listEnvelope, type Ctx, type Obj } from '../store.js';
 import { customerNow } from '../time.js';
-import { createPrice, recurringOf } from './core.js';
+import { createPrice, recurringOf } from './customers-and-prices.js';
 import { type Router } from './router.js';
 
 /** Checkout Sessions: create (payment / subscription, embedded or hosted), retrieve, expire. */

@@ -68,3 +68,13 @@ export function testModeNote(): Raw {
   <p>Any future date (e.g. 12/34) and any 3-digit CVC.</p>
 </aside>`;
 }
+
+/** A page for a missing object or a bad form submission. */
+export function errorPage(status: number, title: string, detail: string): string {
+  const body = html`<main class="card narrow" aria-labelledby="error-title">
+  <p class="muted">${status}</p>
+  <h1 id="error-title">${title}</h1>
+  <p>${detail}</p>
+</main>`;
+  return page({ title, body });
+}

@@ -12,7 +12,10 @@ import * as shapes from '../shapes.js';
 import { emit, find, get, insert, list, save, unixNow, type Ctx, type Obj } from '../store.js';
 import { boundary, clockTime, days } from '../time.js';
 import { checkoutPage } from './checkout.js';
-import { devDashboardPage, errorPage, expressDashboardPage, onboardingPage, receiptPage } from './other.js';
+import { expressDashboardPage, onboardingPage } from './connect.js';
+import { devDashboardPage } from './dashboard.js';
+import { errorPage } from './layout.js';
+import { receiptPage } from './receipt.js';
 
 /**
  * The sandbox's pages (/sandbox/*) and their small JSON API (/sandbox/api/*): the

@@ -7,7 +7,7 @@ import { customerNow } from '../time.js';
 import { page, type Router } from './router.js';
 
 /** Customers, products, prices, payment methods (read), events. */
-export function coreRoutes(r: Router) {
+export function customerAndPriceRoutes(r: Router) {
   // ── Customers ────────────────────────────────────────────────────────────────────
   r.post('/customers', async ({ ctx, params }) => {
     const clock = params.str('test_clock') ?? null;
