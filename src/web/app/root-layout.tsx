@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { setUnauthorizedHandler } from '../lib/api';
-import { onSessionEvent } from '../lib/session-channel';
-import { paths } from '../lib/paths';
-import { isPublicPath } from '../../shared/routes';
-import { meQuery } from '../features/accounts/api';
+import { setUnauthorizedHandler } from '@web/lib/api';
+import { onSessionEvent } from '@web/lib/session-channel';
+import { paths } from '@web/lib/paths';
+import { isPublicPath } from '@shared/routes';
+import { meQuery } from '@web/lib/auth';
 import { VersionBanner } from './version-banner';
 
 /** Wraps every page: session events from other tabs, 401 handling, deploy detection. */

@@ -1,7 +1,7 @@
 import { memo, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
-import { safeLinkHref } from '../lib/safe-href';
+import { safeLinkHref } from '@web/lib/safe-href';
 
 /**
  * Renders user text (course descriptions, bios) as Markdown: CommonMark plus GitHub's

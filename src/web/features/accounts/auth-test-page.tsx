@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert } from '../../components/ui/alert';
-import { Card, PageHeader } from '../../components/ui/card';
-import { PageLoading } from '../../components/ui/spinner';
-import { currentSessionQuery } from './api';
+import { Alert } from '@web/components/ui/alert';
+import { Card, PageHeader } from '@web/components/ui/card';
+import { PageLoading } from '@web/components/ui/spinner';
+import { currentSessionQuery } from './api/accounts';
 
 const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' }) : '—');
 

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Laptop } from 'lucide-react';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { Spinner } from '../../components/ui/spinner';
-import { revokeOtherSessions, revokeSession, sessionsQuery } from './api';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Card } from '@web/components/ui/card';
+import { Spinner } from '@web/components/ui/spinner';
+import { revokeOtherSessions, revokeSession, sessionsQuery } from './api/accounts';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 

@@ -2,19 +2,24 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { BookOpen, CalendarDays, ExternalLink, GraduationCap, MapPin, Plus, Search } from 'lucide-react';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { Button, ButtonLink } from '../../components/ui/button';
-import { PageHeader } from '../../components/ui/card';
-import { useViewer } from '../accounts/api';
-import { courseQuery, dashboardQuery, type DashboardClassTime, type DashboardEnrolment, type DashboardTeaching } from '../courses/api';
-import { Badge, Skeleton } from '../courses/components/badge';
-import { CourseCover } from '../courses/components/cover';
-import { dayKey, formatDate, formatDateRange, formatTimeRange, relativeDayLabel, viewerTimeZone } from '../courses/components/format';
-import { Stars } from '../courses/components/stars';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button, ButtonLink } from '@web/components/ui/button';
+import { PageHeader } from '@web/components/ui/card';
+import { useViewer } from '@web/lib/auth';
+import { courseQuery } from '@web/features/courses/api/courses';
+import { dashboardQuery } from './api/dashboard';
+import { type DashboardClassTime, type DashboardEnrolment, type DashboardTeaching } from '@shared/dashboard-schemas';
+import { Badge } from '@web/components/ui/badge';
+import { Skeleton } from '@web/components/ui/skeleton';
+import { CourseCover } from '@web/components/ui/cover';
+import { dateIn } from '@shared/time';
+import { formatDate, formatDateRange, formatTimeRange, relativeDayLabel, viewerTimeZone } from '@web/lib/format';
+import { Stars } from '@web/components/ui/stars';
 import { CalendarActions } from './calendar-actions';
 import { ClassChart } from './class-chart';
-import { Panel } from '../../components/ui/panel';
+import { Panel } from '@web/components/ui/panel';
+import { paths } from '@web/lib/paths';
 
 function EmptyNote({ children }: { children: ReactNode }) {
   return <div className="rounded-xl border border-dashed border-slate-300 p-5 text-center text-sm text-slate-600">{children}</div>;
@@ -24,7 +29,7 @@ function EmptyNote({ children }: { children: ReactNode }) {
 function ClassTimes({ times, zone, label }: { times: DashboardClassTime[]; zone: string; label: string }) {
   const days: [string, DashboardClassTime[]][] = [];
   for (const t of times) {
-    const key = dayKey(t.startsAt, zone);
+    const key = dateIn(new Date(t.startsAt), zone);
     const last = days[days.length - 1];
     if (last && last[0] === key) last[1].push(t);
     else days.push([key, [t]]);
@@ -39,7 +44,7 @@ function ClassTimes({ times, zone, label }: { times: DashboardClassTime[]; zone:
               <li key={t.id} className="flex gap-3 rounded-xl border border-slate-100 bg-slate-50 p-3">
                 <div className="w-24 shrink-0 text-sm font-semibold tabular-nums text-slate-900 sm:w-28">{formatTimeRange(t.startsAt, t.endsAt, zone)}</div>
                 <div className="min-w-0 text-sm">
-                  <Link to={`/course/${t.courseId}`} className="break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">{t.courseTitle}</Link>
+                  <Link to={paths.course(t.courseId)} className="break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">{t.courseTitle}</Link>
                   {t.timeZone !== zone && <p className="text-xs text-slate-600">{formatTimeRange(t.startsAt, t.endsAt, t.timeZone)} in {t.timeZone}</p>}
                   {t.location && <p className="flex items-center gap-1 text-xs text-slate-600"><MapPin className="h-3.5 w-3.5 shrink-0" aria-hidden="true" /> {t.location}</p>}
                   {t.meetingUrl && (
@@ -71,12 +76,12 @@ function MyCourses({ courses }: { courses: DashboardEnrolment[] }) {
         <li key={c.enrolmentId} className="flex gap-3 rounded-xl border border-slate-200 p-3">
           <CourseCover src={c.coverImage} category="" className="h-16 w-20 shrink-0 rounded-lg" iconClass="h-6 w-6" />
           <div className="min-w-0 text-sm">
-            <Link to={`/course/${c.courseId}`} className="line-clamp-2 break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">{c.courseTitle}</Link>
+            <Link to={paths.course(c.courseId)} className="line-clamp-2 break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">{c.courseTitle}</Link>
             <p className="text-slate-600">{formatDateRange(c.startsOn, c.endsOn)}</p>
             <p className="mt-1 flex flex-wrap items-center gap-2">
               {STATUS_BADGE[c.status]}
               {c.status !== 'completed' && c.endsOn >= today && (
-                <Link to={`/course/${c.courseId}/session/${c.sessionId}/drop`} className="text-xs font-semibold text-slate-600 hover:text-red-700 hover:underline">
+                <Link to={paths.drop(c.courseId, c.sessionId)} className="text-xs font-semibold text-slate-600 hover:text-red-700 hover:underline">
                   Drop<span className="sr-only"> {c.courseTitle}</span>
                 </Link>
               )}
@@ -97,11 +102,11 @@ function Waitlists({ waitlists }: { waitlists: DashboardEnrolment[] }) {
         const position = views[i]?.data?.sessions.find((s) => s.id === w.sessionId)?.myEnrolment?.waitlistPosition;
         return (
           <li key={w.enrolmentId} className="rounded-xl border border-slate-200 p-3 text-sm">
-            <Link to={`/course/${w.courseId}`} className="break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">{w.courseTitle}</Link>
+            <Link to={paths.course(w.courseId)} className="break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">{w.courseTitle}</Link>
             <p className="text-slate-600">{formatDateRange(w.startsOn, w.endsOn)}</p>
             <p className="mt-1 flex flex-wrap items-center gap-2">
               <Badge tone="amber">{position ? `Waitlisted #${position}` : 'On the waitlist'}</Badge>
-              <Link to={`/course/${w.courseId}/session/${w.sessionId}/drop`} className="text-xs font-semibold text-slate-600 hover:text-red-700 hover:underline">
+              <Link to={paths.drop(w.courseId, w.sessionId)} className="text-xs font-semibold text-slate-600 hover:text-red-700 hover:underline">
                 Leave<span className="sr-only"> the waitlist of {w.courseTitle}</span>
               </Link>
             </p>
@@ -120,7 +125,7 @@ const COURSE_STATUS: Record<string, ReactNode> = {
 
 function Teaching({ courses }: { courses: DashboardTeaching[] }) {
   if (!courses.length) {
-    return <EmptyNote>You have not created a course yet. <Link to="/course/new" className="font-semibold text-brand-700 hover:underline">Create your first course</Link></EmptyNote>;
+    return <EmptyNote>You have not created a course yet. <Link to={paths.newCourse} className="font-semibold text-brand-700 hover:underline">Create your first course</Link></EmptyNote>;
   }
   return (
     <ul className="divide-y divide-slate-100" aria-label="Courses you teach">
@@ -128,7 +133,7 @@ function Teaching({ courses }: { courses: DashboardTeaching[] }) {
         <li key={c.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
           <div className="min-w-0">
             <p className="flex flex-wrap items-center gap-2">
-              <Link to={`/course/${c.id}`} className="break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">{c.title}</Link>
+              <Link to={paths.course(c.id)} className="break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">{c.title}</Link>
               {COURSE_STATUS[c.status]}
             </p>
             <p className="mt-0.5 flex flex-wrap gap-x-3 gap-y-1 text-sm text-slate-600">
@@ -139,8 +144,8 @@ function Teaching({ courses }: { courses: DashboardTeaching[] }) {
             </p>
           </div>
           <div className="flex gap-2">
-            <ButtonLink to={`/course/${c.id}/enrollment`} variant="secondary" className="px-3 py-1.5">Roster<span className="sr-only"> of {c.title}</span></ButtonLink>
-            <ButtonLink to={`/course/${c.id}/edit`} variant="ghost" className="px-3 py-1.5">Edit<span className="sr-only"> {c.title}</span></ButtonLink>
+            <ButtonLink to={paths.courseRoster(c.id)} variant="secondary" className="px-3 py-1.5">Roster<span className="sr-only"> of {c.title}</span></ButtonLink>
+            <ButtonLink to={paths.editCourse(c.id)} variant="ghost" className="px-3 py-1.5">Edit<span className="sr-only"> {c.title}</span></ButtonLink>
           </div>
         </li>
       ))}
@@ -182,14 +187,14 @@ export default function DashboardPage() {
           {learnerNothing ? (
             isEducator ? (
               <Panel id="learning" title="Learning">
-                <EmptyNote>You're not enrolled in any course yet. <Link to="/course/search" className="font-semibold text-brand-700 hover:underline">Find a course</Link> to learn something new.</EmptyNote>
+                <EmptyNote>You're not enrolled in any course yet. <Link to={paths.courseSearch()} className="font-semibold text-brand-700 hover:underline">Find a course</Link> to learn something new.</EmptyNote>
               </Panel>
             ) : (
               <div className="rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">
                 <GraduationCap className="mx-auto h-10 w-10 text-brand-700" aria-hidden="true" />
                 <h2 className="mt-3 text-lg font-semibold text-slate-900">You're not enrolled in any course yet</h2>
                 <p className="mt-1 text-sm text-slate-600">Find a live course that fits your week; its class times will show up here.</p>
-                <ButtonLink to="/course/search" className="mt-5"><Search className="h-4 w-4" aria-hidden="true" /> Find a course</ButtonLink>
+                <ButtonLink to={paths.courseSearch()} className="mt-5"><Search className="h-4 w-4" aria-hidden="true" /> Find a course</ButtonLink>
               </div>
             )
           ) : (
@@ -202,7 +207,7 @@ export default function DashboardPage() {
                     ) : (
                       <EmptyNote>
                         No classes in the next 7 days.{' '}
-                        {data.later.length ? 'Your next ones are below.' : <Link to="/course/search" className="font-semibold text-brand-700 hover:underline">Find a course</Link>}
+                        {data.later.length ? 'Your next ones are below.' : <Link to={paths.courseSearch()} className="font-semibold text-brand-700 hover:underline">Find a course</Link>}
                       </EmptyNote>
                     )}
                   </Panel>
@@ -223,11 +228,11 @@ export default function DashboardPage() {
                 </div>
               </div>
 
-              <Panel id="courses" title="Your courses" action={<Link to="/course/search" className="text-sm font-semibold text-brand-700 hover:underline">Find more</Link>}>
+              <Panel id="courses" title="Your courses" action={<Link to={paths.courseSearch()} className="text-sm font-semibold text-brand-700 hover:underline">Find more</Link>}>
                 {data.courses.length ? (
                   <MyCourses courses={data.courses} />
                 ) : (
-                  <EmptyNote><BookOpen className="mx-auto mb-2 h-6 w-6 text-slate-400" aria-hidden="true" />No courses yet: you are on a waitlist. <Link to="/course/search" className="font-semibold text-brand-700 hover:underline">Browse courses</Link></EmptyNote>
+                  <EmptyNote><BookOpen className="mx-auto mb-2 h-6 w-6 text-slate-400" aria-hidden="true" />No courses yet: you are on a waitlist. <Link to={paths.courseSearch()} className="font-semibold text-brand-700 hover:underline">Browse courses</Link></EmptyNote>
                 )}
               </Panel>
             </>
@@ -235,17 +240,17 @@ export default function DashboardPage() {
 
           {isEducator ? (
             <div className={learnerNothing ? 'order-first' : ''}>
-              <Panel id="teaching" title="Teaching" action={<ButtonLink to="/course/new" className="py-2"><Plus className="h-4 w-4" aria-hidden="true" /> Create a course</ButtonLink>}>
+              <Panel id="teaching" title="Teaching" action={<ButtonLink to={paths.newCourse} className="py-2"><Plus className="h-4 w-4" aria-hidden="true" /> Create a course</ButtonLink>}>
                 <Teaching courses={data.teaching ?? []} />
                 <p className="mt-4 text-sm">
-                  <Link to="/educator/dashboard" className="font-semibold text-brand-700 hover:underline">Sales and payouts</Link>
+                  <Link to={paths.educatorDashboard} className="font-semibold text-brand-700 hover:underline">Sales and payouts</Link>
                 </p>
               </Panel>
             </div>
           ) : (
             <p className="flex items-center gap-2 text-sm text-slate-600">
               <CalendarDays className="h-4 w-4" aria-hidden="true" /> Want to teach?{' '}
-              <Link to="/educator/onboard" className="font-semibold text-brand-700 hover:underline">Become an educator</Link>
+              <Link to={paths.educatorOnboard} className="font-semibold text-brand-700 hover:underline">Become an educator</Link>
             </p>
           )}
         </div>

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Inbox } from 'lucide-react';
-import { api } from '../../lib/api';
-import { Card, PageHeader } from '../../components/ui/card';
-import { PageLoading } from '../../components/ui/spinner';
+import { api } from '@web/lib/api';
+import { Card, PageHeader } from '@web/components/ui/card';
+import { PageLoading } from '@web/components/ui/spinner';
 
 interface OutboxMessage { id: string; to: string; subject: string; text: string; created_at: string }
 

@@ -2,16 +2,17 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Check, Sparkles } from 'lucide-react';
-import { PLANS } from '../../../shared/payments';
-import type { CheckoutResult } from '../../../shared/payments-schemas';
-import { ApiError } from '../../lib/api';
-import { paths } from '../../lib/paths';
-import { Alert } from '../../components/ui/alert';
-import { Button, ButtonLink } from '../../components/ui/button';
-import { useMe } from '../accounts/api';
-import { paymentsConfigQuery, payoutsQuery, startPlanCheckout, type PaymentsConfig } from './api';
+import { PLANS } from '@shared/payments';
+import type { CheckoutResult } from '@shared/payments-schemas';
+import { ApiError } from '@web/lib/api';
+import { paths } from '@web/lib/paths';
+import { Alert } from '@web/components/ui/alert';
+import { Button, ButtonLink } from '@web/components/ui/button';
+import { useMe } from '@web/lib/auth';
+import { paymentsConfigQuery, startPlanCheckout, type PaymentsConfig } from './api/checkout';
+import { payoutsQuery } from '@web/features/educators/api/payouts';
 import { CardForm } from './components/card-form';
-import { money } from './format';
+import { money } from '@web/lib/format';
 
 const PRO = PLANS[0];
 const STANDARD_FEE = 10;
@@ -25,7 +26,7 @@ export default function PricingPage() {
   const [params] = useSearchParams();
   const returned = params.get('session_id');
   // The card form may return here rather than to /pricing/complete: confirm it there.
-  if (returned) return <Navigate to={`/pricing/complete?session_id=${encodeURIComponent(returned)}`} replace />;
+  if (returned) return <Navigate to={paths.pricingComplete(returned)} replace />;
   return <Pricing />;
 }
 
@@ -69,7 +70,7 @@ function Pricing() {
             <Feature>Pay by card, or monthly where offered</Feature>
             <Feature>Full refund if you drop before the first class</Feature>
           </ul>
-          <ButtonLink to={me ? '/course/search' : '/signup'} variant="secondary" className="mt-6">{me ? 'Find a course' : 'Sign up free'}</ButtonLink>
+          <ButtonLink to={me ? paths.courseSearch() : paths.signup} variant="secondary" className="mt-6">{me ? 'Find a course' : 'Sign up free'}</ButtonLink>
         </section>
 
         <section aria-labelledby="plan-educator" className="flex flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
@@ -81,7 +82,7 @@ function Pricing() {
             <Feature>Payouts through Stripe Connect</Feature>
             <Feature>Roster, sales and payout dashboard</Feature>
           </ul>
-          <ButtonLink to={me?.educator ? '/educator/dashboard' : '/educator/onboard'} variant="secondary" className="mt-6">{me?.educator ? 'Your educator dashboard' : 'Start teaching'}</ButtonLink>
+          <ButtonLink to={me?.educator ? paths.educatorDashboard : paths.educatorOnboard} variant="secondary" className="mt-6">{me?.educator ? 'Your educator dashboard' : 'Start teaching'}</ButtonLink>
         </section>
 
         <section aria-labelledby="plan-pro" className="relative flex flex-col rounded-2xl border-2 border-brand-600 bg-white p-6 shadow-md">
@@ -108,7 +109,7 @@ function Pricing() {
         <div className="mt-6">
           <Alert tone="error" title={`${PRO.name} could not be started`}>
             {buy.error instanceof ApiError ? buy.error.message : 'Please try again.'}
-            {buy.error instanceof ApiError && buy.error.code === 'payouts_required' && <> <Link to="/educator/onboard" className="font-semibold underline">Set up payouts</Link></>}
+            {buy.error instanceof ApiError && buy.error.code === 'payouts_required' && <> <Link to={paths.educatorOnboard} className="font-semibold underline">Set up payouts</Link></>}
           </Alert>
         </div>
       )}

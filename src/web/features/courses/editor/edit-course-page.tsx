@@ -2,16 +2,19 @@ import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Archive, CheckCircle2, Circle, Eye, Users } from 'lucide-react';
-import type { CourseView } from '../../../../shared/courses-schemas';
-import { ApiError } from '../../../lib/api';
-import { Alert } from '../../../components/ui/alert';
-import { Button, ButtonLink } from '../../../components/ui/button';
-import { useViewer } from '../../accounts/api';
-import { archiveCourse, publishCourse } from '../api';
-import { Badge, ConfirmDialog, Toast, useFlash, type Flash } from './controls';
+import type { CourseView } from '@shared/courses-schemas';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button, ButtonLink } from '@web/components/ui/button';
+import { useViewer } from '@web/lib/auth';
+import { archiveCourse, publishCourse } from '../api/courses';
+import { Badge } from '@web/components/ui/badge';
+import { ConfirmDialog } from '@web/components/ui/dialog';
+import { Toast, useFlash, type Flash } from '@web/components/ui/toast';
 import { OwnedCourse } from './course-loader';
 import { CourseForm } from './course-form';
 import { SessionsPanel } from './sessions-panel';
+import { paths } from '@web/lib/paths';
 
 /** /course/:courseID/edit — the course's educator only; anyone else sees Not Found. */
 export default function EditCoursePage() {
@@ -34,7 +37,7 @@ function EditCourse({ course }: { course: CourseView }) {
   return (
     <div className="mx-auto max-w-5xl">
       <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600">
-        <Link to={`/educator/${me.id}`} className="hover:text-brand-700 hover:underline">Your courses</Link>
+        <Link to={paths.educator(me.id)} className="hover:text-brand-700 hover:underline">Your courses</Link>
         <span aria-hidden="true"> / </span>
         <span>Edit course</span>
       </nav>
@@ -47,8 +50,8 @@ function EditCourse({ course }: { course: CourseView }) {
           <p className="mt-1 text-slate-600">{course.summary}</p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <ButtonLink to={`/course/${course.id}`} variant="secondary"><Eye className="h-4 w-4" aria-hidden="true" /> {course.status === 'published' ? 'View course page' : 'Preview'}</ButtonLink>
-          <ButtonLink to={`/course/${course.id}/enrollment`} variant="secondary"><Users className="h-4 w-4" aria-hidden="true" /> Roster</ButtonLink>
+          <ButtonLink to={paths.course(course.id)} variant="secondary"><Eye className="h-4 w-4" aria-hidden="true" /> {course.status === 'published' ? 'View course page' : 'Preview'}</ButtonLink>
+          <ButtonLink to={paths.courseRoster(course.id)} variant="secondary"><Users className="h-4 w-4" aria-hidden="true" /> Roster</ButtonLink>
         </div>
       </header>
 
@@ -76,11 +79,11 @@ function PublishChecklist({ course, onFlash }: { course: CourseView; onFlash: (f
   const hasTimes = open.some((s) => s.classTimes.length > 0);
   const items = [
     { done: true, text: 'Describe the course' },
-    { done: hasSession, text: 'Add a session (dates, seats, time zone)', link: hasSession ? undefined : { to: `/course/${course.id}/session/new`, label: 'Add session' } },
+    { done: hasSession, text: 'Add a session (dates, seats, time zone)', link: hasSession ? undefined : { to: paths.newSession(course.id), label: 'Add session' } },
     {
       done: hasTimes,
       text: 'Add its class times (recommended)',
-      link: hasSession && !hasTimes ? { to: `/course/${course.id}/session/${open[0].id}/new-class-time`, label: 'Add class times' } : undefined,
+      link: hasSession && !hasTimes ? { to: paths.newClassTime(course.id, open[0].id), label: 'Add class times' } : undefined,
     },
   ];
 

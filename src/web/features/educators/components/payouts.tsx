@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, CircleAlert, CircleDashed, ExternalLink } from 'lucide-react';
-import type { CurrentUser } from '../../../../shared/accounts';
-import type { EducatorPayouts } from '../../../../shared/payments-schemas';
-import { ApiError } from '../../../lib/api';
-import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
-import { createAccountLink, createLoginLink, createPayoutAccount } from '../api';
-import { requirementLabel } from '../format';
+import type { CurrentUser } from '@shared/accounts';
+import type { EducatorPayouts } from '@shared/payments-schemas';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { createAccountLink, createLoginLink, createPayoutAccount } from '../api/payouts';
+import { requirementLabel } from '@web/lib/format';
 
 type Account = NonNullable<EducatorPayouts['account']>;
 

@@ -2,17 +2,18 @@ import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CalendarCheck2, Hourglass } from 'lucide-react';
-import type { CourseView, EnrolmentResult } from '../../../shared/courses-schemas';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { Button, ButtonLink } from '../../components/ui/button';
-import { PageLoading } from '../../components/ui/spinner';
-import NotFoundPage from '../errors/not-found-page';
-import { enrol } from './api';
+import type { CourseView, EnrolmentResult } from '@shared/courses-schemas';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button, ButtonLink } from '@web/components/ui/button';
+import { PageLoading } from '@web/components/ui/spinner';
+import NotFoundPage from '@web/components/not-found-page';
+import { enrol } from './api/sessions';
 import { CourseGate } from './components/course-gate';
-import { refundPolicy } from './components/format';
+import { refundPolicy } from '@web/lib/format';
 import { EnrolmentBadge } from './components/session-card';
 import { SessionSummary } from './components/session-summary';
+import { paths } from '@web/lib/paths';
 
 type Session = CourseView['sessions'][number];
 
@@ -30,8 +31,8 @@ function Done({ course, result }: { course: CourseView; result: EnrolmentResult 
           : <>See you in class! Your class times are on your dashboard, and you can add them to your calendar from there.</>}
       </p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
-        <ButtonLink to="/dashboard">Go to your dashboard</ButtonLink>
-        <ButtonLink to={`/course/${course.id}`} variant="secondary">Back to the course</ButtonLink>
+        <ButtonLink to={paths.dashboard}>Go to your dashboard</ButtonLink>
+        <ButtonLink to={paths.course(course.id)} variant="secondary">Back to the course</ButtonLink>
       </div>
     </div>
   );
@@ -71,7 +72,7 @@ function Enroll({ course, session }: { course: CourseView; session: Session }) {
     blocker = (
       <Alert tone="info" title={session.myEnrolment.status === 'waitlisted' ? 'You are already on the waitlist of this session' : 'You are already enrolled in this session'}>
         <span className="mt-1 flex flex-wrap items-center gap-2"><EnrolmentBadge enrolment={session.myEnrolment} />
-          <Link to={`/course/${course.id}/session/${session.id}/drop`} className="font-semibold underline">Drop this session</Link></span>
+          <Link to={paths.drop(course.id, session.id)} className="font-semibold underline">Drop this session</Link></span>
       </Alert>
     );
   } else if (closed) blocker = <Alert tone="error" title={session.status === 'cancelled' ? 'This session has been cancelled' : 'This session has already ended'}>Choose another session of this course.</Alert>;
@@ -95,11 +96,11 @@ function Enroll({ course, session }: { course: CourseView; session: Session }) {
         {error && (
           <Alert tone="error" title="You could not enrol">
             {error instanceof ApiError ? error.message : 'Please try again.'}
-            {error instanceof ApiError && error.status === 409 && <> <Link to={`/course/${course.id}`} className="font-semibold underline">See your sessions</Link></>}
+            {error instanceof ApiError && error.status === 409 && <> <Link to={paths.course(course.id)} className="font-semibold underline">See your sessions</Link></>}
           </Alert>
         )}
         <div className="flex flex-wrap justify-end gap-3">
-          <ButtonLink to={`/course/${course.id}`} variant="secondary">{blocker ? 'Back to the course' : 'Cancel'}</ButtonLink>
+          <ButtonLink to={paths.course(course.id)} variant="secondary">{blocker ? 'Back to the course' : 'Cancel'}</ButtonLink>
           {!blocker && (
             <Button onClick={() => mutation.mutate()} loading={mutation.isPending}>
               {paid ? 'Continue to payment' : full ? 'Join the waitlist' : 'Confirm enrolment'}

@@ -1,15 +1,16 @@
 import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowRight, BadgeCheck, Hourglass } from 'lucide-react';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { Button, ButtonLink } from '../../components/ui/button';
-import { PageHeader } from '../../components/ui/card';
-import { PageLoading } from '../../components/ui/spinner';
-import { useViewer } from '../accounts/api';
-import { EducatorOnly } from '../courses/editor/controls';
-import { payoutsQuery } from './api';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button, ButtonLink } from '@web/components/ui/button';
+import { PageHeader } from '@web/components/ui/card';
+import { PageLoading } from '@web/components/ui/spinner';
+import { useViewer } from '@web/lib/auth';
+import { EducatorOnly } from '@web/components/educator-only';
+import { payoutsQuery } from './api/payouts';
 import { OnboardingButton, PayoutFlags, payoutsReady } from './components/payouts';
+import { paths } from '@web/lib/paths';
 
 function OnboardSuccess() {
   const me = useViewer();
@@ -74,8 +75,8 @@ function OnboardSuccess() {
             )}
           </ul>
           <div className="mt-4 flex flex-wrap gap-3">
-            <ButtonLink to="/educator/dashboard" variant={ready ? 'primary' : 'secondary'}>Educator dashboard <ArrowRight className="h-4 w-4" aria-hidden="true" /></ButtonLink>
-            <ButtonLink to="/course/new" variant="secondary">Create a course</ButtonLink>
+            <ButtonLink to={paths.educatorDashboard} variant={ready ? 'primary' : 'secondary'}>Educator dashboard <ArrowRight className="h-4 w-4" aria-hidden="true" /></ButtonLink>
+            <ButtonLink to={paths.newCourse} variant="secondary">Create a course</ButtonLink>
           </div>
         </section>
       </div>

@@ -1,20 +1,22 @@
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Plus, Receipt, Sparkles, Wallet } from 'lucide-react';
-import { PLANS } from '../../../shared/payments';
-import type { EducatorPayouts } from '../../../shared/payments-schemas';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { Button, ButtonLink } from '../../components/ui/button';
-import { PageHeader } from '../../components/ui/card';
-import { useViewer } from '../accounts/api';
-import { Badge, Skeleton } from '../courses/components/badge';
-import { EducatorOnly } from '../courses/editor/controls';
-import { payoutsQuery } from './api';
+import { PLANS } from '@shared/payments';
+import type { EducatorPayouts } from '@shared/payments-schemas';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button, ButtonLink } from '@web/components/ui/button';
+import { PageHeader } from '@web/components/ui/card';
+import { useViewer } from '@web/lib/auth';
+import { Badge } from '@web/components/ui/badge';
+import { Skeleton } from '@web/components/ui/skeleton';
+import { EducatorOnly } from '@web/components/educator-only';
+import { payoutsQuery } from './api/payouts';
 import { OnboardingButton, PayoutFlags, PayoutsDashboardButton, payoutsReady } from './components/payouts';
 import { SalesChart } from './components/sales-chart';
-import { formatDay, money, sequenceLabel } from './format';
-import { Panel } from '../../components/ui/panel';
+import { formatDay, money, sequenceLabel } from '@web/lib/format';
+import { Panel } from '@web/components/ui/panel';
+import { paths } from '@web/lib/paths';
 
 const PRO = PLANS[0];
 
@@ -46,10 +48,10 @@ function PlanPanel({ data }: { data: EducatorPayouts }) {
         <p className="mt-2 text-sm text-slate-600">You keep {100 - data.plan.feePercent}% of every sale.</p>
       ) : (
         <p className="mt-2 text-sm text-slate-600">
-          With {PRO.name} the fee drops to {PRO.feePercent}%. <Link to="/pricing" className="font-semibold text-brand-700 hover:underline">See {PRO.name}</Link>
+          With {PRO.name} the fee drops to {PRO.feePercent}%. <Link to={paths.pricing} className="font-semibold text-brand-700 hover:underline">See {PRO.name}</Link>
         </p>
       )}
-      <p className="mt-2 text-sm"><Link to="/educator/benefits" className="font-semibold text-brand-700 hover:underline">How fees and payouts work</Link></p>
+      <p className="mt-2 text-sm"><Link to={paths.educatorBenefits} className="font-semibold text-brand-700 hover:underline">How fees and payouts work</Link></p>
     </Panel>
   );
 }
@@ -105,7 +107,7 @@ function SalesTable({ sales }: { sales: EducatorPayouts['sales'] }) {
               <tr key={s.id} className="border-b border-slate-100 align-top last:border-0">
                 <td className="whitespace-nowrap py-2.5 pr-3 text-slate-700">{formatDay(s.paidAt)}</td>
                 <td className="py-2.5 pr-3 font-medium text-slate-900">
-                  {s.courseId ? <Link to={`/course/${s.courseId}`} className="break-words hover:text-brand-700 hover:underline">{s.courseTitle}</Link> : s.courseTitle}
+                  {s.courseId ? <Link to={paths.course(s.courseId)} className="break-words hover:text-brand-700 hover:underline">{s.courseTitle}</Link> : s.courseTitle}
                 </td>
                 <td className="py-2.5 pr-3 text-slate-700">{s.learnerName}</td>
                 <td className="whitespace-nowrap py-2.5 pr-3 text-right tabular-nums">{money(s.amountCents, s.currency)}</td>
@@ -158,7 +160,7 @@ function EducatorDashboard() {
       <PageHeader
         title="Educator dashboard"
         subtitle="Your sales, fees and payouts."
-        actions={<ButtonLink to="/course/new"><Plus className="h-4 w-4" aria-hidden="true" /> Create a course</ButtonLink>}
+        actions={<ButtonLink to={paths.newCourse}><Plus className="h-4 w-4" aria-hidden="true" /> Create a course</ButtonLink>}
       />
       {error && !data ? (
         <div className="space-y-3">

@@ -1,20 +1,21 @@
 import { BookOpen, CalendarDays, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CourseCard, ExploreResult } from '../../../shared/courses-schemas';
-import { api, ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { ButtonLink } from '../../components/ui/button';
-import { PageHeader } from '../../components/ui/card';
-import { useViewer } from '../accounts/api';
-import { CourseGrid, CourseGridSkeleton } from '../courses/components/course-card';
+import type { CourseCard, ExploreResult } from '@shared/courses-schemas';
+import { api, ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { ButtonLink } from '@web/components/ui/button';
+import { PageHeader } from '@web/components/ui/card';
+import { useViewer } from '@web/lib/auth';
+import { CourseGrid, CourseGridSkeleton } from '@web/features/courses/components/course-card';
+import { paths } from '@web/lib/paths';
 
 const exploreQuery = queryOptions({ queryKey: ['courses', 'explore'], queryFn: () => api<ExploreResult>('/api/explore'), staleTime: 60_000 });
 
 const AREAS = [
-  { to: '/course/search', title: 'Courses', text: 'Live classes in sessions, online or near you.', Icon: BookOpen },
-  { to: '/club/search', title: 'Clubs', text: 'Groups that meet for events around what they love.', Icon: Users },
-  { to: '/dashboard', title: 'Your dashboard', text: 'Your upcoming class times and enrolments.', Icon: CalendarDays },
+  { to: paths.courseSearch(), title: 'Courses', text: 'Live classes in sessions, online or near you.', Icon: BookOpen },
+  { to: paths.clubs, title: 'Clubs', text: 'Groups that meet for events around what they love.', Icon: Users },
+  { to: paths.dashboard, title: 'Your dashboard', text: 'Your upcoming class times and enrolments.', Icon: CalendarDays },
 ];
 
 const GRID = 'sm:grid-cols-2 lg:grid-cols-4';
@@ -75,20 +76,20 @@ export default function ExplorePage() {
           <h2 className="text-lg font-semibold text-slate-900">No courses yet</h2>
           <p className="mt-1 text-sm text-slate-600">Upcoming and popular courses will appear here as soon as educators publish them.</p>
           <div className="mt-5 flex flex-wrap justify-center gap-3">
-            <ButtonLink to="/course/search" variant="secondary">Search courses</ButtonLink>
-            <ButtonLink to="/educator/onboard" variant="secondary">Teach a course</ButtonLink>
+            <ButtonLink to={paths.courseSearch()} variant="secondary">Search courses</ButtonLink>
+            <ButtonLink to={paths.educatorOnboard} variant="secondary">Teach a course</ButtonLink>
           </div>
         </div>
       ) : data ? (
         <>
           {me.city && (
-            <Shelf id="near-you" title={`Near you in ${me.city}`} subtitle="In person in your city, and online courses starting soon." more={`/course/search?city=${encodeURIComponent(me.city)}&sort=soonest`} courses={data.nearYou} />
+            <Shelf id="near-you" title={`Near you in ${me.city}`} subtitle="In person in your city, and online courses starting soon." more={paths.courseSearch({ city: me.city, sort: 'soonest' })} courses={data.nearYou} />
           )}
-          <Shelf id="starting-soon" title="Starting soon" subtitle="Join before the first class." more={`/course/search?sort=soonest&startsAfter=${today}&hasSeats=true`} courses={data.upcoming} />
-          <Shelf id="popular" title="Popular" subtitle="Loved by learners." more="/course/search?sort=rating" courses={data.popular} />
+          <Shelf id="starting-soon" title="Starting soon" subtitle="Join before the first class." more={paths.courseSearch({ sort: 'soonest', startsAfter: today, hasSeats: true })} courses={data.upcoming} />
+          <Shelf id="popular" title="Popular" subtitle="Loved by learners." more={paths.courseSearch({ sort: 'rating' })} courses={data.popular} />
           {!me.city && (
             <p className="mt-8 text-sm text-slate-600">
-              Add your city in <Link to="/user/settings" className="font-semibold text-brand-700 hover:underline">settings</Link> to see courses near you.
+              Add your city in <Link to={paths.settings} className="font-semibold text-brand-700 hover:underline">settings</Link> to see courses near you.
             </p>
           )}
         </>

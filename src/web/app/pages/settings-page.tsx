@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
-import { paths } from '../../lib/paths';
-import { PageHeader } from '../../components/ui/card';
-import { PaymentHistoryCard } from '../payments/payment-history-card';
-import { useViewer } from './api';
-import { ProfileForm } from './profile-form';
-import { SessionsCard } from './sessions-card';
+import { paths } from '@web/lib/paths';
+import { PageHeader } from '@web/components/ui/card';
+import { PaymentHistoryCard } from '@web/features/payments/payment-history-card';
+import { useViewer } from '@web/lib/auth';
+import { ProfileForm } from '@web/features/accounts/profile-form';
+import { SessionsCard } from '@web/features/accounts/sessions-card';
 
 export default function SettingsPage() {
   const me = useViewer();

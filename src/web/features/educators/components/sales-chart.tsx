@@ -1,5 +1,5 @@
-import type { EducatorPayouts } from '../../../../shared/payments-schemas';
-import { money } from '../format';
+import type { EducatorPayouts } from '@shared/payments-schemas';
+import { money } from '@web/lib/format';
 
 const dayLabel = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short' });
 const longDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' });

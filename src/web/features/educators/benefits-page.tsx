@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
 import { Banknote, Percent, RotateCcw, Sparkles } from 'lucide-react';
-import { REFUND_POLICIES } from '../../../shared/courses';
-import { PLANS, platformFee } from '../../../shared/payments';
-import { ButtonLink } from '../../components/ui/button';
-import { PageHeader } from '../../components/ui/card';
-import { money } from './format';
+import { REFUND_POLICIES } from '@shared/courses';
+import { PLANS, platformFee } from '@shared/payments';
+import { ButtonLink } from '@web/components/ui/button';
+import { PageHeader } from '@web/components/ui/card';
+import { money } from '@web/lib/format';
+import { paths } from '@web/lib/paths';
 
 const PRO = PLANS[0];
 const STANDARD_FEE = 10;
@@ -81,8 +82,8 @@ export default function BenefitsPage() {
         </Section>
 
         <div className="flex flex-wrap gap-3">
-          <ButtonLink to="/educator/onboard">Set up your educator account</ButtonLink>
-          <ButtonLink to="/pricing" variant="secondary">See pricing and {PRO.name}</ButtonLink>
+          <ButtonLink to={paths.educatorOnboard}>Set up your educator account</ButtonLink>
+          <ButtonLink to={paths.pricing} variant="secondary">See pricing and {PRO.name}</ButtonLink>
         </div>
       </div>
     </div>

@@ -1,5 +1,6 @@
 import { Compass } from 'lucide-react';
-import { ButtonLink } from '../../components/ui/button';
+import { ButtonLink } from './ui/button';
+import { paths } from '@web/lib/paths';
 
 export default function NotFoundPage() {
   return (
@@ -9,8 +10,8 @@ export default function NotFoundPage() {
       <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900">Page Not Found</h1>
       <p className="mt-2 max-w-md text-slate-600">The page you are looking for does not exist or is not available to you.</p>
       <div className="mt-6 flex gap-3">
-        <ButtonLink to="/">Go home</ButtonLink>
-        <ButtonLink to="/explore" variant="secondary">Explore courses</ButtonLink>
+        <ButtonLink to={paths.home}>Go home</ButtonLink>
+        <ButtonLink to={paths.explore} variant="secondary">Explore courses</ButtonLink>
       </div>
     </div>
   );

@@ -1,32 +1,10 @@
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CurrentUser, SessionInfo, SignInBody, SignUpBody, UpdateProfileBody } from '../../../shared/accounts';
-import { api, ApiError } from '../../lib/api';
-import { broadcastSession } from '../../lib/session-channel';
-
-/** The signed-in user, or null without a session. */
-export const meQuery = queryOptions({
-  queryKey: ['me'],
-  queryFn: async (): Promise<CurrentUser | null> => {
-    try {
-      return await api<CurrentUser>('/api/me', { allowUnauthorized: true });
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) return null;
-      throw err;
-    }
-  },
-  staleTime: 60_000,
-});
-
-export function useMe() {
-  return useQuery(meQuery);
-}
-
-/** The signed-in user on pages behind the session guard (never null there). */
-export function useViewer(): CurrentUser {
-  const { data } = useQuery(meQuery);
-  if (!data) throw new Error('useViewer used outside the session guard');
-  return data;
-}
+import { queryOptions, useQueryClient } from '@tanstack/react-query';
+import type { CurrentUser, SessionInfo, SignInBody, SignUpBody, UpdateProfileBody } from '@shared/accounts';
+import { api, ApiError } from '@web/lib/api';
+import { broadcastSession } from '@web/lib/session-channel';
+import { meQuery } from '@web/lib/auth';
+import { queryKeys } from '@web/lib/query-keys';
+import { paths } from '@web/lib/paths';
 
 export const signUp = (body: SignUpBody) => api<{ email: string }>('/api/accounts/sign-up', { method: 'POST', body });
 export const signIn = (body: SignInBody) => api<CurrentUser>('/api/accounts/sign-in', { method: 'POST', body, allowUnauthorized: true });
@@ -46,18 +24,18 @@ export const uploadAvatar = (userId: string, file: File) => {
 export const startGoogleLogin = () =>
   api<{ url: string; redirect: boolean }>('/api/auth/sign-in/oauth2', {
     method: 'POST',
-    body: { providerId: 'google', callbackURL: '/google-login', errorCallbackURL: '/google-login?error=google', newUserCallbackURL: '/google-login' },
+    body: { providerId: 'google', callbackURL: paths.googleLogin(), errorCallbackURL: paths.googleLogin('google'), newUserCallbackURL: paths.googleLogin() },
   });
 
 export const sessionsQuery = queryOptions({
-  queryKey: ['me', 'sessions'],
+  queryKey: queryKeys.signInSessions,
   queryFn: () => api<{ sessions: SessionInfo[] }>('/api/accounts/sessions'),
 });
 export const revokeSession = (id: string) => api<{ message: string }>(`/api/accounts/sessions/${id}`, { method: 'DELETE' });
 export const revokeOtherSessions = () =>
   api<{ message: string; revoked: number }>('/api/accounts/sessions/revoke-others', { method: 'POST' });
 export const currentSessionQuery = queryOptions({
-  queryKey: ['me', 'session'],
+  queryKey: queryKeys.currentSignInSession,
   queryFn: () => api<{ user: CurrentUser; session: SessionInfo }>('/api/accounts/session'),
 });
 
@@ -69,9 +47,9 @@ export function useSignOut() {
       await api('/api/accounts/sign-out', { method: 'POST', allowUnauthorized: true });
     } finally {
       queryClient.setQueryData(meQuery.queryKey, null);
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'me' });
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me[0] });
       broadcastSession('signed-out');
-      window.location.assign('/login');
+      window.location.assign(paths.login());
     }
   };
 }

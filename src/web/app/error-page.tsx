@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { ServerCrash } from 'lucide-react';
-import NotFoundPage from './not-found-page';
+import NotFoundPage from '@web/components/not-found-page';
 
 /** Shown when a route fails unexpectedly. No technical detail reaches the user. */
 export default function ErrorPage() {
