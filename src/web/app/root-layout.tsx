@@ -2,11 +2,12 @@ import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { setUnauthorizedHandler } from '@web/lib/api';
-import { onSessionEvent } from '@web/lib/session-channel';
+import { onSignInEvent } from '@web/lib/sign-in-channel';
 import { paths } from '@web/lib/paths';
 import { isPublicPath } from '@shared/routes';
 import { meQuery } from '@web/lib/auth';
 import { VersionBanner } from './version-banner';
+import { queryKeys } from '@web/lib/query-keys';
 
 /** Wraps every page: session events from other tabs, 401 handling, deploy detection. */
 export function RootLayout() {
@@ -19,10 +20,10 @@ export function RootLayout() {
       const here = window.location.pathname + window.location.search;
       if (!isPublicPath(window.location.pathname)) navigate(paths.login(here, 'session-expired'), { replace: true });
     });
-    return onSessionEvent((event) => {
+    return onSignInEvent((event) => {
       if (event === 'signed-out') {
         queryClient.setQueryData(meQuery.queryKey, null);
-        queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'me' });
+        queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me[0] });
         navigate(paths.login(undefined, 'signed-out'), { replace: true });
       } else {
         void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });

@@ -27,7 +27,7 @@ const soon = (title: string, text: string): Page => ({ Component: comingSoon(tit
 const PAGES: Record<RoutePattern, Page> = {
   '/': lazy(() => import('../features/marketing/landing-page')),
   '/landing': lazy(() => import('../features/marketing/landing-page')),
-  '/pricing': lazy(() => import('../features/payments/pricing-page')),
+  '/pricing': lazy(() => import('./pages/pricing-page')),
   '/pricing/complete': lazy(() => import('../features/payments/pricing-complete-page')),
   '/project': info('ProjectPage'),
   '/roadmap': info('RoadmapPage'),
@@ -43,7 +43,7 @@ const PAGES: Record<RoutePattern, Page> = {
   '/google-login': lazy(() => import('../features/accounts/google-login-page')),
 
   '/explore': lazy(() => import('./pages/explore-page')),
-  '/dashboard': lazy(() => import('../features/dashboard/dashboard-page')),
+  '/dashboard': lazy(() => import('./pages/dashboard-page')),
   '/not-found': { Component: NotFoundPage },
   '/auth-test': lazy(() => import('../features/accounts/auth-test-page')),
   '/user/settings': lazy(() => import('./pages/settings-page')),

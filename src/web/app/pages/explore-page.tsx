@@ -1,16 +1,16 @@
 import { BookOpen, CalendarDays, Users } from 'lucide-react';
 import { Link } from 'react-router';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CourseCard, ExploreResult } from '@shared/courses-schemas';
-import { api, ApiError } from '@web/lib/api';
+import { useQuery } from '@tanstack/react-query';
+import type { CourseCard } from '@shared/courses-schemas';
+import { ApiError } from '@web/lib/api';
 import { Alert } from '@web/components/ui/alert';
 import { ButtonLink } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
 import { useViewer } from '@web/lib/auth';
 import { CourseGrid, CourseGridSkeleton } from '@web/features/courses/components/course-card';
 import { paths } from '@web/lib/paths';
+import { exploreQuery } from '@web/features/courses/api/explore';
 
-const exploreQuery = queryOptions({ queryKey: ['courses', 'explore'], queryFn: () => api<ExploreResult>('/api/explore'), staleTime: 60_000 });
 
 const AREAS = [
   { to: paths.courseSearch(), title: 'Courses', text: 'Live classes in sessions, online or near you.', Icon: BookOpen },

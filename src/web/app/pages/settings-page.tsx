@@ -4,7 +4,7 @@ import { PageHeader } from '@web/components/ui/card';
 import { PaymentHistoryCard } from '@web/features/payments/payment-history-card';
 import { useViewer } from '@web/lib/auth';
 import { ProfileForm } from '@web/features/accounts/profile-form';
-import { SessionsCard } from '@web/features/accounts/sessions-card';
+import { SignInSessionsCard } from '@web/features/accounts/sign-in-sessions-card';
 
 export default function SettingsPage() {
   const me = useViewer();
@@ -14,7 +14,7 @@ export default function SettingsPage() {
       <div className="space-y-6">
         <ProfileForm user={me} />
         <PaymentHistoryCard />
-        <SessionsCard />
+        <SignInSessionsCard />
         <p className="text-sm text-slate-600">
           Need help from support? Share the details on your <Link to={paths.authTest} className="font-semibold text-brand-700 hover:underline">session page</Link>.
         </p>

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { MESSAGES } from '@shared/accounts';
 import { safeNext } from '@shared/routes';
 import { paths } from '@web/lib/paths';
-import { broadcastSession } from '@web/lib/session-channel';
+import { broadcastSignIn } from '@web/lib/sign-in-channel';
 import { Alert } from '@web/components/ui/alert';
 import { PageLoading } from '@web/components/ui/spinner';
 import { meQuery } from '@web/lib/auth';
@@ -23,7 +23,7 @@ export default function GoogleLoginPage() {
     queryClient.fetchQuery({ ...meQuery, staleTime: 0 }).then((me) => {
       if (cancelled) return;
       if (!me) return navigate(paths.googleLogin('no-session'), { replace: true });
-      broadcastSession('signed-in');
+      broadcastSignIn('signed-in');
       const next = safeNext(sessionStorage.getItem('agora:next'));
       sessionStorage.removeItem('agora:next');
       navigate(next, { replace: true });

@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { safeNext } from '@shared/routes';
 import { MESSAGES } from '@shared/accounts';
 import { ApiError } from '@web/lib/api';
-import { broadcastSession } from '@web/lib/session-channel';
+import { broadcastSignIn } from '@web/lib/sign-in-channel';
 import { paths } from '@web/lib/paths';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
@@ -46,7 +46,7 @@ export default function LoginPage() {
     try {
       const me = await signIn({ email, password });
       queryClient.setQueryData(meQuery.queryKey, me);
-      broadcastSession('signed-in');
+      broadcastSignIn('signed-in');
       navigate(next, { replace: true });
     } catch (err) {
       setError(err instanceof ApiError ? err : new ApiError(500, MESSAGES.signInError, 'error'));

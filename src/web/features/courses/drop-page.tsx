@@ -15,6 +15,7 @@ import { CourseGate } from './components/course-gate';
 import { refundPolicy } from '@web/lib/format';
 import { SessionSummary } from './components/session-summary';
 import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 type Session = CourseView['sessions'][number];
 
@@ -42,9 +43,9 @@ function Drop({ course, session }: { course: CourseView; session: Session }) {
     onSuccess: async (r) => {
       setDone({ message: r.message, refund: r.refund ?? null });
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['course', course.id] }),
-        queryClient.invalidateQueries({ queryKey: ['dashboard'] }),
-        queryClient.invalidateQueries({ queryKey: ['courses'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.dashboard }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.courseLists }),
       ]);
     },
   });

@@ -14,6 +14,7 @@ import { refundPolicy } from '@web/lib/format';
 import { EnrolmentBadge } from './components/session-card';
 import { SessionSummary } from './components/session-summary';
 import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 type Session = CourseView['sessions'][number];
 
@@ -38,7 +39,7 @@ function Done({ course, result }: { course: CourseView; result: EnrolmentResult 
   );
 }
 
-function Enroll({ course, session }: { course: CourseView; session: Session }) {
+function Enrol({ course, session }: { course: CourseView; session: Session }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [result, setResult] = useState<EnrolmentResult | null>(null);
@@ -51,9 +52,9 @@ function Enroll({ course, session }: { course: CourseView; session: Session }) {
       }
       setResult(r);
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['course', course.id] }),
-        queryClient.invalidateQueries({ queryKey: ['dashboard'] }),
-        queryClient.invalidateQueries({ queryKey: ['courses'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.dashboard }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.courseLists }),
       ]);
     },
   });
@@ -112,13 +113,13 @@ function Enroll({ course, session }: { course: CourseView; session: Session }) {
   );
 }
 
-export default function EnrollPage() {
+export default function EnrolPage() {
   const { courseID, sessionID } = useParams();
   return (
     <CourseGate id={courseID} loading={<PageLoading label="Loading the session…" />}>
       {(course) => {
         const session = course.sessions.find((s) => s.id === sessionID);
-        return session ? <Enroll course={course} session={session} /> : <NotFoundPage />;
+        return session ? <Enrol course={course} session={session} /> : <NotFoundPage />;
       }}
     </CourseGate>
   );

@@ -11,6 +11,7 @@ import { saveReview } from './api/reviews';
 import { CourseCover } from '@web/components/ui/cover';
 import { CourseGate } from './components/course-gate';
 import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 const MAX_TEXT = 4000;
 const WORDS = ['', 'Poor', 'Fair', 'Good', 'Very good', 'Excellent'];
@@ -65,8 +66,8 @@ function ReviewForm({ course }: { course: CourseView }) {
     mutationFn: () => saveReview(course.id, { rating, text: text.trim() }),
     onSuccess: async (r) => {
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['course', course.id] }),
-        queryClient.invalidateQueries({ queryKey: ['courses'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.courseLists }),
       ]);
       navigate(paths.course(course.id, 'reviews'), { state: { flash: r.message } });
     },

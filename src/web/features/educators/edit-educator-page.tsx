@@ -15,6 +15,7 @@ import { uploadWithProgress } from '@web/components/ui/upload';
 import { educatorQuery, photoUploadUrl, updateEducator } from './api/educators';
 import { EducatorForm, PhotoInput } from './educator-form';
 import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 /** /educator/:educatorID/edit — only the educator themself; anyone else sees Not Found. */
 export default function EditEducatorPage() {
@@ -59,16 +60,16 @@ function Editor({ profile }: { profile: EducatorProfile }) {
             current={profile.profileImage}
             upload={async (file, progress) => {
               const { profileImage } = await uploadWithProgress<{ profileImage: string }>(photoUploadUrl(profile.userId), file, progress);
-              queryClient.setQueryData<EducatorProfile>(['educator', profile.userId], (p) => (p ? { ...p, profileImage } : p));
-              void queryClient.invalidateQueries({ queryKey: ['me'] });
+              queryClient.setQueryData<EducatorProfile>(queryKeys.educator(profile.userId), (p) => (p ? { ...p, profileImage } : p));
+              void queryClient.invalidateQueries({ queryKey: queryKeys.me });
               return profileImage;
             }}
           />
         }
         onSubmit={async (values) => {
           const { message } = await updateEducator(profile.userId, values);
-          await queryClient.invalidateQueries({ queryKey: ['educator', profile.userId] });
-          void queryClient.invalidateQueries({ queryKey: ['me'] });
+          await queryClient.invalidateQueries({ queryKey: queryKeys.educator(profile.userId) });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.me });
           setFlash({ text: message });
         }}
         footer={<ButtonLink to={paths.educator(profile.userId)} variant="secondary">View profile</ButtonLink>}

@@ -16,6 +16,7 @@ import { OnboardingButton, PayoutFlags, payoutsReady } from './components/payout
 import { becomeEducator, educatorQuery, photoUploadUrl } from './api/educators';
 import { EducatorForm, PhotoInput } from './educator-form';
 import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 type PayoutStep = 'locked' | 'todo' | 'unfinished' | 'done';
 
@@ -99,8 +100,8 @@ function ProfileStep({ me, onJoined }: { me: CurrentUser; onJoined: (j: { photoE
             }
           }
           onJoined({ photoError });
-          await queryClient.invalidateQueries({ queryKey: ['me'] });
-          void queryClient.invalidateQueries({ queryKey: ['educator', me.id] });
+          await queryClient.invalidateQueries({ queryKey: queryKeys.me });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.educator(me.id) });
         }}
         footer={progress !== null && <span className="text-sm text-slate-600">Uploading your photo… {Math.round(progress * 100)}%</span>}
       />

@@ -11,6 +11,7 @@ import { EducatorOnly } from '@web/components/educator-only';
 import { payoutsQuery } from './api/payouts';
 import { OnboardingButton, PayoutFlags, payoutsReady } from './components/payouts';
 import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 function OnboardSuccess() {
   const me = useViewer();
@@ -19,9 +20,9 @@ function OnboardSuccess() {
   const { data, error, refetch, isFetching } = useQuery({ ...payoutsQuery(true), staleTime: 0, gcTime: 0 });
   useEffect(() => {
     if (!data) return;
-    void queryClient.invalidateQueries({ queryKey: ['me'] });
-    void queryClient.invalidateQueries({ queryKey: ['educator', me.id] });
-    void queryClient.invalidateQueries({ queryKey: ['payments', 'payouts', 'stored'] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.me });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.educator(me.id) });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.payoutsFrom('stored') });
   }, [data, me.id, queryClient]);
 
   if (error && !data) {

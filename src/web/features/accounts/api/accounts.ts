@@ -1,7 +1,7 @@
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import type { CurrentUser, SessionInfo, SignInBody, SignUpBody, UpdateProfileBody } from '@shared/accounts';
 import { api, ApiError } from '@web/lib/api';
-import { broadcastSession } from '@web/lib/session-channel';
+import { broadcastSignIn } from '@web/lib/sign-in-channel';
 import { meQuery } from '@web/lib/auth';
 import { queryKeys } from '@web/lib/query-keys';
 import { paths } from '@web/lib/paths';
@@ -27,14 +27,14 @@ export const startGoogleLogin = () =>
     body: { providerId: 'google', callbackURL: paths.googleLogin(), errorCallbackURL: paths.googleLogin('google'), newUserCallbackURL: paths.googleLogin() },
   });
 
-export const sessionsQuery = queryOptions({
+export const signInSessionsQuery = queryOptions({
   queryKey: queryKeys.signInSessions,
   queryFn: () => api<{ sessions: SessionInfo[] }>('/api/accounts/sessions'),
 });
-export const revokeSession = (id: string) => api<{ message: string }>(`/api/accounts/sessions/${id}`, { method: 'DELETE' });
-export const revokeOtherSessions = () =>
+export const revokeSignInSession = (id: string) => api<{ message: string }>(`/api/accounts/sessions/${id}`, { method: 'DELETE' });
+export const revokeOtherSignInSessions = () =>
   api<{ message: string; revoked: number }>('/api/accounts/sessions/revoke-others', { method: 'POST' });
-export const currentSessionQuery = queryOptions({
+export const currentSignInSessionQuery = queryOptions({
   queryKey: queryKeys.currentSignInSession,
   queryFn: () => api<{ user: CurrentUser; session: SessionInfo }>('/api/accounts/session'),
 });
@@ -48,7 +48,7 @@ export function useSignOut() {
     } finally {
       queryClient.setQueryData(meQuery.queryKey, null);
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me[0] });
-      broadcastSession('signed-out');
+      broadcastSignIn('signed-out');
       window.location.assign(paths.login());
     }
   };

@@ -113,7 +113,7 @@ export function SessionCard({ courseId, session, isOwner, viewerZone }: { course
             </ButtonLink>
           ) : (
             <ButtonLink to={paths.enrol(courseId, session.id)} className="py-2">
-              Enroll<span className="sr-only"> in the session of {dates}</span>
+              Enrol<span className="sr-only"> in the session of {dates}</span>
             </ButtonLink>
           )}
         </div>

@@ -19,6 +19,7 @@ import { ProgressBar, imageProblem, IMAGE_TYPES, uploadWithProgress } from '@web
 import { useNotEducatorRedirect } from '@web/components/educator-only';
 import { type Flash } from '@web/components/ui/toast';
 import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 export interface CourseFormValues {
   title: string;
@@ -209,8 +210,8 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
             }
             reset(values);
             dirtyRef.current = false;
-            void queryClient.invalidateQueries({ queryKey: ['educator', me.id] });
-            void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+            void queryClient.invalidateQueries({ queryKey: queryKeys.educator(me.id) });
+            void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
             const text = which === 'publish'
               ? 'Your course is saved as a draft. Add a session with its class times, then publish it.'
               : 'Draft saved. Next, add a session so learners can enrol.';
@@ -223,7 +224,7 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
             try {
               await publishCourse(course.id);
             } catch (err) {
-              await queryClient.invalidateQueries({ queryKey: ['course', course.id] });
+              await queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) });
               if (err instanceof ApiError && err.code === 'no_sessions') {
                 setStatus({
                   tone: 'info',
@@ -239,8 +240,8 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
               throw err;
             }
           }
-          await queryClient.invalidateQueries({ queryKey: ['course', course.id] });
-          void queryClient.invalidateQueries({ queryKey: ['educator', me.id] });
+          await queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.educator(me.id) });
           onSaved?.({ tone: 'success', text: which === 'publish' ? 'Your course is published' : 'Changes saved' });
         } catch (err) {
           showApiError(err);
@@ -544,7 +545,7 @@ function CoverUploader({ course }: { course: CourseView }) {
     setProgress(0);
     try {
       const { coverImage } = await uploadWithProgress<{ coverImage: string }>(coverUploadUrl(course.id), file, setProgress);
-      queryClient.setQueryData<CourseView>(['course', course.id], (c) => (c ? { ...c, coverImage } : c));
+      queryClient.setQueryData<CourseView>(queryKeys.course(course.id), (c) => (c ? { ...c, coverImage } : c));
       setLocal(null);
       setMessage({ tone: 'success', text: 'The cover image has been updated' });
     } catch (err) {

@@ -15,6 +15,7 @@ import { OwnedCourse } from './course-loader';
 import { CourseForm } from './course-form';
 import { SessionsPanel } from './sessions-panel';
 import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 /** /course/:courseID/edit — the course's educator only; anyone else sees Not Found. */
 export default function EditCoursePage() {
@@ -92,8 +93,8 @@ function PublishChecklist({ course, onFlash }: { course: CourseView; onFlash: (f
     setError(null);
     try {
       const { message } = await publishCourse(course.id);
-      await queryClient.invalidateQueries({ queryKey: ['course', course.id] });
-      void queryClient.invalidateQueries({ queryKey: ['educator', course.educator.userId] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.educator(course.educator.userId) });
       onFlash({ text: message });
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'The course could not be published');
@@ -140,8 +141,8 @@ function ArchiveCard({ course, onFlash }: { course: CourseView; onFlash: (f: Fla
     setError(null);
     try {
       const { message } = await archiveCourse(course.id);
-      await queryClient.invalidateQueries({ queryKey: ['course', course.id] });
-      void queryClient.invalidateQueries({ queryKey: ['educator', course.educator.userId] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.educator(course.educator.userId) });
       setOpen(false);
       onFlash({ text: message });
     } catch (err) {

@@ -21,6 +21,7 @@ import { CourseCrumbs, OwnedCourse } from './course-loader';
 import { dateIn } from '@shared/time';
 import { formatDateRange, plural, todayIn } from '@web/lib/format';
 import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 /** /course/:courseID/session/:sessionID/new-class-time — one class time or a weekly series. */
 export default function NewClassTimePage() {
@@ -154,7 +155,7 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
     if (!input) return;
     try {
       const { ids } = await addClassTimes(course.id, session.id, input);
-      await queryClient.invalidateQueries({ queryKey: ['course', course.id] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) });
       navigate(paths.editCourse(course.id), { state: { flash: { text: ids.length === 1 ? 'Class time added' : `${ids.length} class times added` } } });
     } catch (err) {
       if (notEducator(err)) return;

@@ -17,6 +17,7 @@ import { useNotEducatorRedirect } from '@web/components/educator-only';
 import { CourseCrumbs, OwnedCourse } from './course-loader';
 import { addDays, formatDateRange, todayIn } from '@web/lib/format';
 import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 /** /course/:courseID/session/new — a new run of the course. */
 export default function NewSessionPage() {
@@ -45,7 +46,7 @@ function NewSession({ course }: { course: CourseView }) {
     setStatus(null);
     try {
       const { id } = await createSession(course.id, values);
-      await queryClient.invalidateQueries({ queryKey: ['course', course.id] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) });
       navigate(paths.newClassTime(course.id, id), {
         state: { flash: { text: `Session added (${formatDateRange(values.startsOn, values.endsOn)}). Now add its class times.` } },
       });

@@ -12,6 +12,7 @@ import { ConfirmDialog } from '@web/components/ui/dialog';
 import { type Flash } from '@web/components/ui/toast';
 import { formatDateRange, plural } from '@web/lib/format';
 import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 type Session = CourseView['sessions'][number];
 type ClassTime = Session['classTimes'][number];
@@ -68,7 +69,7 @@ function SessionItem({ courseId, session, onFlash }: { courseId: string; session
     setError(null);
     try {
       const { message } = await updateSession(courseId, session.id, { status: 'cancelled' });
-      await queryClient.invalidateQueries({ queryKey: ['course', courseId] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.course(courseId) });
       setConfirm(false);
       // The server says "Session saved" when nobody was enrolled; name what happened.
       const n = Number(/(\d+) learners? (?:were|was) unenrolled/.exec(message)?.[1] ?? 0);
@@ -188,7 +189,7 @@ function ClassTimeRow({ courseId, session, t, closed, onFlash }: { courseId: str
     setError(null);
     try {
       await deleteClassTime(courseId, session.id, t.id);
-      await queryClient.invalidateQueries({ queryKey: ['course', courseId] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.course(courseId) });
       setConfirm(false);
       onFlash({ text: 'Class time removed' });
     } catch (err) {

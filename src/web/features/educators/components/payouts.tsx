@@ -8,6 +8,7 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { createAccountLink, createLoginLink, createPayoutAccount } from '../api/payouts';
 import { requirementLabel } from '@web/lib/format';
+import { queryKeys } from '@web/lib/query-keys';
 
 type Account = NonNullable<EducatorPayouts['account']>;
 
@@ -61,7 +62,7 @@ export function useStartOnboarding(me: CurrentUser, accountId: string | null | u
       if (!id) {
         setStep('account');
         id = (await createPayoutAccount({ email: me.email, user_id: me.id })).stripe_connect_account_id;
-        void queryClient.invalidateQueries({ queryKey: ['me'] });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.me });
       }
       setStep('link');
       return createAccountLink(id);

@@ -6,13 +6,13 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { Spinner } from '@web/components/ui/spinner';
-import { revokeOtherSessions, revokeSession, sessionsQuery } from './api/accounts';
+import { revokeOtherSignInSessions, revokeSignInSession, signInSessionsQuery } from './api/accounts';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-export function SessionsCard() {
+export function SignInSessionsCard() {
   const queryClient = useQueryClient();
-  const { data, isPending, isError } = useQuery(sessionsQuery);
+  const { data, isPending, isError } = useQuery(signInSessionsQuery);
   const [busy, setBusy] = useState<string | null>(null);
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const others = data?.sessions.filter((s) => !s.current) ?? [];
@@ -22,7 +22,7 @@ export function SessionsCard() {
     setMessage(null);
     try {
       setMessage({ tone: 'success', text: (await action()).message });
-      await queryClient.invalidateQueries({ queryKey: sessionsQuery.queryKey });
+      await queryClient.invalidateQueries({ queryKey: signInSessionsQuery.queryKey });
     } catch (err) {
       setMessage({ tone: 'error', text: err instanceof ApiError ? err.message : 'Something went wrong' });
     } finally {
@@ -37,7 +37,7 @@ export function SessionsCard() {
           <h2 className="text-lg font-semibold text-slate-900">Where you are signed in</h2>
           <p className="text-sm text-slate-600">Sign out of devices you no longer use.</p>
         </div>
-        <Button variant="secondary" disabled={others.length === 0} loading={busy === 'others'} onClick={() => run('others', revokeOtherSessions)}>
+        <Button variant="secondary" disabled={others.length === 0} loading={busy === 'others'} onClick={() => run('others', revokeOtherSignInSessions)}>
           Sign out other devices
         </Button>
       </div>
@@ -58,7 +58,7 @@ export function SessionsCard() {
               </div>
             </div>
             {!s.current && (
-              <Button variant="ghost" className="text-red-700" loading={busy === s.id} onClick={() => run(s.id, () => revokeSession(s.id))}>
+              <Button variant="ghost" className="text-red-700" loading={busy === s.id} onClick={() => run(s.id, () => revokeSignInSession(s.id))}>
                 Sign out
               </Button>
             )}

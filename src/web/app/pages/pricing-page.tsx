@@ -9,9 +9,9 @@ import { paths } from '@web/lib/paths';
 import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
 import { useMe } from '@web/lib/auth';
-import { paymentsConfigQuery, startPlanCheckout, type PaymentsConfig } from './api/checkout';
+import { paymentsConfigQuery, startPlanCheckout, type PaymentsConfig } from '@web/features/payments/api/checkout';
 import { payoutsQuery } from '@web/features/educators/api/payouts';
-import { CardForm } from './components/card-form';
+import { CardForm } from '@web/features/payments/components/card-form';
 import { money } from '@web/lib/format';
 
 const PRO = PLANS[0];
