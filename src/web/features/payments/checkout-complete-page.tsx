@@ -4,9 +4,8 @@ import { PAYMENT_MESSAGES } from '@shared/payments';
 import type { VerifySessionResult } from '@shared/payments-schemas';
 import { ApiError } from '@web/lib/api';
 import { ButtonLink } from '@web/components/ui/button';
-import { formatDateRange } from '@web/lib/format';
+import { formatDateRange, money } from '@web/lib/format';
 import { Confirming, ResultCard, StillProcessing, useVerifiedCheckout, VerifyError } from './components/confirmation';
-import { money } from '@web/lib/format';
 import { paths } from '@web/lib/paths';
 
 function paidLine(p: VerifySessionResult['purchase']) {

@@ -10,10 +10,9 @@ import { PageHeader } from '@web/components/ui/card';
 import { PageLoading } from '@web/components/ui/spinner';
 import NotFoundPage from '@web/components/not-found-page';
 import { CourseCover } from '@web/components/ui/cover';
-import { formatDateRange, plural, refundPolicy, viewerTimeZone } from '@web/lib/format';
+import { formatDateRange, plural, refundPolicy, viewerTimeZone, installmentsLabel, money } from '@web/lib/format';
 import { checkoutSummaryQuery, paymentsConfigQuery, startCourseCheckout, type PaymentsConfig } from './api/checkout';
 import { CardForm } from './components/card-form';
-import { installmentsLabel, money } from '@web/lib/format';
 import { isUuid } from '@web/lib/ids';
 import { paths } from '@web/lib/paths';
 

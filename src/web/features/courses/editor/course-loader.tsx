@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { CourseView } from '@shared/courses-schemas';
-import { ApiError } from '@web/lib/api';
+import { ApiError, isNotFound } from '@web/lib/api';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import NotFoundPage from '@web/components/not-found-page';
@@ -10,7 +10,6 @@ import { useViewer } from '@web/lib/auth';
 import { courseQuery } from '../api/courses';
 import { EditorSkeleton } from '@web/components/ui/skeleton';
 import { EducatorOnly } from '@web/components/educator-only';
-import { isNotFound } from '@web/lib/api';
 import { isUuid } from '@web/lib/ids';
 import { paths } from '@web/lib/paths';
 

@@ -10,12 +10,11 @@ import { Button, ButtonLink } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
 import { Field } from '@web/components/ui/field';
 import { createSession } from '../api/sessions';
-import { viewerTimeZone } from '@web/lib/format';
+import { viewerTimeZone, addDays, formatDateRange, todayIn } from '@web/lib/format';
 import { FormSection } from '@web/components/ui/inputs';
 import { TimeZoneSelect } from '@web/components/ui/time-zone-select';
 import { useNotEducatorRedirect } from '@web/components/educator-only';
 import { CourseCrumbs, OwnedCourse } from './course-loader';
-import { addDays, formatDateRange, todayIn } from '@web/lib/format';
 import { paths } from '@web/lib/paths';
 import { queryKeys } from '@web/lib/query-keys';
 
