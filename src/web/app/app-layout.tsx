@@ -3,7 +3,7 @@ import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { ChevronDown, LogOut, Menu, Settings, X } from 'lucide-react';
 import { Logo } from '@web/components/brand';
 import { paths } from '@web/lib/paths';
-import { useSignOut } from '@web/features/accounts/api/accounts';
+import { useSignOut } from '@web/features/accounts/api/sign-in';
 import { useViewer } from '@web/lib/auth';
 
 const NAV = [

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert } from '@web/components/ui/alert';
 import { Card, PageHeader } from '@web/components/ui/card';
 import { PageLoading } from '@web/components/ui/spinner';
-import { currentSignInSessionQuery } from './api/accounts';
+import { currentSignInSessionQuery } from './api/sign-in-sessions';
 
 const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' }) : '—');
 

@@ -11,7 +11,7 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Field } from '@web/components/ui/field';
 import { meQuery } from '@web/lib/auth';
-import { resendVerification, signIn } from './api/accounts';
+import { resendVerification, signIn } from './api/sign-in';
 import { GoogleButton, OrDivider } from './google-button';
 import { AuthCard } from './auth-card';
 

@@ -10,7 +10,7 @@ import { Card } from '@web/components/ui/card';
 import { Field } from '@web/components/ui/field';
 import { Spinner } from '@web/components/ui/spinner';
 import { meQuery } from '@web/lib/auth';
-import { updateProfile, uploadAvatar } from './api/accounts';
+import { updateProfile, uploadAvatar } from './api/profile';
 
 const ACCEPTED = ['image/png', 'image/jpeg', 'image/webp'];
 

@@ -7,7 +7,7 @@ import { paths } from '@web/lib/paths';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Field } from '@web/components/ui/field';
-import { resetPassword } from './api/accounts';
+import { resetPassword } from './api/sign-in';
 import { AuthCard } from './auth-card';
 
 export default function ResetPasswordPage() {

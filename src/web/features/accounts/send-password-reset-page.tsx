@@ -7,7 +7,7 @@ import { paths } from '@web/lib/paths';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Field } from '@web/components/ui/field';
-import { requestPasswordReset } from './api/accounts';
+import { requestPasswordReset } from './api/sign-in';
 import { AuthCard } from './auth-card';
 
 export default function SendPasswordResetPage() {

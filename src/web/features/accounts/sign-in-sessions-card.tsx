@@ -6,7 +6,7 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { Spinner } from '@web/components/ui/spinner';
-import { revokeOtherSignInSessions, revokeSignInSession, signInSessionsQuery } from './api/accounts';
+import { revokeOtherSignInSessions, revokeSignInSession, signInSessionsQuery } from './api/sign-in-sessions';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 

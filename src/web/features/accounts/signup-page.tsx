@@ -7,7 +7,7 @@ import { paths } from '@web/lib/paths';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Field } from '@web/components/ui/field';
-import { signUp } from './api/accounts';
+import { signUp } from './api/sign-in';
 import { AuthCard } from './auth-card';
 import { GoogleButton, OrDivider } from './google-button';
 

@@ -5,7 +5,7 @@ import { ApiError } from '@web/lib/api';
 import { paths } from '@web/lib/paths';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
-import { resendVerification } from './api/accounts';
+import { resendVerification } from './api/sign-in';
 import { AuthCard } from './auth-card';
 
 const COOLDOWN = 60;
