@@ -9,7 +9,7 @@ import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
 import { PageLoading } from '@web/components/ui/spinner';
 import NotFoundPage from '@web/components/not-found-page';
-import { drop } from './api/sessions';
+import { drop } from './api/course-sessions';
 import { CourseGate } from './components/course-gate';
 import { refundPolicy } from '@web/lib/format';
 import { SessionSummary } from './components/session-summary';

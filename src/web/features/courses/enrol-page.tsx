@@ -8,7 +8,7 @@ import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
 import { PageLoading } from '@web/components/ui/spinner';
 import NotFoundPage from '@web/components/not-found-page';
-import { enrol } from './api/sessions';
+import { enrol } from './api/course-sessions';
 import { CourseGate } from './components/course-gate';
 import { refundPolicy } from '@web/lib/format';
 import { EnrolmentBadge } from './components/session-card';

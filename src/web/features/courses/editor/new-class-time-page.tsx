@@ -12,7 +12,7 @@ import { Button, ButtonLink } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
 import { Field } from '@web/components/ui/field';
 import NotFoundPage from '@web/components/not-found-page';
-import { addClassTimes } from '../api/sessions';
+import { addClassTimes } from '../api/course-sessions';
 import { viewerTimeZone, formatDateRange, plural, todayIn } from '@web/lib/format';
 import { FormSection } from '@web/components/ui/inputs';
 import { Toast, useFlash } from '@web/components/ui/toast';

@@ -9,7 +9,7 @@ import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
 import { Field } from '@web/components/ui/field';
-import { createSession } from '../api/sessions';
+import { createSession } from '../api/course-sessions';
 import { viewerTimeZone, addDays, formatDateRange, todayIn } from '@web/lib/format';
 import { FormSection } from '@web/components/ui/inputs';
 import { TimeZoneSelect } from '@web/components/ui/time-zone-select';

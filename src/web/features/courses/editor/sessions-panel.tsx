@@ -6,7 +6,7 @@ import type { CourseView } from '@shared/courses-schemas';
 import { formatClassTime } from '@shared/time';
 import { ApiError } from '@web/lib/api';
 import { ButtonLink } from '@web/components/ui/button';
-import { deleteClassTime, updateSession } from '../api/sessions';
+import { deleteClassTime, updateSession } from '../api/course-sessions';
 import { Badge } from '@web/components/ui/badge';
 import { ConfirmDialog } from '@web/components/ui/dialog';
 import { type Flash } from '@web/components/ui/toast';
