@@ -4,7 +4,7 @@ import { ChevronDown, LogOut, Menu, Settings, X } from 'lucide-react';
 import { Logo } from '@web/components/brand';
 import { paths } from '@web/lib/paths';
 import { useSignOut } from '@web/features/accounts/api/sign-in';
-import { useViewer } from '@web/lib/auth';
+import { useViewer } from '@web/lib/viewer';
 
 const NAV = [
   { to: paths.explore, label: 'Explore' },

@@ -1,7 +1,7 @@
 import { Link, Outlet } from 'react-router';
 import { Logo } from '@web/components/brand';
 import { ButtonLink } from '@web/components/ui/button';
-import { useMe } from '@web/lib/auth';
+import { useMe } from '@web/lib/viewer';
 import { paths } from '@web/lib/paths';
 
 const LINKS = [

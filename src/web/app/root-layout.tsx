@@ -5,7 +5,7 @@ import { setUnauthorizedHandler } from '@web/lib/api';
 import { onSignInEvent } from '@web/lib/sign-in-channel';
 import { paths } from '@web/lib/paths';
 import { isPublicPath } from '@shared/routes';
-import { meQuery } from '@web/lib/auth';
+import { meQuery } from '@web/lib/viewer';
 import { VersionBanner } from './version-banner';
 import { queryKeys } from '@web/lib/query-keys';
 

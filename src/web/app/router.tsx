@@ -4,7 +4,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { ROUTES, type Layout, type RoutePattern } from '@shared/routes';
 import { paths } from '@web/lib/paths';
 import { lazyPage } from '@web/lib/lazy-page';
-import { meQuery } from '@web/lib/auth';
+import { meQuery } from '@web/lib/viewer';
 import { comingSoon } from '@web/components/coming-soon';
 import NotFoundPage from '@web/components/not-found-page';
 import ErrorPage from './error-page';

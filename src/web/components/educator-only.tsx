@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { isNotEducator } from '@web/lib/api';
-import { useViewer } from '@web/lib/auth';
+import { useViewer } from '@web/lib/viewer';
 import { paths } from '@web/lib/paths';
 
 /** Educator-only screens: a user without an educator record goes to /educator/onboard. */

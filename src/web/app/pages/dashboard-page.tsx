@@ -6,7 +6,7 @@ import { ApiError } from '@web/lib/api';
 import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
-import { useViewer } from '@web/lib/auth';
+import { useViewer } from '@web/lib/viewer';
 import { courseQuery } from '@web/features/courses/api/courses';
 import { dashboardQuery } from '@web/features/dashboard/api/dashboard';
 import { type DashboardClassTime, type DashboardEnrolment, type DashboardTeaching } from '@shared/dashboard-schemas';

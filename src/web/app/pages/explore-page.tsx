@@ -6,7 +6,7 @@ import { ApiError } from '@web/lib/api';
 import { Alert } from '@web/components/ui/alert';
 import { ButtonLink } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
-import { useViewer } from '@web/lib/auth';
+import { useViewer } from '@web/lib/viewer';
 import { CourseGrid, CourseGridSkeleton } from '@web/features/courses/components/course-card';
 import { paths } from '@web/lib/paths';
 import { exploreQuery } from '@web/features/courses/api/explore';

@@ -8,7 +8,7 @@ import { ApiError } from '@web/lib/api';
 import { paths } from '@web/lib/paths';
 import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
-import { useMe } from '@web/lib/auth';
+import { useMe } from '@web/lib/viewer';
 import { paymentsConfigQuery, startPlanCheckout, type PaymentsConfig } from '@web/features/payments/api/checkout';
 import { payoutsQuery } from '@web/features/educators/api/payouts';
 import { CardForm } from '@web/features/payments/components/card-form';

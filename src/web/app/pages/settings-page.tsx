@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { paths } from '@web/lib/paths';
 import { PageHeader } from '@web/components/ui/card';
 import { PaymentHistoryCard } from '@web/features/payments/payment-history-card';
-import { useViewer } from '@web/lib/auth';
+import { useViewer } from '@web/lib/viewer';
 import { ProfileForm } from '@web/features/accounts/profile-form';
 import { SignInSessionsCard } from '@web/features/accounts/sign-in-sessions-card';
 

@@ -2,7 +2,7 @@ import { useSearchParams } from 'react-router';
 import { BadgeCheck, CircleAlert } from 'lucide-react';
 import { paths } from '@web/lib/paths';
 import { ButtonLink } from '@web/components/ui/button';
-import { useMe } from '@web/lib/auth';
+import { useMe } from '@web/lib/viewer';
 import { AuthCard } from './auth-card';
 
 export default function EmailVerifiedPage() {

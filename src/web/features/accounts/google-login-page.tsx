@@ -7,7 +7,7 @@ import { paths } from '@web/lib/paths';
 import { broadcastSignIn } from '@web/lib/sign-in-channel';
 import { Alert } from '@web/components/ui/alert';
 import { PageLoading } from '@web/components/ui/spinner';
-import { meQuery } from '@web/lib/auth';
+import { meQuery } from '@web/lib/viewer';
 import { AuthCard } from './auth-card';
 
 /** Where the Google redirect flow comes back: the session cookie is already set. */

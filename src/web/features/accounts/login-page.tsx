@@ -10,7 +10,7 @@ import { paths } from '@web/lib/paths';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Field } from '@web/components/ui/field';
-import { meQuery } from '@web/lib/auth';
+import { meQuery } from '@web/lib/viewer';
 import { resendVerification, signIn } from './api/sign-in';
 import { GoogleButton, OrDivider } from './google-button';
 import { AuthCard } from './auth-card';

@@ -9,7 +9,7 @@ import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { Field } from '@web/components/ui/field';
 import { Spinner } from '@web/components/ui/spinner';
-import { meQuery } from '@web/lib/auth';
+import { meQuery } from '@web/lib/viewer';
 import { updateProfile, uploadAvatar } from './api/profile';
 
 const ACCEPTED = ['image/png', 'image/jpeg', 'image/webp'];

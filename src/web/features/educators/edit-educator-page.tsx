@@ -7,7 +7,7 @@ import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
 import NotFoundPage from '@web/components/not-found-page';
-import { useViewer } from '@web/lib/auth';
+import { useViewer } from '@web/lib/viewer';
 import { EditorSkeleton } from '@web/components/ui/skeleton';
 import { Toast, type Flash } from '@web/components/ui/toast';
 import { uploadWithProgress } from '@web/components/ui/upload';

@@ -7,7 +7,7 @@ import { ApiError } from '@web/lib/api';
 import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
-import { useViewer } from '@web/lib/auth';
+import { useViewer } from '@web/lib/viewer';
 import { Badge } from '@web/components/ui/badge';
 import { Skeleton } from '@web/components/ui/skeleton';
 import { EducatorOnly } from '@web/components/educator-only';

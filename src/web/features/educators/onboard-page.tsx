@@ -8,7 +8,7 @@ import { ApiError } from '@web/lib/api';
 import { Alert } from '@web/components/ui/alert';
 import { ButtonLink } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
-import { useViewer } from '@web/lib/auth';
+import { useViewer } from '@web/lib/viewer';
 import { Skeleton } from '@web/components/ui/skeleton';
 import { uploadWithProgress } from '@web/components/ui/upload';
 import { payoutsQuery } from './api/payouts';

@@ -6,7 +6,7 @@ import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
 import { PageLoading } from '@web/components/ui/spinner';
-import { useViewer } from '@web/lib/auth';
+import { useViewer } from '@web/lib/viewer';
 import { EducatorOnly } from '@web/components/educator-only';
 import { payoutsQuery } from './api/payouts';
 import { OnboardingButton, PayoutFlags, payoutsReady } from './components/payouts';

@@ -1,6 +1,6 @@
 import { BookOpen, CreditCard, MessagesSquare, ShieldCheck, Users, Zap } from 'lucide-react';
 import { ButtonLink } from '@web/components/ui/button';
-import { useMe } from '@web/lib/auth';
+import { useMe } from '@web/lib/viewer';
 import { paths } from '@web/lib/paths';
 
 const FEATURES = [

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { CurrentUser, SignInBody, SignUpBody } from '@shared/accounts';
 import { api } from '@web/lib/api';
-import { meQuery } from '@web/lib/auth';
+import { meQuery } from '@web/lib/viewer';
 import { paths } from '@web/lib/paths';
 import { queryKeys } from '@web/lib/query-keys';
 import { broadcastSignIn } from '@web/lib/sign-in-channel';

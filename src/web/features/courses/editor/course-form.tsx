@@ -11,7 +11,7 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Field } from '@web/components/ui/field';
 import { Markdown } from '@web/components/markdown';
-import { useViewer } from '@web/lib/auth';
+import { useViewer } from '@web/lib/viewer';
 import { coverUploadUrl, createCourse, publishCourse, updateCourse } from '../api/courses';
 import { ConfirmDialog } from '@web/components/ui/dialog';
 import { FieldGroup, FormSection, Select, TextArea } from '@web/components/ui/inputs';

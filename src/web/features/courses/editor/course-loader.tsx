@@ -6,7 +6,7 @@ import { ApiError, isNotFound } from '@web/lib/api';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import NotFoundPage from '@web/components/not-found-page';
-import { useViewer } from '@web/lib/auth';
+import { useViewer } from '@web/lib/viewer';
 import { courseQuery } from '../api/courses';
 import { EditorSkeleton } from '@web/components/ui/skeleton';
 import { EducatorOnly } from '@web/components/educator-only';

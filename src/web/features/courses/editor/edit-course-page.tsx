@@ -6,7 +6,7 @@ import type { CourseView } from '@shared/courses-schemas';
 import { ApiError } from '@web/lib/api';
 import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
-import { useViewer } from '@web/lib/auth';
+import { useViewer } from '@web/lib/viewer';
 import { archiveCourse, publishCourse } from '../api/courses';
 import { Badge } from '@web/components/ui/badge';
 import { ConfirmDialog } from '@web/components/ui/dialog';

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { Check } from 'lucide-react';
 import { PageHeader } from '@web/components/ui/card';
-import { useViewer } from '@web/lib/auth';
+import { useViewer } from '@web/lib/viewer';
 import { CourseForm } from './course-form';
 import { EducatorOnly } from '@web/components/educator-only';
 import { paths } from '@web/lib/paths';

@@ -3,7 +3,7 @@ import type { CurrentUser } from '@shared/accounts';
 import { api, ApiError } from './api';
 import { queryKeys } from './query-keys';
 
-/** The signed-in user, or null without a session. */
+/** The viewer: the signed-in user, or null without a sign-in session. */
 export const meQuery = queryOptions({
   queryKey: queryKeys.me,
   queryFn: async (): Promise<CurrentUser | null> => {
