@@ -9,7 +9,7 @@ import { meQuery } from '@web/lib/viewer';
 import { VersionBanner } from './version-banner';
 import { queryKeys } from '@web/lib/query-keys';
 
-/** Wraps every page: session events from other tabs, 401 handling, deploy detection. */
+/** Wraps every page: sign-in events from other tabs, 401 handling, deploy detection. */
 export function RootLayout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();

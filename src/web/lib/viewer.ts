@@ -21,9 +21,9 @@ export function useMe() {
   return useQuery(meQuery);
 }
 
-/** The signed-in user on pages behind the session guard (never null there). */
+/** The signed-in user on pages behind the sign-in guard (never null there). */
 export function useViewer(): CurrentUser {
   const { data } = useQuery(meQuery);
-  if (!data) throw new Error('useViewer used outside the session guard');
+  if (!data) throw new Error('useViewer used outside the sign-in guard');
   return data;
 }

@@ -6,7 +6,7 @@ import { currentSignInSessionQuery } from './api/sign-in-sessions';
 
 const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' }) : '—');
 
-/** Session details for support. The token itself is never shown (it is HttpOnly). */
+/** The current sign-in session's details, for support. The token itself is never shown (it is HttpOnly). */
 export default function AuthTestPage() {
   const { data, isPending, isError } = useQuery(currentSignInSessionQuery);
   if (isPending) return <PageLoading />;
