@@ -2,6 +2,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 
 const BUILD_ID = process.env.AGORA_BUILD_ID ?? `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;
 
@@ -20,6 +21,13 @@ export default defineConfig(({ command }) => ({
   root: 'src/web',
   publicDir: 'public',
   plugins: [react(), tailwindcss(), buildInfo()],
+  // The import aliases tsconfig.json declares (paths), for the bundler too.
+  resolve: {
+    alias: {
+      '@shared': fileURLToPath(new URL('./src/shared', import.meta.url)),
+      '@web': fileURLToPath(new URL('./src/web', import.meta.url)),
+    },
+  },
   define: { __BUILD_ID__: JSON.stringify(command === 'build' ? BUILD_ID : 'dev') },
   build: {
     outDir: '../../dist/web',

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -5,6 +6,13 @@ import { defineConfig } from 'vitest/config';
  * PostgreSQL database per run (tests/support/global-setup.ts), PGlite when none is reachable.
  */
 export default defineConfig({
+  // tsconfig.json's aliases, for the unit tests of web code.
+  resolve: {
+    alias: {
+      '@shared': fileURLToPath(new URL('./src/shared', import.meta.url)),
+      '@web': fileURLToPath(new URL('./src/web', import.meta.url)),
+    },
+  },
   test: {
     include: ['tests/api/**/*.test.ts', 'tests/unit/**/*.test.{ts,tsx}', 'packages/*/tests/**/*.test.ts'],
     environment: 'node',

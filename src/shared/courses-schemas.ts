@@ -231,6 +231,10 @@ export const rosterRow = z.object({
   enrolledAt: z.string(),
 });
 
+/** The answer of GET /api/courses/:courseId/roster: every enrolment, with its session's start. */
+export const rosterResult = z.object({ rows: z.array(rosterRow.extend({ sessionStartsOn: z.string() })) });
+export type RosterRow = z.infer<typeof rosterResult>['rows'][number];
+
 /** The answer of a drop: what was refunded (null: nothing was paid; `pending` until the provider did it). */
 export const dropRefund = z.object({ amountCents: z.number(), currency: z.string(), full: z.boolean(), pending: z.boolean() });
 export const dropResult = z.object({ ok: z.literal(true), message: z.string(), refund: dropRefund.nullable() });

@@ -1,25 +1,27 @@
 /**
- * The product's route table (spec section 2), shared by the server (HTTP redirects,
- * 404 status) and the web app (router). Patterns are lowercase and canonical; matching
- * is case-insensitive for the fixed segments.
+ * The product's route table (spec section 2), written once: the server takes from it the
+ * public-path rule, case redirects and 404 status; the web router mounts one page per
+ * pattern under the layout named here. Patterns are lowercase and canonical; matching is
+ * case-insensitive for the fixed segments.
  */
 export type Layout = 'landing' | 'default' | 'auth';
 
 export interface RouteDef {
-  pattern: string;
+  pattern: RoutePattern;
   public: boolean;
   layout: Layout;
 }
 
-const PUBLIC_PATHS = new Set([
+const PUBLIC_PATHS = new Set<string>([
   '/', '/login', '/signup', '/verify-email', '/reset-password', '/send-password-reset',
   '/project', '/roadmap', '/contact', '/email-verified', '/google-login',
   // Development tool (absent in production): a newcomer reads the verification email here.
   '/dev/outbox',
 ]);
 
-const LANDING = new Set(['/', '/landing', '/pricing', '/project', '/roadmap', '/contact']);
-const AUTH = new Set([
+/** Layouts: landing (marketing pages, no session needed to render), auth (sign-in forms), default (the app, behind the session guard). */
+const LANDING = new Set<string>(['/', '/landing', '/pricing', '/project', '/roadmap', '/contact', '/dev/outbox']);
+const AUTH = new Set<string>([
   '/login', '/signup', '/verify-email', '/reset-password', '/send-password-reset',
   '/email-verified', '/google-login',
 ]);
@@ -47,6 +49,8 @@ const PATTERNS = [
   // Development tools (not served in production)
   '/dev/outbox',
 ] as const;
+
+export type RoutePattern = (typeof PATTERNS)[number];
 
 export const ROUTES: RouteDef[] = PATTERNS.map((pattern) => ({
   pattern,

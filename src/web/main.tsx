@@ -2,8 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { ApiError } from './lib/api';
-import { createRouter } from './app/router';
+import { ApiError } from '@web/lib/api';
+import { createRouter } from '@web/app/router';
 import './styles.css';
 
 const queryClient = new QueryClient({

@@ -143,7 +143,7 @@ test('a learner finds a course by search with a typo, enrols, sees it on the das
     await expect(page.getByText(/Flexible\./)).toBeVisible();
     await expect(page.getByRole('link', { name: /Hedy Lamarr/ }).first()).toHaveAttribute('href', /^\/educator\//);
     await page.screenshot({ path: '/tmp/agora-learner-course.png', fullPage: true });
-    await page.getByRole('link', { name: /^Enroll/ }).click();
+    await page.getByRole('link', { name: /^Enrol in the session/ }).click();
   });
 
   await test.step('confirming enrols at once (a free session)', async () => {
@@ -187,7 +187,7 @@ test('a learner finds a course by search with a typo, enrols, sees it on the das
     await expect(page.getByRole('heading', { name: 'You have left this session' })).toBeVisible();
     await page.getByRole('link', { name: 'Back to the course' }).click();
     await expect(page.getByText('10 of 10 seats left')).toBeVisible();
-    await page.getByRole('link', { name: /^Enroll/ }).click();
+    await page.getByRole('link', { name: /^Enrol in the session/ }).click();
     await page.getByRole('button', { name: 'Confirm enrolment' }).click();
     await expect(page.getByRole('heading', { name: "You're enrolled" })).toBeVisible();
     await page.getByRole('link', { name: 'Back to the course' }).click();

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  classTimeInput, courseInput, courseView, enrolmentResult, type CourseView, reviewInput, rosterRow, sessionInput, sessionUpdate,
+  classTimeInput, courseInput, courseView, enrolmentResult, type CourseView, reviewInput, rosterResult, sessionInput, sessionUpdate,
   dropResult,
 } from '../../shared/courses-schemas.js';
+import { dashboardResult } from '../../shared/dashboard-schemas.js';
 import { errorBody } from '../../shared/errors.js';
 import { AppError } from '../http/errors.js';
 import { readUpload } from '../http/uploads.js';
@@ -148,7 +149,7 @@ export async function courseRoutes(app: FastifyInstance) {
   });
 
   r.get('/api/courses/:courseId/roster', {
-    schema: { tags, summary: "The course's roster (its educator only)", params: courseParams, response: { 200: z.object({ rows: z.array(rosterRow.extend({ sessionStartsOn: z.string() })) }), ...errors } },
+    schema: { tags, summary: "The course's roster (its educator only)", params: courseParams, response: { 200: rosterResult, ...errors } },
   }, async (request) => {
     const { rows } = await getRoster(db, await app.requireViewer(request), request.params.courseId);
     return { rows: rows.map((row) => ({ ...row, status: row.status as 'active' })) };
@@ -163,7 +164,7 @@ export async function courseRoutes(app: FastifyInstance) {
   });
 
   r.get('/api/dashboard', {
-    schema: { tags, summary: 'Upcoming class times, courses, waitlists (and taught courses)' },
+    schema: { tags, summary: 'Upcoming class times, courses, waitlists (and taught courses)', response: { 200: dashboardResult, ...errors } },
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     return getDashboard(db, await app.requireViewer(request));

@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { ChevronDown, LogOut, Menu, Settings, X } from 'lucide-react';
-import { Logo } from '../components/brand';
-import { paths } from '../lib/paths';
-import { useSignOut, useViewer } from '../features/accounts/api';
+import { Logo } from '@web/components/brand';
+import { paths } from '@web/lib/paths';
+import { useSignOut } from '@web/features/accounts/api/sign-in';
+import { useViewer } from '@web/lib/viewer';
 
 const NAV = [
   { to: paths.explore, label: 'Explore' },
-  { to: paths.courses, label: 'Courses' },
+  { to: paths.courseSearch(), label: 'Courses' },
   { to: paths.clubs, label: 'Clubs' },
   { to: paths.mailbox, label: 'Mailbox' },
   { to: paths.dashboard, label: 'Dashboard' },

@@ -1,13 +1,14 @@
 import { Link, Outlet } from 'react-router';
-import { Logo } from '../components/brand';
-import { ButtonLink } from '../components/ui/button';
-import { useMe } from '../features/accounts/api';
+import { Logo } from '@web/components/brand';
+import { ButtonLink } from '@web/components/ui/button';
+import { useMe } from '@web/lib/viewer';
+import { paths } from '@web/lib/paths';
 
 const LINKS = [
-  { to: '/pricing', label: 'Pricing' },
-  { to: '/project', label: 'Project' },
-  { to: '/roadmap', label: 'Roadmap' },
-  { to: '/contact', label: 'Contact' },
+  { to: paths.pricing, label: 'Pricing' },
+  { to: paths.project, label: 'Project' },
+  { to: paths.roadmap, label: 'Roadmap' },
+  { to: paths.contact, label: 'Contact' },
 ];
 
 /** The landing layout: public marketing pages. */
@@ -23,11 +24,11 @@ export function LandingLayout() {
           </nav>
           <div className="flex items-center gap-2">
             {me ? (
-              <ButtonLink to="/explore">Open Agora</ButtonLink>
+              <ButtonLink to={paths.explore}>Open Agora</ButtonLink>
             ) : (
               <>
-                <ButtonLink to="/login" variant="ghost">Log in</ButtonLink>
-                <ButtonLink to="/signup">Sign up</ButtonLink>
+                <ButtonLink to={paths.login()} variant="ghost">Log in</ButtonLink>
+                <ButtonLink to={paths.signup}>Sign up</ButtonLink>
               </>
             )}
           </div>

@@ -1,14 +1,15 @@
 import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { setUnauthorizedHandler } from '../lib/api';
-import { onSessionEvent } from '../lib/session-channel';
-import { paths } from '../lib/paths';
-import { isPublicPath } from '../../shared/routes';
-import { meQuery } from '../features/accounts/api';
+import { setUnauthorizedHandler } from '@web/lib/api';
+import { onSignInEvent } from '@web/lib/sign-in-channel';
+import { paths } from '@web/lib/paths';
+import { isPublicPath } from '@shared/routes';
+import { meQuery } from '@web/lib/viewer';
 import { VersionBanner } from './version-banner';
+import { queryKeys } from '@web/lib/query-keys';
 
-/** Wraps every page: session events from other tabs, 401 handling, deploy detection. */
+/** Wraps every page: sign-in events from other tabs, 401 handling, deploy detection. */
 export function RootLayout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -19,10 +20,10 @@ export function RootLayout() {
       const here = window.location.pathname + window.location.search;
       if (!isPublicPath(window.location.pathname)) navigate(paths.login(here, 'session-expired'), { replace: true });
     });
-    return onSessionEvent((event) => {
+    return onSignInEvent((event) => {
       if (event === 'signed-out') {
         queryClient.setQueryData(meQuery.queryKey, null);
-        queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'me' });
+        queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me[0] });
         navigate(paths.login(undefined, 'signed-out'), { replace: true });
       } else {
         void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });

@@ -1,35 +1,92 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import type { QueryClient } from '@tanstack/react-query';
-import { paths } from '../lib/paths';
-import { lazyPage } from '../lib/lazy-page';
-import { comingSoon } from '../components/coming-soon';
-import { meQuery } from '../features/accounts/api';
-import ErrorPage from '../features/errors/error-page';
-import NotFoundPage from '../features/errors/not-found-page';
+import { ROUTES, type Layout, type RoutePattern } from '@shared/routes';
+import { paths } from '@web/lib/paths';
+import { lazyPage } from '@web/lib/lazy-page';
+import { meQuery } from '@web/lib/viewer';
+import { comingSoon } from '@web/components/coming-soon';
+import NotFoundPage from '@web/components/not-found-page';
+import ErrorPage from './error-page';
 import { RootLayout } from './root-layout';
 import { AppLayout } from './app-layout';
 import { AuthLayout, LandingLayout } from './landing-layout';
 
+type Page = { lazy: ReturnType<typeof lazyPage> } | { Component: ComponentType };
+
+const lazy = (load: Parameters<typeof lazyPage>[0]): Page => ({ lazy: lazyPage(load) });
 const info = (name: 'ProjectPage' | 'RoadmapPage' | 'ContactPage') =>
-  lazyPage(() => import('../features/marketing/info-pages').then((m) => ({ default: m[name] })));
+  lazy(() => import('../features/marketing/info-pages').then((m) => ({ default: m[name] })));
+/** Placeholders for the screens later issues build. */
+const soon = (title: string, text: string): Page => ({ Component: comingSoon(title, text) });
 
-/** Placeholders for the screens later issues build (spec section 2 route table). */
-const SOON: [string, string, string][] = [
-  ['/club/new', 'Create a club', 'Start a club around what you love.'],
-  ['/club/search', 'Find a club', 'Search clubs near you and online.'],
-  ['/club/:id', 'Club', 'Club details and events will be shown here.'],
-  ['/club/:clubID/edit', 'Edit club', 'Club organisers will edit their club here.'],
-  ['/club/:clubID/new-event', 'New event', 'Club organisers will plan events here.'],
-  ['/club/:clubID/event/:eventID', 'Event', 'Event details will be shown here.'],
-  ['/educator/:educatorID/analytics', 'Analytics', 'Enrolments and revenue over time.'],
-  ['/mailbox', 'Mailbox', 'Your conversations with learners and educators.'],
-  ['/mailbox/notifications', 'Notifications', 'Everything that happened while you were away.'],
-  ['/mailbox/:senderID', 'Conversation', 'Your messages with this person.'],
-  ['/mailbox/:userID/:notificationID', 'Notification', 'The details of a notification.'],
-];
+/**
+ * The page of every pattern of the shared route table (src/shared/routes.ts): the record's
+ * type makes a pattern without a page, or a page without a pattern, a compile error.
+ */
+const PAGES: Record<RoutePattern, Page> = {
+  '/': lazy(() => import('../features/marketing/landing-page')),
+  '/landing': lazy(() => import('../features/marketing/landing-page')),
+  '/pricing': lazy(() => import('./pages/pricing-page')),
+  '/pricing/complete': lazy(() => import('../features/payments/pricing-complete-page')),
+  '/project': info('ProjectPage'),
+  '/roadmap': info('RoadmapPage'),
+  '/contact': info('ContactPage'),
+  '/dev/outbox': lazy(() => import('../features/dev/outbox-page')),
 
-/** Protected pages: without a session the visitor goes to /login?next=<path>. */
-function requireSession(queryClient: QueryClient) {
+  '/login': lazy(() => import('../features/accounts/login-page')),
+  '/signup': lazy(() => import('../features/accounts/signup-page')),
+  '/verify-email': lazy(() => import('../features/accounts/verify-email-page')),
+  '/email-verified': lazy(() => import('../features/accounts/email-verified-page')),
+  '/send-password-reset': lazy(() => import('../features/accounts/send-password-reset-page')),
+  '/reset-password': lazy(() => import('../features/accounts/reset-password-page')),
+  '/google-login': lazy(() => import('../features/accounts/google-login-page')),
+
+  '/explore': lazy(() => import('./pages/explore-page')),
+  '/dashboard': lazy(() => import('./pages/dashboard-page')),
+  '/not-found': { Component: NotFoundPage },
+  '/auth-test': lazy(() => import('../features/accounts/auth-test-page')),
+  '/user/settings': lazy(() => import('./pages/settings-page')),
+  '/user/:userID/edit': lazy(() => import('../features/accounts/edit-user-page')),
+
+  '/course/new': lazy(() => import('../features/courses/editor/new-course-page')),
+  '/course/search': lazy(() => import('../features/courses/search-page')),
+  '/course/:id': lazy(() => import('../features/courses/course-page')),
+  '/course/checkout': lazy(() => import('../features/payments/checkout-page')),
+  '/course/checkout/complete': lazy(() => import('../features/payments/checkout-complete-page')),
+  '/course/:courseID/edit': lazy(() => import('../features/courses/editor/edit-course-page')),
+  '/course/:courseID/review': lazy(() => import('../features/courses/review-page')),
+  '/course/:courseID/enrollment': lazy(() => import('../features/courses/roster-page')),
+  '/course/:courseID/session/new': lazy(() => import('../features/courses/editor/new-session-page')),
+  '/course/:courseID/session/:sessionID/drop': lazy(() => import('../features/courses/drop-page')),
+  '/course/:courseID/session/:sessionID/enroll': lazy(() => import('../features/courses/enrol-page')),
+  '/course/:courseID/session/:sessionID/new-class-time': lazy(() => import('../features/courses/editor/new-class-time-page')),
+
+  '/educator/:id': lazy(() => import('../features/educators/educator-page')),
+  '/educator/onboard': lazy(() => import('../features/educators/onboard-page')),
+  '/educator/benefits': lazy(() => import('../features/educators/benefits-page')),
+  '/educator/dashboard': lazy(() => import('../features/educators/educator-dashboard-page')),
+  '/educator/onboard-success': lazy(() => import('../features/educators/onboard-success-page')),
+  '/educator/:educatorID/edit': lazy(() => import('../features/educators/edit-educator-page')),
+  '/educator/:educatorID/analytics': soon('Analytics', 'Enrolments and revenue over time.'),
+
+  '/club/new': soon('Create a club', 'Start a club around what you love.'),
+  '/club/search': soon('Find a club', 'Search clubs near you and online.'),
+  '/club/:id': soon('Club', 'Club details and events will be shown here.'),
+  '/club/:clubID/edit': soon('Edit club', 'Club organisers will edit their club here.'),
+  '/club/:clubID/new-event': soon('New event', 'Club organisers will plan events here.'),
+  '/club/:clubID/event/:eventID': soon('Event', 'Event details will be shown here.'),
+  '/mailbox': soon('Mailbox', 'Your conversations with learners and educators.'),
+  '/mailbox/notifications': soon('Notifications', 'Everything that happened while you were away.'),
+  '/mailbox/:senderID': soon('Conversation', 'Your messages with this person.'),
+  '/mailbox/:userID/:notificationID': soon('Notification', 'The details of a notification.'),
+};
+
+const pagesOf = (layout: Layout): RouteObject[] =>
+  ROUTES.filter((r) => r.layout === layout).map((r) => ({ path: r.pattern, ...PAGES[r.pattern] }));
+
+/** Protected pages: without a sign-in session the visitor goes to /login?next=<path>. */
+function requireSignIn(queryClient: QueryClient) {
   return async ({ request }: LoaderFunctionArgs) => {
     const me = await queryClient.ensureQueryData(meQuery);
     if (!me) {
@@ -49,65 +106,17 @@ export function createRouter(queryClient: QueryClient) {
         {
           Component: LandingLayout,
           errorElement: <ErrorPage />,
-          children: [
-            { path: '/', lazy: lazyPage(() => import('../features/marketing/landing-page')) },
-            { path: '/landing', lazy: lazyPage(() => import('../features/marketing/landing-page')) },
-            { path: '/pricing', lazy: lazyPage(() => import('../features/payments/pricing-page')) },
-            { path: '/project', lazy: info('ProjectPage') },
-            { path: '/roadmap', lazy: info('RoadmapPage') },
-            { path: '/contact', lazy: info('ContactPage') },
-            { path: '/dev/outbox', lazy: lazyPage(() => import('../features/dev/outbox-page')) },
-            { path: '*', Component: NotFoundPage },
-          ],
+          children: [...pagesOf('landing'), { path: '*', Component: NotFoundPage }],
         },
-        {
-          Component: AuthLayout,
-          errorElement: <ErrorPage />,
-          children: [
-            { path: '/login', lazy: lazyPage(() => import('../features/accounts/login-page')) },
-            { path: '/signup', lazy: lazyPage(() => import('../features/accounts/signup-page')) },
-            { path: '/verify-email', lazy: lazyPage(() => import('../features/accounts/verify-email-page')) },
-            { path: '/email-verified', lazy: lazyPage(() => import('../features/accounts/email-verified-page')) },
-            { path: '/send-password-reset', lazy: lazyPage(() => import('../features/accounts/send-password-reset-page')) },
-            { path: '/reset-password', lazy: lazyPage(() => import('../features/accounts/reset-password-page')) },
-            { path: '/google-login', lazy: lazyPage(() => import('../features/accounts/google-login-page')) },
-          ],
-        },
+        { Component: AuthLayout, errorElement: <ErrorPage />, children: pagesOf('auth') },
         {
           Component: AppLayout,
-          loader: requireSession(queryClient),
-          // Filters in the query string (search) need no session check; a new page does.
+          loader: requireSignIn(queryClient),
+          // Filters in the query string (search) need no sign-in check; a new page does.
           shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
             currentUrl.pathname !== nextUrl.pathname && defaultShouldRevalidate,
           errorElement: <ErrorPage />,
-          children: [
-            { path: '/explore', lazy: lazyPage(() => import('../features/home/explore-page')) },
-            { path: '/user/settings', lazy: lazyPage(() => import('../features/accounts/settings-page')) },
-            { path: '/user/:userID/edit', lazy: lazyPage(() => import('../features/accounts/edit-user-page')) },
-            { path: '/auth-test', lazy: lazyPage(() => import('../features/accounts/auth-test-page')) },
-            { path: '/not-found', Component: NotFoundPage },
-            { path: '/educator/onboard', lazy: lazyPage(() => import('../features/educators/onboard-page')) },
-            { path: '/educator/:id', lazy: lazyPage(() => import('../features/educators/educator-page')) },
-            { path: '/educator/:educatorID/edit', lazy: lazyPage(() => import('../features/educators/edit-educator-page')) },
-            { path: '/course/new', lazy: lazyPage(() => import('../features/courses/editor/new-course-page')) },
-            { path: '/course/:courseID/edit', lazy: lazyPage(() => import('../features/courses/editor/edit-course-page')) },
-            { path: '/course/:courseID/session/new', lazy: lazyPage(() => import('../features/courses/editor/new-session-page')) },
-            { path: '/course/:courseID/session/:sessionID/new-class-time', lazy: lazyPage(() => import('../features/courses/editor/new-class-time-page')) },
-            { path: '/course/:courseID/enrollment', lazy: lazyPage(() => import('../features/courses/roster-page')) },
-            { path: '/course/search', lazy: lazyPage(() => import('../features/courses/search-page')) },
-            { path: '/course/:id', lazy: lazyPage(() => import('../features/courses/course-page')) },
-            { path: '/course/:courseID/session/:sessionID/enroll', lazy: lazyPage(() => import('../features/courses/enroll-page')) },
-            { path: '/course/:courseID/session/:sessionID/drop', lazy: lazyPage(() => import('../features/courses/drop-page')) },
-            { path: '/course/:courseID/review', lazy: lazyPage(() => import('../features/courses/review-page')) },
-            { path: '/dashboard', lazy: lazyPage(() => import('../features/dashboard/dashboard-page')) },
-            { path: '/course/checkout', lazy: lazyPage(() => import('../features/payments/checkout-page')) },
-            { path: '/course/checkout/complete', lazy: lazyPage(() => import('../features/payments/checkout-complete-page')) },
-            { path: '/pricing/complete', lazy: lazyPage(() => import('../features/payments/pricing-complete-page')) },
-            { path: '/educator/benefits', lazy: lazyPage(() => import('../features/payments/benefits-page')) },
-            { path: '/educator/dashboard', lazy: lazyPage(() => import('../features/payments/educator-dashboard-page')) },
-            { path: '/educator/onboard-success', lazy: lazyPage(() => import('../features/payments/onboard-success-page')) },
-            ...SOON.map(([path, title, text]) => ({ path, Component: comingSoon(title, text) })),
-          ],
+          children: pagesOf('default'),
         },
       ],
     },

@@ -1,8 +1,9 @@
 import { Link } from 'react-router';
+import { paths } from '@web/lib/paths';
 
 export function Logo({ className = '' }: { className?: string }) {
   return (
-    <Link to="/" className={`inline-flex items-center gap-2 font-bold text-slate-900 ${className}`} aria-label="Agora home">
+    <Link to={paths.home} className={`inline-flex items-center gap-2 font-bold text-slate-900 ${className}`} aria-label="Agora home">
       <img src="/favicon.svg" alt="" className="h-8 w-8" width={32} height={32} />
       <span className="text-xl tracking-tight">Agora</span>
     </Link>

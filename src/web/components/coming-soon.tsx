@@ -1,5 +1,6 @@
 import { Hammer } from 'lucide-react';
 import { ButtonLink } from './ui/button';
+import { paths } from '@web/lib/paths';
 
 /** A proper placeholder for screens that later issues fill in. */
 export function ComingSoon({ title, description }: { title: string; description: string }) {
@@ -10,7 +11,7 @@ export function ComingSoon({ title, description }: { title: string; description:
         <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
         <p className="mt-2 text-slate-600">{description}</p>
         <p className="mt-1 text-sm font-medium text-brand-700">Coming soon</p>
-        <ButtonLink to="/explore" variant="secondary" className="mt-6">Back to Explore</ButtonLink>
+        <ButtonLink to={paths.explore} variant="secondary" className="mt-6">Back to Explore</ButtonLink>
       </div>
     </div>
   );

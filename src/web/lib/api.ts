@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../../shared/errors';
+import type { ErrorBody } from '@shared/errors';
 
 /** An API failure with the server's message (safe to show) and the fields at fault. */
 export class ApiError extends Error {
@@ -89,3 +89,10 @@ async function toApiError(response: Response): Promise<ApiError> {
   const fallback = response.status >= 500 ? 'Something went wrong on our side. Please try again.' : 'The request could not be completed.';
   return new ApiError(response.status, e?.message ?? fallback, e?.code ?? 'error', e?.fields ?? {}, e?.reasons ?? []);
 }
+
+/** 403/404/400 from the API on a page's main resource: show the Not Found page. */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.status === 403 || error.status === 400);
+}
+
+export const isNotEducator = (error: unknown) => error instanceof ApiError && error.code === 'not_educator';

@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert } from '../../components/ui/alert';
-import { Card, PageHeader } from '../../components/ui/card';
-import { PageLoading } from '../../components/ui/spinner';
-import { currentSessionQuery } from './api';
+import { Alert } from '@web/components/ui/alert';
+import { Card, PageHeader } from '@web/components/ui/card';
+import { PageLoading } from '@web/components/ui/spinner';
+import { currentSignInSessionQuery } from './api/sign-in-sessions';
 
 const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' }) : '—');
 
-/** Session details for support. The token itself is never shown (it is HttpOnly). */
+/** The current sign-in session's details, for support. The token itself is never shown (it is HttpOnly). */
 export default function AuthTestPage() {
-  const { data, isPending, isError } = useQuery(currentSessionQuery);
+  const { data, isPending, isError } = useQuery(currentSignInSessionQuery);
   if (isPending) return <PageLoading />;
   if (isError || !data) return <Alert tone="error">Could not load your session.</Alert>;
   const rows: [string, string][] = [

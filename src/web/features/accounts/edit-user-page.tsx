@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
-import { PageHeader } from '../../components/ui/card';
-import NotFoundPage from '../errors/not-found-page';
-import { useViewer } from './api';
+import { PageHeader } from '@web/components/ui/card';
+import NotFoundPage from '@web/components/not-found-page';
+import { useViewer } from '@web/lib/viewer';
 import { ProfileForm } from './profile-form';
 
 /** Only the owner may edit a user; anyone else sees the not-found page. */

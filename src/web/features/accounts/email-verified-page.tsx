@@ -1,8 +1,8 @@
 import { useSearchParams } from 'react-router';
 import { BadgeCheck, CircleAlert } from 'lucide-react';
-import { paths } from '../../lib/paths';
-import { ButtonLink } from '../../components/ui/button';
-import { useMe } from './api';
+import { paths } from '@web/lib/paths';
+import { ButtonLink } from '@web/components/ui/button';
+import { useMe } from '@web/lib/viewer';
 import { AuthCard } from './auth-card';
 
 export default function EmailVerifiedPage() {

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { MESSAGES } from '../../../shared/accounts';
-import { GoogleIcon } from '../../components/brand';
-import { Button } from '../../components/ui/button';
-import { startGoogleLogin } from './api';
+import { MESSAGES } from '@shared/accounts';
+import { GoogleIcon } from '@web/components/brand';
+import { Button } from '@web/components/ui/button';
+import { startGoogleLogin } from './api/sign-in';
 
 /** "Continue with Google": the server starts the redirect flow (PKCE) and returns the URL. */
 export function GoogleButton({ next }: { next?: string }) {

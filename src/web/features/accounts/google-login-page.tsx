@@ -1,13 +1,13 @@
 import { useEffect } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { MESSAGES } from '../../../shared/accounts';
-import { safeNext } from '../../../shared/routes';
-import { paths } from '../../lib/paths';
-import { broadcastSession } from '../../lib/session-channel';
-import { Alert } from '../../components/ui/alert';
-import { PageLoading } from '../../components/ui/spinner';
-import { meQuery } from './api';
+import { MESSAGES } from '@shared/accounts';
+import { safeNext } from '@shared/routes';
+import { paths } from '@web/lib/paths';
+import { broadcastSignIn } from '@web/lib/sign-in-channel';
+import { Alert } from '@web/components/ui/alert';
+import { PageLoading } from '@web/components/ui/spinner';
+import { meQuery } from '@web/lib/viewer';
 import { AuthCard } from './auth-card';
 
 /** Where the Google redirect flow comes back: the session cookie is already set. */
@@ -22,12 +22,12 @@ export default function GoogleLoginPage() {
     let cancelled = false;
     queryClient.fetchQuery({ ...meQuery, staleTime: 0 }).then((me) => {
       if (cancelled) return;
-      if (!me) return navigate('/google-login?error=no-session', { replace: true });
-      broadcastSession('signed-in');
+      if (!me) return navigate(paths.googleLogin('no-session'), { replace: true });
+      broadcastSignIn('signed-in');
       const next = safeNext(sessionStorage.getItem('agora:next'));
       sessionStorage.removeItem('agora:next');
       navigate(next, { replace: true });
-    }, () => navigate('/google-login?error=failed', { replace: true }));
+    }, () => navigate(paths.googleLogin('failed'), { replace: true }));
     return () => {
       cancelled = true;
     };

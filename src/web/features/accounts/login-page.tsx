@@ -2,15 +2,16 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { safeNext } from '../../../shared/routes';
-import { MESSAGES } from '../../../shared/accounts';
-import { ApiError } from '../../lib/api';
-import { broadcastSession } from '../../lib/session-channel';
-import { paths } from '../../lib/paths';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
-import { Field } from '../../components/ui/field';
-import { meQuery, resendVerification, signIn } from './api';
+import { safeNext } from '@shared/routes';
+import { MESSAGES } from '@shared/accounts';
+import { ApiError } from '@web/lib/api';
+import { broadcastSignIn } from '@web/lib/sign-in-channel';
+import { paths } from '@web/lib/paths';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Field } from '@web/components/ui/field';
+import { meQuery } from '@web/lib/viewer';
+import { resendVerification, signIn } from './api/sign-in';
 import { GoogleButton, OrDivider } from './google-button';
 import { AuthCard } from './auth-card';
 
@@ -45,7 +46,7 @@ export default function LoginPage() {
     try {
       const me = await signIn({ email, password });
       queryClient.setQueryData(meQuery.queryKey, me);
-      broadcastSession('signed-in');
+      broadcastSignIn('signed-in');
       navigate(next, { replace: true });
     } catch (err) {
       setError(err instanceof ApiError ? err : new ApiError(500, MESSAGES.signInError, 'error'));

@@ -2,14 +2,15 @@ import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import { Camera } from 'lucide-react';
-import { AVATAR_MAX_BYTES, MESSAGES, type CurrentUser } from '../../../shared/accounts';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { Field } from '../../components/ui/field';
-import { Spinner } from '../../components/ui/spinner';
-import { meQuery, updateProfile, uploadAvatar } from './api';
+import { AVATAR_MAX_BYTES, MESSAGES, type CurrentUser } from '@shared/accounts';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Card } from '@web/components/ui/card';
+import { Field } from '@web/components/ui/field';
+import { Spinner } from '@web/components/ui/spinner';
+import { meQuery } from '@web/lib/viewer';
+import { updateProfile, uploadAvatar } from './api/profile';
 
 const ACCEPTED = ['image/png', 'image/jpeg', 'image/webp'];
 

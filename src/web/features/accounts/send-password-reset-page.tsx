@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { MESSAGES } from '../../../shared/accounts';
-import { ApiError } from '../../lib/api';
-import { paths } from '../../lib/paths';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
-import { Field } from '../../components/ui/field';
-import { requestPasswordReset } from './api';
+import { MESSAGES } from '@shared/accounts';
+import { ApiError } from '@web/lib/api';
+import { paths } from '@web/lib/paths';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Field } from '@web/components/ui/field';
+import { requestPasswordReset } from './api/sign-in';
 import { AuthCard } from './auth-card';
 
 export default function SendPasswordResetPage() {

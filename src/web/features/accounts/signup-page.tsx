@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { birthdateProblem, EMAIL_RE, MESSAGES, passwordWeaknesses, type SignUpBody } from '../../../shared/accounts';
-import { ApiError } from '../../lib/api';
-import { paths } from '../../lib/paths';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
-import { Field } from '../../components/ui/field';
-import { signUp } from './api';
+import { birthdateProblem, EMAIL_RE, MESSAGES, passwordWeaknesses, type SignUpBody } from '@shared/accounts';
+import { ApiError } from '@web/lib/api';
+import { paths } from '@web/lib/paths';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Field } from '@web/components/ui/field';
+import { signUp } from './api/sign-in';
 import { AuthCard } from './auth-card';
 import { GoogleButton, OrDivider } from './google-button';
 

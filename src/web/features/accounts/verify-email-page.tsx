@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { MailCheck } from 'lucide-react';
-import { ApiError } from '../../lib/api';
-import { paths } from '../../lib/paths';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
-import { resendVerification } from './api';
+import { ApiError } from '@web/lib/api';
+import { paths } from '@web/lib/paths';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { resendVerification } from './api/sign-in';
 import { AuthCard } from './auth-card';
 
 const COOLDOWN = 60;

@@ -1,20 +1,22 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { CalendarDays, ClipboardList, Globe2, MapPin, Monitor, Pencil, ShieldCheck, Star, Users } from 'lucide-react';
-import type { CourseView } from '../../../shared/courses-schemas';
-import { formatPrice } from '../../../shared/courses';
-import { Markdown } from '../../components/markdown';
-import { Alert } from '../../components/ui/alert';
-import { ButtonLink, buttonClass } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { Badge, Skeleton } from './components/badge';
-import { CourseCover } from './components/cover';
+import type { CourseView } from '@shared/courses-schemas';
+import { formatPrice } from '@shared/courses';
+import { Markdown } from '@web/components/markdown';
+import { Alert } from '@web/components/ui/alert';
+import { ButtonLink, buttonClass } from '@web/components/ui/button';
+import { Card } from '@web/components/ui/card';
+import { Badge } from '@web/components/ui/badge';
+import { Skeleton } from '@web/components/ui/skeleton';
+import { CourseCover } from '@web/components/ui/cover';
 import { CourseGate } from './components/course-gate';
 import { EducatorCard } from './components/educator-card';
-import { categoryLabel, formatDateRange, levelLabel, refundPolicy, startsIn, viewerTimeZone } from './components/format';
+import { categoryLabel, formatDateRange, levelLabel, refundPolicy, startsIn, viewerTimeZone } from '@web/lib/format';
 import { RatingSummary, ReviewList } from './components/reviews';
 import { SessionCard } from './components/session-card';
-import { Stars } from './components/stars';
+import { Stars } from '@web/components/ui/stars';
+import { paths } from '@web/lib/paths';
 
 function CourseSkeleton() {
   return (
@@ -85,8 +87,8 @@ function CourseDetail({ course }: { course: CourseView }) {
             {course.status === 'draft' ? 'It is a draft: only you can see this page.' : course.status === 'archived' ? 'It is archived: it no longer appears in search.' : 'This is how learners see it.'}
           </p>
           <div className="flex flex-wrap gap-2">
-            <ButtonLink to={`/course/${course.id}/edit`} variant="secondary" className="py-2"><Pencil className="h-4 w-4" aria-hidden="true" /> Edit course</ButtonLink>
-            <ButtonLink to={`/course/${course.id}/enrollment`} variant="secondary" className="py-2"><ClipboardList className="h-4 w-4" aria-hidden="true" /> Roster</ButtonLink>
+            <ButtonLink to={paths.editCourse(course.id)} variant="secondary" className="py-2"><Pencil className="h-4 w-4" aria-hidden="true" /> Edit course</ButtonLink>
+            <ButtonLink to={paths.courseRoster(course.id)} variant="secondary" className="py-2"><ClipboardList className="h-4 w-4" aria-hidden="true" /> Roster</ButtonLink>
           </div>
         </div>
       )}
@@ -109,7 +111,7 @@ function CourseDetail({ course }: { course: CourseView }) {
             <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-slate-700">
               <a href="#reviews" className="hover:underline"><Stars value={course.ratingAvg} count={course.ratingCount} /></a>
               <span>
-                by <Link to={`/educator/${course.educator.userId}`} className="font-semibold text-brand-700 hover:underline">{course.educator.name}</Link>
+                by <Link to={paths.educator(course.educator.userId)} className="font-semibold text-brand-700 hover:underline">{course.educator.name}</Link>
               </span>
             </div>
             {/* Small screens: the price and the way to the sessions, right under the title. */}
@@ -127,7 +129,7 @@ function CourseDetail({ course }: { course: CourseView }) {
           <Section id="sessions" title="Sessions">
             {upcoming.length === 0 ? (
               <div className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">
-                No upcoming session yet. {course.isOwner ? <Link to={`/course/${course.id}/session/new`} className="font-semibold text-brand-700 hover:underline">Add a session</Link> : 'Check back soon.'}
+                No upcoming session yet. {course.isOwner ? <Link to={paths.newSession(course.id)} className="font-semibold text-brand-700 hover:underline">Add a session</Link> : 'Check back soon.'}
               </div>
             ) : (
               <>
@@ -168,7 +170,7 @@ function CourseDetail({ course }: { course: CourseView }) {
             id="reviews"
             title="Reviews"
             action={course.canReview && (
-              <ButtonLink to={`/course/${course.id}/review`} variant="secondary" className="py-2">
+              <ButtonLink to={paths.reviewCourse(course.id)} variant="secondary" className="py-2">
                 <Star className="h-4 w-4" aria-hidden="true" /> {myReview ? 'Edit your review' : 'Write a review'}
               </ButtonLink>
             )}
@@ -205,8 +207,8 @@ function CourseDetail({ course }: { course: CourseView }) {
             )}
             {course.isOwner ? (
               <div className="mt-4 grid gap-2">
-                <ButtonLink to={`/course/${course.id}/edit`}>Edit course</ButtonLink>
-                <ButtonLink to={`/course/${course.id}/enrollment`} variant="secondary">Roster</ButtonLink>
+                <ButtonLink to={paths.editCourse(course.id)}>Edit course</ButtonLink>
+                <ButtonLink to={paths.courseRoster(course.id)} variant="secondary">Roster</ButtonLink>
               </div>
             ) : upcoming.length > 0 ? (
               <a href="#sessions" className={buttonClass('primary', 'mt-4 w-full')}>{upcoming.some((s) => s.myEnrolment) ? 'Your sessions' : 'Choose a session'}</a>

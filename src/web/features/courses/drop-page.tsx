@@ -2,17 +2,19 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DoorOpen } from 'lucide-react';
-import { formatPrice } from '../../../shared/courses';
-import type { CourseView } from '../../../shared/courses-schemas';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { Button, ButtonLink } from '../../components/ui/button';
-import { PageLoading } from '../../components/ui/spinner';
-import NotFoundPage from '../errors/not-found-page';
-import { drop, type DropRefund } from './api';
+import { formatPrice } from '@shared/courses';
+import { type CourseView, type DropRefund } from '@shared/courses-schemas';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button, ButtonLink } from '@web/components/ui/button';
+import { PageLoading } from '@web/components/ui/spinner';
+import NotFoundPage from '@web/components/not-found-page';
+import { drop } from './api/course-sessions';
 import { CourseGate } from './components/course-gate';
-import { refundPolicy } from './components/format';
+import { refundPolicy } from '@web/lib/format';
 import { SessionSummary } from './components/session-summary';
+import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 type Session = CourseView['sessions'][number];
 
@@ -40,9 +42,9 @@ function Drop({ course, session }: { course: CourseView; session: Session }) {
     onSuccess: async (r) => {
       setDone({ message: r.message, refund: r.refund ?? null });
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['course', course.id] }),
-        queryClient.invalidateQueries({ queryKey: ['dashboard'] }),
-        queryClient.invalidateQueries({ queryKey: ['courses'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.dashboard }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.courseLists }),
       ]);
     },
   });
@@ -54,9 +56,9 @@ function Drop({ course, session }: { course: CourseView; session: Session }) {
         <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">{done.refund ? 'You have left this session' : done.message}</h1>
         {done.refund ? <RefundOutcome refund={done.refund} message={done.message} /> : <p className="mx-auto mt-2 max-w-md text-slate-600">Your place is freed. You can enrol again while seats are left.</p>}
         <div className="mt-6 flex flex-wrap justify-center gap-3">
-          <ButtonLink to={`/course/${course.id}`}>Back to the course</ButtonLink>
-          <ButtonLink to="/dashboard" variant="secondary">Go to your dashboard</ButtonLink>
-          <ButtonLink to="/course/search" variant="secondary">Find another course</ButtonLink>
+          <ButtonLink to={paths.course(course.id)}>Back to the course</ButtonLink>
+          <ButtonLink to={paths.dashboard} variant="secondary">Go to your dashboard</ButtonLink>
+          <ButtonLink to={paths.courseSearch()} variant="secondary">Find another course</ButtonLink>
         </div>
       </div>
     );
@@ -73,7 +75,7 @@ function Drop({ course, session }: { course: CourseView; session: Session }) {
         <SessionSummary course={course} session={session} visible={3} />
         {!mine ? (
           <Alert tone="info" title="You are not enrolled in this session">
-            Nothing to drop. <Link to={`/course/${course.id}`} className="font-semibold underline">See the course's sessions</Link>
+            Nothing to drop. <Link to={paths.course(course.id)} className="font-semibold underline">See the course's sessions</Link>
           </Alert>
         ) : mine.status === 'completed' ? (
           <Alert tone="info" title="This session is already completed">A completed session cannot be dropped.</Alert>
@@ -84,7 +86,7 @@ function Drop({ course, session }: { course: CourseView; session: Session }) {
           <Alert tone="error" title="You could not drop this session">{mutation.error instanceof ApiError ? mutation.error.message : 'Please try again.'}</Alert>
         )}
         <div className="flex flex-wrap justify-end gap-3">
-          <ButtonLink to={`/course/${course.id}`} variant="secondary">{mine && mine.status !== 'completed' ? 'Keep my place' : 'Back to the course'}</ButtonLink>
+          <ButtonLink to={paths.course(course.id)} variant="secondary">{mine && mine.status !== 'completed' ? 'Keep my place' : 'Back to the course'}</ButtonLink>
           {mine && mine.status !== 'completed' && (
             <Button variant="danger" onClick={() => mutation.mutate()} loading={mutation.isPending}>
               {waitlisted ? 'Leave the waitlist' : 'Drop this session'}

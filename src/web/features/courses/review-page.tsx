@@ -2,14 +2,16 @@ import { useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Star } from 'lucide-react';
-import type { CourseView } from '../../../shared/courses-schemas';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { Button, ButtonLink } from '../../components/ui/button';
-import { PageLoading } from '../../components/ui/spinner';
-import { saveReview } from './api';
-import { CourseCover } from './components/cover';
+import type { CourseView } from '@shared/courses-schemas';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button, ButtonLink } from '@web/components/ui/button';
+import { PageLoading } from '@web/components/ui/spinner';
+import { saveReview } from './api/reviews';
+import { CourseCover } from '@web/components/ui/cover';
 import { CourseGate } from './components/course-gate';
+import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 const MAX_TEXT = 4000;
 const WORDS = ['', 'Poor', 'Fair', 'Good', 'Very good', 'Excellent'];
@@ -64,22 +66,22 @@ function ReviewForm({ course }: { course: CourseView }) {
     mutationFn: () => saveReview(course.id, { rating, text: text.trim() }),
     onSuccess: async (r) => {
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['course', course.id] }),
-        queryClient.invalidateQueries({ queryKey: ['courses'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.courseLists }),
       ]);
-      navigate(`/course/${course.id}#reviews`, { state: { flash: r.message } });
+      navigate(paths.course(course.id, 'reviews'), { state: { flash: r.message } });
     },
     onError: (err) => setFieldErrors(err instanceof ApiError ? err.fields : {}),
   });
 
   if (course.isOwner) {
-    return <Alert tone="info" title="This is your course">Educators cannot review their own courses. <Link to={`/course/${course.id}`} className="font-semibold underline">Back to the course</Link></Alert>;
+    return <Alert tone="info" title="This is your course">Educators cannot review their own courses. <Link to={paths.course(course.id)} className="font-semibold underline">Back to the course</Link></Alert>;
   }
   if (!course.canReview) {
     return (
       <Alert tone="info" title="Only learners of this course can review it">
         Enrol in a session first; you can review it once you are enrolled.{' '}
-        <Link to={`/course/${course.id}#sessions`} className="font-semibold underline">See the sessions</Link>
+        <Link to={paths.course(course.id, 'sessions')} className="font-semibold underline">See the sessions</Link>
       </Alert>
     );
   }
@@ -115,7 +117,7 @@ function ReviewForm({ course }: { course: CourseView }) {
         </p>
       </div>
       <div className="flex flex-wrap justify-end gap-3">
-        <ButtonLink to={`/course/${course.id}`} variant="secondary">Cancel</ButtonLink>
+        <ButtonLink to={paths.course(course.id)} variant="secondary">Cancel</ButtonLink>
         <Button type="submit" loading={mutation.isPending}>{mine ? 'Update review' : 'Publish review'}</Button>
       </div>
     </form>
@@ -135,7 +137,7 @@ export default function ReviewPage() {
               <div className="min-w-0">
                 <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{mine ? 'Edit your review' : 'Review this course'}</h1>
                 <p className="break-words text-slate-600">
-                  <Link to={`/course/${course.id}`} className="hover:text-brand-700 hover:underline">{course.title}</Link> · {course.educator.name}
+                  <Link to={paths.course(course.id)} className="hover:text-brand-700 hover:underline">{course.title}</Link> · {course.educator.name}
                 </p>
               </div>
             </div>

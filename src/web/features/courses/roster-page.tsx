@@ -2,16 +2,18 @@ import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Download, Users } from 'lucide-react';
-import type { CourseView } from '../../../shared/courses-schemas';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
-import { PageHeader } from '../../components/ui/card';
-import NotFoundPage from '../errors/not-found-page';
-import { rosterQuery, type RosterRow } from './api';
-import { Badge, isNotFound, Select, Skeleton } from './editor/controls';
+import { type CourseView, type RosterRow } from '@shared/courses-schemas';
+import { ApiError, isNotFound } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { PageHeader } from '@web/components/ui/card';
+import NotFoundPage from '@web/components/not-found-page';
+import { rosterCsvUrl, rosterQuery } from './api/roster';
+import { Badge } from '@web/components/ui/badge';
+import { Select } from '@web/components/ui/inputs';
+import { Skeleton } from '@web/components/ui/skeleton';
 import { CourseCrumbs, OwnedCourse } from './editor/course-loader';
-import { formatDateRange, formatDateTime, plural } from './editor/format';
+import { formatDateRange, formatDateTime, plural } from '@web/lib/format';
 import { SESSION_STATUS } from './editor/sessions-panel';
 
 /** /course/:courseID/enrollment — the educator's roster per session, with CSV export. */
@@ -74,7 +76,7 @@ function Roster({ course }: { course: CourseView }) {
         title="Roster"
         subtitle={<>Who enrolled in each session of <span className="font-medium text-slate-800">{course.title}</span>.</>}
         actions={
-          <a href={`/api/courses/${course.id}/roster.csv`} download className="inline-flex items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50">
+          <a href={rosterCsvUrl(course.id)} download className="inline-flex items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50">
             <Download className="h-4 w-4" aria-hidden="true" /> Export CSV
           </a>
         }

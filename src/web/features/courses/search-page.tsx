@@ -2,14 +2,15 @@ import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } 
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Search, SearchX, SlidersHorizontal, X } from 'lucide-react';
-import { CATEGORIES, CATEGORY_IDS, LEVELS, LEVEL_IDS, SEARCH_SORTS } from '../../../shared/courses';
-import type { SearchQuery } from '../../../shared/courses-schemas';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
-import { PageHeader } from '../../components/ui/card';
-import { searchCoursesQuery } from './api';
+import { CATEGORIES, CATEGORY_IDS, LEVELS, LEVEL_IDS, SEARCH_SORTS } from '@shared/courses';
+import type { SearchQuery } from '@shared/courses-schemas';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { PageHeader } from '@web/components/ui/card';
+import { searchCoursesQuery } from './api/search';
 import { CourseGrid, CourseGridSkeleton } from './components/course-card';
+import { paths } from '@web/lib/paths';
 
 const PAGE_SIZE = 12;
 const SORT_LABELS: Record<(typeof SEARCH_SORTS)[number], string> = {
@@ -198,7 +199,7 @@ function EmptyState({ q, activeCount, clear }: { q?: string; activeCount: number
       </ul>
       <div className="mt-4 flex flex-wrap justify-center gap-2">
         {CATEGORIES.slice(0, 8).map((c) => (
-          <Link key={c.id} to={`/course/search?category=${c.id}`} className="rounded-full border border-slate-300 bg-white px-3 py-1 text-sm text-slate-700 hover:border-brand-500 hover:text-brand-700">{c.label}</Link>
+          <Link key={c.id} to={paths.courseSearch({ category: c.id })} className="rounded-full border border-slate-300 bg-white px-3 py-1 text-sm text-slate-700 hover:border-brand-500 hover:text-brand-700">{c.label}</Link>
         ))}
       </div>
       {activeCount > 0 && <Button type="button" variant="secondary" className="mt-5" onClick={clear}>Clear filters</Button>}
@@ -238,7 +239,7 @@ export default function SearchPage() {
     const next = new URLSearchParams(params);
     if (p === 1) next.delete('page');
     else next.set('page', String(p));
-    return `/course/search?${next}`;
+    return paths.courseSearch(next);
   };
 
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;

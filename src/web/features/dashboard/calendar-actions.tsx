@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { CalendarPlus, Check, Copy, Download, RefreshCw, Rss } from 'lucide-react';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { Button, buttonClass } from '../../components/ui/button';
-import { calendarFeedUrl } from '../courses/api';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button, buttonClass } from '@web/components/ui/button';
+import { calendarDownloadUrl, calendarFeedUrl } from './api/calendar';
 
 /** "Add to calendar": the .ics download, and the private feed URL to subscribe to. */
 export function CalendarActions() {
@@ -28,7 +28,7 @@ export function CalendarActions() {
     <div className="relative w-full sm:w-auto" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
       <div role="group" aria-label="Add to calendar" className="flex flex-wrap items-center gap-2">
         <span className="hidden items-center gap-1.5 text-sm font-medium text-slate-700 sm:flex"><CalendarPlus className="h-4 w-4" aria-hidden="true" /> Add to calendar:</span>
-        <a href="/api/calendar.ics" download="agora-classes.ics" className={buttonClass('secondary', 'py-2')}>
+        <a href={calendarDownloadUrl} download="agora-classes.ics" className={buttonClass('secondary', 'py-2')}>
           <Download className="h-4 w-4" aria-hidden="true" /> Download .ics
         </a>
         <Button

@@ -1,14 +1,14 @@
-import type { DashboardClassTime } from '../courses/api';
-import { dayKey } from '../courses/components/format';
+import type { DashboardClassTime } from '@shared/dashboard-schemas';
+import { dateIn } from '@shared/time';
 
 /** Classes per day over the next two weeks, as simple bars (the numbers are read out too). */
 export function ClassChart({ times, zone, days = 14 }: { times: DashboardClassTime[]; zone: string; days?: number }) {
   const now = new Date();
   const counts = new Map<string, number>();
-  for (const t of times) counts.set(dayKey(t.startsAt, zone), (counts.get(dayKey(t.startsAt, zone)) ?? 0) + 1);
+  for (const t of times) counts.set(dateIn(new Date(t.startsAt), zone), (counts.get(dateIn(new Date(t.startsAt), zone)) ?? 0) + 1);
   const bars = Array.from({ length: days }, (_, i) => {
     const d = new Date(now.getTime() + i * 86400_000);
-    const key = dayKey(d, zone);
+    const key = dateIn(d, zone);
     return {
       key,
       n: counts.get(key) ?? 0,

@@ -1,10 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Inbox } from 'lucide-react';
-import { api } from '../../lib/api';
-import { Card, PageHeader } from '../../components/ui/card';
-import { PageLoading } from '../../components/ui/spinner';
-
-interface OutboxMessage { id: string; to: string; subject: string; text: string; created_at: string }
+import { Card, PageHeader } from '@web/components/ui/card';
+import { PageLoading } from '@web/components/ui/spinner';
+import { outboxQuery } from './api/outbox';
 
 const linkify = (text: string) =>
   text.split(/(https?:\/\/\S+)/g).map((part, i) =>
@@ -13,7 +11,7 @@ const linkify = (text: string) =>
 
 /** Development tool: the emails the app "sent" while no SMTP server is configured. */
 export default function OutboxPage() {
-  const { data, isPending } = useQuery({ queryKey: ['dev', 'outbox'], queryFn: () => api<OutboxMessage[]>('/api/dev/outbox'), refetchInterval: 3000 });
+  const { data, isPending } = useQuery(outboxQuery);
   return (
     <div className="mx-auto max-w-3xl">
       <PageHeader title="Local outbox" subtitle="Development only: emails are kept here while SMTP_URL is not set." />

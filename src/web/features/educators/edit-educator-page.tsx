@@ -1,23 +1,27 @@
 import { useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EducatorProfile } from '../../../shared/educators-schemas';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { Button, ButtonLink } from '../../components/ui/button';
-import { PageHeader } from '../../components/ui/card';
-import NotFoundPage from '../errors/not-found-page';
-import { useViewer } from '../accounts/api';
-import { EditorSkeleton, isNotFound, Toast, uploadWithProgress, type Flash } from '../courses/editor/controls';
-import { educatorQuery, updateEducator } from './api';
+import type { EducatorProfile } from '@shared/educators-schemas';
+import { ApiError, isNotFound } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button, ButtonLink } from '@web/components/ui/button';
+import { PageHeader } from '@web/components/ui/card';
+import NotFoundPage from '@web/components/not-found-page';
+import { useViewer } from '@web/lib/viewer';
+import { EditorSkeleton } from '@web/components/ui/skeleton';
+import { Toast, type Flash } from '@web/components/ui/toast';
+import { uploadWithProgress } from '@web/components/ui/upload';
+import { educatorQuery, photoUploadUrl, updateEducator } from './api/educators';
 import { EducatorForm, PhotoInput } from './educator-form';
+import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 /** /educator/:educatorID/edit — only the educator themself; anyone else sees Not Found. */
 export default function EditEducatorPage() {
   const { educatorID } = useParams();
   const me = useViewer();
   if (educatorID !== me.id) return <NotFoundPage />;
-  if (!me.educator) return <Navigate to="/educator/onboard" replace />;
+  if (!me.educator) return <Navigate to={paths.educatorOnboard} replace />;
   return <EditEducator id={me.id} />;
 }
 
@@ -42,7 +46,7 @@ function Editor({ profile }: { profile: EducatorProfile }) {
   return (
     <div className="mx-auto max-w-3xl">
       <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600">
-        <Link to={`/educator/${profile.userId}`} className="hover:text-brand-700 hover:underline">Your educator profile</Link>
+        <Link to={paths.educator(profile.userId)} className="hover:text-brand-700 hover:underline">Your educator profile</Link>
         <span aria-hidden="true"> / </span>
         <span>Edit</span>
       </nav>
@@ -54,20 +58,20 @@ function Editor({ profile }: { profile: EducatorProfile }) {
           <PhotoInput
             current={profile.profileImage}
             upload={async (file, progress) => {
-              const { profileImage } = await uploadWithProgress<{ profileImage: string }>(`/api/educators/${profile.userId}/photo`, file, progress);
-              queryClient.setQueryData<EducatorProfile>(['educator', profile.userId], (p) => (p ? { ...p, profileImage } : p));
-              void queryClient.invalidateQueries({ queryKey: ['me'] });
+              const { profileImage } = await uploadWithProgress<{ profileImage: string }>(photoUploadUrl(profile.userId), file, progress);
+              queryClient.setQueryData<EducatorProfile>(queryKeys.educator(profile.userId), (p) => (p ? { ...p, profileImage } : p));
+              void queryClient.invalidateQueries({ queryKey: queryKeys.me });
               return profileImage;
             }}
           />
         }
         onSubmit={async (values) => {
           const { message } = await updateEducator(profile.userId, values);
-          await queryClient.invalidateQueries({ queryKey: ['educator', profile.userId] });
-          void queryClient.invalidateQueries({ queryKey: ['me'] });
+          await queryClient.invalidateQueries({ queryKey: queryKeys.educator(profile.userId) });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.me });
           setFlash({ text: message });
         }}
-        footer={<ButtonLink to={`/educator/${profile.userId}`} variant="secondary">View profile</ButtonLink>}
+        footer={<ButtonLink to={paths.educator(profile.userId)} variant="secondary">View profile</ButtonLink>}
       />
       <Toast flash={flash} onClose={() => setFlash(null)} />
     </div>

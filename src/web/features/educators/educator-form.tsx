@@ -2,15 +2,16 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode 
 import { Controller, useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Camera, Link2, Plus, X } from 'lucide-react';
-import { CATEGORIES } from '../../../shared/courses';
-import { educatorInput, type EducatorInput } from '../../../shared/educators-schemas';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
-import { Field } from '../../components/ui/field';
-import { Spinner } from '../../components/ui/spinner';
-import { Markdown } from '../../components/markdown';
-import { FormSection, imageProblem, IMAGE_TYPES, ProgressBar, TextArea } from '../courses/editor/controls';
+import { CATEGORIES } from '@shared/courses';
+import { educatorInput, type EducatorInput } from '@shared/educators-schemas';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Field } from '@web/components/ui/field';
+import { Spinner } from '@web/components/ui/spinner';
+import { Markdown } from '@web/components/markdown';
+import { FormSection, TextArea } from '@web/components/ui/inputs';
+import { imageProblem, IMAGE_TYPES, ProgressBar } from '@web/components/ui/upload';
 
 export interface EducatorValues {
   headline: string;

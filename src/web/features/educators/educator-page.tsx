@@ -1,16 +1,20 @@
 import { Link, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { BookOpen, CalendarDays, ExternalLink, MapPin, Pencil, Plus, Star } from 'lucide-react';
-import { formatPrice } from '../../../shared/courses';
-import type { EducatorProfile } from '../../../shared/educators-schemas';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { Button, ButtonLink } from '../../components/ui/button';
-import { Markdown, safeHref } from '../../components/markdown';
-import NotFoundPage from '../errors/not-found-page';
-import { Badge, isNotFound, isUuid, Skeleton } from '../courses/editor/controls';
-import { formatDate, plural } from '../courses/editor/format';
-import { educatorQuery } from './api';
+import { formatPrice } from '@shared/courses';
+import type { EducatorProfile } from '@shared/educators-schemas';
+import { ApiError, isNotFound } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button, ButtonLink } from '@web/components/ui/button';
+import { Markdown } from '@web/components/markdown';
+import { safeHref } from '@web/lib/safe-href';
+import NotFoundPage from '@web/components/not-found-page';
+import { Badge } from '@web/components/ui/badge';
+import { isUuid } from '@web/lib/ids';
+import { Skeleton } from '@web/components/ui/skeleton';
+import { formatDate, plural } from '@web/lib/format';
+import { educatorQuery } from './api/educators';
+import { paths } from '@web/lib/paths';
 
 /** /educator/:id — the public profile: who they are, what they teach, their courses. */
 export default function EducatorPage() {
@@ -81,8 +85,8 @@ function Profile({ educator: e }: { educator: EducatorProfile }) {
             </div>
             {e.isMe && (
               <div className="flex flex-wrap gap-2">
-                <ButtonLink to={`/educator/${e.userId}/edit`} variant="secondary"><Pencil className="h-4 w-4" aria-hidden="true" /> Edit profile</ButtonLink>
-                <ButtonLink to="/course/new"><Plus className="h-4 w-4" aria-hidden="true" /> New course</ButtonLink>
+                <ButtonLink to={paths.editEducator(e.userId)} variant="secondary"><Pencil className="h-4 w-4" aria-hidden="true" /> Edit profile</ButtonLink>
+                <ButtonLink to={paths.newCourse}><Plus className="h-4 w-4" aria-hidden="true" /> New course</ButtonLink>
               </div>
             )}
           </div>
@@ -128,7 +132,7 @@ function Profile({ educator: e }: { educator: EducatorProfile }) {
           )}
           {e.isMe && (
             <p className="mt-5 border-t border-slate-100 pt-4 text-xs text-slate-600">
-              Payouts: {e.payoutsReady ? 'ready' : 'not set up yet (coming next)'} · <Link to="/educator/onboard" className="font-semibold text-brand-700 hover:underline">Status</Link>
+              Payouts: {e.payoutsReady ? 'ready' : 'not set up yet (coming next)'} · <Link to={paths.educatorOnboard} className="font-semibold text-brand-700 hover:underline">Status</Link>
             </p>
           )}
         </aside>
@@ -141,7 +145,7 @@ function Profile({ educator: e }: { educator: EducatorProfile }) {
             <BookOpen className="mx-auto h-10 w-10 text-brand-700" aria-hidden="true" />
             <p className="mt-3 font-semibold text-slate-900">{e.isMe ? 'You have no courses yet' : 'No published courses yet'}</p>
             <p className="mt-1 text-sm text-slate-600">{e.isMe ? 'Create a course, add a session, and publish it.' : 'Check back soon.'}</p>
-            {e.isMe && <ButtonLink to="/course/new" className="mt-4">Create your first course</ButtonLink>}
+            {e.isMe && <ButtonLink to={paths.newCourse} className="mt-4">Create your first course</ButtonLink>}
           </div>
         ) : (
           <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
@@ -154,7 +158,7 @@ function Profile({ educator: e }: { educator: EducatorProfile }) {
 }
 
 function CourseTile({ course: c, owner }: { course: EducatorProfile['courses'][number]; owner: boolean }) {
-  const href = owner && c.status !== 'published' ? `/course/${c.id}/edit` : `/course/${c.id}`;
+  const href = owner && c.status !== 'published' ? paths.editCourse(c.id) : paths.course(c.id);
   return (
     <li className="group relative flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition hover:border-brand-500 hover:shadow-md focus-within:ring-2 focus-within:ring-brand-500">
       {c.coverImage ? (
@@ -177,7 +181,7 @@ function CourseTile({ course: c, owner }: { course: EducatorProfile['courses'][n
         <div className="mt-auto flex items-center justify-between pt-3">
           <p className="text-lg font-bold text-slate-900">{formatPrice(c.priceCents, c.currency)}</p>
           {owner && (
-            <Link to={`/course/${c.id}/edit`} className="relative z-10 rounded-lg px-2 py-1 text-sm font-semibold text-brand-700 hover:bg-brand-50" aria-label={`Edit ${c.title}`}>
+            <Link to={paths.editCourse(c.id)} className="relative z-10 rounded-lg px-2 py-1 text-sm font-semibold text-brand-700 hover:bg-brand-50" aria-label={`Edit ${c.title}`}>
               Edit
             </Link>
           )}

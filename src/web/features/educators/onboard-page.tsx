@@ -2,18 +2,21 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowRight, BookOpenCheck, Check, CreditCard, Eye, LayoutDashboard, Pencil, Sparkles } from 'lucide-react';
-import type { CurrentUser } from '../../../shared/accounts';
-import type { EducatorPayouts } from '../../../shared/payments-schemas';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { ButtonLink } from '../../components/ui/button';
-import { PageHeader } from '../../components/ui/card';
-import { useViewer } from '../accounts/api';
-import { Skeleton, uploadWithProgress } from '../courses/editor/controls';
-import { payoutsQuery } from '../payments/api';
-import { OnboardingButton, PayoutFlags, payoutsReady } from '../payments/components/payouts';
-import { becomeEducator, educatorQuery } from './api';
+import type { CurrentUser } from '@shared/accounts';
+import type { EducatorPayouts } from '@shared/payments-schemas';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { ButtonLink } from '@web/components/ui/button';
+import { PageHeader } from '@web/components/ui/card';
+import { useViewer } from '@web/lib/viewer';
+import { Skeleton } from '@web/components/ui/skeleton';
+import { uploadWithProgress } from '@web/components/ui/upload';
+import { payoutsQuery } from './api/payouts';
+import { OnboardingButton, PayoutFlags, payoutsReady } from './components/payouts';
+import { becomeEducator, educatorQuery, photoUploadUrl } from './api/educators';
 import { EducatorForm, PhotoInput } from './educator-form';
+import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 type PayoutStep = 'locked' | 'todo' | 'unfinished' | 'done';
 
@@ -89,7 +92,7 @@ function ProfileStep({ me, onJoined }: { me: CurrentUser; onJoined: (j: { photoE
           if (photo) {
             setProgress(0);
             try {
-              await uploadWithProgress(`/api/educators/${me.id}/photo`, photo, setProgress);
+              await uploadWithProgress(photoUploadUrl(me.id), photo, setProgress);
             } catch (err) {
               photoError = err instanceof ApiError ? err.message : 'The photo could not be uploaded';
             } finally {
@@ -97,13 +100,13 @@ function ProfileStep({ me, onJoined }: { me: CurrentUser; onJoined: (j: { photoE
             }
           }
           onJoined({ photoError });
-          await queryClient.invalidateQueries({ queryKey: ['me'] });
-          void queryClient.invalidateQueries({ queryKey: ['educator', me.id] });
+          await queryClient.invalidateQueries({ queryKey: queryKeys.me });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.educator(me.id) });
         }}
         footer={progress !== null && <span className="text-sm text-slate-600">Uploading your photo… {Math.round(progress * 100)}%</span>}
       />
       <p className="mt-6 text-sm text-slate-600">
-        Curious about fees and payouts first? Read <Link to="/educator/benefits" className="font-semibold text-brand-700 hover:underline">Teaching on Agora</Link>.
+        Curious about fees and payouts first? Read <Link to={paths.educatorBenefits} className="font-semibold text-brand-700 hover:underline">Teaching on Agora</Link>.
       </p>
     </>
   );
@@ -148,7 +151,7 @@ function PayoutsStep({ me, payouts }: { me: CurrentUser; payouts: PayoutsResult 
           {payouts.error && <p className="mt-3 text-sm text-red-700">The state of your payout account could not be read.</p>}
           <div className="mt-4 flex flex-wrap gap-3">
             {ready ? (
-              <ButtonLink to="/educator/dashboard" variant="secondary"><LayoutDashboard className="h-4 w-4" aria-hidden="true" /> Educator dashboard</ButtonLink>
+              <ButtonLink to={paths.educatorDashboard} variant="secondary"><LayoutDashboard className="h-4 w-4" aria-hidden="true" /> Educator dashboard</ButtonLink>
             ) : (
               <OnboardingButton me={me} accountId={account?.id} label={account ? 'Continue onboarding' : 'Set up payouts'} />
             )}
@@ -156,7 +159,7 @@ function PayoutsStep({ me, payouts }: { me: CurrentUser; payouts: PayoutsResult 
         </>
       )}
       <p className="mt-4 text-sm text-slate-600">
-        Fees and payouts, explained: <Link to="/educator/benefits" className="font-semibold text-brand-700 hover:underline">Teaching on Agora</Link>.
+        Fees and payouts, explained: <Link to={paths.educatorBenefits} className="font-semibold text-brand-700 hover:underline">Teaching on Agora</Link>.
       </p>
     </section>
   );
@@ -178,7 +181,7 @@ function EducatorStatus({ me, joined, payouts }: { me: CurrentUser; joined: { ph
         <Sparkles className="h-8 w-8 text-brand-700" aria-hidden="true" />
         <h2 id="next-heading" className="mt-3 text-xl font-bold text-slate-900">{first ? 'Create your first course' : 'Create another course'}</h2>
         <p className="mt-1 text-slate-700">Describe it, add a session with its class times, and publish. Free courses can take enrolments right away; paid ones once payouts are set up.</p>
-        <ButtonLink to="/course/new" className="mt-4">
+        <ButtonLink to={paths.newCourse} className="mt-4">
           {first ? 'Create your first course' : 'New course'} <ArrowRight className="h-4 w-4" aria-hidden="true" />
         </ButtonLink>
       </section>
@@ -206,8 +209,8 @@ function EducatorStatus({ me, joined, payouts }: { me: CurrentUser; joined: { ph
           </ul>
         )}
         <div className="mt-5 flex flex-wrap gap-2">
-          <ButtonLink to={`/educator/${me.id}`} variant="secondary"><Eye className="h-4 w-4" aria-hidden="true" /> View your public profile</ButtonLink>
-          <ButtonLink to={`/educator/${me.id}/edit`} variant="secondary"><Pencil className="h-4 w-4" aria-hidden="true" /> Edit profile</ButtonLink>
+          <ButtonLink to={paths.educator(me.id)} variant="secondary"><Eye className="h-4 w-4" aria-hidden="true" /> View your public profile</ButtonLink>
+          <ButtonLink to={paths.editEducator(me.id)} variant="secondary"><Pencil className="h-4 w-4" aria-hidden="true" /> Edit profile</ButtonLink>
         </div>
       </section>
     </div>

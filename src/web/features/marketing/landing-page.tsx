@@ -1,6 +1,7 @@
 import { BookOpen, CreditCard, MessagesSquare, ShieldCheck, Users, Zap } from 'lucide-react';
-import { ButtonLink } from '../../components/ui/button';
-import { useMe } from '../accounts/api';
+import { ButtonLink } from '@web/components/ui/button';
+import { useMe } from '@web/lib/viewer';
+import { paths } from '@web/lib/paths';
 
 const FEATURES = [
   { Icon: BookOpen, title: 'Live courses', text: 'Small groups, real educators, class times that fit your week — online or in your city.' },
@@ -26,11 +27,11 @@ export default function LandingPage() {
           </p>
           <div className="mt-8 flex flex-wrap justify-center gap-3">
             {me ? (
-              <ButtonLink to="/explore" className="px-6 py-3 text-base">Go to Explore</ButtonLink>
+              <ButtonLink to={paths.explore} className="px-6 py-3 text-base">Go to Explore</ButtonLink>
             ) : (
               <>
-                <ButtonLink to="/signup" className="px-6 py-3 text-base">Get started free</ButtonLink>
-                <ButtonLink to="/login" variant="secondary" className="px-6 py-3 text-base">Log in</ButtonLink>
+                <ButtonLink to={paths.signup} className="px-6 py-3 text-base">Get started free</ButtonLink>
+                <ButtonLink to={paths.login()} variant="secondary" className="px-6 py-3 text-base">Log in</ButtonLink>
               </>
             )}
           </div>
@@ -54,7 +55,7 @@ export default function LandingPage() {
             <h2 className="text-2xl font-bold text-white">Teach on Agora</h2>
             <p className="mt-1 text-brand-100">Publish a course in minutes and get paid straight to your bank account.</p>
           </div>
-          <ButtonLink to="/educator/benefits" variant="secondary">Why educators choose Agora</ButtonLink>
+          <ButtonLink to={paths.educatorBenefits} variant="secondary">Why educators choose Agora</ButtonLink>
         </div>
       </section>
     </>

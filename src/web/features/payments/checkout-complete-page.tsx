@@ -1,12 +1,12 @@
 import { useSearchParams } from 'react-router';
 import { CalendarCheck2, CircleSlash, Undo2 } from 'lucide-react';
-import { PAYMENT_MESSAGES } from '../../../shared/payments';
-import type { VerifySessionResult } from '../../../shared/payments-schemas';
-import { ApiError } from '../../lib/api';
-import { ButtonLink } from '../../components/ui/button';
-import { formatDateRange } from '../courses/components/format';
-import { Confirming, ResultCard, StillProcessing, useVerifiedSession, VerifyError } from './components/confirmation';
-import { money } from './format';
+import { PAYMENT_MESSAGES } from '@shared/payments';
+import type { VerifySessionResult } from '@shared/payments-schemas';
+import { ApiError } from '@web/lib/api';
+import { ButtonLink } from '@web/components/ui/button';
+import { formatDateRange, money } from '@web/lib/format';
+import { Confirming, ResultCard, StillProcessing, useVerifiedCheckout, VerifyError } from './components/confirmation';
+import { paths } from '@web/lib/paths';
 
 function paidLine(p: VerifySessionResult['purchase']) {
   if (p.installments && p.installmentCents) {
@@ -17,7 +17,7 @@ function paidLine(p: VerifySessionResult['purchase']) {
 
 function Outcome({ result }: { result: VerifySessionResult }) {
   const { purchase, course, session } = result;
-  const courseLink = course && <ButtonLink to={`/course/${course.id}`} variant="secondary">Open the course</ButtonLink>;
+  const courseLink = course && <ButtonLink to={paths.course(course.id)} variant="secondary">Open the course</ButtonLink>;
   const what = course && (
     <p className="font-medium text-slate-800">
       {course.title}
@@ -30,7 +30,7 @@ function Outcome({ result }: { result: VerifySessionResult }) {
       <ResultCard
         icon={<Undo2 className="mx-auto h-12 w-12 text-amber-600" aria-hidden="true" />}
         title="Your payment was refunded"
-        actions={<>{course && <ButtonLink to={`/course/${course.id}`}>Choose another session</ButtonLink>}<ButtonLink to="/course/search" variant="secondary">Find another course</ButtonLink></>}
+        actions={<>{course && <ButtonLink to={paths.course(course.id)}>Choose another session</ButtonLink>}<ButtonLink to={paths.courseSearch()} variant="secondary">Find another course</ButtonLink></>}
       >
         {what}
         <p role="alert" className="mt-3">{purchase.failureReason ?? 'The last seat was taken just before your payment was confirmed.'}</p>
@@ -43,7 +43,7 @@ function Outcome({ result }: { result: VerifySessionResult }) {
       <ResultCard
         icon={<CircleSlash className="mx-auto h-12 w-12 text-slate-500" aria-hidden="true" />}
         title="This payment was not completed"
-        actions={<>{course && session && <ButtonLink to={`/course/checkout?course=${course.id}&session=${session.id}`}>Try again</ButtonLink>}{courseLink}</>}
+        actions={<>{course && session && <ButtonLink to={paths.checkout(course.id, session.id)}>Try again</ButtonLink>}{courseLink}</>}
       >
         {what}
         <p role="status" className="mt-3">Nothing was charged and you are not enrolled.</p>
@@ -54,7 +54,7 @@ function Outcome({ result }: { result: VerifySessionResult }) {
     <ResultCard
       icon={<CalendarCheck2 className="mx-auto h-12 w-12 text-emerald-600" aria-hidden="true" />}
       title="You're enrolled"
-      actions={<><ButtonLink to="/dashboard">Go to your dashboard</ButtonLink>{courseLink}</>}
+      actions={<><ButtonLink to={paths.dashboard}>Go to your dashboard</ButtonLink>{courseLink}</>}
     >
       {what}
       <p role="status" className="mt-3">{paidLine(purchase)} A receipt is on its way to your email, and your payments are listed in Settings.</p>
@@ -66,11 +66,11 @@ function Outcome({ result }: { result: VerifySessionResult }) {
 /** /course/checkout/complete?session_id= — where the card form returns after paying. */
 export default function CheckoutCompletePage() {
   const [params] = useSearchParams();
-  const sessionId = params.get('session_id') ?? '';
-  const { result, done, timedOut, error, elapsed } = useVerifiedSession(sessionId);
-  if (!sessionId) return <VerifyError error={new ApiError(400, PAYMENT_MESSAGES.sessionMissing, 'bad_request')} />;
+  const checkoutId = params.get('session_id') ?? '';
+  const { result, done, timedOut, error, elapsed } = useVerifiedCheckout(checkoutId);
+  if (!checkoutId) return <VerifyError error={new ApiError(400, PAYMENT_MESSAGES.sessionMissing, 'bad_request')} />;
   if (error) return <VerifyError error={error} />;
   if (done && result) return <Outcome result={result} />;
-  if (timedOut) return <StillProcessing actions={<><ButtonLink to="/dashboard">Go to your dashboard</ButtonLink>{result?.course && <ButtonLink to={`/course/${result.course.id}`} variant="secondary">Open the course</ButtonLink>}</>} />;
+  if (timedOut) return <StillProcessing actions={<><ButtonLink to={paths.dashboard}>Go to your dashboard</ButtonLink>{result?.course && <ButtonLink to={paths.course(result.course.id)} variant="secondary">Open the course</ButtonLink>}</>} />;
   return <Confirming elapsed={elapsed} />;
 }

@@ -2,20 +2,20 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { ArrowLeft, CalendarDays, CreditCard, ShieldCheck, Users } from 'lucide-react';
-import type { CheckoutResult, CheckoutSummary } from '../../../shared/payments-schemas';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { Button, ButtonLink } from '../../components/ui/button';
-import { PageHeader } from '../../components/ui/card';
-import { PageLoading } from '../../components/ui/spinner';
-import NotFoundPage from '../errors/not-found-page';
-import { CourseCover } from '../courses/components/cover';
-import { formatDateRange, plural, refundPolicy, viewerTimeZone } from '../courses/components/format';
-import { checkoutSummaryQuery, paymentsConfigQuery, startCourseCheckout, type PaymentsConfig } from './api';
+import type { CheckoutResult, CheckoutSummary } from '@shared/payments-schemas';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button, ButtonLink } from '@web/components/ui/button';
+import { PageHeader } from '@web/components/ui/card';
+import { PageLoading } from '@web/components/ui/spinner';
+import NotFoundPage from '@web/components/not-found-page';
+import { CourseCover } from '@web/components/ui/cover';
+import { formatDateRange, plural, refundPolicy, viewerTimeZone, installmentsLabel, money } from '@web/lib/format';
+import { checkoutSummaryQuery, paymentsConfigQuery, startCourseCheckout, type PaymentsConfig } from './api/checkout';
 import { CardForm } from './components/card-form';
-import { installmentsLabel, money } from './format';
+import { isUuid } from '@web/lib/ids';
+import { paths } from '@web/lib/paths';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Plan = 'full' | 'installments';
 
@@ -36,7 +36,7 @@ function OrderSummary({ summary, plan }: { summary: CheckoutSummary; plan: Plan 
         <CourseCover src={course.coverUrl} category="" className="h-20 w-28 shrink-0 rounded-lg" iconClass="h-8 w-8" />
         <div className="min-w-0">
           <p className="break-words font-semibold text-slate-900">
-            <Link to={`/course/${course.id}`} className="hover:text-brand-700 hover:underline">{course.title}</Link>
+            <Link to={paths.course(course.id)} className="hover:text-brand-700 hover:underline">{course.title}</Link>
           </p>
           <p className="text-sm text-slate-600">by {course.educatorName}</p>
         </div>
@@ -148,8 +148,8 @@ function Checkout({ summary, config, refetchSummary }: { summary: CheckoutSummar
           {error && (
             <Alert tone="error" title="The payment could not be started">
               {error instanceof ApiError ? error.message : 'Please try again.'}
-              {error instanceof ApiError && error.code === 'already_enrolled' && <> <Link to="/dashboard" className="font-semibold underline">Go to your dashboard</Link></>}
-              {error instanceof ApiError && error.code === 'session_full' && <> <Link to={`/course/${summary.course.id}`} className="font-semibold underline">Choose another session or join the waitlist</Link></>}
+              {error instanceof ApiError && error.code === 'already_enrolled' && <> <Link to={paths.dashboard} className="font-semibold underline">Go to your dashboard</Link></>}
+              {error instanceof ApiError && error.code === 'session_full' && <> <Link to={paths.course(summary.course.id)} className="font-semibold underline">Choose another session or join the waitlist</Link></>}
             </Alert>
           )}
           {checkout ? (
@@ -161,7 +161,7 @@ function Checkout({ summary, config, refetchSummary }: { summary: CheckoutSummar
             </>
           ) : full ? (
             <Alert tone="error" title="This session is full">
-              Someone took the last seat. <Link to={`/course/${summary.course.id}`} className="font-semibold underline">Choose another session or join the waitlist</Link>.
+              Someone took the last seat. <Link to={paths.course(summary.course.id)} className="font-semibold underline">Choose another session or join the waitlist</Link>.
             </Alert>
           ) : (
             <>
@@ -174,7 +174,7 @@ function Checkout({ summary, config, refetchSummary }: { summary: CheckoutSummar
                 By continuing you agree to the course's refund policy, shown with your order.
               </p>
               <div className="flex flex-wrap items-center justify-end gap-3">
-                <ButtonLink to={`/course/${summary.course.id}`} variant="secondary">Cancel</ButtonLink>
+                <ButtonLink to={paths.course(summary.course.id)} variant="secondary">Cancel</ButtonLink>
                 <Button onClick={() => start.mutate()} loading={start.isPending}>
                   {start.isPending ? 'Preparing the card form…' : 'Continue to payment'}
                 </Button>
@@ -192,7 +192,7 @@ export default function CheckoutPage() {
   const [params] = useSearchParams();
   const courseId = params.get('course') ?? '';
   const sessionId = params.get('session') ?? '';
-  const valid = UUID.test(courseId) && UUID.test(sessionId);
+  const valid = isUuid(courseId) && isUuid(sessionId);
   const summary = useQuery({ ...checkoutSummaryQuery(courseId, sessionId), enabled: valid });
   const config = useQuery({ ...paymentsConfigQuery, enabled: valid });
 
@@ -205,7 +205,7 @@ export default function CheckoutPage() {
         <PageHeader title="Checkout" />
         <Alert tone="error" title="This checkout cannot be opened">{failure instanceof ApiError ? failure.message : 'Please try again.'}</Alert>
         <div className="flex flex-wrap gap-3">
-          <ButtonLink to={`/course/${courseId}`} variant="secondary">Back to the course</ButtonLink>
+          <ButtonLink to={paths.course(courseId)} variant="secondary">Back to the course</ButtonLink>
           <Button variant="secondary" onClick={() => void Promise.all([summary.refetch(), config.refetch()])}>Try again</Button>
         </div>
       </div>

@@ -1,13 +1,15 @@
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { ExternalLink, Receipt } from 'lucide-react';
-import { ApiError } from '../../lib/api';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { Badge, Skeleton } from '../courses/components/badge';
-import { paymentHistoryQuery, type PaymentHistoryRow } from './api';
-import { formatDay, money, sequenceLabel } from './format';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Card } from '@web/components/ui/card';
+import { Badge } from '@web/components/ui/badge';
+import { Skeleton } from '@web/components/ui/skeleton';
+import { paymentHistoryQuery, type PaymentHistoryRow } from './api/payment-history';
+import { formatDay, money, sequenceLabel } from '@web/lib/format';
+import { paths } from '@web/lib/paths';
 
 function Refund({ p }: { p: PaymentHistoryRow }) {
   if (p.refundPendingCents > 0) return <Badge tone="amber">{`Refund of ${money(p.refundPendingCents, p.currency)} pending`}</Badge>;
@@ -36,7 +38,7 @@ export function PaymentHistoryCard() {
       ) : payments.length === 0 ? (
         <div className="rounded-xl border border-dashed border-slate-300 p-5 text-center text-sm text-slate-600">
           <Receipt className="mx-auto mb-2 h-6 w-6 text-slate-400" aria-hidden="true" />
-          No payments yet. Paid courses you join will be listed here. <Link to="/course/search" className="font-semibold text-brand-700 hover:underline">Find a course</Link>
+          No payments yet. Paid courses you join will be listed here. <Link to={paths.courseSearch()} className="font-semibold text-brand-700 hover:underline">Find a course</Link>
         </div>
       ) : (
         <ul aria-labelledby="payments-heading" className="divide-y divide-slate-100">
@@ -46,7 +48,7 @@ export function PaymentHistoryCard() {
               <li key={p.id} className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1 py-3">
                 <div className="min-w-0 flex-1">
                   <p className="break-words text-sm font-medium text-slate-900">
-                    {p.courseId ? <Link to={`/course/${p.courseId}`} className="hover:text-brand-700 hover:underline">{p.description}</Link> : p.description}
+                    {p.courseId ? <Link to={paths.course(p.courseId)} className="hover:text-brand-700 hover:underline">{p.description}</Link> : p.description}
                   </p>
                   <p className="text-xs text-slate-600">{formatDay(p.paidAt)}{seq && ` · ${seq}`}</p>
                 </div>

@@ -1,19 +1,20 @@
 import { useSearchParams } from 'react-router';
 import { CircleSlash, Sparkles } from 'lucide-react';
-import { PAYMENT_MESSAGES, planById } from '../../../shared/payments';
-import { ApiError } from '../../lib/api';
-import { ButtonLink } from '../../components/ui/button';
-import { Confirming, ResultCard, StillProcessing, useVerifiedSession, VerifyError } from './components/confirmation';
-import { money } from './format';
+import { PAYMENT_MESSAGES, planById } from '@shared/payments';
+import { ApiError } from '@web/lib/api';
+import { ButtonLink } from '@web/components/ui/button';
+import { Confirming, ResultCard, StillProcessing, useVerifiedCheckout, VerifyError } from './components/confirmation';
+import { money } from '@web/lib/format';
+import { paths } from '@web/lib/paths';
 
 /** /pricing/complete?session_id= — where the card form returns after buying a plan. */
 export default function PricingCompletePage() {
   const [params] = useSearchParams();
-  const sessionId = params.get('session_id') ?? '';
-  const { result, done, timedOut, error, elapsed } = useVerifiedSession(sessionId);
-  if (!sessionId) return <VerifyError error={new ApiError(400, PAYMENT_MESSAGES.sessionMissing, 'bad_request')} />;
+  const checkoutId = params.get('session_id') ?? '';
+  const { result, done, timedOut, error, elapsed } = useVerifiedCheckout(checkoutId);
+  if (!checkoutId) return <VerifyError error={new ApiError(400, PAYMENT_MESSAGES.sessionMissing, 'bad_request')} />;
   if (error) return <VerifyError error={error} />;
-  if (timedOut) return <StillProcessing actions={<ButtonLink to="/pricing" variant="secondary">Back to pricing</ButtonLink>} />;
+  if (timedOut) return <StillProcessing actions={<ButtonLink to={paths.pricing} variant="secondary">Back to pricing</ButtonLink>} />;
   if (!done || !result) return <Confirming elapsed={elapsed} />;
 
   const plan = planById(result.plan?.id ?? '');
@@ -24,7 +25,7 @@ export default function PricingCompletePage() {
       <ResultCard
         icon={<CircleSlash className="mx-auto h-12 w-12 text-slate-500" aria-hidden="true" />}
         title={`${name} was not activated`}
-        actions={<ButtonLink to="/pricing">Back to pricing</ButtonLink>}
+        actions={<ButtonLink to={paths.pricing}>Back to pricing</ButtonLink>}
       >
         <p role="status">{result.purchase.failureReason ?? (result.purchase.status === 'refunded' ? 'Your payment was refunded.' : 'The payment was not completed, so nothing was charged.')}</p>
       </ResultCard>
@@ -34,7 +35,7 @@ export default function PricingCompletePage() {
     <ResultCard
       icon={<Sparkles className="mx-auto h-12 w-12 text-brand-700" aria-hidden="true" />}
       title={`You're on ${name}`}
-      actions={<><ButtonLink to="/educator/dashboard">Go to your educator dashboard</ButtonLink><ButtonLink to="/educator/benefits" variant="secondary">How fees work</ButtonLink></>}
+      actions={<><ButtonLink to={paths.educatorDashboard}>Go to your educator dashboard</ButtonLink><ButtonLink to={paths.educatorBenefits} variant="secondary">How fees work</ButtonLink></>}
     >
       <p role="status">
         {money(result.purchase.amountCents, result.purchase.currency)} paid.

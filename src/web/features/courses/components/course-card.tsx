@@ -1,11 +1,13 @@
 import { CalendarDays, MapPin, Monitor, Users } from 'lucide-react';
 import { Link } from 'react-router';
-import type { CourseCard as Card } from '../../../../shared/courses-schemas';
-import { formatPrice } from '../../../../shared/courses';
-import { Badge, Skeleton } from './badge';
-import { CourseCover } from './cover';
-import { categoryLabel, levelLabel, startsIn } from './format';
-import { Stars } from './stars';
+import type { CourseCard as Card } from '@shared/courses-schemas';
+import { formatPrice } from '@shared/courses';
+import { Badge } from '@web/components/ui/badge';
+import { Skeleton } from '@web/components/ui/skeleton';
+import { CourseCover } from '@web/components/ui/cover';
+import { categoryLabel, levelLabel, startsIn } from '@web/lib/format';
+import { Stars } from '@web/components/ui/stars';
+import { paths } from '@web/lib/paths';
 
 function Seats({ course }: { course: Card }) {
   if (!course.nextStartOn) return <span className="text-slate-600">No upcoming session</span>;
@@ -26,7 +28,7 @@ export function CourseCard({ course, headingLevel = 3 }: { course: Card; heading
           <Badge>{levelLabel(course.level)}</Badge>
         </div>
         <H className="mt-2 line-clamp-2 text-base font-semibold leading-snug text-slate-900 group-hover:text-brand-700">
-          <Link to={`/course/${course.id}`} className="after:absolute after:inset-0 focus:outline-none">{course.title}</Link>
+          <Link to={paths.course(course.id)} className="after:absolute after:inset-0 focus:outline-none">{course.title}</Link>
         </H>
         <p className="mt-0.5 text-sm text-slate-600">by {course.educatorName}</p>
         <div className="mt-2"><Stars value={course.ratingAvg} count={course.ratingCount} /></div>

@@ -1,20 +1,20 @@
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { CourseView } from '../../../../shared/courses-schemas';
-import { ApiError } from '../../../lib/api';
-import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
-import NotFoundPage from '../../errors/not-found-page';
-import { courseQuery } from '../api';
+import type { CourseView } from '@shared/courses-schemas';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import NotFoundPage from '@web/components/not-found-page';
+import { courseQuery } from '../api/courses';
+import { isUuid } from '@web/lib/ids';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Loads a course and renders `children` with it; an unknown, draft (not the viewer's) or
  * malformed id shows the Not Found page, as the API's 404 says.
  */
 export function CourseGate({ id, loading, children }: { id: string | undefined; loading: ReactNode; children: (course: CourseView) => ReactNode }) {
-  const valid = !!id && UUID.test(id);
+  const valid = isUuid(id);
   const { data, error, refetch } = useQuery({ ...courseQuery(id ?? ''), enabled: valid });
   if (!valid) return <NotFoundPage />;
   if (error && !data) {

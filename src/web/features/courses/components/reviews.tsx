@@ -1,7 +1,7 @@
 import { Star } from 'lucide-react';
-import type { CourseView } from '../../../../shared/courses-schemas';
-import { Badge } from './badge';
-import { Stars } from './stars';
+import type { CourseView } from '@shared/courses-schemas';
+import { Badge } from '@web/components/ui/badge';
+import { Stars } from '@web/components/ui/stars';
 
 type Review = CourseView['reviews'][number];
 

@@ -1,8 +1,10 @@
 import { CalendarDays, Clock, ExternalLink, MapPin, Users } from 'lucide-react';
-import type { CourseView } from '../../../../shared/courses-schemas';
-import { ButtonLink } from '../../../components/ui/button';
-import { Badge, type BadgeTone } from './badge';
-import { formatDateRange, formatInZone, formatTimeRange, plural } from './format';
+import type { CourseView } from '@shared/courses-schemas';
+import { ButtonLink } from '@web/components/ui/button';
+import { Badge, type BadgeTone } from '@web/components/ui/badge';
+import { formatDateRange, formatTimeRange, plural } from '@web/lib/format';
+import { formatClassTime } from '@shared/time';
+import { paths } from '@web/lib/paths';
 
 type Session = CourseView['sessions'][number];
 type ClassTime = Session['classTimes'][number];
@@ -31,7 +33,7 @@ function ClassTimeRow({ t, viewerZone, sessionZone }: { t: ClassTime; viewerZone
     <li className="flex gap-3 py-2">
       <Clock className="mt-0.5 h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
       <div className="min-w-0 text-sm">
-        <p className="font-medium text-slate-900">{formatInZone(t.startsAt, t.endsAt, viewerZone)}</p>
+        <p className="font-medium text-slate-900">{formatClassTime(t.startsAt, t.endsAt, viewerZone)}</p>
         {sessionZone !== viewerZone && (
           <p className="text-xs text-slate-600">{formatTimeRange(t.startsAt, t.endsAt, sessionZone)} in {sessionZone}, the session's time zone</p>
         )}
@@ -77,7 +79,6 @@ export function SessionCard({ courseId, session, isOwner, viewerZone }: { course
   const dates = formatDateRange(session.startsOn, session.endsOn);
   const mine = session.myEnrolment;
   const closed = session.status === 'completed' || session.status === 'cancelled';
-  const base = `/course/${courseId}/session/${session.id}`;
   return (
     <article className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm" aria-label={`Session ${dates}`}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -102,17 +103,17 @@ export function SessionCard({ courseId, session, isOwner, viewerZone }: { course
           {mine && <EnrolmentBadge enrolment={mine} />}
           {isOwner ? null : mine ? (
             mine.status !== 'completed' && (
-              <ButtonLink to={`${base}/drop`} variant="secondary" className="py-2">
+              <ButtonLink to={paths.drop(courseId, session.id)} variant="secondary" className="py-2">
                 Drop<span className="sr-only"> the session of {dates}</span>
               </ButtonLink>
             )
           ) : closed ? null : session.status === 'full' ? (
-            <ButtonLink to={`${base}/enroll`} variant="secondary" className="py-2">
+            <ButtonLink to={paths.enrol(courseId, session.id)} variant="secondary" className="py-2">
               Join waitlist<span className="sr-only"> for the session of {dates}</span>
             </ButtonLink>
           ) : (
-            <ButtonLink to={`${base}/enroll`} className="py-2">
-              Enroll<span className="sr-only"> in the session of {dates}</span>
+            <ButtonLink to={paths.enrol(courseId, session.id)} className="py-2">
+              Enrol<span className="sr-only"> in the session of {dates}</span>
             </ButtonLink>
           )}
         </div>

@@ -1,9 +1,10 @@
 import { Link } from 'react-router';
-import type { CourseView } from '../../../../shared/courses-schemas';
-import { formatPrice } from '../../../../shared/courses';
-import { CourseCover } from './cover';
-import { formatDateRange, plural, viewerTimeZone } from './format';
+import type { CourseView } from '@shared/courses-schemas';
+import { formatPrice } from '@shared/courses';
+import { CourseCover } from '@web/components/ui/cover';
+import { formatDateRange, plural, viewerTimeZone } from '@web/lib/format';
 import { ClassTimeList } from './session-card';
+import { paths } from '@web/lib/paths';
 
 type Session = CourseView['sessions'][number];
 
@@ -16,7 +17,7 @@ export function SessionSummary({ course, session, visible = 6 }: { course: Cours
         <CourseCover src={course.coverImage} category={course.category} className="h-20 w-28 shrink-0 rounded-lg" iconClass="h-8 w-8" />
         <div className="min-w-0">
           <h2 className="break-words font-semibold text-slate-900">
-            <Link to={`/course/${course.id}`} className="hover:text-brand-700 hover:underline">{course.title}</Link>
+            <Link to={paths.course(course.id)} className="hover:text-brand-700 hover:underline">{course.title}</Link>
           </h2>
           <p className="text-sm text-slate-600">by {course.educator.name}</p>
           <p className="mt-1 text-sm font-medium text-slate-800">{formatDateRange(session.startsOn, session.endsOn)} · {plural(session.classTimes.length, 'class', 'classes')}</p>

@@ -4,16 +4,22 @@ import { useForm, useWatch, type FieldErrors, type Resolver, type UseFormSetValu
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Bold, Heading2, ImagePlus, Italic, Link2, List, ListOrdered, MapPin, Monitor } from 'lucide-react';
-import { CATEGORIES, CURRENCIES, LEVELS, REFUND_POLICIES, formatPrice } from '../../../../shared/courses';
-import { courseInput, type CourseInput, type CourseView } from '../../../../shared/courses-schemas';
-import { ApiError } from '../../../lib/api';
-import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
-import { Field } from '../../../components/ui/field';
-import { Markdown } from '../../../components/markdown';
-import { useViewer } from '../../accounts/api';
-import { createCourse, publishCourse, updateCourse } from '../api';
-import { ConfirmDialog, FieldGroup, FormSection, ProgressBar, Select, TextArea, imageProblem, IMAGE_TYPES, uploadWithProgress, useNotEducatorRedirect, type Flash } from './controls';
+import { CATEGORIES, CURRENCIES, LEVELS, REFUND_POLICIES, formatPrice } from '@shared/courses';
+import { courseInput, type CourseInput, type CourseView } from '@shared/courses-schemas';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Field } from '@web/components/ui/field';
+import { Markdown } from '@web/components/markdown';
+import { useViewer } from '@web/lib/viewer';
+import { coverUploadUrl, createCourse, publishCourse, updateCourse } from '../api/courses';
+import { ConfirmDialog } from '@web/components/ui/dialog';
+import { FieldGroup, FormSection, Select, TextArea } from '@web/components/ui/inputs';
+import { ProgressBar, imageProblem, IMAGE_TYPES, uploadWithProgress } from '@web/components/ui/upload';
+import { useNotEducatorRedirect } from '@web/components/educator-only';
+import { type Flash } from '@web/components/ui/toast';
+import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 export interface CourseFormValues {
   title: string;
@@ -197,19 +203,19 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
             if (coverFile) {
               setUpload(0);
               try {
-                await uploadWithProgress(`/api/courses/${id}/cover`, coverFile, setUpload);
+                await uploadWithProgress(coverUploadUrl(id), coverFile, setUpload);
               } catch (err) {
                 coverFailed = err instanceof ApiError ? err.message : 'The cover image could not be uploaded';
               }
             }
             reset(values);
             dirtyRef.current = false;
-            void queryClient.invalidateQueries({ queryKey: ['educator', me.id] });
-            void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+            void queryClient.invalidateQueries({ queryKey: queryKeys.educator(me.id) });
+            void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
             const text = which === 'publish'
               ? 'Your course is saved as a draft. Add a session with its class times, then publish it.'
               : 'Draft saved. Next, add a session so learners can enrol.';
-            navigate(`/course/${id}/edit`, { state: { flash: { text: coverFailed ? `${text} (${coverFailed}: try again below.)` : text, tone: 'success' }, needsSession: which === 'publish' } });
+            navigate(paths.editCourse(id), { state: { flash: { text: coverFailed ? `${text} (${coverFailed}: try again below.)` : text, tone: 'success' }, needsSession: which === 'publish' } });
             return;
           }
           await updateCourse(course.id, input);
@@ -218,14 +224,14 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
             try {
               await publishCourse(course.id);
             } catch (err) {
-              await queryClient.invalidateQueries({ queryKey: ['course', course.id] });
+              await queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) });
               if (err instanceof ApiError && err.code === 'no_sessions') {
                 setStatus({
                   tone: 'info',
                   text: (
                     <>
                       Your changes are saved. To publish, add a session first: learners enrol in a session.{' '}
-                      <Link to={`/course/${course.id}/session/new`} className="font-semibold underline">Add a session</Link>
+                      <Link to={paths.newSession(course.id)} className="font-semibold underline">Add a session</Link>
                     </>
                   ),
                 });
@@ -234,8 +240,8 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
               throw err;
             }
           }
-          await queryClient.invalidateQueries({ queryKey: ['course', course.id] });
-          void queryClient.invalidateQueries({ queryKey: ['educator', me.id] });
+          await queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.educator(me.id) });
           onSaved?.({ tone: 'success', text: which === 'publish' ? 'Your course is published' : 'Changes saved' });
         } catch (err) {
           showApiError(err);
@@ -538,8 +544,8 @@ function CoverUploader({ course }: { course: CourseView }) {
     setLocal(URL.createObjectURL(file));
     setProgress(0);
     try {
-      const { coverImage } = await uploadWithProgress<{ coverImage: string }>(`/api/courses/${course.id}/cover`, file, setProgress);
-      queryClient.setQueryData<CourseView>(['course', course.id], (c) => (c ? { ...c, coverImage } : c));
+      const { coverImage } = await uploadWithProgress<{ coverImage: string }>(coverUploadUrl(course.id), file, setProgress);
+      queryClient.setQueryData<CourseView>(queryKeys.course(course.id), (c) => (c ? { ...c, coverImage } : c));
       setLocal(null);
       setMessage({ tone: 'success', text: 'The cover image has been updated' });
     } catch (err) {

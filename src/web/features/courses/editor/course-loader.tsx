@@ -1,14 +1,17 @@
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import type { CourseView } from '../../../../shared/courses-schemas';
-import { ApiError } from '../../../lib/api';
-import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
-import NotFoundPage from '../../errors/not-found-page';
-import { useViewer } from '../../accounts/api';
-import { courseQuery } from '../api';
-import { EditorSkeleton, EducatorOnly, isNotFound, isUuid } from './controls';
+import type { CourseView } from '@shared/courses-schemas';
+import { ApiError, isNotFound } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import NotFoundPage from '@web/components/not-found-page';
+import { useViewer } from '@web/lib/viewer';
+import { courseQuery } from '../api/courses';
+import { EditorSkeleton } from '@web/components/ui/skeleton';
+import { EducatorOnly } from '@web/components/educator-only';
+import { isUuid } from '@web/lib/ids';
+import { paths } from '@web/lib/paths';
 
 /**
  * Loads the course of the URL for its educator and renders `children` with it. A
@@ -47,7 +50,7 @@ function Load({ children }: { children: (course: CourseView) => ReactNode }) {
 export function CourseCrumbs({ course, here }: { course: CourseView; here: string }) {
   return (
     <nav aria-label="Breadcrumb" className="mb-2 flex min-w-0 flex-wrap items-center gap-x-1 text-sm text-slate-600">
-      <Link to={`/course/${course.id}/edit`} className="max-w-full truncate hover:text-brand-700 hover:underline">{course.title}</Link>
+      <Link to={paths.editCourse(course.id)} className="max-w-full truncate hover:text-brand-700 hover:underline">{course.title}</Link>
       <span aria-hidden="true">/</span>
       <span>{here}</span>
     </nav>

@@ -2,16 +2,20 @@ import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Archive, CheckCircle2, Circle, Eye, Users } from 'lucide-react';
-import type { CourseView } from '../../../../shared/courses-schemas';
-import { ApiError } from '../../../lib/api';
-import { Alert } from '../../../components/ui/alert';
-import { Button, ButtonLink } from '../../../components/ui/button';
-import { useViewer } from '../../accounts/api';
-import { archiveCourse, publishCourse } from '../api';
-import { Badge, ConfirmDialog, Toast, useFlash, type Flash } from './controls';
+import type { CourseView } from '@shared/courses-schemas';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button, ButtonLink } from '@web/components/ui/button';
+import { useViewer } from '@web/lib/viewer';
+import { archiveCourse, publishCourse } from '../api/courses';
+import { Badge } from '@web/components/ui/badge';
+import { ConfirmDialog } from '@web/components/ui/dialog';
+import { Toast, useFlash, type Flash } from '@web/components/ui/toast';
 import { OwnedCourse } from './course-loader';
 import { CourseForm } from './course-form';
 import { SessionsPanel } from './sessions-panel';
+import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 /** /course/:courseID/edit — the course's educator only; anyone else sees Not Found. */
 export default function EditCoursePage() {
@@ -34,7 +38,7 @@ function EditCourse({ course }: { course: CourseView }) {
   return (
     <div className="mx-auto max-w-5xl">
       <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600">
-        <Link to={`/educator/${me.id}`} className="hover:text-brand-700 hover:underline">Your courses</Link>
+        <Link to={paths.educator(me.id)} className="hover:text-brand-700 hover:underline">Your courses</Link>
         <span aria-hidden="true"> / </span>
         <span>Edit course</span>
       </nav>
@@ -47,8 +51,8 @@ function EditCourse({ course }: { course: CourseView }) {
           <p className="mt-1 text-slate-600">{course.summary}</p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <ButtonLink to={`/course/${course.id}`} variant="secondary"><Eye className="h-4 w-4" aria-hidden="true" /> {course.status === 'published' ? 'View course page' : 'Preview'}</ButtonLink>
-          <ButtonLink to={`/course/${course.id}/enrollment`} variant="secondary"><Users className="h-4 w-4" aria-hidden="true" /> Roster</ButtonLink>
+          <ButtonLink to={paths.course(course.id)} variant="secondary"><Eye className="h-4 w-4" aria-hidden="true" /> {course.status === 'published' ? 'View course page' : 'Preview'}</ButtonLink>
+          <ButtonLink to={paths.courseRoster(course.id)} variant="secondary"><Users className="h-4 w-4" aria-hidden="true" /> Roster</ButtonLink>
         </div>
       </header>
 
@@ -76,11 +80,11 @@ function PublishChecklist({ course, onFlash }: { course: CourseView; onFlash: (f
   const hasTimes = open.some((s) => s.classTimes.length > 0);
   const items = [
     { done: true, text: 'Describe the course' },
-    { done: hasSession, text: 'Add a session (dates, seats, time zone)', link: hasSession ? undefined : { to: `/course/${course.id}/session/new`, label: 'Add session' } },
+    { done: hasSession, text: 'Add a session (dates, seats, time zone)', link: hasSession ? undefined : { to: paths.newSession(course.id), label: 'Add session' } },
     {
       done: hasTimes,
       text: 'Add its class times (recommended)',
-      link: hasSession && !hasTimes ? { to: `/course/${course.id}/session/${open[0].id}/new-class-time`, label: 'Add class times' } : undefined,
+      link: hasSession && !hasTimes ? { to: paths.newClassTime(course.id, open[0].id), label: 'Add class times' } : undefined,
     },
   ];
 
@@ -89,8 +93,8 @@ function PublishChecklist({ course, onFlash }: { course: CourseView; onFlash: (f
     setError(null);
     try {
       const { message } = await publishCourse(course.id);
-      await queryClient.invalidateQueries({ queryKey: ['course', course.id] });
-      void queryClient.invalidateQueries({ queryKey: ['educator', course.educator.userId] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.educator(course.educator.userId) });
       onFlash({ text: message });
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'The course could not be published');
@@ -137,8 +141,8 @@ function ArchiveCard({ course, onFlash }: { course: CourseView; onFlash: (f: Fla
     setError(null);
     try {
       const { message } = await archiveCourse(course.id);
-      await queryClient.invalidateQueries({ queryKey: ['course', course.id] });
-      void queryClient.invalidateQueries({ queryKey: ['educator', course.educator.userId] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.educator(course.educator.userId) });
       setOpen(false);
       onFlash({ text: message });
     } catch (err) {

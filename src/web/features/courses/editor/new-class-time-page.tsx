@@ -4,18 +4,22 @@ import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, CalendarDays, Repeat } from 'lucide-react';
-import { classTimeInput, type ClassTimeInput, type CourseView } from '../../../../shared/courses-schemas';
-import { addWeeksInZone, formatClassTime, wallTimeToUtc } from '../../../../shared/time';
-import { ApiError } from '../../../lib/api';
-import { Alert } from '../../../components/ui/alert';
-import { Button, ButtonLink } from '../../../components/ui/button';
-import { PageHeader } from '../../../components/ui/card';
-import { Field } from '../../../components/ui/field';
-import NotFoundPage from '../../errors/not-found-page';
-import { addClassTimes } from '../api';
-import { browserTimeZone, FormSection, Toast, useFlash, useNotEducatorRedirect } from './controls';
+import { classTimeInput, type ClassTimeInput, type CourseView } from '@shared/courses-schemas';
+import { addWeeksInZone, formatClassTime, wallTimeToUtc, dateIn } from '@shared/time';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button, ButtonLink } from '@web/components/ui/button';
+import { PageHeader } from '@web/components/ui/card';
+import { Field } from '@web/components/ui/field';
+import NotFoundPage from '@web/components/not-found-page';
+import { addClassTimes } from '../api/course-sessions';
+import { viewerTimeZone, formatDateRange, plural, todayIn } from '@web/lib/format';
+import { FormSection } from '@web/components/ui/inputs';
+import { Toast, useFlash } from '@web/components/ui/toast';
+import { useNotEducatorRedirect } from '@web/components/educator-only';
 import { CourseCrumbs, OwnedCourse } from './course-loader';
-import { dayIn, formatDateRange, plural, todayIn } from './format';
+import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 /** /course/:courseID/session/:sessionID/new-class-time — one class time or a weekly series. */
 export default function NewClassTimePage() {
@@ -105,7 +109,7 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
   const defaultDate = useMemo(() => {
     // After the last class time (a week later), else the session's first day (or today if that passed).
     const today = todayIn(tz);
-    const candidate = last ? dayIn(addWeeksInZone(new Date(last.startsAt), 1, tz), tz) : session.startsOn;
+    const candidate = last ? dateIn(addWeeksInZone(new Date(last.startsAt), 1, tz), tz) : session.startsOn;
     return candidate >= today ? candidate : today;
   }, [tz, last, session.startsOn]);
   const lastTime = (iso: string | undefined) => (iso ? new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso)) : null);
@@ -149,8 +153,8 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
     if (!input) return;
     try {
       const { ids } = await addClassTimes(course.id, session.id, input);
-      await queryClient.invalidateQueries({ queryKey: ['course', course.id] });
-      navigate(`/course/${course.id}/edit`, { state: { flash: { text: ids.length === 1 ? 'Class time added' : `${ids.length} class times added` } } });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) });
+      navigate(paths.editCourse(course.id), { state: { flash: { text: ids.length === 1 ? 'Class time added' : `${ids.length} class times added` } } });
     } catch (err) {
       if (notEducator(err)) return;
       if (err instanceof ApiError) {
@@ -175,7 +179,7 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
       ) : (
         <form onSubmit={onSubmit} noValidate className="space-y-6">
           {status && <Alert tone="error" title="The class times were not saved">{status}</Alert>}
-          <FormSection title="When" description={<>Enter the wall-clock time in <strong className="font-semibold">{tz}</strong>{tz !== browserTimeZone() ? ` (you are in ${browserTimeZone()})` : ''}.</>}>
+          <FormSection title="When" description={<>Enter the wall-clock time in <strong className="font-semibold">{tz}</strong>{tz !== viewerTimeZone() ? ` (you are in ${viewerTimeZone()})` : ''}.</>}>
             <div className="grid gap-5 sm:grid-cols-3">
               <Field label="Date" type="date" error={e.date?.message} {...register('date')} />
               <Field label="Start time" type="time" step={300} error={e.start?.message} {...register('start')} />
@@ -236,7 +240,7 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
           </section>
 
           <div className="flex flex-wrap justify-end gap-2">
-            <ButtonLink to={`/course/${course.id}/edit`} variant="secondary">Cancel</ButtonLink>
+            <ButtonLink to={paths.editCourse(course.id)} variant="secondary">Cancel</ButtonLink>
             <Button type="submit" loading={formState.isSubmitting}>{preview.length > 1 ? `Add ${preview.length} class times` : 'Add class time'}</Button>
           </div>
         </form>

@@ -1,9 +1,10 @@
 import { Link } from 'react-router';
 import { Check } from 'lucide-react';
-import { PageHeader } from '../../../components/ui/card';
-import { useViewer } from '../../accounts/api';
+import { PageHeader } from '@web/components/ui/card';
+import { useViewer } from '@web/lib/viewer';
 import { CourseForm } from './course-form';
-import { EducatorOnly } from './controls';
+import { EducatorOnly } from '@web/components/educator-only';
+import { paths } from '@web/lib/paths';
 
 /** /course/new: an educator writes a new course (saved as a draft, then its edit page). */
 export default function NewCoursePage() {
@@ -19,7 +20,7 @@ function NewCourse() {
   return (
     <div className="mx-auto max-w-5xl">
       <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600">
-        <Link to={`/educator/${me.id}`} className="hover:text-brand-700 hover:underline">Your educator profile</Link>
+        <Link to={paths.educator(me.id)} className="hover:text-brand-700 hover:underline">Your educator profile</Link>
         <span aria-hidden="true"> / </span>
         <span>New course</span>
       </nav>

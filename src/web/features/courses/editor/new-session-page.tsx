@@ -3,16 +3,20 @@ import { useNavigate } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { sessionInput, type CourseView, type SessionInput } from '../../../../shared/courses-schemas';
-import { ApiError } from '../../../lib/api';
-import { Alert } from '../../../components/ui/alert';
-import { Button, ButtonLink } from '../../../components/ui/button';
-import { PageHeader } from '../../../components/ui/card';
-import { Field } from '../../../components/ui/field';
-import { createSession } from '../api';
-import { browserTimeZone, FormSection, Select, timeZones, useNotEducatorRedirect } from './controls';
+import { sessionInput, type CourseView, type SessionInput } from '@shared/courses-schemas';
+import { ApiError } from '@web/lib/api';
+import { Alert } from '@web/components/ui/alert';
+import { Button, ButtonLink } from '@web/components/ui/button';
+import { PageHeader } from '@web/components/ui/card';
+import { Field } from '@web/components/ui/field';
+import { createSession } from '../api/course-sessions';
+import { viewerTimeZone, addDays, formatDateRange, todayIn } from '@web/lib/format';
+import { FormSection } from '@web/components/ui/inputs';
+import { TimeZoneSelect } from '@web/components/ui/time-zone-select';
+import { useNotEducatorRedirect } from '@web/components/educator-only';
 import { CourseCrumbs, OwnedCourse } from './course-loader';
-import { addDays, formatDateRange, todayIn } from './format';
+import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 /** /course/:courseID/session/new — a new run of the course. */
 export default function NewSessionPage() {
@@ -26,8 +30,7 @@ function NewSession({ course }: { course: CourseView }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const notEducator = useNotEducatorRedirect();
-  const zones = useMemo(timeZones, []);
-  const zone = browserTimeZone();
+  const zone = viewerTimeZone();
   const today = todayIn(zone);
   const { register, handleSubmit, formState, setError, watch } = useForm<SessionInput, unknown, Values>({
     resolver: zodResolver(sessionInput) as never,
@@ -42,8 +45,8 @@ function NewSession({ course }: { course: CourseView }) {
     setStatus(null);
     try {
       const { id } = await createSession(course.id, values);
-      await queryClient.invalidateQueries({ queryKey: ['course', course.id] });
-      navigate(`/course/${course.id}/session/${id}/new-class-time`, {
+      await queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) });
+      navigate(paths.newClassTime(course.id, id), {
         state: { flash: { text: `Session added (${formatDateRange(values.startsOn, values.endsOn)}). Now add its class times.` } },
       });
     } catch (err) {
@@ -70,9 +73,7 @@ function NewSession({ course }: { course: CourseView }) {
             <Field label="Start date" type="date" min={today} error={e.startsOn?.message} {...register('startsOn')} />
             <Field label="End date" type="date" min={startsOn || today} error={e.endsOn?.message} hint="The dates stretch to cover the class times you add." {...register('endsOn')} />
           </div>
-          <Select label="Time zone" error={e.timeZone?.message} hint={`Class times are entered and shown in this zone. Yours is ${zone}.`} {...register('timeZone')}>
-            {zones.map((z) => <option key={z} value={z}>{z.replace(/_/g, ' ')}</option>)}
-          </Select>
+          <TimeZoneSelect label="Time zone" error={e.timeZone?.message} hint={`Class times are entered and shown in this zone. Yours is ${zone}.`} {...register('timeZone')} />
         </FormSection>
         <FormSection title="Seats" description="Learners beyond the capacity join a waitlist and get the next free seat.">
           <div className="grid gap-5 sm:grid-cols-2">
@@ -81,7 +82,7 @@ function NewSession({ course }: { course: CourseView }) {
           </div>
         </FormSection>
         <div className="flex flex-wrap justify-end gap-2">
-          <ButtonLink to={`/course/${course.id}/edit`} variant="secondary">Cancel</ButtonLink>
+          <ButtonLink to={paths.editCourse(course.id)} variant="secondary">Cancel</ButtonLink>
           <Button type="submit" loading={formState.isSubmitting}>Add session</Button>
         </div>
       </form>

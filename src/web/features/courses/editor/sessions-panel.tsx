@@ -2,13 +2,17 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarPlus, Clock, ExternalLink, Globe2, MapPin, Plus, Trash2, Users } from 'lucide-react';
-import type { CourseView } from '../../../../shared/courses-schemas';
-import { formatClassTime } from '../../../../shared/time';
-import { ApiError } from '../../../lib/api';
-import { ButtonLink } from '../../../components/ui/button';
-import { deleteClassTime, updateSession } from '../api';
-import { Badge, ConfirmDialog, type Flash } from './controls';
-import { formatDateRange, plural } from './format';
+import type { CourseView } from '@shared/courses-schemas';
+import { formatClassTime } from '@shared/time';
+import { ApiError } from '@web/lib/api';
+import { ButtonLink } from '@web/components/ui/button';
+import { deleteClassTime, updateSession } from '../api/course-sessions';
+import { Badge } from '@web/components/ui/badge';
+import { ConfirmDialog } from '@web/components/ui/dialog';
+import { type Flash } from '@web/components/ui/toast';
+import { formatDateRange, plural } from '@web/lib/format';
+import { paths } from '@web/lib/paths';
+import { queryKeys } from '@web/lib/query-keys';
 
 type Session = CourseView['sessions'][number];
 type ClassTime = Session['classTimes'][number];
@@ -31,7 +35,7 @@ export function SessionsPanel({ course, highlight, onFlash }: { course: CourseVi
           <h2 id="sessions-heading" className="text-lg font-semibold text-slate-900">Sessions</h2>
           <p className="mt-0.5 text-sm text-slate-600">Each session is one run of the course, with its own dates, seats and class times.</p>
         </div>
-        <ButtonLink to={`/course/${course.id}/session/new`} variant={sessions.length ? 'secondary' : 'primary'}>
+        <ButtonLink to={paths.newSession(course.id)} variant={sessions.length ? 'secondary' : 'primary'}>
           <Plus className="h-4 w-4" aria-hidden="true" /> Add session
         </ButtonLink>
       </div>
@@ -65,7 +69,7 @@ function SessionItem({ courseId, session, onFlash }: { courseId: string; session
     setError(null);
     try {
       const { message } = await updateSession(courseId, session.id, { status: 'cancelled' });
-      await queryClient.invalidateQueries({ queryKey: ['course', courseId] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.course(courseId) });
       setConfirm(false);
       // The server says "Session saved" when nobody was enrolled; name what happened.
       const n = Number(/(\d+) learners? (?:were|was) unenrolled/.exec(message)?.[1] ?? 0);
@@ -91,7 +95,7 @@ function SessionItem({ courseId, session, onFlash }: { courseId: string; session
         </div>
         {!closed && (
           <div className="flex flex-wrap gap-2">
-            <ButtonLink to={`/course/${courseId}/session/${session.id}/new-class-time`} variant="secondary" className="!px-3 !py-2">
+            <ButtonLink to={paths.newClassTime(courseId, session.id)} variant="secondary" className="!px-3 !py-2">
               <Clock className="h-4 w-4" aria-hidden="true" /> Add class times
             </ButtonLink>
             <button type="button" onClick={() => setConfirm(true)} className="rounded-lg px-3 py-2 text-sm font-semibold text-red-700 hover:bg-red-50">
@@ -123,7 +127,7 @@ function SessionItem({ courseId, session, onFlash }: { courseId: string; session
         {session.classTimes.length === 0 ? (
           <p className="mt-1 text-sm text-slate-600">
             No class times yet.{' '}
-            {!closed && <>Add when the class meets, e.g. <Link to={`/course/${courseId}/session/${session.id}/new-class-time`} className="font-semibold text-brand-700 hover:underline">every Tuesday at 18:00</Link>.</>}
+            {!closed && <>Add when the class meets, e.g. <Link to={paths.newClassTime(courseId, session.id)} className="font-semibold text-brand-700 hover:underline">every Tuesday at 18:00</Link>.</>}
           </p>
         ) : (
           <ClassTimes courseId={courseId} session={session} closed={closed} onFlash={onFlash} />
@@ -185,7 +189,7 @@ function ClassTimeRow({ courseId, session, t, closed, onFlash }: { courseId: str
     setError(null);
     try {
       await deleteClassTime(courseId, session.id, t.id);
-      await queryClient.invalidateQueries({ queryKey: ['course', courseId] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.course(courseId) });
       setConfirm(false);
       onFlash({ text: 'Class time removed' });
     } catch (err) {

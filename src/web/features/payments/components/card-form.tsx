@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Lock } from 'lucide-react';
-import type { CheckoutResult } from '../../../../shared/payments-schemas';
-import { Alert } from '../../../components/ui/alert';
-import { Spinner } from '../../../components/ui/spinner';
-import type { PaymentsConfig } from '../api';
+import type { CheckoutResult } from '@shared/payments-schemas';
+import { Alert } from '@web/components/ui/alert';
+import { Spinner } from '@web/components/ui/spinner';
+import type { PaymentsConfig } from '../api/checkout';
 
 const StripeEmbedded = lazy(() => import('./stripe-embedded'));
 

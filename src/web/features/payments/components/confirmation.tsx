@@ -1,10 +1,12 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, Clock, CreditCard } from 'lucide-react';
-import type { VerifySessionResult } from '../../../../shared/payments-schemas';
-import { ApiError } from '../../../lib/api';
-import { ButtonLink } from '../../../components/ui/button';
-import { verifySession } from '../api';
+import type { VerifySessionResult } from '@shared/payments-schemas';
+import { ApiError } from '@web/lib/api';
+import { ButtonLink } from '@web/components/ui/button';
+import { queryKeys } from '@web/lib/query-keys';
+import { verifyCheckout } from '../api/checkout';
+import { paths } from '@web/lib/paths';
 
 export const POLL_MS = 1000;
 export const POLL_LIMIT_MS = 30_000;
@@ -13,17 +15,17 @@ export const POLL_LIMIT_MS = 30_000;
 const settled = (r: VerifySessionResult | undefined) => !!r && (r.purchase.status !== 'open' || r.status === 'expired');
 
 /**
- * Asks the server about a checkout session every second until the purchase is settled
+ * Asks the server about a checkout every second until the purchase is settled
  * (verify-session fulfils it when the webhook has not yet), for at most 30 seconds.
  */
-export function useVerifiedSession(sessionId: string) {
+export function useVerifiedCheckout(checkoutId: string) {
   const queryClient = useQueryClient();
   const [startedAt] = useState(() => Date.now());
   const [elapsed, setElapsed] = useState(0);
   const query = useQuery({
-    queryKey: ['payments', 'verify', sessionId],
-    queryFn: () => verifySession(sessionId),
-    enabled: !!sessionId,
+    queryKey: queryKeys.checkoutVerification(checkoutId),
+    queryFn: () => verifyCheckout(checkoutId),
+    enabled: !!checkoutId,
     retry: false,
     refetchInterval: (q) => (settled(q.state.data) || q.state.error || Date.now() - startedAt > POLL_LIMIT_MS ? false : POLL_MS),
   });
@@ -37,10 +39,10 @@ export function useVerifiedSession(sessionId: string) {
   useEffect(() => {
     if (!done) return;
     // What the purchase changed: the learner's dashboard and course, the educator's plan.
-    void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
-    void queryClient.invalidateQueries({ queryKey: ['course'] });
-    void queryClient.invalidateQueries({ queryKey: ['payments', 'history'] });
-    void queryClient.invalidateQueries({ queryKey: ['payments', 'payouts'] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.courses });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.paymentHistory });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.payouts });
   }, [done, queryClient]);
   return { result: query.data, done, timedOut, error: query.error, elapsed };
 }
@@ -86,7 +88,7 @@ export function VerifyError({ error }: { error: unknown }) {
     <ResultCard
       icon={<AlertTriangle className="mx-auto h-12 w-12 text-red-600" aria-hidden="true" />}
       title="We could not check this payment"
-      actions={<ButtonLink to="/dashboard" variant="secondary">Go to your dashboard</ButtonLink>}
+      actions={<ButtonLink to={paths.dashboard} variant="secondary">Go to your dashboard</ButtonLink>}
     >
       <p role="alert">{error instanceof ApiError ? error.message : 'Please reload the page to try again.'}</p>
     </ResultCard>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { loadStripe } from '@stripe/stripe-js/pure';
-import { Alert } from '../../../components/ui/alert';
-import { Spinner } from '../../../components/ui/spinner';
+import { Alert } from '@web/components/ui/alert';
+import { Spinner } from '@web/components/ui/spinner';
 
 /**
  * Stripe's Embedded Checkout (real Stripe mode). This module is its own chunk, imported

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/**
+ * The answer of GET /api/dashboard: the learner's week ahead, their courses and waitlists,
+ * and (educators only, else null) the courses they teach. Statuses are the stored words.
+ */
+export const dashboardClassTime = z.object({
+  id: z.string(),
+  startsAt: z.string(),
+  endsAt: z.string(),
+  location: z.string().nullable(),
+  meetingUrl: z.string().nullable(),
+  courseId: z.string(),
+  courseTitle: z.string(),
+  timeZone: z.string(),
+});
+
+export const dashboardEnrolment = z.object({
+  enrolmentId: z.string(),
+  status: z.string(),
+  sessionId: z.string(),
+  courseId: z.string(),
+  courseTitle: z.string(),
+  startsOn: z.string(),
+  endsOn: z.string(),
+  coverImage: z.string().nullable(),
+});
+
+export const dashboardTeaching = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: z.string(),
+  nextStartOn: z.string().nullable(),
+  seatsLeft: z.number(),
+  ratingAvg: z.number(),
+  ratingCount: z.number(),
+  active: z.number(),
+  waitlisted: z.number(),
+});
+
+export const dashboardResult = z.object({
+  thisWeek: z.array(dashboardClassTime),
+  later: z.array(dashboardClassTime),
+  courses: z.array(dashboardEnrolment),
+  waitlists: z.array(dashboardEnrolment),
+  teaching: z.array(dashboardTeaching).nullable(),
+});
+
+export type DashboardClassTime = z.infer<typeof dashboardClassTime>;
+export type DashboardEnrolment = z.infer<typeof dashboardEnrolment>;
+export type DashboardTeaching = z.infer<typeof dashboardTeaching>;
+export type Dashboard = z.infer<typeof dashboardResult>;

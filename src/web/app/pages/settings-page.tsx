@@ -1,0 +1,24 @@
+import { Link } from 'react-router';
+import { paths } from '@web/lib/paths';
+import { PageHeader } from '@web/components/ui/card';
+import { PaymentHistoryCard } from '@web/features/payments/payment-history-card';
+import { useViewer } from '@web/lib/viewer';
+import { ProfileForm } from '@web/features/accounts/profile-form';
+import { SignInSessionsCard } from '@web/features/accounts/sign-in-sessions-card';
+
+export default function SettingsPage() {
+  const me = useViewer();
+  return (
+    <div className="mx-auto max-w-3xl">
+      <PageHeader title="Settings" subtitle="Your profile, picture, payments and signed-in devices." />
+      <div className="space-y-6">
+        <ProfileForm user={me} />
+        <PaymentHistoryCard />
+        <SignInSessionsCard />
+        <p className="text-sm text-slate-600">
+          Need help from support? Share the details on your <Link to={paths.authTest} className="font-semibold text-brand-700 hover:underline">session page</Link>.
+        </p>
+      </div>
+    </div>
+  );
+}

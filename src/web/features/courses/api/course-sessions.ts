@@ -1,0 +1,15 @@
+import type { ClassTimeInput, DropResult, EnrolmentResult, SessionInput } from '@shared/courses-schemas';
+import { api } from '@web/lib/api';
+
+/** A course's sessions, their class times, and a learner's enrolment in one (enrol, drop). */
+export const createSession = (courseId: string, body: SessionInput) => api<{ id: string }>(`/api/courses/${courseId}/sessions`, { method: 'POST', body });
+export const updateSession = (courseId: string, sessionId: string, body: { capacity?: number; status?: 'scheduled' | 'cancelled' }) =>
+  api<{ message: string }>(`/api/courses/${courseId}/sessions/${sessionId}`, { method: 'PATCH', body });
+export const addClassTimes = (courseId: string, sessionId: string, body: ClassTimeInput) =>
+  api<{ ids: string[] }>(`/api/courses/${courseId}/sessions/${sessionId}/class-times`, { method: 'POST', body });
+export const deleteClassTime = (courseId: string, sessionId: string, classTimeId: string) =>
+  api<{ message: string }>(`/api/courses/${courseId}/sessions/${sessionId}/class-times/${classTimeId}`, { method: 'DELETE' });
+
+export const enrol = (courseId: string, sessionId: string) => api<EnrolmentResult>(`/api/courses/${courseId}/sessions/${sessionId}/enrol`, { method: 'POST' });
+export const drop = (courseId: string, sessionId: string) =>
+  api<DropResult>(`/api/courses/${courseId}/sessions/${sessionId}/drop`, { method: 'POST' });
