@@ -12,8 +12,7 @@
  *
  * BENCH_ROUNDS, BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS override the defaults.
  */
-import { execSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +22,7 @@ import { envInt, runMain } from './lib/cli.js';
 import { createBenchDatabase, type BenchDatabase } from './lib/database.js';
 import { measure, type LoadSettings, type TargetResult } from './lib/load.js';
 import { measureLoginJs, type LoginJs } from './lib/login-js.js';
+import { table, writeResults } from './lib/report.js';
 import { freePort, signIn, startServer } from './lib/server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -140,7 +140,7 @@ async function main() {
   }
 
   const failures = report(api, apiError, web);
-  writeResults(api, apiError, web, failures);
+  saveResults(api, apiError, web, failures);
   if (failures.length) {
     console.log(`\nFAIL: ${failures.join('; ')}`);
     process.exitCode = 1;
@@ -163,7 +163,7 @@ function report(api: ApiOutcome | null, apiError: string | null, web: LoginJs): 
       r.rounds.map((x) => x.reqPerSec).join(' / '),
       String(r.problems.non2xx + r.problems.errors + r.problems.timeouts + r.problems.mismatches),
     ]);
-    table(['route', 'path', 'req/s', 'p50', 'p99', 'req/s per round', 'bad'], rows);
+    table(['route', 'path', 'req/s', 'p50', 'p99', 'req/s per round', 'bad'], rows, 2);
     for (const r of api.routes) {
       const p = r.problems;
       if (p.non2xx || p.errors || p.timeouts || p.mismatches) {
@@ -195,35 +195,15 @@ function report(api: ApiOutcome | null, apiError: string | null, web: LoginJs): 
   return failures;
 }
 
-function writeResults(api: ApiOutcome | null, apiError: string | null, web: LoginJs, failures: string[]) {
-  let commit = 'unknown';
-  try {
-    commit = execSync('git rev-parse --short HEAD', { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    // not a git checkout
-  }
-  const results = {
-    at: new Date().toISOString(),
-    commit,
-    machine: { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadAverage1m: os.loadavg()[0] },
+function saveResults(api: ApiOutcome | null, apiError: string | null, web: LoginJs, failures: string[]) {
+  writeResults(ROOT, RESULTS, {
     settings,
     budgets: BUDGET,
     api: api ?? { error: apiError },
     loginJs: web.available ? { ...web, gzipKb: Number((web.gzipBytes / 1000).toFixed(1)) } : web,
     pass: failures.length === 0,
     failures,
-  };
-  mkdirSync(path.dirname(RESULTS), { recursive: true });
-  writeFileSync(RESULTS, JSON.stringify(results, null, 2) + '\n');
-  console.log(`\nWrote ${path.relative(ROOT, RESULTS)}`);
-}
-
-function table(head: string[], rows: string[][]) {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => '  ' + cells.map((c, i) => (i === 0 || i === 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(line(head));
-  console.log('  ' + widths.map((w) => '-'.repeat(w)).join('  '));
-  rows.forEach((r) => console.log(line(r)));
+  });
 }
 
 function median(values: number[]): number {

@@ -19,8 +19,7 @@
  * BENCH_CONNECTIONS, BENCH_ROUNDS, SEARCH_BENCH_SECONDS, SEARCH_BENCH_WARMUP_SECONDS,
  * SEARCH_BENCH_SMALL / SEARCH_BENCH_LARGE (course counts) override the defaults.
  */
-import { execSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +33,7 @@ import { envInt, runMain } from './lib/cli.js';
 import { createBenchDatabase } from './lib/database.js';
 import { measure, type LoadSettings, type Target, type TargetResult } from './lib/load.js';
 import { freePort, signIn, startServer } from './lib/server.js';
+import { table, writeResults } from './lib/report.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench/results/search-latest.json');
@@ -183,7 +183,7 @@ async function main() {
   await cleanup();
 
   const failures = report(small, large, cacheDropped, explain, explainRare, loadBefore);
-  writeResults(small, large, cacheDropped, explain, explainRare, failures, loadBefore);
+  saveResults(small, large, cacheDropped, explain, explainRare, failures, loadBefore);
   if (failures.length) {
     console.log(`\nFAIL: ${failures.join('; ')}`);
     process.exitCode = 1;
@@ -307,17 +307,8 @@ function report(small: Phase, large: Phase, cacheDropped: boolean, explain: stri
   return failures;
 }
 
-function writeResults(small: Phase, large: Phase, cacheDropped: boolean, explain: string, explainRare: string, failures: string[], loadBefore: number) {
-  let commit = 'unknown';
-  try {
-    commit = execSync('git rev-parse --short HEAD', { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    // not a git checkout
-  }
-  const results = {
-    at: new Date().toISOString(),
-    commit,
-    machine: { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadAverage1mBefore: loadBefore, loadAverage1mAfter: os.loadavg()[0] },
+function saveResults(small: Phase, large: Phase, cacheDropped: boolean, explain: string, explainRare: string, failures: string[], loadBefore: number) {
+  writeResults(ROOT, RESULTS, {
     settings,
     budgets: BUDGET,
     words: WORDS,
@@ -326,18 +317,7 @@ function writeResults(small: Phase, large: Phase, cacheDropped: boolean, explain
     explain: { [WORDS.kids]: explain, [WORDS.rare]: explainRare },
     pass: failures.length === 0,
     failures,
-  };
-  mkdirSync(path.dirname(RESULTS), { recursive: true });
-  writeFileSync(RESULTS, JSON.stringify(results, null, 2) + '\n');
-  console.log(`\nWrote ${path.relative(ROOT, RESULTS)}`);
-}
-
-function table(head: string[], rows: string[][]) {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => '  ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(line(head));
-  console.log('  ' + widths.map((w) => '-'.repeat(w)).join('  '));
-  rows.forEach((r) => console.log(line(r)));
+  }, { loadAverage1mBefore: loadBefore });
 }
 
 runMain(main);

@@ -1,5 +1,5 @@
 // `npm test`: every suite, then one plain closing line "N passed, N failed" for CI.
-// Suites: API integration (Vitest, real PostgreSQL), end to end (Playwright, Chromium),
+// Suites: lint, API integration (Vitest, real PostgreSQL), end to end (Playwright, Chromium),
 // and a smoke pass of the server on embedded PGlite.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -54,6 +54,9 @@ if (!(await postgresReachable())) {
   console.log('No PostgreSQL reachable on 127.0.0.1:5432: the suites run on embedded PGlite instead.');
   process.env.AGORA_TEST_PGLITE = '1';
 }
+
+// 0. The house rules (dependency directions, no cycles, hooks, accessibility): a violation fails the run.
+record('Lint (eslint)', ...(run('npm', ['run', '-s', 'lint']) === 0 ? [1, 0] : [0, 1]));
 
 // 1. API integration tests.
 const apiStatus = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${OUT}/api.json`]);

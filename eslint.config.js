@@ -1,0 +1,117 @@
+// The house rules, checked by `npm run lint` (part of `npm test`). The dependency rules
+// encode docs/architecture.md: domains depend one way, web features never import each
+// other, nothing reaches into the payments sandbox but the one place that mounts it, and
+// no import cycles anywhere.
+import { readdirSync, existsSync } from 'node:fs';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+const dirs = (path) => (existsSync(path) ? readdirSync(path, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : []);
+
+/**
+ * Server layers, lowest first. A folder may import folders of its own layer or below,
+ * never above. Infrastructure knows no domain; a domain never imports one that depends
+ * on it (payments builds on courses, courses on educators, educators on accounts).
+ * Composition (app.ts, main.ts, seed/, dev/) may import anything.
+ */
+const SERVER_LAYERS = [
+  ['db', 'http', 'email', 'storage', 'events', 'jobs', 'realtime'],
+  ['accounts'],
+  ['educators'],
+  ['courses'],
+  ['payments'],
+];
+
+const serverZones = SERVER_LAYERS.flatMap((layer, i) =>
+  layer.map((dir) => ({
+    target: `./src/server/${dir}`,
+    from: SERVER_LAYERS.slice(i + 1)
+      .flat()
+      .concat(['seed', 'dev', 'system'])
+      .map((above) => `./src/server/${above}`),
+    message: `src/server/${dir} sits below the folders it may not import (see docs/architecture.md): announce a domain event or take a callback instead.`,
+  })),
+);
+
+/** Each web feature is its own island: it may use components, lib and shared, never another feature. */
+const webFeatureZones = dirs('src/web/features').map((feature) => ({
+  target: `./src/web/features/${feature}`,
+  from: './src/web/features',
+  except: [`./${feature}`],
+  message: 'A web feature never imports another feature: move the shared piece to components/ or lib/, or compose the features in app/.',
+}));
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'data/**', 'node_modules/**', '.test-output/**', 'drizzle/**', '**/*.d.ts', 'packages/*/assets/**', 'src/server/payments-sandbox/assets/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver': undefined,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-self-import': 'error',
+      'import-x/no-useless-path-segments': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './src/shared', from: ['./src/server', './src/web'], message: 'The contract (src/shared) is imported by both sides and imports neither.' },
+            { target: './src/web', from: './src/server', message: 'The web app talks to the server over HTTP only.' },
+            { target: './src/server', from: './src/web', message: 'The server never imports the web app.' },
+            ...serverZones,
+            { target: './src/web/lib', from: ['./src/web/features', './src/web/app', './src/web/components'], message: 'lib/ is below components and features.' },
+            { target: './src/web/components', from: ['./src/web/features', './src/web/app'], message: 'Shared components never import a feature or the app.' },
+            { target: './src/web/features', from: './src/web/app', message: 'Features never import the app that composes them.' },
+            ...webFeatureZones,
+            { target: './packages', from: ['./src', './tests'], message: 'A package stands alone: it never imports the product.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The payments sandbox is mounted in one place (the app's composition); nothing else may load it.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/server/app.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@agora/stripe-sandbox', '@agora/stripe-sandbox/*', '**/packages/stripe-sandbox/**', '**/payments-sandbox/**'], message: 'Only src/server/app.ts mounts the payments sandbox.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    languageOptions: { globals: { window: 'readonly', document: 'readonly' } },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...jsxA11y.flatConfigs.recommended.rules,
+    },
+  },
+  {
+    // TypeScript checks names itself; plain scripts run on Node.
+    files: ['**/*.{ts,tsx}'],
+    rules: { 'no-undef': 'off' },
+  },
+  {
+    files: ['**/*.{js,mjs}'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly' } },
+  },
+);
