@@ -4,6 +4,7 @@
 // no import cycles anywhere.
 import { readdirSync, existsSync } from 'node:fs';
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
@@ -46,7 +47,7 @@ const webFeatureZones = dirs('src/web/features').map((feature) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'data/**', 'node_modules/**', '.test-output/**', 'drizzle/**', '**/*.d.ts', 'packages/*/assets/**', 'src/server/payments-sandbox/assets/**'] },
+  { ignores: ['dist/**', 'data/**', '**/node_modules/**', '.test-output/**', 'drizzle/**', 'packages/*/drizzle/**', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -90,7 +91,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@agora/stripe-sandbox', '@agora/stripe-sandbox/*', '**/packages/stripe-sandbox/**', '**/payments-sandbox/**'], message: 'Only src/server/app.ts mounts the payments sandbox.' },
+            { group: ['@agora/stripe-sandbox', '@agora/stripe-sandbox/*', '**/packages/stripe-sandbox/**'], message: 'Only src/server/app.ts mounts the payments sandbox.' },
           ],
         },
       ],
@@ -99,7 +100,6 @@ export default tseslint.config(
   {
     files: ['src/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
-    languageOptions: { globals: { window: 'readonly', document: 'readonly' } },
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.flatConfigs.recommended.rules,
@@ -112,6 +112,11 @@ export default tseslint.config(
   },
   {
     files: ['**/*.{js,mjs}'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly' } },
+    languageOptions: { globals: globals.node },
+  },
+  {
+    // The payments sandbox's own pages run these in the browser.
+    files: ['packages/*/src/assets/**/*.js'],
+    languageOptions: { globals: globals.browser },
   },
 );

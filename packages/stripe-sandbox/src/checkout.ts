@@ -37,7 +37,6 @@ export async function expireIfDue(ctx: Ctx, session: Obj): Promise<boolean> {
 
 export async function expireSession(ctx: Ctx, session: Obj) {
   session.status = 'expired';
-  session.client_secret = session.client_secret; // kept: the form shows "expired"
   await save(ctx, session);
   await emit(ctx, 'checkout.session.expired', session);
 }

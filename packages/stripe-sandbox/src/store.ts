@@ -13,6 +13,7 @@ import { newId } from './ids.js';
 /** The database the sandbox was given (any drizzle PostgreSQL driver) or a transaction of it. */
 export type SandboxDb = PgDatabase<PgQueryResultHKT>;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Stripe-shaped JSON of every kind; each route reads the fields it knows
 export type Obj = Record<string, any> & { id: string; object: string };
 
 /** A transaction (or the database) plus what happened in it. */
