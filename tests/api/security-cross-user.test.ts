@@ -252,8 +252,22 @@ describe('cross-user matrix (every route with an id, as other users, with A\'s i
         }
       }
     }
+    // Reads without an id (dashboard, payments, search ...) show the caller's own data only.
+    const ownReads = inScope.filter((r) => r.method === 'GET' && !r.params.length && !probes.some((p) => p.route === r));
+    for (const caller of callers.filter((x) => x.cookie)) {
+      for (const route of ownReads) {
+        const res = await get(app, route.url, { cookie: caller.cookie });
+        requests++;
+        statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+        const where = `${caller.name} GET ${route.url} -> ${res.statusCode} ${res.body.slice(0, 160)}`;
+        if (res.statusCode >= 500) failures.push(`5xx: ${where}`);
+        const leaked = leaks(res);
+        if (leaked.length) failures.push(`leaks ${leaked.join(', ')}: ${where}`);
+      }
+    }
     const routesCovered = new Set(probes.map((p) => `${p.route.method} ${p.route.url}`)).size;
-    console.log(`cross-user matrix: ${routesCovered} routes (method + path) with ids, ${probes.length} probes x ${callers.length} callers = ${requests} requests (statuses ${JSON.stringify(statuses)}), ${failures.length} failures`);
+    console.log(`cross-user matrix: ${routesCovered} routes (method + path) with ids, ${probes.length} probes x ${callers.length} callers, `
+      + `+ ${ownReads.length} id-less reads x 2 = ${requests} requests (statuses ${JSON.stringify(statuses)}), ${failures.length} failures`);
     expect(failures).toEqual([]);
 
     // What public answers do carry is the caller's own view, never A's.
