@@ -1,12 +1,19 @@
 import { z } from 'zod';
+import { str } from './input-schemas.js';
 
 /** Request and response schemas of the accounts API (validation on the server, types on both sides). */
-const trimmed = z.string().transform((s) => s.trim());
-/** A form field: trimmed, and an omitted one counts as empty (so it gets "Empty Fields"). */
-const field = z.string().optional().transform((s) => (s ?? '').trim());
+const trimmed = str().max(10_000, 'This is too long').transform((s) => s.trim());
+/**
+ * A form field: trimmed, and an omitted one counts as empty (so it gets "Empty Fields").
+ * Capped well above every field's own limit (checked with the spec's messages) so a huge
+ * value is refused before it reaches the auth library or the database.
+ */
+const field = str().max(10_000, 'This is too long').optional().transform((s) => (s ?? '').trim());
+/** An email field: no address is longer than 254 characters. */
+const emailField = str().max(254, 'Enter a valid email address').optional().transform((s) => (s ?? '').trim());
 
 export const signUpBody = z.object({
-  email: field,
+  email: emailField,
   firstName: field,
   lastName: field,
   password: field,
@@ -15,24 +22,24 @@ export const signUpBody = z.object({
 export type SignUpBody = z.input<typeof signUpBody>;
 
 export const signInBody = z.object({
-  email: field,
+  email: emailField,
   password: field,
   rememberMe: z.boolean().optional(),
 });
 export type SignInBody = z.input<typeof signInBody>;
 
-export const emailBody = z.object({ email: field });
+export const emailBody = z.object({ email: emailField });
 
 export const resetPasswordBody = z.object({
-  token: z.string().min(1, 'The reset link is incomplete'),
+  token: str().min(1, 'The reset link is incomplete').max(1000, 'The reset link is invalid'),
   password: trimmed,
 });
 
 export const updateProfileBody = z
   .object({
-    firstName: z.string().trim().min(1, 'First name is required').max(80, 'First name is too long'),
-    lastName: z.string().trim().min(1, 'Last name is required').max(80, 'Last name is too long'),
-    city: z.string().trim().max(120, 'City is too long'),
+    firstName: str().trim().min(1, 'First name is required').max(80, 'First name is too long'),
+    lastName: str().trim().min(1, 'Last name is required').max(80, 'Last name is too long'),
+    city: str().trim().max(120, 'City is too long'),
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to update' });

@@ -1,20 +1,12 @@
 import { z } from 'zod';
+import { INT32_MAX, isoDate, isoDateTime, isTimeZone, str } from './input-schemas.js';
 import { CATEGORY_IDS, CURRENCIES, ENROLMENT_STATUSES, FORMATS, LEVEL_IDS, MAX_PAGE_SIZE, REFUND_POLICY_IDS, SEARCH_SORTS, SESSION_STATUSES } from './courses.js';
 
 /** Request and response schemas of the courses API. */
 const text = (label: string, min: number, max: number) =>
-  z.string({ error: `${label} is required` }).trim().min(min, min <= 1 ? `${label} is required` : `${label} needs at least ${min} characters`).max(max, `${label} is at most ${max} characters`);
+  str({ error: `${label} is required` }).trim().min(min, min <= 1 ? `${label} is required` : `${label} needs at least ${min} characters`).max(max, `${label} is at most ${max} characters`);
 
-const isTimeZone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
-const isoDate = (label: string) => z.string({ error: `${label} is required` }).regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date (YYYY-MM-DD)`);
-const httpUrl = z.string().trim().max(500).refine((v) => /^https?:\/\/\S+$/.test(v), 'Enter a link starting with https://');
+const httpUrl = str().trim().max(500).refine((v) => /^https?:\/\/\S+$/.test(v), 'Enter a link starting with https://');
 
 export const courseInput = z
   .object({
@@ -23,11 +15,11 @@ export const courseInput = z
     description: text('Description', 1, 20_000),
     category: z.enum(CATEGORY_IDS, { error: 'Choose a category from the list' }),
     level: z.enum(LEVEL_IDS, { error: 'Choose a level from the list' }),
-    language: z.string().trim().min(2, 'Language is required').max(40),
-    audience: z.string().trim().max(200).optional().nullable(),
+    language: str().trim().min(2, 'Language is required').max(40),
+    audience: str().trim().max(200).optional().nullable(),
     format: z.enum(FORMATS, { error: 'Choose online or in person' }),
-    city: z.string().trim().max(120).optional().nullable(),
-    address: z.string().trim().max(300).optional().nullable(),
+    city: str().trim().max(120).optional().nullable(),
+    address: str().trim().max(300).optional().nullable(),
     priceCents: z.number({ error: 'Price is required' }).int('Price must be a whole number of cents').min(0, 'Price cannot be negative').max(10_000_000, 'Price is too high'),
     currency: z.enum(CURRENCIES, { error: 'Choose USD, EUR or GBP' }).default('usd'),
     installments: z.number().int('Installments must be a whole number').min(2, 'Installments must be between 2 and 24').max(24, 'Installments must be between 2 and 24').nullable().optional(),
@@ -44,7 +36,7 @@ export const sessionInput = z
     startsOn: isoDate('Start date'),
     endsOn: isoDate('End date'),
     capacity: z.number({ error: 'Capacity is required' }).int().min(1, 'Capacity must be at least 1').max(1000, 'Capacity is at most 1000'),
-    minToRun: z.number().int().min(1, 'The minimum must be at least 1').default(1),
+    minToRun: z.number().int().min(1, 'The minimum must be at least 1').max(1000, 'The minimum is at most 1000').default(1),
     timeZone: z.string().refine(isTimeZone, 'Unknown time zone'),
   })
   .superRefine((v, ctx) => {
@@ -59,9 +51,9 @@ export const sessionUpdate = z.object({
 });
 
 const classTimeFields = {
-  startsAt: z.iso.datetime({ offset: true, error: 'Start must be a date and time' }),
-  endsAt: z.iso.datetime({ offset: true, error: 'End must be a date and time' }),
-  location: z.string().trim().max(300).optional().nullable(),
+  startsAt: isoDateTime('Start must be a date and time'),
+  endsAt: isoDateTime('End must be a date and time'),
+  location: str().trim().max(300).optional().nullable(),
   meetingUrl: httpUrl.optional().nullable(),
 };
 export const classTimeInput = z
@@ -80,18 +72,18 @@ export type ClassTimeInput = z.input<typeof classTimeInput>;
 
 export const reviewInput = z.object({
   rating: z.number({ error: 'Rating is required' }).int('Rating must be a whole number').min(1, 'Rating must be between 1 and 5').max(5, 'Rating must be between 1 and 5'),
-  text: z.string().trim().max(4000, 'A review is at most 4000 characters').default(''),
+  text: str().trim().max(4000, 'A review is at most 4000 characters').default(''),
 });
 
 export const searchQuery = z.object({
-  q: z.string().trim().max(200).optional(),
+  q: str().trim().max(200).optional(),
   category: z.enum(CATEGORY_IDS, { error: 'Unknown category' }).optional(),
   level: z.enum(LEVEL_IDS).optional(),
   format: z.enum(FORMATS).optional(),
-  city: z.string().trim().max(120).optional(),
+  city: str().trim().max(120).optional(),
   free: z.enum(['true', 'false']).optional(),
-  minPrice: z.coerce.number().int().min(0).optional(),
-  maxPrice: z.coerce.number().int().min(0).optional(),
+  minPrice: z.coerce.number().int().min(0).max(INT32_MAX, 'The price is too high').optional(),
+  maxPrice: z.coerce.number().int().min(0).max(INT32_MAX, 'The price is too high').optional(),
   startsAfter: isoDate('Starts after').optional(),
   hasSeats: z.enum(['true', 'false']).optional(),
   sort: z.enum(SEARCH_SORTS).default('relevance'),

@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { str } from './input-schemas.js';
 
-const link = z.string().trim().max(300).refine((v) => /^https?:\/\/\S+$/.test(v), 'Links must start with https://');
+const link = str().trim().max(300).refine((v) => /^https?:\/\/\S+$/.test(v), 'Links must start with https://');
 
 /** Step 1 of /educator/onboard, and /educator/{id}/edit. */
 export const educatorInput = z.object({
-  headline: z.string({ error: 'Headline is required' }).trim().min(3, 'Headline is required').max(120, 'Headline is at most 120 characters'),
-  bio: z.string({ error: 'Bio is required' }).trim().min(20, 'Tell learners about yourself in at least 20 characters').max(4000, 'Bio is at most 4000 characters'),
-  subjects: z.array(z.string().trim().min(1).max(40)).max(10, 'At most 10 subjects').default([]),
+  headline: str({ error: 'Headline is required' }).trim().min(3, 'Headline is required').max(120, 'Headline is at most 120 characters'),
+  bio: str({ error: 'Bio is required' }).trim().min(20, 'Tell learners about yourself in at least 20 characters').max(4000, 'Bio is at most 4000 characters'),
+  subjects: z.array(str().trim().min(1).max(40)).max(10, 'At most 10 subjects').default([]),
   links: z.array(link).max(5, 'At most 5 links').default([]),
 });
 export type EducatorInput = z.input<typeof educatorInput>;

@@ -1,23 +1,24 @@
 import { z } from 'zod';
+import { INT32_MAX, str } from './input-schemas.js';
 import { PLAN_IDS } from './payments.js';
 
 /**
  * Request and response schemas of the payments API (spec section 7: paths and payload
  * field names kept to the letter; `session` is ours, added to name the course session).
  */
-const id = (label: string) => z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(255, `${label} is too long`);
+const id = (label: string) => str({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(255, `${label} is too long`);
 const uuid = (label: string) => z.string({ error: `${label} is required` }).uuid(`${label} is not valid`);
-const cents = (label: string) => z.number({ error: `${label} is required` }).int(`${label} must be a whole number of cents`).min(1, `${label} must be positive`);
+const cents = (label: string) => z.number({ error: `${label} is required` }).int(`${label} must be a whole number of cents`).min(1, `${label} must be positive`).max(INT32_MAX, `${label} is too high`);
 
 export const createCustomerInput = z.object({
   email: z.string({ error: 'Email is required' }).trim().email('Enter a valid email'),
-  name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200),
+  name: str({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200),
 });
 /** A list with the customer's id (spec: "returns a list with id"). */
 export const createCustomerResult = z.array(z.object({ id: z.string() }));
 
 export const createProductInput = z.object({
-  name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(250),
+  name: str({ error: 'Name is required' }).trim().min(1, 'Name is required').max(250),
   /** The course this product sells (ours); without it a plain product for the caller. */
   course: uuid('Course').optional(),
 });
@@ -48,7 +49,7 @@ export const checkoutResult = z.object({
 });
 export type CheckoutResult = z.infer<typeof checkoutResult>;
 
-export const verifySessionQuery = z.object({ session_id: z.string().trim().min(1).max(255).optional() });
+export const verifySessionQuery = z.object({ session_id: str().trim().min(1).max(255).optional() });
 export const verifySessionResult = z.object({
   /** Provider's checkout session status. */
   status: z.enum(['open', 'complete', 'expired']),
