@@ -79,7 +79,12 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
 
-  const db = database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  const db = database ?? (await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    timeouts: config.databaseTimeouts,
+    onConnectionError: (err) => app.log.warn({ err: err.message }, 'database connection lost; the pool reconnects on the next query'),
+  }));
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.db, log: app.log });
   const auth = createAuth({ config, db: db.db, mailer, log: app.log, onUserSeen: (userId) => ensureCustomerInBackground(app, userId) });
   const viewerFromCookie = createSessionResolver(db.db, sessionCookieName(config), config.authSecret);

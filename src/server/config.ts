@@ -25,6 +25,10 @@ const schema = z
     PUBLIC_URL: url(['http:', 'https:']).optional(),
     DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
     DATA_DIR: z.string().default('./data'),
+    /** How long to wait for a database connection before answering 503. */
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+    /** The longest a single SQL statement may run (PostgreSQL's statement_timeout). */
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
     AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SMTP_URL: url(['smtp:', 'smtps:']).optional(),
     MAIL_FROM: z.string().default('Agora <hello@agora.local>'),
@@ -80,6 +84,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   databaseUrl: string | undefined;
+  /** Connection and statement timeouts of the PostgreSQL pool, in milliseconds. */
+  databaseTimeouts: { connectMs: number; statementMs: number };
   dataDir: string;
   authSecret: string;
   smtpUrl: string | undefined;
@@ -130,6 +136,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     databaseUrl: e.DATABASE_URL,
+    databaseTimeouts: { connectMs: e.DATABASE_CONNECT_TIMEOUT_MS, statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS },
     dataDir: e.DATA_DIR,
     authSecret: e.AUTH_SECRET ?? DEV_SECRET,
     smtpUrl: e.SMTP_URL,
