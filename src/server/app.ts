@@ -144,16 +144,24 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
 
-  // Same-origin check for every state-changing API call (CSRF defence besides SameSite=Lax).
+  // CSRF defence besides SameSite=Lax, decided on the routed path (the raw URL can spell it
+  // differently: /%61pi/...). Every state-changing request must come from our own origin,
+  // and a JSON endpoint refuses the content types a plain HTML form can send.
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/auth/')) return;
-    if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
+    if (SAFE_METHODS.has(request.method)) return;
+    const route = request.routeOptions.url ?? '';
+    // better-auth checks origins itself; the Stripe webhook is server to server and signed.
+    if (route.startsWith('/api/auth/') || route === STRIPE_WEBHOOK) return;
     const origin = request.headers.origin;
-    if (origin && origin !== config.publicUrl && !isSameHost(origin, request.headers.host)) {
+    if (origin ? origin !== config.publicUrl && !isSameHost(origin, request.headers.host) : request.headers['sec-fetch-site'] === 'cross-site') {
       throw new AppError(403, 'bad_origin', 'This request came from another site and was refused');
     }
-    if (!origin && request.headers['sec-fetch-site'] === 'cross-site') {
-      throw new AppError(403, 'bad_origin', 'This request came from another site and was refused');
+    if (route.startsWith('/api/')) {
+      const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      const uploads = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes?.includes('multipart/form-data');
+      if (FORM_TYPES.has(type) && !(uploads && type === 'multipart/form-data')) {
+        throw new AppError(415, 'unsupported_media_type', 'Send this request as JSON (Content-Type: application/json)');
+      }
     }
   });
 
@@ -173,6 +181,10 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
 
   return app;
 }
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const STRIPE_WEBHOOK = '/api/stripe/webhook';
+const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
 
 function isSameHost(origin: string, host: string | undefined): boolean {
   try {
