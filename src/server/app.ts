@@ -62,7 +62,10 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   const app = Fastify({
     logger: { level: config.logLevel },
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'].slice(0, 64) : randomUUID()),
-    trustProxy: config.production,
+    // Only a configured proxy may say who the client is (rate limits and the device list use it).
+    // Fastify ignores a bare hop count (it cannot tell the proxy from a direct client), so a
+    // count is trusted as asked: the README says to use it only when the proxy is the sole way in.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
@@ -185,6 +188,10 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const STRIPE_WEBHOOK = '/api/stripe/webhook';
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
+
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
 
 function isSameHost(origin: string, host: string | undefined): boolean {
   try {
