@@ -30,7 +30,8 @@ const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().default('0.0.0.0'),
+    /** Loopback unless set: the outbox and the payments sandbox are not for the network. */
+    HOST: z.string().min(1).default('127.0.0.1'),
     PUBLIC_URL: url(['http:', 'https:']).optional(),
     /** Which proxies may set X-Forwarded-For: a hop count, or their addresses. None by default. */
     TRUST_PROXY: z
