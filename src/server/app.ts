@@ -45,6 +45,11 @@ declare module 'fastify' {
     requireViewer(request: FastifyRequest): Promise<Viewer>;
     /** The Stripe SDK client (real Stripe, or the payments sandbox of this server). */
     stripe(): Stripe;
+    /**
+     * Graceful shutdown, before close(): new requests answer 503 and those in flight are
+     * waited for (at most `ceilingMs`), so close() never cuts one half way.
+     */
+    drain(ceilingMs?: number): Promise<void>;
   }
 }
 
@@ -111,6 +116,36 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     const viewer = await resolveViewer(request);
     if (!viewer) throw new AppError(401, 'unauthorized', 'Your session has ended. Please log in again.');
     return viewer;
+  });
+
+  // Requests in flight, for drain(). The payments sandbox's API (/v1) is called by this
+  // server's own requests through the SDK: it keeps answering while they finish, and is not
+  // counted (a request waiting on it would otherwise wait on itself).
+  let draining = false;
+  let inFlight = 0;
+  let onDrained: (() => void) | null = null;
+  const counted = new WeakSet<FastifyRequest>();
+  const finished = (request: FastifyRequest) => {
+    if (counted.delete(request) && --inFlight === 0) onDrained?.();
+  };
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.url?.startsWith('/v1/')) return;
+    if (draining) {
+      reply.header('connection', 'close');
+      throw new AppError(503, 'shutting_down', 'The server is restarting. Please try again in a moment.', { retryAfterSeconds: 5 });
+    }
+    counted.add(request);
+    inFlight++;
+  });
+  app.addHook('onResponse', async (request) => finished(request));
+  app.addHook('onRequestAbort', async (request) => finished(request));
+  app.decorate('drain', async (ceilingMs = 15_000) => {
+    draining = true;
+    if (inFlight === 0) return;
+    await new Promise<void>((resolve) => {
+      onDrained = resolve;
+      setTimeout(resolve, ceilingMs).unref();
+    });
   });
 
   app.addHook('onClose', async () => {
