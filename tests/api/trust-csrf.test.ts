@@ -44,20 +44,29 @@ describe('a request from another site', () => {
     expect((await getCourse(app, educator, courseId)).json().status).toBe('published');
   });
 
-  it('cannot change a course or a review with PATCH or PUT through an encoded path', async () => {
+  it('cannot change a course, a session or a review with PUT or PATCH through an encoded path', async () => {
     const educator = await makeEducator(app);
-    const { courseId } = await makePublishedCourse(app, educator);
-    const patched = await send('PATCH', `/%61pi/courses/${courseId}`, {
-      cookie: educator.cookie, origin: EVIL, type: 'application/json', payload: JSON.stringify(courseBody({ title: 'Hijacked' })),
-    });
-    expect(patched.statusCode, patched.body).toBe(403);
-    expect((await getCourse(app, educator, courseId)).json().title).not.toBe('Hijacked');
+    const { courseId, sessionId } = await makePublishedCourse(app, educator);
+    const own = { cookie: educator.cookie, type: 'application/json' };
+    // The same calls from our own origin reach the routes (so the refusals below are the check's).
+    const put = (origin: string, title: string) =>
+      send('PUT', `/%61pi/courses/${courseId}`, { ...own, origin, payload: JSON.stringify(courseBody({ title })) });
+    const patchSession = (origin: string, capacity: number) =>
+      send('PATCH', `/%61pi/courses/${courseId}/sessions/${sessionId}`, { ...own, origin, payload: JSON.stringify({ capacity }) });
+    expect((await put(app.config.publicUrl, 'Renamed by its educator')).statusCode).toBe(200);
+    expect((await patchSession(app.config.publicUrl, 12)).statusCode).toBe(200);
+
+    const hijackedPut = await put(EVIL, 'Hijacked');
+    expect(hijackedPut.statusCode, hijackedPut.body).toBe(403);
+    const hijackedPatch = await patchSession(EVIL, 1);
+    expect(hijackedPatch.statusCode, hijackedPatch.body).toBe(403);
+    expect((await getCourse(app, educator, courseId)).json().title).toBe('Renamed by its educator');
 
     const learner = await makeLearner(app);
-    const put = await send('PUT', `/%61pi/courses/${courseId}/review`, {
+    const review = await send('PUT', `/%61pi/courses/${courseId}/review`, {
       cookie: learner.cookie, origin: EVIL, type: 'application/json', payload: JSON.stringify({ rating: 1, text: 'Hijacked review text' }),
     });
-    expect(put.statusCode, put.body).toBe(403);
+    expect(review.statusCode, review.body).toBe(403);
   });
 
   it('cannot drop a learner from a session with an empty text/plain form post', async () => {
