@@ -54,8 +54,8 @@ describe.skipIf(!usesPostgres)('losing the database', () => {
     viaProxy.host = `127.0.0.1:${proxy.port}`;
     app = await buildTestApp({
       DATABASE_URL: viaProxy.toString(),
-      DATABASE_CONNECT_TIMEOUT_MS: '1000',
-      DATABASE_STATEMENT_TIMEOUT_MS: '1500',
+      DATABASE_CONNECT_TIMEOUT_MS: '3000',
+      DATABASE_STATEMENT_TIMEOUT_MS: '3000',
     });
     admin = new pg.Client({ connectionString: run.url });
     await admin.connect();
@@ -110,8 +110,8 @@ describe.skipIf(!usesPostgres)('losing the database', () => {
       expect(me.statusCode, me.body).toBe(503);
       expect(me.json().error.code).toBe('database_unavailable');
       expect(health.statusCode).toBe(503);
-      // Timeouts of 1 s (connect) and 1.5 s (statement): far below the test's own limit.
-      expect(Date.now() - started).toBeLessThan(20_000);
+      // Timeouts of 3 s (connect and statement, 5 s for the client): an answer, not a hang.
+      expect(Date.now() - started).toBeLessThan(60_000);
     } finally {
       await proxy.restore();
     }
