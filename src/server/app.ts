@@ -10,7 +10,7 @@ import { openDatabase, type Database } from './db/client.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { createAuth, SESSION_MAX_AGE_SECONDS, sessionCookieName, type Auth } from './accounts/auth.js';
 import { createSessionResolver, touchSession, type Viewer } from './accounts/session.js';
-import { installErrorHandler, AppError } from './http/errors.js';
+import { installErrorHandler, AppError, nulBytePath } from './http/errors.js';
 import { apiDocs } from './http/api-docs.js';
 import { authRoutes } from './accounts/auth-routes.js';
 import { accountRoutes } from './accounts/routes.js';
@@ -201,6 +201,15 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
         throw new AppError(415, 'unsupported_media_type', 'Send this request as JSON (Content-Type: application/json)');
       }
     }
+  });
+
+  // A NUL character in any text (body, query, path) is refused here, in one place: PostgreSQL
+  // cannot store it. Raw bodies (better-auth's routes, the webhook) and the sandbox are theirs.
+  app.addHook('preValidation', async (request) => {
+    const route = request.routeOptions.url ?? '';
+    if (route.startsWith('/api/auth/') || route === STRIPE_WEBHOOK || route.startsWith('/v1/') || route.startsWith('/sandbox/')) return;
+    const field = nulBytePath(request.params) ?? nulBytePath(request.query) ?? nulBytePath(request.body);
+    if (field) throw new AppError(400, 'invalid_input', `${field}: must not contain a NUL character`, { fields: { [field]: 'must not contain a NUL character' } });
   });
 
   if (config.devTools) await app.register(apiDocs);
