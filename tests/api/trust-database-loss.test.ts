@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, tempDir, type TestApp } from '../support/app.js';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
-import { get } from '../support/http.js';
+import { get, post } from '../support/http.js';
 import { createRunDatabase, type RunDatabase } from '../support/run-database.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
@@ -94,6 +94,9 @@ describe.skipIf(!usesPostgres)('losing the database', () => {
       expect(me.json().error.code).toBe('database_unavailable');
       expect(me.json().error.message).toMatch(/temporarily unavailable/);
       expect(me.headers['retry-after']).toBeDefined();
+      const signIn = await post(app, '/api/accounts/sign-in', { email: user.email, password: user.password });
+      expect(signIn.statusCode, signIn.body).toBe(503);
+      expect(signIn.json().error.code).toBe('database_unavailable');
     } finally {
       await proxy.restore();
     }

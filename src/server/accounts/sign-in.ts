@@ -1,7 +1,7 @@
 import { APIError } from 'better-auth/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES, type SignInBody } from '../../shared/accounts.js';
-import { AppError } from '../http/errors.js';
+import { AppError, databaseFailure } from '../http/errors.js';
 import { forwardCookies, toHeaders } from '../http/headers.js';
 import type { AttemptCounter } from './attempts.js';
 
@@ -54,6 +54,8 @@ export async function signIn(
     if (err instanceof APIError && err.statusCode === 403) {
       throw new AppError(403, 'account_banned', 'This account has been suspended. Contact support for help.');
     }
+    // A database that is gone is a 503 for the error handler, not a failed sign-in.
+    if (databaseFailure(err) === 'unavailable') throw err;
     request.log.error({ err }, 'sign-in failed');
     throw new AppError(500, 'sign_in_error', MESSAGES.signInError);
   } finally {
