@@ -191,7 +191,11 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     // better-auth checks origins itself; the Stripe webhook is server to server and signed.
     if (route.startsWith('/api/auth/') || route === STRIPE_WEBHOOK) return;
     const origin = request.headers.origin;
-    if (origin ? origin !== config.publicUrl && !isSameHost(origin, request.headers.host) : request.headers['sec-fetch-site'] === 'cross-site') {
+    const fetchSite = request.headers['sec-fetch-site'];
+    // A form posted by one of our own pages says `Origin: null` (our Referrer-Policy is
+    // no-referrer); the browser's Sec-Fetch-Site, which no page can forge, says where it came from.
+    const ours = origin === config.publicUrl || isSameHost(origin, request.headers.host) || (origin === 'null' && fetchSite === 'same-origin');
+    if (origin ? !ours : fetchSite === 'cross-site') {
       throw new AppError(403, 'bad_origin', 'This request came from another site and was refused');
     }
     if (route.startsWith('/api/')) {
@@ -237,9 +241,9 @@ function trustHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
 }
 
-function isSameHost(origin: string, host: string | undefined): boolean {
+function isSameHost(origin: string | undefined, host: string | undefined): boolean {
   try {
-    return !!host && new URL(origin).host === host;
+    return !!origin && !!host && new URL(origin).host === host;
   } catch {
     return false;
   }

@@ -85,6 +85,17 @@ describe('a request from another site', () => {
     expect(await enrolmentCounts(app, sessionId)).toMatchObject({ active: 1 });
   });
 
+  it("a form posted by one of our own pages (Origin: null, Sec-Fetch-Site: same-origin) passes; Origin null from elsewhere does not", async () => {
+    const educator = await makeEducator(app);
+    const { courseId } = await makePublishedCourse(app, educator);
+    const archive = (headers: Record<string, string>) => send('POST', `/api/courses/${courseId}/archive`, { cookie: educator.cookie, origin: 'null', headers });
+    expect((await archive({ 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
+    expect((await archive({})).statusCode).toBe(403);
+    expect((await getCourse(app, educator, courseId)).json().status).toBe('published');
+    const own = await archive({ 'sec-fetch-site': 'same-origin' });
+    expect(own.statusCode, own.body).toBe(200);
+  });
+
   it('answers 403 even for a path that matches no route', async () => {
     const res = await send('POST', '/%61pi/no-such-thing', { cookie: '', origin: EVIL });
     expect(res.statusCode).toBe(403);
