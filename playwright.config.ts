@@ -31,8 +31,8 @@ export default defineConfig({
   retries: 0,
   forbidOnly: !!process.env.CI,
   // Generous for a busy two-core machine; a passing run never waits for them.
-  timeout: 45_000,
-  expect: { timeout: 10_000 },
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
   outputDir: '.test-output/e2e-artifacts',
   reporter: [['list'], ['json', { outputFile: '.test-output/e2e.json' }]],
   use: {

@@ -19,8 +19,10 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Ceilings, not expectations: generous for a busy two-core machine (load 12 seen);
+    // a passing test never waits for them.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     reporters: ['default'],
   },
 });

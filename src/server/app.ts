@@ -10,7 +10,7 @@ import { openDatabase, type Database } from './db/client.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { createAuth, SESSION_MAX_AGE_SECONDS, sessionCookieName, type Auth } from './accounts/auth.js';
 import { createSessionResolver, touchSession, type Viewer } from './accounts/session.js';
-import { installErrorHandler, AppError } from './http/errors.js';
+import { installErrorHandler, AppError, nulBytePath } from './http/errors.js';
 import { apiDocs } from './http/api-docs.js';
 import { authRoutes } from './accounts/auth-routes.js';
 import { accountRoutes } from './accounts/routes.js';
@@ -44,6 +44,11 @@ declare module 'fastify' {
     requireViewer(request: FastifyRequest): Promise<Viewer>;
     /** The Stripe SDK client (real Stripe, or the payments sandbox of this server). */
     stripe(): Stripe;
+    /**
+     * Graceful shutdown, before close(): new requests answer 503 and those in flight are
+     * waited for (at most `ceilingMs`), so close() never cuts one half way.
+     */
+    drain(ceilingMs?: number): Promise<void>;
   }
 }
 
@@ -61,7 +66,10 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   const app = Fastify({
     logger: { level: config.logLevel },
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'].slice(0, 64) : randomUUID()),
-    trustProxy: config.production,
+    // Only a configured proxy may say who the client is (rate limits and the device list use it).
+    // Fastify ignores a bare hop count (it cannot tell the proxy from a direct client), so a
+    // count is trusted as asked: the README says to use it only when the proxy is the sole way in.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
@@ -78,7 +86,12 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
 
-  const db = database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  const db = database ?? (await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    timeouts: config.databaseTimeouts,
+    onConnectionError: (err) => app.log.warn({ err: err.message }, 'database connection lost; the pool reconnects on the next query'),
+  }));
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.db, log: app.log });
   const auth = createAuth({ config, db: db.db, mailer, log: app.log, onUserSeen: (userId) => ensureCustomerInBackground(app, userId) });
   const viewerFromCookie = createSessionResolver(db.db, sessionCookieName(config), config.authSecret);
@@ -102,6 +115,36 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     const viewer = await resolveViewer(request);
     if (!viewer) throw new AppError(401, 'unauthorized', 'Your session has ended. Please log in again.');
     return viewer;
+  });
+
+  // Requests in flight, for drain(). The payments sandbox's API (/v1) is called by this
+  // server's own requests through the SDK: it keeps answering while they finish, and is not
+  // counted (a request waiting on it would otherwise wait on itself).
+  let draining = false;
+  let inFlight = 0;
+  let onDrained: (() => void) | null = null;
+  const counted = new WeakSet<FastifyRequest>();
+  const finished = (request: FastifyRequest) => {
+    if (counted.delete(request) && --inFlight === 0) onDrained?.();
+  };
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.url?.startsWith('/v1/')) return;
+    if (draining) {
+      reply.header('connection', 'close');
+      throw new AppError(503, 'shutting_down', 'The server is restarting. Please try again in a moment.', { retryAfterSeconds: 5 });
+    }
+    counted.add(request);
+    inFlight++;
+  });
+  app.addHook('onResponse', async (request) => finished(request));
+  app.addHook('onRequestAbort', async (request) => finished(request));
+  app.decorate('drain', async (ceilingMs = 15_000) => {
+    draining = true;
+    if (inFlight === 0) return;
+    await new Promise<void>((resolve) => {
+      onDrained = resolve;
+      setTimeout(resolve, ceilingMs).unref();
+    });
   });
 
   app.addHook('onClose', async () => {
@@ -138,17 +181,38 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
 
-  // Same-origin check for every state-changing API call (CSRF defence besides SameSite=Lax).
+  // CSRF defence besides SameSite=Lax, decided on the routed path (the raw URL can spell it
+  // differently: /%61pi/...). Every state-changing request must come from our own origin,
+  // and a JSON endpoint refuses the content types a plain HTML form can send.
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/auth/')) return;
-    if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
+    if (SAFE_METHODS.has(request.method)) return;
+    const route = request.routeOptions.url ?? '';
+    // better-auth checks origins itself; the Stripe webhook is server to server and signed.
+    if (route.startsWith('/api/auth/') || route === STRIPE_WEBHOOK) return;
     const origin = request.headers.origin;
-    if (origin && origin !== config.publicUrl && !isSameHost(origin, request.headers.host)) {
+    const fetchSite = request.headers['sec-fetch-site'];
+    // A form posted by one of our own pages says `Origin: null` (our Referrer-Policy is
+    // no-referrer); the browser's Sec-Fetch-Site, which no page can forge, says where it came from.
+    const ours = origin === config.publicUrl || isSameHost(origin, request.headers.host) || (origin === 'null' && fetchSite === 'same-origin');
+    if (origin ? !ours : fetchSite === 'cross-site') {
       throw new AppError(403, 'bad_origin', 'This request came from another site and was refused');
     }
-    if (!origin && request.headers['sec-fetch-site'] === 'cross-site') {
-      throw new AppError(403, 'bad_origin', 'This request came from another site and was refused');
+    if (route.startsWith('/api/')) {
+      const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      const uploads = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes?.includes('multipart/form-data');
+      if (FORM_TYPES.has(type) && !(uploads && type === 'multipart/form-data')) {
+        throw new AppError(415, 'unsupported_media_type', 'Send this request as JSON (Content-Type: application/json)');
+      }
     }
+  });
+
+  // A NUL character in any text (body, query, path) is refused here, in one place: PostgreSQL
+  // cannot store it. Raw bodies (better-auth's routes, the webhook) and the sandbox are theirs.
+  app.addHook('preValidation', async (request) => {
+    const route = request.routeOptions.url ?? '';
+    if (route.startsWith('/api/auth/') || route === STRIPE_WEBHOOK || route.startsWith('/v1/') || route.startsWith('/sandbox/')) return;
+    const field = nulBytePath(request.params) ?? nulBytePath(request.query) ?? nulBytePath(request.body);
+    if (field) throw new AppError(400, 'invalid_input', `${field}: must not contain a NUL character`, { fields: { [field]: 'must not contain a NUL character' } });
   });
 
   if (config.devTools) await app.register(apiDocs);
@@ -179,9 +243,17 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   return app;
 }
 
-function isSameHost(origin: string, host: string | undefined): boolean {
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const STRIPE_WEBHOOK = '/api/stripe/webhook';
+const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
+
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
+function isSameHost(origin: string | undefined, host: string | undefined): boolean {
   try {
-    return !!host && new URL(origin).host === host;
+    return !!origin && !!host && new URL(origin).host === host;
   } catch {
     return false;
   }

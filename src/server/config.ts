@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -17,14 +18,35 @@ const url = (protocols: string[]) =>
     }
   }, `must be a URL starting with ${protocols.map((p) => p + '//').join(' or ')}`);
 
+/** A proxy address: an IP, a CIDR range, or proxy-addr's names for the private ranges. */
+const isProxyAddress = (v: string) => {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(v)) return true;
+  const [ip, bits, ...rest] = v.split('/');
+  if (rest.length || !isIP(ip)) return false;
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (isIP(ip) === 4 ? 32 : 128));
+};
+
 const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().default('0.0.0.0'),
+    /** Loopback unless set: the outbox and the payments sandbox are not for the network. */
+    HOST: z.string().min(1).default('127.0.0.1'),
     PUBLIC_URL: url(['http:', 'https:']).optional(),
+    /** Which proxies may set X-Forwarded-For: a hop count, or their addresses. None by default. */
+    TRUST_PROXY: z
+      .string()
+      .refine(
+        (v) => v === 'false' || /^\d+$/.test(v) || v.split(',').every((a) => isProxyAddress(a.trim())),
+        'must be a number of proxy hops (1) or comma-separated proxy addresses or CIDR ranges (10.0.0.1, 10.1.0.0/16)',
+      )
+      .optional(),
     DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
     DATA_DIR: z.string().default('./data'),
+    /** How long to wait for a database connection before answering 503. */
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+    /** The longest a single SQL statement may run (PostgreSQL's statement_timeout). */
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
     AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SMTP_URL: url(['smtp:', 'smtps:']).optional(),
     MAIL_FROM: z.string().default('Agora <hello@agora.local>'),
@@ -79,7 +101,11 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: string;
+  /** The proxies whose X-Forwarded-For is believed (Fastify's trustProxy): false, hops, or addresses. */
+  trustProxy: false | number | string[];
   databaseUrl: string | undefined;
+  /** Connection and statement timeouts of the PostgreSQL pool, in milliseconds. */
+  databaseTimeouts: { connectMs: number; statementMs: number };
   dataDir: string;
   authSecret: string;
   smtpUrl: string | undefined;
@@ -112,6 +138,12 @@ export const SANDBOX_PUBLISHABLE_KEY = 'pk_test_agora_sandbox';
 
 export class ConfigError extends Error {}
 
+function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((a) => a.trim());
+}
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = schema.safeParse(cleaned);
@@ -129,7 +161,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     port: e.PORT,
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     databaseUrl: e.DATABASE_URL,
+    databaseTimeouts: { connectMs: e.DATABASE_CONNECT_TIMEOUT_MS, statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS },
     dataDir: e.DATA_DIR,
     authSecret: e.AUTH_SECRET ?? DEV_SECRET,
     smtpUrl: e.SMTP_URL,

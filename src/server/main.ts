@@ -26,8 +26,14 @@ async function main() {
   }
   app.log.info(`Agora is ready at ${config.publicUrl} (database: ${app.database.kind}, email: ${app.mailer.transport})`);
 
+  let stopping = false;
   const stop = async (signal: string) => {
-    app.log.info(`${signal} received, closing`);
+    if (stopping) return;
+    stopping = true;
+    // Drain first: the requests in flight finish (in sandbox mode they call this very server
+    // through the SDK, which close() would refuse), new ones answer 503; then close.
+    app.log.info(`${signal} received: finishing the requests in flight, then closing`);
+    await app.drain();
     await app.close();
     process.exit(0);
   };

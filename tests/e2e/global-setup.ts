@@ -49,7 +49,8 @@ function ensureWebBuild() {
   if (result.status !== 0) throw new Error('vite build failed');
 }
 
-async function waitForHealth(url: string, child: ChildProcess, logFile: string, timeoutMs = 90_000) {
+// Generous: start-up on a busy machine can take minutes; the wait ends as soon as it is healthy or exits.
+async function waitForHealth(url: string, child: ChildProcess, logFile: string, timeoutMs = 5 * 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;

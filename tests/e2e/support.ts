@@ -127,7 +127,7 @@ export async function latestEmail(api: ApiClient, to: string, subject: RegExp): 
   await expect
     .poll(async () => !!(found = (await outbox(api, to)).find((m) => subject.test(m.subject))), {
       message: `an email "${subject}" to ${to} in the outbox`,
-      timeout: 10_000,
+      timeout: 30_000,
     })
     .toBe(true);
   return found!;

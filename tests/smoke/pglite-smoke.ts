@@ -24,6 +24,21 @@ const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), PUBLIC_URL:
 delete env.DATABASE_URL;
 delete env.SMTP_URL;
 const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+let exited = false;
+server.once('exit', () => (exited = true));
+
+/**
+ * Polls until `probe` holds, while the server runs. The ceiling is generous: on a busy
+ * machine (load 12 on 2 cores) start-up takes minutes, and a passing run never waits for it.
+ */
+async function waitUntil(probe: () => Promise<boolean>, ceilingMs: number, everyMs: number): Promise<boolean> {
+  const until = Date.now() + ceilingMs;
+  while (!exited && Date.now() < until) {
+    if (await probe().catch(() => false)) return true;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  return false;
+}
 
 let passed = 0;
 let failed = 0;
@@ -42,12 +57,7 @@ function expect(cond: unknown, message: string) {
 }
 
 try {
-  const deadline = Date.now() + 60_000;
-  let up = false;
-  while (!up && Date.now() < deadline) {
-    up = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
-    if (!up) await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitUntil(() => fetch(`${base}/api/health`).then((r) => r.ok), 5 * 60_000, 250);
   console.log('PGlite smoke:');
   await check('the server starts on PGlite and reports healthy', async () => {
     const r = await fetch(`${base}/api/health`);
@@ -73,16 +83,15 @@ try {
   let paidCourse: { id: string; priceCents: number } | null = null;
   await check('the demo courses are there to find (seeded after the server listens)', async () => {
     // The paid course is published before Ada is enrolled in the free one: wait for both.
-    const until = Date.now() + 30_000;
     let enrolled = false;
-    while (!(paidCourse && enrolled) && Date.now() < until) {
+    await waitUntil(async () => {
       const r = await fetch(`${base}/api/courses/search?q=python`, { headers: { cookie } });
       const body = await r.json();
       paidCourse = body.items?.find((c: { title: string }) => c.title === 'Python for Curious Beginners') ?? null;
       const dash = await (await fetch(`${base}/api/dashboard`, { headers: { cookie } })).json();
       enrolled = JSON.stringify(dash).includes('Mathematics of Everyday Life');
-      if (!(paidCourse && enrolled)) await new Promise((res) => setTimeout(res, 500));
-    }
+      return !!paidCourse && enrolled;
+    }, 3 * 60_000, 500);
     expect(paidCourse && paidCourse.priceCents === 12000, 'demo course "Python for Curious Beginners" not found');
     expect(enrolled, 'Ada is not enrolled in the free demo course');
   });
@@ -112,8 +121,10 @@ try {
     expect(r.status === 404, `unknown ${r.status}`);
   });
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
+  if (!exited) {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+  }
   rmSync(dataDir, { recursive: true, force: true });
   console.log(`SMOKE ${JSON.stringify({ passed, failed })}`);
 }

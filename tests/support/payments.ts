@@ -17,7 +17,7 @@ export async function buildPaymentsApp(overrides: Record<string, string | undefi
 }
 
 /** Polls until `check` answers a truthy value (webhooks arrive asynchronously). */
-export async function waitFor<T>(check: () => Promise<T | null | undefined | false>, what = 'condition', timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(check: () => Promise<T | null | undefined | false>, what = 'condition', timeoutMs = 60_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

@@ -15,18 +15,50 @@ export function createAttemptCounter(db: Db) {
     return row ? { count: Number(row.count), resetAt: new Date(row.reset_at) } : null;
   }
 
+  function limited(message: string, resetAt: Date) {
+    const retryAfterSeconds = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
+    const minutes = Math.ceil(retryAfterSeconds / 60);
+    return new AppError(429, 'rate_limited', `${message} Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, { retryAfterSeconds });
+  }
+
+  async function giveBack(keys: string[]) {
+    for (const key of keys) await db.execute(sql`update rate_limit_hit set count = count - 1 where key = ${key} and count > 0`);
+  }
+
   return {
+    /**
+     * Counts one attempt on every key before the guarded work runs (one atomic upsert per
+     * key), so concurrent attempts cannot all pass a check that reads first and counts
+     * later. Over the limit on any key: the attempt is given back and 429 thrown. Answers
+     * a function that gives the attempt back on some keys (for an outcome that does not count).
+     */
+    async take(keys: string[], limit: number, windowSeconds: number, message: string): Promise<(keys: string[]) => Promise<void>> {
+      let over: Date | null = null;
+      for (const key of keys) {
+        const rows = await db.execute<{ count: number; reset_at: string | Date }>(sql`
+          insert into rate_limit_hit (key, count, reset_at)
+          values (${key}, 1, now() + make_interval(secs => ${windowSeconds}))
+          on conflict (key) do update set
+            count = case when rate_limit_hit.reset_at <= now() then 1 else rate_limit_hit.count + 1 end,
+            reset_at = case when rate_limit_hit.reset_at <= now() then excluded.reset_at else rate_limit_hit.reset_at end
+          returning count, reset_at`);
+        const row = (rows as unknown as { rows: { count: number; reset_at: string | Date }[] }).rows[0];
+        if (Number(row.count) > limit) {
+          const resetAt = new Date(row.reset_at);
+          if (!over || resetAt > over) over = resetAt;
+        }
+      }
+      if (over) {
+        await giveBack(keys);
+        throw limited(message, over);
+      }
+      return (back: string[]) => giveBack(back.filter((k) => keys.includes(k)));
+    },
     /** Throws 429 with the wait time when any key is at its limit. */
     async assertUnder(keys: string[], limit: number, message: string) {
       for (const key of keys) {
         const hit = await current(key);
-        if (hit && hit.count >= limit) {
-          const retryAfterSeconds = Math.max(1, Math.ceil((hit.resetAt.getTime() - Date.now()) / 1000));
-          const minutes = Math.ceil(retryAfterSeconds / 60);
-          throw new AppError(429, 'rate_limited', `${message} Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
-            retryAfterSeconds,
-          });
-        }
+        if (hit && hit.count >= limit) throw limited(message, hit.resetAt);
       }
     },
     async record(keys: string[], windowSeconds: number) {

@@ -1,7 +1,7 @@
 import { APIError } from 'better-auth/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES, type SignInBody } from '../../shared/accounts.js';
-import { AppError } from '../http/errors.js';
+import { AppError, databaseFailure } from '../http/errors.js';
 import { forwardCookies, toHeaders } from '../http/headers.js';
 import type { AttemptCounter } from './attempts.js';
 
@@ -10,7 +10,9 @@ const LIMIT_MESSAGE = 'Too many failed attempts to log in.';
 
 /**
  * Password sign-in. Failed attempts are counted per IP and per account; at the limit
- * the caller gets 429 with the time to wait, before the password is even checked.
+ * the caller gets 429 with the time to wait, before the password is even checked. The
+ * attempt is counted first (atomically) and given back when it turns out not to be a
+ * failure, so concurrent attempts cannot all be checked (docs/decisions/0003).
  */
 export async function signIn(
   app: FastifyInstance,
@@ -28,8 +30,10 @@ export async function signIn(
     });
   }
   const email = input.email.toLowerCase();
-  const keys = [`signin:ip:${request.ip}`, `signin:account:${email}`];
-  await attempts.assertUnder(keys, app.config.authRateLimit, LIMIT_MESSAGE);
+  const ipKey = `signin:ip:${request.ip}`;
+  const accountKey = `signin:account:${email}`;
+  const giveBack = await attempts.take([ipKey, accountKey], app.config.authRateLimit, WINDOW_SECONDS, LIMIT_MESSAGE);
+  let failed = false;
 
   try {
     const { headers } = await app.auth.api.signInEmail({
@@ -38,10 +42,10 @@ export async function signIn(
       returnHeaders: true,
     });
     forwardCookies(headers, reply);
-    await attempts.clear([`signin:account:${email}`]);
+    await attempts.clear([accountKey]);
   } catch (err) {
-    if (err instanceof APIError && err.statusCode === 401) {
-      await attempts.record(keys, WINDOW_SECONDS);
+    if (err instanceof APIError && (err.statusCode === 401 || err.statusCode === 400)) {
+      failed = true;
       throw new AppError(401, 'incorrect_credentials', MESSAGES.incorrectCredentials);
     }
     if (err instanceof APIError && err.statusCode === 403 && err.body?.code === 'EMAIL_NOT_VERIFIED') {
@@ -50,11 +54,12 @@ export async function signIn(
     if (err instanceof APIError && err.statusCode === 403) {
       throw new AppError(403, 'account_banned', 'This account has been suspended. Contact support for help.');
     }
-    if (err instanceof APIError && err.statusCode === 400) {
-      await attempts.record(keys, WINDOW_SECONDS);
-      throw new AppError(401, 'incorrect_credentials', MESSAGES.incorrectCredentials);
-    }
+    // A database that is gone is a 503 for the error handler, not a failed sign-in.
+    if (databaseFailure(err) === 'unavailable') throw err;
     request.log.error({ err }, 'sign-in failed');
     throw new AppError(500, 'sign_in_error', MESSAGES.signInError);
+  } finally {
+    // Only failures count: a success or a refusal for another reason gives the attempt back.
+    if (!failed) await giveBack([ipKey, accountKey]).catch((err) => request.log.warn({ err }, 'could not give back a sign-in attempt'));
   }
 }

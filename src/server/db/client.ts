@@ -27,6 +27,10 @@ export async function openDatabase(opts: {
   poolSize?: number;
   /** Called with the SQL of every query the app makes (tests count queries per request). */
   onQuery?: (sql: string) => void;
+  /** PostgreSQL only: how long to wait for a connection and for one statement (no limit when unset). */
+  timeouts?: { connectMs: number; statementMs: number };
+  /** PostgreSQL only: told when an idle connection breaks (the pool replaces it). */
+  onConnectionError?: (err: Error) => void;
 }): Promise<Database> {
   let database: Database;
   const logger = opts.onQuery ? { logQuery: (query: string) => opts.onQuery!(query) } : undefined;
@@ -34,7 +38,27 @@ export async function openDatabase(opts: {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    const t = opts.timeouts;
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 10,
+      keepAlive: true,
+      ...(t && {
+        connectionTimeoutMillis: t.connectMs,
+        statement_timeout: t.statementMs,
+        // The client gives up a little after the server would have: covers a server that
+        // stopped answering at all (a hung host, a dropped network), where no cancel arrives.
+        query_timeout: t.statementMs + 2000,
+      }),
+    });
+    // A connection ended by the server while idle in the pool (pg_terminate_backend, a restart,
+    // a failover, a proxy's idle cut) is emitted here; without a listener it ends the process.
+    // The pool has already dropped it and opens a new one on the next query.
+    pool.on('error', (err) => opts.onConnectionError?.(err));
+    // A connection checked out between two queries (inside a transaction) has no pool
+    // listener: its error would end the process too. The query that follows fails instead,
+    // and the pool discards the connection when it is released.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzle(pool, { schema, logger });
     await migrate(db, { migrationsFolder: MIGRATIONS });
     database = {

@@ -58,6 +58,21 @@ export function installErrorHandler(app: FastifyInstance) {
       const { message, fields } = fieldsFromValidation(err);
       return reply.status(400).send(errorBody(new AppError(400, 'invalid_input', message, { fields })));
     }
+    const cause = databaseFailure(err);
+    if (cause === 'unavailable') {
+      request.log.warn({ err }, 'database unavailable');
+      reply.header('retry-after', '5');
+      const message = 'The service is temporarily unavailable (its database is not answering). Please try again in a moment.';
+      if (!request.url.startsWith('/api/') && request.method === 'GET') {
+        return reply.status(503).type('text/html; charset=utf-8').send(errorPage(503, 'Service Unavailable', message));
+      }
+      return reply.status(503).send(errorBody(new AppError(503, 'database_unavailable', message)));
+    }
+    if (cause === 'input') {
+      // A value the schemas let through but PostgreSQL refused: the client's mistake, never a 500.
+      request.log.warn({ err }, 'database refused an input value');
+      return reply.status(400).send(errorBody(new AppError(400, 'invalid_input', 'The request contains a value that is not valid (a date, a number or a text out of range)')));
+    }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, too large, rate limit ...) carry safe messages.
@@ -71,6 +86,49 @@ export function installErrorHandler(app: FastifyInstance) {
     }
     return reply.status(500).send(errorBody(new AppError(500, 'internal', 'Internal Server Error')));
   });
+}
+
+/** Node socket errors and node-postgres client messages of a lost or unreachable database. */
+const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const CONNECTION_MESSAGES = [
+  'timeout exceeded when trying to connect',
+  'Connection terminated',
+  'Query read timeout',
+  'is not queryable',
+  'Client was closed',
+];
+
+/**
+ * What a database error says about the request, looking through wrappers (drizzle puts the
+ * driver's error in `cause`): `unavailable` when the database is gone, restarting, or too
+ * slow (SQLSTATE classes 08 and 57, 53300, client timeouts); `input` when PostgreSQL refused
+ * a value (class 22, data exceptions: impossible dates, overflowing numbers, NUL bytes, time
+ * zones it does not know).
+ */
+export function databaseFailure(err: unknown): 'unavailable' | 'input' | null {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (/^(08|57)[0-9A-Z]{3}$/.test(code) || code === '53300') return 'unavailable';
+      if (CONNECTION_ERRNOS.has(code)) return 'unavailable';
+      if (/^22[0-9A-Z]{3}$/.test(code)) return 'input';
+    }
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && CONNECTION_MESSAGES.some((m) => message.includes(m))) return 'unavailable';
+  }
+  return null;
+}
+
+/** The path of the first string holding a NUL character (PostgreSQL refuses them in text), or null. */
+export function nulBytePath(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || 'value' : null;
+  if (!value || typeof value !== 'object' || Buffer.isBuffer(value)) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.includes('\u0000')) return path ? `${path}.${key}` : key;
+    const found = nulBytePath(inner, path ? `${path}.${key}` : key);
+    if (found) return found;
+  }
+  return null;
 }
 
 function readable(err: FastifyError, status: number): string {

@@ -129,7 +129,11 @@ async function openCheckout(
     } else {
       const [seen] = await db.select().from(purchase)
         .where(and(eq(purchase.userId, values.userId), eq(purchase.idempotencyKey, clientKey))).limit(1);
-      if (seen.kind !== values.kind || seen.courseId !== (values.courseId ?? null) || seen.sessionId !== (values.sessionId ?? null) || seen.planId !== (values.planId ?? null)) {
+      // The same checkout, with the same terms: a price or fee that changed since the first
+      // call would send the provider other parameters under the same key (its error: a 500).
+      const same = (['kind', 'courseId', 'sessionId', 'planId', 'amountCents', 'currency', 'installments', 'feePercent'] as const)
+        .every((field) => seen[field] === (values[field] ?? null));
+      if (!same) {
         throw new AppError(400, 'idempotency_key_reused', 'This request key was already used for another checkout: reload the page and try again');
       }
       purchaseId = seen.id;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { buildId } from '../http/build-info.js';
+import { errorBody } from '../../shared/errors.js';
 
 export async function systemRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -10,7 +11,11 @@ export async function systemRoutes(app: FastifyInstance) {
     schema: {
       tags: ['system'],
       summary: 'Liveness with the database reachable',
-      response: { 200: z.object({ status: z.literal('ok'), database: z.string() }), 503: z.object({ status: z.literal('unavailable'), database: z.string() }) },
+      response: {
+        200: z.object({ status: z.literal('ok'), database: z.string() }),
+        // The database is not answering, or (the error body) the server is shutting down.
+        503: z.union([z.object({ status: z.literal('unavailable'), database: z.string() }), errorBody]),
+      },
     },
   }, async (_request, reply) => {
     const ok = await app.database.ping();
