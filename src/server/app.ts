@@ -10,7 +10,7 @@ import { openDatabase, type Database } from './db/client.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { createAuth, SESSION_MAX_AGE_SECONDS, sessionCookieName, type Auth } from './accounts/auth.js';
 import { createSessionResolver, touchSession, type Viewer } from './accounts/session.js';
-import { installErrorHandler, AppError, nulBytePath } from './http/errors.js';
+import { installErrorHandler, AppError, frameworkError, nulBytePath } from './http/errors.js';
 import { apiDocs } from './http/api-docs.js';
 import { authRoutes } from './accounts/auth-routes.js';
 import { accountRoutes } from './accounts/routes.js';
@@ -71,6 +71,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     // count is trusted as asked: the README says to use it only when the proxy is the sole way in.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
+    frameworkErrors: frameworkError,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 

@@ -31,12 +31,8 @@ const RUNS_PER_ROUTE = Number(process.env.FC_RUNS ?? 40);
 
 const OUT_OF_SCOPE = ['/api/auth/*', '/api/docs'];
 
-/**
- * Failures that can only be fixed in src/server (not in the shared schemas), left for the
- * lead: the general runs skip them, and each has a test below that fails until fixed
- * (it.fails). When one is fixed there, its it.fails turns red: remove the entry.
- */
-const KNOWN_DEFECTS: { id: string; matches: (req: Request) => boolean; reproduce: (c: Ctx) => Request; fix: string }[] = [
+/** 500s the corpus found that were fixed in src/server (not in the shared schemas): each keeps a test of its own. */
+const FIXED_IN_SERVER: { id: string; matches: (req: Request) => boolean; reproduce: (c: Ctx) => Request; fix: string }[] = [
   {
     id: 'a NUL byte in GET /api/dev/outbox?to= answers 500 (PostgreSQL 22021)',
     matches: (req) => req.route.url === '/api/dev/outbox' && String(req.query?.to ?? '').includes('\u0000'),
@@ -308,11 +304,10 @@ function problemWith(req: Request, res: Response): string | null {
   return null;
 }
 
-const isKnownDefect = (req: Request) => KNOWN_DEFECTS.some((d) => d.matches(req));
 
 describe('bad-input corpus (every operation with a schema)', () => {
   it('never answers >= 500 to the named bad inputs, and every 4xx has the one error body', async () => {
-    const requests = routes.flatMap(corpusFor).filter((r) => !isKnownDefect(r));
+    const requests = routes.flatMap(corpusFor);
     const problems: string[] = [];
     const statuses: Record<number, number> = {};
     const started = Date.now();
@@ -356,7 +351,6 @@ describe('bad-input corpus (every operation with a schema)', () => {
           const path = validPath(route);
           if (param) path[param[0]] = param[1];
           const req: Request = { route, path, body, query, what: `${show(body ?? query)} path ${show(path)}` };
-          if (isKnownDefect(req)) return;
           count++;
           const problem = problemWith(req, await send(req));
           if (problem) problems.push(problem);
@@ -395,9 +389,9 @@ describe('time zones', () => {
   });
 });
 
-describe('known failures that need a fix in src/server (each fails until fixed there)', () => {
-  for (const defect of KNOWN_DEFECTS) {
-    it.fails(`${defect.id}; fix: ${defect.fix}`, async () => {
+describe('500s once found by the corpus stay fixed', () => {
+  for (const defect of FIXED_IN_SERVER) {
+    it(`no longer: ${defect.id} (fixed in ${defect.fix.split(' ')[0]})`, async () => {
       const req = defect.reproduce(ctx);
       expect(defect.matches(req)).toBe(true);
       expect(problemWith(req, await send(req))).toBeNull();

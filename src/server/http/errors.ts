@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../../shared/errors.js';
 import { errorPage } from './error-page.js';
@@ -119,14 +119,28 @@ export function databaseFailure(err: unknown): 'unavailable' | 'input' | null {
   return null;
 }
 
-/** The path of the first string holding a NUL character (PostgreSQL refuses them in text), or null. */
-export function nulBytePath(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path || 'value' : null;
-  if (!value || typeof value !== 'object' || Buffer.isBuffer(value)) return null;
-  for (const [key, inner] of Object.entries(value)) {
-    if (key.includes('\u0000')) return path ? `${path}.${key}` : key;
-    const found = nulBytePath(inner, path ? `${path}.${key}` : key);
-    if (found) return found;
+/** No request of ours nests deeper; a deeper body is refused before anything walks it. */
+const MAX_INPUT_DEPTH = 32;
+
+/**
+ * The path of the first string holding a NUL character (PostgreSQL refuses them in text),
+ * or null. Walks without recursion and refuses absurdly nested input with a 400.
+ */
+export function nulBytePath(value: unknown): string | null {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  while (stack.length) {
+    const { value: v, path, depth } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return path || 'value';
+      continue;
+    }
+    if (!v || typeof v !== 'object' || Buffer.isBuffer(v)) continue;
+    if (depth >= MAX_INPUT_DEPTH) throw new AppError(400, 'invalid_input', 'The request is nested too deeply', { fields: { [path || 'body']: 'nested too deeply' } });
+    for (const [key, inner] of Object.entries(v)) {
+      const at = path ? `${path}.${key}` : key;
+      if (key.includes('\u0000')) return at;
+      stack.push({ value: inner, path: at, depth: depth + 1 });
+    }
   }
   return null;
 }
@@ -144,4 +158,16 @@ function readable(err: FastifyError, status: number): string {
       if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return 'The request body is not valid JSON';
       return status === 404 ? 'Not found' : err.message || 'The request is invalid';
   }
+}
+
+/**
+ * Errors the router raises before any route runs (a malformed URL, a path parameter over
+ * the length limit): the one error body, and never the URL echoed back.
+ */
+export function frameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  const status = tooLong ? 414 : 400;
+  return reply
+    .status(status)
+    .send(errorBody(new AppError(status, tooLong ? 'uri_too_long' : 'bad_url', tooLong ? 'The address is too long' : 'The address is not valid')));
 }

@@ -5,7 +5,10 @@ import { AppError } from './errors.js';
 /** Reads the one file of a multipart upload (field "file"), with clear errors. */
 export async function readUpload(request: FastifyRequest): Promise<Buffer> {
   if (!request.isMultipart()) throw AppError.badRequest('Send the picture as multipart/form-data in a field named "file"', { file: 'missing' });
-  const file = await request.file();
+  const file = await request.file().catch(() => {
+    // A body that does not follow its own multipart boundary is the client's error.
+    throw AppError.badRequest('The upload could not be read: send the picture as multipart/form-data in a field named "file"', { file: 'unreadable' });
+  });
   if (!file) throw AppError.badRequest('Choose a picture to upload', { file: 'missing' });
   try {
     return await file.toBuffer();
