@@ -54,7 +54,7 @@ test('a newcomer signs up, verifies the email, logs in, edits the profile and pi
     const png = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 67, g: 56, b: 202 } } }).png().toBuffer();
     await page.getByLabel('Change picture').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
     await expect(page.getByText('Your picture has been updated')).toBeVisible();
-    const picture = page.getByRole('img', { name: 'Your profile picture' });
+    const picture = page.getByRole('img', { name: 'Your avatar' });
     await expect(picture).toHaveAttribute('src', /^\/uploads\/avatars\/[\w-]+\.webp$/);
     await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
     // The avatar in the app shell shows the new picture too.
@@ -76,7 +76,7 @@ test('a newcomer signs up, verifies the email, logs in, edits the profile and pi
 test('a file that is not a picture is refused with a clear message, and names cannot be emptied', async ({ page, context }) => {
   await logIn(context, await createVerifiedUser());
   await page.goto('/user/settings');
-  const picture = page.getByRole('img', { name: 'Your profile picture' });
+  const picture = page.getByRole('img', { name: 'Your avatar' });
   await expect(picture).toHaveAttribute('src', '/default-avatar.svg');
 
   // Declared as a PNG, but its content is not an image: the server decides by content.

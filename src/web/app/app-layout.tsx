@@ -68,8 +68,13 @@ function AvatarMenu() {
 /** The default layout: the app shell for signed-in screens. */
 export function AppLayout() {
   const [menu, setMenu] = useState(false);
-  const location = useLocation();
-  useEffect(() => setMenu(false), [location.pathname]);
+  const { pathname } = useLocation();
+  // The mobile menu closes on navigation: adjusted while rendering, not in an effect.
+  const [menuPath, setMenuPath] = useState(pathname);
+  if (pathname !== menuPath) {
+    setMenuPath(pathname);
+    setMenu(false);
+  }
   return (
     <div className="min-h-screen">
       <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { CheckCircle2, X } from 'lucide-react';
 
@@ -16,22 +16,25 @@ export function useFlash(): [Flash | null, (f: Flash | null) => void] {
   const navigate = useNavigate();
   const incoming = (location.state as { flash?: Flash } | null)?.flash ?? null;
   const [flash, setFlash] = useState<Flash | null>(incoming);
+  // A new flash arriving (another navigation) replaces the shown one: adjusted while rendering.
+  const [seen, setSeen] = useState(incoming);
+  if (incoming !== seen) {
+    setSeen(incoming);
+    if (incoming) setFlash(incoming);
+  }
   useEffect(() => {
-    if (incoming) {
-      setFlash(incoming);
-      navigate(location.pathname + location.search, { replace: true, state: null });
-    }
+    if (incoming) navigate(location.pathname + location.search, { replace: true, state: null });
   }, [incoming, location.pathname, location.search, navigate]);
   return [flash, setFlash];
 }
 
 /** A polite toast in the corner that fades after a while (and can be closed). */
 export function Toast({ flash, onClose }: { flash: Flash | null; onClose: () => void }) {
-  const close = useRef(onClose);
-  close.current = onClose;
+  // The latest onClose, without restarting the timer when the parent passes a new function.
+  const close = useEffectEvent(onClose);
   useEffect(() => {
     if (!flash) return;
-    const t = setTimeout(() => close.current(), 6000);
+    const t = setTimeout(() => close(), 6000);
     return () => clearTimeout(t);
   }, [flash]);
   return (

@@ -41,7 +41,7 @@ export function AvatarEditor({ user }: { user: CurrentUser }) {
   return (
     <div className="flex flex-wrap items-center gap-5">
       <div className="relative">
-        <img src={user.profileImage} alt="Your profile picture" className="h-24 w-24 rounded-full border border-slate-200 object-cover" width={96} height={96} />
+        <img src={user.profileImage} alt="Your avatar" className="h-24 w-24 rounded-full border border-slate-200 object-cover" width={96} height={96} />
         {busy && (
           <div className="absolute inset-0 flex items-center justify-center rounded-full bg-white/70 text-brand-700">
             <Spinner className="h-6 w-6" label="Uploading…" />

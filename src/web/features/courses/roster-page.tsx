@@ -42,7 +42,7 @@ function Roster({ course }: { course: CourseView }) {
     setParams(next, { replace: true });
   };
 
-  const rows = data?.rows ?? [];
+  const rows = useMemo(() => data?.rows ?? [], [data]);
   const sessions = course.sessions;
   const sessionLabel = (id: string) => {
     const s = sessions.find((x) => x.id === id);

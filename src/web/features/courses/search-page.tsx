@@ -67,9 +67,12 @@ function Labelled({ label, children, htmlFor }: { label: string; children: React
 /** A text filter committed to the URL on blur or Enter (not on every keystroke). */
 function CommitInput({ id, value, onCommit, ...props }: { id: string; value: string; onCommit: (v: string) => void } & Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>) {
   const [draft, setDraft] = useState(value);
-  useEffect(() => {
+  // A new value from the URL (back/forward, "Clear filters") replaces the draft: adjusted while rendering.
+  const [prevValue, setPrevValue] = useState(value);
+  if (value !== prevValue) {
+    setPrevValue(value);
     setDraft(value);
-  }, [value]);
+  }
   const commit = () => draft !== value && onCommit(draft);
   return (
     <input
@@ -211,11 +214,15 @@ export default function SearchPage() {
   const [params, setParams] = useSearchParams();
   const query = readQuery(params);
   const { data, error, isPending, isFetching, isPlaceholderData, refetch } = useQuery(searchCoursesQuery(query));
-  const [words, setWords] = useState(query.q ?? '');
+  const q = query.q ?? '';
+  const [words, setWords] = useState(q);
   const [panel, setPanel] = useState(false);
-  useEffect(() => {
-    setWords(query.q ?? '');
-  }, [query.q]);
+  // New words from the URL (back/forward, a filter link) replace the typed ones: adjusted while rendering.
+  const [prevQ, setPrevQ] = useState(q);
+  if (q !== prevQ) {
+    setPrevQ(q);
+    setWords(q);
+  }
   // A block body: scrollTo returns a Promise in recent Chromium, and an effect must not return one.
   useEffect(() => {
     window.scrollTo({ top: 0 });

@@ -25,6 +25,8 @@ export function CalendarActions() {
   }
 
   return (
+    // Escape bubbles up from the buttons and the feed input inside: the wrapper only listens, it is not a control.
+    // eslint-disable-next-line jsx-a11y/no-static-element-interactions
     <div className="relative w-full sm:w-auto" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
       <div role="group" aria-label="Add to calendar" className="flex flex-wrap items-center gap-2">
         <span className="hidden items-center gap-1.5 text-sm font-medium text-slate-700 sm:flex"><CalendarPlus className="h-4 w-4" aria-hidden="true" /> Add to calendar:</span>

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { Controller, useForm, type FieldErrors, type Resolver } from 'react-hook-form';
+import { Controller, useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Camera, Link2, Plus, X } from 'lucide-react';
 import { CATEGORIES } from '@shared/courses';
@@ -53,7 +53,7 @@ export function EducatorForm({ initial, photo, submitLabel, onSubmit, footer }: 
   onSubmit: (values: EducatorInput) => Promise<void>;
   footer?: ReactNode;
 }) {
-  const { register, control, handleSubmit, formState, setError, watch, reset } = useForm<EducatorValues>({
+  const { register, control, handleSubmit, formState, setError, reset } = useForm<EducatorValues>({
     resolver,
     mode: 'onTouched',
     defaultValues: { headline: initial?.headline ?? '', bio: initial?.bio ?? '', subjects: initial?.subjects ?? [], links: initial?.links ?? [] },
@@ -61,7 +61,7 @@ export function EducatorForm({ initial, photo, submitLabel, onSubmit, footer }: 
   const [status, setStatus] = useState<{ text: string; validation?: boolean } | null>(null);
   const [previewBio, setPreviewBio] = useState(false);
   const e = formState.errors;
-  const bio = watch('bio');
+  const bio = useWatch({ control, name: 'bio' });
 
   const submit = handleSubmit(
     async (values) => {
@@ -280,13 +280,20 @@ export function PhotoInput({ current, file, onFile, upload }: {
   const [progress, setProgress] = useState<number | null>(null);
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const [shown, setShown] = useState(current);
-  useEffect(() => setShown(current), [current]);
-  useEffect(() => {
-    if (!file) return setPreview(null);
-    const u = URL.createObjectURL(file);
-    setPreview(u);
-    return () => URL.revokeObjectURL(u);
-  }, [file]);
+  // A new photo from the server (e.g. after a refetch) replaces the shown one: adjusted while rendering.
+  const [prevCurrent, setPrevCurrent] = useState(current);
+  if (current !== prevCurrent) {
+    setPrevCurrent(current);
+    setShown(current);
+  }
+  // The preview's object URL is made where the file is picked, and released when replaced or unmounted.
+  useEffect(() => () => {
+    if (preview) URL.revokeObjectURL(preview);
+  }, [preview]);
+  const pick = (f: File | null) => {
+    setPreview(f && URL.createObjectURL(f));
+    onFile?.(f);
+  };
 
   async function choose(f: File | undefined) {
     if (input.current) input.current.value = '';
@@ -294,9 +301,8 @@ export function PhotoInput({ current, file, onFile, upload }: {
     setMessage(null);
     const problem = imageProblem(f);
     if (problem) return setMessage({ tone: 'error', text: problem });
-    if (!upload) return onFile?.(f);
-    const local = URL.createObjectURL(f);
-    setPreview(local);
+    if (!upload) return pick(f);
+    setPreview(URL.createObjectURL(f));
     setProgress(0);
     try {
       const url = await upload(f, setProgress);
@@ -307,14 +313,13 @@ export function PhotoInput({ current, file, onFile, upload }: {
     } finally {
       setProgress(null);
       setPreview(null);
-      URL.revokeObjectURL(local);
     }
   }
 
   return (
     <div className="flex flex-wrap items-center gap-5">
       <div className="relative">
-        <img src={preview ?? shown} alt="Your educator photo" className="h-24 w-24 rounded-full border border-slate-200 object-cover" width={96} height={96} />
+        <img src={preview ?? shown} alt="Your educator portrait" className="h-24 w-24 rounded-full border border-slate-200 object-cover" width={96} height={96} />
         {progress !== null && (
           <div className="absolute inset-0 flex items-center justify-center rounded-full bg-white/70 text-brand-700">
             <Spinner className="h-6 w-6" />
@@ -328,7 +333,7 @@ export function PhotoInput({ current, file, onFile, upload }: {
             {file || shown !== current || !current.endsWith('default-avatar.svg') ? 'Change photo' : 'Choose a photo'}
             <input ref={input} type="file" accept={IMAGE_TYPES.join(',')} className="sr-only" disabled={progress !== null} onChange={(ev) => void choose(ev.target.files?.[0])} />
           </label>
-          {file && onFile && <Button type="button" variant="ghost" onClick={() => onFile(null)}>Remove</Button>}
+          {file && onFile && <Button type="button" variant="ghost" onClick={() => pick(null)}>Remove</Button>}
         </div>
         <p className="text-xs text-slate-600">{upload ? 'A clear, friendly photo of your face. PNG, JPEG or WebP, up to 5 MB.' : 'Optional now: uploaded with your profile. PNG, JPEG or WebP, up to 5 MB.'}</p>
         {progress !== null && <div className="max-w-xs"><ProgressBar value={progress} label="Uploading your photo" /></div>}

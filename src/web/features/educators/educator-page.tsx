@@ -76,7 +76,7 @@ function Profile({ educator: e }: { educator: EducatorProfile }) {
   return (
     <div className="mx-auto max-w-5xl">
       <header className="flex flex-col gap-6 sm:flex-row sm:items-start">
-        <img src={e.profileImage} alt={`Photo of ${e.name}`} className="h-28 w-28 shrink-0 rounded-full border border-slate-200 object-cover shadow-sm" width={112} height={112} />
+        <img src={e.profileImage} alt={e.name} className="h-28 w-28 shrink-0 rounded-full border border-slate-200 object-cover shadow-sm" width={112} height={112} />
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-start justify-between gap-3">
             <div className="min-w-0">

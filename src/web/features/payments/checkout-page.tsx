@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { ArrowLeft, CalendarDays, CreditCard, ShieldCheck, Users } from 'lucide-react';
@@ -85,6 +85,7 @@ function PlanChoice({ summary, plan, onPlan, disabled }: { summary: CheckoutSumm
     { id: 'full', title: 'Pay in full', text: `${money(summary.priceCents, summary.currency)} today` },
     { id: 'installments', title: `${n} monthly installments`, text: `${money(each, summary.currency)} today, then every month until ${n} are paid (total ${money(n * each, summary.currency)})` },
   ];
+  const id = useId();
   return (
     <fieldset disabled={disabled}>
       <legend className="text-sm font-semibold text-slate-900">How would you like to pay?</legend>
@@ -94,10 +95,10 @@ function PlanChoice({ summary, plan, onPlan, disabled }: { summary: CheckoutSumm
             key={o.id}
             className={`flex cursor-pointer gap-3 rounded-xl border p-3 transition has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500 ${plan === o.id ? 'border-brand-600 bg-brand-50' : 'border-slate-200 bg-white hover:border-slate-300'}`}
           >
-            <input type="radio" name="plan" value={o.id} checked={plan === o.id} onChange={() => onPlan(o.id)} className="mt-1 h-4 w-4 accent-brand-700" />
+            <input type="radio" name="plan" value={o.id} checked={plan === o.id} onChange={() => onPlan(o.id)} className="mt-1 h-4 w-4 accent-brand-700" aria-labelledby={`${id}-${o.id}-title`} aria-describedby={`${id}-${o.id}-text`} />
             <span>
-              <span className="block text-sm font-semibold text-slate-900">{o.title}</span>
-              <span className="block text-sm text-slate-600">{o.text}</span>
+              <span id={`${id}-${o.id}-title`} className="block text-sm font-semibold text-slate-900">{o.title}</span>
+              <span id={`${id}-${o.id}-text`} className="block text-sm text-slate-600">{o.text}</span>
             </span>
           </label>
         ))}

@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useBlocker, useNavigate } from 'react-router';
 import { useForm, useWatch, type FieldErrors, type Resolver, type UseFormSetValue } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -145,11 +145,15 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
   const cents = priceCents(price);
   const paid = cents > 0;
 
-  // Leaving with unsaved changes asks first (tab close / reload).
   // Leaving with unsaved changes asks first: a link in the app, or closing the tab.
   const dirty = formState.isDirty && !formState.isSubmitSuccessful;
+  // The blocker reads the latest value when a navigation starts (the save navigates while its
+  // submit is still running), so it is kept in a ref, synced after each commit.
   const dirtyRef = useRef(dirty);
-  dirtyRef.current = dirty && !formState.isSubmitting;
+  const blockLeaving = dirty && !formState.isSubmitting;
+  useLayoutEffect(() => {
+    dirtyRef.current = blockLeaving;
+  }, [blockLeaving]);
   const blocker = useBlocker(({ currentLocation, nextLocation }) => dirtyRef.current && currentLocation.pathname !== nextLocation.pathname);
   useEffect(() => {
     if (!dirty) return;
@@ -418,9 +422,7 @@ function DescriptionEditor({ value, error, register, setValue, getValues }: {
   const area = useRef<HTMLTextAreaElement | null>(null);
   const tabsId = useId();
 
-  const wrap = (before: string, after = before, placeholder = 'text') => {
-    const el = area.current;
-    if (!el) return;
+  const wrap = (el: HTMLTextAreaElement, before: string, after = before, placeholder = 'text') => {
     const current = getValues().description;
     const { selectionStart: s, selectionEnd: t } = el;
     const picked = current.slice(s, t) || placeholder;
@@ -431,9 +433,7 @@ function DescriptionEditor({ value, error, register, setValue, getValues }: {
       el.setSelectionRange(s + before.length, s + before.length + picked.length);
     });
   };
-  const prefixLines = (prefix: (n: number) => string) => {
-    const el = area.current;
-    if (!el) return;
+  const prefixLines = (el: HTMLTextAreaElement, prefix: (n: number) => string) => {
     const current = getValues().description;
     const start = current.lastIndexOf('\n', el.selectionStart - 1) + 1;
     const end = el.selectionEnd;
@@ -443,13 +443,16 @@ function DescriptionEditor({ value, error, register, setValue, getValues }: {
     requestAnimationFrame(() => el.focus());
   };
   const tools = [
-    { label: 'Bold', Icon: Bold, run: () => wrap('**') },
-    { label: 'Italic', Icon: Italic, run: () => wrap('*') },
-    { label: 'Heading', Icon: Heading2, run: () => prefixLines(() => '## ') },
-    { label: 'Bulleted list', Icon: List, run: () => prefixLines(() => '- ') },
-    { label: 'Numbered list', Icon: ListOrdered, run: () => prefixLines((i) => `${i + 1}. `) },
-    { label: 'Link', Icon: Link2, run: () => wrap('[', '](https://)', 'link text') },
+    { label: 'Bold', Icon: Bold, run: (el: HTMLTextAreaElement) => wrap(el, '**') },
+    { label: 'Italic', Icon: Italic, run: (el: HTMLTextAreaElement) => wrap(el, '*') },
+    { label: 'Heading', Icon: Heading2, run: (el: HTMLTextAreaElement) => prefixLines(el, () => '## ') },
+    { label: 'Bulleted list', Icon: List, run: (el: HTMLTextAreaElement) => prefixLines(el, () => '- ') },
+    { label: 'Numbered list', Icon: ListOrdered, run: (el: HTMLTextAreaElement) => prefixLines(el, (i) => `${i + 1}. `) },
+    { label: 'Link', Icon: Link2, run: (el: HTMLTextAreaElement) => wrap(el, '[', '](https://)', 'link text') },
   ];
+  const apply = (run: (el: HTMLTextAreaElement) => void) => {
+    if (area.current) run(area.current);
+  };
 
   const { ref, ...field } = register;
   const tabClass = (on: boolean) => `flex-1 rounded-md px-3 py-1.5 text-sm font-medium ${on ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900'}`;
@@ -465,7 +468,7 @@ function DescriptionEditor({ value, error, register, setValue, getValues }: {
             <label htmlFor={`${tabsId}-text`} className="block text-sm font-medium text-slate-800">Description</label>
             <div role="toolbar" aria-label="Formatting" className="flex gap-0.5">
               {tools.map(({ label, Icon, run }) => (
-                <button key={label} type="button" onClick={run} title={label} aria-label={label} className="rounded-md p-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900">
+                <button key={label} type="button" onClick={() => apply(run)} title={label} aria-label={label} className="rounded-md p-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900">
                   <Icon className="h-4 w-4" aria-hidden="true" />
                 </button>
               ))}
@@ -503,13 +506,15 @@ function DescriptionEditor({ value, error, register, setValue, getValues }: {
 /** New course: the cover is chosen now and uploaded right after the course is created. */
 function CoverPicker({ file, onFile }: { file: File | null; onFile: (f: File | null) => void }) {
   const [problem, setProblem] = useState<string | null>(null);
+  // The preview's object URL is made where the file is picked, and released when replaced or unmounted.
   const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!file) return setUrl(null);
-    const u = URL.createObjectURL(file);
-    setUrl(u);
-    return () => URL.revokeObjectURL(u);
-  }, [file]);
+  useEffect(() => () => {
+    if (url) URL.revokeObjectURL(url);
+  }, [url]);
+  const pick = (f: File | null) => {
+    setUrl(f && URL.createObjectURL(f));
+    onFile(f);
+  };
   return (
     <FormSection title="Cover image" description="A 16:9 picture shown on the course page and in search. PNG, JPEG or WebP, up to 5 MB.">
       <CoverFrame src={url} />
@@ -517,9 +522,9 @@ function CoverPicker({ file, onFile }: { file: File | null; onFile: (f: File | n
         <FileButton label={file ? 'Choose another cover image' : 'Choose a cover image'} onFile={(f) => {
           const p = imageProblem(f);
           setProblem(p);
-          if (!p) onFile(f);
+          if (!p) pick(f);
         }} />
-        {file && <Button type="button" variant="ghost" onClick={() => onFile(null)}>Remove</Button>}
+        {file && <Button type="button" variant="ghost" onClick={() => pick(null)}>Remove</Button>}
         {file && <span className="text-sm text-slate-600">Uploaded when you save.</span>}
       </div>
       {problem && <Alert tone="error">{problem}</Alert>}
@@ -570,7 +575,7 @@ function CoverFrame({ src, busy }: { src: string | null; busy?: boolean }) {
   return (
     <div className="relative aspect-[16/9] w-full max-w-xl overflow-hidden rounded-xl border border-slate-200 bg-gradient-to-br from-brand-50 to-slate-100">
       {src ? (
-        <img src={src} alt="Cover image preview" className={`h-full w-full object-cover ${busy ? 'opacity-60' : ''}`} />
+        <img src={src} alt="Cover preview" className={`h-full w-full object-cover ${busy ? 'opacity-60' : ''}`} />
       ) : (
         <div className="flex h-full flex-col items-center justify-center gap-2 text-brand-700">
           <ImagePlus className="h-10 w-10 opacity-70" aria-hidden="true" />

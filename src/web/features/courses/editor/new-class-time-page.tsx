@@ -1,6 +1,6 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
+import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, CalendarDays, Repeat } from 'lucide-react';
@@ -114,7 +114,7 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
   }, [tz, last, session.startsOn]);
   const lastTime = (iso: string | undefined) => (iso ? new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso)) : null);
 
-  const { register, handleSubmit, formState, setError, watch } = useForm<Values>({
+  const { register, control, handleSubmit, formState, setError } = useForm<Values>({
     resolver,
     mode: 'onTouched',
     defaultValues: {
@@ -129,21 +129,28 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
   });
   const [status, setStatus] = useState<string | null>(null);
   const e = formState.errors;
-  const v = watch();
+  const [date, start, end, repeat, weeks] = useWatch({ control, name: ['date', 'start', 'end', 'repeat', 'weeks'] });
   const closed = session.status === 'cancelled' || session.status === 'completed';
+
+  // The clock for the "In the past" marks: read outside render (render stays pure), refreshed while the page is open.
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
 
   // The dates the series will have, as the server computes them (same wall-clock time each week).
   const preview = useMemo(() => {
-    const t = instants(v, tz);
-    const n = weeksOf(v);
+    const t = instants({ date, start, end }, tz);
+    const n = weeksOf({ repeat, weeks });
     if (!t || t.end <= t.start || !Number.isInteger(n) || n < 1 || n > 52) return [];
     return Array.from({ length: n }, (_, k) => {
-      const start = addWeeksInZone(t.start, k, tz);
-      const end = addWeeksInZone(t.end, k, tz);
-      const clash = session.classTimes.find((c) => new Date(c.startsAt) < end && new Date(c.endsAt) > start);
-      return { start, end, label: formatClassTime(start.toISOString(), end.toISOString(), tz), clash: clash ? formatClassTime(clash.startsAt, clash.endsAt, tz) : null, past: start.getTime() < Date.now() };
+      const from = addWeeksInZone(t.start, k, tz);
+      const to = addWeeksInZone(t.end, k, tz);
+      const clash = session.classTimes.find((c) => new Date(c.startsAt) < to && new Date(c.endsAt) > from);
+      return { start: from, end: to, label: formatClassTime(from.toISOString(), to.toISOString(), tz), clash: clash ? formatClassTime(clash.startsAt, clash.endsAt, tz) : null, past: from.getTime() < now };
     });
-  }, [v.date, v.start, v.end, v.repeat, v.weeks, tz, session.classTimes]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [date, start, end, repeat, weeks, tz, session.classTimes, now]);
   const clashes = preview.filter((p) => p.clash);
   const weekday = preview[0] ? new Intl.DateTimeFormat('en-GB', { timeZone: tz, weekday: 'long' }).format(preview[0].start) : null;
 
@@ -191,10 +198,10 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
                 <Repeat className="h-4 w-4 text-slate-500" aria-hidden="true" />
                 Repeat weekly
               </label>
-              {v.repeat && (
+              {repeat && (
                 <div className="mt-4 flex flex-wrap items-end gap-3">
                   <Field label="Number of weeks" type="number" min={2} max={52} inputMode="numeric" className="w-40" error={e.weeks?.message} {...register('weeks')} />
-                  {weekday && preview.length > 1 && <p className="pb-2.5 text-sm text-slate-700">Every {weekday}, {v.start} – {v.end}, for {preview.length} weeks</p>}
+                  {weekday && preview.length > 1 && <p className="pb-2.5 text-sm text-slate-700">Every {weekday}, {start} – {end}, for {preview.length} weeks</p>}
                 </div>
               )}
             </div>
@@ -219,7 +226,7 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
               <CalendarDays className="h-5 w-5 text-brand-700" aria-hidden="true" /> {preview.length > 1 ? `${preview.length} class times will be added` : 'Preview'}
             </h2>
             {preview.length === 0 ? (
-              <p className="mt-2 text-sm text-slate-600">Enter a date, a start time and a later end time to see the class {v.repeat ? 'times' : 'time'} here.</p>
+              <p className="mt-2 text-sm text-slate-600">Enter a date, a start time and a later end time to see the class {repeat ? 'times' : 'time'} here.</p>
             ) : (
               <ol className="mt-3 divide-y divide-slate-100" aria-label="Class times to add">
                 {preview.map((p) => (

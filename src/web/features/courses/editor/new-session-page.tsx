@@ -1,6 +1,6 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { sessionInput, type CourseView, type SessionInput } from '@shared/courses-schemas';
@@ -32,14 +32,14 @@ function NewSession({ course }: { course: CourseView }) {
   const notEducator = useNotEducatorRedirect();
   const zone = viewerTimeZone();
   const today = todayIn(zone);
-  const { register, handleSubmit, formState, setError, watch } = useForm<SessionInput, unknown, Values>({
+  const { register, control, handleSubmit, formState, setError } = useForm<SessionInput, unknown, Values>({
     resolver: zodResolver(sessionInput) as never,
     mode: 'onTouched',
     defaultValues: { startsOn: addDays(today, 14), endsOn: addDays(today, 14 + 7 * 7), capacity: 12, minToRun: 1, timeZone: zone },
   });
   const [status, setStatus] = useState<string | null>(null);
   const e = formState.errors;
-  const [startsOn, endsOn] = watch(['startsOn', 'endsOn']);
+  const [startsOn, endsOn] = useWatch({ control, name: ['startsOn', 'endsOn'] });
 
   const onSubmit = handleSubmit(async (values) => {
     setStatus(null);

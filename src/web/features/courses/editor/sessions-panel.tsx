@@ -182,7 +182,9 @@ function ClassTimeRow({ courseId, session, t, closed, onFlash }: { courseId: str
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const label = formatClassTime(t.startsAt, t.endsAt, session.timeZone);
-  const past = new Date(t.endsAt).getTime() < Date.now();
+  // Read the clock once, when the row mounts (render must stay pure); a reload or refetch re-mounts it.
+  const [now] = useState(Date.now);
+  const past = new Date(t.endsAt).getTime() < now;
 
   async function remove() {
     setBusy(true);
