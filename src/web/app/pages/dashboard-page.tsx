@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { BookOpen, CalendarDays, ExternalLink, GraduationCap, MapPin, Plus, Search } from 'lucide-react';
+import { BookOpen, CalendarDays, GraduationCap, Plus, Search } from 'lucide-react';
 import { ApiError } from '@web/lib/api';
 import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
@@ -20,6 +20,7 @@ import { CalendarActions } from '@web/features/dashboard/calendar-actions';
 import { ClassChart } from '@web/features/dashboard/class-chart';
 import { Panel } from '@web/components/ui/panel';
 import { paths } from '@web/lib/paths';
+import { ClassTimeDetails } from '@web/components/class-time-details';
 
 function EmptyNote({ children }: { children: ReactNode }) {
   return <div className="rounded-xl border border-dashed border-slate-300 p-5 text-center text-sm text-slate-600">{children}</div>;
@@ -45,13 +46,7 @@ function ClassTimes({ times, zone, label }: { times: DashboardClassTime[]; zone:
                 <div className="w-24 shrink-0 text-sm font-semibold tabular-nums text-slate-900 sm:w-28">{formatTimeRange(t.startsAt, t.endsAt, zone)}</div>
                 <div className="min-w-0 text-sm">
                   <Link to={paths.course(t.courseId)} className="break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">{t.courseTitle}</Link>
-                  {t.timeZone !== zone && <p className="text-xs text-slate-600">{formatTimeRange(t.startsAt, t.endsAt, t.timeZone)} in {t.timeZone}</p>}
-                  {t.location && <p className="flex items-center gap-1 text-xs text-slate-600"><MapPin className="h-3.5 w-3.5 shrink-0" aria-hidden="true" /> {t.location}</p>}
-                  {t.meetingUrl && (
-                    <a href={t.meetingUrl} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 text-xs font-semibold text-brand-700 hover:underline">
-                      Join the class <ExternalLink className="h-3.5 w-3.5" aria-hidden="true" />
-                    </a>
-                  )}
+                  <ClassTimeDetails classTime={t} viewerZone={zone} zone={t.timeZone} />
                 </div>
               </li>
             ))}

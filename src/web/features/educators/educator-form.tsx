@@ -12,6 +12,7 @@ import { Spinner } from '@web/components/ui/spinner';
 import { Markdown } from '@web/components/markdown';
 import { FormSection, TextArea } from '@web/components/ui/inputs';
 import { imageProblem, IMAGE_TYPES, ProgressBar } from '@web/components/ui/upload';
+import { useFormStatus } from '@web/lib/form-status';
 
 export interface EducatorValues {
   headline: string;
@@ -58,7 +59,7 @@ export function EducatorForm({ initial, photo, submitLabel, onSubmit, footer }: 
     mode: 'onTouched',
     defaultValues: { headline: initial?.headline ?? '', bio: initial?.bio ?? '', subjects: initial?.subjects ?? [], links: initial?.links ?? [] },
   });
-  const [status, setStatus] = useState<{ text: string; validation?: boolean } | null>(null);
+  const [status, setStatus] = useFormStatus<{ text: string; validation?: boolean }>(Object.keys(formState.errors).length);
   const [previewBio, setPreviewBio] = useState(false);
   const e = formState.errors;
   const bio = useWatch({ control, name: 'bio' });
@@ -82,12 +83,6 @@ export function EducatorForm({ initial, photo, submitLabel, onSubmit, footer }: 
     },
     () => setStatus({ text: 'Please correct the fields marked below.', validation: true }),
   );
-  const errorCount = Object.keys(e).length;
-  const hadErrors = useRef(false);
-  useEffect(() => {
-    if (status?.validation && hadErrors.current && errorCount === 0) setStatus(null);
-    hadErrors.current = errorCount > 0;
-  }, [status, errorCount]);
 
   const linkErrors = Array.isArray(e.links) ? e.links : [];
   return (

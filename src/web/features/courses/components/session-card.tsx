@@ -1,10 +1,11 @@
-import { CalendarDays, Clock, ExternalLink, MapPin, Users } from 'lucide-react';
+import { CalendarDays, Clock, Users } from 'lucide-react';
 import type { CourseView } from '@shared/courses-schemas';
 import { ButtonLink } from '@web/components/ui/button';
 import { Badge, type BadgeTone } from '@web/components/ui/badge';
-import { formatDateRange, formatTimeRange, plural } from '@web/lib/format';
+import { formatDateRange, plural } from '@web/lib/format';
 import { formatClassTime } from '@shared/time';
 import { paths } from '@web/lib/paths';
+import { ClassTimeDetails } from '@web/components/class-time-details';
 
 type Session = CourseView['sessions'][number];
 type ClassTime = Session['classTimes'][number];
@@ -34,15 +35,7 @@ function ClassTimeRow({ t, viewerZone, sessionZone }: { t: ClassTime; viewerZone
       <Clock className="mt-0.5 h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
       <div className="min-w-0 text-sm">
         <p className="font-medium text-slate-900">{formatClassTime(t.startsAt, t.endsAt, viewerZone)}</p>
-        {sessionZone !== viewerZone && (
-          <p className="text-xs text-slate-600">{formatTimeRange(t.startsAt, t.endsAt, sessionZone)} in {sessionZone}, the session's time zone</p>
-        )}
-        {t.location && <p className="mt-0.5 flex items-center gap-1 text-xs text-slate-600"><MapPin className="h-3.5 w-3.5" aria-hidden="true" /> {t.location}</p>}
-        {t.meetingUrl && (
-          <a href={t.meetingUrl} target="_blank" rel="noopener noreferrer" className="mt-0.5 inline-flex items-center gap-1 break-all text-xs font-semibold text-brand-700 hover:underline">
-            Join the class <ExternalLink className="h-3.5 w-3.5" aria-hidden="true" />
-          </a>
-        )}
+        <ClassTimeDetails classTime={t} viewerZone={viewerZone} zone={sessionZone} zoneNote=", the session's time zone" />
       </div>
     </li>
   );

@@ -20,6 +20,7 @@ import { useNotEducatorRedirect } from '@web/components/educator-only';
 import { type Flash } from '@web/components/ui/toast';
 import { paths } from '@web/lib/paths';
 import { queryKeys } from '@web/lib/query-keys';
+import { useFormStatus } from '@web/lib/form-status';
 
 export interface CourseFormValues {
   title: string;
@@ -131,7 +132,7 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
     resolver: courseResolver,
     mode: 'onTouched',
   });
-  const [status, setStatus] = useState<{ tone: 'error' | 'info'; text: ReactNode; validation?: boolean } | null>(null);
+  const [status, setStatus] = useFormStatus<{ tone: 'error' | 'info'; text: ReactNode; validation?: boolean }>(Object.keys(formState.errors).length);
   const [intent, setIntent] = useState<Intent | null>(null);
   const [coverFile, setCoverFile] = useState<File | null>(null);
   const [upload, setUpload] = useState<number | null>(null);
@@ -175,13 +176,6 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
   useEffect(() => {
     if (status && !status.validation) errorRef.current?.focus();
   }, [status]);
-  // "Please correct the fields" goes once they are corrected.
-  const errorCount = Object.keys(e).length;
-  const hadErrors = useRef(false);
-  useEffect(() => {
-    if (status?.validation && hadErrors.current && errorCount === 0) setStatus(null);
-    hadErrors.current = errorCount > 0;
-  }, [status, errorCount]);
 
   const showApiError = (err: unknown) => {
     if (notEducator(err)) return;
