@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, educator, session } from '../../src/server/db/schema.js';
+import { account, session } from '../../src/server/db/schema/accounts.js';
+import { educator } from '../../src/server/db/schema/educators.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { createSignedInUser, signIn } from '../support/factories.js';
 import { del, get, post, setCookies } from '../support/http.js';

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import * as schema from '../db/schema.js';
+import * as schema from '../db/schema/index.js';
 import type { Mailer } from '../email/mailer.js';
 import { passwordResetEmail, verificationEmail } from '../email/templates.js';
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { MESSAGES, passwordWeaknesses } from '../../shared/accounts.js';
 import { currentUser, emailBody, resetPasswordBody, sessionInfo, signInBody, signUpBody } from '../../shared/accounts-schemas.js';
 import { errorBody } from '../../shared/errors.js';
-import { session } from '../db/schema.js';
+import { session } from '../db/schema/accounts.js';
 import { AppError } from '../http/errors.js';
 import { forwardCookies, toHeaders } from '../http/headers.js';
 import { createAttemptCounter } from './attempts.js';

@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { educator, session, user } from '../db/schema.js';
+import { session, user } from '../db/schema/accounts.js';
+import { educator } from '../db/schema/educators.js';
 
 /** The signed-in user and their session, as resolved from the session cookie. */
 export interface Viewer {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { MESSAGES } from '../../shared/accounts.js';
 import { currentUser, updateProfileBody } from '../../shared/accounts-schemas.js';
 import { errorBody } from '../../shared/errors.js';
-import { user } from '../db/schema.js';
+import { user } from '../db/schema/accounts.js';
 import { AppError } from '../http/errors.js';
 import { presentCurrentUser } from './presenters.js';
 import { readUpload } from '../http/uploads.js';

@@ -1,16 +1,8 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { course, courseSession } from '../db/schema.js';
+import type { Conn } from '../db/transaction.js';
+import { course, courseSession } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
 import type { Viewer } from '../accounts/session.js';
-
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type Conn = Db | Tx;
-
-/** The caller must be an educator (a user with an educator record). */
-export function requireEducator(viewer: Viewer) {
-  if (!viewer.educator) throw new AppError(403, 'not_educator', 'Set up your educator profile first', { fields: { next: '/educator/onboard' } });
-}
 
 /**
  * A course the caller may change: it exists (404) and belongs to them (403). Every write

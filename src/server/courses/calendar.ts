@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { calendarFeed, classTime, course, courseSession, enrolment } from '../db/schema.js';
+import { calendarFeed, classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
 
 /** The user's class times as an iCalendar (RFC 5545) document, times in UTC (Z). */
 export async function userCalendar(db: Db, userId: string, publicUrl: string): Promise<string> {

@@ -2,10 +2,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import { DEFAULT_AVATAR } from '../../shared/accounts.js';
 import type { CourseInput, CourseView } from '../../shared/courses-schemas.js';
 import type { Db } from '../db/client.js';
-import { course, courseSession } from '../db/schema.js';
+import { course, courseSession } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
 import type { Viewer } from '../accounts/session.js';
-import { ownedCourse, requireEducator } from './access.js';
+import { requireEducator } from '../educators/require-educator.js';
+import { ownedCourse } from './access.js';
 
 type CourseFields = Omit<CourseInput, 'currency' | 'refundPolicy'> & { currency: string; refundPolicy: string };
 

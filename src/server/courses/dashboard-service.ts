@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { classTime, course, courseSession, enrolment } from '../db/schema.js';
+import { classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
 import type { Viewer } from '../accounts/session.js';
 
 /** The learner's week ahead, their courses and waitlists; an educator's courses too. */

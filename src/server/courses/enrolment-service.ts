@@ -1,14 +1,15 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { course, courseSession, enrolment, user } from '../db/schema.js';
+import { user } from '../db/schema/accounts.js';
+import { course, courseSession, enrolment } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
 import { dateIn } from '../../shared/time.js';
 import type { Mailer } from '../email/mailer.js';
 import { sessionCancelledEmail, waitlistPromotionEmail } from '../email/templates.js';
 import type { EmailMessage } from '../email/mailer.js';
 import type { Viewer } from '../accounts/session.js';
-import type { Tx } from './access.js';
-import { pgCode } from './session-service.js';
+import { PG, pgCode } from '../db/errors.js';
+import type { Conn, Tx } from '../db/transaction.js';
 import { refreshCourseStats } from './stats.js';
 import { refundPlanForDrop } from '../payments/drop-refunds.js';
 import type { RefundPlan } from '../payments/refund-policy.js';
@@ -72,7 +73,7 @@ export async function lockSession(tx: Tx, sessionId: string) {
 }
 
 /** 409 when the learner already holds (or waits for) a seat in this session. */
-export async function assertNotEnrolled(tx: Tx | Db, sessionId: string, learnerId: string) {
+export async function assertNotEnrolled(tx: Conn, sessionId: string, learnerId: string) {
   const [existing] = await tx.select({ status: enrolment.status }).from(enrolment)
     .where(and(eq(enrolment.sessionId, sessionId), eq(enrolment.learnerId, learnerId), sql`${enrolment.status} <> 'dropped'`)).limit(1);
   if (existing) throw new AppError(409, 'already_enrolled', existing.status === 'waitlisted' ? 'You are already on the waitlist of this session' : 'You are already enrolled in this session');
@@ -91,7 +92,7 @@ export async function enrolInSession(db: Db, viewer: Viewer, courseId: string, s
       return { paid: false as const, enrolment: await enrolLearner(tx, { sessionId, learnerId: viewer.user.id }) };
     });
   } catch (err) {
-    if (pgCode(err) === '23505') throw new AppError(409, 'already_enrolled', 'You are already enrolled in this session');
+    if (pgCode(err) === PG.uniqueViolation) throw new AppError(409, 'already_enrolled', 'You are already enrolled in this session');
     throw err;
   }
 }

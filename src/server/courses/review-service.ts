@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { course, enrolment, review } from '../db/schema.js';
+import { course, enrolment, review } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
 import type { Viewer } from '../accounts/session.js';
 import { refreshCourseRating } from './stats.js';

@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { courseSession, enrolment, user } from '../db/schema.js';
+import { user } from '../db/schema/accounts.js';
+import { courseSession, enrolment } from '../db/schema/courses.js';
 import type { Viewer } from '../accounts/session.js';
 import { ownedCourse } from './access.js';
 

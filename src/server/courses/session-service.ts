@@ -2,7 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { ClassTimeInput, SessionInput } from '../../shared/courses-schemas.js';
 import { addWeeksInZone, dateIn } from '../../shared/time.js';
 import type { Db } from '../db/client.js';
-import { classTime, courseSession, enrolment } from '../db/schema.js';
+import { classTime, courseSession, enrolment } from '../db/schema/courses.js';
+import { PG, pgCode } from '../db/errors.js';
 import { AppError } from '../http/errors.js';
 import type { Viewer } from '../accounts/session.js';
 import { ownedCourse, ownedSession } from './access.js';
@@ -80,7 +81,7 @@ export async function addClassTimes(db: Db, viewer: Viewer, courseId: string, se
       return inserted.map((r) => r.id);
     });
   } catch (err) {
-    if (pgCode(err) === '23P01') {
+    if (pgCode(err) === PG.exclusionViolation) {
       throw AppError.badRequest('This class time overlaps another class time of the session', { startsAt: 'Overlaps another class time' });
     }
     throw err;
@@ -91,12 +92,4 @@ export async function deleteClassTime(db: Db, viewer: Viewer, courseId: string, 
   await ownedSession(db, courseId, sessionId, viewer);
   const rows = await db.delete(classTime).where(and(eq(classTime.id, classTimeId), eq(classTime.sessionId, sessionId))).returning({ id: classTime.id });
   if (!rows.length) throw AppError.notFound('This class time does not exist');
-}
-
-export function pgCode(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return undefined;
 }

@@ -2,7 +2,9 @@ import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { DEFAULT_AVATAR } from '../../shared/accounts.js';
 import type { EducatorProfile } from '../../shared/educators-schemas.js';
 import type { Db } from '../db/client.js';
-import { course, educator, user } from '../db/schema.js';
+import { user } from '../db/schema/accounts.js';
+import { course } from '../db/schema/courses.js';
+import { educator } from '../db/schema/educators.js';
 import { AppError } from '../http/errors.js';
 import type { Viewer } from '../accounts/session.js';
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { sandboxObject } from '../db/schema-payments.js';
+import { sandboxObject } from '../db/schema/payments.js';
 import { attemptInvoice, cancelSubscription, renewSubscription } from './billing.js';
 import { invalidParam } from './errors.js';
 import { emit, get, list, save, type Ctx, type Obj } from './store.js';

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
-import { sandboxDelivery, sandboxObject } from '../db/schema-payments.js';
+import { sandboxDelivery, sandboxObject } from '../db/schema/payments.js';
 import type { Obj } from './store.js';
 
 /**

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { sandboxDelivery, sandboxObject } from '../db/schema-payments.js';
+import { sandboxDelivery, sandboxObject } from '../db/schema/payments.js';
 import { noSuch } from './errors.js';
 import { newId } from './ids.js';
 

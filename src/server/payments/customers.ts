@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { user } from '../db/schema.js';
+import { user } from '../db/schema/accounts.js';
 import { AppError } from '../http/errors.js';
 import { CUSTOMER_FAILURE, provider, providerReachable, shortHash } from './common.js';
 

@@ -1,6 +1,8 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { educator, payoutAccount, user } from '../db/schema.js';
+import { user } from '../db/schema/accounts.js';
+import { educator } from '../db/schema/educators.js';
+import { payoutAccount } from '../db/schema/payments.js';
 import { DEMO_USERS } from '../seed/demo.js';
 import { selfBaseUrl } from './stripe-client.js';
 import { ensureCustomer } from './customers.js';

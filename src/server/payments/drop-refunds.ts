@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
-import { classTime, course, courseSession, payment, purchase } from '../db/schema.js';
-import type { Tx } from '../courses/access.js';
+import { classTime, course, courseSession } from '../db/schema/courses.js';
+import { payment, purchase } from '../db/schema/payments.js';
+import type { Tx } from '../db/transaction.js';
 import { describe, isMissing } from './common.js';
 import { refundShare, type RefundItem, type RefundPlan } from './refund-policy.js';
 import { recordRefundDue } from './refund-due.js';

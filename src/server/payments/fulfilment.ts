@@ -4,9 +4,11 @@ import type Stripe from 'stripe';
 import { formatPrice } from '../../shared/courses.js';
 import { planById, platformFee } from '../../shared/payments.js';
 import { enrolLearner, lockSession, notifyPromotions, releaseEnrolment } from '../courses/enrolment-service.js';
-import { pgCode } from '../courses/session-service.js';
-import { course, enrolment, payment, payoutAccount, purchase, user } from '../db/schema.js';
-import type { Tx } from '../courses/access.js';
+import { user } from '../db/schema/accounts.js';
+import { course, enrolment } from '../db/schema/courses.js';
+import { payment, payoutAccount, purchase } from '../db/schema/payments.js';
+import { PG, pgCode } from '../db/errors.js';
+import type { Tx } from '../db/transaction.js';
 import {
   enrolledReceiptEmail, installmentFailedEmail, installmentReceiptEmail, planActiveEmail, seatGoneRefundEmail, seatReleasedEmail,
 } from '../email/templates.js';
@@ -180,7 +182,7 @@ export async function fulfilCheckout(app: FastifyInstance, checkoutSessionId: st
       enrolmentId = e.id;
     } catch (err) {
       if (err instanceof AppError) refused = err.message;
-      else if (pgCode(err) === '23505') refused = 'You are already enrolled in this session';
+      else if (pgCode(err) === PG.uniqueViolation) refused = 'You are already enrolled in this session';
       else throw err;
     }
     if (refused) {

@@ -3,8 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { planById } from '../../shared/payments.js';
 import type { EducatorPayouts } from '../../shared/payments-schemas.js';
 import type { Viewer } from '../accounts/session.js';
-import { requireEducator } from '../courses/access.js';
-import { course, payment, payoutAccount, purchase, refundDue, user } from '../db/schema.js';
+import { requireEducator } from '../educators/require-educator.js';
+import { user } from '../db/schema/accounts.js';
+import { course } from '../db/schema/courses.js';
+import { payment, payoutAccount, purchase, refundDue } from '../db/schema/payments.js';
 import { refreshOwnAccount } from './connect-service.js';
 
 /** GET /api/payments: the caller's payments with receipts, newest first. */

@@ -1,8 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { formatPrice } from '../../shared/courses.js';
-import type { Tx } from '../courses/access.js';
-import { course, refundDue, user } from '../db/schema.js';
+import type { Tx } from '../db/transaction.js';
+import { user } from '../db/schema/accounts.js';
+import { course } from '../db/schema/courses.js';
+import { refundDue } from '../db/schema/payments.js';
 import { delayedRefundEmail } from '../email/templates.js';
 import { describe } from './common.js';
 import { executeRefundPlan, refundKey, type RefundStep } from './drop-refunds.js';

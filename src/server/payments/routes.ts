@@ -9,8 +9,10 @@ import {
   createCustomerInput, createCustomerResult, createProductInput, createProductResult, educatorPayouts, linkResult, paymentHistory,
   paymentsConfigResult, planCheckoutInput, verifySessionQuery, verifySessionResult, type VerifySessionResult,
 } from '../../shared/payments-schemas.js';
-import { ownedCourse, requireEducator } from '../courses/access.js';
-import { course, courseSession, enrolment, purchase } from '../db/schema.js';
+import { ownedCourse } from '../courses/access.js';
+import { requireEducator } from '../educators/require-educator.js';
+import { course, courseSession, enrolment } from '../db/schema/courses.js';
+import { purchase } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
 import { CHECKOUT_FAILURE, provider, shortHash } from './common.js';
 import { checkoutSummaryFor, createCourseCheckout, createPlanCheckout, ensureCourseProduct } from './checkout-service.js';

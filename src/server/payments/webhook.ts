@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
-import { stripeEvent } from '../db/schema.js';
+import { stripeEvent } from '../db/schema/payments.js';
 import { describe } from './common.js';
 import {
   fulfilCheckout, handleChargeRefunded, handleInvoiceFailed, handleInvoicePaid, handleSubscriptionDeleted, refreshPayoutAccount,

@@ -100,6 +100,6 @@ export function billingRoutes(r: Router) {
 }
 
 import { sql } from 'drizzle-orm';
-import { sandboxObject } from '../../db/schema-payments.js';
+import { sandboxObject } from '../../db/schema/payments.js';
 const notCanceled = sql`${sandboxObject.data}->>'status' not in ('canceled', 'incomplete_expired')`;
 const piIs = (pi: string) => sql`${sandboxObject.data}->'payment'->>'payment_intent' = ${pi}`;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sandboxIdempotency } from '../../db/schema-payments.js';
+import { sandboxIdempotency } from '../../db/schema/payments.js';
 import { invalidRequest, StripeError } from '../errors.js';
 import { parseForm, type FormObject } from '../form.js';
 import { Params } from '../params.js';

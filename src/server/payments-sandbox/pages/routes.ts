@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { sandboxDelivery, sandboxObject } from '../../db/schema-payments.js';
+import { sandboxDelivery, sandboxObject } from '../../db/schema/payments.js';
 import { advanceClock } from '../clock.js';
 import { checkCard } from '../cards.js';
 import { completeCheckout, returnUrl, SessionSecretError } from '../checkout.js';
