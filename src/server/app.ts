@@ -16,6 +16,7 @@ import { authRoutes } from './accounts/auth-routes.js';
 import { accountRoutes } from './accounts/routes.js';
 import { userRoutes } from './accounts/user-routes.js';
 import { courseRoutes } from './courses/routes.js';
+import { createCourseEvents, type CourseEvents } from './courses/events.js';
 import { courseSearchRoutes } from './courses/search-routes.js';
 import { educatorRoutes } from './educators/routes.js';
 import { systemRoutes } from './system/routes.js';
@@ -45,6 +46,8 @@ declare module 'fastify' {
     requireViewer(request: FastifyRequest): Promise<Viewer>;
     /** The Stripe SDK client (real Stripe, or the payments sandbox of this server). */
     stripe(): Stripe;
+    /** What courses announce; other domains subscribe at start-up (courses/events.ts). */
+    courseEvents: CourseEvents;
   }
 }
 
@@ -99,6 +102,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.decorate('viewerFromCookie', viewerFromCookie);
   app.decorate('resolveViewer', resolveViewer);
   app.decorate('stripe', createStripeClient(config.payments, app));
+  app.decorate('courseEvents', createCourseEvents(app.log));
   app.decorate('requireViewer', async (request) => {
     const viewer = await resolveViewer(request);
     if (!viewer) throw new AppError(401, 'unauthorized', 'Your session has ended. Please log in again.');

@@ -39,7 +39,7 @@ export async function userRoutes(app: FastifyInstance) {
     }
     try {
       await app.database.db.update(user).set(changes).where(eq(user.id, viewer.user.id));
-      if (viewer.educator && changes.name) await syncEducatorName(app.database.db, viewer.user.id);
+      if (viewer.educator && changes.name) await syncEducatorName(app, viewer.user.id);
     } catch (err) {
       request.log.error({ err }, 'profile update failed');
       throw new AppError(500, 'update_error', city !== undefined ? MESSAGES.locationError : 'Error updating profile');

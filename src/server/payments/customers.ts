@@ -1,8 +1,9 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { AppServices } from '../app-services.js';
 import { user } from '../db/schema/accounts.js';
 import { AppError } from '../http/errors.js';
-import { CUSTOMER_FAILURE, provider, providerReachable, shortHash } from './common.js';
+import { CUSTOMER_FAILURE, provider, providerReachable, shortHash } from './provider-calls.js';
 
 interface CustomerOwner {
   id: string;
@@ -17,7 +18,7 @@ interface CustomerOwner {
  * key per user, so two concurrent calls create one customer; the first stored wins).
  * Failure: 500 "Error creating stripe customer".
  */
-export async function ensureCustomer(app: FastifyInstance, owner: CustomerOwner, name?: string): Promise<string> {
+export async function ensureCustomer(app: AppServices, owner: CustomerOwner, name?: string): Promise<string> {
   if (owner.stripeCustomerId) return owner.stripeCustomerId;
   const db = app.database.db;
   const [fresh] = await db.select({ id: user.stripeCustomerId }).from(user).where(eq(user.id, owner.id)).limit(1);
@@ -34,7 +35,7 @@ export async function ensureCustomer(app: FastifyInstance, owner: CustomerOwner,
 }
 
 /** The caller's customer (created on demand); a payload customer must be this one (403). */
-export async function assertOwnCustomer(app: FastifyInstance, owner: CustomerOwner, customer: string): Promise<string> {
+export async function assertOwnCustomer(app: AppServices, owner: CustomerOwner, customer: string): Promise<string> {
   const mine = await ensureCustomer(app, owner);
   if (customer !== mine) throw new AppError(403, 'not_your_customer', 'This payment customer is not yours');
   return mine;

@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { user } from '../db/schema/accounts.js';
 import { educator } from '../db/schema/educators.js';
 import { payoutAccount } from '../db/schema/payments.js';
-import { DEMO_USERS } from '../seed/demo.js';
+import { DEMO_USERS } from '../seed/demo-users.js';
 import { selfBaseUrl } from './stripe-client.js';
 import { ensureCustomer } from './customers.js';
-import { refreshPayoutAccount } from './fulfilment.js';
+import { refreshPayoutAccount } from './payout-accounts.js';
 
 /**
  * Demo data for payments (sandbox mode only, after the server listens: the SDK reaches
