@@ -9,7 +9,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { createAuth, SESSION_MAX_AGE_SECONDS, sessionCookieName, type Auth } from './accounts/auth.js';
-import { createSessionResolver, touchSession, type Viewer } from './accounts/session.js';
+import { createViewerResolver, touchSignInSession, type Viewer } from './accounts/viewer.js';
 import { installErrorHandler, AppError } from './http/errors.js';
 import { apiDocs } from './http/api-docs.js';
 import { authRoutes } from './accounts/auth-routes.js';
@@ -85,11 +85,11 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   const db = database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.db, log: app.log });
   const auth = createAuth({ config, db: db.db, mailer, log: app.log, onUserSeen: (userId) => ensureCustomerInBackground(app, userId) });
-  const viewerFromCookie = createSessionResolver(db.db, sessionCookieName(config), config.authSecret);
+  const viewerFromCookie = createViewerResolver(db.db, sessionCookieName(config), config.authSecret);
   const resolveViewer = async (request: FastifyRequest) => {
     const viewer = await viewerFromCookie(request.headers.cookie);
     if (viewer) {
-      touchSession(db.db, viewer, SESSION_MAX_AGE_SECONDS).catch((err) => request.log.warn({ err }, 'could not touch session'));
+      touchSignInSession(db.db, viewer, SESSION_MAX_AGE_SECONDS).catch((err) => request.log.warn({ err }, 'could not touch session'));
     }
     return viewer;
   };

@@ -72,7 +72,7 @@ export function createAuth(deps: {
     trustedOrigins: [config.publicUrl],
     database: drizzleAdapter(db, {
       provider: 'pg',
-      schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification },
+      schema: { user: schema.user, session: schema.signInSession, account: schema.account, verification: schema.verification },
     }),
     disabledPaths: ['/sign-up/email', '/sign-in/email'],
     advanced: {

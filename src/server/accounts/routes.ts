@@ -1,17 +1,16 @@
 import { APIError } from 'better-auth/api';
-import { and, desc, eq, gt, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MESSAGES, passwordWeaknesses } from '../../shared/accounts.js';
 import { currentUser, emailBody, resetPasswordBody, sessionInfo, signInBody, signUpBody } from '../../shared/accounts-schemas.js';
 import { errorBody } from '../../shared/errors.js';
-import { session } from '../db/schema/accounts.js';
 import { AppError } from '../http/errors.js';
 import { forwardCookies, toHeaders } from '../http/headers.js';
 import { createAttemptCounter } from './attempts.js';
-import { describeDevice, presentCurrentUser } from './presenters.js';
+import { presentCurrentUser } from './presenters.js';
 import { signIn } from './sign-in.js';
+import { currentSignInSession, listSignInSessions, signOutDevice, signOutOtherDevices } from './sign-in-sessions.js';
 import { signUp } from './sign-up.js';
 
 const ok = z.object({ ok: z.literal(true), message: z.string() });
@@ -120,53 +119,27 @@ export async function accountRoutes(app: FastifyInstance) {
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const viewer = await app.requireViewer(request);
-    const [row] = await app.database.db.select().from(session).where(eq(session.id, viewer.sessionId));
-    if (!row) throw AppError.unauthorized();
-    return { user: presentCurrentUser(viewer), session: presentSession(row, viewer.sessionId) };
+    return { user: presentCurrentUser(viewer), session: await currentSignInSession(app, viewer) };
   });
 
   r.get('/api/accounts/sessions', {
     schema: { tags, summary: 'Active sessions of the signed-in user', response: { 200: z.object({ sessions: z.array(sessionInfo) }), 401: errorBody } },
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    const viewer = await app.requireViewer(request);
-    const rows = await app.database.db.select().from(session)
-      .where(and(eq(session.userId, viewer.user.id), gt(session.expiresAt, sql`now()`)))
-      .orderBy(desc(session.updatedAt)).limit(100);
-    return { sessions: rows.map((s) => presentSession(s, viewer.sessionId)) };
+    return { sessions: await listSignInSessions(app, await app.requireViewer(request)) };
   });
 
-  r.delete('/api/accounts/sessions/:sessionId', {
-    schema: { tags, summary: 'Sign out one of your other sessions', params: z.object({ sessionId: z.uuid('Unknown session') }), response: { 200: ok, ...errors } },
+  r.delete('/api/accounts/sessions/:signInSessionId', {
+    schema: { tags, summary: 'Sign out one of your other sessions', params: z.object({ signInSessionId: z.uuid('Unknown session') }), response: { 200: ok, ...errors } },
   }, async (request) => {
-    const viewer = await app.requireViewer(request);
-    const deleted = await app.database.db.delete(session)
-      .where(and(eq(session.id, request.params.sessionId), eq(session.userId, viewer.user.id)))
-      .returning({ id: session.id });
-    if (!deleted.length) throw AppError.notFound('This session does not exist or is not yours');
+    await signOutDevice(app, await app.requireViewer(request), request.params.signInSessionId);
     return { ok: true as const, message: 'That device has been signed out' };
   });
 
   r.post('/api/accounts/sessions/revoke-others', {
     schema: { tags, summary: 'Sign out every other device', response: { 200: z.object({ ok: z.literal(true), message: z.string(), revoked: z.number() }), 401: errorBody } },
   }, async (request) => {
-    const viewer = await app.requireViewer(request);
-    const deleted = await app.database.db.delete(session)
-      .where(and(eq(session.userId, viewer.user.id), ne(session.id, viewer.sessionId)))
-      .returning({ id: session.id });
-    return { ok: true as const, message: `Signed out ${deleted.length} other device${deleted.length === 1 ? '' : 's'}`, revoked: deleted.length };
+    const revoked = await signOutOtherDevices(app, await app.requireViewer(request));
+    return { ok: true as const, message: `Signed out ${revoked} other device${revoked === 1 ? '' : 's'}`, revoked };
   });
-
-}
-
-function presentSession(s: typeof session.$inferSelect, currentId: string) {
-  return {
-    id: s.id,
-    current: s.id === currentId,
-    device: describeDevice(s.userAgent),
-    ipAddress: s.ipAddress,
-    createdAt: s.createdAt.toISOString(),
-    lastSeenAt: s.updatedAt.toISOString(),
-    expiresAt: s.expiresAt.toISOString(),
-  };
 }

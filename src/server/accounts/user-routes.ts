@@ -10,7 +10,7 @@ import { AppError } from '../http/errors.js';
 import { presentCurrentUser } from './presenters.js';
 import { readUpload } from '../http/uploads.js';
 import { syncEducatorName } from '../educators/educator-service.js';
-import type { Viewer } from './session.js';
+import type { Viewer } from './viewer.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 413: errorBody, 500: errorBody };
 const params = z.object({ userId: z.uuid('Unknown user') });

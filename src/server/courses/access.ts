@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Conn } from '../db/transaction.js';
 import { course, courseSession } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 
 /**
  * A course the caller may change: it exists (404) and belongs to them (403). Every write

@@ -5,7 +5,7 @@ import type { AppServices } from '../app-services.js';
 import type { Db } from '../db/client.js';
 import { course, courseSession } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 import { requireEducator } from '../educators/require-educator.js';
 import { ownedCourse } from './access.js';
 

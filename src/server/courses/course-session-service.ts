@@ -5,7 +5,7 @@ import type { AppServices } from '../app-services.js';
 import { classTime, courseSession, enrolment } from '../db/schema/courses.js';
 import { PG, pgCode } from '../db/errors.js';
 import { AppError } from '../http/errors.js';
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 import { ownedCourse, ownedSession } from './access.js';
 import { fillFromWaitlist } from './seats.js';
 import { refreshCourseStats } from './stats.js';
@@ -39,7 +39,7 @@ export async function changeCourseSession(app: AppServices, viewer: Viewer, cour
       await tx.update(courseSession).set({ capacity: input.capacity }).where(eq(courseSession.id, session.id));
       if (input.status !== 'cancelled') {
         const promoted = await fillFromWaitlist(tx, session.id);
-        if (promoted.length) await announce('waitlist.promoted', { courseId, sessionId: session.id, learnerIds: promoted });
+        if (promoted.length) await announce('waitlist.promoted', { courseId, courseSessionId: session.id, learnerIds: promoted });
       }
     }
     if (input.status === 'cancelled' && locked.status !== 'cancelled') {
@@ -49,7 +49,7 @@ export async function changeCourseSession(app: AppServices, viewer: Viewer, cour
       await tx.update(courseSession).set({ status: 'cancelled', seatsTaken: 0 }).where(eq(courseSession.id, session.id));
     }
     await refreshCourseStats(tx, courseId);
-    if (input.status === 'cancelled') await announce('course-session.cancelled', { courseId, sessionId: session.id, droppedLearnerIds: dropped });
+    if (input.status === 'cancelled') await announce('course-session.cancelled', { courseId, courseSessionId: session.id, droppedLearnerIds: dropped });
     return { dropped: dropped.length };
   });
   return value;

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import { classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 
 /** The learner's week ahead, their courses and waitlists; an educator's courses too. */
 export async function getDashboard(app: AppServices, viewer: Viewer) {

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 import { PG, pgCode } from '../db/errors.js';
 import { enrolment } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
@@ -47,8 +47,8 @@ export async function dropEnrolment(app: AppServices, viewer: Viewer, input: { c
     if (mine.status === 'completed') throw AppError.badRequest('This session is already completed');
     const promoted = await releaseEnrolment(tx, mine);
     const { id, email, firstName } = viewer.user;
-    await announce('enrolment.dropped', { enrolmentId: mine.id, courseId, sessionId, learner: { id, email, firstName } });
-    if (promoted.length) await announce('waitlist.promoted', { courseId, sessionId, learnerIds: promoted });
+    await announce('enrolment.dropped', { enrolmentId: mine.id, courseId, courseSessionId: sessionId, learner: { id, email, firstName } });
+    if (promoted.length) await announce('waitlist.promoted', { courseId, courseSessionId: sessionId, learnerIds: promoted });
   });
   const [told] = done.replies('enrolment.dropped');
   return told ?? { message: 'You have left this session', refund: null };

@@ -16,15 +16,15 @@ export type CourseEventMap = {
     event: {
       enrolmentId: string;
       courseId: string;
-      sessionId: string;
+      courseSessionId: string;
       learner: { id: string; email: string; firstName: string };
     };
     reply: { message: string; refund: DropRefund | null };
   };
   /** The educator cancelled a course session: every enrolment in it was dropped. */
-  'course-session.cancelled': { event: { courseId: string; sessionId: string; droppedLearnerIds: string[] } };
+  'course-session.cancelled': { event: { courseId: string; courseSessionId: string; droppedLearnerIds: string[] } };
   /** Learners on the waitlist got a seat (capacity raised, a seat freed). */
-  'waitlist.promoted': { event: { courseId: string; sessionId: string; learnerIds: string[] } };
+  'waitlist.promoted': { event: { courseId: string; courseSessionId: string; learnerIds: string[] } };
 };
 
 export type CourseEvents = DomainEvents<CourseEventMap>;

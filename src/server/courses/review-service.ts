@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import { course, enrolment, review } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 import { refreshCourseRating } from './stats.js';
 
 /** One review per learner per course, by learners who took (or are taking) it. */

@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import { user } from '../db/schema/accounts.js';
 import { courseSession, enrolment } from '../db/schema/courses.js';
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 import { ownedCourse } from './access.js';
 
 /** The educator's roster: every enrolment of every session of their course. */

@@ -6,7 +6,7 @@ import { user } from '../db/schema/accounts.js';
 import { course } from '../db/schema/courses.js';
 import { educator } from '../db/schema/educators.js';
 import { AppError } from '../http/errors.js';
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 
 interface Fields { headline: string; bio: string; subjects: string[]; links: string[] }
 

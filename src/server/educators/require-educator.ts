@@ -1,4 +1,4 @@
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 import { AppError } from '../http/errors.js';
 
 /** The caller must be an educator (a user with an educator record). */

@@ -4,7 +4,7 @@ import type Stripe from 'stripe';
 import { formatPrice } from '../../shared/courses.js';
 import { installmentAmount, planById, platformFee, type PlanId } from '../../shared/payments.js';
 import type { CheckoutResult, CheckoutSummary } from '../../shared/payments-schemas.js';
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 import { requireEducator } from '../educators/require-educator.js';
 import { assertNotEnrolled, checkEligible } from '../courses/seats.js';
 import { user } from '../db/schema/accounts.js';
@@ -58,12 +58,12 @@ function returnUrl(app: AppServices, path: string) {
   return `${app.config.publicUrl}${path}${path.includes('?') ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`;
 }
 
-function checkoutAnswer(app: AppServices, session: Stripe.Checkout.Session): CheckoutResult {
-  const clientSecret = session.client_secret ?? '';
+function checkoutAnswer(app: AppServices, checkout: Stripe.Checkout.Session): CheckoutResult {
+  const clientSecret = checkout.client_secret ?? '';
   return {
     clientSecret,
-    sessionId: session.id,
-    sandboxUrl: app.config.payments.mode === 'sandbox' ? `/sandbox/checkout/${session.id}?client_secret=${encodeURIComponent(clientSecret)}` : null,
+    sessionId: checkout.id,
+    sandboxUrl: app.config.payments.mode === 'sandbox' ? `/sandbox/checkout/${checkout.id}?client_secret=${encodeURIComponent(clientSecret)}` : null,
   };
 }
 
@@ -91,7 +91,7 @@ async function openCheckout(
     } else {
       const [seen] = await db.select().from(purchase)
         .where(and(eq(purchase.userId, values.userId), eq(purchase.idempotencyKey, clientKey))).limit(1);
-      if (seen.kind !== values.kind || seen.courseId !== (values.courseId ?? null) || seen.sessionId !== (values.sessionId ?? null) || seen.planId !== (values.planId ?? null)) {
+      if (seen.kind !== values.kind || seen.courseId !== (values.courseId ?? null) || seen.courseSessionId !== (values.courseSessionId ?? null) || seen.planId !== (values.planId ?? null)) {
         throw new AppError(400, 'idempotency_key_reused', 'This request key was already used for another checkout: reload the page and try again');
       }
       purchaseId = seen.id;
@@ -128,7 +128,7 @@ export async function createCourseCheckout(
     userId: viewer.user.id,
     kind: installments ? 'course_installments' : 'course_payment',
     courseId: c.id,
-    sessionId: s.id,
+    courseSessionId: s.id,
     educatorId: c.educatorId,
     amountCents: installments ? each! * installments : c.priceCents,
     currency: c.currency,
@@ -208,7 +208,7 @@ export async function createPlanCheckout(app: AppServices, viewer: Viewer, input
 }
 
 /** GET /api/course/:courseID/checkout?session=: the order summary of /course/checkout. */
-export async function checkoutSummaryFor(app: AppServices, viewer: Viewer, courseId: string, sessionId: string | undefined): Promise<CheckoutSummary> {
+export async function checkoutSummaryFor(app: AppServices, viewer: Viewer, courseId: string, courseSessionId: string | undefined): Promise<CheckoutSummary> {
   const db = app.database.db;
   const [row] = await db.select({ c: course, firstName: user.firstName, lastName: user.lastName })
     .from(course).innerJoin(user, eq(user.id, course.educatorId)).where(eq(course.id, courseId)).limit(1);
@@ -218,7 +218,7 @@ export async function checkoutSummaryFor(app: AppServices, viewer: Viewer, cours
   const sessions = await db.select().from(courseSession)
     .where(and(eq(courseSession.courseId, c.id), eq(courseSession.status, 'scheduled'), sql`${courseSession.endsOn} >= current_date`))
     .orderBy(asc(courseSession.startsOn));
-  const s = sessionId ? sessions.find((x) => x.id === sessionId) : sessions[0];
+  const s = courseSessionId ? sessions.find((x) => x.id === courseSessionId) : sessions[0];
   if (!s) throw AppError.notFound('This session does not exist');
   const [first] = await db.select({ at: classTime.startsAt }).from(classTime).where(eq(classTime.sessionId, s.id)).orderBy(asc(classTime.startsAt)).limit(1);
   const customer = await ensureCustomer(app, viewer.user);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 import { requireEducator } from '../educators/require-educator.js';
 import { educator } from '../db/schema/educators.js';
 import { payoutAccount } from '../db/schema/payments.js';

@@ -28,7 +28,7 @@ export function subscribeToCourses(app: AppServices) {
     return plan ? () => finishDrop(app, e.learner, plan) : undefined;
   });
   events.inTransaction('course-session.cancelled', async (tx, e) => {
-    const plans = await refundCancelledSession(tx, e.sessionId);
+    const plans = await refundCancelledSession(tx, e.courseSessionId);
     return async () => {
       for (const plan of plans) {
         const r = await runPlan(app, plan);
@@ -84,9 +84,9 @@ async function finishDrop(app: AppServices, learner: { email: string; firstName:
 }
 
 /** A cancelled course session: every paid seat in it is refunded in full (planned and recorded here), installments stop. */
-async function refundCancelledSession(tx: Tx, sessionId: string): Promise<RefundPlan[]> {
+async function refundCancelledSession(tx: Tx, courseSessionId: string): Promise<RefundPlan[]> {
   const rows = await tx.select({ id: purchase.id }).from(purchase)
-    .where(and(eq(purchase.sessionId, sessionId), inArray(purchase.status, ['fulfilled', 'past_due', 'completed']))).for('update');
+    .where(and(eq(purchase.courseSessionId, courseSessionId), inArray(purchase.status, ['fulfilled', 'past_due', 'completed']))).for('update');
   const plans: RefundPlan[] = [];
   for (const row of rows) {
     const plan = await fullRefundPlan(tx, row.id, 'session_cancelled');

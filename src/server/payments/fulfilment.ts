@@ -69,7 +69,7 @@ export async function fulfilCheckout(app: AppServices, checkoutId: string): Prom
   type Result = { changed: boolean; enrolled: boolean; refused: string | null; promotedNone?: true; purchase: Purchase };
   const result = await db.transaction(async (tx): Promise<Result> => {
     // A course purchase takes the course session lock first (the order enrolLearner and drops use).
-    if (found.sessionId && found.kind !== 'plan') await lockCourseSession(tx, found.sessionId);
+    if (found.courseSessionId && found.kind !== 'plan') await lockCourseSession(tx, found.courseSessionId);
     const p = await lockPurchase(tx, found.id);
     if (p.status !== 'open' && p.status !== 'expired') return { changed: false, enrolled: false, refused: null, purchase: p };
     const base = { checkoutSessionId: cs.id, paymentIntentId, subscriptionId, updatedAt: new Date() };
@@ -85,7 +85,7 @@ export async function fulfilCheckout(app: AppServices, checkoutId: string): Prom
     let enrolmentId: string | null = null;
     try {
       // A savepoint: a refused seat rolls back only the attempt, not the payment record.
-      const e = await tx.transaction((sp) => enrolLearner(sp, { sessionId: p.sessionId!, learnerId: p.userId, seatOnly: true }));
+      const e = await tx.transaction((sp) => enrolLearner(sp, { sessionId: p.courseSessionId!, learnerId: p.userId, seatOnly: true }));
       enrolmentId = e.id;
     } catch (err) {
       if (err instanceof AppError) refused = err.message;

@@ -2,7 +2,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import { planById } from '../../shared/payments.js';
 import type { EducatorPayouts } from '../../shared/payments-schemas.js';
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 import { requireEducator } from '../educators/require-educator.js';
 import { user } from '../db/schema/accounts.js';
 import { course } from '../db/schema/courses.js';

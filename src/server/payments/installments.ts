@@ -43,7 +43,7 @@ export async function handleInvoicePaid(app: AppServices, invoiceId: string) {
   if (!found) return;
   const facts = await invoiceFacts(stripe, invoice);
   const r = await db.transaction(async (tx) => {
-    if (found.sessionId && found.kind !== 'plan') await lockCourseSession(tx, found.sessionId);
+    if (found.courseSessionId && found.kind !== 'plan') await lockCourseSession(tx, found.courseSessionId);
     const p = await lockPurchase(tx, found.id);
     if (!p.subscriptionId && ids.subscriptionId) await tx.update(purchase).set({ subscriptionId: ids.subscriptionId }).where(eq(purchase.id, p.id));
     const rec = await recordPayment(tx, p, facts);
@@ -76,7 +76,7 @@ export async function handleInvoiceFailed(app: AppServices, invoiceId: string) {
   const found = await purchaseFor(db, { subscriptionId: ids.subscriptionId, purchaseId: ids.purchaseId });
   if (!found || found.status === 'open' || found.status === 'expired') return; // a declined checkout: the form says so
   const changed = await db.transaction(async (tx) => {
-    if (found.sessionId && found.kind !== 'plan') await lockCourseSession(tx, found.sessionId);
+    if (found.courseSessionId && found.kind !== 'plan') await lockCourseSession(tx, found.courseSessionId);
     const p = await lockPurchase(tx, found.id);
     if (p.status !== 'fulfilled' && p.status !== 'past_due') return false;
     await tx.update(purchase).set({ status: 'past_due', updatedAt: new Date() }).where(eq(purchase.id, p.id));
@@ -119,7 +119,7 @@ export async function handleSubscriptionDeleted(app: AppServices, subscriptionId
     return;
   }
   const outcome = await db.transaction(async (tx) => {
-    if (found.sessionId) await lockCourseSession(tx, found.sessionId);
+    if (found.courseSessionId) await lockCourseSession(tx, found.courseSessionId);
     const p = await lockPurchase(tx, found.id);
     if (p.status !== 'fulfilled' && p.status !== 'past_due') return null;
     const [{ n }] = await tx.select({ n: count() }).from(payment).where(and(eq(payment.purchaseId, p.id), sql`${payment.invoiceId} is not null`));

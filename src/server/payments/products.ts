@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { planById, type PlanId } from '../../shared/payments.js';
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
 import { ownedCourse } from '../courses/access.js';
 import { course } from '../db/schema/courses.js';

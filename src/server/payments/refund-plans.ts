@@ -19,7 +19,7 @@ export async function refundPlanForDrop(tx: Tx, enrolmentId: string, now = new D
     .for('update').limit(1);
   if (!p) return null;
   const [c] = await tx.select({ refundPolicy: course.refundPolicy }).from(course).where(eq(course.id, p.courseId ?? '00000000-0000-0000-0000-000000000000')).limit(1);
-  const firstClassAt = await firstClassOf(tx, p.sessionId);
+  const firstClassAt = await firstClassOf(tx, p.courseSessionId);
   const share = firstClassAt ? refundShare(c?.refundPolicy ?? 'moderate', firstClassAt, now) : 1;
   const paid = await tx.select().from(payment).where(eq(payment.purchaseId, p.id)).orderBy(asc(payment.sequence));
   const items: RefundItem[] = paid
@@ -52,11 +52,11 @@ export async function fullRefundPlan(tx: Tx, purchaseId: string, reason = 'reque
   };
 }
 
-/** The session's first class time (or its start date at midnight UTC when it has none yet). */
-export async function firstClassOf(tx: Tx, sessionId: string | null): Promise<Date | null> {
-  if (!sessionId) return null;
-  const [t] = await tx.select({ at: sql<Date | string | null>`min(${classTime.startsAt})` }).from(classTime).where(eq(classTime.sessionId, sessionId));
+/** The course session's first class time (or its start date at midnight UTC when it has none yet). */
+export async function firstClassOf(tx: Tx, courseSessionId: string | null): Promise<Date | null> {
+  if (!courseSessionId) return null;
+  const [t] = await tx.select({ at: sql<Date | string | null>`min(${classTime.startsAt})` }).from(classTime).where(eq(classTime.sessionId, courseSessionId));
   if (t?.at) return new Date(t.at);
-  const [s] = await tx.select({ startsOn: courseSession.startsOn }).from(courseSession).where(eq(courseSession.id, sessionId)).limit(1);
+  const [s] = await tx.select({ startsOn: courseSession.startsOn }).from(courseSession).where(eq(courseSession.id, courseSessionId)).limit(1);
   return s ? new Date(`${s.startsOn}T00:00:00Z`) : null;
 }

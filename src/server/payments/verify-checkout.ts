@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { PAYMENT_MESSAGES, planById } from '../../shared/payments.js';
 import type { VerifySessionResult } from '../../shared/payments-schemas.js';
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
 import { course, courseSession, enrolment } from '../db/schema/courses.js';
 import { purchase } from '../db/schema/payments.js';
@@ -37,7 +37,7 @@ export async function verifyCheckout(app: AppServices, viewer: Viewer, checkoutI
 async function present(app: AppServices, p: Purchase, checkout: { status: string | null; payment_status: string }): Promise<VerifySessionResult> {
   const db = app.database.db;
   const [c] = p.courseId ? await db.select({ id: course.id, title: course.title }).from(course).where(eq(course.id, p.courseId)).limit(1) : [];
-  const [s] = p.sessionId ? await db.select({ id: courseSession.id, startsOn: courseSession.startsOn, endsOn: courseSession.endsOn }).from(courseSession).where(eq(courseSession.id, p.sessionId)).limit(1) : [];
+  const [s] = p.courseSessionId ? await db.select({ id: courseSession.id, startsOn: courseSession.startsOn, endsOn: courseSession.endsOn }).from(courseSession).where(eq(courseSession.id, p.courseSessionId)).limit(1) : [];
   const [e] = p.enrolmentId ? await db.select({ id: enrolment.id, status: enrolment.status }).from(enrolment).where(eq(enrolment.id, p.enrolmentId)).limit(1) : [];
   const plan = p.planId ? planById(p.planId) : null;
   const status = (['open', 'complete', 'expired'] as const).find((x) => x === checkout.status) ?? 'open';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { dateIn, wallTimeToUtc } from '../../shared/time.js';
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 import { user } from '../db/schema/accounts.js';
 import { course } from '../db/schema/courses.js';
 import { educator } from '../db/schema/educators.js';
@@ -63,8 +63,8 @@ export async function seedDemoCourses(app: FastifyInstance): Promise<void> {
   const [existing] = await db.select({ id: course.id }).from(course).where(eq(course.educatorId, row.u.id)).limit(1);
   if (existing) return;
   const viewer: Viewer = {
-    sessionId: 'demo-seed',
-    sessionUpdatedAt: new Date(),
+    signInSessionId: 'demo-seed',
+    signInSessionUpdatedAt: new Date(),
     user: {
       id: row.u.id, email: row.u.email, firstName: row.u.firstName, lastName: row.u.lastName, city: row.u.city,
       stripeCustomerId: row.u.stripeCustomerId, image: row.u.image, verified: true, createdAt: row.u.createdAt, lastSignInAt: null,

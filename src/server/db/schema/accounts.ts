@@ -2,8 +2,8 @@ import { boolean, date, index, integer, pgTable, text, uuid } from 'drizzle-orm/
 import { ts } from './columns.js';
 
 /**
- * Accounts. The auth tables (user, session, account, verification) follow
- * better-auth's model names; their columns are snake_case and keep the spec's user
+ * Accounts. The auth tables (user, session, account, verification) keep better-auth's
+ * model names (the `session` table holds sign-in sessions: signInSession); their columns are snake_case and keep the spec's user
  * fields (section 3): verified, profile_image, created_at, last_sign_in_at, ...
  */
 
@@ -28,7 +28,8 @@ export const user = pgTable('user', {
   banExpires: ts('ban_expires'),
 });
 
-export const session = pgTable(
+/** A sign-in session (better-auth's `session` model): the cookie's token, per device. */
+export const signInSession = pgTable(
   'session',
   {
     id: uuid('id').primaryKey().defaultRandom(),

@@ -36,7 +36,7 @@ export const purchase = pgTable(
     /** course_payment | course_installments | plan */
     kind: text('kind').notNull(),
     courseId: uuid('course_id').references(() => course.id, { onDelete: 'set null' }),
-    sessionId: uuid('session_id').references(() => courseSession.id, { onDelete: 'set null' }),
+    courseSessionId: uuid('session_id').references(() => courseSession.id, { onDelete: 'set null' }),
     /** The educator paid out (destination of the charges); null for platform plans. */
     educatorId: uuid('educator_id').references(() => user.id, { onDelete: 'set null' }),
     planId: text('plan_id'),
