@@ -11,6 +11,7 @@ const LIMIT_MESSAGE = 'Too many failed attempts to log in.';
 /**
  * Password sign-in. Failed attempts are counted per IP and per account; at the limit
  * the caller gets 429 with the time to wait, before the password is even checked.
+ * Sets the sign-in session cookie on the reply and answers the signed-in viewer.
  */
 export async function signIn(
   app: FastifyInstance,
@@ -31,6 +32,7 @@ export async function signIn(
   const keys = [`signin:ip:${request.ip}`, `signin:account:${email}`];
   await attempts.assertUnder(keys, app.config.authRateLimit, LIMIT_MESSAGE);
 
+  let cookies: string[];
   try {
     const { headers } = await app.auth.api.signInEmail({
       body: { email, password: input.password, rememberMe: input.rememberMe ?? true, callbackURL: '/email-verified' },
@@ -39,6 +41,7 @@ export async function signIn(
     });
     forwardCookies(headers, reply);
     await attempts.clear([`signin:account:${email}`]);
+    cookies = headers.getSetCookie();
   } catch (err) {
     if (err instanceof APIError && err.statusCode === 401) {
       await attempts.record(keys, WINDOW_SECONDS);
@@ -57,4 +60,7 @@ export async function signIn(
     request.log.error({ err }, 'sign-in failed');
     throw new AppError(500, 'sign_in_error', MESSAGES.signInError);
   }
+  const viewer = await app.viewerFromCookie(cookies.map((c) => c.split(';')[0]).join('; '));
+  if (!viewer) throw new AppError(500, 'sign_in_error', MESSAGES.signInError);
+  return viewer;
 }

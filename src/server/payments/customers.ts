@@ -1,5 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
 import { user } from '../db/schema/accounts.js';
 import { AppError } from '../http/errors.js';
@@ -32,6 +33,23 @@ export async function ensureCustomer(app: AppServices, owner: CustomerOwner, nam
   await db.update(user).set({ stripeCustomerId: customer.id }).where(and(eq(user.id, owner.id), isNull(user.stripeCustomerId)));
   const [stored] = await db.select({ id: user.stripeCustomerId }).from(user).where(eq(user.id, owner.id)).limit(1);
   return stored?.id ?? customer.id;
+}
+
+/** POST /api/stripe/create-stripe-customer: the caller's customer (created once); the email must be theirs. */
+export async function createCustomer(app: AppServices, viewer: Viewer, input: { email: string; name?: string }): Promise<string> {
+  if (input.email.toLowerCase() !== viewer.user.email.toLowerCase()) throw new AppError(403, 'not_your_email', 'You can only create a payment customer for your own email');
+  return ensureCustomer(app, viewer.user, input.name);
+}
+
+/** GET /api/stripe/config: what the checkout page needs (mode, publishable key, the caller's customer). */
+export async function checkoutConfig(app: AppServices, viewer: Viewer) {
+  let customer: string | null = viewer.user.stripeCustomerId;
+  try {
+    customer = await ensureCustomer(app, viewer.user);
+  } catch {
+    // Shown as null; the checkout call creates it on demand (or says "Error creating stripe customer").
+  }
+  return { mode: app.config.payments.mode, publishableKey: app.config.payments.publishableKey, customer };
 }
 
 /** The caller's customer (created on demand); a payload customer must be this one (403). */

@@ -10,7 +10,7 @@ import {
 import { AppError } from '../http/errors.js';
 import { checkoutSummaryFor, createCourseCheckout, createPlanCheckout } from './checkout-service.js';
 import { createAccountLink, createConnectAccount, createLoginLink } from './connect-service.js';
-import { ensureCustomer } from './customers.js';
+import { checkoutConfig, createCustomer } from './customers.js';
 import { subscribeToCourses } from './course-subscriptions.js';
 import { educatorPayoutsFor, paymentHistoryFor } from './history.js';
 import { startRefundRetries } from './refund-due.js';
@@ -64,9 +64,7 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
   r.post('/api/stripe/create-stripe-customer', {
     schema: { tags, summary: "Your payment customer (created once; the email must be yours)", body: createCustomerInput, response: { 200: createCustomerResult, ...errors } },
   }, async (request) => {
-    const viewer = await app.requireViewer(request);
-    if (request.body.email.toLowerCase() !== viewer.user.email.toLowerCase()) throw new AppError(403, 'not_your_email', 'You can only create a payment customer for your own email');
-    return [{ id: await ensureCustomer(app, viewer.user, request.body.name) }];
+    return [{ id: await createCustomer(app, await app.requireViewer(request), request.body) }];
   });
 
   r.post('/api/stripe/create-product', {
@@ -97,14 +95,7 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
   r.get('/api/stripe/config', {
     schema: { tags, summary: 'What the checkout page needs (mode, publishable key, your customer)', response: { 200: paymentsConfigResult, ...errors } },
   }, async (request) => {
-    const viewer = await app.requireViewer(request);
-    let customer: string | null = viewer.user.stripeCustomerId;
-    try {
-      customer = await ensureCustomer(app, viewer.user);
-    } catch {
-      // Shown as null; the checkout call creates it on demand (or says "Error creating stripe customer").
-    }
-    return { mode: app.config.payments.mode, publishableKey: app.config.payments.publishableKey, customer };
+    return checkoutConfig(app, await app.requireViewer(request));
   });
 
   r.get('/api/course/:courseID/checkout', {
