@@ -46,6 +46,7 @@ export interface PaymentRoutesOptions {
 /** /api/stripe/* (spec section 7), the webhook, payment history and payout status. */
 export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOptions = {}) {
   await app.register(webhookRoutes);
+  // What courses announce: the payout rule on publish, the product, refunds (decision 0007).
   subscribeToCourses(app);
   // Refunds the provider failed (after a drop or a cancelled session) are retried until done.
   const retryMs = opts.refundRetryMs ?? 15_000;
