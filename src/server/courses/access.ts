@@ -15,8 +15,8 @@ export async function ownedCourse(db: Conn, courseId: string, viewer: Viewer) {
   return row;
 }
 
-/** A session of an owned course; the session must belong to that course. */
-export async function ownedSession(db: Conn, courseId: string, sessionId: string, viewer: Viewer) {
+/** A course session of an owned course; it must belong to that course. */
+export async function ownedCourseSession(db: Conn, courseId: string, sessionId: string, viewer: Viewer) {
   const c = await ownedCourse(db, courseId, viewer);
   const [s] = await db.select().from(courseSession).where(eq(courseSession.id, sessionId)).limit(1);
   if (!s || s.courseId !== c.id) throw AppError.notFound('This session does not exist');

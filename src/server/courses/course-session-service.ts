@@ -6,7 +6,7 @@ import { classTime, courseSession, enrolment } from '../db/schema/courses.js';
 import { PG, pgCode } from '../db/errors.js';
 import { AppError } from '../http/errors.js';
 import type { Viewer } from '../accounts/viewer.js';
-import { ownedCourse, ownedSession } from './access.js';
+import { ownedCourse, ownedCourseSession } from './access.js';
 import { fillFromWaitlist } from './seats.js';
 import { refreshCourseStats } from './stats.js';
 
@@ -28,7 +28,7 @@ export async function createCourseSession(app: AppServices, viewer: Viewer, cour
  */
 export async function changeCourseSession(app: AppServices, viewer: Viewer, courseId: string, sessionId: string, input: { capacity?: number; status?: 'scheduled' | 'cancelled' }) {
   const { value } = await app.courseEvents.transaction(app.database.db, async (tx, announce) => {
-    const { session } = await ownedSession(tx, courseId, sessionId, viewer);
+    const { session } = await ownedCourseSession(tx, courseId, sessionId, viewer);
     const [locked] = await tx.select().from(courseSession).where(eq(courseSession.id, session.id)).for('no key update');
     const dropped: string[] = [];
     if (input.capacity !== undefined) {
@@ -66,7 +66,7 @@ export async function addClassTimes(app: AppServices, viewer: Viewer, courseId: 
   if (start.getTime() < Date.now() - 60_000) throw AppError.badRequest('The class time is in the past', { startsAt: 'Choose a future time' });
   try {
     return await app.database.db.transaction(async (tx) => {
-      const { session } = await ownedSession(tx, courseId, sessionId, viewer);
+      const { session } = await ownedCourseSession(tx, courseId, sessionId, viewer);
       if (session.status === 'cancelled') throw AppError.badRequest('This session is cancelled');
       const rows = Array.from({ length: input.repeatWeeks }, (_, k) => ({
         sessionId,
@@ -95,7 +95,7 @@ export async function addClassTimes(app: AppServices, viewer: Viewer, courseId: 
 
 export async function deleteClassTime(app: AppServices, viewer: Viewer, courseId: string, sessionId: string, classTimeId: string) {
   const db = app.database.db;
-  await ownedSession(db, courseId, sessionId, viewer);
+  await ownedCourseSession(db, courseId, sessionId, viewer);
   const rows = await db.delete(classTime).where(and(eq(classTime.id, classTimeId), eq(classTime.sessionId, sessionId))).returning({ id: classTime.id });
   if (!rows.length) throw AppError.notFound('This class time does not exist');
 }
