@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEMO_PASSWORD, DEMO_USERS } from '../src/server/seed/demo.js';
+import { DEMO_PASSWORD, DEMO_USERS } from '../src/server/seed/demo-users.js';
 import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
 import { envInt, runMain } from './lib/cli.js';
 import { createBenchDatabase, type BenchDatabase } from './lib/database.js';

@@ -25,7 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { DEMO_PASSWORD, DEMO_USERS } from '../src/server/seed/demo.js';
+import { DEMO_PASSWORD, DEMO_USERS } from '../src/server/seed/demo-users.js';
 import { searchSql, type SearchParams } from '../src/server/courses/search-service.js';
 import { seedCourses, type SeedResult } from '../scripts/seed-courses.js';
 import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';

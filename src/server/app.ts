@@ -9,13 +9,14 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { createAuth, SESSION_MAX_AGE_SECONDS, sessionCookieName, type Auth } from './accounts/auth.js';
-import { createSessionResolver, touchSession, type Viewer } from './accounts/session.js';
+import { createViewerResolver, touchSignInSession, type Viewer } from './accounts/viewer.js';
 import { installErrorHandler, AppError, frameworkError, nulBytePath } from './http/errors.js';
 import { apiDocs } from './http/api-docs.js';
 import { authRoutes } from './accounts/auth-routes.js';
 import { accountRoutes } from './accounts/routes.js';
 import { userRoutes } from './accounts/user-routes.js';
 import { courseRoutes } from './courses/routes.js';
+import { createCourseEvents, type CourseEvents } from './courses/events.js';
 import { courseSearchRoutes } from './courses/search-routes.js';
 import { educatorRoutes } from './educators/routes.js';
 import { systemRoutes } from './system/routes.js';
@@ -49,6 +50,8 @@ declare module 'fastify' {
      * waited for (at most `ceilingMs`), so close() never cuts one half way.
      */
     drain(ceilingMs?: number): Promise<void>;
+    /** What courses announce; other domains subscribe at start-up (courses/events.ts). */
+    courseEvents: CourseEvents;
   }
 }
 
@@ -95,11 +98,11 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   }));
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.db, log: app.log });
   const auth = createAuth({ config, db: db.db, mailer, log: app.log, onUserSeen: (userId) => ensureCustomerInBackground(app, userId) });
-  const viewerFromCookie = createSessionResolver(db.db, sessionCookieName(config), config.authSecret);
+  const viewerFromCookie = createViewerResolver(db.db, sessionCookieName(config), config.authSecret);
   const resolveViewer = async (request: FastifyRequest) => {
     const viewer = await viewerFromCookie(request.headers.cookie);
     if (viewer) {
-      touchSession(db.db, viewer, SESSION_MAX_AGE_SECONDS).catch((err) => request.log.warn({ err }, 'could not touch session'));
+      touchSignInSession(db.db, viewer, SESSION_MAX_AGE_SECONDS).catch((err) => request.log.warn({ err }, 'could not touch session'));
     }
     return viewer;
   };
@@ -112,6 +115,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.decorate('viewerFromCookie', viewerFromCookie);
   app.decorate('resolveViewer', resolveViewer);
   app.decorate('stripe', createStripeClient(config.payments, app));
+  app.decorate('courseEvents', createCourseEvents(app.log));
   app.decorate('requireViewer', async (request) => {
     const viewer = await resolveViewer(request);
     if (!viewer) throw new AppError(401, 'unauthorized', 'Your session has ended. Please log in again.');

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enrolLearner } from '../../src/server/courses/enrolment-service.js';
+import { enrolLearner } from '../../src/server/courses/seats.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { createSignedInUser, outbox, type SignedInUser } from '../support/factories.js';
 import {

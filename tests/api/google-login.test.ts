@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { account, user as userTable } from '../../src/server/db/schema.js';
+import { account, user as userTable } from '../../src/server/db/schema/accounts.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { createSignedInUser, newUser, signUp } from '../support/factories.js';
 import { cookieHeader, get, pathOf, post, setCookies, uniqueEmail } from '../support/http.js';

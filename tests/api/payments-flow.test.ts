@@ -123,6 +123,22 @@ describe('reliability', () => {
     expect(await seatsTaken(app, sessionId)).toEqual({ seatsTaken: 1, capacity: 10 });
   });
 
+  it('once fulfilled, the complete page polling verify-session is answered from our records, without the provider', async () => {
+    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 2700 } });
+    const learner = await makeLearner(app);
+    const checkout = await buy(app, learner, courseId, sessionId, 2700);
+    await fulfilled(checkout);
+    const failRequests = sandboxOf(app).failRequests;
+    failRequests.add(`GET /v1/checkout/sessions/${checkout.sessionId}`);
+    try {
+      const v = await verify(learner, checkout);
+      expect(v.statusCode, v.body).toBe(200);
+      expect(v.json()).toMatchObject({ status: 'complete', paymentStatus: 'paid', purchase: { status: 'fulfilled' }, enrolment: { status: 'active' } });
+    } finally {
+      failRequests.clear();
+    }
+  });
+
   it('two tabs pay for the last seat: one enrolment; the other is refunded at the provider and told', async () => {
     const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 4000 }, session: { capacity: 1 } });
     const a = await makeLearner(app);

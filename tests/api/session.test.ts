@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, educator, session } from '../../src/server/db/schema.js';
+import { account, signInSession } from '../../src/server/db/schema/accounts.js';
+import { educator } from '../../src/server/db/schema/educators.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { createSignedInUser, signIn } from '../support/factories.js';
 import { del, get, post, setCookies } from '../support/http.js';
@@ -24,7 +25,7 @@ function tokenOf(cookie: string): string {
 
 async function secretsOf(userId: string, cookie: string): Promise<string[]> {
   const [credential] = await app.database.db.select({ password: account.password }).from(account).where(eq(account.userId, userId));
-  const tokens = await app.database.db.select({ token: session.token }).from(session).where(eq(session.userId, userId));
+  const tokens = await app.database.db.select({ token: signInSession.token }).from(signInSession).where(eq(signInSession.userId, userId));
   return [credential.password!, tokenOf(cookie), ...tokens.map((t) => t.token)];
 }
 
@@ -88,12 +89,12 @@ describe('GET /api/me', () => {
     expect(cleared?.value === '' || cleared?.attributes['max-age'] === '0').toBe(true);
     expect((await get(app, '/api/me', { cookie: user.cookie })).statusCode).toBe(401);
     // The session is gone server-side, not only in the browser.
-    expect(await app.database.db.select().from(session).where(eq(session.token, tokenOf(user.cookie)))).toEqual([]);
+    expect(await app.database.db.select().from(signInSession).where(eq(signInSession.token, tokenOf(user.cookie)))).toEqual([]);
   });
 
   it('answers 401 once the session has expired, and pages send the user to /login', async () => {
     const user = await createSignedInUser(app);
-    await app.database.db.update(session).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(session.token, tokenOf(user.cookie)));
+    await app.database.db.update(signInSession).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(signInSession.token, tokenOf(user.cookie)));
     expect((await get(app, '/api/me', { cookie: user.cookie })).statusCode).toBe(401);
     const page = await get(app, '/user/settings', { cookie: user.cookie });
     expect(page.statusCode).toBe(302);
@@ -142,7 +143,7 @@ describe('sessions', () => {
     const res = await get(app, '/api/accounts/sessions', { cookie: firefox });
     expect(res.statusCode).toBe(200);
     const { sessions } = res.json();
-    const mine = await app.database.db.select().from(session).where(eq(session.userId, user.id));
+    const mine = await app.database.db.select().from(signInSession).where(eq(signInSession.userId, user.id));
     expect(sessions.map((s: { id: string }) => s.id).sort()).toEqual(mine.map((s) => s.id).sort());
     expect(sessions.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
     expect(sessions.find((s: { current: boolean }) => s.current).device).toBe('Firefox on Linux');
@@ -157,7 +158,7 @@ describe('sessions', () => {
   it('revokes one of my other sessions: that device is signed out, this one is not', async () => {
     const user = await createSignedInUser(app);
     const phone = await signIn(app, user.email, user.password, { headers: { 'user-agent': SAFARI_IPHONE } });
-    const [phoneSession] = await app.database.db.select().from(session).where(eq(session.token, tokenOf(phone)));
+    const [phoneSession] = await app.database.db.select().from(signInSession).where(eq(signInSession.token, tokenOf(phone)));
     const res = await del(app, `/api/accounts/sessions/${phoneSession.id}`, { cookie: user.cookie });
     expect(res.statusCode).toBe(200);
     expect((await get(app, '/api/me', { cookie: phone })).statusCode).toBe(401);
@@ -167,7 +168,7 @@ describe('sessions', () => {
   it("cannot revoke another user's session (404), which keeps working", async () => {
     const me = await createSignedInUser(app);
     const other = await createSignedInUser(app);
-    const [theirs] = await app.database.db.select().from(session).where(eq(session.token, tokenOf(other.cookie)));
+    const [theirs] = await app.database.db.select().from(signInSession).where(eq(signInSession.token, tokenOf(other.cookie)));
     const res = await del(app, `/api/accounts/sessions/${theirs.id}`, { cookie: me.cookie });
     expect(res.statusCode).toBe(404);
     expect((await get(app, '/api/me', { cookie: other.cookie })).statusCode).toBe(200);

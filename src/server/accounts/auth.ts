@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import * as schema from '../db/schema.js';
+import * as schema from '../db/schema/index.js';
 import type { Mailer } from '../email/mailer.js';
 import { passwordResetEmail, verificationEmail } from '../email/templates.js';
 
@@ -72,7 +72,7 @@ export function createAuth(deps: {
     trustedOrigins: [config.publicUrl],
     database: drizzleAdapter(db, {
       provider: 'pg',
-      schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification },
+      schema: { user: schema.user, session: schema.signInSession, account: schema.account, verification: schema.verification },
     }),
     disabledPaths: ['/sign-up/email', '/sign-in/email'],
     advanced: {

@@ -1,5 +1,5 @@
 import { DEFAULT_AVATAR, type CurrentUser } from '../../shared/accounts.js';
-import type { Viewer } from './session.js';
+import type { Viewer } from './viewer.js';
 
 export function presentCurrentUser(v: Viewer): CurrentUser {
   const u = v.user;

@@ -1,17 +1,15 @@
 import { APIError } from 'better-auth/api';
-import { and, desc, eq, gt, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MESSAGES, passwordWeaknesses } from '../../shared/accounts.js';
 import { currentUser, emailBody, resetPasswordBody, sessionInfo, signInBody, signUpBody } from '../../shared/accounts-schemas.js';
 import { errorBody } from '../../shared/errors.js';
-import { session } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
 import { forwardCookies, toHeaders } from '../http/headers.js';
 import { createAttemptCounter } from './attempts.js';
-import { describeDevice, presentCurrentUser } from './presenters.js';
+import { presentCurrentUser } from './presenters.js';
+import { requestPasswordReset, resendVerification, resetPassword } from './email-links.js';
 import { signIn } from './sign-in.js';
+import { currentSignInSession, listSignInSessions, signOutDevice, signOutOtherDevices } from './sign-in-sessions.js';
 import { signUp } from './sign-up.js';
 
 const ok = z.object({ ok: z.literal(true), message: z.string() });
@@ -34,11 +32,7 @@ export async function accountRoutes(app: FastifyInstance) {
   r.post('/api/accounts/sign-in', {
     schema: { tags, summary: 'Log in with email and password (sets the session cookie)', body: signInBody, response: { 200: currentUser, ...errors } },
   }, async (request, reply) => {
-    await signIn(app, attempts, request, reply, request.body);
-    const setCookies = ([] as string[]).concat((reply.getHeader('set-cookie') as string[] | undefined) ?? []);
-    const viewer = await app.viewerFromCookie(setCookies.map((c) => c.split(';')[0]).join('; '));
-    if (!viewer) throw new AppError(500, 'sign_in_error', MESSAGES.signInError);
-    return presentCurrentUser(viewer);
+    return presentCurrentUser(await signIn(app, attempts, request, reply, request.body));
   });
 
   r.post('/api/accounts/sign-out', {
@@ -57,32 +51,14 @@ export async function accountRoutes(app: FastifyInstance) {
     config: perIp(5),
     schema: { tags, summary: 'Send the verification email again (throttled)', body: emailBody, response: { 200: ok, ...errors } },
   }, async (request) => {
-    const email = request.body.email.toLowerCase();
-    if (!email) throw new AppError(400, 'empty_fields', MESSAGES.emptyFields, { fields: { email: 'Email is required' } });
-    const key = `resend:${email}`;
-    await attempts.assertUnder([key], 1, 'We just sent a link.');
-    await attempts.record([key], 60);
-    try {
-      await app.auth.api.sendVerificationEmail({ body: { email, callbackURL: '/email-verified' }, headers: toHeaders(request) });
-    } catch (err) {
-      // Unknown or already verified emails get the same answer (no account enumeration).
-      if (!(err instanceof APIError)) throw err;
-    }
-    return { ok: true as const, message: `If ${email} has an account waiting for verification, a new link is on its way.` };
+    return { ok: true as const, message: await resendVerification(app, attempts, toHeaders(request), request.body) };
   });
 
   r.post('/api/accounts/password-reset', {
     config: perIp(5),
     schema: { tags, summary: 'Email a password-reset link (same answer for every email)', body: emailBody, response: { 200: ok, ...errors } },
   }, async (request) => {
-    const email = request.body.email.toLowerCase();
-    if (!email) throw new AppError(400, 'empty_fields', MESSAGES.emptyFields, { fields: { email: 'Email is required' } });
-    try {
-      await app.auth.api.requestPasswordReset({ body: { email, redirectTo: '/reset-password' }, headers: toHeaders(request) });
-    } catch (err) {
-      if (!(err instanceof APIError)) throw err;
-      request.log.warn({ err }, 'password reset request refused');
-    }
+    await requestPasswordReset(app, toHeaders(request), request.body);
     return { ok: true as const, message: 'If an account exists for this email, we sent a link to reset the password.' };
   });
 
@@ -90,18 +66,7 @@ export async function accountRoutes(app: FastifyInstance) {
     config: perIp(10),
     schema: { tags, summary: 'Set a new password with the emailed token; signs out every session', body: resetPasswordBody, response: { 200: ok, ...errors } },
   }, async (request) => {
-    const { token, password } = request.body;
-    if (!password) throw new AppError(400, 'empty_fields', MESSAGES.emptyFields, { fields: { password: 'Password is required' } });
-    const reasons = passwordWeaknesses(password);
-    if (reasons.length) throw new AppError(400, 'weak_password', 'This password is too weak', { reasons, fields: { password: reasons.join('. ') } });
-    try {
-      await app.auth.api.resetPassword({ body: { token, newPassword: password }, headers: toHeaders(request) });
-    } catch (err) {
-      if (err instanceof APIError && err.statusCode < 500) {
-        throw new AppError(400, 'invalid_token', 'This reset link is invalid or has expired. Ask for a new one.', { fields: { token: 'invalid or expired' } });
-      }
-      throw err;
-    }
+    await resetPassword(app, toHeaders(request), request.body);
     return { ok: true as const, message: 'Your password has been changed. Log in with the new one.' };
   });
 
@@ -120,53 +85,27 @@ export async function accountRoutes(app: FastifyInstance) {
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const viewer = await app.requireViewer(request);
-    const [row] = await app.database.db.select().from(session).where(eq(session.id, viewer.sessionId));
-    if (!row) throw AppError.unauthorized();
-    return { user: presentCurrentUser(viewer), session: presentSession(row, viewer.sessionId) };
+    return { user: presentCurrentUser(viewer), session: await currentSignInSession(app, viewer) };
   });
 
   r.get('/api/accounts/sessions', {
     schema: { tags, summary: 'Active sessions of the signed-in user', response: { 200: z.object({ sessions: z.array(sessionInfo) }), 401: errorBody } },
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    const viewer = await app.requireViewer(request);
-    const rows = await app.database.db.select().from(session)
-      .where(and(eq(session.userId, viewer.user.id), gt(session.expiresAt, sql`now()`)))
-      .orderBy(desc(session.updatedAt)).limit(100);
-    return { sessions: rows.map((s) => presentSession(s, viewer.sessionId)) };
+    return { sessions: await listSignInSessions(app, await app.requireViewer(request)) };
   });
 
-  r.delete('/api/accounts/sessions/:sessionId', {
-    schema: { tags, summary: 'Sign out one of your other sessions', params: z.object({ sessionId: z.uuid('Unknown session') }), response: { 200: ok, ...errors } },
+  r.delete('/api/accounts/sessions/:signInSessionId', {
+    schema: { tags, summary: 'Sign out one of your other sessions', params: z.object({ signInSessionId: z.uuid('Unknown session') }), response: { 200: ok, ...errors } },
   }, async (request) => {
-    const viewer = await app.requireViewer(request);
-    const deleted = await app.database.db.delete(session)
-      .where(and(eq(session.id, request.params.sessionId), eq(session.userId, viewer.user.id)))
-      .returning({ id: session.id });
-    if (!deleted.length) throw AppError.notFound('This session does not exist or is not yours');
+    await signOutDevice(app, await app.requireViewer(request), request.params.signInSessionId);
     return { ok: true as const, message: 'That device has been signed out' };
   });
 
   r.post('/api/accounts/sessions/revoke-others', {
     schema: { tags, summary: 'Sign out every other device', response: { 200: z.object({ ok: z.literal(true), message: z.string(), revoked: z.number() }), 401: errorBody } },
   }, async (request) => {
-    const viewer = await app.requireViewer(request);
-    const deleted = await app.database.db.delete(session)
-      .where(and(eq(session.userId, viewer.user.id), ne(session.id, viewer.sessionId)))
-      .returning({ id: session.id });
-    return { ok: true as const, message: `Signed out ${deleted.length} other device${deleted.length === 1 ? '' : 's'}`, revoked: deleted.length };
+    const revoked = await signOutOtherDevices(app, await app.requireViewer(request));
+    return { ok: true as const, message: `Signed out ${revoked} other device${revoked === 1 ? '' : 's'}`, revoked };
   });
-
-}
-
-function presentSession(s: typeof session.$inferSelect, currentId: string) {
-  return {
-    id: s.id,
-    current: s.id === currentId,
-    device: describeDevice(s.userAgent),
-    ipAddress: s.ipAddress,
-    createdAt: s.createdAt.toISOString(),
-    lastSeenAt: s.updatedAt.toISOString(),
-    expiresAt: s.expiresAt.toISOString(),
-  };
 }

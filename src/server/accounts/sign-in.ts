@@ -13,6 +13,7 @@ const LIMIT_MESSAGE = 'Too many failed attempts to log in.';
  * the caller gets 429 with the time to wait, before the password is even checked. The
  * attempt is counted first (atomically) and given back when it turns out not to be a
  * failure, so concurrent attempts cannot all be checked (docs/decisions/0003).
+ * Sets the sign-in session cookie on the reply and answers the signed-in viewer.
  */
 export async function signIn(
   app: FastifyInstance,
@@ -35,6 +36,7 @@ export async function signIn(
   const giveBack = await attempts.take([ipKey, accountKey], app.config.authRateLimit, WINDOW_SECONDS, LIMIT_MESSAGE);
   let failed = false;
 
+  let cookies: string[];
   try {
     const { headers } = await app.auth.api.signInEmail({
       body: { email, password: input.password, rememberMe: input.rememberMe ?? true, callbackURL: '/email-verified' },
@@ -43,6 +45,7 @@ export async function signIn(
     });
     forwardCookies(headers, reply);
     await attempts.clear([accountKey]);
+    cookies = headers.getSetCookie();
   } catch (err) {
     if (err instanceof APIError && (err.statusCode === 401 || err.statusCode === 400)) {
       failed = true;
@@ -62,4 +65,7 @@ export async function signIn(
     // Only failures count: a success or a refusal for another reason gives the attempt back.
     if (!failed) await giveBack([ipKey, accountKey]).catch((err) => request.log.warn({ err }, 'could not give back a sign-in attempt'));
   }
+  const viewer = await app.viewerFromCookie(cookies.map((c) => c.split(';')[0]).join('; '));
+  if (!viewer) throw new AppError(500, 'sign_in_error', MESSAGES.signInError);
+  return viewer;
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { birthdateProblem, EMAIL_RE, MESSAGES, passwordWeaknesses, type SignUpBody } from '../../shared/accounts.js';
-import { user } from '../db/schema.js';
+import { user } from '../db/schema/accounts.js';
 import { AppError } from '../http/errors.js';
 import { toHeaders } from '../http/headers.js';
 

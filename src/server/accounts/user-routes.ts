@@ -5,12 +5,12 @@ import { z } from 'zod';
 import { MESSAGES } from '../../shared/accounts.js';
 import { currentUser, updateProfileBody } from '../../shared/accounts-schemas.js';
 import { errorBody } from '../../shared/errors.js';
-import { user } from '../db/schema.js';
+import { user } from '../db/schema/accounts.js';
 import { AppError } from '../http/errors.js';
 import { presentCurrentUser } from './presenters.js';
 import { readUpload } from '../http/uploads.js';
 import { syncEducatorName } from '../educators/educator-service.js';
-import type { Viewer } from './session.js';
+import type { Viewer } from './viewer.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 413: errorBody, 500: errorBody };
 const params = z.object({ userId: z.uuid('Unknown user') });
@@ -39,7 +39,7 @@ export async function userRoutes(app: FastifyInstance) {
     }
     try {
       await app.database.db.update(user).set(changes).where(eq(user.id, viewer.user.id));
-      if (viewer.educator && changes.name) await syncEducatorName(app.database.db, viewer.user.id);
+      if (viewer.educator && changes.name) await syncEducatorName(app, viewer.user.id);
     } catch (err) {
       request.log.error({ err }, 'profile update failed');
       throw new AppError(500, 'update_error', city !== undefined ? MESSAGES.locationError : 'Error updating profile');

@@ -1,16 +1,8 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { course, courseSession } from '../db/schema.js';
+import type { Conn } from '../db/transaction.js';
+import { course, courseSession } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
-import type { Viewer } from '../accounts/session.js';
-
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type Conn = Db | Tx;
-
-/** The caller must be an educator (a user with an educator record). */
-export function requireEducator(viewer: Viewer) {
-  if (!viewer.educator) throw new AppError(403, 'not_educator', 'Set up your educator profile first', { fields: { next: '/educator/onboard' } });
-}
+import type { Viewer } from '../accounts/viewer.js';
 
 /**
  * A course the caller may change: it exists (404) and belongs to them (403). Every write
@@ -23,8 +15,8 @@ export async function ownedCourse(db: Conn, courseId: string, viewer: Viewer) {
   return row;
 }
 
-/** A session of an owned course; the session must belong to that course. */
-export async function ownedSession(db: Conn, courseId: string, sessionId: string, viewer: Viewer) {
+/** A course session of an owned course; it must belong to that course. */
+export async function ownedCourseSession(db: Conn, courseId: string, sessionId: string, viewer: Viewer) {
   const c = await ownedCourse(db, courseId, viewer);
   const [s] = await db.select().from(courseSession).where(eq(courseSession.id, sessionId)).limit(1);
   if (!s || s.courseId !== c.id) throw AppError.notFound('This session does not exist');

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { calendarFeed, classTime, course, courseSession, enrolment } from '../db/schema.js';
+import type { AppServices } from '../app-services.js';
+import { AppError } from '../http/errors.js';
+import { calendarFeed, classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
 
 /** The user's class times as an iCalendar (RFC 5545) document, times in UTC (Z). */
-export async function userCalendar(db: Db, userId: string, publicUrl: string): Promise<string> {
+export async function userCalendar(app: AppServices, userId: string): Promise<string> {
+  const db = app.database.db;
+  const publicUrl = app.config.publicUrl;
   const rows = await db
     .select({ id: classTime.id, startsAt: classTime.startsAt, endsAt: classTime.endsAt, location: classTime.location, meetingUrl: classTime.meetingUrl, title: course.title, courseId: course.id, status: enrolment.status })
     .from(enrolment)
@@ -29,20 +32,26 @@ export async function userCalendar(db: Db, userId: string, publicUrl: string): P
   return ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Agora//Class times//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', 'X-WR-CALNAME:Agora classes', ...events, 'END:VCALENDAR'].join('\r\n') + '\r\n';
 }
 
-/** The private feed token of a user, created on first use. */
-export async function feedToken(db: Db, userId: string, rotate = false): Promise<string> {
+/** The user's private calendar feed URL; the secret in it is created on first use, or anew with `rotate`. */
+export async function calendarFeedUrl(app: AppServices, userId: string, rotate = false): Promise<string> {
+  const db = app.database.db;
+  let token: string | undefined;
   if (!rotate) {
     const [row] = await db.select({ token: calendarFeed.token }).from(calendarFeed).where(eq(calendarFeed.userId, userId)).limit(1);
-    if (row) return row.token;
+    token = row?.token;
   }
-  const token = randomBytes(24).toString('base64url');
-  await db.insert(calendarFeed).values({ userId, token }).onConflictDoUpdate({ target: calendarFeed.userId, set: { token, createdAt: new Date() } });
-  return token;
+  if (!token) {
+    token = randomBytes(24).toString('base64url');
+    await db.insert(calendarFeed).values({ userId, token }).onConflictDoUpdate({ target: calendarFeed.userId, set: { token, createdAt: new Date() } });
+  }
+  return `${app.config.publicUrl}/api/calendar/feed/${token}.ics`;
 }
 
-export async function userIdForFeed(db: Db, token: string): Promise<string | null> {
-  const [row] = await db.select({ userId: calendarFeed.userId }).from(calendarFeed).where(eq(calendarFeed.token, token)).limit(1);
-  return row?.userId ?? null;
+/** The calendar behind a private feed token (the token is the only credential), or 404. */
+export async function calendarForFeed(app: AppServices, token: string): Promise<string> {
+  const [row] = await app.database.db.select({ userId: calendarFeed.userId }).from(calendarFeed).where(eq(calendarFeed.token, token)).limit(1);
+  if (!row) throw AppError.notFound('Unknown feed');
+  return userCalendar(app, row.userId);
 }
 
 const ics = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');

@@ -1,11 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { DEFAULT_AVATAR } from '../../shared/accounts.js';
-import type { CourseInput, CourseView } from '../../shared/courses-schemas.js';
+import type { CourseInput } from '../../shared/courses-schemas.js';
+import type { AppServices } from '../app-services.js';
 import type { Db } from '../db/client.js';
-import { course, courseSession } from '../db/schema.js';
+import { course, courseSession } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
-import type { Viewer } from '../accounts/session.js';
-import { ownedCourse, requireEducator } from './access.js';
+import type { Viewer } from '../accounts/viewer.js';
+import { requireEducator } from '../educators/require-educator.js';
+import { ownedCourse } from './access.js';
 
 type CourseFields = Omit<CourseInput, 'currency' | 'refundPolicy'> & { currency: string; refundPolicy: string };
 
@@ -28,7 +30,8 @@ function columns(input: CourseFields) {
   };
 }
 
-export async function createCourse(db: Db, viewer: Viewer, input: CourseFields) {
+export async function createCourse(app: AppServices, viewer: Viewer, input: CourseFields) {
+  const db = app.database.db;
   requireEducator(viewer);
   const [row] = await db.insert(course).values({
     ...columns(input),
@@ -39,29 +42,42 @@ export async function createCourse(db: Db, viewer: Viewer, input: CourseFields) 
   return row.id;
 }
 
-export async function updateCourse(db: Db, viewer: Viewer, courseId: string, input: CourseFields) {
+export async function updateCourse(app: AppServices, viewer: Viewer, courseId: string, input: CourseFields) {
+  const db = app.database.db;
   await ownedCourse(db, courseId, viewer);
   await db.update(course).set({ ...columns(input), updatedAt: new Date() }).where(eq(course.id, courseId));
 }
 
-/** A course is published once it has a session to enrol in. */
-export async function publishCourse(db: Db, viewer: Viewer, courseId: string) {
-  const c = await ownedCourse(db, courseId, viewer);
-  if (c.status === 'published') return;
-  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(courseSession)
-    .where(and(eq(courseSession.courseId, courseId), eq(courseSession.status, 'scheduled')));
-  if (n === 0) throw new AppError(400, 'no_sessions', 'Add at least one session before publishing', { fields: { sessions: 'Add a session first' } });
-  await db.update(course).set({ status: 'published', publishedAt: c.publishedAt ?? new Date(), updatedAt: new Date() }).where(eq(course.id, courseId));
+/**
+ * A course is published once it has a course session to enrol in. Announced before
+ * (a listener may refuse: payments wants payouts for a paid course) and after.
+ */
+export async function publishCourse(app: AppServices, viewer: Viewer, courseId: string) {
+  await app.courseEvents.transaction(app.database.db, async (tx, announce) => {
+    const c = await ownedCourse(tx, courseId, viewer);
+    if (c.status === 'published') return;
+    await announce('course.publishing', { courseId, educatorId: c.educatorId, priceCents: c.priceCents });
+    const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(courseSession)
+      .where(and(eq(courseSession.courseId, courseId), eq(courseSession.status, 'scheduled')));
+    if (n === 0) throw new AppError(400, 'no_sessions', 'Add at least one session before publishing', { fields: { sessions: 'Add a session first' } });
+    await tx.update(course).set({ status: 'published', publishedAt: c.publishedAt ?? new Date(), updatedAt: new Date() }).where(eq(course.id, courseId));
+    await announce('course.published', { courseId });
+  });
 }
 
-export async function archiveCourse(db: Db, viewer: Viewer, courseId: string) {
+export async function archiveCourse(app: AppServices, viewer: Viewer, courseId: string) {
+  const db = app.database.db;
   await ownedCourse(db, courseId, viewer);
   await db.update(course).set({ status: 'archived', updatedAt: new Date() }).where(eq(course.id, courseId));
 }
 
-export async function setCourseCover(db: Db, viewer: Viewer, courseId: string, url: string) {
+/** A new cover picture (read only once the caller is known to own the course). */
+export async function setCourseCover(app: AppServices, viewer: Viewer, courseId: string, readPicture: () => Promise<Buffer>) {
+  const db = app.database.db;
   await ownedCourse(db, courseId, viewer);
+  const url = await app.images.saveCover(await readPicture());
   await db.update(course).set({ coverImage: url, updatedAt: new Date() }).where(eq(course.id, courseId));
+  return url;
 }
 
 /** A timestamp in the form the API answers (Date#toISOString: UTC, milliseconds, "Z"). */
@@ -142,7 +158,8 @@ const NOBODY = '00000000-0000-0000-0000-000000000000';
  * reviews, the educator's rating; in one statement whatever the number of sessions.
  * A draft or archived course exists for its educator only.
  */
-export async function courseViewJson(db: Db, viewer: Viewer | null, courseId: string): Promise<string> {
+export async function courseViewJson(app: AppServices, viewer: Viewer | null, courseId: string): Promise<string> {
+  const db = app.database.db;
   let q = statementByDb.get(db);
   if (!q) statementByDb.set(db, (q = courseViewStatement(db)));
   const [row] = await q.execute({ courseId, viewerId: viewer?.user.id ?? NOBODY, defaultAvatar: DEFAULT_AVATAR });
@@ -151,7 +168,3 @@ export async function courseViewJson(db: Db, viewer: Viewer | null, courseId: st
   return row.view;
 }
 
-/** The course page as an object (courseViewJson parsed). */
-export async function getCourseView(db: Db, viewer: Viewer | null, courseId: string): Promise<CourseView> {
-  return JSON.parse(await courseViewJson(db, viewer, courseId)) as CourseView;
-}

@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { classTime, course, courseSession, enrolment } from '../db/schema.js';
-import type { Viewer } from '../accounts/session.js';
+import type { AppServices } from '../app-services.js';
+import { classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
+import type { Viewer } from '../accounts/viewer.js';
 
 /** The learner's week ahead, their courses and waitlists; an educator's courses too. */
-export async function getDashboard(db: Db, viewer: Viewer) {
+export async function getDashboard(app: AppServices, viewer: Viewer) {
+  const db = app.database.db;
   const uid = viewer.user.id;
   const [upcoming, mine, teaching] = await Promise.all([
     db.select({

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { CourseCard } from '../../shared/courses-schemas.js';
-import type { Db } from '../db/client.js';
+import type { AppServices } from '../app-services.js';
 import { CARD_COLUMNS, CARD_JSON } from './search-service.js';
 
 export interface Explore {
@@ -27,7 +27,7 @@ export const SHELF = 12;
  * Each part takes at most SHELF rows from an index walk (next_start_on, bookable+quality, or
  * lower(city)), so the cost does not grow with the number of courses.
  */
-export async function getExplore(db: Db, city: string | null): Promise<Explore> {
+export async function getExplore(app: AppServices, city: string | null): Promise<Explore> {
   const c = city?.trim().toLowerCase() || null;
   const published = sql`status = 'published' and next_start_on >= current_date`;
   const local = (extra: SQL, order: SQL) => c
@@ -43,7 +43,7 @@ export async function getExplore(db: Db, city: string | null): Promise<Explore> 
 
   const soonest = sql`next_start_on, id`;
   const best = sql`(next_start_on is null), quality desc nulls last, id`;
-  const res = (await db.execute(sql`
+  const res = (await app.database.db.execute(sql`
     select
       ${shelf(sql`seats_left > 0`, soonest, soonest)} as upcoming,
       ${shelf(sql`true`, best, best)} as popular,

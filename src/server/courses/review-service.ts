@@ -1,12 +1,13 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { course, enrolment, review } from '../db/schema.js';
+import type { AppServices } from '../app-services.js';
+import { course, enrolment, review } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 import { refreshCourseRating } from './stats.js';
 
 /** One review per learner per course, by learners who took (or are taking) it. */
-export async function upsertReview(db: Db, viewer: Viewer, courseId: string, input: { rating: number; text: string }) {
+export async function upsertReview(app: AppServices, viewer: Viewer, courseId: string, input: { rating: number; text: string }) {
+  const db = app.database.db;
   return db.transaction(async (tx) => {
     const [c] = await tx.select({ educatorId: course.educatorId, status: course.status }).from(course).where(eq(course.id, courseId)).limit(1);
     if (!c || c.status === 'draft') throw AppError.notFound('This course does not exist');

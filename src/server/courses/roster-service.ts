@@ -1,11 +1,13 @@
 import { asc, eq } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { courseSession, enrolment, user } from '../db/schema.js';
-import type { Viewer } from '../accounts/session.js';
+import type { AppServices } from '../app-services.js';
+import { user } from '../db/schema/accounts.js';
+import { courseSession, enrolment } from '../db/schema/courses.js';
+import type { Viewer } from '../accounts/viewer.js';
 import { ownedCourse } from './access.js';
 
 /** The educator's roster: every enrolment of every session of their course. */
-export async function getRoster(db: Db, viewer: Viewer, courseId: string) {
+export async function getRoster(app: AppServices, viewer: Viewer, courseId: string) {
+  const db = app.database.db;
   const c = await ownedCourse(db, courseId, viewer);
   const rows = await db
     .select({

@@ -7,17 +7,15 @@ import {
 } from '../../shared/courses-schemas.js';
 import { dashboardResult } from '../../shared/dashboard-schemas.js';
 import { errorBody } from '../../shared/errors.js';
-import { AppError } from '../http/errors.js';
 import { readUpload } from '../http/uploads.js';
-import { ownedCourse } from './access.js';
-import { userCalendar, feedToken, userIdForFeed } from './calendar.js';
+import { calendarFeedUrl, calendarForFeed, userCalendar } from './calendar.js';
 import { archiveCourse, courseViewJson, createCourse, publishCourse, setCourseCover, updateCourse } from './course-service.js';
+import { addClassTimes, changeCourseSession, createCourseSession, deleteClassTime } from './course-session-service.js';
 import { getDashboard } from './dashboard-service.js';
-import { dropEnrolment, enrolInSession, notifyCancellation, notifyPromotions } from './enrolment-service.js';
+import { subscribeEnrolmentEmails } from './enrolment-emails.js';
+import { dropEnrolment, enrolInSession } from './enrolment-service.js';
 import { upsertReview } from './review-service.js';
 import { getRoster, rosterCsv } from './roster-service.js';
-import { addClassTimes, createSession, deleteClassTime, updateSession } from './session-service.js';
-import { assertCanPublish, ensureProductAfterPublish, finishDrop, refundCancelledSession } from '../payments/course-hooks.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 const courseParams = z.object({ courseId: z.uuid('Unknown course') });
@@ -27,14 +25,14 @@ const ok = z.object({ ok: z.literal(true), message: z.string() });
 
 export async function courseRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const db = app.database.db;
   const tags = ['courses'];
+  subscribeEnrolmentEmails(app);
 
   r.post('/api/courses', {
     schema: { tags, summary: 'Create a draft course (educators)', body: courseInput, response: { 201: created, ...errors } },
   }, async (request, reply) => {
     const viewer = await app.requireViewer(request);
-    return reply.status(201).send({ id: await createCourse(db, viewer, request.body) });
+    return reply.status(201).send({ id: await createCourse(app, viewer, request.body) });
   });
 
   r.get('/api/courses/:courseId', {
@@ -42,68 +40,57 @@ export async function courseRoutes(app: FastifyInstance) {
   }, async (request, reply) => {
     // The JSON comes from PostgreSQL (course-service.ts, courseViewJson) and is sent as is:
     // parsing, checking and serializing a page this size cost more than reading it.
-    const json = await courseViewJson(db, await app.requireViewer(request), request.params.courseId);
+    const json = await courseViewJson(app, await app.requireViewer(request), request.params.courseId);
     return reply.type('application/json; charset=utf-8').send(json as unknown as CourseView);
   });
 
   r.put('/api/courses/:courseId', {
     schema: { tags, summary: 'Edit a course (its educator only)', params: courseParams, body: courseInput, response: { 200: ok, ...errors } },
   }, async (request) => {
-    await updateCourse(db, await app.requireViewer(request), request.params.courseId, request.body);
+    await updateCourse(app, await app.requireViewer(request), request.params.courseId, request.body);
     return { ok: true as const, message: 'Course saved' };
   });
 
   r.post('/api/courses/:courseId/publish', {
     schema: { tags, summary: 'Publish a course', params: courseParams, response: { 200: ok, ...errors } },
   }, async (request) => {
-    const viewer = await app.requireViewer(request);
-    // A paid course needs the educator's payouts (charges enabled) first.
-    await assertCanPublish(app, viewer, request.params.courseId);
-    await publishCourse(db, viewer, request.params.courseId);
-    await ensureProductAfterPublish(app, request.params.courseId, request.log);
+    await publishCourse(app, await app.requireViewer(request), request.params.courseId);
     return { ok: true as const, message: 'Your course is published' };
   });
 
   r.post('/api/courses/:courseId/archive', {
     schema: { tags, summary: 'Archive a course (hidden from search)', params: courseParams, response: { 200: ok, ...errors } },
   }, async (request) => {
-    await archiveCourse(db, await app.requireViewer(request), request.params.courseId);
+    await archiveCourse(app, await app.requireViewer(request), request.params.courseId);
     return { ok: true as const, message: 'Your course is archived' };
   });
 
   r.post('/api/courses/:courseId/cover', {
     schema: { tags, summary: 'Upload a cover image (PNG, JPEG or WebP, at most 5 MB; field "file")', consumes: ['multipart/form-data'], params: courseParams, response: { 200: z.object({ coverImage: z.string() }), ...errors } },
   }, async (request) => {
-    const viewer = await app.requireViewer(request);
-    await ownedCourse(db, request.params.courseId, viewer);
-    const url = await app.images.saveCover(await readUpload(request));
-    await setCourseCover(db, viewer, request.params.courseId, url);
+    const url = await setCourseCover(app, await app.requireViewer(request), request.params.courseId, () => readUpload(request));
     return { coverImage: url };
   });
 
   r.post('/api/courses/:courseId/sessions', {
     schema: { tags, summary: 'Add a session (a run of the course)', params: courseParams, body: sessionInput, response: { 201: created, ...errors } },
   }, async (request, reply) => {
-    const id = await createSession(db, await app.requireViewer(request), request.params.courseId, request.body);
+    const id = await createCourseSession(app, await app.requireViewer(request), request.params.courseId, request.body);
     return reply.status(201).send({ id });
   });
 
   r.patch('/api/courses/:courseId/sessions/:sessionId', {
     schema: { tags, summary: 'Change capacity or cancel a session', params: sessionParams, body: sessionUpdate, response: { 200: ok, ...errors } },
   }, async (request) => {
-    const { dropped, promoted } = await updateSession(db, await app.requireViewer(request), request.params.courseId, request.params.sessionId, request.body);
-    if (request.body.status === 'cancelled') await refundCancelledSession(app, request.params.sessionId, request.log);
-    await notifyPromotions(db, app.mailer, app.config.publicUrl, promoted, request.params.courseId, request.log);
-    await notifyCancellation(db, app.mailer, app.config.publicUrl, dropped, request.params.courseId, request.log);
+    const { dropped: n } = await changeCourseSession(app, await app.requireViewer(request), request.params.courseId, request.params.sessionId, request.body);
     if (request.body.status !== 'cancelled') return { ok: true as const, message: 'Session saved' };
-    const n = dropped.length;
     return { ok: true as const, message: n ? `Session cancelled; ${n} learner${n === 1 ? ' was' : 's were'} unenrolled and told by email` : 'Session cancelled' };
   });
 
   r.post('/api/courses/:courseId/sessions/:sessionId/class-times', {
     schema: { tags, summary: 'Add a class time, or a weekly series (repeatWeeks)', params: sessionParams, body: classTimeInput, response: { 201: z.object({ ids: z.array(z.string()) }), ...errors } },
   }, async (request, reply) => {
-    const ids = await addClassTimes(db, await app.requireViewer(request), request.params.courseId, request.params.sessionId, request.body);
+    const ids = await addClassTimes(app, await app.requireViewer(request), request.params.courseId, request.params.sessionId, request.body);
     return reply.status(201).send({ ids });
   });
 
@@ -111,15 +98,14 @@ export async function courseRoutes(app: FastifyInstance) {
     schema: { tags, summary: 'Remove a class time', params: sessionParams.extend({ classTimeId: z.uuid('Unknown class time') }), response: { 200: ok, ...errors } },
   }, async (request) => {
     const p = request.params;
-    await deleteClassTime(db, await app.requireViewer(request), p.courseId, p.sessionId, p.classTimeId);
+    await deleteClassTime(app, await app.requireViewer(request), p.courseId, p.sessionId, p.classTimeId);
     return { ok: true as const, message: 'Class time removed' };
   });
 
   r.post('/api/courses/:courseId/sessions/:sessionId/enrol', {
     schema: { tags, summary: 'Enrol in a session (free: at once, or the waitlist when full; paid: the checkout)', params: sessionParams, response: { 200: enrolmentResult, ...errors } },
   }, async (request) => {
-    const viewer = await app.requireViewer(request);
-    const result = await enrolInSession(db, viewer, request.params.courseId, request.params.sessionId);
+    const result = await enrolInSession(app, await app.requireViewer(request), request.params);
     if (result.paid) {
       return { enrolment: { id: '', sessionId: request.params.sessionId, status: 'pending_payment' as const, waitlistPosition: null }, next: result.checkout, message: 'Continue to payment' };
     }
@@ -134,31 +120,28 @@ export async function courseRoutes(app: FastifyInstance) {
   r.post('/api/courses/:courseId/sessions/:sessionId/drop', {
     schema: { tags, summary: 'Drop your enrolment; the seat goes to the first learner waiting (a paid one is refunded per the refund policy)', params: sessionParams, response: { 200: dropResult, ...errors } },
   }, async (request) => {
-    const viewer = await app.requireViewer(request);
-    const { promoted, refund } = await dropEnrolment(db, viewer, request.params.courseId, request.params.sessionId);
-    await notifyPromotions(db, app.mailer, app.config.publicUrl, promoted, request.params.courseId, request.log);
-    // After the commit: cancel future installments and refund at the provider.
-    return finishDrop(app, viewer, refund);
+    const told = await dropEnrolment(app, await app.requireViewer(request), request.params);
+    return { ok: true as const, ...told };
   });
 
   r.put('/api/courses/:courseId/review', {
     schema: { tags, summary: 'Write or edit your review of a course', params: courseParams, body: reviewInput, response: { 200: ok, ...errors } },
   }, async (request) => {
-    await upsertReview(db, await app.requireViewer(request), request.params.courseId, request.body);
+    await upsertReview(app, await app.requireViewer(request), request.params.courseId, request.body);
     return { ok: true as const, message: 'Thank you for your review' };
   });
 
   r.get('/api/courses/:courseId/roster', {
     schema: { tags, summary: "The course's roster (its educator only)", params: courseParams, response: { 200: rosterResult, ...errors } },
   }, async (request) => {
-    const { rows } = await getRoster(db, await app.requireViewer(request), request.params.courseId);
+    const { rows } = await getRoster(app, await app.requireViewer(request), request.params.courseId);
     return { rows: rows.map((row) => ({ ...row, status: row.status as 'active' })) };
   });
 
   r.get('/api/courses/:courseId/roster.csv', {
     schema: { tags, summary: 'The roster as CSV', params: courseParams },
   }, async (request, reply) => {
-    const { course, rows } = await getRoster(db, await app.requireViewer(request), request.params.courseId);
+    const { course, rows } = await getRoster(app, await app.requireViewer(request), request.params.courseId);
     const name = course.title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase() || 'course';
     return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}-roster.csv"`).send(rosterCsv(rows));
   });
@@ -167,7 +150,7 @@ export async function courseRoutes(app: FastifyInstance) {
     schema: { tags, summary: 'Upcoming class times, courses, waitlists (and taught courses)', response: { 200: dashboardResult, ...errors } },
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return getDashboard(db, await app.requireViewer(request));
+    return getDashboard(app, await app.requireViewer(request));
   });
 
   r.get('/api/calendar.ics', {
@@ -175,7 +158,7 @@ export async function courseRoutes(app: FastifyInstance) {
   }, async (request, reply) => {
     const viewer = await app.requireViewer(request);
     return reply.type('text/calendar; charset=utf-8').header('content-disposition', 'attachment; filename="agora-classes.ics"')
-      .send(await userCalendar(db, viewer.user.id, app.config.publicUrl));
+      .send(await userCalendar(app, viewer.user.id));
   });
 
   r.post('/api/calendar/feed', {
@@ -183,16 +166,14 @@ export async function courseRoutes(app: FastifyInstance) {
   }, async (request) => {
     const viewer = await app.requireViewer(request);
     // No body at all (a bare POST) arrives as null: it means "don't rotate".
-    const token = await feedToken(db, viewer.user.id, request.body?.rotate ?? false);
-    return { url: `${app.config.publicUrl}/api/calendar/feed/${token}.ics` };
+    return { url: await calendarFeedUrl(app, viewer.user.id, request.body?.rotate ?? false) };
   });
 
   r.get('/api/calendar/feed/:file', {
     schema: { tags: ['calendar'], summary: 'A private calendar feed (no session: the URL is the secret)', params: z.object({ file: z.string().regex(/^[A-Za-z0-9_-]{20,64}\.ics$/, 'Unknown feed') }) },
     config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
   }, async (request, reply) => {
-    const userId = await userIdForFeed(db, request.params.file.replace(/\.ics$/, ''));
-    if (!userId) throw AppError.notFound('Unknown feed');
-    return reply.type('text/calendar; charset=utf-8').header('cache-control', 'private, max-age=300').send(await userCalendar(db, userId, app.config.publicUrl));
+    const calendar = await calendarForFeed(app, request.params.file.replace(/\.ics$/, ''));
+    return reply.type('text/calendar; charset=utf-8').header('cache-control', 'private, max-age=300').send(calendar);
   });
 }

@@ -60,7 +60,6 @@ function searchKey(p: SearchParams): string {
  */
 export const courseSearchRoutes = fp(async function courseSearchRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const db = app.database.db;
   const tags = ['courses'];
   const cache = new SearchCache();
   app.decorate('searchCache', cache);
@@ -105,7 +104,7 @@ export const courseSearchRoutes = fp(async function courseSearchRoutes(app: Fast
   }, async (request, reply) => {
     const viewer = await app.requireViewer(request);
     const city = viewer.user.city?.trim().toLowerCase() ?? '';
-    const body = await cache.get(JSON.stringify(['e', city]), async () => JSON.stringify(exploreResult.parse(await getExplore(db, city || null))));
+    const body = await cache.get(JSON.stringify(['e', city]), async () => JSON.stringify(exploreResult.parse(await getExplore(app, city || null))));
     return reply.type(JSON_TYPE).send(body as unknown as ExploreResult);
   });
 }, { name: 'course-search' });

@@ -1,4 +1,4 @@
-import type { courseSession } from '../db/schema.js';
+import type { courseSession } from '../db/schema/courses.js';
 
 type SessionRow = typeof courseSession.$inferSelect;
 

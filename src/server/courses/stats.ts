@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Conn } from './access.js';
+import type { Conn } from '../db/transaction.js';
 
 /**
  * Keeps the course's search columns (next start, seats left) in step with its sessions.

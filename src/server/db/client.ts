@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import * as schema from './schema.js';
+import * as schema from './schema/index.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { searchQuery } from '../../shared/courses-schemas.js';
 import { searchCourses } from '../courses/search-service.js';
-import { user } from '../db/schema.js';
+import { user } from '../db/schema/accounts.js';
 
 /**
  * Reference routes for `npm run bench` (BENCH_ROUTES=true; refused in production):

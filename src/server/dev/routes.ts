@@ -2,7 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { emailOutbox } from '../db/schema.js';
+import { emailOutbox } from '../db/schema/email.js';
 
 /** Development tools; never registered in production. */
 export async function devRoutes(app: FastifyInstance) {

@@ -1,15 +1,18 @@
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { DEFAULT_AVATAR } from '../../shared/accounts.js';
 import type { EducatorProfile } from '../../shared/educators-schemas.js';
-import type { Db } from '../db/client.js';
-import { course, educator, user } from '../db/schema.js';
+import type { AppServices } from '../app-services.js';
+import { user } from '../db/schema/accounts.js';
+import { course } from '../db/schema/courses.js';
+import { educator } from '../db/schema/educators.js';
 import { AppError } from '../http/errors.js';
-import type { Viewer } from '../accounts/session.js';
+import type { Viewer } from '../accounts/viewer.js';
 
 interface Fields { headline: string; bio: string; subjects: string[]; links: string[] }
 
 /** Step 1 of onboarding: the user becomes an educator. */
-export async function becomeEducator(db: Db, viewer: Viewer, input: Fields) {
+export async function becomeEducator(app: AppServices, viewer: Viewer, input: Fields) {
+  const db = app.database.db;
   const already = () => new AppError(409, 'already_educator', 'You are already an educator');
   if (viewer.educator) throw already();
   // Two submissions at once: the primary key decides, the loser is told, not a 500.
@@ -23,18 +26,23 @@ export function assertOwnEducator(viewer: Viewer, educatorId: string) {
   if (!viewer.educator) throw AppError.notFound('This educator does not exist');
 }
 
-export async function updateEducator(db: Db, viewer: Viewer, educatorId: string, input: Fields) {
+export async function updateEducator(app: AppServices, viewer: Viewer, educatorId: string, input: Fields) {
+  const db = app.database.db;
   assertOwnEducator(viewer, educatorId);
   await db.update(educator).set(input).where(eq(educator.userId, educatorId));
 }
 
-export async function setEducatorPhoto(db: Db, viewer: Viewer, educatorId: string, url: string) {
+/** A new profile photo (read only once the caller is known to be this educator). */
+export async function setEducatorPhoto(app: AppServices, viewer: Viewer, educatorId: string, readPicture: () => Promise<Buffer>) {
   assertOwnEducator(viewer, educatorId);
-  await db.update(educator).set({ profileImage: url }).where(eq(educator.userId, educatorId));
+  const url = await app.images.saveEducatorPhoto(await readPicture());
+  await app.database.db.update(educator).set({ profileImage: url }).where(eq(educator.userId, educatorId));
+  return url;
 }
 
 /** The public profile: bio, published courses (all courses for the owner), rating. */
-export async function getEducatorProfile(db: Db, viewer: Viewer | null, educatorId: string): Promise<EducatorProfile> {
+export async function getEducatorProfile(app: AppServices, viewer: Viewer | null, educatorId: string): Promise<EducatorProfile> {
+  const db = app.database.db;
   const [row] = await db.select({ e: educator, u: { firstName: user.firstName, lastName: user.lastName, image: user.image, city: user.city } })
     .from(educator).innerJoin(user, eq(user.id, educator.userId)).where(eq(educator.userId, educatorId)).limit(1);
   if (!row) throw AppError.notFound('This educator does not exist');
@@ -65,6 +73,7 @@ export async function getEducatorProfile(db: Db, viewer: Viewer | null, educator
 }
 
 /** Keeps the copy of the educator's name on their courses (used by search) current. */
-export async function syncEducatorName(db: Db, userId: string) {
+export async function syncEducatorName(app: AppServices, userId: string) {
+  const db = app.database.db;
   await db.execute(sql`update course set educator_name = trim(u.first_name || ' ' || u.last_name) from "user" u where u.id = ${userId} and course.educator_id = u.id`);
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { educatorInput, educatorProfile } from '../../shared/educators-schemas.js';
 import { errorBody } from '../../shared/errors.js';
 import { readUpload } from '../http/uploads.js';
-import { assertOwnEducator, becomeEducator, getEducatorProfile, setEducatorPhoto, updateEducator } from './educator-service.js';
+import { becomeEducator, getEducatorProfile, setEducatorPhoto, updateEducator } from './educator-service.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 const params = z.object({ educatorId: z.uuid('Unknown educator') });
@@ -12,34 +12,30 @@ const ok = z.object({ ok: z.literal(true), message: z.string() });
 
 export async function educatorRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const db = app.database.db;
   const tags = ['educators'];
 
   r.post('/api/educators', {
     schema: { tags, summary: 'Become an educator (onboarding step 1)', body: educatorInput, response: { 201: ok, ...errors } },
   }, async (request, reply) => {
-    await becomeEducator(db, await app.requireViewer(request), request.body);
+    await becomeEducator(app, await app.requireViewer(request), request.body);
     return reply.status(201).send({ ok: true as const, message: 'Welcome, educator!' });
   });
 
   r.get('/api/educators/:educatorId', {
     schema: { tags, summary: 'Public educator profile', params, response: { 200: educatorProfile, ...errors } },
-  }, async (request) => getEducatorProfile(db, await app.requireViewer(request), request.params.educatorId));
+  }, async (request) => getEducatorProfile(app, await app.requireViewer(request), request.params.educatorId));
 
   r.put('/api/educators/:educatorId', {
     schema: { tags, summary: 'Edit your educator profile', params, body: educatorInput, response: { 200: ok, ...errors } },
   }, async (request) => {
-    await updateEducator(db, await app.requireViewer(request), request.params.educatorId, request.body);
+    await updateEducator(app, await app.requireViewer(request), request.params.educatorId, request.body);
     return { ok: true as const, message: 'Profile saved' };
   });
 
   r.post('/api/educators/:educatorId/photo', {
     schema: { tags, summary: 'Upload your educator photo', consumes: ['multipart/form-data'], params, response: { 200: z.object({ profileImage: z.string() }), ...errors } },
   }, async (request) => {
-    const viewer = await app.requireViewer(request);
-    assertOwnEducator(viewer, request.params.educatorId);
-    const url = await app.images.saveEducatorPhoto(await readUpload(request));
-    await setEducatorPhoto(db, viewer, request.params.educatorId, url);
+    const url = await setEducatorPhoto(app, await app.requireViewer(request), request.params.educatorId, () => readUpload(request));
     return { profileImage: url };
   });
 }

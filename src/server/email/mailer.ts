@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
-import { emailOutbox } from '../db/schema.js';
+import { emailOutbox } from '../db/schema/email.js';
 
 export interface EmailMessage {
   to: string;

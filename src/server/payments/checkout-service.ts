@@ -1,56 +1,25 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { AppServices } from '../app-services.js';
 import type Stripe from 'stripe';
 import { formatPrice } from '../../shared/courses.js';
 import { installmentAmount, planById, platformFee, type PlanId } from '../../shared/payments.js';
 import type { CheckoutResult, CheckoutSummary } from '../../shared/payments-schemas.js';
-import type { Viewer } from '../accounts/session.js';
-import { requireEducator } from '../courses/access.js';
-import { assertNotEnrolled, checkEligible } from '../courses/enrolment-service.js';
-import { classTime, course, courseSession, payoutAccount, purchase, user } from '../db/schema.js';
+import type { Viewer } from '../accounts/viewer.js';
+import { requireEducator } from '../educators/require-educator.js';
+import { assertNotEnrolled, checkEligible } from '../courses/seats.js';
+import { user } from '../db/schema/accounts.js';
+import { classTime, course, courseSession } from '../db/schema/courses.js';
+import { payoutAccount, purchase } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
-import { CHECKOUT_FAILURE, isMissing, provider, shortHash } from './common.js';
+import { CHECKOUT_FAILURE, provider } from './provider-calls.js';
+import { ensureCourseProduct, ensurePlanProduct } from './products.js';
 import { assertOwnCustomer, ensureCustomer } from './customers.js';
 
-type CourseRow = typeof course.$inferSelect;
-
 /** The platform's fee percent for an educator: their plan's, else the configured default. */
-export async function feePercentFor(app: FastifyInstance, educatorId: string): Promise<number> {
+export async function feePercentFor(app: AppServices, educatorId: string): Promise<number> {
   const [acct] = await app.database.db.select({ plan: payoutAccount.plan }).from(payoutAccount).where(eq(payoutAccount.userId, educatorId)).limit(1);
   const plan = acct ? planById(acct.plan === 'pro' ? 'educator-pro' : acct.plan) : null;
   return plan?.feePercent ?? app.config.payments.platformFeePercent;
-}
-
-/** The provider product of a course, created (and stored) when missing. */
-export async function ensureCourseProduct(app: FastifyInstance, c: Pick<CourseRow, 'id' | 'title' | 'educatorId' | 'stripeProductId'>, name?: string): Promise<string> {
-  if (c.stripeProductId) return c.stripeProductId;
-  const db = app.database.db;
-  const [fresh] = await db.select({ id: course.stripeProductId }).from(course).where(eq(course.id, c.id)).limit(1);
-  if (fresh?.id) return fresh.id;
-  const productName = name ?? c.title;
-  const product = await app.stripe().products.create(
-    { name: productName, metadata: { course_id: c.id, educator_id: c.educatorId } },
-    { idempotencyKey: `product-course-${c.id}-${shortHash(productName)}` },
-  );
-  await db.update(course).set({ stripeProductId: product.id }).where(and(eq(course.id, c.id), sql`${course.stripeProductId} is null`));
-  const [stored] = await db.select({ id: course.stripeProductId }).from(course).where(eq(course.id, c.id)).limit(1);
-  return stored?.id ?? product.id;
-}
-
-/** The fixed provider product of a platform plan (retrieve, or create with its fixed id). */
-export function planProductId(planId: PlanId): string {
-  return `agora_${planId.replace(/-/g, '_')}`;
-}
-export async function ensurePlanProduct(stripe: Stripe, planId: PlanId): Promise<string> {
-  const plan = planById(planId)!;
-  const id = planProductId(planId);
-  try {
-    return (await stripe.products.retrieve(id)).id;
-  } catch (err) {
-    if (!isMissing(err)) throw err;
-  }
-  const product = await stripe.products.create({ id, name: `Agora ${plan.name}`, metadata: { plan: plan.id } }, { idempotencyKey: `product-plan-${id}` });
-  return product.id;
 }
 
 /**
@@ -59,12 +28,12 @@ export async function ensurePlanProduct(stripe: Stripe, planId: PlanId): Promise
  * not your own course, not cancelled or past, not already enrolled, and not full), the
  * price they saw, the installments they chose, and the educator's payouts.
  */
-async function checkCourseCheckout(app: FastifyInstance, viewer: Viewer, input: { course: string; session: string; price: number; installments?: number }) {
+async function checkCourseCheckout(app: AppServices, viewer: Viewer, input: { course: string; session: string; price: number; installments?: number }) {
   const db = app.database.db;
   const [c] = await db.select().from(course).where(eq(course.id, input.course)).limit(1);
   if (!c || c.status !== 'published') throw AppError.notFound('This course does not exist');
   if (c.priceCents <= 0) throw new AppError(400, 'free_course', 'This course is free: enrol from the course page', { fields: { course: 'This course is free' } });
-  const row = await db.transaction((tx) => checkEligible(tx, input.session, viewer.user.id));
+  const row = await checkEligible(db, input.session, viewer.user.id);
   if (row.s.courseId !== c.id) throw AppError.notFound('This session does not exist');
   await assertNotEnrolled(db, input.session, viewer.user.id);
   if (row.s.seatsTaken >= row.s.capacity) throw new AppError(409, 'session_full', 'This session is full');
@@ -85,18 +54,18 @@ async function checkCourseCheckout(app: FastifyInstance, viewer: Viewer, input: 
   return { course: c, session: row.s, account: acct };
 }
 
-function returnUrl(app: FastifyInstance, path: string) {
+function returnUrl(app: AppServices, path: string) {
   return `${app.config.publicUrl}${path}${path.includes('?') ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`;
 }
 
-function checkoutAnswer(app: FastifyInstance, session: Stripe.Checkout.Session): CheckoutResult {
-  const clientSecret = session.client_secret ?? '';
+function checkoutAnswer(app: AppServices, checkout: Stripe.Checkout.Session): CheckoutResult {
+  const clientSecret = checkout.client_secret ?? '';
   return {
     clientSecret,
-    sessionId: session.id,
+    sessionId: checkout.id,
     // The sandbox's form is the session's url (real Stripe: null, Stripe.js opens its form from
     // the secret), served by this server: framed by path, same origin on any host name.
-    sandboxUrl: app.config.payments.mode === 'sandbox' && session.url ? sameOriginPath(session.url) : null,
+    sandboxUrl: app.config.payments.mode === 'sandbox' && checkout.url ? sameOriginPath(checkout.url) : null,
   };
 }
 
@@ -116,7 +85,7 @@ function sameOriginPath(url: string): string {
  * (a lost answer, a double click) never opens a second purchase or session.
  */
 async function openCheckout(
-  app: FastifyInstance, values: typeof purchase.$inferInsert, clientKey: string | undefined,
+  app: AppServices, values: typeof purchase.$inferInsert, clientKey: string | undefined,
   build: (purchaseId: string) => Promise<Stripe.Checkout.SessionCreateParams>,
 ): Promise<CheckoutResult> {
   const db = app.database.db;
@@ -131,7 +100,7 @@ async function openCheckout(
         .where(and(eq(purchase.userId, values.userId), eq(purchase.idempotencyKey, clientKey))).limit(1);
       // The same checkout, with the same terms: a price or fee that changed since the first
       // call would send the provider other parameters under the same key (its error: a 500).
-      const same = (['kind', 'courseId', 'sessionId', 'planId', 'amountCents', 'currency', 'installments', 'feePercent'] as const)
+      const same = (['kind', 'courseId', 'courseSessionId', 'planId', 'amountCents', 'currency', 'installments', 'feePercent'] as const)
         .every((field) => seen[field] === (values[field] ?? null));
       if (!same) {
         throw new AppError(400, 'idempotency_key_reused', 'This request key was already used for another checkout: reload the page and try again');
@@ -156,7 +125,7 @@ async function openCheckout(
 
 /** POST /api/stripe/course-embedded-checkout and /course-embedded-subscription. */
 export async function createCourseCheckout(
-  app: FastifyInstance, viewer: Viewer,
+  app: AppServices, viewer: Viewer,
   input: { customer: string; course: string; session: string; price: number; installments?: number },
   clientKey?: string,
 ): Promise<CheckoutResult> {
@@ -170,7 +139,7 @@ export async function createCourseCheckout(
     userId: viewer.user.id,
     kind: installments ? 'course_installments' : 'course_payment',
     courseId: c.id,
-    sessionId: s.id,
+    courseSessionId: s.id,
     educatorId: c.educatorId,
     amountCents: installments ? each! * installments : c.priceCents,
     currency: c.currency,
@@ -219,7 +188,7 @@ export async function createCourseCheckout(
  * an educator, a monthly subscription to the platform. Decision: the plan lowers the fee
  * on the educator's payout account, so payouts must be set up first (400 otherwise).
  */
-export async function createPlanCheckout(app: FastifyInstance, viewer: Viewer, input: { customer: string; product: PlanId; price: number }, clientKey?: string): Promise<CheckoutResult> {
+export async function createPlanCheckout(app: AppServices, viewer: Viewer, input: { customer: string; product: PlanId; price: number }, clientKey?: string): Promise<CheckoutResult> {
   requireEducator(viewer);
   const customer = await assertOwnCustomer(app, viewer.user, input.customer);
   const plan = planById(input.product)!;
@@ -250,7 +219,7 @@ export async function createPlanCheckout(app: FastifyInstance, viewer: Viewer, i
 }
 
 /** GET /api/course/:courseID/checkout?session=: the order summary of /course/checkout. */
-export async function checkoutSummaryFor(app: FastifyInstance, viewer: Viewer, courseId: string, sessionId: string | undefined): Promise<CheckoutSummary> {
+export async function checkoutSummaryFor(app: AppServices, viewer: Viewer, courseId: string, courseSessionId: string | undefined): Promise<CheckoutSummary> {
   const db = app.database.db;
   const [row] = await db.select({ c: course, firstName: user.firstName, lastName: user.lastName })
     .from(course).innerJoin(user, eq(user.id, course.educatorId)).where(eq(course.id, courseId)).limit(1);
@@ -260,7 +229,7 @@ export async function checkoutSummaryFor(app: FastifyInstance, viewer: Viewer, c
   const sessions = await db.select().from(courseSession)
     .where(and(eq(courseSession.courseId, c.id), eq(courseSession.status, 'scheduled'), sql`${courseSession.endsOn} >= current_date`))
     .orderBy(asc(courseSession.startsOn));
-  const s = sessionId ? sessions.find((x) => x.id === sessionId) : sessions[0];
+  const s = courseSessionId ? sessions.find((x) => x.id === courseSessionId) : sessions[0];
   if (!s) throw AppError.notFound('This session does not exist');
   const [first] = await db.select({ at: classTime.startsAt }).from(classTime).where(eq(classTime.sessionId, s.id)).orderBy(asc(classTime.startsAt)).limit(1);
   const customer = await ensureCustomer(app, viewer.user);

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import type { Viewer } from '../accounts/session.js';
-import { requireEducator } from '../courses/access.js';
-import { educator, payoutAccount } from '../db/schema.js';
+import type { AppServices } from '../app-services.js';
+import type { Viewer } from '../accounts/viewer.js';
+import { requireEducator } from '../educators/require-educator.js';
+import { educator } from '../db/schema/educators.js';
+import { payoutAccount } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
-import { ACCOUNT_FAILURE, provider } from './common.js';
-import { refreshPayoutAccount } from './fulfilment.js';
+import { ACCOUNT_FAILURE, provider } from './provider-calls.js';
+import { refreshPayoutAccount } from './payout-accounts.js';
 
 /** The caller's own Connect account id, or 403 (spec: the account must be the caller's). */
-export async function ownAccount(app: FastifyInstance, viewer: Viewer, accountId: string): Promise<string> {
+export async function ownAccount(app: AppServices, viewer: Viewer, accountId: string): Promise<string> {
   requireEducator(viewer);
   const [row] = await app.database.db.select({ id: educator.stripeConnectAccountId }).from(educator).where(eq(educator.userId, viewer.user.id)).limit(1);
   if (!row?.id || row.id !== accountId) throw new AppError(403, 'not_your_account', 'This payout account is not yours');
@@ -20,7 +21,7 @@ export async function ownAccount(app: FastifyInstance, viewer: Viewer, accountId
  * POST /api/stripe/create-stripe-account: the educator's Connect Express account
  * (onboarding step 2). Idempotent: an educator who has one gets it back.
  */
-export async function createConnectAccount(app: FastifyInstance, viewer: Viewer, input: { email: string; user_id: string }): Promise<{ stripe_connect_account_id: string }> {
+export async function createConnectAccount(app: AppServices, viewer: Viewer, input: { email: string; user_id: string }): Promise<{ stripe_connect_account_id: string }> {
   if (input.user_id !== viewer.user.id) throw new AppError(403, 'not_yourself', 'You can only set up payouts for yourself');
   requireEducator(viewer);
   const db = app.database.db;
@@ -44,7 +45,7 @@ export async function createConnectAccount(app: FastifyInstance, viewer: Viewer,
 }
 
 /** POST /api/stripe/create-educator-account-link: onboarding at the provider. */
-export async function createAccountLink(app: FastifyInstance, viewer: Viewer, accountId: string, idempotencyKey?: string): Promise<{ url: string }> {
+export async function createAccountLink(app: AppServices, viewer: Viewer, accountId: string, idempotencyKey?: string): Promise<{ url: string }> {
   const id = await ownAccount(app, viewer, accountId);
   const base = app.config.publicUrl;
   const link = await provider(app.log, ACCOUNT_FAILURE, 'accountLinks.create', () =>
@@ -58,7 +59,7 @@ export async function createAccountLink(app: FastifyInstance, viewer: Viewer, ac
 }
 
 /** POST /api/stripe/create-stripe-login-link: the educator's Express dashboard. */
-export async function createLoginLink(app: FastifyInstance, viewer: Viewer, accountId: string, idempotencyKey?: string): Promise<{ url: string }> {
+export async function createLoginLink(app: AppServices, viewer: Viewer, accountId: string, idempotencyKey?: string): Promise<{ url: string }> {
   const id = await ownAccount(app, viewer, accountId);
   const link = await provider(app.log, ACCOUNT_FAILURE, 'accounts.createLoginLink', () =>
     app.stripe().accounts.createLoginLink(id, {}, { idempotencyKey: `login-link-${id}-${idempotencyKey ?? randomUUID()}` }));
@@ -66,7 +67,7 @@ export async function createLoginLink(app: FastifyInstance, viewer: Viewer, acco
 }
 
 /** Re-reads the caller's payout account from the provider (onboard-success, ?refresh=1). */
-export async function refreshOwnAccount(app: FastifyInstance, viewer: Viewer) {
+export async function refreshOwnAccount(app: AppServices, viewer: Viewer) {
   const [row] = await app.database.db.select().from(payoutAccount).where(eq(payoutAccount.userId, viewer.user.id)).limit(1);
   if (!row) return null;
   return provider(app.log, ACCOUNT_FAILURE, 'accounts.retrieve', () => refreshPayoutAccount(app, row.accountId));

@@ -1,8 +1,10 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { user } from '../db/schema.js';
+import type { Viewer } from '../accounts/viewer.js';
+import type { AppServices } from '../app-services.js';
+import { user } from '../db/schema/accounts.js';
 import { AppError } from '../http/errors.js';
-import { CUSTOMER_FAILURE, provider, providerReachable, shortHash } from './common.js';
+import { CUSTOMER_FAILURE, provider, providerReachable, shortHash } from './provider-calls.js';
 
 interface CustomerOwner {
   id: string;
@@ -17,7 +19,7 @@ interface CustomerOwner {
  * key per user, so two concurrent calls create one customer; the first stored wins).
  * Failure: 500 "Error creating stripe customer".
  */
-export async function ensureCustomer(app: FastifyInstance, owner: CustomerOwner, name?: string): Promise<string> {
+export async function ensureCustomer(app: AppServices, owner: CustomerOwner, name?: string): Promise<string> {
   if (owner.stripeCustomerId) return owner.stripeCustomerId;
   const db = app.database.db;
   const [fresh] = await db.select({ id: user.stripeCustomerId }).from(user).where(eq(user.id, owner.id)).limit(1);
@@ -33,8 +35,25 @@ export async function ensureCustomer(app: FastifyInstance, owner: CustomerOwner,
   return stored?.id ?? customer.id;
 }
 
+/** POST /api/stripe/create-stripe-customer: the caller's customer (created once); the email must be theirs. */
+export async function createCustomer(app: AppServices, viewer: Viewer, input: { email: string; name?: string }): Promise<string> {
+  if (input.email.toLowerCase() !== viewer.user.email.toLowerCase()) throw new AppError(403, 'not_your_email', 'You can only create a payment customer for your own email');
+  return ensureCustomer(app, viewer.user, input.name);
+}
+
+/** GET /api/stripe/config: what the checkout page needs (mode, publishable key, the caller's customer). */
+export async function checkoutConfig(app: AppServices, viewer: Viewer) {
+  let customer: string | null = viewer.user.stripeCustomerId;
+  try {
+    customer = await ensureCustomer(app, viewer.user);
+  } catch {
+    // Shown as null; the checkout call creates it on demand (or says "Error creating stripe customer").
+  }
+  return { mode: app.config.payments.mode, publishableKey: app.config.payments.publishableKey, customer };
+}
+
 /** The caller's customer (created on demand); a payload customer must be this one (403). */
-export async function assertOwnCustomer(app: FastifyInstance, owner: CustomerOwner, customer: string): Promise<string> {
+export async function assertOwnCustomer(app: AppServices, owner: CustomerOwner, customer: string): Promise<string> {
   const mine = await ensureCustomer(app, owner);
   if (customer !== mine) throw new AppError(403, 'not_your_customer', 'This payment customer is not yours');
   return mine;

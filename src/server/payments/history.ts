@@ -1,14 +1,16 @@
 import { desc, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { AppServices } from '../app-services.js';
 import { planById } from '../../shared/payments.js';
 import type { EducatorPayouts } from '../../shared/payments-schemas.js';
-import type { Viewer } from '../accounts/session.js';
-import { requireEducator } from '../courses/access.js';
-import { course, payment, payoutAccount, purchase, refundDue, user } from '../db/schema.js';
+import type { Viewer } from '../accounts/viewer.js';
+import { requireEducator } from '../educators/require-educator.js';
+import { user } from '../db/schema/accounts.js';
+import { course } from '../db/schema/courses.js';
+import { payment, payoutAccount, purchase, refundDue } from '../db/schema/payments.js';
 import { refreshOwnAccount } from './connect-service.js';
 
 /** GET /api/payments: the caller's payments with receipts, newest first. */
-export async function paymentHistoryFor(app: FastifyInstance, viewer: Viewer) {
+export async function paymentHistoryFor(app: AppServices, viewer: Viewer) {
   const rows = await app.database.db
     .select({ p: payment, kind: purchase.kind, planId: purchase.planId, installments: purchase.installments, status: purchase.status, title: course.title, courseId: purchase.courseId, owed: refundDue.plan })
     .from(payment).innerJoin(purchase, eq(purchase.id, payment.purchaseId)).leftJoin(course, eq(course.id, purchase.courseId))
@@ -42,7 +44,7 @@ function pendingOf(plan: Record<string, unknown> | null, paymentId: string): num
  * GET /api/educator/payouts: the caller's payout account (re-read from the provider with
  * refresh), plan, totals, last 30 days net per day and sales, all from our payment table.
  */
-export async function educatorPayoutsFor(app: FastifyInstance, viewer: Viewer, refresh: boolean): Promise<EducatorPayouts> {
+export async function educatorPayoutsFor(app: AppServices, viewer: Viewer, refresh: boolean): Promise<EducatorPayouts> {
   requireEducator(viewer);
   const db = app.database.db;
   if (refresh) await refreshOwnAccount(app, viewer);

@@ -1,11 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { AppServices } from '../app-services.js';
 import { formatPrice } from '../../shared/courses.js';
-import type { Tx } from '../courses/access.js';
-import { course, refundDue, user } from '../db/schema.js';
+import type { Tx } from '../db/transaction.js';
+import { user } from '../db/schema/accounts.js';
+import { course } from '../db/schema/courses.js';
+import { refundDue } from '../db/schema/payments.js';
 import { delayedRefundEmail } from '../email/templates.js';
-import { describe } from './common.js';
-import { executeRefundPlan, refundKey, type RefundStep } from './drop-refunds.js';
+import { describe } from './provider-calls.js';
+import { executeRefundPlan, refundKey, type RefundStep } from './provider-refunds.js';
 import type { RefundItem, RefundPlan } from './refund-policy.js';
 
 /**
@@ -62,7 +64,7 @@ export interface DueRow {
  * `delayed`, the learner is emailed). Failure: the row keeps the remaining steps and waits
  * for its next attempt. Never throws for a provider failure.
  */
-export async function runRefundDue(app: FastifyInstance, row: DueRow, opts: { delayed: boolean }): Promise<{ refundedCents: number; failed: boolean }> {
+export async function runRefundDue(app: AppServices, row: DueRow, opts: { delayed: boolean }): Promise<{ refundedCents: number; failed: boolean }> {
   const db = app.database.db;
   const plan = row.plan as unknown as StoredPlan;
   const remaining: StoredPlan = { ...plan, items: [...plan.items] };
@@ -93,7 +95,7 @@ export async function runRefundDue(app: FastifyInstance, row: DueRow, opts: { de
   return result;
 }
 
-async function emailDelayedRefund(app: FastifyInstance, plan: StoredPlan, cents: number) {
+async function emailDelayedRefund(app: AppServices, plan: StoredPlan, cents: number) {
   try {
     const db = app.database.db;
     const [u] = await db.select({ email: user.email, firstName: user.firstName }).from(user).where(eq(user.id, plan.learnerId)).limit(1);
@@ -111,7 +113,7 @@ async function emailDelayedRefund(app: FastifyInstance, plan: StoredPlan, cents:
  * One pass of the retry worker: claims the due rows (FOR UPDATE SKIP LOCKED, then a lease,
  * so several app instances never take the same row) and carries each out.
  */
-export async function retryDueRefunds(app: FastifyInstance, opts: { now?: Date; limit?: number } = {}): Promise<{ claimed: number; done: number; failed: number }> {
+export async function retryDueRefunds(app: AppServices, opts: { now?: Date; limit?: number } = {}): Promise<{ claimed: number; done: number; failed: number }> {
   const now = opts.now ?? new Date();
   const leaseUntil = new Date(now.getTime() + LEASE_MS);
   type Claimed = { purchase_id: string; attempts: number; plan: Record<string, unknown> };
@@ -133,7 +135,7 @@ export async function retryDueRefunds(app: FastifyInstance, opts: { now?: Date; 
 }
 
 /** The plugin's timer: a pass every `intervalMs` (skipped while the provider client cannot be built yet). */
-export function startRefundRetries(app: FastifyInstance, intervalMs: number): () => Promise<void> {
+export function startRefundRetries(app: AppServices, intervalMs: number): () => Promise<void> {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> = Promise.resolve();

@@ -1,24 +1,21 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { errorBody } from '../../shared/errors.js';
-import { PAYMENT_MESSAGES, planById } from '../../shared/payments.js';
 import {
   accountLinkInput, checkoutResult, checkoutSummary, courseCheckoutInput, courseSubscriptionInput, createAccountInput, createAccountResult,
   createCustomerInput, createCustomerResult, createProductInput, createProductResult, educatorPayouts, linkResult, paymentHistory,
-  paymentsConfigResult, planCheckoutInput, verifySessionQuery, verifySessionResult, type VerifySessionResult,
+  paymentsConfigResult, planCheckoutInput, verifySessionQuery, verifySessionResult,
 } from '../../shared/payments-schemas.js';
-import { ownedCourse, requireEducator } from '../courses/access.js';
-import { course, courseSession, enrolment, purchase } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
-import { CHECKOUT_FAILURE, provider, shortHash } from './common.js';
-import { checkoutSummaryFor, createCourseCheckout, createPlanCheckout, ensureCourseProduct } from './checkout-service.js';
+import { checkoutSummaryFor, createCourseCheckout, createPlanCheckout } from './checkout-service.js';
 import { createAccountLink, createConnectAccount, createLoginLink } from './connect-service.js';
-import { ensureCustomer } from './customers.js';
-import { fulfilCheckout } from './fulfilment.js';
+import { checkoutConfig, createCustomer } from './customers.js';
+import { subscribeToCourses } from './course-subscriptions.js';
 import { educatorPayoutsFor, paymentHistoryFor } from './history.js';
 import { startRefundRetries } from './refund-due.js';
+import { createProduct } from './products.js';
+import { verifyCheckout } from './verify-checkout.js';
 import { webhookRoutes } from './webhook.js';
 
 /** The client's Idempotency-Key header (a retried checkout call answers the same session). */
@@ -49,6 +46,8 @@ export interface PaymentRoutesOptions {
 /** /api/stripe/* (spec section 7), the webhook, payment history and payout status. */
 export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOptions = {}) {
   await app.register(webhookRoutes);
+  // What courses announce: the payout rule on publish, the product, refunds (decision 0007).
+  subscribeToCourses(app);
   // Refunds the provider failed (after a drop or a cancelled session) are retried until done.
   const retryMs = opts.refundRetryMs ?? 15_000;
   if (retryMs > 0) {
@@ -61,31 +60,18 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
     });
   }
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const db = app.database.db;
   const tags = ['payments'];
 
   r.post('/api/stripe/create-stripe-customer', {
     schema: { tags, summary: "Your payment customer (created once; the email must be yours)", body: createCustomerInput, response: { 200: createCustomerResult, ...errors } },
   }, async (request) => {
-    const viewer = await app.requireViewer(request);
-    if (request.body.email.toLowerCase() !== viewer.user.email.toLowerCase()) throw new AppError(403, 'not_your_email', 'You can only create a payment customer for your own email');
-    return [{ id: await ensureCustomer(app, viewer.user, request.body.name) }];
+    return [{ id: await createCustomer(app, await app.requireViewer(request), request.body) }];
   });
 
   r.post('/api/stripe/create-product', {
     schema: { tags, summary: 'The provider product of your course (educators)', body: createProductInput, response: { 200: createProductResult, ...errors } },
   }, async (request) => {
-    const viewer = await app.requireViewer(request);
-    requireEducator(viewer);
-    const failure = { code: 'product_error', message: 'Error creating product' };
-    if (request.body.course) {
-      const c = await ownedCourse(db, request.body.course, viewer);
-      const id = await provider(app.log, failure, 'products.create', () => ensureCourseProduct(app, c, request.body.name));
-      return { id, name: request.body.name };
-    }
-    const product = await provider(app.log, failure, 'products.create', () =>
-      app.stripe().products.create({ name: request.body.name, metadata: { educator_id: viewer.user.id } }, { idempotencyKey: `product-${viewer.user.id}-${shortHash(request.body.name)}` }));
-    return { id: product.id, name: product.name };
+    return createProduct(app, await app.requireViewer(request), request.body);
   });
 
   r.post('/api/stripe/course-embedded-checkout', {
@@ -103,28 +89,14 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
   r.get('/api/stripe/verify-session', {
     schema: { tags, summary: 'The state of your checkout (fulfils it when paid)', querystring: verifySessionQuery, response: { 200: verifySessionResult, ...errors } },
   }, async (request, reply) => {
-    const viewer = await app.requireViewer(request);
     reply.header('cache-control', 'no-store');
-    const sessionId = request.query.session_id;
-    if (!sessionId) throw new AppError(400, 'session_missing', PAYMENT_MESSAGES.sessionMissing);
-    const [mine] = await db.select({ id: purchase.id, userId: purchase.userId }).from(purchase).where(eq(purchase.checkoutSessionId, sessionId)).limit(1);
-    if (!mine) throw new AppError(404, 'session_missing', PAYMENT_MESSAGES.sessionMissing);
-    if (mine.userId !== viewer.user.id) throw AppError.forbidden('This checkout is not yours');
-    const outcome = await provider(app.log, CHECKOUT_FAILURE, 'verify-session', () => fulfilCheckout(app, sessionId));
-    return verifyAnswer(app, mine.id, outcome.session);
+    return verifyCheckout(app, await app.requireViewer(request), request.query.session_id);
   });
 
   r.get('/api/stripe/config', {
     schema: { tags, summary: 'What the checkout page needs (mode, publishable key, your customer)', response: { 200: paymentsConfigResult, ...errors } },
   }, async (request) => {
-    const viewer = await app.requireViewer(request);
-    let customer: string | null = viewer.user.stripeCustomerId;
-    try {
-      customer = await ensureCustomer(app, viewer.user);
-    } catch {
-      // Shown as null; the checkout call creates it on demand (or says "Error creating stripe customer").
-    }
-    return { mode: app.config.payments.mode, publishableKey: app.config.payments.publishableKey, customer };
+    return checkoutConfig(app, await app.requireViewer(request));
   });
 
   r.get('/api/course/:courseID/checkout', {
@@ -161,28 +133,4 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
     reply.header('cache-control', 'no-store');
     return paymentHistoryFor(app, await app.requireViewer(request));
   });
-}
-
-async function verifyAnswer(app: FastifyInstance, purchaseId: string, session: { status: string | null; payment_status: string }): Promise<VerifySessionResult> {
-  const db = app.database.db;
-  const [p] = await db.select().from(purchase).where(eq(purchase.id, purchaseId)).limit(1);
-  const [c] = p.courseId ? await db.select({ id: course.id, title: course.title }).from(course).where(eq(course.id, p.courseId)).limit(1) : [];
-  const [s] = p.sessionId ? await db.select({ id: courseSession.id, startsOn: courseSession.startsOn, endsOn: courseSession.endsOn }).from(courseSession).where(eq(courseSession.id, p.sessionId)).limit(1) : [];
-  const [e] = p.enrolmentId ? await db.select({ id: enrolment.id, status: enrolment.status }).from(enrolment).where(eq(enrolment.id, p.enrolmentId)).limit(1) : [];
-  const plan = p.planId ? planById(p.planId) : null;
-  const status = (['open', 'complete', 'expired'] as const).find((x) => x === session.status) ?? 'open';
-  const paymentStatus = (['paid', 'unpaid', 'no_payment_required'] as const).find((x) => x === session.payment_status) ?? 'unpaid';
-  return {
-    status,
-    paymentStatus,
-    kind: p.kind as VerifySessionResult['kind'],
-    purchase: {
-      id: p.id, status: p.status as VerifySessionResult['purchase']['status'], amountCents: p.amountCents, currency: p.currency,
-      installments: p.installments, installmentCents: p.installmentCents, failureReason: p.failureReason,
-    },
-    course: c ?? null,
-    session: s ?? null,
-    enrolment: e ?? null,
-    plan: plan ? { id: plan.id, name: plan.name } : null,
-  };
 }

@@ -1,11 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
-import { stripeEvent } from '../db/schema.js';
-import { describe } from './common.js';
-import {
-  fulfilCheckout, handleChargeRefunded, handleInvoiceFailed, handleInvoicePaid, handleSubscriptionDeleted, refreshPayoutAccount,
-} from './fulfilment.js';
+import { stripeEvent } from '../db/schema/payments.js';
+import { describe } from './provider-calls.js';
+import { fulfilCheckout } from './fulfilment.js';
+import { handleInvoiceFailed, handleInvoicePaid, handleSubscriptionDeleted } from './installments.js';
+import { refreshPayoutAccount } from './payout-accounts.js';
+import { handleChargeRefunded } from './provider-refunds.js';
 
 /**
  * POST /api/stripe/webhook. Its own plugin scope: the body is kept raw (a Buffer) for the

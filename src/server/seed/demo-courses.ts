@@ -1,13 +1,14 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { dateIn, wallTimeToUtc } from '../../shared/time.js';
-import type { Viewer } from '../accounts/session.js';
-import { course, educator, user } from '../db/schema.js';
+import type { Viewer } from '../accounts/viewer.js';
+import { user } from '../db/schema/accounts.js';
+import { course } from '../db/schema/courses.js';
+import { educator } from '../db/schema/educators.js';
 import { createCourse, publishCourse } from '../courses/course-service.js';
-import { addClassTimes, createSession } from '../courses/session-service.js';
-import { enrolLearner } from '../courses/enrolment-service.js';
-import { ensureProductAfterPublish } from '../payments/course-hooks.js';
-import { DEMO_USERS } from './demo.js';
+import { addClassTimes, createCourseSession } from '../courses/course-session-service.js';
+import { enrolLearner } from '../courses/seats.js';
+import { DEMO_USERS } from './demo-users.js';
 
 const DAY = 86_400_000;
 
@@ -51,7 +52,7 @@ const DEMO_COURSES = [
 
 /**
  * Demo courses for a newcomer to browse on first start (after the server listens: paid
- * courses get their payment product from the sandbox). Grace teaches them; Ada is enrolled
+ * courses get their payment product from the sandbox when published). Grace teaches them; Ada is enrolled
  * in the free one, so her dashboard shows upcoming classes. Only when Grace has no course.
  */
 export async function seedDemoCourses(app: FastifyInstance): Promise<void> {
@@ -62,8 +63,8 @@ export async function seedDemoCourses(app: FastifyInstance): Promise<void> {
   const [existing] = await db.select({ id: course.id }).from(course).where(eq(course.educatorId, row.u.id)).limit(1);
   if (existing) return;
   const viewer: Viewer = {
-    sessionId: 'demo-seed',
-    sessionUpdatedAt: new Date(),
+    signInSessionId: 'demo-seed',
+    signInSessionUpdatedAt: new Date(),
     user: {
       id: row.u.id, email: row.u.email, firstName: row.u.firstName, lastName: row.u.lastName, city: row.u.city,
       stripeCustomerId: row.u.stripeCustomerId, image: row.u.image, verified: true, createdAt: row.u.createdAt, lastSignInAt: null,
@@ -71,22 +72,22 @@ export async function seedDemoCourses(app: FastifyInstance): Promise<void> {
     educator: { bio: row.e.bio, profileImage: row.e.profileImage, stripeConnectAccountId: row.e.stripeConnectAccountId },
   };
   for (const demo of DEMO_COURSES) {
-    const courseId = await createCourse(db, viewer, { ...demo.fields, installments: demo.fields.installments ?? null });
+    const courseId = await createCourse(app, viewer, { ...demo.fields, installments: demo.fields.installments ?? null });
     const s = demo.session;
     const first = new Date(Date.now() + s.startsInDays * DAY);
     const day = dateIn(first, s.timeZone);
     const [y, m, d] = day.split('-').map(Number);
     const startsAt = wallTimeToUtc({ year: y, month: m, day: d, hour: s.hour, minute: 0 }, s.timeZone);
     const endsAt = new Date(startsAt.getTime() + s.minutes * 60_000);
-    const sessionId = await createSession(db, viewer, courseId, {
+    const sessionId = await createCourseSession(app, viewer, courseId, {
       startsOn: day, endsOn: dateIn(new Date(first.getTime() + (s.weeks - 1) * 7 * DAY), s.timeZone), capacity: s.capacity, minToRun: 1, timeZone: s.timeZone,
     });
-    await addClassTimes(db, viewer, courseId, sessionId, {
+    await addClassTimes(app, viewer, courseId, sessionId, {
       startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString(), repeatWeeks: s.weeks,
       meetingUrl: 'meetingUrl' in demo ? demo.meetingUrl : null, location: 'location' in demo ? demo.location : null,
     });
-    await publishCourse(db, viewer, courseId);
-    await ensureProductAfterPublish(app, courseId, app.log);
+    // Payments (subscribed to courses' events) creates a paid course's product on publish.
+    await publishCourse(app, viewer, courseId);
     for (const email of 'enrol' in demo ? demo.enrol : []) {
       const [learner] = await db.select({ id: user.id }).from(user).where(eq(user.email, email)).limit(1);
       if (learner) await db.transaction((tx) => enrolLearner(tx, { sessionId, learnerId: learner.id }));

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { account, educator, user } from '../db/schema.js';
+import { account, user } from '../db/schema/accounts.js';
+import { educator } from '../db/schema/educators.js';
 
 export const DEMO_PASSWORD = 'Agora-demo-2026';
 

@@ -1,16 +1,17 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { ClassTimeInput, SessionInput } from '../../shared/courses-schemas.js';
 import { addWeeksInZone, dateIn } from '../../shared/time.js';
-import type { Db } from '../db/client.js';
-import { classTime, courseSession, enrolment } from '../db/schema.js';
+import type { AppServices } from '../app-services.js';
+import { classTime, courseSession, enrolment } from '../db/schema/courses.js';
+import { PG, pgCode } from '../db/errors.js';
 import { AppError } from '../http/errors.js';
-import type { Viewer } from '../accounts/session.js';
-import { ownedCourse, ownedSession } from './access.js';
-import { fillFromWaitlist } from './enrolment-service.js';
+import type { Viewer } from '../accounts/viewer.js';
+import { ownedCourse, ownedCourseSession } from './access.js';
+import { fillFromWaitlist } from './seats.js';
 import { refreshCourseStats } from './stats.js';
 
-export async function createSession(db: Db, viewer: Viewer, courseId: string, input: Required<Pick<SessionInput, 'startsOn' | 'endsOn' | 'capacity' | 'timeZone'>> & { minToRun: number }) {
-  return db.transaction(async (tx) => {
+export async function createCourseSession(app: AppServices, viewer: Viewer, courseId: string, input: Required<Pick<SessionInput, 'startsOn' | 'endsOn' | 'capacity' | 'timeZone'>> & { minToRun: number }) {
+  return app.database.db.transaction(async (tx) => {
     await ownedCourse(tx, courseId, viewer);
     // "Today" where the session takes place, not in UTC.
     if (input.startsOn < dateIn(new Date(), input.timeZone)) throw AppError.badRequest('The start date is in the past', { startsOn: 'Choose today or a later date' });
@@ -22,21 +23,24 @@ export async function createSession(db: Db, viewer: Viewer, courseId: string, in
 
 /**
  * Capacity can shrink only down to the seats already taken; new seats go to the waitlist
- * (answered in `promoted`, to be told by email); cancelling drops every enrolment.
+ * (announced: the promoted learners are told); cancelling drops every enrolment
+ * (announced: refunds, emails). Answers how many learners the cancellation dropped.
  */
-export async function updateSession(db: Db, viewer: Viewer, courseId: string, sessionId: string, input: { capacity?: number; status?: 'scheduled' | 'cancelled' }) {
-  return db.transaction(async (tx) => {
-    const { session } = await ownedSession(tx, courseId, sessionId, viewer);
+export async function changeCourseSession(app: AppServices, viewer: Viewer, courseId: string, sessionId: string, input: { capacity?: number; status?: 'scheduled' | 'cancelled' }) {
+  const { value } = await app.courseEvents.transaction(app.database.db, async (tx, announce) => {
+    const { session } = await ownedCourseSession(tx, courseId, sessionId, viewer);
     const [locked] = await tx.select().from(courseSession).where(eq(courseSession.id, session.id)).for('no key update');
     const dropped: string[] = [];
-    let promoted: string[] = [];
     if (input.capacity !== undefined) {
       if (input.capacity < locked.seatsTaken) {
         throw AppError.badRequest(`Capacity cannot be below the ${locked.seatsTaken} learners already enrolled`, { capacity: `At least ${locked.seatsTaken}` });
       }
       if (input.capacity < locked.minToRun) throw AppError.badRequest('Capacity cannot be below the minimum to run', { capacity: `At least ${locked.minToRun}` });
       await tx.update(courseSession).set({ capacity: input.capacity }).where(eq(courseSession.id, session.id));
-      if (input.status !== 'cancelled') promoted = await fillFromWaitlist(tx, session.id);
+      if (input.status !== 'cancelled') {
+        const promoted = await fillFromWaitlist(tx, session.id);
+        if (promoted.length) await announce('waitlist.promoted', { courseId, courseSessionId: session.id, learnerIds: promoted });
+      }
     }
     if (input.status === 'cancelled' && locked.status !== 'cancelled') {
       const rows = await tx.update(enrolment).set({ status: 'dropped', droppedAt: new Date(), updatedAt: new Date() })
@@ -45,8 +49,10 @@ export async function updateSession(db: Db, viewer: Viewer, courseId: string, se
       await tx.update(courseSession).set({ status: 'cancelled', seatsTaken: 0 }).where(eq(courseSession.id, session.id));
     }
     await refreshCourseStats(tx, courseId);
-    return { dropped, promoted };
+    if (input.status === 'cancelled') await announce('course-session.cancelled', { courseId, courseSessionId: session.id, droppedLearnerIds: dropped });
+    return { dropped: dropped.length };
   });
+  return value;
 }
 
 /**
@@ -54,13 +60,13 @@ export async function updateSession(db: Db, viewer: Viewer, courseId: string, se
  * same wall-clock time in the session's zone, across DST changes). All or nothing:
  * an overlap with any existing class time of the session refuses the whole series.
  */
-export async function addClassTimes(db: Db, viewer: Viewer, courseId: string, sessionId: string, input: Required<Pick<ClassTimeInput, 'startsAt' | 'endsAt' | 'repeatWeeks'>> & { location?: string | null; meetingUrl?: string | null }) {
+export async function addClassTimes(app: AppServices, viewer: Viewer, courseId: string, sessionId: string, input: Required<Pick<ClassTimeInput, 'startsAt' | 'endsAt' | 'repeatWeeks'>> & { location?: string | null; meetingUrl?: string | null }) {
   const start = new Date(input.startsAt);
   const end = new Date(input.endsAt);
   if (start.getTime() < Date.now() - 60_000) throw AppError.badRequest('The class time is in the past', { startsAt: 'Choose a future time' });
   try {
-    return await db.transaction(async (tx) => {
-      const { session } = await ownedSession(tx, courseId, sessionId, viewer);
+    return await app.database.db.transaction(async (tx) => {
+      const { session } = await ownedCourseSession(tx, courseId, sessionId, viewer);
       if (session.status === 'cancelled') throw AppError.badRequest('This session is cancelled');
       const rows = Array.from({ length: input.repeatWeeks }, (_, k) => ({
         sessionId,
@@ -80,23 +86,16 @@ export async function addClassTimes(db: Db, viewer: Viewer, courseId: string, se
       return inserted.map((r) => r.id);
     });
   } catch (err) {
-    if (pgCode(err) === '23P01') {
+    if (pgCode(err) === PG.exclusionViolation) {
       throw AppError.badRequest('This class time overlaps another class time of the session', { startsAt: 'Overlaps another class time' });
     }
     throw err;
   }
 }
 
-export async function deleteClassTime(db: Db, viewer: Viewer, courseId: string, sessionId: string, classTimeId: string) {
-  await ownedSession(db, courseId, sessionId, viewer);
+export async function deleteClassTime(app: AppServices, viewer: Viewer, courseId: string, sessionId: string, classTimeId: string) {
+  const db = app.database.db;
+  await ownedCourseSession(db, courseId, sessionId, viewer);
   const rows = await db.delete(classTime).where(and(eq(classTime.id, classTimeId), eq(classTime.sessionId, sessionId))).returning({ id: classTime.id });
   if (!rows.length) throw AppError.notFound('This class time does not exist');
-}
-
-export function pgCode(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return undefined;
 }

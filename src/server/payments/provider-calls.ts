@@ -5,7 +5,7 @@ import { PAYMENT_MESSAGES } from '../../shared/payments.js';
 import { AppError } from '../http/errors.js';
 
 /**
- * Small helpers shared by the payments services. Every provider call goes through
+ * Calls to the payment provider and what they answer. Every provider call a client waits on goes through
  * `provider()`: a failure is logged with the provider's own text and answered with the
  * spec's message only (the provider's text never reaches the client).
  */
@@ -48,17 +48,6 @@ export function providerReachable(app: FastifyInstance): boolean {
 export function isMissing(err: unknown): boolean {
   const e = err as { statusCode?: number; code?: string } | null;
   return !!e && (e.statusCode === 404 || e.code === 'resource_missing');
-}
-
-/** Months added in UTC (clamped to the last day of a shorter month). */
-export function addMonths(date: Date, months: number): Date {
-  const d = new Date(date.getTime());
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d;
 }
 
 export const CHECKOUT_FAILURE = { code: 'checkout_error', message: PAYMENT_MESSAGES.checkoutError } as const;

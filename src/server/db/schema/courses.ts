@@ -1,14 +1,15 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
-  check, customType, date, index, integer, pgTable, smallint, text, timestamp, uniqueIndex, uuid, real,
+  check, customType, date, index, integer, pgTable, smallint, text, uniqueIndex, uuid, real,
 } from 'drizzle-orm/pg-core';
-import { educator, user } from './schema.js';
+import { user } from './accounts.js';
+import { ts } from './columns.js';
+import { educator } from './educators.js';
 
 /**
  * Courses: a course runs in sessions; a session meets at class times; learners hold
  * enrolments in sessions and write one review per course.
  */
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 export const course = pgTable(

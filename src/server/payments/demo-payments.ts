@@ -1,11 +1,14 @@
 import { eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { course, educator, payoutAccount, user } from '../db/schema.js';
-import { DEMO_USERS } from '../seed/demo.js';
-import { isMissing } from './common.js';
+import { user } from '../db/schema/accounts.js';
+import { course } from '../db/schema/courses.js';
+import { educator } from '../db/schema/educators.js';
+import { payoutAccount } from '../db/schema/payments.js';
+import { DEMO_USERS } from '../seed/demo-users.js';
+import { isMissing } from './provider-calls.js';
 import { selfBaseUrl } from './stripe-client.js';
 import { ensureCustomer } from './customers.js';
-import { refreshPayoutAccount } from './fulfilment.js';
+import { refreshPayoutAccount } from './payout-accounts.js';
 
 /**
  * Demo data for payments (sandbox mode only, after the server listens: the SDK reaches

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { user } from './schema.js';
-import { course, courseSession, enrolment } from './schema-courses.js';
+import { boolean, check, index, integer, jsonb, pgTable, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { user } from './accounts.js';
+import { ts } from './columns.js';
+import { course, courseSession, enrolment } from './courses.js';
 
 /**
  * Payments (issue 4). Our own record of what was bought and paid; the card provider
@@ -9,7 +10,6 @@ import { course, courseSession, enrolment } from './schema-courses.js';
  * webhook is only a trigger to re-read the provider's object. See
  * docs/decisions/0006-payments.md.
  */
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** Every provider event we received: processed once (id is the provider's event id). */
 export const stripeEvent = pgTable('stripe_event', {
@@ -36,7 +36,7 @@ export const purchase = pgTable(
     /** course_payment | course_installments | plan */
     kind: text('kind').notNull(),
     courseId: uuid('course_id').references(() => course.id, { onDelete: 'set null' }),
-    sessionId: uuid('session_id').references(() => courseSession.id, { onDelete: 'set null' }),
+    courseSessionId: uuid('session_id').references(() => courseSession.id, { onDelete: 'set null' }),
     /** The educator paid out (destination of the charges); null for platform plans. */
     educatorId: uuid('educator_id').references(() => user.id, { onDelete: 'set null' }),
     planId: text('plan_id'),

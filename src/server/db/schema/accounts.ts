@@ -1,12 +1,11 @@
-import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { ts } from './columns.js';
 
 /**
- * The database schema. The auth tables (user, session, account, verification) follow
- * better-auth's model names; their columns are snake_case and keep the spec's user
+ * Accounts. The auth tables (user, session, account, verification) keep better-auth's
+ * model names (the `session` table holds sign-in sessions: signInSession); their columns are snake_case and keep the spec's user
  * fields (section 3): verified, profile_image, created_at, last_sign_in_at, ...
  */
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const user = pgTable('user', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -29,7 +28,8 @@ export const user = pgTable('user', {
   banExpires: ts('ban_expires'),
 });
 
-export const session = pgTable(
+/** A sign-in session (better-auth's `session` model): the cookie's token, per device. */
+export const signInSession = pgTable(
   'session',
   {
     id: uuid('id').primaryKey().defaultRandom(),
@@ -78,36 +78,6 @@ export const verification = pgTable(
   (t) => [index('verification_identifier_idx').on(t.identifier)],
 );
 
-/** An educator is a user with this record (spec section 3). */
-export const educator = pgTable('educator', {
-  userId: uuid('user_id')
-    .primaryKey()
-    .references(() => user.id, { onDelete: 'cascade' }),
-  bio: text('bio'),
-  profileImage: text('profile_image'),
-  stripeConnectAccountId: text('stripe_connect_account_id'),
-  headline: text('headline'),
-  subjects: jsonb('subjects').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
-  links: jsonb('links').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
-  createdAt: ts('created_at').notNull().defaultNow(),
-});
-
-/** Every email the app sends; with no SMTP_URL this is the local outbox. */
-export const emailOutbox = pgTable(
-  'email_outbox',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    to: text('to').notNull(),
-    subject: text('subject').notNull(),
-    text: text('text').notNull(),
-    html: text('html').notNull(),
-    /** 'outbox' (kept locally) or 'smtp' (handed to the SMTP server). */
-    transport: text('transport').notNull(),
-    createdAt: ts('created_at').notNull().defaultNow(),
-  },
-  (t) => [index('email_outbox_created_at_idx').on(t.createdAt)],
-);
-
 /** Attempts counted for rate limits that must hold across restarts and instances. */
 export const rateLimitHit = pgTable(
   'rate_limit_hit',
@@ -117,5 +87,3 @@ export const rateLimitHit = pgTable(
     resetAt: ts('reset_at').notNull(),
   },
 );
-export * from './schema-courses.js';
-export * from './schema-payments.js';

@@ -1,12 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { educator, session, user } from '../db/schema.js';
+import { signInSession, user } from '../db/schema/accounts.js';
+import { educator } from '../db/schema/educators.js';
 
-/** The signed-in user and their session, as resolved from the session cookie. */
+/** The signed-in user and their sign-in session, as resolved from the session cookie. */
 export interface Viewer {
-  sessionId: string;
-  sessionUpdatedAt: Date;
+  signInSessionId: string;
+  signInSessionUpdatedAt: Date;
   user: {
     id: string;
     email: string;
@@ -55,14 +56,14 @@ export function tokenFromCookie(cookieHeader: string | undefined, cookieName: st
 }
 
 /**
- * One query for the session, its user and their educator record: this runs on every
+ * One query for the sign-in session, its user and their educator record: this runs on every
  * authenticated request, so it is a single prepared statement.
  */
-export function createSessionResolver(db: Db, cookieName: string, secret: string) {
+export function createViewerResolver(db: Db, cookieName: string, secret: string) {
   const byToken = db
     .select({
-      sessionId: session.id,
-      sessionUpdatedAt: session.updatedAt,
+      signInSessionId: signInSession.id,
+      signInSessionUpdatedAt: signInSession.updatedAt,
       id: user.id,
       email: user.email,
       firstName: user.firstName,
@@ -79,10 +80,10 @@ export function createSessionResolver(db: Db, cookieName: string, secret: string
       educatorImage: educator.profileImage,
       stripeConnectAccountId: educator.stripeConnectAccountId,
     })
-    .from(session)
-    .innerJoin(user, eq(user.id, session.userId))
+    .from(signInSession)
+    .innerJoin(user, eq(user.id, signInSession.userId))
     .leftJoin(educator, eq(educator.userId, user.id))
-    .where(and(eq(session.token, sql.placeholder('token')), gt(session.expiresAt, sql`now()`)))
+    .where(and(eq(signInSession.token, sql.placeholder('token')), gt(signInSession.expiresAt, sql`now()`)))
     .limit(1)
     .prepare('viewer_by_session_token');
 
@@ -92,8 +93,8 @@ export function createSessionResolver(db: Db, cookieName: string, secret: string
     const [row] = await byToken.execute({ token });
     if (!row || row.banned) return null;
     return {
-      sessionId: row.sessionId,
-      sessionUpdatedAt: row.sessionUpdatedAt,
+      signInSessionId: row.signInSessionId,
+      signInSessionUpdatedAt: row.signInSessionUpdatedAt,
       user: {
         id: row.id,
         email: row.email,
@@ -113,11 +114,11 @@ export function createSessionResolver(db: Db, cookieName: string, secret: string
   };
 }
 
-/** Marks the session as seen now and slides its expiry; at most once per 5 minutes. */
-export async function touchSession(db: Db, viewer: Viewer, maxAgeSeconds: number) {
-  if (Date.now() - viewer.sessionUpdatedAt.getTime() < 5 * 60 * 1000) return;
+/** Marks the sign-in session as seen now and slides its expiry; at most once per 5 minutes. */
+export async function touchSignInSession(db: Db, viewer: Viewer, maxAgeSeconds: number) {
+  if (Date.now() - viewer.signInSessionUpdatedAt.getTime() < 5 * 60 * 1000) return;
   await db
-    .update(session)
+    .update(signInSession)
     .set({ updatedAt: new Date(), expiresAt: new Date(Date.now() + maxAgeSeconds * 1000) })
-    .where(eq(session.id, viewer.sessionId));
+    .where(eq(signInSession.id, viewer.signInSessionId));
 }

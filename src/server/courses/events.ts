@@ -1,0 +1,34 @@
+import type { DropRefund } from '../../shared/courses-schemas.js';
+import { DomainEvents } from '../events/domain-events.js';
+
+/**
+ * What courses announce (docs/decisions/0007-domain-events.md). Other domains subscribe
+ * at start-up (payments: refunds, the publish rule, the course's product); courses never
+ * import them.
+ */
+export type CourseEventMap = {
+  /** A paid or free course is about to be published (its owner checked): a listener may refuse (throw). */
+  'course.publishing': { event: { courseId: string; educatorId: string; priceCents: number } };
+  /** A course was published. */
+  'course.published': { event: { courseId: string } };
+  /** A learner left a course session. The reply: what the learner is told beyond the drop itself. */
+  'enrolment.dropped': {
+    event: {
+      enrolmentId: string;
+      courseId: string;
+      courseSessionId: string;
+      learner: { id: string; email: string; firstName: string };
+    };
+    reply: { message: string; refund: DropRefund | null };
+  };
+  /** The educator cancelled a course session: every enrolment in it was dropped. */
+  'course-session.cancelled': { event: { courseId: string; courseSessionId: string; droppedLearnerIds: string[] } };
+  /** Learners on the waitlist got a seat (capacity raised, a seat freed). */
+  'waitlist.promoted': { event: { courseId: string; courseSessionId: string; learnerIds: string[] } };
+};
+
+export type CourseEvents = DomainEvents<CourseEventMap>;
+
+export function createCourseEvents(log: { error(obj: object, msg: string): void }): CourseEvents {
+  return new DomainEvents<CourseEventMap>(log);
+}

@@ -1,0 +1,14 @@
+/** PostgreSQL error codes (SQLSTATE) the app turns into answers. */
+export const PG = {
+  uniqueViolation: '23505',
+  exclusionViolation: '23P01',
+} as const;
+
+/** The SQLSTATE of a database error, looked for through the driver's wrapping causes. */
+export function pgCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}

@@ -1,0 +1,10 @@
+/**
+ * The database schema: one file per domain, this index for the database client,
+ * drizzle-kit (drizzle.config.ts) and the auth library. Domain code imports the file of
+ * the tables it uses, so a domain's dependencies show in its imports.
+ */
+export * from './accounts.js';
+export * from './educators.js';
+export * from './email.js';
+export * from './courses.js';
+export * from './payments.js';

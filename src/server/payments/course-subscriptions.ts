@@ -1,0 +1,106 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { formatPrice } from '../../shared/courses.js';
+import type { AppServices } from '../app-services.js';
+import { course } from '../db/schema/courses.js';
+import { payoutAccount, purchase } from '../db/schema/payments.js';
+import type { Tx } from '../db/transaction.js';
+import { dropRefundEmail } from '../email/templates.js';
+import { AppError } from '../http/errors.js';
+import { ensureCourseProduct } from './products.js';
+import { describe } from './provider-calls.js';
+import { fullRefundPlan, refundPlanForDrop } from './refund-plans.js';
+import { recordRefundDue, runRefundDue } from './refund-due.js';
+import type { RefundPlan } from './refund-policy.js';
+
+/**
+ * What payments does when courses announce something (courses/events.ts), subscribed at
+ * start-up: the publish rule for paid courses and their product, refunds after a drop or
+ * a cancelled course session. Courses never import this.
+ */
+export function subscribeToCourses(app: AppServices) {
+  const events = app.courseEvents;
+  events.inTransaction('course.publishing', (tx, e) => assertPayoutsReady(tx, e));
+  events.afterCommit('course.published', (e) => ensureProductAfterPublish(app, e.courseId));
+  events.inTransaction('enrolment.dropped', async (tx, e) => {
+    // A paid enrolment: the purchase ends (no further installments) and what the course's
+    // refund policy gives back is planned and recorded in refund_due, in the drop's transaction.
+    const plan = await refundPlanForDrop(tx, e.enrolmentId);
+    return plan ? () => finishDrop(app, e.learner, plan) : undefined;
+  });
+  events.inTransaction('course-session.cancelled', async (tx, e) => {
+    const plans = await refundCancelledSession(tx, e.courseSessionId);
+    return async () => {
+      for (const plan of plans) {
+        const r = await runPlan(app, plan);
+        if (r.failed) app.log.error({ purchase: plan.purchaseId }, 'payments: refund after a cancelled session failed; it is retried');
+      }
+    };
+  });
+}
+
+/** A paid course can be published only when the educator's payout account takes charges. */
+async function assertPayoutsReady(tx: Tx, e: { educatorId: string; priceCents: number }) {
+  if (e.priceCents <= 0) return;
+  const [acct] = await tx.select({ chargesEnabled: payoutAccount.chargesEnabled }).from(payoutAccount).where(eq(payoutAccount.userId, e.educatorId)).limit(1);
+  if (!acct?.chargesEnabled) {
+    throw new AppError(400, 'payouts_required', 'Set up payouts before publishing a paid course', {
+      fields: { payouts: acct ? 'Finish setting up payouts: your account cannot take payments yet' : 'Set up payouts first', next: '/educator/onboard?step=payouts' },
+    });
+  }
+}
+
+/** A published paid course gets its provider product now (or, if the provider is down, at its first checkout). */
+async function ensureProductAfterPublish(app: AppServices, courseId: string) {
+  const [c] = await app.database.db.select().from(course).where(eq(course.id, courseId)).limit(1);
+  if (!c || c.priceCents <= 0 || c.stripeProductId) return;
+  try {
+    await ensureCourseProduct(app, c);
+  } catch (err) {
+    app.log.warn({ err: describe(err), courseId }, 'payments: product not created at publish; it is created at the first checkout');
+  }
+}
+
+/** What the learner is told after a paid drop; the refund (and installment cancel) runs at the provider now. */
+async function finishDrop(app: AppServices, learner: { email: string; firstName: string }, plan: RefundPlan) {
+  // Recorded in refund_due by the drop's transaction: a failure here is retried later.
+  const { refundedCents, failed } = await runPlan(app, plan);
+  const currency = plan.currency;
+  if (plan.totalCents > 0 && refundedCents > 0 && plan.courseId) {
+    const [c] = await app.database.db.select({ title: course.title }).from(course).where(eq(course.id, plan.courseId)).limit(1);
+    try {
+      await app.mailer.send(dropRefundEmail(learner.email, learner.firstName, { courseTitle: c?.title ?? 'your course', amount: formatPrice(refundedCents, currency), courseUrl: `${app.config.publicUrl}/course/${plan.courseId}` }));
+    } catch (err) {
+      app.log.error({ err }, 'payments: could not send the refund email');
+    }
+  }
+  const amount = formatPrice(plan.totalCents, currency);
+  const stopped = plan.subscriptionId ? ' No further installments will be taken.' : '';
+  const message = plan.totalCents === 0
+    ? `You have left this session. Under the course's refund policy no refund is due.${stopped}`
+    : failed
+      ? `You have left this session. Your refund of ${amount} is being processed.${stopped}`
+      : `You have left this session. ${amount} ${plan.share === 1 ? '(everything you paid) ' : ''}is refunded to your card.${stopped}`;
+  return { message, refund: { amountCents: plan.totalCents, currency, full: plan.share === 1, pending: failed && plan.totalCents > 0 } };
+}
+
+/** A cancelled course session: every paid seat in it is refunded in full (planned and recorded here), installments stop. */
+async function refundCancelledSession(tx: Tx, courseSessionId: string): Promise<RefundPlan[]> {
+  const rows = await tx.select({ id: purchase.id }).from(purchase)
+    .where(and(eq(purchase.courseSessionId, courseSessionId), inArray(purchase.status, ['fulfilled', 'past_due', 'completed']))).for('update');
+  const plans: RefundPlan[] = [];
+  for (const row of rows) {
+    const plan = await fullRefundPlan(tx, row.id, 'session_cancelled');
+    if (plan) {
+      await recordRefundDue(tx, plan);
+      plans.push(plan);
+    }
+    await tx.update(purchase).set({ status: 'refunded', failureReason: 'The session was cancelled', updatedAt: new Date() }).where(eq(purchase.id, row.id));
+  }
+  return plans;
+}
+
+/** Carries out a plan just recorded in refund_due (the row is leased to this process). */
+async function runPlan(app: AppServices, plan: RefundPlan) {
+  if (plan.items.length === 0 && !plan.subscriptionId) return { refundedCents: 0, failed: false };
+  return runRefundDue(app, { purchaseId: plan.purchaseId, attempts: 0, plan: plan as unknown as Record<string, unknown> }, { delayed: false });
+}

@@ -1,0 +1,49 @@
+import { eq } from 'drizzle-orm';
+import { formatPrice } from '../../shared/courses.js';
+import { planById } from '../../shared/payments.js';
+import type { AppServices } from '../app-services.js';
+import { user } from '../db/schema/accounts.js';
+import { course } from '../db/schema/courses.js';
+import type { EmailMessage } from '../email/mailer.js';
+import { enrolledReceiptEmail, planActiveEmail, seatGoneRefundEmail } from '../email/templates.js';
+import type { PaidFacts } from './provider-facts.js';
+import type { Purchase } from './purchases.js';
+
+/** The buyer and the course of a purchase, for its emails. */
+export async function learnerAndCourse(app: AppServices, p: Purchase) {
+  const db = app.database.db;
+  const [u] = await db.select({ email: user.email, firstName: user.firstName }).from(user).where(eq(user.id, p.userId)).limit(1);
+  const [c] = p.courseId ? await db.select({ id: course.id, title: course.title }).from(course).where(eq(course.id, p.courseId)).limit(1) : [];
+  return { u, c };
+}
+
+/** Sends a payments email; a failure is logged, never undoes what was paid. */
+export async function send(app: AppServices, message: EmailMessage) {
+  try {
+    await app.mailer.send(message);
+  } catch (err) {
+    app.log.error({ err, to: message.to }, 'payments: could not send an email');
+  }
+}
+
+/** The fulfilment's email: the receipt and "you're enrolled", the plan, or the refund of a seat that was gone. */
+export async function sendFulfilmentEmail(app: AppServices, p: Purchase, facts: PaidFacts | null, refused: string | null) {
+  const { u, c } = await learnerAndCourse(app, p);
+  if (!u) return;
+  const base = app.config.publicUrl;
+  if (p.kind === 'plan') {
+    const plan = planById(p.planId ?? '');
+    if (plan) await send(app, planActiveEmail(u.email, u.firstName, { planName: plan.name, feePercent: plan.feePercent, url: `${base}/educator/dashboard` }));
+    return;
+  }
+  const title = c?.title ?? 'your course';
+  const courseUrl = c ? `${base}/course/${c.id}` : `${base}/explore`;
+  if (refused) {
+    const paidCents = facts?.amountCents ?? (p.installmentCents ?? p.amountCents);
+    await send(app, seatGoneRefundEmail(u.email, u.firstName, { courseTitle: title, amount: formatPrice(paidCents, p.currency), reason: refused, courseUrl }));
+    return;
+  }
+  const amount = formatPrice(facts?.amountCents ?? (p.installmentCents ?? p.amountCents), p.currency);
+  const detail = p.installments ? `installment 1 of ${p.installments}; the next ones are taken monthly` : '';
+  await send(app, enrolledReceiptEmail(u.email, u.firstName, { courseTitle: title, amount, detail, receiptUrl: facts?.receiptUrl ?? null, courseUrl }));
+}

@@ -1,0 +1,62 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { classTime, course, courseSession } from '../db/schema/courses.js';
+import { payment, purchase } from '../db/schema/payments.js';
+import type { Tx } from '../db/transaction.js';
+import { refundShare, type RefundItem, type RefundPlan } from './refund-policy.js';
+import { recordRefundDue } from './refund-due.js';
+
+/**
+ * Refunds are planned inside the transaction that changes our records (a drop, a seat
+ * that was gone), and carried out at the provider after the commit (provider-refunds.ts).
+ * A drop's or a cancelled course session's plan is also recorded in refund_due
+ * (refund-due.ts), so one the provider failed is retried until done.
+ */
+
+/** The purchase behind an enrolment being dropped: ends it and plans its refund. */
+export async function refundPlanForDrop(tx: Tx, enrolmentId: string, now = new Date()): Promise<RefundPlan | null> {
+  const [p] = await tx.select().from(purchase)
+    .where(and(eq(purchase.enrolmentId, enrolmentId), inArray(purchase.status, ['fulfilled', 'past_due', 'completed'])))
+    .for('update').limit(1);
+  if (!p) return null;
+  const [c] = await tx.select({ refundPolicy: course.refundPolicy }).from(course).where(eq(course.id, p.courseId ?? '00000000-0000-0000-0000-000000000000')).limit(1);
+  const firstClassAt = await firstClassOf(tx, p.courseSessionId);
+  const share = firstClassAt ? refundShare(c?.refundPolicy ?? 'moderate', firstClassAt, now) : 1;
+  const paid = await tx.select().from(payment).where(eq(payment.purchaseId, p.id)).orderBy(asc(payment.sequence));
+  const items: RefundItem[] = paid
+    .map((row) => ({
+      paymentId: row.id, sequence: row.sequence, chargeId: row.chargeId, paymentIntentId: row.paymentIntentId,
+      refundedCents: row.refundedCents, amountCents: Math.floor((row.amountCents - row.refundedCents) * share),
+    }))
+    .filter((i) => i.amountCents > 0);
+  await tx.update(purchase).set({ status: 'cancelled', updatedAt: new Date() }).where(eq(purchase.id, p.id));
+  const plan: RefundPlan = {
+    purchaseId: p.id, learnerId: p.userId, courseId: p.courseId, subscriptionId: p.subscriptionId, currency: p.currency,
+    share, totalCents: items.reduce((n, i) => n + i.amountCents, 0), items, reason: 'requested_by_customer',
+  };
+  // What is owed is durable from this commit on: retried until the provider has done it.
+  await recordRefundDue(tx, plan);
+  return plan;
+}
+
+/** A full refund of everything still unrefunded of a purchase (a seat that was gone, a cancelled session). */
+export async function fullRefundPlan(tx: Tx, purchaseId: string, reason = 'requested_by_customer'): Promise<RefundPlan | null> {
+  const [p] = await tx.select().from(purchase).where(eq(purchase.id, purchaseId)).limit(1);
+  if (!p) return null;
+  const paid = await tx.select().from(payment).where(eq(payment.purchaseId, p.id)).orderBy(asc(payment.sequence));
+  const items = paid
+    .map((row) => ({ paymentId: row.id, sequence: row.sequence, chargeId: row.chargeId, paymentIntentId: row.paymentIntentId, refundedCents: row.refundedCents, amountCents: row.amountCents - row.refundedCents }))
+    .filter((i) => i.amountCents > 0);
+  return {
+    purchaseId: p.id, learnerId: p.userId, courseId: p.courseId, subscriptionId: p.subscriptionId, currency: p.currency,
+    share: 1, totalCents: items.reduce((n, i) => n + i.amountCents, 0), items, reason,
+  };
+}
+
+/** The course session's first class time (or its start date at midnight UTC when it has none yet). */
+export async function firstClassOf(tx: Tx, courseSessionId: string | null): Promise<Date | null> {
+  if (!courseSessionId) return null;
+  const [t] = await tx.select({ at: sql<Date | string | null>`min(${classTime.startsAt})` }).from(classTime).where(eq(classTime.sessionId, courseSessionId));
+  if (t?.at) return new Date(t.at);
+  const [s] = await tx.select({ startsOn: courseSession.startsOn }).from(courseSession).where(eq(courseSession.id, courseSessionId)).limit(1);
+  return s ? new Date(`${s.startsOn}T00:00:00Z`) : null;
+}

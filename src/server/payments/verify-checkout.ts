@@ -1,0 +1,58 @@
+import { eq } from 'drizzle-orm';
+import { PAYMENT_MESSAGES, planById } from '../../shared/payments.js';
+import type { VerifySessionResult } from '../../shared/payments-schemas.js';
+import type { Viewer } from '../accounts/viewer.js';
+import type { AppServices } from '../app-services.js';
+import { course, courseSession, enrolment } from '../db/schema/courses.js';
+import { purchase } from '../db/schema/payments.js';
+import { AppError } from '../http/errors.js';
+import { fulfilCheckout } from './fulfilment.js';
+import { CHECKOUT_FAILURE, provider } from './provider-calls.js';
+import type { Purchase } from './purchases.js';
+
+/**
+ * Purchases whose checkout was complete and paid: the provider has nothing new to say
+ * about the checkout itself. ('refunded' is not one: a seat that was gone may still owe
+ * a refund, which the next fulfilment run retries.)
+ */
+const SETTLED = new Set(['fulfilled', 'past_due', 'completed', 'cancelled']);
+
+/**
+ * GET /api/stripe/verify-session: the state of the caller's checkout, fulfilling it when
+ * paid (whichever of this and the webhook comes first). The complete page polls it: once
+ * the purchase is settled the answer comes from our records alone, without the provider.
+ */
+export async function verifyCheckout(app: AppServices, viewer: Viewer, checkoutId: string | undefined): Promise<VerifySessionResult> {
+  if (!checkoutId) throw new AppError(400, 'session_missing', PAYMENT_MESSAGES.sessionMissing);
+  const db = app.database.db;
+  const [mine] = await db.select().from(purchase).where(eq(purchase.checkoutSessionId, checkoutId)).limit(1);
+  if (!mine) throw new AppError(404, 'session_missing', PAYMENT_MESSAGES.sessionMissing);
+  if (mine.userId !== viewer.user.id) throw AppError.forbidden('This checkout is not yours');
+  if (SETTLED.has(mine.status)) return present(app, mine, { status: 'complete', payment_status: 'paid' });
+  const outcome = await provider(app.log, CHECKOUT_FAILURE, 'verify-session', () => fulfilCheckout(app, checkoutId));
+  const [now] = await db.select().from(purchase).where(eq(purchase.id, mine.id)).limit(1);
+  return present(app, now, outcome.checkout);
+}
+
+async function present(app: AppServices, p: Purchase, checkout: { status: string | null; payment_status: string }): Promise<VerifySessionResult> {
+  const db = app.database.db;
+  const [c] = p.courseId ? await db.select({ id: course.id, title: course.title }).from(course).where(eq(course.id, p.courseId)).limit(1) : [];
+  const [s] = p.courseSessionId ? await db.select({ id: courseSession.id, startsOn: courseSession.startsOn, endsOn: courseSession.endsOn }).from(courseSession).where(eq(courseSession.id, p.courseSessionId)).limit(1) : [];
+  const [e] = p.enrolmentId ? await db.select({ id: enrolment.id, status: enrolment.status }).from(enrolment).where(eq(enrolment.id, p.enrolmentId)).limit(1) : [];
+  const plan = p.planId ? planById(p.planId) : null;
+  const status = (['open', 'complete', 'expired'] as const).find((x) => x === checkout.status) ?? 'open';
+  const paymentStatus = (['paid', 'unpaid', 'no_payment_required'] as const).find((x) => x === checkout.payment_status) ?? 'unpaid';
+  return {
+    status,
+    paymentStatus,
+    kind: p.kind as VerifySessionResult['kind'],
+    purchase: {
+      id: p.id, status: p.status as VerifySessionResult['purchase']['status'], amountCents: p.amountCents, currency: p.currency,
+      installments: p.installments, installmentCents: p.installmentCents, failureReason: p.failureReason,
+    },
+    course: c ?? null,
+    session: s ?? null,
+    enrolment: e ?? null,
+    plan: plan ? { id: plan.id, name: plan.name } : null,
+  };
+}
