@@ -17,7 +17,7 @@ const dirs = (path) => (existsSync(path) ? readdirSync(path, { withFileTypes: tr
  * Server layers, lowest first. A folder may import folders of its own layer or below,
  * never above. Infrastructure knows no domain; a domain never imports one that depends
  * on it (payments builds on courses, courses on educators, educators on accounts).
- * Composition (app.ts, main.ts, seed/, dev/) may import anything.
+ * Composition (app.ts, main.ts, seed/, dev/, system/, pages/) may import anything.
  */
 const SERVER_LAYERS = [
   ['db', 'http', 'email', 'storage', 'events', 'jobs', 'realtime'],
@@ -32,7 +32,7 @@ const serverZones = SERVER_LAYERS.flatMap((layer, i) =>
     target: `./src/server/${dir}`,
     from: SERVER_LAYERS.slice(i + 1)
       .flat()
-      .concat(['seed', 'dev', 'system'])
+      .concat(['seed', 'dev', 'system', 'pages'])
       .map((above) => `./src/server/${above}`),
     message: `src/server/${dir} sits below the folders it may not import (see docs/architecture.md): announce a domain event or take a callback instead.`,
   })),

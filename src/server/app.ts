@@ -17,12 +17,13 @@ import { accountRoutes } from './accounts/routes.js';
 import { userRoutes } from './accounts/user-routes.js';
 import { courseRoutes } from './courses/routes.js';
 import { createCourseEvents, type CourseEvents } from './courses/events.js';
+import { createAccountEvents, type AccountEvents } from './accounts/events.js';
 import { courseSearchRoutes } from './courses/search-routes.js';
 import { educatorRoutes } from './educators/routes.js';
 import { systemRoutes } from './system/routes.js';
 import { devRoutes } from './dev/routes.js';
 import { benchRoutes } from './dev/bench-routes.js';
-import { pageRoutes } from './http/pages.js';
+import { pageRoutes } from './pages/routes.js';
 import { paymentRoutes } from './payments/routes.js';
 import { createStripeClient } from './payments/stripe-client.js';
 import { ensureCustomerInBackground } from './payments/customers.js';
@@ -50,6 +51,8 @@ declare module 'fastify' {
      * waited for (at most `ceilingMs`), so close() never cuts one half way.
      */
     drain(ceilingMs?: number): Promise<void>;
+    /** What accounts announce; other domains subscribe at start-up (accounts/events.ts). */
+    accountEvents: AccountEvents;
     /** What courses announce; other domains subscribe at start-up (courses/events.ts). */
     courseEvents: CourseEvents;
   }
@@ -115,6 +118,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.decorate('viewerFromCookie', viewerFromCookie);
   app.decorate('resolveViewer', resolveViewer);
   app.decorate('stripe', createStripeClient(config.payments, app));
+  app.decorate('accountEvents', createAccountEvents(app.log));
   app.decorate('courseEvents', createCourseEvents(app.log));
   app.decorate('requireViewer', async (request) => {
     const viewer = await resolveViewer(request);

@@ -2,7 +2,7 @@ import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
 import { seedDemoData } from './seed/demo-users.js';
 import { seedDemoCourses } from './seed/demo-courses.js';
-import { seedDemoPayments } from './payments/demo-payments.js';
+import { seedDemoPayments } from './seed/demo-payments.js';
 
 /** Starts the server: configuration checked once, then the app, then demo data. */
 async function main() {

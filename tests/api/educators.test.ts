@@ -4,7 +4,8 @@ import { buildTestApp, type TestApp } from '../support/app.js';
 import { createSignedInUser } from '../support/factories.js';
 import { call, get, post, randomIp } from '../support/http.js';
 import { fileForm } from '../support/multipart.js';
-import { courseBody, educatorBody, makeCourse, makeEducator, makePublishedCourse } from '../support/courses.js';
+import { sql } from 'drizzle-orm';
+import { courseBody, educatorBody, makeCourse, makeEducator, makePublishedCourse, queryRows } from '../support/courses.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -150,5 +151,30 @@ describe('educator-only actions', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('not_educator');
     expect(res.json().error.fields?.next).toBe('/educator/onboard');
+  });
+});
+
+describe('an educator renames themselves (accounts announces, courses keeps its copy)', () => {
+  it('their courses carry the new name at once: the course page and search find it', async () => {
+    const educator = await makeEducator(app, { firstName: 'Ottoline', lastName: `Morrell${randomIp().replace(/\D/g, '')}` });
+    const { courseId } = await makePublishedCourse(app, educator);
+    const newLast = `Quixotez${randomIp().replace(/\D/g, '')}`;
+    const res = await call(app, 'PATCH', `/api/users/${educator.id}`, { lastName: newLast }, { cookie: educator.cookie });
+    expect(res.statusCode, res.body).toBe(200);
+
+    const rows = await queryRows(app, sql`select educator_name from course where id = ${courseId}`);
+    expect(rows).toEqual([{ educator_name: `Ottoline ${newLast}` }]);
+    const search = await get(app, `/api/courses/search?q=${newLast}`, { cookie: educator.cookie });
+    expect(search.json().items.map((c: { id: string }) => c.id)).toContain(courseId);
+  });
+
+  it('a refused rename changes nothing anywhere', async () => {
+    const educator = await makeEducator(app, { firstName: 'Vita', lastName: 'Sackville' });
+    const { courseId } = await makePublishedCourse(app, educator);
+    const other = await createSignedInUser(app);
+    const res = await call(app, 'PATCH', `/api/users/${educator.id}`, { lastName: 'Hijacked' }, { cookie: other.cookie });
+    expect(res.statusCode).toBe(403);
+    const rows = await queryRows(app, sql`select educator_name from course where id = ${courseId}`);
+    expect(rows).toEqual([{ educator_name: 'Vita Sackville' }]);
   });
 });

@@ -6,7 +6,8 @@ import { call, get, patch, post } from './http.js';
 
 /** Factories for the courses capability: educators, courses, sessions, class times. */
 
-export interface Educator extends SignedInUser {}
+/** An educator is a signed-in user who onboarded (the same fields). */
+export type Educator = SignedInUser;
 
 export const educatorBody = (overrides: Record<string, unknown> = {}) => ({
   headline: 'Painter and patient teacher',

@@ -13,6 +13,7 @@ import { archiveCourse, courseViewJson, createCourse, publishCourse, setCourseCo
 import { addClassTimes, changeCourseSession, createCourseSession, deleteClassTime } from './course-session-service.js';
 import { getDashboard } from './dashboard-service.js';
 import { subscribeEnrolmentEmails } from './enrolment-emails.js';
+import { subscribeEducatorNames } from './educator-names.js';
 import { dropEnrolment, enrolInSession } from './enrolment-service.js';
 import { upsertReview } from './review-service.js';
 import { getRoster, rosterCsv } from './roster-service.js';
@@ -27,6 +28,7 @@ export async function courseRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['courses'];
   subscribeEnrolmentEmails(app);
+  subscribeEducatorNames(app);
 
   r.post('/api/courses', {
     schema: { tags, summary: 'Create a draft course (educators)', body: courseInput, response: { 201: created, ...errors } },

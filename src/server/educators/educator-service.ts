@@ -1,4 +1,4 @@
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, ne } from 'drizzle-orm';
 import { DEFAULT_AVATAR } from '../../shared/accounts.js';
 import type { EducatorProfile } from '../../shared/educators-schemas.js';
 import type { AppServices } from '../app-services.js';
@@ -70,10 +70,4 @@ export async function getEducatorProfile(app: AppServices, viewer: Viewer | null
       ratingAvg: c.ratingAvg, ratingCount: c.ratingCount, nextStartOn: c.nextStartOn, coverImage: c.coverImage,
     })),
   };
-}
-
-/** Keeps the copy of the educator's name on their courses (used by search) current. */
-export async function syncEducatorName(app: AppServices, userId: string) {
-  const db = app.database.db;
-  await db.execute(sql`update course set educator_name = trim(u.first_name || ' ' || u.last_name) from "user" u where u.id = ${userId} and course.educator_id = u.id`);
 }

@@ -3,8 +3,8 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loginRedirect, matchRoute } from '../../shared/routes.js';
-import { WEB_DIST } from './build-info.js';
-import { errorPage } from './error-page.js';
+import { WEB_DIST } from '../http/build-info.js';
+import { errorPage } from '../http/error-page.js';
 import { sessionCookieName } from '../accounts/auth.js';
 
 /** Search engines and link-preview bots: they get bare statuses, never the app's error screen. */

@@ -4,11 +4,11 @@ import { user } from '../db/schema/accounts.js';
 import { course } from '../db/schema/courses.js';
 import { educator } from '../db/schema/educators.js';
 import { payoutAccount } from '../db/schema/payments.js';
-import { DEMO_USERS } from '../seed/demo-users.js';
-import { isMissing } from './provider-calls.js';
-import { selfBaseUrl } from './stripe-client.js';
-import { ensureCustomer } from './customers.js';
-import { refreshPayoutAccount } from './payout-accounts.js';
+import { DEMO_USERS } from './demo-users.js';
+import { isMissing } from '../payments/provider-calls.js';
+import { selfBaseUrl } from '../payments/stripe-client.js';
+import { ensureCustomer } from '../payments/customers.js';
+import { refreshPayoutAccount } from '../payments/payout-accounts.js';
 
 /**
  * Demo data for payments (sandbox mode only, after the server listens: the SDK reaches
