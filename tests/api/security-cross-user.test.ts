@@ -66,19 +66,16 @@ interface Fixtures {
   email: string;
 }
 
-/** Path parameter -> A's id. A route-specific entry wins over the name alone. */
+/** Path parameter -> A's id (one name per kind of id: docs/glossary.md). */
 const PATH_IDS: Record<string, (f: Fixtures) => string> = {
   courseId: (f) => f.courseId,
   courseID: (f) => f.courseId,
   sessionId: (f) => f.sessionId,
+  signInSessionId: (f) => f.authSessionId,
   classTimeId: (f) => f.classTimeId,
   userId: (f) => f.userId,
   educatorId: (f) => f.educatorId,
   file: (f) => `${f.feedFile}.ics`,
-};
-const ROUTE_PATH_IDS: Record<string, Record<string, (f: Fixtures) => string>> = {
-  // Here :sessionId is a sign-in session (a device), not a course session.
-  '/api/accounts/sessions/:sessionId': { sessionId: (f) => f.authSessionId },
 };
 
 /** Body or query fields that name someone's resource -> A's value. */
@@ -178,7 +175,7 @@ function probesFor(route: AppRoute, problems: string[]): Probe[] {
   if (!pathIds.length && !queryIds.length && !bodyIds.length) return [];
 
   const key = `${route.method} ${route.url}`;
-  const pathSource = (name: string) => ROUTE_PATH_IDS[route.url]?.[name] ?? PATH_IDS[name];
+  const pathSource = (name: string) => PATH_IDS[name];
   for (const name of pathIds) if (!pathSource(name)) problems.push(`${key}: no fixture for path parameter :${name} (add it to PATH_IDS)`);
   for (const name of [...queryIds, ...bodyIds]) if (!FIELD_IDS[name]) problems.push(`${key}: no fixture for id field "${name}" (add it to FIELD_IDS)`);
   if (problems.length) return [];
