@@ -91,8 +91,10 @@ const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-
  * viewer's enrolment, the latest 50 reviews, and whether the viewer may review. Every part
  * is an index lookup, whatever the number of sessions. The page is the most visited one:
  * one round trip, and no parse, mapping and serialization of a ~10 kB answer in Node.
- * The rules (derived session status, meeting links for the enrolled and the owner only,
- * names, default avatar) are those of sessionStatus and the course view schema.
+ * The rules it applies: a session's status is cancelled, completed once it ended (or was
+ * completed), running once it started, full when every seat is taken, else scheduled;
+ * meeting links go to the enrolled and the owner only; names and the default avatar are
+ * those of the course view schema.
  */
 function courseViewStatement(db: Db) {
   const viewer = sql`${sql.placeholder('viewerId')}::uuid`;
