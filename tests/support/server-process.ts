@@ -42,12 +42,12 @@ export interface Answer {
 }
 
 /** One HTTP request over a fresh loopback connection; connection errors are answers too. */
-export function request(base: string, method: string, url: string, opts: { body?: unknown; cookie?: string; timeoutMs?: number } = {}): Promise<Answer> {
+export function request(base: string, method: string, url: string, opts: { body?: unknown; form?: Record<string, string>; cookie?: string; timeoutMs?: number } = {}): Promise<Answer> {
   const target = new URL(url, base);
-  const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  const payload = opts.form ? new URLSearchParams(opts.form).toString() : opts.body === undefined ? undefined : JSON.stringify(opts.body);
   const headers: Record<string, string> = { connection: 'close' };
   if (method !== 'GET') headers.origin = base;
-  if (payload !== undefined) headers['content-type'] = 'application/json';
+  if (payload !== undefined) headers['content-type'] = opts.form ? 'application/x-www-form-urlencoded' : 'application/json';
   if (opts.cookie) headers.cookie = opts.cookie;
   return new Promise((resolve) => {
     const answer = (status: number | null, error: string | null, body = '', h: http.IncomingHttpHeaders = {}) =>
