@@ -209,6 +209,7 @@ export function tally(answers: Answer[]): Tally {
 export interface Sent {
   index: number;
   startedAt: number;
+  finishedAt: number;
   answer: Answer;
 }
 
@@ -231,7 +232,8 @@ export async function runLoad(opts: {
     while (next < opts.maxRequests && (opts.more?.(next) ?? true)) {
       const index = next++;
       const startedAt = Date.now();
-      const sent = { index, startedAt, answer: await opts.send(index) };
+      const answer = await opts.send(index);
+      const sent = { index, startedAt, finishedAt: Date.now(), answer };
       results.push(sent);
       opts.onAnswer?.(sent);
       const pause = typeof opts.pauseMs === 'function' ? opts.pauseMs() : opts.pauseMs;
