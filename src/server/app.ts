@@ -79,6 +79,9 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     bodyLimit: 1024 * 1024,
     frameworkErrors: frameworkError,
     routerOptions: { ignoreTrailingSlash: true },
+    // Requests that arrive while the server closes are refused by the drain hook below (503
+    // shutting_down, with Retry-After), not by Fastify's own 503 in another error shape.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   // An empty JSON body (a POST that needs no input) is no body, not an error.
@@ -144,6 +147,9 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     }
     counted.add(request);
     inFlight++;
+  });
+  app.addHook('preClose', async () => {
+    draining = true;
   });
   app.addHook('onResponse', async (request) => finished(request));
   app.addHook('onRequestAbort', async (request) => finished(request));
