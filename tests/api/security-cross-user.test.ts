@@ -77,8 +77,8 @@ const PATH_IDS: Record<string, (f: Fixtures) => string> = {
   file: (f) => `${f.feedFile}.ics`,
 };
 const ROUTE_PATH_IDS: Record<string, Record<string, (f: Fixtures) => string>> = {
-  // Here :sessionId is a sign-in session (a device), not a course session.
-  '/api/accounts/sessions/:sessionId': { sessionId: (f) => f.authSessionId },
+  // A sign-in session (a device), not a course session.
+  '/api/accounts/sessions/:signInSessionId': { signInSessionId: (f) => f.authSessionId },
 };
 
 /** Body or query fields that name someone's resource -> A's value. */
