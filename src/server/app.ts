@@ -7,7 +7,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
-import { createMailer, type Mailer } from './email/mailer.js';
+import { createMailer, queuedMailer, type Mailer } from './email/mailer.js';
+import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { createAuth, SESSION_MAX_AGE_SECONDS, sessionCookieName, type Auth } from './accounts/auth.js';
 import { createViewerResolver, touchSignInSession, type Viewer } from './accounts/viewer.js';
 import { installErrorHandler, AppError, frameworkError, nulBytePath } from './http/errors.js';
@@ -36,6 +37,8 @@ declare module 'fastify' {
     config: Config;
     database: Database;
     mailer: Mailer;
+    /** Durable background jobs in the app's database (jobs/queue.ts). */
+    jobs: JobQueue;
     auth: Auth;
     images: ImageStore;
     /** Resolves a Cookie header to the signed-in user (one query), or null. */
@@ -102,7 +105,11 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     timeouts: config.databaseTimeouts,
     onConnectionError: (err) => app.log.warn({ err: err.message }, 'database connection lost; the pool reconnects on the next query'),
   }));
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.db, log: app.log });
+  const jobs = createJobQueue(db.db, app.log);
+  // Over SMTP an email is a background job: no request waits on the mail server (ADR 0012).
+  // The local outbox is a table insert already, as quick and as durable as the job itself.
+  const directMailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.db, log: app.log });
+  const mailer = directMailer.transport === 'smtp' ? queuedMailer(directMailer, jobs) : directMailer;
   const auth = createAuth({ config, db: db.db, mailer, log: app.log, onUserSeen: (userId) => ensureCustomerInBackground(app, userId) });
   const viewerFromCookie = createViewerResolver(db.db, sessionCookieName(config), config.authSecret);
   const resolveViewer = async (request: FastifyRequest) => {
@@ -116,6 +123,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.decorate('config', config);
   app.decorate('database', db);
   app.decorate('mailer', mailer);
+  app.decorate('jobs', jobs);
   app.decorate('auth', auth);
   app.decorate('images', createImageStore(config.dataDir));
   app.decorate('viewerFromCookie', viewerFromCookie);
@@ -162,7 +170,9 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     });
   });
 
+  app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => {
+    await jobs.stop();
     mailer.close();
     if (!database) await db.close();
   });

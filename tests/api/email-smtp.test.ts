@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { followLink, newUser, signIn, signUp } from '../support/factories.js';
 import { get, setCookies } from '../support/http.js';
@@ -12,11 +12,14 @@ afterAll(async () => {
   await smtp.stop();
 });
 
-/** The verification link of the message last received for `to`, from its text part. */
-function received(to: string) {
-  const mail = smtp.received.filter((m) => m.to.includes(to)).at(-1);
-  expect(mail, `no mail for ${to}`).toBeDefined();
-  return parseMime(mail!.raw);
+/** The message last received for `to` (emails are background jobs: waits for it), parsed. */
+async function received(to: string) {
+  const mail = await vi.waitFor(() => {
+    const last = smtp.received.filter((m) => m.to.includes(to)).at(-1);
+    expect(last, `no mail for ${to}`).toBeDefined();
+    return last!;
+  }, { timeout: 10_000 });
+  return parseMime(mail.raw);
 }
 
 describe('email over real SMTP', () => {
@@ -34,10 +37,8 @@ describe('email over real SMTP', () => {
     const res = await signUp(app, user);
     expect(res.statusCode, res.body).toBe(201);
 
-    const mail = smtp.received.find((m) => m.to.includes(user.email));
-    expect(mail).toBeDefined();
-    expect(mail!.from).toBe('hello@agora.test');
-    const { headers, parts } = received(user.email);
+    const { headers, parts } = await received(user.email);
+    expect(smtp.received.find((m) => m.to.includes(user.email))!.from).toBe('hello@agora.test');
     expect(headers['content-type']).toMatch(/^multipart\/alternative/);
     expect(headers.subject).toMatch(/verify/i);
     const text = parts.find((p) => p.headers['content-type']?.startsWith('text/plain'));
@@ -87,7 +88,7 @@ describe('production mode', () => {
   it('sets a Secure session cookie after a sign-up verified through the emailed link', async () => {
     const user = newUser();
     expect((await signUp(app, user)).statusCode).toBe(201);
-    const { parts } = received(user.email);
+    const { parts } = await received(user.email);
     const link = /https?:\/\/\S+/.exec(parts.find((p) => p.headers['content-type']?.startsWith('text/plain'))!.body)![0];
     expect(new URL(link).origin).toBe('https://agora.example');
     expect((await followLink(app, link)).statusCode).toBe(302);

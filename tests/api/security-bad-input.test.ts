@@ -80,7 +80,9 @@ const PATH_VALUES: Record<string, (c: Ctx) => string> = {
   file: (c) => `${c.ids.feed}.ics`,
 };
 const ROUTE_PATH_VALUES: Record<string, Record<string, (c: Ctx) => string>> = {
-  '/api/accounts/sessions/:sessionId': { sessionId: (c) => c.ids.spareAuthSession },
+  '/api/accounts/sessions/:signInSessionId': { signInSessionId: (c) => c.ids.spareAuthSession },
+  '/api/auth/reset-password/:token': { token: () => 'x'.repeat(24) },
+  '/api/auth/callback/:providerId': { providerId: () => 'google' },
 };
 
 /** Who calls a route: its owner (the educator) unless a learner is the one who can. */
@@ -120,6 +122,9 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
   'GET /api/educator/payouts': () => ({ refresh: '0' }),
   'GET /api/dev/outbox': () => ({ to: 'someone@example.com', limit: '5' }),
   'POST /api/auth/sign-in/oauth2': () => ({ providerId: 'google', callbackURL: '/dashboard' }),
+  'GET /api/auth/verify-email': () => ({ token: 'x'.repeat(24), callbackURL: '/email-verified' }),
+  'GET /api/auth/reset-password/:token': () => ({ callbackURL: '/reset-password' }),
+  'GET /api/auth/callback/:providerId': () => ({ code: 'x', state: 'y' }),
 };
 
 /** Extra whole inputs for one route, beyond one bad field at a time. */

@@ -7,8 +7,11 @@ export interface ReceivedMail {
   raw: string;
 }
 
-/** A local SMTP server on a random port that keeps every message it receives. */
-export async function startSmtpServer(): Promise<{ url: string; received: ReceivedMail[]; stop: () => Promise<void> }> {
+/**
+ * A local SMTP server on a random port that keeps every message it receives;
+ * `delayMs` makes it answer each message that late (a slow mail server).
+ */
+export async function startSmtpServer(opts: { delayMs?: number } = {}): Promise<{ url: string; received: ReceivedMail[]; stop: () => Promise<void> }> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -23,7 +26,7 @@ export async function startSmtpServer(): Promise<{ url: string; received: Receiv
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
         });
-        callback();
+        setTimeout(callback, opts.delayMs ?? 0);
       });
     },
   });

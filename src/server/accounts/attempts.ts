@@ -54,22 +54,9 @@ export function createAttemptCounter(db: Db) {
       }
       return (back: string[]) => giveBack(back.filter((k) => keys.includes(k)));
     },
-    /** Throws 429 with the wait time when any key is at its limit. */
-    async assertUnder(keys: string[], limit: number, message: string) {
-      for (const key of keys) {
-        const hit = await current(key);
-        if (hit && hit.count >= limit) throw limited(message, hit.resetAt);
-      }
-    },
-    async record(keys: string[], windowSeconds: number) {
-      for (const key of keys) {
-        await db.execute(sql`
-          insert into rate_limit_hit (key, count, reset_at)
-          values (${key}, 1, now() + make_interval(secs => ${windowSeconds}))
-          on conflict (key) do update set
-            count = case when rate_limit_hit.reset_at <= now() then 1 else rate_limit_hit.count + 1 end,
-            reset_at = case when rate_limit_hit.reset_at <= now() then excluded.reset_at else rate_limit_hit.reset_at end`);
-      }
+    /** The attempts counted on `key` in its current window. */
+    async count(key: string): Promise<number> {
+      return (await current(key))?.count ?? 0;
     },
     async clear(keys: string[]) {
       for (const key of keys) await db.execute(sql`delete from rate_limit_hit where key = ${key}`);

@@ -3,6 +3,7 @@ import { MESSAGES, passwordWeaknesses } from '../../shared/accounts.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../http/errors.js';
 import type { AttemptCounter } from './attempts.js';
+import { accountAttemptsKey } from './sign-in.js';
 
 /**
  * What is done through an emailed link: verifying the email, resetting the password.
@@ -17,8 +18,8 @@ export async function resendVerification(app: Auth, attempts: AttemptCounter, he
   const email = input.email.toLowerCase();
   if (!email) throw new AppError(400, 'empty_fields', MESSAGES.emptyFields, { fields: { email: 'Email is required' } });
   const key = `resend:${email}`;
-  await attempts.assertUnder([key], 1, 'We just sent a link.');
-  await attempts.record([key], 60);
+  // Counted before sending (one atomic upsert), so concurrent requests cannot all pass.
+  await attempts.take([key], 1, 60, 'We just sent a link.');
   try {
     await app.auth.api.sendVerificationEmail({ body: { email, callbackURL: '/email-verified' }, headers });
   } catch (err) {
@@ -40,14 +41,22 @@ export async function requestPasswordReset(app: Auth, headers: Headers, input: {
   }
 }
 
-/** Sets a new password with the emailed token (the auth library signs out every sign-in session). */
-export async function resetPassword(app: Auth, headers: Headers, input: { token: string; password: string }): Promise<void> {
+/**
+ * Sets a new password with the emailed token (the auth library signs out every sign-in
+ * session). It also ends a lock-out of the account after failed log-ins: whoever holds
+ * the emailed link is the owner, and the attacker does not know the new password.
+ */
+export async function resetPassword(app: Auth, attempts: AttemptCounter, headers: Headers, input: { token: string; password: string }): Promise<void> {
   const { token, password } = input;
   if (!password) throw new AppError(400, 'empty_fields', MESSAGES.emptyFields, { fields: { password: 'Password is required' } });
   const reasons = passwordWeaknesses(password);
   if (reasons.length) throw new AppError(400, 'weak_password', 'This password is too weak', { reasons, fields: { password: reasons.join('. ') } });
+  const ctx = await app.auth.$context;
+  const pending = await ctx.internalAdapter.findVerificationValue(`reset-password:${token}`);
+  const owner = pending ? await ctx.internalAdapter.findUserById(pending.value) : null;
   try {
     await app.auth.api.resetPassword({ body: { token, newPassword: password }, headers });
+    if (owner) await attempts.clear([accountAttemptsKey(owner.email)]);
   } catch (err) {
     if (err instanceof APIError && err.statusCode < 500) {
       throw new AppError(400, 'invalid_token', 'This reset link is invalid or has expired. Ask for a new one.', { fields: { token: 'invalid or expired' } });

@@ -66,7 +66,7 @@ export async function accountRoutes(app: FastifyInstance) {
     config: perIp(10),
     schema: { tags, summary: 'Set a new password with the emailed token; signs out every session', body: resetPasswordBody, response: { 200: ok, ...errors } },
   }, async (request) => {
-    await resetPassword(app, toHeaders(request), request.body);
+    await resetPassword(app, attempts, toHeaders(request), request.body);
     return { ok: true as const, message: 'Your password has been changed. Log in with the new one.' };
   });
 

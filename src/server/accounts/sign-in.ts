@@ -3,10 +3,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES, type SignInBody } from '../../shared/accounts.js';
 import { AppError, databaseFailure } from '../http/errors.js';
 import { forwardCookies, toHeaders } from '../http/headers.js';
+import { signInAttackEmail } from '../email/templates.js';
 import type { AttemptCounter } from './attempts.js';
 
 const WINDOW_SECONDS = 15 * 60;
 const LIMIT_MESSAGE = 'Too many failed attempts to log in.';
+
+/** The counter of failed log-ins of one account (a password reset clears it). */
+export const accountAttemptsKey = (email: string) => `signin:account:${email.toLowerCase()}`;
 
 /**
  * Password sign-in. Failed attempts are counted per IP and per account; at the limit
@@ -32,8 +36,17 @@ export async function signIn(
   }
   const email = input.email.toLowerCase();
   const ipKey = `signin:ip:${request.ip}`;
-  const accountKey = `signin:account:${email}`;
-  const giveBack = await attempts.take([ipKey, accountKey], app.config.authRateLimit, WINDOW_SECONDS, LIMIT_MESSAGE);
+  const accountKey = accountAttemptsKey(email);
+  let giveBack: Awaited<ReturnType<AttemptCounter['take']>>;
+  try {
+    giveBack = await attempts.take([ipKey, accountKey], app.config.authRateLimit, WINDOW_SECONDS, LIMIT_MESSAGE);
+  } catch (err) {
+    // In the background: the answer must not take longer when the account exists.
+    if (err instanceof AppError && err.status === 429) {
+      warnOwnerOfAttack(app, attempts, email).catch((e) => request.log.warn({ err: e }, 'could not warn the owner of an attacked account'));
+    }
+    throw err;
+  }
   let failed = false;
 
   let cookies: string[];
@@ -68,4 +81,23 @@ export async function signIn(
   const viewer = await app.viewerFromCookie(cookies.map((c) => c.split(';')[0]).join('; '));
   if (!viewer) throw new AppError(500, 'sign_in_error', MESSAGES.signInError);
   return viewer;
+}
+
+/**
+ * The account is locked after failed log-ins: its owner hears of it by email, once per
+ * window, with the way back in (a password reset clears the lock: email-links.ts).
+ */
+async function warnOwnerOfAttack(app: FastifyInstance, attempts: AttemptCounter, email: string) {
+  if ((await attempts.count(accountAttemptsKey(email))) < app.config.authRateLimit) return;
+  const ctx = await app.auth.$context;
+  const found = await ctx.internalAdapter.findUserByEmail(email);
+  if (!found) return;
+  try {
+    await attempts.take([`signin:alert:${email}`], 1, WINDOW_SECONDS, 'Already warned.');
+  } catch (err) {
+    if (err instanceof AppError && err.status === 429) return;
+    throw err;
+  }
+  const user = found.user as typeof found.user & { firstName?: string };
+  await app.mailer.send(signInAttackEmail(user.email, user.firstName ?? '', new URL('/send-password-reset', app.config.publicUrl).toString()));
 }

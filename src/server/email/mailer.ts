@@ -2,6 +2,7 @@ import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
 import { emailOutbox } from '../db/schema/email.js';
+import type { JobQueue } from '../jobs/queue.js';
 
 export interface EmailMessage {
   to: string;
@@ -39,3 +40,19 @@ export function createMailer(opts: { smtpUrl?: string; from: string; db: Db; log
     close: () => {},
   };
 }
+
+/**
+ * A mailer whose `send` only stores the message as a background job; the job sends it
+ * through `inner` (retried on failure). Requests then answer without waiting on the SMTP
+ * server, in the same time whether they send an email or not (docs/decisions/0012).
+ */
+export function queuedMailer(inner: Mailer, queue: Pick<JobQueue, 'register' | 'enqueue'>): Mailer {
+  queue.register(SEND_EMAIL, (payload) => inner.send(payload as EmailMessage));
+  return {
+    transport: inner.transport,
+    send: (message) => queue.enqueue(SEND_EMAIL, message),
+    close: () => inner.close(),
+  };
+}
+
+const SEND_EMAIL = 'email.send';

@@ -164,3 +164,15 @@ export function planActiveEmail(to: string, firstName: string, o: { planName: st
     footer: 'You can cancel at any time; the fee returns to the standard rate when the plan ends.',
   });
 }
+
+export function signInAttackEmail(to: string, firstName: string, url: string): EmailMessage {
+  return layout({
+    to,
+    subject: 'Someone is trying to log in to your Agora account',
+    greeting: `Hi ${firstName || 'there'},`,
+    body: 'There were many failed attempts to log in to your Agora account, so logging in with its password is paused for 15 minutes. If that was you, or you need to get in now, reset your password: the link we email you lets you choose a new one and ends the pause.',
+    action: 'Reset my password',
+    url,
+    footer: 'If it was not you, nothing has changed: your password stays the same. Choose a password you use nowhere else.',
+  });
+}

@@ -8,3 +8,4 @@ export * from './educators.js';
 export * from './email.js';
 export * from './courses.js';
 export * from './payments.js';
+export * from './jobs.js';

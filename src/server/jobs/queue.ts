@@ -1,0 +1,144 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client.js';
+
+/** What one kind of job does with its payload; throwing schedules a retry. */
+export type JobHandler = (payload: unknown) => Promise<void>;
+
+export interface JobQueueOptions {
+  /** Attempts before a job is left as 'failed'. */
+  maxAttempts?: number;
+  /** How often every process looks for due jobs (retries, jobs of a process that died). */
+  pollMs?: number;
+  /** How long a process holds a job it works on before another may take it over. */
+  lockSeconds?: number;
+}
+
+interface ClaimedJob {
+  id: string;
+  kind: string;
+  payload: unknown;
+  attempts: number;
+}
+
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
+/**
+ * A durable job queue in the app's own database (docs/decisions/0012). `enqueue` writes
+ * the job already held by this process and runs it at once in the background, so the
+ * request answers without waiting and the work starts without a poll. A failure, or a
+ * process that dies, leaves the job for any process: each polls for due jobs with
+ * FOR UPDATE SKIP LOCKED, so several processes on one database never run a job twice
+ * at the same time. Delivery is at least once (a process killed mid-job is retried).
+ */
+export function createJobQueue(db: Db, log: FastifyBaseLogger, options: JobQueueOptions = {}) {
+  const maxAttempts = options.maxAttempts ?? 8;
+  const pollMs = options.pollMs ?? 5_000;
+  const lockSeconds = options.lockSeconds ?? 120;
+  const handlers = new Map<string, JobHandler>();
+  const running = new Set<Promise<void>>();
+  let timer: NodeJS.Timeout | null = null;
+  let polling: Promise<void> | null = null;
+  let stopped = false;
+
+  async function finish(job: ClaimedJob, err?: unknown) {
+    if (err === undefined) {
+      await db.execute(sql`delete from job where id = ${job.id}`);
+      return;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    if (job.attempts >= maxAttempts) {
+      log.error({ err, jobId: job.id, kind: job.kind, attempts: job.attempts }, 'background job failed for good');
+      await db.execute(sql`update job set state = 'failed', locked_until = null, last_error = ${message} where id = ${job.id}`);
+      return;
+    }
+    // Exponential backoff: 5 s, 10 s, 20 s ... capped at an hour.
+    const delaySeconds = Math.min(3600, 5 * 2 ** (job.attempts - 1));
+    log.warn({ err, jobId: job.id, kind: job.kind, attempts: job.attempts, delaySeconds }, 'background job failed; retrying later');
+    await db.execute(sql`
+      update job set locked_until = null, last_error = ${message}, run_at = now() + make_interval(secs => ${delaySeconds})
+      where id = ${job.id}`);
+  }
+
+  function run(job: ClaimedJob) {
+    const handler = handlers.get(job.kind);
+    const work = (async () => {
+      let failure: unknown;
+      try {
+        if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+        await handler(job.payload);
+      } catch (err) {
+        failure = err ?? new Error('job failed');
+      }
+      await finish(job, failure);
+    })().catch((err) => log.error({ err, jobId: job.id }, 'could not record the outcome of a background job'));
+    running.add(work);
+    void work.finally(() => running.delete(work));
+    return work;
+  }
+
+  async function pollOnce() {
+    const kinds = [...handlers.keys()];
+    if (!kinds.length || stopped) return;
+    const claimed = rowsOf<ClaimedJob>(await db.execute(sql`
+      update job set attempts = attempts + 1, locked_until = now() + make_interval(secs => ${lockSeconds})
+      where id in (
+        select id from job
+        where state = 'queued' and run_at <= now() and (locked_until is null or locked_until <= now())
+          and kind in (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)})
+        order by run_at
+        limit 20
+        for update skip locked
+      )
+      returning id, kind, payload, attempts`));
+    await Promise.all(claimed.map(run));
+  }
+
+  function poll() {
+    polling ??= pollOnce()
+      .catch((err) => log.warn({ err }, 'could not poll for background jobs'))
+      .finally(() => { polling = null; });
+    return polling;
+  }
+
+  return {
+    /** What to do with jobs of `kind`, in this process. */
+    register(kind: string, handler: JobHandler) {
+      handlers.set(kind, handler);
+    },
+    /** Stores a job (durable once this resolves) and starts it in the background. */
+    async enqueue(kind: string, payload: unknown): Promise<void> {
+      const [job] = rowsOf<ClaimedJob>(await db.execute(sql`
+        insert into job (kind, payload, attempts, locked_until)
+        values (${kind}, ${JSON.stringify(payload)}::jsonb, 1, now() + make_interval(secs => ${lockSeconds}))
+        returning id, kind, payload, attempts`));
+      if (stopped) {
+        // Shutting down: leave it to another (or the next) process.
+        await db.execute(sql`update job set attempts = 0, locked_until = null where id = ${job.id}`);
+        return;
+      }
+      void run(job);
+    },
+    /** Starts polling for due jobs (retries, and jobs left behind by a process that died). */
+    start() {
+      stopped = false;
+      timer ??= setInterval(() => void poll(), pollMs);
+      timer.unref();
+    },
+    /** Looks for due jobs now and waits until those found are done (tests, start-up). */
+    async runDue() {
+      await poll();
+      await Promise.all(running);
+    },
+    /** Stops polling and waits for the jobs this process is running. */
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      await polling;
+      await Promise.all(running);
+    },
+  };
+}
+
+export type JobQueue = ReturnType<typeof createJobQueue>;
