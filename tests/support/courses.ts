@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { TestApp } from './app.js';
+import { useTestApp, type AppContext, type TestApp } from './app.js';
 import { createSignedInUser, type NewUser, type SignedInUser } from './factories.js';
 import { call, get, patch, post } from './http.js';
 
@@ -23,6 +23,19 @@ export async function makeEducator(app: TestApp, overrides: Partial<NewUser> = {
   const res = await post(app, '/api/educators', educatorBody(), { cookie: user.cookie });
   expect(res.statusCode, res.body).toBe(201);
   return user;
+}
+
+export interface CoursesContext extends AppContext {
+  educator: Educator;
+}
+
+/** The usual start of a courses test file: one app and one educator, made in beforeAll. */
+export function useCoursesApp(): CoursesContext {
+  const ctx = useTestApp() as CoursesContext;
+  beforeAll(async () => {
+    ctx.educator = await makeEducator(ctx.app);
+  });
+  return ctx;
 }
 
 /** A signed-in learner (no educator record). */
