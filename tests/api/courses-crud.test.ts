@@ -4,14 +4,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
 import { call, del, get, post, randomIp } from '../support/http.js';
 import { fileForm } from '../support/multipart.js';
+import { UNKNOWN_ID } from '../support/test-data.js';
 import {
   addClassTimes, classTimeBody, courseBody, getCourse, makeClassTimes, makeCourse, makeEducator, makeSession, patchSession,
   queryRows, sessionBody, useCoursesApp, type Educator,
 } from '../support/courses.js';
 
 const ctx = useCoursesApp();
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 async function uploadCover(courseId: string, cookie: string, file: { data: Buffer; filename: string; type: string }) {
   const form = await fileForm(file);
@@ -214,17 +213,17 @@ describe("another educator's course: every write answers 403 and changes nothing
 describe('unknown and malformed ids', () => {
   it('unknown course or session ids answer 404', async () => {
     const opts = { cookie: ctx.educator.cookie };
-    expect((await get(ctx.app, `/api/courses/${UNKNOWN}`, opts)).statusCode).toBe(404);
-    expect((await call(ctx.app, 'PUT', `/api/courses/${UNKNOWN}`, courseBody(), opts)).statusCode).toBe(404);
-    expect((await post(ctx.app, `/api/courses/${UNKNOWN}/publish`, undefined, opts)).statusCode).toBe(404);
-    expect((await post(ctx.app, `/api/courses/${UNKNOWN}/archive`, undefined, opts)).statusCode).toBe(404);
-    expect((await post(ctx.app, `/api/courses/${UNKNOWN}/sessions`, sessionBody(), opts)).statusCode).toBe(404);
-    expect((await get(ctx.app, `/api/courses/${UNKNOWN}/roster`, opts)).statusCode).toBe(404);
+    expect((await get(ctx.app, `/api/courses/${UNKNOWN_ID}`, opts)).statusCode).toBe(404);
+    expect((await call(ctx.app, 'PUT', `/api/courses/${UNKNOWN_ID}`, courseBody(), opts)).statusCode).toBe(404);
+    expect((await post(ctx.app, `/api/courses/${UNKNOWN_ID}/publish`, undefined, opts)).statusCode).toBe(404);
+    expect((await post(ctx.app, `/api/courses/${UNKNOWN_ID}/archive`, undefined, opts)).statusCode).toBe(404);
+    expect((await post(ctx.app, `/api/courses/${UNKNOWN_ID}/sessions`, sessionBody(), opts)).statusCode).toBe(404);
+    expect((await get(ctx.app, `/api/courses/${UNKNOWN_ID}/roster`, opts)).statusCode).toBe(404);
     const id = await makeCourse(ctx.app, ctx.educator);
-    expect((await patchSession(ctx.app, ctx.educator, id, UNKNOWN, { capacity: 5 })).statusCode).toBe(404);
-    expect((await addClassTimes(ctx.app, ctx.educator, id, UNKNOWN, classTimeBody(31))).statusCode).toBe(404);
+    expect((await patchSession(ctx.app, ctx.educator, id, UNKNOWN_ID, { capacity: 5 })).statusCode).toBe(404);
+    expect((await addClassTimes(ctx.app, ctx.educator, id, UNKNOWN_ID, classTimeBody(31))).statusCode).toBe(404);
     const sessionId = await makeSession(ctx.app, ctx.educator, id);
-    expect((await del(ctx.app, `/api/courses/${id}/sessions/${sessionId}/class-times/${UNKNOWN}`, opts)).statusCode).toBe(404);
+    expect((await del(ctx.app, `/api/courses/${id}/sessions/${sessionId}/class-times/${UNKNOWN_ID}`, opts)).statusCode).toBe(404);
   });
 
   it('ids that are not uuids answer 400 naming the parameter', async () => {

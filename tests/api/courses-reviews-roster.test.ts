@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
 import { get, patch } from '../support/http.js';
+import { UNKNOWN_ID } from '../support/test-data.js';
 import {
   drop, enrol, getCourse, makeCourse, makeEducator, makePublishedCourse, makeSession, putReview, queryRows, useCoursesApp,
 } from '../support/courses.js';
@@ -92,7 +93,7 @@ describe('reviews', () => {
   it('a draft course and an unknown course answer 404', async () => {
     const draft = await makeCourse(ctx.app, ctx.educator);
     expect((await putReview(ctx.app, alice, draft, { rating: 5 })).statusCode).toBe(404);
-    expect((await putReview(ctx.app, alice, '00000000-0000-4000-8000-000000000000', { rating: 5 })).statusCode).toBe(404);
+    expect((await putReview(ctx.app, alice, UNKNOWN_ID, { rating: 5 })).statusCode).toBe(404);
   });
 });
 

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
+import { UNKNOWN_ID } from '../support/test-data.js';
 import { createSignedInUser } from '../support/factories.js';
 import { call, get, post, randomIp } from '../support/http.js';
 import { fileForm } from '../support/multipart.js';
@@ -130,7 +131,7 @@ describe('the public educator profile', () => {
 
   it('an unknown educator answers 404, a user who is not an educator too, a malformed id 400', async () => {
     const visitor = await createSignedInUser(ctx.app);
-    expect((await get(ctx.app, '/api/educators/00000000-0000-4000-8000-000000000000', { cookie: visitor.cookie })).statusCode).toBe(404);
+    expect((await get(ctx.app, `/api/educators/${UNKNOWN_ID}`, { cookie: visitor.cookie })).statusCode).toBe(404);
     expect((await get(ctx.app, `/api/educators/${visitor.id}`, { cookie: visitor.cookie })).statusCode).toBe(404);
     const bad = await get(ctx.app, '/api/educators/not-a-uuid', { cookie: visitor.cookie });
     expect(bad.statusCode).toBe(400);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
+import { UUID } from '../support/test-data.js';
 import { createSignedInUser } from '../support/factories.js';
 import { get, patch, randomIp } from '../support/http.js';
 import { fileForm } from '../support/multipart.js';
@@ -85,7 +86,7 @@ describe('the profile picture', () => {
     const res = await uploadAvatar(user.id, user.cookie, { data: await png(), filename: 'me.png', type: 'image/png' });
     expect(res.statusCode, res.body).toBe(200);
     const url: string = res.json().profileImage;
-    expect(url).toMatch(/^\/uploads\/avatars\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/);
+    expect(url).toMatch(new RegExp(`^/uploads/avatars/${UUID}\\.webp$`));
     expect((await get(ctx.app, '/api/me', { cookie: user.cookie })).json().profileImage).toBe(url);
 
     const served = await get(ctx.app, url);

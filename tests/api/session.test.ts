@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { account, signInSession } from '../../src/server/db/schema/accounts.js';
 import { educator } from '../../src/server/db/schema/educators.js';
 import { useTestApp } from '../support/app.js';
+import { UUID_RE } from '../support/test-data.js';
 import { createSignedInUser, signIn } from '../support/factories.js';
 import { del, get, post, setCookies } from '../support/http.js';
 
@@ -50,7 +51,7 @@ describe('GET /api/me', () => {
       verified: true,
       educator: null,
     });
-    expect(me.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(me.id).toMatch(UUID_RE);
     expect(Number.isNaN(Date.parse(me.createdAt))).toBe(false);
   });
 
