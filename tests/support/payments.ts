@@ -116,6 +116,14 @@ export async function purchaseOf(app: TestApp, checkoutSessionId: string) {
   return row ?? null;
 }
 
+/** Waits for the purchase of a checkout to reach `status`; answers the purchase row. */
+export function waitForPurchase(app: TestApp, checkout: Checkout, status = 'fulfilled') {
+  return waitFor(async () => {
+    const p = await purchaseOf(app, checkout.sessionId);
+    return p && p.status === status ? p : null;
+  }, `purchase ${status}`);
+}
+
 export async function paymentsOf(app: TestApp, purchaseId: string) {
   return queryRows<{ sequence: number; amount_cents: number; fee_cents: number; refunded_cents: number; charge_id: string | null; invoice_id: string | null; receipt_url: string | null }>(
     app, sql`select sequence, amount_cents, fee_cents, refunded_cents, charge_id, invoice_id, receipt_url from payment where purchase_id = ${purchaseId} order by sequence`);
