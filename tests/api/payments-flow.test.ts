@@ -9,7 +9,7 @@ import { outbox } from '../support/factories.js';
 import { get, post } from '../support/http.js';
 import {
   advanceCustomer, buildPaymentsApp, buy, customerOf, makePayoutEducator, payCheckout, paymentsOf, purchaseOf, sandboxOf, setCustomerCard,
-  signedWebhook, startCheckout, waitFor, waitForPurchase, type Checkout,
+  paidSeat, signedWebhook, startCheckout, waitFor, waitForPurchase, type Checkout,
 } from '../support/payments.js';
 
 /**
@@ -31,10 +31,7 @@ const verify = (user: { cookie: string }, checkout: Checkout) => get(app, `/api/
 
 describe('one payment', () => {
   it('4242 pays; the webhook enrols the learner once, records the payment net of the fee, and emails a receipt', async () => {
-    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 4900 } });
-    const learner = await makeLearner(app);
-    const checkout = await buy(app, learner, courseId, sessionId, 4900);
-    const p = await waitForPurchase(app, checkout);
+    const { courseId, sessionId, learner, checkout, purchase: p } = await paidSeat(app, educator, { priceCents: 4900 });
     expect(p.enrolment_id).toBeTruthy();
     expect(await enrolmentCounts(app, sessionId)).toEqual({ active: 1 });
     const [pay] = await paymentsOf(app, p.id);
@@ -72,10 +69,7 @@ describe('one payment', () => {
 
 describe('reliability', () => {
   it('a replayed webhook changes nothing the second time', async () => {
-    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 3000 } });
-    const learner = await makeLearner(app);
-    const checkout = await buy(app, learner, courseId, sessionId, 3000);
-    const p = await waitForPurchase(app, checkout);
+    const { sessionId, learner, checkout, purchase: p } = await paidSeat(app, educator, { priceCents: 3000 });
     const events = await app.stripe().events.list({ type: 'checkout.session.completed', limit: 20 });
     const event = events.data.find((e) => (e.data.object as { id: string }).id === checkout.sessionId)!;
     expect(event).toBeTruthy();
@@ -119,10 +113,7 @@ describe('reliability', () => {
   });
 
   it('once fulfilled, the complete page polling verify-session is answered from our records, without the provider', async () => {
-    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 2700 } });
-    const learner = await makeLearner(app);
-    const checkout = await buy(app, learner, courseId, sessionId, 2700);
-    await waitForPurchase(app, checkout);
+    const { learner, checkout } = await paidSeat(app, educator, { priceCents: 2700 });
     const failRequests = sandboxOf(app).failRequests;
     failRequests.add(`GET /v1/checkout/sessions/${checkout.sessionId}`);
     try {
@@ -166,10 +157,7 @@ describe('reliability', () => {
 
 describe('dropping a paid seat', () => {
   it('before the first class: a full refund at the provider, the seat freed, the answer says so', async () => {
-    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 6000, refundPolicy: 'moderate' } });
-    const learner = await makeLearner(app);
-    const checkout = await buy(app, learner, courseId, sessionId, 6000);
-    const p = await waitForPurchase(app, checkout);
+    const { courseId, sessionId, learner, checkout, purchase: p } = await paidSeat(app, educator, { priceCents: 6000, refundPolicy: 'moderate' });
     const res = await drop(app, learner, courseId, sessionId);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().refund).toEqual({ amountCents: 6000, currency: 'usd', full: true, pending: false });
@@ -182,10 +170,7 @@ describe('dropping a paid seat', () => {
   });
 
   it('after the first class under a moderate policy: no refund', async () => {
-    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 6000, refundPolicy: 'moderate' } });
-    const learner = await makeLearner(app);
-    const checkout = await buy(app, learner, courseId, sessionId, 6000);
-    const p = await waitForPurchase(app, checkout);
+    const { courseId, sessionId, learner, purchase: p } = await paidSeat(app, educator, { priceCents: 6000, refundPolicy: 'moderate' });
     await app.database.db.execute(sql`update class_time set starts_at = now() - interval '1 day', ends_at = now() - interval '23 hours' where session_id = ${sessionId}`);
     const res = await drop(app, learner, courseId, sessionId);
     expect(res.statusCode, res.body).toBe(200);
@@ -219,10 +204,7 @@ describe('installments', () => {
   });
 
   it('a failed installment marks the enrolment past due (seat kept); when the provider gives up the seat is released', async () => {
-    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 9000, installments: 3 }, session: { capacity: 1 } });
-    const learner = await makeLearner(app);
-    const checkout = await buy(app, learner, courseId, sessionId, 9000, 3);
-    await waitForPurchase(app, checkout);
+    const { courseId, sessionId, learner, checkout } = await paidSeat(app, educator, { priceCents: 9000, installments: 3 }, { capacity: 1 });
     const customer = await customerOf(app, learner);
     await setCustomerCard(app, customer, '4000000000000341'); // attaches; every later charge fails
     await advanceCustomer(app, customer, 31);
@@ -241,10 +223,7 @@ describe('installments', () => {
   });
 
   it('dropping cancels the future installments', async () => {
-    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 9000, installments: 3 } });
-    const learner = await makeLearner(app);
-    const checkout = await buy(app, learner, courseId, sessionId, 9000, 3);
-    const p = await waitForPurchase(app, checkout);
+    const { courseId, sessionId, learner, purchase: p } = await paidSeat(app, educator, { priceCents: 9000, installments: 3 });
     const res = await drop(app, learner, courseId, sessionId);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().refund).toMatchObject({ amountCents: 3000, full: true });

@@ -5,7 +5,7 @@ import type { TestApp } from '../support/app.js';
 import { drop, makeLearner, makePublishedCourse, makeSession, patchSession, queryRows, type Educator } from '../support/courses.js';
 import { outbox } from '../support/factories.js';
 import { get } from '../support/http.js';
-import { buildPaymentsApp, buy, makePayoutEducator, paymentsOf, purchaseOf, sandboxOf, waitFor, waitForPurchase } from '../support/payments.js';
+import { buildPaymentsApp, buy, makePayoutEducator, paidSeat, paymentsOf, purchaseOf, sandboxOf, waitFor, waitForPurchase } from '../support/payments.js';
 
 /**
  * A refund the provider failed (after a drop or a cancelled session) is owed in refund_due
@@ -39,10 +39,7 @@ describe('refunds the provider failed are retried until done', () => {
   });
 
   it('a drop while refunds fail: pending and owed, no refund; the retry refunds exactly once and emails the learner', async () => {
-    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 6000, refundPolicy: 'moderate' } });
-    const learner = await makeLearner(app);
-    const checkout = await buy(app, learner, courseId, sessionId, 6000);
-    const p = await waitForPurchase(app, checkout);
+    const { courseId, sessionId, learner, checkout, purchase: p } = await paidSeat(app, educator, { priceCents: 6000, refundPolicy: 'moderate' });
     const [pay] = await paymentsOf(app, p.id);
 
     failRequests.add('POST /v1/refunds');

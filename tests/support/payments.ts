@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import type { StripeSandboxControls } from '@agora/stripe-sandbox';
 import { buildTestApp, type TestApp, type TestAppOptions } from './app.js';
-import { makeEducator, queryRows, type Educator } from './courses.js';
+import { makeEducator, makeLearner, makePublishedCourse, queryRows, type Educator } from './courses.js';
 import { get, post } from './http.js';
 
 /**
@@ -107,6 +107,17 @@ export async function buy(app: TestApp, learner: { cookie: string }, courseId: s
   const paid = await payCheckout(app, checkout);
   expect(paid.statusCode, paid.body).toBeLessThan(300);
   return checkout;
+}
+
+/** A new published paid course and a learner whose purchase of a seat in it went through. */
+export async function paidSeat(
+  app: TestApp, educator: { cookie: string }, course: { priceCents: number; installments?: number } & Record<string, unknown>, session?: Record<string, unknown>,
+) {
+  const { courseId, sessionId } = await makePublishedCourse(app, educator, { course, session });
+  const learner = await makeLearner(app);
+  const checkout = await buy(app, learner, courseId, sessionId, course.priceCents, course.installments);
+  const purchase = await waitForPurchase(app, checkout);
+  return { courseId, sessionId, learner, checkout, purchase };
 }
 
 /** The purchase row of a checkout session. */
