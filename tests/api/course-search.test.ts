@@ -7,7 +7,7 @@ import { isPreparedShape, searchSql, type SearchParams } from '../../src/server/
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
 import { call, get, patch, post } from '../support/http.js';
-import { allowPaidPublishing } from '../support/courses.js';
+import { dayFromNow, makeCourse, makeSession, publish } from '../support/courses.js';
 
 /**
  * GET /api/courses/search and GET /api/explore. The test database is shared with other
@@ -16,39 +16,18 @@ import { allowPaidPublishing } from '../support/courses.js';
  */
 const TOK = `zq${randomBytes(4).toString('hex').replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)])}`;
 const CITY = `Porto${TOK}`;
-const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
 let app: TestApp;
 let educator: SignedInUser;
 let learner: SignedInUser;
 const ids: Record<'A' | 'B' | 'C' | 'F' | 'D', string> = { A: '', B: '', C: '', F: '', D: '' };
 
-function course(overrides: Record<string, unknown>) {
-  return {
-    title: 'A course',
-    summary: 'A summary that is long enough.',
-    description: 'A description.',
-    category: 'other',
-    level: 'all',
-    language: 'English',
-    format: 'online',
-    priceCents: 0,
-    currency: 'usd',
-    refundPolicy: 'moderate',
-    ...overrides,
-  };
-}
-
+/** A course of `user` (fields over the support defaults); with a session, published. */
 async function createCourse(user: SignedInUser, body: Record<string, unknown>, session?: { startsOn: string; capacity: number }): Promise<string> {
-  const res = await post(app, '/api/courses', course(body), { cookie: user.cookie });
-  expect(res.statusCode, res.body).toBe(201);
-  const id = res.json().id as string;
+  const id = await makeCourse(app, user, body);
   if (session) {
-    const s = await post(app, `/api/courses/${id}/sessions`, { startsOn: session.startsOn, endsOn: day(120), capacity: session.capacity, timeZone: 'Europe/Lisbon' }, { cookie: user.cookie });
-    expect(s.statusCode, s.body).toBe(201);
-    await allowPaidPublishing(app, id); // paid courses need the educator's payouts
-    const p = await post(app, `/api/courses/${id}/publish`, undefined, { cookie: user.cookie });
-    expect(p.statusCode, p.body).toBe(200);
+    await makeSession(app, user, id, { startsOn: session.startsOn, endsOn: dayFromNow(120), capacity: session.capacity, timeZone: 'Europe/Lisbon' });
+    await publish(app, user, id);
   }
   return id;
 }
@@ -86,21 +65,21 @@ beforeAll(async () => {
   ids.A = await createCourse(educator, {
     title: `Python ${TOK}alpha`, summary: `Learn the ${TOK}summ language with friends.`,
     description: `Hands-on sessions. ${TOK}descr ${TOK}all ${TOK}tier`, category: 'coding', level: 'beginner', format: 'online', priceCents: 0,
-  }, { startsOn: day(10), capacity: 5 });
+  }, { startsOn: dayFromNow(10), capacity: 5 });
   // B: free, in person, advanced, one seat (taken below), cooking.
   ids.B = await createCourse(educator, {
     title: `Sourdough Baking ${TOK}beta`, summary: 'Bread for everyone, from starter to loaf.', description: `Flour and water. ${TOK}all`,
     category: 'cooking', level: 'advanced', format: 'in_person', city: CITY, address: '1 Rua Nova', priceCents: 0,
-  }, { startsOn: day(30), capacity: 1 });
+  }, { startsOn: dayFromNow(30), capacity: 1 });
   // C: paid, online, all levels, its title holds the "tier" word A has in its description.
   ids.C = await createCourse(educator, {
     title: `Watercolor ${TOK}tier`, summary: 'Paint light and water in small groups.', description: `Brushes and paper. ${TOK}all ${TOK}deltb`,
     category: 'arts', level: 'all', format: 'online', priceCents: 12_000,
-  }, { startsOn: day(60), capacity: 10 });
+  }, { startsOn: dayFromNow(60), capacity: 10 });
   ids.F = await createCourse(educator, {
     title: `Guitar ${TOK}delta`, summary: 'Chords, rhythm and your first songs.', description: `Bring a guitar. ${TOK}all`,
     category: 'music', level: 'intermediate', format: 'online', priceCents: 3_000,
-  }, { startsOn: day(90), capacity: 10 });
+  }, { startsOn: dayFromNow(90), capacity: 10 });
   // D: a draft that matches everything: never found.
   ids.D = await createCourse(educator, {
     title: `Python ${TOK}draft ${TOK}alpha`, summary: `Draft ${TOK}summ summary text.`, description: `${TOK}all ${TOK}descr ${TOK}tier`, category: 'coding', level: 'beginner',
@@ -142,7 +121,7 @@ describe('GET /api/courses/search: what is found', () => {
     expect(body.items[0]).toEqual({
       id: ids.B, title: `Sourdough Baking ${TOK}beta`, summary: 'Bread for everyone, from starter to loaf.', category: 'cooking', level: 'advanced',
       format: 'in_person', city: CITY, coverImage: null, priceCents: 0, currency: 'usd', ratingAvg: 3, ratingCount: 1,
-      educatorName: `Grace Hop${TOK}`, nextStartOn: day(30), seatsLeft: 0,
+      educatorName: `Grace Hop${TOK}`, nextStartOn: dayFromNow(30), seatsLeft: 0,
     } satisfies CourseCard);
   });
 
@@ -186,7 +165,7 @@ describe('GET /api/courses/search: what is found', () => {
 
   it('a course published after a search is found by the same search at once (the cache is dropped)', async () => {
     expect(await found({ q: `${TOK}late` })).toEqual([]);
-    const id = await createCourse(educator, { title: `Chess ${TOK}late`, summary: 'Openings, tactics and endgames.', description: 'Bring a board.', category: 'sports' }, { startsOn: day(15), capacity: 8 });
+    const id = await createCourse(educator, { title: `Chess ${TOK}late`, summary: 'Openings, tactics and endgames.', description: 'Bring a board.', category: 'sports' }, { startsOn: dayFromNow(15), capacity: 8 });
     expect(await found({ q: `${TOK}late` })).toEqual([id]);
     const archived = await post(app, `/api/courses/${id}/archive`, undefined, { cookie: educator.cookie });
     expect(archived.statusCode, archived.body).toBe(200);
@@ -219,9 +198,9 @@ describe('GET /api/courses/search: filters', () => {
   });
 
   it('starts after a date (the next session to come)', async () => {
-    expect(await scoped({ startsAfter: day(20) })).toBe('BCF');
-    expect(await scoped({ startsAfter: day(61) })).toBe('F');
-    expect(await scoped({ startsAfter: day(10) })).toBe('ABCF');
+    expect(await scoped({ startsAfter: dayFromNow(20) })).toBe('BCF');
+    expect(await scoped({ startsAfter: dayFromNow(61) })).toBe('F');
+    expect(await scoped({ startsAfter: dayFromNow(10) })).toBe('ABCF');
   });
 
   it('level: a course for all levels suits every level', async () => {

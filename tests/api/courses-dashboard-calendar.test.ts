@@ -1,14 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
 import { get, pathOf, post } from '../support/http.js';
 import {
-  classTimeBody, drop, enrol, makeClassTimes, makeCourse, makeEducator, makeSession, publish, queryRows, type Educator,
+  classTimeBody, drop, enrol, makeClassTimes, makeCourse, makeSession, publish, queryRows, useCoursesApp,
 } from '../support/courses.js';
 
-let app: TestApp;
-let educator: Educator;
+const ctx = useCoursesApp();
 let learner: SignedInUser;
 let soonCourse: string;
 let soonSession: string;
@@ -18,43 +16,38 @@ let droppedCourse: string;
 let droppedSession: string;
 let soonTimes: string[];
 beforeAll(async () => {
-  app = await buildTestApp();
-  educator = await makeEducator(app);
-  learner = await createSignedInUser(app);
+  learner = await createSignedInUser(ctx.app);
 
   // A course with a class in 2 days and a weekly series starting in 10 days.
-  soonCourse = await makeCourse(app, educator, { title: 'Sketching, quickly; and well' });
-  soonSession = await makeSession(app, educator, soonCourse, { startsOn: new Date().toISOString().slice(0, 10) });
+  soonCourse = await makeCourse(ctx.app, ctx.educator, { title: 'Sketching, quickly; and well' });
+  soonSession = await makeSession(ctx.app, ctx.educator, soonCourse, { startsOn: new Date().toISOString().slice(0, 10) });
   soonTimes = [
-    ...(await makeClassTimes(app, educator, soonCourse, soonSession, classTimeBody(2, { location: 'Room 4, Main St' }))),
-    ...(await makeClassTimes(app, educator, soonCourse, soonSession, { ...classTimeBody(10), repeatWeeks: 3 })),
+    ...(await makeClassTimes(ctx.app, ctx.educator, soonCourse, soonSession, classTimeBody(2, { location: 'Room 4, Main St' }))),
+    ...(await makeClassTimes(ctx.app, ctx.educator, soonCourse, soonSession, { ...classTimeBody(10), repeatWeeks: 3 })),
   ];
-  await publish(app, educator, soonCourse);
-  expect((await enrol(app, learner, soonCourse, soonSession)).json().enrolment.status).toBe('active');
+  await publish(ctx.app, ctx.educator, soonCourse);
+  expect((await enrol(ctx.app, learner, soonCourse, soonSession)).json().enrolment.status).toBe('active');
 
   // A full course: the learner waits.
-  fullCourse = await makeCourse(app, educator, { title: 'Oil painting' });
-  fullSession = await makeSession(app, educator, fullCourse, { capacity: 1 });
-  await makeClassTimes(app, educator, fullCourse, fullSession, classTimeBody(3));
-  await publish(app, educator, fullCourse);
-  await enrol(app, await createSignedInUser(app), fullCourse, fullSession);
-  expect((await enrol(app, learner, fullCourse, fullSession)).json().enrolment.status).toBe('waitlisted');
+  fullCourse = await makeCourse(ctx.app, ctx.educator, { title: 'Oil painting' });
+  fullSession = await makeSession(ctx.app, ctx.educator, fullCourse, { capacity: 1 });
+  await makeClassTimes(ctx.app, ctx.educator, fullCourse, fullSession, classTimeBody(3));
+  await publish(ctx.app, ctx.educator, fullCourse);
+  await enrol(ctx.app, await createSignedInUser(ctx.app), fullCourse, fullSession);
+  expect((await enrol(ctx.app, learner, fullCourse, fullSession)).json().enrolment.status).toBe('waitlisted');
 
   // A course the learner dropped.
-  droppedCourse = await makeCourse(app, educator, { title: 'Pottery' });
-  droppedSession = await makeSession(app, educator, droppedCourse);
-  await makeClassTimes(app, educator, droppedCourse, droppedSession, classTimeBody(4));
-  await publish(app, educator, droppedCourse);
-  await enrol(app, learner, droppedCourse, droppedSession);
-  expect((await drop(app, learner, droppedCourse, droppedSession)).statusCode).toBe(200);
+  droppedCourse = await makeCourse(ctx.app, ctx.educator, { title: 'Pottery' });
+  droppedSession = await makeSession(ctx.app, ctx.educator, droppedCourse);
+  await makeClassTimes(ctx.app, ctx.educator, droppedCourse, droppedSession, classTimeBody(4));
+  await publish(ctx.app, ctx.educator, droppedCourse);
+  await enrol(ctx.app, learner, droppedCourse, droppedSession);
+  expect((await drop(ctx.app, learner, droppedCourse, droppedSession)).statusCode).toBe(200);
 }, 60_000);
-afterAll(async () => {
-  await app.close();
-});
 
 describe('dashboard', () => {
   it("the learner's upcoming class times (next 7 days first), their courses and waitlists", async () => {
-    const res = await get(app, '/api/dashboard', { cookie: learner.cookie });
+    const res = await get(ctx.app, '/api/dashboard', { cookie: learner.cookie });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const d = res.json();
@@ -68,7 +61,7 @@ describe('dashboard', () => {
   });
 
   it("an educator's teaching list with enrolment counts", async () => {
-    const d = (await get(app, '/api/dashboard', { cookie: educator.cookie })).json();
+    const d = (await get(ctx.app, '/api/dashboard', { cookie: ctx.educator.cookie })).json();
     const byTitle = Object.fromEntries(d.teaching.map((c: { title: string }) => [c.title, c]));
     expect(byTitle['Sketching, quickly; and well']).toMatchObject({ id: soonCourse, status: 'published', active: 1, waitlisted: 0, seatsLeft: 9 });
     expect(byTitle['Oil painting']).toMatchObject({ id: fullCourse, active: 1, waitlisted: 1, seatsLeft: 0 });
@@ -86,7 +79,7 @@ describe('calendar', () => {
   const icsTime = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 
   it('GET /api/calendar.ics is text/calendar with one VEVENT per class time, DTSTART in UTC matching the stored instant', async () => {
-    const res = await get(app, '/api/calendar.ics', { cookie: learner.cookie });
+    const res = await get(ctx.app, '/api/calendar.ics', { cookie: learner.cookie });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/calendar/);
     expect(res.headers['content-disposition']).toMatch(/attachment; filename=".*\.ics"/);
@@ -97,7 +90,7 @@ describe('calendar', () => {
     const list = events(res.body);
     // Only the active session's class times: not the waitlisted, not the dropped.
     expect(list.map((e) => e.UID).sort()).toEqual(soonTimes.map((id) => `${id}@agora`).sort());
-    const stored = await queryRows<{ id: string; starts_at: string | Date; ends_at: string | Date }>(app,
+    const stored = await queryRows<{ id: string; starts_at: string | Date; ends_at: string | Date }>(ctx.app,
       sql`select id, starts_at, ends_at from class_time where session_id = ${soonSession}`);
     for (const row of stored) {
       const e = list.find((x) => x.UID === `${row.id}@agora`)!;
@@ -105,44 +98,44 @@ describe('calendar', () => {
       expect(e.DTSTART).toBe(icsTime(new Date(row.starts_at)));
       expect(e.DTEND).toBe(icsTime(new Date(row.ends_at)));
       expect(e.SUMMARY).toBe('Sketching\\, quickly\\; and well');
-      expect(e.URL).toBe(`${app.config.publicUrl}/course/${soonCourse}`);
+      expect(e.URL).toBe(`${ctx.app.config.publicUrl}/course/${soonCourse}`);
     }
     expect(list.find((e) => e.UID === `${soonTimes[0]}@agora`)!.LOCATION).toBe('Room 4\\, Main St');
   });
 
   it('the private feed URL works without a session cookie; an unknown token answers 404; rotating kills the old URL', async () => {
-    const res = await post(app, '/api/calendar/feed', undefined, { cookie: learner.cookie });
+    const res = await post(ctx.app, '/api/calendar/feed', undefined, { cookie: learner.cookie });
     expect(res.statusCode, res.body).toBe(200);
     const url: string = res.json().url;
-    expect(url).toMatch(new RegExp(`^${app.config.publicUrl}/api/calendar/feed/[A-Za-z0-9_-]{20,64}\\.ics$`));
+    expect(url).toMatch(new RegExp(`^${ctx.app.config.publicUrl}/api/calendar/feed/[A-Za-z0-9_-]{20,64}\\.ics$`));
     // The same URL until rotated.
-    expect((await post(app, '/api/calendar/feed', {}, { cookie: learner.cookie })).json().url).toBe(url);
+    expect((await post(ctx.app, '/api/calendar/feed', {}, { cookie: learner.cookie })).json().url).toBe(url);
 
-    const feed = await get(app, pathOf(url));
+    const feed = await get(ctx.app, pathOf(url));
     expect(feed.statusCode).toBe(200);
     expect(feed.headers['content-type']).toMatch(/^text\/calendar/);
     expect(events(feed.body)).toHaveLength(soonTimes.length);
 
-    expect((await get(app, '/api/calendar/feed/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.ics')).statusCode).toBe(404);
-    expect((await get(app, '/api/calendar/feed/short.ics')).statusCode).toBe(400);
+    expect((await get(ctx.app, '/api/calendar/feed/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.ics')).statusCode).toBe(404);
+    expect((await get(ctx.app, '/api/calendar/feed/short.ics')).statusCode).toBe(400);
 
-    const rotated = await post(app, '/api/calendar/feed', { rotate: true }, { cookie: learner.cookie });
+    const rotated = await post(ctx.app, '/api/calendar/feed', { rotate: true }, { cookie: learner.cookie });
     expect(rotated.statusCode).toBe(200);
     const newUrl: string = rotated.json().url;
     expect(newUrl).not.toBe(url);
-    expect((await get(app, pathOf(url))).statusCode).toBe(404);
-    expect((await get(app, pathOf(newUrl))).statusCode).toBe(200);
+    expect((await get(ctx.app, pathOf(url))).statusCode).toBe(404);
+    expect((await get(ctx.app, pathOf(newUrl))).statusCode).toBe(200);
   });
 
   it('the .ics and the feed set-up need a session', async () => {
-    expect((await get(app, '/api/calendar.ics')).statusCode).toBe(401);
-    expect((await post(app, '/api/calendar/feed')).statusCode).toBe(401);
+    expect((await get(ctx.app, '/api/calendar.ics')).statusCode).toBe(401);
+    expect((await post(ctx.app, '/api/calendar/feed')).statusCode).toBe(401);
   });
 
   it("each user's feed shows only their own class times", async () => {
-    const other = await createSignedInUser(app);
-    const url = (await post(app, '/api/calendar/feed', undefined, { cookie: other.cookie })).json().url;
-    const feed = await get(app, pathOf(url));
+    const other = await createSignedInUser(ctx.app);
+    const url = (await post(ctx.app, '/api/calendar/feed', undefined, { cookie: other.cookie })).json().url;
+    const feed = await get(ctx.app, pathOf(url));
     expect(feed.statusCode).toBe(200);
     expect(events(feed.body)).toEqual([]);
   });

@@ -1,28 +1,21 @@
 import { sql } from 'drizzle-orm';
 import { dateIn } from '../../src/shared/time.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createSignedInUser } from '../support/factories.js';
 import { del, get, post } from '../support/http.js';
 import {
-  addClassTimes, classTimeBody, dayFromNow, enrol, enrolmentCounts, getCourse, makeClassTimes, makeCourse, makeEducator,
-  makePublishedCourse, makeSession, patchSession, queryRows, seatsTaken, sessionBody, type Educator,
+  addClassTimes, classTimeBody, dayFromNow, enrol, enrolmentCounts, getCourse, makeClassTimes, makeCourse,
+  makePublishedCourse, makeSession, patchSession, queryRows, seatsTaken, sessionBody, useCoursesApp,
 } from '../support/courses.js';
 
-let app: TestApp;
-let educator: Educator;
+const ctx = useCoursesApp();
 let courseId: string;
 beforeAll(async () => {
-  app = await buildTestApp();
-  educator = await makeEducator(app);
-  courseId = await makeCourse(app, educator);
-});
-afterAll(async () => {
-  await app.close();
+  courseId = await makeCourse(ctx.app, ctx.educator);
 });
 
 const classTimeCount = async (sessionId: string) =>
-  Number((await queryRows<{ n: number }>(app, sql`select count(*)::int as n from class_time where session_id = ${sessionId}`))[0].n);
+  Number((await queryRows<{ n: number }>(ctx.app, sql`select count(*)::int as n from class_time where session_id = ${sessionId}`))[0].n);
 
 /** The wall-clock time and weekday an instant shows in a zone. */
 function localTime(iso: string, timeZone: string) {
@@ -40,9 +33,9 @@ function firstWeekday(year: number, month: number, weekday: number): string {
 
 describe('creating a session', () => {
   it('a valid session answers 201 and shows on the course with its seats', async () => {
-    const res = await post(app, `/api/courses/${courseId}/sessions`, sessionBody({ capacity: 12, minToRun: 4, timeZone: 'America/New_York' }), { cookie: educator.cookie });
+    const res = await post(ctx.app, `/api/courses/${courseId}/sessions`, sessionBody({ capacity: 12, minToRun: 4, timeZone: 'America/New_York' }), { cookie: ctx.educator.cookie });
     expect(res.statusCode, res.body).toBe(201);
-    const s = (await getCourse(app, educator, courseId)).json().sessions.find((x: { id: string }) => x.id === res.json().id);
+    const s = (await getCourse(ctx.app, ctx.educator, courseId)).json().sessions.find((x: { id: string }) => x.id === res.json().id);
     expect(s).toMatchObject({ capacity: 12, minToRun: 4, timeZone: 'America/New_York', status: 'scheduled', seatsTaken: 0, seatsLeft: 12, waitlisted: 0, classTimes: [] });
   });
 
@@ -58,10 +51,10 @@ describe('creating a session', () => {
     // Somewhere it is already tomorrow (UTC+14) or still yesterday (UTC-11) compared to UTC.
     for (const timeZone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
       const today = dateIn(new Date(), timeZone);
-      const ok = await post(app, `/api/courses/${courseId}/sessions`, sessionBody({ timeZone, startsOn: today, endsOn: dayFromNow(40) }), { cookie: educator.cookie });
+      const ok = await post(ctx.app, `/api/courses/${courseId}/sessions`, sessionBody({ timeZone, startsOn: today, endsOn: dayFromNow(40) }), { cookie: ctx.educator.cookie });
       expect(ok.statusCode, `${timeZone} ${today}: ${ok.body}`).toBe(201);
       const yesterday = new Date(Date.parse(`${today}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-      const late = await post(app, `/api/courses/${courseId}/sessions`, sessionBody({ timeZone, startsOn: yesterday, endsOn: dayFromNow(40) }), { cookie: educator.cookie });
+      const late = await post(ctx.app, `/api/courses/${courseId}/sessions`, sessionBody({ timeZone, startsOn: yesterday, endsOn: dayFromNow(40) }), { cookie: ctx.educator.cookie });
       expect(late.statusCode, `${timeZone} ${yesterday}`).toBe(400);
       expect(late.json().error.fields.startsOn).toMatch(/today or a later date/);
     }
@@ -71,52 +64,52 @@ describe('creating a session', () => {
   });
 
   it.each(invalid)('%s answers 400 naming the field, and creates nothing', async (_, override, field, message) => {
-    const before = await queryRows(app, sql`select id from course_session where course_id = ${courseId}`);
-    const res = await post(app, `/api/courses/${courseId}/sessions`, sessionBody(override), { cookie: educator.cookie });
+    const before = await queryRows(ctx.app, sql`select id from course_session where course_id = ${courseId}`);
+    const res = await post(ctx.app, `/api/courses/${courseId}/sessions`, sessionBody(override), { cookie: ctx.educator.cookie });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().error.fields[field]).toMatch(message);
-    expect(await queryRows(app, sql`select id from course_session where course_id = ${courseId}`)).toHaveLength(before.length);
+    expect(await queryRows(ctx.app, sql`select id from course_session where course_id = ${courseId}`)).toHaveLength(before.length);
   });
 });
 
 describe('class times', () => {
   it('a class time is added and shown (with its meeting link to the owner)', async () => {
-    const sessionId = await makeSession(app, educator, courseId);
+    const sessionId = await makeSession(ctx.app, ctx.educator, courseId);
     const body = classTimeBody(32, { location: 'Studio 3' });
-    const [id] = await makeClassTimes(app, educator, courseId, sessionId, body);
-    const s = (await getCourse(app, educator, courseId)).json().sessions.find((x: { id: string }) => x.id === sessionId);
+    const [id] = await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, body);
+    const s = (await getCourse(ctx.app, ctx.educator, courseId)).json().sessions.find((x: { id: string }) => x.id === sessionId);
     expect(s.classTimes).toEqual([{ id, startsAt: body.startsAt, endsAt: body.endsAt, location: 'Studio 3', meetingUrl: 'https://meet.example.com/room-1' }]);
   });
 
   it('an end before the start answers 400 naming endsAt', async () => {
-    const sessionId = await makeSession(app, educator, courseId);
+    const sessionId = await makeSession(ctx.app, ctx.educator, courseId);
     const body = classTimeBody(32);
-    const res = await addClassTimes(app, educator, courseId, sessionId, { ...body, endsAt: new Date(new Date(body.startsAt).getTime() - 3600_000).toISOString() });
+    const res = await addClassTimes(ctx.app, ctx.educator, courseId, sessionId, { ...body, endsAt: new Date(new Date(body.startsAt).getTime() - 3600_000).toISOString() });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.fields.endsAt).toMatch(/after the start/);
     expect(await classTimeCount(sessionId)).toBe(0);
   });
 
   it('a start in the past, a bad meeting link and a bad date each answer 400 naming the field', async () => {
-    const sessionId = await makeSession(app, educator, courseId);
-    const past = await addClassTimes(app, educator, courseId, sessionId, classTimeBody(-2));
+    const sessionId = await makeSession(ctx.app, ctx.educator, courseId);
+    const past = await addClassTimes(ctx.app, ctx.educator, courseId, sessionId, classTimeBody(-2));
     expect(past.statusCode).toBe(400);
     expect(past.json().error.fields).toHaveProperty('startsAt');
-    const link = await addClassTimes(app, educator, courseId, sessionId, classTimeBody(33, { meetingUrl: 'javascript:alert(1)' }));
+    const link = await addClassTimes(ctx.app, ctx.educator, courseId, sessionId, classTimeBody(33, { meetingUrl: 'javascript:alert(1)' }));
     expect(link.statusCode).toBe(400);
     expect(link.json().error.fields).toHaveProperty('meetingUrl');
-    const date = await addClassTimes(app, educator, courseId, sessionId, classTimeBody(33, { startsAt: 'tomorrow at six' }));
+    const date = await addClassTimes(ctx.app, ctx.educator, courseId, sessionId, classTimeBody(33, { startsAt: 'tomorrow at six' }));
     expect(date.statusCode).toBe(400);
     expect(date.json().error.fields).toHaveProperty('startsAt');
     expect(await classTimeCount(sessionId)).toBe(0);
   });
 
   it('an overlapping class time answers 400', async () => {
-    const sessionId = await makeSession(app, educator, courseId);
+    const sessionId = await makeSession(ctx.app, ctx.educator, courseId);
     const first = classTimeBody(34);
-    await makeClassTimes(app, educator, courseId, sessionId, first);
+    await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, first);
     const halfHourLater = new Date(new Date(first.startsAt).getTime() + 30 * 60_000);
-    const res = await addClassTimes(app, educator, courseId, sessionId, {
+    const res = await addClassTimes(ctx.app, ctx.educator, courseId, sessionId, {
       startsAt: halfHourLater.toISOString(), endsAt: new Date(halfHourLater.getTime() + 3600_000).toISOString(),
     });
     expect(res.statusCode).toBe(400);
@@ -125,34 +118,34 @@ describe('class times', () => {
   });
 
   it('back-to-back class times do not overlap; the same time in another session is fine', async () => {
-    const sessionId = await makeSession(app, educator, courseId);
+    const sessionId = await makeSession(ctx.app, ctx.educator, courseId);
     const first = classTimeBody(35);
-    await makeClassTimes(app, educator, courseId, sessionId, first);
-    await makeClassTimes(app, educator, courseId, sessionId, { startsAt: first.endsAt, endsAt: new Date(new Date(first.endsAt).getTime() + 3600_000).toISOString() });
-    const other = await makeSession(app, educator, courseId);
-    await makeClassTimes(app, educator, courseId, other, first);
+    await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, first);
+    await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, { startsAt: first.endsAt, endsAt: new Date(new Date(first.endsAt).getTime() + 3600_000).toISOString() });
+    const other = await makeSession(ctx.app, ctx.educator, courseId);
+    await makeClassTimes(ctx.app, ctx.educator, courseId, other, first);
   });
 
   it('a weekly series of 8 whose 5th week overlaps an existing class time inserts none of them', async () => {
-    const sessionId = await makeSession(app, educator, courseId);
+    const sessionId = await makeSession(ctx.app, ctx.educator, courseId);
     const series = classTimeBody(36);
     // One hour into week 5's class (3 hours long, so even a DST shift of an hour still overlaps).
     const week5 = new Date(new Date(series.startsAt).getTime() + 4 * 7 * 86400_000 + 3600_000);
-    await makeClassTimes(app, educator, courseId, sessionId, { startsAt: week5.toISOString(), endsAt: new Date(week5.getTime() + 3600_000).toISOString() });
+    await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, { startsAt: week5.toISOString(), endsAt: new Date(week5.getTime() + 3600_000).toISOString() });
     const before = await classTimeCount(sessionId);
     expect(before).toBe(1);
 
-    const res = await addClassTimes(app, educator, courseId, sessionId, { ...series, endsAt: new Date(new Date(series.startsAt).getTime() + 3 * 3600_000).toISOString(), repeatWeeks: 8 });
+    const res = await addClassTimes(ctx.app, ctx.educator, courseId, sessionId, { ...series, endsAt: new Date(new Date(series.startsAt).getTime() + 3 * 3600_000).toISOString(), repeatWeeks: 8 });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().error.fields.startsAt).toMatch(/overlaps/i);
     expect(await classTimeCount(sessionId)).toBe(before);
   });
 
   it('a weekly series is added as one, and the session dates stretch to cover it', async () => {
-    const sessionId = await makeSession(app, educator, courseId, { startsOn: dayFromNow(40), endsOn: dayFromNow(41) });
-    const ids = await makeClassTimes(app, educator, courseId, sessionId, { ...classTimeBody(37), repeatWeeks: 6 });
+    const sessionId = await makeSession(ctx.app, ctx.educator, courseId, { startsOn: dayFromNow(40), endsOn: dayFromNow(41) });
+    const ids = await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, { ...classTimeBody(37), repeatWeeks: 6 });
     expect(ids).toHaveLength(6);
-    const s = (await getCourse(app, educator, courseId)).json().sessions.find((x: { id: string }) => x.id === sessionId);
+    const s = (await getCourse(ctx.app, ctx.educator, courseId)).json().sessions.find((x: { id: string }) => x.id === sessionId);
     expect(s.classTimes).toHaveLength(6);
     expect(s.startsOn <= s.classTimes[0].startsAt.slice(0, 10)).toBe(true);
     expect(s.endsOn >= s.classTimes[5].endsAt.slice(0, 10)).toBe(true);
@@ -161,13 +154,13 @@ describe('class times', () => {
   it('"every Tuesday 18:00 for 8 weeks" in Europe/London keeps 18:00 local across the March DST change', async () => {
     const year = new Date().getUTCFullYear() + 1;
     const firstTuesday = firstWeekday(year, 3, 2);
-    const sessionId = await makeSession(app, educator, courseId, { startsOn: firstTuesday, endsOn: firstTuesday, timeZone: 'Europe/London' });
+    const sessionId = await makeSession(ctx.app, ctx.educator, courseId, { startsOn: firstTuesday, endsOn: firstTuesday, timeZone: 'Europe/London' });
     // 18:00 in London in early March is 18:00 UTC (GMT).
-    const ids = await makeClassTimes(app, educator, courseId, sessionId, {
+    const ids = await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, {
       startsAt: `${firstTuesday}T18:00:00Z`, endsAt: `${firstTuesday}T19:30:00Z`, repeatWeeks: 8,
     });
     expect(ids).toHaveLength(8);
-    const times: { startsAt: string; endsAt: string }[] = (await getCourse(app, educator, courseId)).json().sessions
+    const times: { startsAt: string; endsAt: string }[] = (await getCourse(ctx.app, ctx.educator, courseId)).json().sessions
       .find((x: { id: string }) => x.id === sessionId).classTimes;
     expect(times).toHaveLength(8);
     for (const t of times) {
@@ -185,16 +178,16 @@ describe('class times', () => {
       expect(Math.round(days)).toBe(7);
     }
     // And the instants stored are the ones answered.
-    const stored = await queryRows<{ starts_at: Date | string }>(app, sql`select starts_at from class_time where session_id = ${sessionId} order by starts_at`);
+    const stored = await queryRows<{ starts_at: Date | string }>(ctx.app, sql`select starts_at from class_time where session_id = ${sessionId} order by starts_at`);
     expect(stored.map((r) => new Date(r.starts_at).toISOString())).toEqual(times.map((t) => t.startsAt));
   });
 
   it('the same across the October change (BST -> GMT): 17:00Z before, 18:00Z after', async () => {
     const year = new Date().getUTCFullYear() + 1;
     const firstTuesday = firstWeekday(year, 10, 2);
-    const sessionId = await makeSession(app, educator, courseId, { startsOn: firstTuesday, endsOn: firstTuesday, timeZone: 'Europe/London' });
-    await makeClassTimes(app, educator, courseId, sessionId, { startsAt: `${firstTuesday}T18:00:00+01:00`, endsAt: `${firstTuesday}T19:00:00+01:00`, repeatWeeks: 8 });
-    const times: { startsAt: string }[] = (await getCourse(app, educator, courseId)).json().sessions.find((x: { id: string }) => x.id === sessionId).classTimes;
+    const sessionId = await makeSession(ctx.app, ctx.educator, courseId, { startsOn: firstTuesday, endsOn: firstTuesday, timeZone: 'Europe/London' });
+    await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, { startsAt: `${firstTuesday}T18:00:00+01:00`, endsAt: `${firstTuesday}T19:00:00+01:00`, repeatWeeks: 8 });
+    const times: { startsAt: string }[] = (await getCourse(ctx.app, ctx.educator, courseId)).json().sessions.find((x: { id: string }) => x.id === sessionId).classTimes;
     expect(times.map((t) => localTime(t.startsAt, 'Europe/London'))).toEqual(Array(8).fill('Tue 18:00'));
     const utcHours = times.map((t) => new Date(t.startsAt).getUTCHours());
     expect(utcHours[0]).toBe(17);
@@ -202,9 +195,9 @@ describe('class times', () => {
   });
 
   it('a class time can be removed by its educator', async () => {
-    const sessionId = await makeSession(app, educator, courseId);
-    const [id] = await makeClassTimes(app, educator, courseId, sessionId, classTimeBody(38));
-    const res = await del(app, `/api/courses/${courseId}/sessions/${sessionId}/class-times/${id}`, { cookie: educator.cookie });
+    const sessionId = await makeSession(ctx.app, ctx.educator, courseId);
+    const [id] = await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, classTimeBody(38));
+    const res = await del(ctx.app, `/api/courses/${courseId}/sessions/${sessionId}/class-times/${id}`, { cookie: ctx.educator.cookie });
     expect(res.statusCode, res.body).toBe(200);
     expect(await classTimeCount(sessionId)).toBe(0);
   });
@@ -212,58 +205,58 @@ describe('class times', () => {
 
 describe('changing and cancelling a session', () => {
   it('capacity below the current enrolments answers 400 and keeps the capacity', async () => {
-    const { courseId: id, sessionId } = await makePublishedCourse(app, educator, { session: { capacity: 5 } });
+    const { courseId: id, sessionId } = await makePublishedCourse(ctx.app, ctx.educator, { session: { capacity: 5 } });
     for (let i = 0; i < 3; i++) {
-      const learner = await createSignedInUser(app);
-      expect((await enrol(app, learner, id, sessionId)).json().enrolment.status).toBe('active');
+      const learner = await createSignedInUser(ctx.app);
+      expect((await enrol(ctx.app, learner, id, sessionId)).json().enrolment.status).toBe('active');
     }
-    const res = await patchSession(app, educator, id, sessionId, { capacity: 2 });
+    const res = await patchSession(ctx.app, ctx.educator, id, sessionId, { capacity: 2 });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.fields.capacity).toMatch(/At least 3/);
-    expect(await seatsTaken(app, sessionId)).toEqual({ seatsTaken: 3, capacity: 5 });
-    expect((await patchSession(app, educator, id, sessionId, { capacity: 3 })).statusCode).toBe(200);
-    expect(await seatsTaken(app, sessionId)).toEqual({ seatsTaken: 3, capacity: 3 });
+    expect(await seatsTaken(ctx.app, sessionId)).toEqual({ seatsTaken: 3, capacity: 5 });
+    expect((await patchSession(ctx.app, ctx.educator, id, sessionId, { capacity: 3 })).statusCode).toBe(200);
+    expect(await seatsTaken(ctx.app, sessionId)).toEqual({ seatsTaken: 3, capacity: 3 });
   });
 
   it('raising the capacity of a full session gives the new seats to the waitlist, in order', async () => {
-    const { courseId: id, sessionId } = await makePublishedCourse(app, educator, { session: { capacity: 1 } });
+    const { courseId: id, sessionId } = await makePublishedCourse(ctx.app, ctx.educator, { session: { capacity: 1 } });
     const learners = [];
-    for (let i = 0; i < 4; i++) learners.push(await createSignedInUser(app));
-    for (const l of learners) await enrol(app, l, id, sessionId);
-    expect(await enrolmentCounts(app, sessionId)).toEqual({ active: 1, waitlisted: 3 });
-    expect((await patchSession(app, educator, id, sessionId, { capacity: 3 })).statusCode).toBe(200);
-    expect(await enrolmentCounts(app, sessionId)).toEqual({ active: 3, waitlisted: 1 });
-    expect(await seatsTaken(app, sessionId)).toEqual({ seatsTaken: 3, capacity: 3 });
+    for (let i = 0; i < 4; i++) learners.push(await createSignedInUser(ctx.app));
+    for (const l of learners) await enrol(ctx.app, l, id, sessionId);
+    expect(await enrolmentCounts(ctx.app, sessionId)).toEqual({ active: 1, waitlisted: 3 });
+    expect((await patchSession(ctx.app, ctx.educator, id, sessionId, { capacity: 3 })).statusCode).toBe(200);
+    expect(await enrolmentCounts(ctx.app, sessionId)).toEqual({ active: 3, waitlisted: 1 });
+    expect(await seatsTaken(ctx.app, sessionId)).toEqual({ seatsTaken: 3, capacity: 3 });
     const statuses = [];
-    for (const l of learners) statuses.push((await getCourse(app, l, id)).json().sessions[0].myEnrolment.status);
+    for (const l of learners) statuses.push((await getCourse(ctx.app, l, id)).json().sessions[0].myEnrolment.status);
     expect(statuses).toEqual(['active', 'active', 'active', 'waitlisted']);
   });
 
   it('cancelling a session drops its enrolments (active and waitlisted) and frees its seats', async () => {
-    const { courseId: id, sessionId } = await makePublishedCourse(app, educator, { session: { capacity: 1 } });
-    const a = await createSignedInUser(app);
-    const b = await createSignedInUser(app);
-    expect((await enrol(app, a, id, sessionId)).json().enrolment.status).toBe('active');
-    expect((await enrol(app, b, id, sessionId)).json().enrolment.status).toBe('waitlisted');
+    const { courseId: id, sessionId } = await makePublishedCourse(ctx.app, ctx.educator, { session: { capacity: 1 } });
+    const a = await createSignedInUser(ctx.app);
+    const b = await createSignedInUser(ctx.app);
+    expect((await enrol(ctx.app, a, id, sessionId)).json().enrolment.status).toBe('active');
+    expect((await enrol(ctx.app, b, id, sessionId)).json().enrolment.status).toBe('waitlisted');
 
-    const res = await patchSession(app, educator, id, sessionId, { status: 'cancelled' });
+    const res = await patchSession(ctx.app, ctx.educator, id, sessionId, { status: 'cancelled' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toMatch(/2 learners were unenrolled/);
-    expect(await enrolmentCounts(app, sessionId)).toEqual({ dropped: 2 });
+    expect(await enrolmentCounts(ctx.app, sessionId)).toEqual({ dropped: 2 });
     for (const learner of [a, b]) {
-      const mail = (await get(app, `/api/dev/outbox?to=${encodeURIComponent(learner.email)}`)).json() as { subject: string }[];
+      const mail = (await get(ctx.app, `/api/dev/outbox?to=${encodeURIComponent(learner.email)}`)).json() as { subject: string }[];
       expect(mail.map((m) => m.subject)).toContainEqual(expect.stringMatching(/was cancelled/));
     }
-    expect((await seatsTaken(app, sessionId)).seatsTaken).toBe(0);
+    expect((await seatsTaken(ctx.app, sessionId)).seatsTaken).toBe(0);
 
-    const view = (await getCourse(app, a, id)).json();
+    const view = (await getCourse(ctx.app, a, id)).json();
     expect(view.sessions[0]).toMatchObject({ status: 'cancelled', myEnrolment: null });
-    const dash = (await get(app, '/api/dashboard', { cookie: a.cookie })).json();
+    const dash = (await get(ctx.app, '/api/dashboard', { cookie: a.cookie })).json();
     expect(dash.courses.map((c: { sessionId: string }) => c.sessionId)).not.toContain(sessionId);
     expect(dash.thisWeek.concat(dash.later)).toEqual([]);
 
     // No new class times on a cancelled session, and nobody can enrol again.
-    expect((await addClassTimes(app, educator, id, sessionId, classTimeBody(50))).statusCode).toBe(400);
-    expect((await enrol(app, a, id, sessionId)).statusCode).toBe(400);
+    expect((await addClassTimes(ctx.app, ctx.educator, id, sessionId, classTimeBody(50))).statusCode).toBe(400);
+    expect((await enrol(ctx.app, a, id, sessionId)).statusCode).toBe(400);
   });
 });

@@ -1,17 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.js';
 import { createSignedInUser, createVerifiedUser, newUser, outbox, signUp } from '../support/factories.js';
 import { get, patch, post, randomIp, uniqueEmail } from '../support/http.js';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await buildTestApp();
-});
-afterAll(async () => {
-  await app.close();
-});
+const ctx = useTestApp();
 
 /**
  * Makes the real database refuse one kind of write for the duration of `run`: a trigger
@@ -19,7 +13,7 @@ afterAll(async () => {
  */
 async function withFailingWrite(table: string, event: string, condition: string, run: () => Promise<void>) {
   const name = `agora_test_fail_${randomBytes(4).toString('hex')}`;
-  const db = app.database.db;
+  const db = ctx.app.database.db;
   await db.execute(sql.raw(`create function ${name}() returns trigger language plpgsql as $$
     begin if ${condition} then raise exception 'injected failure'; end if; return new; end $$`));
   await db.execute(sql.raw(`create trigger ${name} before ${event} on "${table}" for each row execute function ${name}()`));
@@ -35,36 +29,36 @@ describe('failures of the database keep the messages of the spec', () => {
   it('a failure saving the user record answers "User table save error" and sends no email', async () => {
     const user = newUser({ email: uniqueEmail('savefail') });
     await withFailingWrite('user', 'insert', `new.email = '${user.email}'`, async () => {
-      const res = await signUp(app, user);
+      const res = await signUp(ctx.app, user);
       expect(res.statusCode).toBe(500);
       expect(res.json().error.message).toBe('User table save error');
     });
-    expect(await outbox(app, user.email)).toEqual([]);
+    expect(await outbox(ctx.app, user.email)).toEqual([]);
     // Once the database accepts it again, the same sign-up works.
-    expect((await signUp(app, user)).statusCode).toBe(201);
+    expect((await signUp(ctx.app, user)).statusCode).toBe(201);
   });
 
   it('a failure saving the city answers "Error updating location"', async () => {
-    const user = await createSignedInUser(app);
+    const user = await createSignedInUser(ctx.app);
     await withFailingWrite('user', 'update', `new.id = '${user.id}' and new.city is distinct from old.city`, async () => {
-      const res = await patch(app, `/api/users/${user.id}`, { city: 'Lisbon' }, { cookie: user.cookie });
+      const res = await patch(ctx.app, `/api/users/${user.id}`, { city: 'Lisbon' }, { cookie: user.cookie });
       expect(res.statusCode).toBe(500);
       expect(res.json().error.message).toBe('Error updating location');
     });
-    expect((await get(app, '/api/me', { cookie: user.cookie })).json().city).toBeNull();
+    expect((await get(ctx.app, '/api/me', { cookie: user.cookie })).json().city).toBeNull();
   });
 
   it('a sign-in that fails for another reason than the credentials answers "Error signing in"', async () => {
-    const user = await createVerifiedUser(app);
-    const me = await app.database.db.execute<{ id: string }>(sql`select id from "user" where email = ${user.email}`);
+    const user = await createVerifiedUser(ctx.app);
+    const me = await ctx.app.database.db.execute<{ id: string }>(sql`select id from "user" where email = ${user.email}`);
     const id = (me as unknown as { rows: { id: string }[] }).rows[0].id;
     await withFailingWrite('session', 'insert', `new.user_id = '${id}'`, async () => {
-      const res = await post(app, '/api/accounts/sign-in', { email: user.email, password: user.password });
+      const res = await post(ctx.app, '/api/accounts/sign-in', { email: user.email, password: user.password });
       expect(res.statusCode).toBe(500);
       expect(res.json().error.message).toBe('Error signing in');
       expect(res.headers['set-cookie']).toBeUndefined();
     });
-    expect((await post(app, '/api/accounts/sign-in', { email: user.email, password: user.password })).statusCode).toBe(200);
+    expect((await post(ctx.app, '/api/accounts/sign-in', { email: user.email, password: user.password })).statusCode).toBe(200);
   });
 });
 
@@ -73,13 +67,13 @@ describe('abuse limits', () => {
     const ip = randomIp();
     for (let i = 0; i < 10; i++) {
       // Refused forms count too: the limit is on attempts.
-      expect((await signUp(app, { email: '' }, { ip })).statusCode).toBe(400);
+      expect((await signUp(ctx.app, { email: '' }, { ip })).statusCode).toBe(400);
     }
-    const res = await signUp(app, newUser(), { ip });
+    const res = await signUp(ctx.app, newUser(), { ip });
     expect(res.statusCode).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(res.json().error.code).toBe('rate_limited');
     // Another address is not affected.
-    expect((await signUp(app, newUser(), { ip: randomIp() })).statusCode).toBe(201);
+    expect((await signUp(ctx.app, newUser(), { ip: randomIp() })).statusCode).toBe(201);
   });
 });

@@ -9,7 +9,7 @@ import { outbox } from '../support/factories.js';
 import { get, post } from '../support/http.js';
 import {
   advanceCustomer, buildPaymentsApp, buy, customerOf, makePayoutEducator, payCheckout, paymentsOf, purchaseOf, sandboxOf, setCustomerCard,
-  signedWebhook, startCheckout, waitFor, type Checkout,
+  paidSeat, signedWebhook, startCheckout, waitFor, waitForPurchase, type Checkout,
 } from '../support/payments.js';
 
 /**
@@ -28,18 +28,10 @@ afterAll(async () => {
 });
 
 const verify = (user: { cookie: string }, checkout: Checkout) => get(app, `/api/stripe/verify-session?session_id=${checkout.sessionId}`, { cookie: user.cookie });
-const fulfilled = (checkout: Checkout, status = 'fulfilled') =>
-  waitFor(async () => {
-    const p = await purchaseOf(app, checkout.sessionId);
-    return p && p.status === status ? p : null;
-  }, `purchase ${status}`);
 
 describe('one payment', () => {
   it('4242 pays; the webhook enrols the learner once, records the payment net of the fee, and emails a receipt', async () => {
-    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 4900 } });
-    const learner = await makeLearner(app);
-    const checkout = await buy(app, learner, courseId, sessionId, 4900);
-    const p = await fulfilled(checkout);
+    const { courseId, sessionId, learner, checkout, purchase: p } = await paidSeat(app, educator, { priceCents: 4900 });
     expect(p.enrolment_id).toBeTruthy();
     expect(await enrolmentCounts(app, sessionId)).toEqual({ active: 1 });
     const [pay] = await paymentsOf(app, p.id);
@@ -77,10 +69,7 @@ describe('one payment', () => {
 
 describe('reliability', () => {
   it('a replayed webhook changes nothing the second time', async () => {
-    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 3000 } });
-    const learner = await makeLearner(app);
-    const checkout = await buy(app, learner, courseId, sessionId, 3000);
-    const p = await fulfilled(checkout);
+    const { sessionId, learner, checkout, purchase: p } = await paidSeat(app, educator, { priceCents: 3000 });
     const events = await app.stripe().events.list({ type: 'checkout.session.completed', limit: 20 });
     const event = events.data.find((e) => (e.data.object as { id: string }).id === checkout.sessionId)!;
     expect(event).toBeTruthy();
@@ -124,10 +113,7 @@ describe('reliability', () => {
   });
 
   it('once fulfilled, the complete page polling verify-session is answered from our records, without the provider', async () => {
-    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 2700 } });
-    const learner = await makeLearner(app);
-    const checkout = await buy(app, learner, courseId, sessionId, 2700);
-    await fulfilled(checkout);
+    const { learner, checkout } = await paidSeat(app, educator, { priceCents: 2700 });
     const failRequests = sandboxOf(app).failRequests;
     failRequests.add(`GET /v1/checkout/sessions/${checkout.sessionId}`);
     try {
@@ -171,10 +157,7 @@ describe('reliability', () => {
 
 describe('dropping a paid seat', () => {
   it('before the first class: a full refund at the provider, the seat freed, the answer says so', async () => {
-    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 6000, refundPolicy: 'moderate' } });
-    const learner = await makeLearner(app);
-    const checkout = await buy(app, learner, courseId, sessionId, 6000);
-    const p = await fulfilled(checkout);
+    const { courseId, sessionId, learner, checkout, purchase: p } = await paidSeat(app, educator, { priceCents: 6000, refundPolicy: 'moderate' });
     const res = await drop(app, learner, courseId, sessionId);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().refund).toEqual({ amountCents: 6000, currency: 'usd', full: true, pending: false });
@@ -187,10 +170,7 @@ describe('dropping a paid seat', () => {
   });
 
   it('after the first class under a moderate policy: no refund', async () => {
-    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 6000, refundPolicy: 'moderate' } });
-    const learner = await makeLearner(app);
-    const checkout = await buy(app, learner, courseId, sessionId, 6000);
-    const p = await fulfilled(checkout);
+    const { courseId, sessionId, learner, purchase: p } = await paidSeat(app, educator, { priceCents: 6000, refundPolicy: 'moderate' });
     await app.database.db.execute(sql`update class_time set starts_at = now() - interval '1 day', ends_at = now() - interval '23 hours' where session_id = ${sessionId}`);
     const res = await drop(app, learner, courseId, sessionId);
     expect(res.statusCode, res.body).toBe(200);
@@ -205,7 +185,7 @@ describe('installments', () => {
       course: { priceCents: 9000, installments: 3 } });
     const learner = await makeLearner(app);
     const checkout = await buy(app, learner, courseId, sessionId, 9000, 3);
-    const p = await fulfilled(checkout);
+    const p = await waitForPurchase(app, checkout);
     expect(p.subscription_id).toMatch(/^sub_/);
     // It ends by itself after the 3rd invoice: cancel_at = start + 3 months.
     const sub = await waitFor(async () => {
@@ -224,10 +204,7 @@ describe('installments', () => {
   });
 
   it('a failed installment marks the enrolment past due (seat kept); when the provider gives up the seat is released', async () => {
-    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 9000, installments: 3 }, session: { capacity: 1 } });
-    const learner = await makeLearner(app);
-    const checkout = await buy(app, learner, courseId, sessionId, 9000, 3);
-    await fulfilled(checkout);
+    const { courseId, sessionId, learner, checkout } = await paidSeat(app, educator, { priceCents: 9000, installments: 3 }, { capacity: 1 });
     const customer = await customerOf(app, learner);
     await setCustomerCard(app, customer, '4000000000000341'); // attaches; every later charge fails
     await advanceCustomer(app, customer, 31);
@@ -246,10 +223,7 @@ describe('installments', () => {
   });
 
   it('dropping cancels the future installments', async () => {
-    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 9000, installments: 3 } });
-    const learner = await makeLearner(app);
-    const checkout = await buy(app, learner, courseId, sessionId, 9000, 3);
-    const p = await fulfilled(checkout);
+    const { courseId, sessionId, learner, purchase: p } = await paidSeat(app, educator, { priceCents: 9000, installments: 3 });
     const res = await drop(app, learner, courseId, sessionId);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().refund).toMatchObject({ amountCents: 3000, full: true });
@@ -278,7 +252,7 @@ describe('platform plans (Educator Pro)', () => {
     const { courseId, sessionId } = await makePublishedCourse(app, pro, { course: { priceCents: 10000 } });
     const buyer = await makeLearner(app);
     const checkout = await buy(app, buyer, courseId, sessionId, 10000);
-    const p = await fulfilled(checkout);
+    const p = await waitForPurchase(app, checkout);
     expect((await paymentsOf(app, p.id))[0].fee_cents).toBe(500);
     // The plan's subscription ends: back to the standard fee.
     const v = await get(app, `/api/stripe/verify-session?session_id=${res.json().sessionId}`, { cookie: pro.cookie });
@@ -305,7 +279,7 @@ describe('customers and cancelled sessions', () => {
     await makeSession(app, educator, courseId);
     const learner = await makeLearner(app);
     const checkout = await buy(app, learner, courseId, sessionId, 5500);
-    const p = await fulfilled(checkout);
+    const p = await waitForPurchase(app, checkout);
     const res = await patchSession(app, educator, courseId, sessionId, { status: 'cancelled' });
     expect(res.statusCode, res.body).toBe(200);
     const [pay] = await paymentsOf(app, p.id);

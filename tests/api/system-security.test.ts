@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { buildTestApp, openTestDatabase, type TestApp } from '../support/app.js';
+import { buildTestApp, openTestDatabase, useTestApp } from '../support/app.js';
 import { createSignedInUser } from '../support/factories.js';
 import { get, post, randomIp, uniqueEmail } from '../support/http.js';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await buildTestApp();
-});
-afterAll(async () => {
-  await app.close();
-});
+const ctx = useTestApp();
 
 describe('health', () => {
   it('GET /api/health answers 200 {status: ok} with the database reachable', async () => {
-    const res = await get(app, '/api/health');
+    const res = await get(ctx.app, '/api/health');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'ok', database: inject('databaseUrl') ? 'postgres' : 'pglite' });
   });
@@ -37,9 +31,9 @@ describe('health', () => {
 describe('development tools and system routes', () => {
   it('the dev outbox lists emails newest first with to, subject, text, html and created_at', async () => {
     const email = uniqueEmail('outbox');
-    await post(app, '/api/accounts/sign-up', { email, firstName: 'Ada', lastName: 'Lovelace', password: 'Analytical-Engine-1843', birthdate: '1990-12-10' });
-    await post(app, '/api/accounts/password-reset', { email });
-    const res = await get(app, `/api/dev/outbox?to=${encodeURIComponent(email.toUpperCase())}`);
+    await post(ctx.app, '/api/accounts/sign-up', { email, firstName: 'Ada', lastName: 'Lovelace', password: 'Analytical-Engine-1843', birthdate: '1990-12-10' });
+    await post(ctx.app, '/api/accounts/password-reset', { email });
+    const res = await get(ctx.app, `/api/dev/outbox?to=${encodeURIComponent(email.toUpperCase())}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const messages = res.json();
@@ -54,7 +48,7 @@ describe('development tools and system routes', () => {
   });
 
   it('the OpenAPI document describes the API outside production', async () => {
-    const res = await get(app, '/api/docs/json');
+    const res = await get(ctx.app, '/api/docs/json');
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
@@ -65,7 +59,7 @@ describe('development tools and system routes', () => {
   });
 
   it('/api/version answers the build id, never cached', async () => {
-    const res = await get(app, '/api/version');
+    const res = await get(ctx.app, '/api/version');
     expect(res.statusCode).toBe(200);
     expect(typeof res.json().buildId).toBe('string');
     expect(res.json().buildId.length).toBeGreaterThan(0);
@@ -75,8 +69,8 @@ describe('development tools and system routes', () => {
 
 describe('request safety', () => {
   it('a POST from a foreign Origin answers 403 and signs nobody in', async () => {
-    const user = await createSignedInUser(app);
-    const res = await post(app, '/api/accounts/sign-in', { email: user.email, password: user.password }, {
+    const user = await createSignedInUser(ctx.app);
+    const res = await post(ctx.app, '/api/accounts/sign-in', { email: user.email, password: user.password }, {
       headers: { origin: 'https://evil.example' },
     });
     expect(res.statusCode).toBe(403);
@@ -84,16 +78,16 @@ describe('request safety', () => {
     expect(res.headers['set-cookie']).toBeUndefined();
 
     // Same for a signed-in user's state-changing call (CSRF).
-    const patch = await app.inject({
+    const patch = await ctx.app.inject({
       method: 'PATCH', url: `/api/users/${user.id}`, payload: { firstName: 'Mallory' },
       headers: { origin: 'https://evil.example', cookie: user.cookie }, remoteAddress: randomIp(),
     });
     expect(patch.statusCode).toBe(403);
-    expect((await get(app, '/api/me', { cookie: user.cookie })).json().firstName).toBe('Ada');
+    expect((await get(ctx.app, '/api/me', { cookie: user.cookie })).json().firstName).toBe('Ada');
   });
 
   it('a cross-site request without an Origin header is refused too', async () => {
-    const res = await app.inject({
+    const res = await ctx.app.inject({
       method: 'POST', url: '/api/accounts/sign-up', payload: { email: uniqueEmail() },
       headers: { 'sec-fetch-site': 'cross-site' }, remoteAddress: randomIp(),
     });
@@ -102,23 +96,23 @@ describe('request safety', () => {
 
   it('an invalid JSON body answers 400, never 500', async () => {
     for (const url of ['/api/accounts/sign-in', '/api/accounts/sign-up', '/api/accounts/password-reset', '/api/auth/sign-in/oauth2']) {
-      const res = await post(app, url, '{"email": "a@b.c", broken', { headers: { 'content-type': 'application/json' } });
+      const res = await post(ctx.app, url, '{"email": "a@b.c", broken', { headers: { 'content-type': 'application/json' } });
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error ?? res.json(), url).toBeTruthy();
     }
   });
 
   it('a body of the wrong type answers 4xx with the error body', async () => {
-    const wrongType = await post(app, '/api/accounts/sign-in', { email: 42, password: ['x'] });
+    const wrongType = await post(ctx.app, '/api/accounts/sign-in', { email: 42, password: ['x'] });
     expect(wrongType.statusCode).toBe(400);
     expect(wrongType.json().error.code).toBe('invalid_input');
-    const text = await post(app, '/api/accounts/sign-in', 'email=a', { headers: { 'content-type': 'text/plain' } });
+    const text = await post(ctx.app, '/api/accounts/sign-in', 'email=a', { headers: { 'content-type': 'text/plain' } });
     expect(text.statusCode).toBeGreaterThanOrEqual(400);
     expect(text.statusCode).toBeLessThan(500);
   });
 
   it('pages and API answers carry the security headers', async () => {
-    for (const res of [await get(app, '/login'), await get(app, '/api/health')]) {
+    for (const res of [await get(ctx.app, '/login'), await get(ctx.app, '/api/health')]) {
       const csp = String(res.headers['content-security-policy']);
       expect(csp).toContain("default-src 'self'");
       expect(csp).toContain("frame-ancestors 'none'");

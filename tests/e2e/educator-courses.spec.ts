@@ -1,8 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { formatClassTime, wallTimeToUtc } from '../../src/shared/time';
-import { ApiClient, createVerifiedUser, logIn, type TestUser } from './support';
+import { ApiClient, collectDialogs, createEducator, createPublishedCourse, createVerifiedUser, dayFromNow, logIn } from './support';
 import { fitsNarrowScreen, scrollWidth, seriousViolations } from './checks';
+import { UNKNOWN_ID, UUID } from '../support/test-data';
 
 /**
  * The educator's side of courses in the browser: onboarding, the course editor (with
@@ -35,9 +36,6 @@ const DESCRIPTION = [
  */
 
 
-/** YYYY-MM-DD n days from now (UTC). */
-const day = (n: number) => new Date(Date.now() + n * 86400_000).toISOString().slice(0, 10);
-
 /** The first Tuesday at least `after` days from now, as YYYY-MM-DD. */
 function tuesdayAfter(after: number): string {
   const d = new Date(Date.now() + after * 86400_000);
@@ -45,45 +43,25 @@ function tuesdayAfter(after: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-function collectDialogs(page: Page): string[] {
-  const dialogs: string[] = [];
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
-  return dialogs;
-}
+/** A verified educator (a potter) signed in through an API client. */
+const apiEducator = (firstName: string, lastName: string) =>
+  createEducator({ firstName, lastName }, { headline: 'Potter and teacher', bio: 'I have taught pottery to adults for twelve years.', subjects: ['Pottery'], links: [] });
 
-/** A verified user with an educator record, signed in through an API client. */
-async function apiEducator(firstName: string, lastName: string): Promise<{ api: ApiClient; user: TestUser & { id: string } }> {
-  const user = await createVerifiedUser({ firstName, lastName });
-  const api = new ApiClient();
-  expect((await api.post('/api/accounts/sign-in', { email: user.email, password: user.password })).status).toBe(200);
-  const made = await api.post('/api/educators', { headline: 'Potter and teacher', bio: 'I have taught pottery to adults for twelve years.', subjects: ['Pottery'], links: [] });
-  expect(made.status, made.text).toBe(201);
-  return { api, user };
-}
-
+/** A published free in-person pottery course, weekly at 19:00 in the session's zone. */
 async function apiCourse(api: ApiClient, title: string) {
-  const created = await api.post('/api/courses', {
-    title, summary: 'Throw your first bowls on the wheel in four evenings.', description: 'Clay, wheel, glaze.',
-    category: 'arts', level: 'beginner', language: 'English', format: 'in_person', city: 'Leeds', address: '1 Kiln Lane',
-    priceCents: 0, currency: 'gbp', refundPolicy: 'moderate',
+  const [y, m, d] = dayFromNow(6).split('-').map(Number);
+  return createPublishedCourse(api, {
+    course: {
+      title, summary: 'Throw your first bowls on the wheel in four evenings.', description: 'Clay, wheel, glaze.',
+      format: 'in_person', city: 'Leeds', address: '1 Kiln Lane', currency: 'gbp',
+    },
+    session: { startsOn: dayFromNow(5), endsOn: dayFromNow(40), capacity: 8, minToRun: 2, timeZone: SESSION_ZONE },
+    classTimes: {
+      startsAt: wallTimeToUtc({ year: y, month: m, day: d, hour: 19, minute: 0 }, SESSION_ZONE).toISOString(),
+      endsAt: wallTimeToUtc({ year: y, month: m, day: d, hour: 21, minute: 0 }, SESSION_ZONE).toISOString(),
+      location: 'Studio 2', repeatWeeks: 4,
+    },
   });
-  expect(created.status, created.text).toBe(201);
-  const courseId = created.json<{ id: string }>().id;
-  const session = await api.post(`/api/courses/${courseId}/sessions`, { startsOn: day(5), endsOn: day(40), capacity: 8, minToRun: 2, timeZone: SESSION_ZONE });
-  expect(session.status, session.text).toBe(201);
-  const sessionId = session.json<{ id: string }>().id;
-  const [y, m, d] = day(6).split('-').map(Number);
-  const times = await api.post(`/api/courses/${courseId}/sessions/${sessionId}/class-times`, {
-    startsAt: wallTimeToUtc({ year: y, month: m, day: d, hour: 19, minute: 0 }, SESSION_ZONE).toISOString(),
-    endsAt: wallTimeToUtc({ year: y, month: m, day: d, hour: 21, minute: 0 }, SESSION_ZONE).toISOString(),
-    location: 'Studio 2', repeatWeeks: 4,
-  });
-  expect(times.status, times.text).toBe(201);
-  expect((await api.post(`/api/courses/${courseId}/publish`)).status).toBe(200);
-  return { courseId, sessionId };
 }
 
 test('an educator onboards, writes a course with hostile text, adds a session and a weekly series, and publishes it', async ({ page, context }) => {
@@ -179,8 +157,8 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await fitsNarrowScreen(page, 'educator', 'course-new');
 
     await page.getByRole('button', { name: 'Save draft' }).click();
-    await expect(page).toHaveURL(/\/course\/[0-9a-f-]{36}\/edit$/);
-    courseId = /\/course\/([0-9a-f-]{36})\/edit/.exec(page.url())![1];
+    await expect(page).toHaveURL(new RegExp(`/course/${UUID}/edit$`));
+    courseId = new RegExp(`/course/(${UUID})/edit`).exec(page.url())![1];
     await expect(page.getByRole('status').filter({ hasText: 'Draft saved' })).toBeVisible();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(TITLE);
     await expect(page.getByText('Draft', { exact: true }).first()).toBeVisible();
@@ -200,19 +178,19 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await page.getByRole('link', { name: 'Add session' }).first().click();
     await expect(page).toHaveURL(new RegExp(`/course/${courseId}/session/new$`));
     await expect(page.getByLabel('Time zone')).toHaveValue('America/New_York');
-    await page.getByLabel('Start date').fill(day(3));
-    await page.getByLabel('End date').fill(day(1));
+    await page.getByLabel('Start date').fill(dayFromNow(3));
+    await page.getByLabel('End date').fill(dayFromNow(1));
     await page.getByLabel('Capacity').fill('10');
     await page.getByLabel('Minimum to run').fill('12');
     await page.getByRole('button', { name: 'Add session' }).click();
     await expect(page.getByText('The end date must be on or after the start date')).toBeVisible();
     await expect(page.getByText('The minimum cannot exceed the capacity')).toBeVisible();
-    await page.getByLabel('End date').fill(day(70));
+    await page.getByLabel('End date').fill(dayFromNow(70));
     await page.getByLabel('Minimum to run').fill('3');
     await page.getByLabel('Time zone').selectOption(SESSION_ZONE);
     await fitsNarrowScreen(page, 'educator', 'session-new');
     await page.getByRole('button', { name: 'Add session' }).click();
-    await expect(page).toHaveURL(new RegExp(`/course/${courseId}/session/[0-9a-f-]{36}/new-class-time$`));
+    await expect(page).toHaveURL(new RegExp(`/course/${courseId}/session/${UUID}/new-class-time$`));
     await expect(page.getByRole('status').filter({ hasText: 'Now add its class times' })).toBeVisible();
   });
 
@@ -389,7 +367,7 @@ test('the roster lists the learners per session; another educator sees Page Not 
     await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
     await page.goto(`/educator/${owner.user.id}/edit`);
     await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
-    await page.goto('/educator/00000000-0000-4000-8000-000000000000');
+    await page.goto(`/educator/${UNKNOWN_ID}`);
     await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
   });
 });

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { wallTimeToUtc } from '../../src/shared/time';
-import { ApiClient, createVerifiedUser, latestEmail, logIn, type TestUser } from './support';
+import { ApiClient, collectDialogs, createEducator, createPublishedCourse, createVerifiedUser, dayFromNow, latestEmail, logIn } from './support';
 import { scrollWidth, seriousViolations } from './checks';
+import { UNKNOWN_ID } from '../support/test-data';
 
 /**
  * The learner's side of courses in the browser: search (with a typo), the course page,
@@ -36,70 +37,39 @@ function uniqueWord(): string {
 /** The same word with two neighbouring letters swapped near its middle: a typo. */
 const typo = (word: string) => word.slice(0, 4) + word[5] + word[4] + word.slice(6);
 
-const day = (n: number) => new Date(Date.now() + n * 86400_000).toISOString().slice(0, 10);
-
-/** A verified user with an educator record, signed in through an API client. */
-async function educator(): Promise<{ api: ApiClient; user: TestUser & { id: string } }> {
-  const user = await createVerifiedUser({ firstName: 'Hedy', lastName: 'Lamarr' });
-  const api = new ApiClient();
-  expect((await api.post('/api/accounts/sign-in', { email: user.email, password: user.password })).status).toBe(200);
-  const made = await api.post('/api/educators', {
+/** A verified educator (a musician) signed in through an API client. */
+const educator = () =>
+  createEducator({ firstName: 'Hedy', lastName: 'Lamarr' }, {
     headline: 'Musician and patient teacher',
     bio: 'I have taught the kalimba to children and adults for ten years, online and in person.',
     subjects: ['music'],
     links: [],
   });
-  expect(made.status, made.text).toBe(201);
-  return { api, user };
-}
 
 /**
  * A published free course with one session (New York time) and weekly class times, the
  * first in two days at 12:00 New York time.
  */
 async function publishedCourse(api: ApiClient, opts: { title: string; description?: string; capacity?: number }) {
-  const created = await api.post('/api/courses', {
-    title: opts.title,
-    summary: 'Play your first songs on the kalimba in four relaxed weekly classes.',
-    description: opts.description ?? 'Simple melodies on a 17-key kalimba.',
-    category: 'music',
-    level: 'beginner',
-    language: 'English',
-    audience: 'Adults and teens',
-    format: 'online',
-    priceCents: 0,
-    currency: 'usd',
-    refundPolicy: 'flexible',
-  });
-  expect(created.status, created.text).toBe(201);
-  const courseId = created.json<{ id: string }>().id;
-  const session = await api.post(`/api/courses/${courseId}/sessions`, {
-    startsOn: day(1), endsOn: day(40), capacity: opts.capacity ?? 10, minToRun: 1, timeZone: 'America/New_York',
-  });
-  expect(session.status, session.text).toBe(201);
-  const sessionId = session.json<{ id: string }>().id;
-  const [y, m, d] = day(2).split('-').map(Number);
+  const [y, m, d] = dayFromNow(2).split('-').map(Number);
   const start = wallTimeToUtc({ year: y, month: m, day: d, hour: 12, minute: 0 }, 'America/New_York');
-  const times = await api.post(`/api/courses/${courseId}/sessions/${sessionId}/class-times`, {
-    startsAt: start.toISOString(),
-    endsAt: new Date(start.getTime() + 90 * 60_000).toISOString(),
-    meetingUrl: 'https://meet.example.com/kalimba',
-    repeatWeeks: 4,
+  return createPublishedCourse(api, {
+    course: {
+      title: opts.title,
+      summary: 'Play your first songs on the kalimba in four relaxed weekly classes.',
+      description: opts.description ?? 'Simple melodies on a 17-key kalimba.',
+      category: 'music',
+      audience: 'Adults and teens',
+      refundPolicy: 'flexible',
+    },
+    session: { startsOn: dayFromNow(1), endsOn: dayFromNow(40), capacity: opts.capacity ?? 10, timeZone: 'America/New_York' },
+    classTimes: {
+      startsAt: start.toISOString(),
+      endsAt: new Date(start.getTime() + 90 * 60_000).toISOString(),
+      meetingUrl: 'https://meet.example.com/kalimba',
+      repeatWeeks: 4,
+    },
   });
-  expect(times.status, times.text).toBe(201);
-  const published = await api.post(`/api/courses/${courseId}/publish`);
-  expect(published.status, published.text).toBe(200);
-  return { courseId, sessionId };
-}
-
-/** Collects every dialog a page opens (an alert() from injected script would be one). */
-function watchDialogs(page: Page): string[] {
-  const seen: string[] = [];
-  page.on('dialog', (d) => {
-    seen.push(d.message());
-    void d.dismiss();
-  });
-  return seen;
 }
 
 test('a learner finds a course by search with a typo, enrols, sees it on the dashboard, downloads the calendar, drops, enrols again and reviews it', async ({ page, context }) => {
@@ -108,7 +78,7 @@ test('a learner finds a course by search with a typo, enrols, sees it on the das
   const title = `Kalimba for beginners ${word}`;
   const { api } = await educator();
   const { courseId } = await publishedCourse(api, { title, description: XSS_DESCRIPTION });
-  const dialogs = watchDialogs(page);
+  const dialogs = collectDialogs(page);
   await logIn(context, await createVerifiedUser({ firstName: 'Ada', lastName: 'Byron' }));
 
   await test.step('search with a typo finds the course', async () => {
@@ -132,7 +102,7 @@ test('a learner finds a course by search with a typo, enrols, sees it on the das
     await expect(page.locator('#about img')).toHaveCount(0);
     await expect(page.locator('#about a[href^="javascript:"]')).toHaveCount(0);
     // 12:00 in New York is 17:00 or 18:00 in Paris (their clocks change on different days); both zones are named.
-    const [y, m, d] = day(2).split('-').map(Number);
+    const [y, m, d] = dayFromNow(2).split('-').map(Number);
     const first = wallTimeToUtc({ year: y, month: m, day: d, hour: 12, minute: 0 }, 'America/New_York');
     const hm = (t: Date) => new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit' }).format(t);
     const paris = `${hm(first)} – ${hm(new Date(first.getTime() + 90 * 60_000))} (Europe/Paris)`;
@@ -264,7 +234,7 @@ test('an unknown course is Not Found; search, course, explore and dashboard page
   const { courseId } = await publishedCourse(api, { title: `Kalimba songbook ${word}` });
   await logIn(context, await createVerifiedUser());
 
-  await page.goto('/course/00000000-0000-4000-8000-000000000000');
+  await page.goto(`/course/${UNKNOWN_ID}`);
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
   await page.goto('/course/not-a-uuid');
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ApiClient, createVerifiedUser, linkIn, newUser, outbox, signUpViaApi, type TestUser } from './support';
+import { ApiClient, createVerifiedUser, linkIn, newUser, outbox, signUpViaApi, type NewUser } from './support';
 
-async function fillSignUp(page: Page, user: TestUser) {
+async function fillSignUp(page: Page, user: NewUser) {
   await page.getByLabel('Email', { exact: true }).fill(user.email);
   await page.getByLabel('First name').fill(user.firstName);
   await page.getByLabel('Last name').fill(user.lastName);

@@ -2,6 +2,10 @@ import { randomInt } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
 import { wallTimeToUtc } from '../../src/shared/time';
+import {
+  becomeEducator, createClassTimes, createCourse, createSession, dayFromNow, linkIn, newUser, publishCourse, uniqueEmail,
+  type NewUser, type OutboxMessage, type Send,
+} from '../support/test-data';
 import { encodeProfile, PROFILE_COOKIE, type GoogleProfile } from './oidc-provider';
 
 /**
@@ -11,15 +15,9 @@ import { encodeProfile, PROFILE_COOKIE, type GoogleProfile } from './oidc-provid
  */
 export const BASE_URL = `http://localhost:${process.env.E2E_PORT}`;
 export const OIDC_HOST = '127.0.0.1';
-export const PASSWORD = 'Tide-pool-2026!';
 
-export interface TestUser {
-  email: string;
-  password: string;
-  firstName: string;
-  lastName: string;
-  birthdate: string;
-}
+// The users, bodies and factories of the API suite's support, shared (that module has no Vitest).
+export { dayFromNow, linkIn, newUser, uniqueEmail, type NewUser, type OutboxMessage };
 
 export interface CurrentUser {
   id: string;
@@ -29,29 +27,6 @@ export interface CurrentUser {
   city: string | null;
   profileImage: string;
   verified: boolean;
-}
-
-export interface OutboxEmail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  created_at: string;
-}
-
-export function uniqueEmail(tag = 'user'): string {
-  return `e2e-${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-}
-
-export function newUser(overrides: Partial<TestUser> = {}): TestUser {
-  return {
-    email: uniqueEmail(),
-    password: PASSWORD,
-    firstName: 'Katherine',
-    lastName: 'Johnson',
-    birthdate: '1990-08-26',
-    ...overrides,
-  };
 }
 
 export interface Reply {
@@ -84,6 +59,9 @@ export class ApiClient {
     return this.request('POST', pathOrUrl, new URLSearchParams(fields));
   }
 
+  /** The shared factories' client (tests/support/test-data.ts). */
+  readonly send: Send = (method, pathOrUrl, data) => this.request(method, pathOrUrl, data);
+
   private request(method: string, pathOrUrl: string, data?: unknown): Promise<Reply> {
     const url = new URL(pathOrUrl, BASE_URL);
     const form = data instanceof URLSearchParams;
@@ -115,15 +93,15 @@ export class ApiClient {
 }
 
 /** The emails of the dev outbox to this address, newest first. */
-export async function outbox(api: ApiClient, to: string): Promise<OutboxEmail[]> {
+export async function outbox(api: ApiClient, to: string): Promise<OutboxMessage[]> {
   const response = await api.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
   expect(response.status, response.text).toBe(200);
-  return response.json<OutboxEmail[]>();
+  return response.json<OutboxMessage[]>();
 }
 
 /** The newest email to this address whose subject matches, waiting for it to arrive. */
-export async function latestEmail(api: ApiClient, to: string, subject: RegExp): Promise<OutboxEmail> {
-  let found: OutboxEmail | undefined;
+export async function latestEmail(api: ApiClient, to: string, subject: RegExp): Promise<OutboxMessage> {
+  let found: OutboxMessage | undefined;
   await expect
     .poll(async () => !!(found = (await outbox(api, to)).find((m) => subject.test(m.subject))), {
       message: `an email "${subject}" to ${to} in the outbox`,
@@ -133,22 +111,15 @@ export async function latestEmail(api: ApiClient, to: string, subject: RegExp): 
   return found!;
 }
 
-/** The link an email carries (its plain-text part). */
-export function linkIn(mail: OutboxEmail): string {
-  const link = /https?:\/\/\S+/.exec(mail.text)?.[0];
-  if (!link) throw new Error(`no link in "${mail.subject}"`);
-  return link;
-}
-
 /** Signs up through the API; the account is not verified yet. */
-export async function signUpViaApi(user: TestUser = newUser()): Promise<TestUser> {
+export async function signUpViaApi(user: NewUser = newUser()): Promise<NewUser> {
   const response = await new ApiClient().post('/api/accounts/sign-up', user);
   expect(response.status, response.text).toBe(201);
   return user;
 }
 
 /** A verified account, ready to log in. */
-export async function createVerifiedUser(overrides: Partial<TestUser> = {}): Promise<TestUser & { id: string }> {
+export async function createVerifiedUser(overrides: Partial<NewUser> = {}): Promise<NewUser & { id: string }> {
   const user = await signUpViaApi(newUser(overrides));
   const api = new ApiClient();
   const verified = await api.get(linkIn(await latestEmail(api, user.email, /verify/i)));
@@ -165,7 +136,7 @@ export async function createVerifiedUser(overrides: Partial<TestUser> = {}): Pro
  * Signs in through the context's own request client, so the session cookie lands in the
  * browser: pages opened afterwards are signed in without clicking through the form.
  */
-export async function logIn(target: BrowserContext | Page, user: Pick<TestUser, 'email' | 'password'>): Promise<CurrentUser> {
+export async function logIn(target: BrowserContext | Page, user: Pick<NewUser, 'email' | 'password'>): Promise<CurrentUser> {
   const response = await target.request.post(`${BASE_URL}/api/accounts/sign-in`, {
     data: { email: user.email, password: user.password },
     headers: { origin: BASE_URL },
@@ -186,6 +157,16 @@ export async function useGoogleProfile(context: BrowserContext, profile: GoogleP
   await context.addCookies([{ name: PROFILE_COOKIE, value: encodeProfile(profile), url: `http://${OIDC_HOST}:${port}/` }]);
 }
 
+/** Collects every dialog a page opens (an alert() from injected script would be one), dismissing it. */
+export function collectDialogs(page: Page): string[] {
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  return dialogs;
+}
+
 /** Opens the avatar menu of the app shell. */
 export async function openAvatarMenu(page: Page) {
   await page.getByRole('button', { name: /^Account menu for/ }).click();
@@ -193,7 +174,7 @@ export async function openAvatarMenu(page: Page) {
 }
 
 /** An API client signed in as this user. */
-export async function signedInClient(user: Pick<TestUser, 'email' | 'password'>): Promise<ApiClient> {
+export async function signedInClient(user: Pick<NewUser, 'email' | 'password'>): Promise<ApiClient> {
   const api = new ApiClient();
   const response = await api.post('/api/accounts/sign-in', { email: user.email, password: user.password });
   expect(response.status, response.text).toBe(200);
@@ -201,11 +182,12 @@ export async function signedInClient(user: Pick<TestUser, 'email' | 'password'>)
 }
 
 /** A verified user with an educator record (onboarding step 1), signed in through an API client. */
-export async function createEducator(overrides: Partial<TestUser> = {}): Promise<{ api: ApiClient; user: TestUser & { id: string } }> {
+export async function createEducator(
+  overrides: Partial<NewUser> = {}, educator: Record<string, unknown> = {},
+): Promise<{ api: ApiClient; user: NewUser & { id: string } }> {
   const user = await createVerifiedUser(overrides);
   const api = await signedInClient(user);
-  const made = await api.post('/api/educators', { headline: 'Teacher of small groups', bio: 'I have taught adults in small evening groups for ten years.', subjects: ['Painting'], links: [] });
-  expect(made.status, made.text).toBe(201);
+  await becomeEducator(api.send, educator);
   return { api, user };
 }
 
@@ -238,8 +220,24 @@ export async function enablePayouts(api: ApiClient, user: { id: string; email: s
   return accountId;
 }
 
-/** YYYY-MM-DD n days from now (UTC). */
-export const dayFromNow = (n: number) => new Date(Date.now() + n * 86400_000).toISOString().slice(0, 10);
+export interface PaidCourse { courseId: string; sessionId: string; title: string }
+
+/** A published course: the course, one session and its class times (fields over the shared defaults). */
+export async function createPublishedCourse(
+  api: ApiClient, body: { course: Record<string, unknown>; session: Record<string, unknown>; classTimes: Record<string, unknown> },
+): Promise<{ courseId: string; sessionId: string }> {
+  const courseId = await createCourse(api.send, body.course);
+  const sessionId = await createSession(api.send, courseId, body.session);
+  await createClassTimes(api.send, courseId, sessionId, body.classTimes);
+  await publishCourse(api.send, courseId);
+  return { courseId, sessionId };
+}
+
+/** `hour`:`minute` London time on the day `days` days from now, as an ISO instant. */
+function londonTime(days: number, hour: number, minute: number): string {
+  const [year, month, day] = dayFromNow(days).split('-').map(Number);
+  return wallTimeToUtc({ year, month, day, hour, minute }, 'Europe/London').toISOString();
+}
 
 export interface PaidCourse { courseId: string; sessionId: string; title: string }
 
@@ -252,26 +250,18 @@ export async function createPaidCourse(
   opts: { title?: string; priceCents: number; currency?: string; installments?: number | null; capacity?: number; startsIn?: number; refundPolicy?: string },
 ): Promise<PaidCourse> {
   const title = opts.title ?? `Paid course ${Math.random().toString(36).slice(2, 8)}`;
-  const created = await api.post('/api/courses', {
-    title, summary: 'Six evenings of relaxed, practical classes for beginners.', description: 'Materials, practice and feedback.',
-    category: 'arts', level: 'beginner', language: 'English', format: 'online', city: null, address: null,
-    priceCents: opts.priceCents, currency: opts.currency ?? 'usd', installments: opts.installments ?? null, refundPolicy: opts.refundPolicy ?? 'moderate',
-  });
-  expect(created.status, created.text).toBe(201);
-  const courseId = created.json<{ id: string }>().id;
   const startsIn = opts.startsIn ?? 5;
-  const session = await api.post(`/api/courses/${courseId}/sessions`, { startsOn: dayFromNow(startsIn), endsOn: dayFromNow(startsIn + 40), capacity: opts.capacity ?? 8, minToRun: 1, timeZone: 'Europe/London' });
-  expect(session.status, session.text).toBe(201);
-  const sessionId = session.json<{ id: string }>().id;
-  const [y, m, d] = dayFromNow(startsIn + 1).split('-').map(Number);
-  const times = await api.post(`/api/courses/${courseId}/sessions/${sessionId}/class-times`, {
-    startsAt: wallTimeToUtc({ year: y, month: m, day: d, hour: 18, minute: 0 }, 'Europe/London').toISOString(),
-    endsAt: wallTimeToUtc({ year: y, month: m, day: d, hour: 19, minute: 30 }, 'Europe/London').toISOString(),
-    meetingUrl: 'https://meet.example.com/agora-class', repeatWeeks: 4,
+  const { courseId, sessionId } = await createPublishedCourse(api, {
+    course: {
+      title, city: null, address: null, priceCents: opts.priceCents, installments: opts.installments ?? null,
+      ...(opts.currency && { currency: opts.currency }), ...(opts.refundPolicy && { refundPolicy: opts.refundPolicy }),
+    },
+    session: { startsOn: dayFromNow(startsIn), endsOn: dayFromNow(startsIn + 40), capacity: opts.capacity ?? 8 },
+    classTimes: {
+      startsAt: londonTime(startsIn + 1, 18, 0), endsAt: londonTime(startsIn + 1, 19, 30),
+      meetingUrl: 'https://meet.example.com/agora-class', repeatWeeks: 4,
+    },
   });
-  expect(times.status, times.text).toBe(201);
-  const published = await api.post(`/api/courses/${courseId}/publish`);
-  expect(published.status, published.text).toBe(200);
   return { courseId, sessionId, title };
 }
 

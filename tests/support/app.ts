@@ -1,6 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig, type Config } from '../../src/server/config.js';
@@ -57,6 +57,23 @@ export async function buildTestApp(
   await options.beforeReady?.(app);
   await app.ready();
   return app;
+}
+
+/** What a test file shares: its app, set in beforeAll (read the fields inside hooks and tests). */
+export interface AppContext {
+  app: TestApp;
+}
+
+/** Builds one app for the test file in beforeAll and closes it in afterAll. */
+export function useTestApp(overrides: Record<string, string | undefined> = {}, options: TestAppOptions = {}): AppContext {
+  const ctx = {} as AppContext;
+  beforeAll(async () => {
+    ctx.app = await buildTestApp(overrides, options);
+  });
+  afterAll(async () => {
+    await ctx.app?.close();
+  });
+  return ctx;
 }
 
 /** A database of its own for this test (on the run's PostgreSQL, or a new PGlite). */

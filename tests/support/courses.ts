@@ -1,84 +1,50 @@
-import { expect } from 'vitest';
+import { beforeAll } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { TestApp } from './app.js';
+import { useTestApp, type AppContext, type TestApp } from './app.js';
 import { createSignedInUser, type NewUser, type SignedInUser } from './factories.js';
-import { call, get, patch, post } from './http.js';
+import { call, get, patch, post, sendAs } from './http.js';
+import {
+  becomeEducator, classTimeBody, courseBody, createClassTimes, createCourse, createSession, dayFromNow, educatorBody, publishCourse,
+  sessionBody,
+} from './test-data.js';
+
+export { classTimeBody, courseBody, dayFromNow, educatorBody, sessionBody };
 
 /** Factories for the courses capability: educators, courses, sessions, class times. */
 
 /** An educator is a signed-in user who onboarded (the same fields). */
 export type Educator = SignedInUser;
 
-export const educatorBody = (overrides: Record<string, unknown> = {}) => ({
-  headline: 'Painter and patient teacher',
-  bio: 'I have taught watercolour to adults for twelve years, in studios and online.',
-  subjects: ['watercolour', 'drawing'],
-  links: ['https://example.com/portfolio'],
-  ...overrides,
-});
-
 /** A signed-in user who has completed onboarding step 1 (POST /api/educators). */
 export async function makeEducator(app: TestApp, overrides: Partial<NewUser> = {}): Promise<Educator> {
   const user = await createSignedInUser(app, { firstName: 'Grace', lastName: 'Hopper', ...overrides });
-  const res = await post(app, '/api/educators', educatorBody(), { cookie: user.cookie });
-  expect(res.statusCode, res.body).toBe(201);
+  await becomeEducator(sendAs(app, user.cookie));
   return user;
+}
+
+export interface CoursesContext extends AppContext {
+  educator: Educator;
+}
+
+/** The usual start of a courses test file: one app and one educator, made in beforeAll. */
+export function useCoursesApp(): CoursesContext {
+  const ctx = useTestApp() as CoursesContext;
+  beforeAll(async () => {
+    ctx.educator = await makeEducator(ctx.app);
+  });
+  return ctx;
 }
 
 /** A signed-in learner (no educator record). */
 export const makeLearner = (app: TestApp, overrides: Partial<NewUser> = {}) => createSignedInUser(app, overrides);
 
-export const courseBody = (overrides: Record<string, unknown> = {}) => ({
-  title: 'Watercolour for beginners',
-  summary: 'Washes, layers and light in six relaxed evenings.',
-  description: '## What you will learn\n\nWet-on-wet, glazing and **colour mixing**.',
-  category: 'arts',
-  level: 'beginner',
-  language: 'English',
-  format: 'online',
-  priceCents: 0,
-  currency: 'usd',
-  refundPolicy: 'moderate',
-  ...overrides,
-});
-
 /** A draft course of this educator; answers its id. */
 export async function makeCourse(app: TestApp, educator: { cookie: string }, overrides: Record<string, unknown> = {}): Promise<string> {
-  const res = await post(app, '/api/courses', courseBody(overrides), { cookie: educator.cookie });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id;
+  return createCourse(sendAs(app, educator.cookie), overrides);
 }
-
-/** YYYY-MM-DD, `days` days from today (UTC). */
-export function dayFromNow(days: number): string {
-  return new Date(Date.now() + days * 86400_000).toISOString().slice(0, 10);
-}
-
-export const sessionBody = (overrides: Record<string, unknown> = {}) => ({
-  startsOn: dayFromNow(30),
-  endsOn: dayFromNow(60),
-  capacity: 10,
-  minToRun: 1,
-  timeZone: 'Europe/London',
-  ...overrides,
-});
 
 export async function makeSession(app: TestApp, educator: { cookie: string }, courseId: string, overrides: Record<string, unknown> = {}): Promise<string> {
-  const res = await post(app, `/api/courses/${courseId}/sessions`, sessionBody(overrides), { cookie: educator.cookie });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id;
-}
-
-/** A class time `daysFromNow` days ahead at 17:00 UTC, lasting `hours`. */
-export function classTimeBody(daysFromNow: number, overrides: Record<string, unknown> = {}, hours = 1.5) {
-  const start = new Date(Date.now() + daysFromNow * 86400_000);
-  start.setUTCHours(17, 0, 0, 0);
-  return {
-    startsAt: start.toISOString(),
-    endsAt: new Date(start.getTime() + hours * 3600_000).toISOString(),
-    meetingUrl: 'https://meet.example.com/room-1',
-    ...overrides,
-  };
+  return createSession(sendAs(app, educator.cookie), courseId, overrides);
 }
 
 export function addClassTimes(app: TestApp, educator: { cookie: string }, courseId: string, sessionId: string, body: Record<string, unknown>) {
@@ -89,17 +55,14 @@ export function addClassTimes(app: TestApp, educator: { cookie: string }, course
 export async function makeClassTimes(
   app: TestApp, educator: { cookie: string }, courseId: string, sessionId: string, body: Record<string, unknown> = classTimeBody(31),
 ): Promise<string[]> {
-  const res = await addClassTimes(app, educator, courseId, sessionId, body);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().ids;
+  return createClassTimes(sendAs(app, educator.cookie), courseId, sessionId, body);
 }
 
 export async function publish(app: TestApp, educator: { cookie: string }, courseId: string): Promise<void> {
   // A paid course needs the educator's payouts (charges enabled): give them a test payout
   // account unless they have one (the payments tests create real sandbox accounts).
   await allowPaidPublishing(app, courseId);
-  const res = await post(app, `/api/courses/${courseId}/publish`, undefined, { cookie: educator.cookie });
-  expect(res.statusCode, res.body).toBe(200);
+  await publishCourse(sendAs(app, educator.cookie), courseId);
 }
 
 /** A published course with one session (and one class time); the common starting point. */

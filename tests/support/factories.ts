@@ -1,35 +1,9 @@
 import { expect } from 'vitest';
 import type { TestApp } from './app.js';
-import { cookieHeader, get, pathOf, post, uniqueEmail, type CallOptions } from './http.js';
+import { cookieHeader, get, pathOf, post, type CallOptions } from './http.js';
+import { linkIn, newUser, type NewUser, type OutboxMessage } from './test-data.js';
 
-export interface NewUser {
-  email: string;
-  firstName: string;
-  lastName: string;
-  password: string;
-  birthdate: string;
-}
-
-export interface OutboxMessage {
-  id: string;
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  created_at: string;
-}
-
-/** A valid sign-up body with a unique email; override any field. */
-export function newUser(overrides: Partial<NewUser> = {}): NewUser {
-  return {
-    email: uniqueEmail(),
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    password: 'Analytical-Engine-1843',
-    birthdate: '1990-12-10',
-    ...overrides,
-  };
-}
+export { linkIn, newUser, type NewUser, type OutboxMessage };
 
 export function signUp(app: TestApp, body: Partial<NewUser>, opts?: CallOptions) {
   return post(app, '/api/accounts/sign-up', body, opts);
@@ -40,13 +14,6 @@ export async function outbox(app: TestApp, to: string): Promise<OutboxMessage[]>
   const res = await get(app, `/api/dev/outbox?to=${encodeURIComponent(to)}`);
   expect(res.statusCode).toBe(200);
   return res.json();
-}
-
-/** The first link of an email's text part. */
-export function linkIn(message: Pick<OutboxMessage, 'text'>): string {
-  const link = /https?:\/\/\S+/.exec(message.text)?.[0];
-  if (!link) throw new Error(`no link in email: ${message.text}`);
-  return link;
 }
 
 /** The link of the newest email to `to` whose subject contains `subject`. */

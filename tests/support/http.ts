@@ -1,6 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { TestApp } from './app.js';
+import type { Send } from './test-data.js';
 
 export type Response = LightMyRequestResponse;
 
@@ -18,10 +19,7 @@ export function randomIp(): string {
   return `10.${b[0]}.${b[1]}.${b[2]}`;
 }
 
-/** A unique email for this test (lowercase, valid). */
-export function uniqueEmail(tag = 'user'): string {
-  return `${tag}-${randomUUID().slice(0, 12)}@example.com`;
-}
+export { uniqueEmail } from './test-data.js';
 
 function headersFor(app: TestApp, method: string, opts: CallOptions): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -85,4 +83,12 @@ export function cookieHeader(res: Response): string {
 export function pathOf(url: string): string {
   const u = new URL(url);
   return u.pathname + u.search;
+}
+
+/** The shared factories' client (test-data.ts): JSON calls to the app with this user's cookie. */
+export function sendAs(app: TestApp, cookie?: string): Send {
+  return async (method, url, body) => {
+    const res = await call(app, method, url, body, { cookie });
+    return { status: res.statusCode, text: res.body, json: () => res.json() };
+  };
 }

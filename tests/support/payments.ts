@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import type { StripeSandboxControls } from '@agora/stripe-sandbox';
 import { buildTestApp, type TestApp, type TestAppOptions } from './app.js';
-import { makeEducator, queryRows, type Educator } from './courses.js';
+import { makeEducator, makeLearner, makePublishedCourse, queryRows, type Educator } from './courses.js';
 import { get, post } from './http.js';
 
 /**
@@ -109,11 +109,30 @@ export async function buy(app: TestApp, learner: { cookie: string }, courseId: s
   return checkout;
 }
 
+/** A new published paid course and a learner whose purchase of a seat in it went through. */
+export async function paidSeat(
+  app: TestApp, educator: { cookie: string }, course: { priceCents: number; installments?: number } & Record<string, unknown>, session?: Record<string, unknown>,
+) {
+  const { courseId, sessionId } = await makePublishedCourse(app, educator, { course, session });
+  const learner = await makeLearner(app);
+  const checkout = await buy(app, learner, courseId, sessionId, course.priceCents, course.installments);
+  const purchase = await waitForPurchase(app, checkout);
+  return { courseId, sessionId, learner, checkout, purchase };
+}
+
 /** The purchase row of a checkout session. */
 export async function purchaseOf(app: TestApp, checkoutSessionId: string) {
   const [row] = await queryRows<{ id: string; status: string; failure_reason: string | null; enrolment_id: string | null; subscription_id: string | null; payment_intent_id: string | null }>(
     app, sql`select id, status, failure_reason, enrolment_id, subscription_id, payment_intent_id from purchase where checkout_session_id = ${checkoutSessionId}`);
   return row ?? null;
+}
+
+/** Waits for the purchase of a checkout to reach `status`; answers the purchase row. */
+export function waitForPurchase(app: TestApp, checkout: Checkout, status = 'fulfilled') {
+  return waitFor(async () => {
+    const p = await purchaseOf(app, checkout.sessionId);
+    return p && p.status === status ? p : null;
+  }, `purchase ${status}`);
 }
 
 export async function paymentsOf(app: TestApp, purchaseId: string) {
