@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInSession, user as userTable } from '../../src/server/db/schema/accounts.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
-import { cookieHeader, del, get, post, setCookies, type Response } from '../support/http.js';
+import { cookieHeader, get, post, setCookies, type Response } from '../support/http.js';
 import { totp } from '../support/totp.js';
 
 let app: TestApp;
@@ -125,7 +125,7 @@ describe('two-factor sign-in (TOTP)', () => {
     const refused = await post(app, '/api/accounts/two-factor/backup-codes', { password: u.password }, { cookie: aal1 });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.code).toBe('second_factor_required');
-    const unlink = await del(app, '/api/accounts/linked-accounts/password', { cookie: aal1 });
+    const unlink = await post(app, '/api/accounts/linked-accounts/unlink', { provider: 'password' }, { cookie: aal1 });
     expect(unlink.json().error.code).toBe('second_factor_required');
 
     const stepUp = await post(app, '/api/accounts/two-factor/verify', { code: totp(key) }, { cookie: aal1 });
@@ -197,10 +197,10 @@ describe('linked accounts and sign-out scopes', () => {
     const u = await createSignedInUser(app);
     const list = await get(app, '/api/accounts/linked-accounts', { cookie: u.cookie });
     expect(list.json().accounts.map((a: { provider: string }) => a.provider)).toEqual(['password']);
-    const res = await del(app, '/api/accounts/linked-accounts/password', { cookie: u.cookie });
+    const res = await post(app, '/api/accounts/linked-accounts/unlink', { provider: 'password' }, { cookie: u.cookie });
     expect(res.statusCode).toBe(409);
     expect(res.json().error.code).toBe('single_identity_not_deletable');
-    const google = await del(app, '/api/accounts/linked-accounts/google', { cookie: u.cookie });
+    const google = await post(app, '/api/accounts/linked-accounts/unlink', { provider: 'google' }, { cookie: u.cookie });
     expect(google.statusCode).toBe(404);
   });
 

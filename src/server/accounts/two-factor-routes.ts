@@ -97,11 +97,11 @@ export async function twoFactorRoutes(app: FastifyInstance) {
     return startGoogleLink(app, request, await app.requireViewer(request), '/user/settings');
   });
 
-  r.delete('/api/accounts/linked-accounts/:provider', {
-    schema: { tags, summary: 'Unlink a way to log in (never the last one)', params: z.object({ provider: linkedProvider }), response: { 200: ok, ...errors } },
+  r.post('/api/accounts/linked-accounts/unlink', {
+    schema: { tags, summary: 'Unlink a way to log in (never the last one)', body: z.object({ provider: linkedProvider }), response: { 200: ok, ...errors } },
   }, async (request) => {
-    await unlinkAccount(app, await app.requireViewer(request), request.params.provider);
-    return { ok: true as const, message: request.params.provider === 'google' ? 'Google is unlinked' : 'Your password is removed' };
+    await unlinkAccount(app, await app.requireViewer(request), request.body.provider);
+    return { ok: true as const, message: request.body.provider === 'google' ? 'Google is unlinked' : 'Your password is removed' };
   });
 
   r.post('/api/accounts/password', {
