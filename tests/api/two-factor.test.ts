@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInSession, user as userTable } from '../../src/server/db/schema/accounts.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
-import { cookieHeader, get, post, setCookies, type Response } from '../support/http.js';
+import { cookieHeader, get, pathOf, post, setCookies, uniqueEmail, type Response } from '../support/http.js';
+import { googleEnv, startOidcProvider } from '../support/oidc.js';
 import { totp } from '../support/totp.js';
 
 let app: TestApp;
@@ -221,5 +223,69 @@ describe('linked accounts and sign-out scopes', () => {
     expect(setCookies(res).find((c) => c.name === 'agora.session_token')?.value).toBe('');
     expect((await get(app, '/api/me', { cookie: u.cookie })).statusCode).toBe(401);
     expect((await get(app, '/api/me', { cookie: otherCookie })).statusCode).toBe(401);
+  });
+});
+
+describe('linked accounts with Google (local OIDC provider)', () => {
+  let gApp: TestApp;
+  let google: Awaited<ReturnType<typeof startOidcProvider>>;
+  beforeAll(async () => {
+    google = await startOidcProvider();
+    gApp = await buildTestApp(googleEnv(google.discoveryUrl));
+  });
+  afterAll(async () => {
+    await gApp?.close();
+    await google?.stop();
+  });
+
+  /** Follows a Google redirect flow started by `start` (its url and state cookie) back to our callback. */
+  async function followGoogle(start: Response, cookie = '') {
+    const authorize = await fetch(start.json().url, { redirect: 'manual' });
+    expect(authorize.status).toBe(302);
+    const back = new URL(authorize.headers.get('location')!);
+    return get(gApp, pathOf(back.toString()), { cookie: merge(cookie, start) });
+  }
+  const profile = (email: string) => ({ sub: `google-${randomUUID()}`, email, email_verified: true, name: 'Grace Hopper' });
+  const providers = async (cookie: string) =>
+    (await get(gApp, '/api/accounts/linked-accounts', { cookie })).json().accounts.map((a: { provider: string }) => a.provider).sort();
+
+  it('a password account links Google, then unlinks it', async () => {
+    const u = await createSignedInUser(gApp);
+    google.setProfile(profile(u.email));
+    const start = await post(gApp, '/api/accounts/linked-accounts/google', undefined, { cookie: u.cookie });
+    expect(start.statusCode, start.body).toBe(200);
+    const callback = await followGoogle(start, u.cookie);
+    expect(callback.statusCode, callback.body).toBe(302);
+    expect(callback.headers.location).toBe('/user/settings');
+    expect(await providers(u.cookie)).toEqual(['google', 'password']);
+
+    const unlink = await post(gApp, '/api/accounts/linked-accounts/unlink', { provider: 'google' }, { cookie: u.cookie });
+    expect(unlink.statusCode, unlink.body).toBe(200);
+    expect(await providers(u.cookie)).toEqual(['password']);
+  });
+
+  it('a Google-only account cannot unlink Google, sets a password, then can', async () => {
+    const email = uniqueEmail('grace');
+    google.setProfile(profile(email));
+    const start = await post(gApp, '/api/auth/sign-in/oauth2', { providerId: 'google', callbackURL: '/google-login' });
+    const callback = await followGoogle(start);
+    const session = setCookies(callback).find((c) => c.name === 'agora.session_token' && c.value)!;
+    const cookie = `${session.name}=${session.value}`;
+    expect(await providers(cookie)).toEqual(['google']);
+
+    const refused = await post(gApp, '/api/accounts/linked-accounts/unlink', { provider: 'google' }, { cookie });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatchObject({ code: 'single_identity_not_deletable', message: expect.stringContaining('Set a password first') });
+
+    const weak = await post(gApp, '/api/accounts/password', { password: 'password' }, { cookie });
+    expect(weak.statusCode).toBe(400);
+    expect(weak.json().error.code).toBe('weak_password');
+    const set = await post(gApp, '/api/accounts/password', { password: 'Harbour-Lights-42' }, { cookie });
+    expect(set.statusCode, set.body).toBe(200);
+    expect((await post(gApp, '/api/accounts/sign-in', { email, password: 'Harbour-Lights-42' })).statusCode).toBe(200);
+
+    const unlink = await post(gApp, '/api/accounts/linked-accounts/unlink', { provider: 'google' }, { cookie });
+    expect(unlink.statusCode).toBe(200);
+    expect(await providers(cookie)).toEqual(['password']);
   });
 });

@@ -4,7 +4,7 @@ import { passwordWeaknesses } from '../../shared/accounts.js';
 import type { LinkedProvider } from '../../shared/accounts-security-schemas.js';
 import { account, signInSession } from '../db/schema/accounts.js';
 import { AppError } from '../http/errors.js';
-import { toHeaders } from '../http/headers.js';
+import { forwardCookies, toHeaders } from '../http/headers.js';
 import { sessionCookieName } from './auth.js';
 import { requireRecentSecondFactor } from './two-factor.js';
 import type { Viewer } from './viewer.js';
@@ -26,14 +26,17 @@ export async function listLinkedAccounts(app: FastifyInstance, viewer: Viewer) {
 }
 
 /** Starts the Google redirect flow that links Google to the signed-in account. */
-export async function startGoogleLink(app: FastifyInstance, request: FastifyRequest, viewer: Viewer, returnTo: string) {
+export async function startGoogleLink(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, viewer: Viewer, returnTo: string) {
   if (!app.config.google) throw AppError.notFound('Google sign-in is not set up on this server');
   await requireRecentSecondFactor(app, viewer);
-  const result = await app.auth.api.linkSocialAccount({
+  const { headers, response } = await app.auth.api.linkSocialAccount({
     body: { provider: 'google', callbackURL: returnTo, errorCallbackURL: returnTo },
     headers: toHeaders(request),
+    returnHeaders: true,
   });
-  return { url: result.url };
+  // The state cookie the callback checks.
+  forwardCookies(headers, reply);
+  return { url: response.url };
 }
 
 /** Unlinks one way in; the last one is refused (single_identity_not_deletable). */

@@ -93,8 +93,8 @@ export async function twoFactorRoutes(app: FastifyInstance) {
   r.post('/api/accounts/linked-accounts/google', {
     config: perIp(20),
     schema: { tags, summary: 'Start linking Google to your account (answers the Google URL)', response: { 200: z.object({ url: z.string() }), ...errors } },
-  }, async (request) => {
-    return startGoogleLink(app, request, await app.requireViewer(request), '/user/settings');
+  }, async (request, reply) => {
+    return startGoogleLink(app, request, reply, await app.requireViewer(request), '/user/settings');
   });
 
   r.post('/api/accounts/linked-accounts/unlink', {

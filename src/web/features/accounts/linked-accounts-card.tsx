@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
 import type { LinkedProvider } from '@shared/accounts-security-schemas';
 import { ApiError } from '@web/lib/api';
 import { Alert } from '@web/components/ui/alert';
@@ -21,6 +22,9 @@ export function LinkedAccountsCard() {
   const [busy, setBusy] = useState<string | null>(null);
   const [retry, setRetry] = useState<(() => Promise<void>) | null>(null);
   const linked = new Set(data?.accounts.map((a) => a.provider));
+  // The Google linking flow comes back here with ?error=... when it failed.
+  const [params] = useSearchParams();
+  const linkError = params.get('error');
 
   async function run(key: string, action: () => Promise<void>) {
     setBusy(key);
@@ -52,6 +56,15 @@ export function LinkedAccountsCard() {
       {isError && <Alert tone="error">Could not load the ways to log in.</Alert>}
       {error && !retry && <div className="mb-3"><Alert tone="error">{error.message}</Alert></div>}
       {notice && <div className="mb-3"><Alert tone="success">{notice}</Alert></div>}
+      {linkError && !error && !notice && (
+        <div className="mb-3">
+          <Alert tone="error">
+            {linkError === 'account_already_linked_to_different_user'
+              ? 'This Google account already belongs to another Agora account.'
+              : 'Google could not be linked. Try again.'}
+          </Alert>
+        </div>
+      )}
       {retry && (
         <div className="mb-3">
           <StepUpForm busy={busy === 'step-up'} error={error} onCancel={() => { setRetry(null); setError(null); }} onCode={(code) => run('step-up', async () => {
