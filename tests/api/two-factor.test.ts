@@ -172,8 +172,15 @@ describe('two-factor sign-in (TOTP)', () => {
     expect(res.statusCode).toBe(409);
     const withMine = await post(app, '/api/accounts/two-factor/verify', { code: codes[0] }, { cookie: other.cookie });
     expect(withMine.statusCode).toBe(409);
-    const [row] = await app.database.db.select({ on: userTable.twoFactorEnabled }).from(userTable).where(eq(userTable.id, me.id));
-    expect(row.on).toBe(true);
+    // Even with two-factor on for them too, my codes are not theirs.
+    const theirs = await enable(other);
+    const mine = await post(app, '/api/accounts/two-factor/disable', { password: other.password, code: totp(key) === totp(theirs.key) ? codes[1] : totp(key) }, { cookie: theirs.cookie });
+    expect(mine.statusCode).toBe(400);
+    expect(mine.json().error.code).toBe('invalid_code');
+    const rows = await app.database.db.select({ on: userTable.twoFactorEnabled }).from(userTable).where(eq(userTable.id, me.id));
+    expect(rows[0].on).toBe(true);
+    const [otherRow] = await app.database.db.select({ on: userTable.twoFactorEnabled }).from(userTable).where(eq(userTable.id, other.id));
+    expect(otherRow.on).toBe(true);
   });
 
   it('code attempts are limited (429) per account', async () => {
