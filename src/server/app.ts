@@ -15,6 +15,7 @@ import { installErrorHandler, AppError, frameworkError, nulBytePath } from './ht
 import { apiDocs } from './http/api-docs.js';
 import { authRoutes } from './accounts/auth-routes.js';
 import { accountRoutes } from './accounts/routes.js';
+import { twoFactorRoutes } from './accounts/two-factor-routes.js';
 import { userRoutes } from './accounts/user-routes.js';
 import { courseRoutes } from './courses/routes.js';
 import { createCourseEvents, type CourseEvents } from './courses/events.js';
@@ -244,6 +245,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(authRoutes);
   await app.register(systemRoutes);
   await app.register(accountRoutes);
+  await app.register(twoFactorRoutes);
   await app.register(userRoutes);
   await app.register(educatorRoutes);
   await app.register(courseSearchRoutes);

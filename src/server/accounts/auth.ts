@@ -1,6 +1,6 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { admin, genericOAuth } from 'better-auth/plugins';
+import { admin, genericOAuth, twoFactor } from 'better-auth/plugins';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
@@ -37,7 +37,19 @@ export function createAuth(deps: {
   onUserSeen?: (userId: string) => void;
 }) {
   const { config, db, mailer, log } = deps;
-  const plugins = [admin()] as unknown[];
+  const plugins = [
+    admin(),
+    // Authenticator apps (TOTP) and backup codes; reached only through our routes
+    // (two-factor-routes.ts), which add our validation, limits and the aal of the session.
+    twoFactor({
+      issuer: 'Agora',
+      // A Google-only account can turn it on without a password (it has none).
+      allowPasswordless: true,
+      trustDeviceMaxAge: 30 * 24 * 60 * 60,
+      backupCodeOptions: { amount: 10, length: 10 },
+      accountLockout: { enabled: true, maxFailedAttempts: 10, durationSeconds: 15 * 60 },
+    }),
+  ] as unknown[];
   if (config.google) {
     plugins.push(
       genericOAuth({
@@ -72,7 +84,7 @@ export function createAuth(deps: {
     trustedOrigins: [config.publicUrl],
     database: drizzleAdapter(db, {
       provider: 'pg',
-      schema: { user: schema.user, session: schema.signInSession, account: schema.account, verification: schema.verification },
+      schema: { user: schema.user, session: schema.signInSession, account: schema.account, verification: schema.verification, twoFactor: schema.twoFactor },
     }),
     disabledPaths: ['/sign-up/email', '/sign-in/email'],
     advanced: {

@@ -30,9 +30,11 @@ export async function accountRoutes(app: FastifyInstance) {
   });
 
   r.post('/api/accounts/sign-in', {
-    schema: { tags, summary: 'Log in with email and password (sets the session cookie)', body: signInBody, response: { 200: currentUser, ...errors } },
+    schema: { tags, summary: 'Log in with email and password (sets the session cookie)', body: signInBody, response: { 200: currentUser, 202: z.object({ twoFactorRequired: z.literal(true) }), ...errors } },
   }, async (request, reply) => {
-    return presentCurrentUser(await signIn(app, attempts, request, reply, request.body));
+    const result = await signIn(app, attempts, request, reply, request.body);
+    if ('twoFactorRequired' in result) return reply.status(202).send(result);
+    return presentCurrentUser(result);
   });
 
   r.post('/api/accounts/sign-out', {

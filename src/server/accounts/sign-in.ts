@@ -17,7 +17,8 @@ export const accountAttemptsKey = (email: string) => `signin:account:${email.toL
  * the caller gets 429 with the time to wait, before the password is even checked. The
  * attempt is counted first (atomically) and given back when it turns out not to be a
  * failure, so concurrent attempts cannot all be checked (docs/decisions/0003).
- * Sets the sign-in session cookie on the reply and answers the signed-in viewer.
+ * Sets the sign-in session cookie on the reply and answers the signed-in viewer, or
+ * { twoFactorRequired } when the account asks for a code next (two-factor.ts).
  */
 export async function signIn(
   app: FastifyInstance,
@@ -51,13 +52,15 @@ export async function signIn(
 
   let cookies: string[];
   try {
-    const { headers } = await app.auth.api.signInEmail({
+    const { headers, response } = await app.auth.api.signInEmail({
       body: { email, password: input.password, rememberMe: input.rememberMe ?? true, callbackURL: '/email-verified' },
       headers: toHeaders(request),
       returnHeaders: true,
     });
     forwardCookies(headers, reply);
     await attempts.clear([accountKey]);
+    // Two-factor on: no session yet, only the short-lived cookie of the second step.
+    if ((response as { twoFactorRedirect?: boolean }).twoFactorRedirect) return { twoFactorRequired: true as const };
     cookies = headers.getSetCookie();
   } catch (err) {
     if (err instanceof APIError && (err.statusCode === 401 || err.statusCode === 400)) {

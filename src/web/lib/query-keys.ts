@@ -7,6 +7,8 @@ export const queryKeys = {
   me: ['me'] as const,
   signInSessions: ['me', 'sessions'] as const,
   currentSignInSession: ['me', 'session'] as const,
+  twoFactor: ['me', 'two-factor'] as const,
+  linkedAccounts: ['me', 'linked-accounts'] as const,
   /** Every course query: a course, its roster. */
   courses: ['course'] as const,
   course: (id: string) => ['course', id] as const,

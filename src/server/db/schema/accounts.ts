@@ -26,6 +26,8 @@ export const user = pgTable('user', {
   banned: boolean('banned').notNull().default(false),
   banReason: text('ban_reason'),
   banExpires: ts('ban_expires'),
+  /** better-auth's two-factor plugin: on once an authenticator app was confirmed with a code. */
+  twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
 });
 
 /** A sign-in session (better-auth's `session` model): the cookie's token, per device. */
@@ -39,6 +41,12 @@ export const signInSession = pgTable(
     ipAddress: text('ip_address'),
     userAgent: text('user_agent'),
     impersonatedBy: uuid('impersonated_by'),
+    /**
+     * Authenticator assurance: aal1 (password or Google only), aal2 (a second factor was
+     * checked in this session, at second_factor_at). Written by our routes, not the library.
+     */
+    aal: text('aal').notNull().default('aal1'),
+    secondFactorAt: ts('second_factor_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -76,6 +84,21 @@ export const verification = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [index('verification_identifier_idx').on(t.identifier)],
+);
+
+/** better-auth's two-factor plugin (model twoFactor): the encrypted TOTP key and backup codes. */
+export const twoFactor = pgTable(
+  'two_factor',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => user.id, { onDelete: 'cascade' }),
+    secret: text('secret').notNull(),
+    backupCodes: text('backup_codes').notNull(),
+    verified: boolean('verified').notNull().default(true),
+    failedVerificationCount: integer('failed_verification_count').notNull().default(0),
+    lockedUntil: ts('locked_until'),
+  },
+  (t) => [index('two_factor_user_id_idx').on(t.userId), index('two_factor_secret_idx').on(t.secret)],
 );
 
 /** Attempts counted for rate limits that must hold across restarts and instances. */

@@ -5,15 +5,19 @@ import { PaymentHistoryCard } from '@web/features/payments/payment-history-card'
 import { useViewer } from '@web/lib/viewer';
 import { ProfileForm } from '@web/features/accounts/profile-form';
 import { SignInSessionsCard } from '@web/features/accounts/sign-in-sessions-card';
+import { TwoFactorCard } from '@web/features/accounts/two-factor-card';
+import { LinkedAccountsCard } from '@web/features/accounts/linked-accounts-card';
 
 export default function SettingsPage() {
   const me = useViewer();
   return (
     <div className="mx-auto max-w-3xl">
-      <PageHeader title="Settings" subtitle="Your profile, picture, payments and signed-in devices." />
+      <PageHeader title="Settings" subtitle="Your profile, picture, payments, sign-in security and signed-in devices." />
       <div className="space-y-6">
         <ProfileForm user={me} />
         <PaymentHistoryCard />
+        <TwoFactorCard />
+        <LinkedAccountsCard />
         <SignInSessionsCard />
         <p className="text-sm text-slate-600">
           Need help from support? Share the details on your <Link to={paths.authTest} className="font-semibold text-brand-700 hover:underline">session page</Link>.

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { safeNext } from '@shared/routes';
-import { MESSAGES } from '@shared/accounts';
+import { MESSAGES, type CurrentUser } from '@shared/accounts';
 import { ApiError } from '@web/lib/api';
 import { broadcastSignIn } from '@web/lib/sign-in-channel';
 import { paths } from '@web/lib/paths';
@@ -11,7 +11,7 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Field } from '@web/components/ui/field';
 import { meQuery } from '@web/lib/viewer';
-import { resendVerification, signIn } from './api/sign-in';
+import { resendVerification, signIn, signInWithCode } from './api/sign-in';
 import { GoogleButton, OrDivider } from './google-button';
 import { AuthCard } from './auth-card';
 
@@ -30,6 +30,13 @@ export default function LoginPage() {
   const { register, handleSubmit, getValues, formState } = useForm<{ email: string; password: string }>();
   const [error, setError] = useState<ApiError | null>(null);
   const [resent, setResent] = useState<string | null>(null);
+  const [askCode, setAskCode] = useState(false);
+
+  const signedIn = (me: CurrentUser) => {
+    queryClient.setQueryData(meQuery.queryKey, me);
+    broadcastSignIn('signed-in');
+    navigate(next, { replace: true });
+  };
 
   const onSubmit = handleSubmit(async (values) => {
     setError(null);
@@ -44,14 +51,15 @@ export default function LoginPage() {
       return;
     }
     try {
-      const me = await signIn({ email, password });
-      queryClient.setQueryData(meQuery.queryKey, me);
-      broadcastSignIn('signed-in');
-      navigate(next, { replace: true });
+      const result = await signIn({ email, password });
+      if ('twoFactorRequired' in result) setAskCode(true);
+      else signedIn(result);
     } catch (err) {
       setError(err instanceof ApiError ? err : new ApiError(500, MESSAGES.signInError, 'error'));
     }
   });
+
+  if (askCode) return <TwoFactorStep onSignedIn={signedIn} onRestart={() => setAskCode(false)} />;
 
   return (
     <AuthCard title="Log in to Agora" subtitle={<>New here? <Link className="font-semibold text-brand-700 hover:underline" to={paths.signup}>Create an account</Link></>}>
@@ -86,6 +94,44 @@ export default function LoginPage() {
         <Button type="submit" className="w-full" loading={formState.isSubmitting}>
           Log in
         </Button>
+      </form>
+    </AuthCard>
+  );
+}
+
+/** The second step when two-factor is on: a code from the app or a backup code. */
+function TwoFactorStep({ onSignedIn, onRestart }: { onSignedIn: (me: CurrentUser) => void; onRestart: () => void }) {
+  const { register, handleSubmit, formState } = useForm<{ code: string; trustDevice: boolean }>();
+  const [error, setError] = useState<ApiError | null>(null);
+  const onSubmit = handleSubmit(async (values) => {
+    setError(null);
+    try {
+      onSignedIn(await signInWithCode({ code: values.code.trim(), trustDevice: values.trustDevice }));
+    } catch (err) {
+      setError(err instanceof ApiError ? err : new ApiError(500, MESSAGES.signInError, 'error'));
+    }
+  });
+  return (
+    <AuthCard title="Two-factor sign-in" subtitle="Enter the 6-digit code from your authenticator app, or one of your backup codes.">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        {error && (
+          <Alert tone="error" title={error.message}>
+            {error.code === 'two_factor_expired' && (
+              <button type="button" className="mt-1 font-semibold underline" onClick={onRestart}>Log in again</button>
+            )}
+          </Alert>
+        )}
+        <Field label="Code" autoComplete="one-time-code" error={error?.fields.code} {...register('code')} />
+        <label className="flex items-center gap-2 text-sm text-slate-800">
+          <input type="checkbox" className="h-4 w-4 rounded border-slate-300" {...register('trustDevice')} />
+          Trust this device for 30 days
+        </label>
+        <Button type="submit" className="w-full" loading={formState.isSubmitting}>
+          Verify
+        </Button>
+        <button type="button" className="w-full text-sm font-medium text-brand-700 hover:underline" onClick={onRestart}>
+          Back to log in
+        </button>
       </form>
     </AuthCard>
   );

@@ -7,6 +7,8 @@ import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { Spinner } from '@web/components/ui/spinner';
 import { revokeOtherSignInSessions, revokeSignInSession, signInSessionsQuery } from './api/sign-in-sessions';
+import { useSignOut } from './api/sign-in';
+import { signOutEverywhere } from './api/two-factor';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -14,6 +16,7 @@ export function SignInSessionsCard() {
   const queryClient = useQueryClient();
   const { data, isPending, isError } = useQuery(signInSessionsQuery);
   const [busy, setBusy] = useState<string | null>(null);
+  const signOut = useSignOut();
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const others = data?.sessions.filter((s) => !s.current) ?? [];
 
@@ -37,9 +40,18 @@ export function SignInSessionsCard() {
           <h2 className="text-lg font-semibold text-slate-900">Where you are signed in</h2>
           <p className="text-sm text-slate-600">Sign out of devices you no longer use.</p>
         </div>
-        <Button variant="secondary" disabled={others.length === 0} loading={busy === 'others'} onClick={() => run('others', revokeOtherSignInSessions)}>
-          Sign out other devices
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="secondary" disabled={others.length === 0} loading={busy === 'others'} onClick={() => run('others', revokeOtherSignInSessions)}>
+            Sign out other devices
+          </Button>
+          <Button variant="secondary" className="text-red-700" loading={busy === 'everywhere'} onClick={() => run('everywhere', async () => {
+            const result = await signOutEverywhere();
+            await signOut();
+            return result;
+          })}>
+            Sign out everywhere
+          </Button>
+        </div>
       </div>
       {message && <div className="mb-3"><Alert tone={message.tone}>{message.text}</Alert></div>}
       {isPending && <Spinner label="Loading your sessions…" />}

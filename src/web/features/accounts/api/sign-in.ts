@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { CurrentUser, SignInBody, SignUpBody } from '@shared/accounts';
+import type { TwoFactorSignInBody } from '@shared/accounts-security-schemas';
 import { api } from '@web/lib/api';
 import { meQuery } from '@web/lib/viewer';
 import { paths } from '@web/lib/paths';
@@ -8,7 +9,11 @@ import { broadcastSignIn } from '@web/lib/sign-in-channel';
 
 /** Signing up, in (password or Google) and out, email verification and password reset. */
 export const signUp = (body: SignUpBody) => api<{ email: string }>('/api/accounts/sign-up', { method: 'POST', body });
-export const signIn = (body: SignInBody) => api<CurrentUser>('/api/accounts/sign-in', { method: 'POST', body, allowUnauthorized: true });
+/** The signed-in user, or { twoFactorRequired } when a code is asked next (signInWithCode). */
+export const signIn = (body: SignInBody) =>
+  api<CurrentUser | { twoFactorRequired: true }>('/api/accounts/sign-in', { method: 'POST', body, allowUnauthorized: true });
+export const signInWithCode = (body: TwoFactorSignInBody) =>
+  api<CurrentUser>('/api/accounts/sign-in/two-factor', { method: 'POST', body, allowUnauthorized: true });
 export const resendVerification = (email: string) =>
   api<{ message: string }>('/api/accounts/resend-verification', { method: 'POST', body: { email } });
 export const requestPasswordReset = (email: string) =>
