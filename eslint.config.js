@@ -11,7 +11,12 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
-const dirs = (path) => (existsSync(path) ? readdirSync(path, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : []);
+const dirs = (path) =>
+  existsSync(path)
+    ? readdirSync(path, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+    : [];
 
 /**
  * Server layers, lowest first. A folder may import folders of its own layer or below,
@@ -68,12 +73,24 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './src/shared', from: ['./src/server', './src/web'], message: 'The contract (src/shared) is imported by both sides and imports neither.' },
+            {
+              target: './src/shared',
+              from: ['./src/server', './src/web'],
+              message: 'The contract (src/shared) is imported by both sides and imports neither.',
+            },
             { target: './src/web', from: './src/server', message: 'The web app talks to the server over HTTP only.' },
             { target: './src/server', from: './src/web', message: 'The server never imports the web app.' },
             ...serverZones,
-            { target: './src/web/lib', from: ['./src/web/features', './src/web/app', './src/web/components'], message: 'lib/ is below components and features.' },
-            { target: './src/web/components', from: ['./src/web/features', './src/web/app'], message: 'Shared components never import a feature or the app.' },
+            {
+              target: './src/web/lib',
+              from: ['./src/web/features', './src/web/app', './src/web/components'],
+              message: 'lib/ is below components and features.',
+            },
+            {
+              target: './src/web/components',
+              from: ['./src/web/features', './src/web/app'],
+              message: 'Shared components never import a feature or the app.',
+            },
             { target: './src/web/features', from: './src/web/app', message: 'Features never import the app that composes them.' },
             ...webFeatureZones,
             { target: './packages', from: ['./src', './tests'], message: 'A package stands alone: it never imports the product.' },
@@ -91,7 +108,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@agora/stripe-sandbox', '@agora/stripe-sandbox/*', '**/packages/stripe-sandbox/**'], message: 'Only src/server/app.ts mounts the payments sandbox.' },
+            {
+              group: ['@agora/stripe-sandbox', '@agora/stripe-sandbox/*', '**/packages/stripe-sandbox/**'],
+              message: 'Only src/server/app.ts mounts the payments sandbox.',
+            },
           ],
         },
       ],

@@ -15,7 +15,10 @@ if (!process.env.E2E_PORT || !process.env.E2E_OIDC_PORT) {
     `const net = require('node:net');
      const free = () => new Promise((ok) => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => ok(p)); }); });
      Promise.all([free(), free()]).then((p) => console.log(p.join(' ')));`,
-  ]).toString().trim().split(' ');
+  ])
+    .toString()
+    .trim()
+    .split(' ');
   process.env.E2E_PORT ??= app;
   process.env.E2E_OIDC_PORT ??= oidc;
 }

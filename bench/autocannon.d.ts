@@ -1,8 +1,18 @@
 // Minimal types for the parts of autocannon v9 the bench uses (the package ships none).
 declare module 'autocannon' {
   export interface Histogram {
-    min: number; max: number; average: number; stddev: number; mean: number;
-    p2_5: number; p50: number; p75: number; p90: number; p97_5: number; p99: number; p99_9: number;
+    min: number;
+    max: number;
+    average: number;
+    stddev: number;
+    mean: number;
+    p2_5: number;
+    p50: number;
+    p75: number;
+    p90: number;
+    p97_5: number;
+    p99: number;
+    p99_9: number;
   }
   export interface Options {
     url: string;

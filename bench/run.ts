@@ -86,13 +86,20 @@ async function benchApi(): Promise<ApiOutcome> {
   const demo = DEMO_USERS[0];
   const session = await signIn(server, demo.email, DEMO_PASSWORD);
   console.log(`Signed in as ${demo.email} (user ${session.userId})`);
-  console.log(`Load: ${settings.connections} connections, warm-up ${settings.warmupSeconds} s, then ${settings.rounds} interleaved rounds of ${settings.seconds} s per route`);
+  console.log(
+    `Load: ${settings.connections} connections, warm-up ${settings.warmupSeconds} s, then ${settings.rounds} interleaved rounds of ${settings.seconds} s per route`,
+  );
 
-  const routes = await measure(server.baseUrl, [
-    { name: 'noop', path: '/api/bench/noop' },
-    { name: 'select', path: `/api/bench/select?id=${session.userId}` },
-    { name: 'me', path: '/api/me', headers: { cookie: session.cookie } },
-  ], settings, log);
+  const routes = await measure(
+    server.baseUrl,
+    [
+      { name: 'noop', path: '/api/bench/noop' },
+      { name: 'select', path: `/api/bench/select?id=${session.userId}` },
+      { name: 'me', path: '/api/me', headers: { cookie: session.cookie } },
+    ],
+    settings,
+    log,
+  );
 
   // Ratios per round (the routes of one round ran back to back, under the same load from
   // whatever else the machine was doing), then the median over the rounds.
@@ -120,7 +127,9 @@ function describeDatabase(database: BenchDatabase) {
 
 async function main() {
   cleanupOnSignals();
-  console.log(`Agora bench — ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load average ${os.loadavg()[0].toFixed(2)}\n`);
+  console.log(
+    `Agora bench — ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load average ${os.loadavg()[0].toFixed(2)}\n`,
+  );
 
   let api: ApiOutcome | null = null;
   let apiError: string | null = null;
@@ -159,7 +168,11 @@ function report(api: ApiOutcome | null, apiError: string | null, web: LoginJs): 
   } else {
     console.log(`  database: ${api.database}`);
     const rows = api.routes.map((r) => [
-      r.name, r.path.replace(/id=[^&]+/, 'id=<uuid>'), String(r.median.reqPerSec), `${r.median.p50Ms} ms`, `${r.median.p99Ms} ms`,
+      r.name,
+      r.path.replace(/id=[^&]+/, 'id=<uuid>'),
+      String(r.median.reqPerSec),
+      `${r.median.p50Ms} ms`,
+      `${r.median.p99Ms} ms`,
       r.rounds.map((x) => x.reqPerSec).join(' / '),
       String(r.problems.non2xx + r.problems.errors + r.problems.timeouts + r.problems.mismatches),
     ]);
@@ -167,16 +180,24 @@ function report(api: ApiOutcome | null, apiError: string | null, web: LoginJs): 
     for (const r of api.routes) {
       const p = r.problems;
       if (p.non2xx || p.errors || p.timeouts || p.mismatches) {
-        const codes = Object.entries(p.statusCodes).map(([c, n]) => `${c}×${n}`).join(', ');
-        console.log(`  !! ${r.name}: ${p.non2xx} non-2xx${codes ? ` (${codes})` : ''}, ${p.errors} errors, ${p.timeouts} timeouts, ${p.mismatches} unexpected bodies`);
+        const codes = Object.entries(p.statusCodes)
+          .map(([c, n]) => `${c}×${n}`)
+          .join(', ');
+        console.log(
+          `  !! ${r.name}: ${p.non2xx} non-2xx${codes ? ` (${codes})` : ''}, ${p.errors} errors, ${p.timeouts} timeouts, ${p.mismatches} unexpected bodies`,
+        );
         failures.push(`${r.name}: responses that were not the expected 2xx`);
       }
     }
     const ok = api.meOverSelect >= BUDGET.meOverSelect;
     const rounds = (ratios: number[]) => `(rounds: ${ratios.map((x) => x.toFixed(2)).join(' / ')})`;
-    console.log(`  /api/me ÷ select: ${api.meOverSelect.toFixed(2)} ${rounds(api.meOverSelectRounds)}, budget >= ${BUDGET.meOverSelect}: ${ok ? 'ok' : 'OVER BUDGET'}`);
+    console.log(
+      `  /api/me ÷ select: ${api.meOverSelect.toFixed(2)} ${rounds(api.meOverSelectRounds)}, budget >= ${BUDGET.meOverSelect}: ${ok ? 'ok' : 'OVER BUDGET'}`,
+    );
     console.log(`  /api/me ÷ noop:   ${api.meOverNoop.toFixed(2)} ${rounds(api.meOverNoopRounds)}`);
-    console.log(`  load average 1 min: ${api.loadBefore.toFixed(2)} before, ${api.loadAfter.toFixed(2)} after, on ${os.cpus().length} CPUs${api.loadBefore > os.cpus().length ? ' — the machine was busy before the bench started: figures are low and noisy' : ''}`);
+    console.log(
+      `  load average 1 min: ${api.loadBefore.toFixed(2)} before, ${api.loadAfter.toFixed(2)} after, on ${os.cpus().length} CPUs${api.loadBefore > os.cpus().length ? ' — the machine was busy before the bench started: figures are low and noisy' : ''}`,
+    );
     if (!ok) failures.push(`/api/me is ${api.meOverSelect.toFixed(2)} of the select reference (budget ${BUDGET.meOverSelect})`);
   }
 
@@ -184,10 +205,15 @@ function report(api: ApiOutcome | null, apiError: string | null, web: LoginJs): 
   if (!web.available) {
     console.log(`  ${web.reason.split('\n').join('\n  ')}`);
   } else {
-    table(['file', 'via', 'raw kB', 'gzip kB'], web.files.map((f) => [f.file, f.via, kb(f.bytes), kb(f.gzipBytes)]));
+    table(
+      ['file', 'via', 'raw kB', 'gzip kB'],
+      web.files.map((f) => [f.file, f.via, kb(f.bytes), kb(f.gzipBytes)]),
+    );
     const total = web.gzipBytes / 1000;
     const ok = total <= BUDGET.loginJsGzipKb;
-    console.log(`  total: ${total.toFixed(1)} kB gzipped (budget <= ${BUDGET.loginJsGzipKb} kB) ${ok ? 'ok' : 'OVER BUDGET'}${web.built ? ' — built by this run' : ''}`);
+    console.log(
+      `  total: ${total.toFixed(1)} kB gzipped (budget <= ${BUDGET.loginJsGzipKb} kB) ${ok ? 'ok' : 'OVER BUDGET'}${web.built ? ' — built by this run' : ''}`,
+    );
     console.log(`  ${web.loginRoute}`);
     if (web.stale) console.log(`  NOTE: ${web.stale}`);
     if (!ok) failures.push(`/login JS is ${total.toFixed(1)} kB gzipped (budget ${BUDGET.loginJsGzipKb} kB)`);

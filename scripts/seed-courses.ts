@@ -41,42 +41,272 @@ export interface SqlRunner {
 
 // ---------------------------------------------------------------- vocabulary
 
-const FIRST_NAMES = `Ada Alan Grace Linus Margaret Edsger Barbara Donald Frances Ken Dennis Bjarne Guido Anders Yukihiro Sophie Hedy Katherine Dorothy Mary
+const FIRST_NAMES =
+  `Ada Alan Grace Linus Margaret Edsger Barbara Donald Frances Ken Dennis Bjarne Guido Anders Yukihiro Sophie Hedy Katherine Dorothy Mary
 Tim Vint Radia Shafi Leslie John Jean Marie Rosalind Lise Emmy Srinivasa Alice Bob Carol David Eve Frank Heidi Ivan Judy Mallory Oscar Peggy Trent Victor Walter
 Amara Chidi Kwame Ngozi Aiko Haruto Yuna Mei Wei Jun Priya Arjun Ananya Rohan Fatima Omar Layla Yusuf Zainab Elif Mehmet Olga Dmitri Anya Pavel Ines Mateo
-Lucia Diego Camila Santiago Sofia Liam Noah Emma Olivia Ava Isabella Mia Lucas Ethan Chloe Zoe Nora Leo Hugo Clara Oskar Freya Astrid Magnus Ingrid Nils`
-  .split(/\s+/);
-const LAST_NAMES = `Lovelace Turing Hopper Torvalds Hamilton Dijkstra Liskov Knuth Allen Thompson Ritchie Stroustrup Rossum Hejlsberg Matsumoto Wilson Lamarr
+Lucia Diego Camila Santiago Sofia Liam Noah Emma Olivia Ava Isabella Mia Lucas Ethan Chloe Zoe Nora Leo Hugo Clara Oskar Freya Astrid Magnus Ingrid Nils`.split(
+    /\s+/,
+  );
+const LAST_NAMES =
+  `Lovelace Turing Hopper Torvalds Hamilton Dijkstra Liskov Knuth Allen Thompson Ritchie Stroustrup Rossum Hejlsberg Matsumoto Wilson Lamarr
 Johnson Vaughan Jackson Berners-Lee Cerf Perlman Goldwasser Lamport McCarthy Sammet Curie Franklin Meitner Noether Ramanujan Okafor Mensah Adeyemi Tanaka
 Sato Suzuki Chen Wang Li Zhang Patel Sharma Gupta Khan Haddad Yilmaz Kaya Ivanova Petrov Sokolov Garcia Martinez Lopez Gonzalez Rodriguez Fernandez Silva
 Santos Costa Rossi Bianchi Ferrari Muller Schmidt Schneider Fischer Weber Dubois Martin Bernard Moreau Laurent Jansen Visser Andersson Johansson Larsen
-Nielsen Hansen Kowalski Nowak Novak Horvat Murphy Kelly Walsh Smith Jones Taylor Brown Davies Evans Thomas Roberts Campbell Stewart`.split(/\s+/);
+Nielsen Hansen Kowalski Nowak Novak Horvat Murphy Kelly Walsh Smith Jones Taylor Brown Davies Evans Thomas Roberts Campbell Stewart`.split(
+    /\s+/,
+  );
 
-const CITIES = `London Manchester Edinburgh Dublin Paris Lyon Berlin Munich Hamburg Amsterdam Rotterdam Brussels Madrid Barcelona Lisbon Porto Rome Milan Vienna
-Zurich Copenhagen Stockholm Oslo Helsinki Warsaw Prague Budapest Athens Istanbul Toronto Montreal Vancouver Boston Chicago Seattle Austin Denver Portland`
-  .split(/\s+/);
+const CITIES =
+  `London Manchester Edinburgh Dublin Paris Lyon Berlin Munich Hamburg Amsterdam Rotterdam Brussels Madrid Barcelona Lisbon Porto Rome Milan Vienna
+Zurich Copenhagen Stockholm Oslo Helsinki Warsaw Prague Budapest Athens Istanbul Toronto Montreal Vancouver Boston Chicago Seattle Austin Denver Portland`.split(
+    /\s+/,
+  );
 
 /** Topic per category: category id, then topics (title case, used in titles and text). */
 const TOPICS: [string, string[]][] = [
-  ['arts', ['Watercolor Painting', 'Oil Painting', 'Figure Drawing', 'Pottery', 'Ceramics', 'Printmaking', 'Screen Printing', 'Knitting', 'Embroidery', 'Woodworking', 'Jewelry Making', 'Photography', 'Portrait Photography', 'Digital Illustration', 'Sketching']],
-  ['business', ['Project Management', 'Product Management', 'Digital Marketing', 'Public Speaking', 'Negotiation', 'Bookkeeping', 'Startup Finance', 'Sales', 'Leadership', 'Personal Finance', 'Investing', 'Excel', 'Copywriting for Business', 'Agile Teams']],
-  ['coding', ['Python', 'Python for Data Analysis', 'JavaScript', 'TypeScript', 'React', 'Web Development', 'SQL', 'Data Science', 'Machine Learning', 'Rust', 'Go Programming', 'Game Development', 'iOS Development', 'Android Development', 'Cybersecurity', 'Cloud Computing']],
-  ['cooking', ['Italian Cooking', 'Sourdough Baking', 'Bread Baking', 'French Pastry', 'Thai Cuisine', 'Indian Curries', 'Vegan Cooking', 'Knife Skills', 'Sushi Making', 'Cake Decorating', 'Mexican Street Food', 'Fermentation', 'Coffee Brewing', 'Wine Tasting']],
-  ['languages', ['Spanish', 'French', 'German', 'Italian', 'Japanese', 'Mandarin Chinese', 'Korean', 'Portuguese', 'Arabic', 'Russian', 'English Conversation', 'Sign Language', 'Dutch', 'Swedish']],
-  ['mathematics', ['Algebra', 'Geometry', 'Calculus', 'Statistics', 'Probability', 'Linear Algebra', 'Number Theory', 'Math Olympiad Prep', 'Mental Math', 'Discrete Mathematics', 'Trigonometry']],
-  ['music', ['Piano', 'Guitar', 'Ukulele', 'Violin', 'Drums', 'Singing', 'Music Theory', 'Songwriting', 'Music Production', 'Jazz Improvisation', 'Choir', 'Cello', 'DJing']],
-  ['science', ['Astronomy', 'Chemistry', 'Physics', 'Biology', 'Robotics', 'Electronics', 'Neuroscience', 'Climate Science', 'Marine Biology', 'Genetics', 'Geology', 'Botany']],
-  ['sports', ['Yoga', 'Pilates', 'Running', 'Strength Training', 'Swimming', 'Tennis', 'Rock Climbing', 'Boxing', 'Cycling', 'Martial Arts', 'Dance Fitness', 'Chess']],
-  ['wellbeing', ['Mindfulness', 'Meditation', 'Stress Management', 'Sleep Better', 'Nutrition', 'Breathwork', 'Journaling', 'Life Coaching', 'Parenting', 'Habit Building']],
-  ['writing', ['Creative Writing', 'Fiction Writing', 'Poetry', 'Screenwriting', 'Memoir Writing', 'Technical Writing', 'Copywriting', 'Blogging', 'Editing', 'Storytelling']],
-  ['other', ['Gardening', 'Home Repair', 'Interior Design', 'Sewing', 'Dog Training', 'Genealogy', 'Travel Planning', 'Urban Sketching', 'Board Game Design', 'Magic Tricks']],
+  [
+    'arts',
+    [
+      'Watercolor Painting',
+      'Oil Painting',
+      'Figure Drawing',
+      'Pottery',
+      'Ceramics',
+      'Printmaking',
+      'Screen Printing',
+      'Knitting',
+      'Embroidery',
+      'Woodworking',
+      'Jewelry Making',
+      'Photography',
+      'Portrait Photography',
+      'Digital Illustration',
+      'Sketching',
+    ],
+  ],
+  [
+    'business',
+    [
+      'Project Management',
+      'Product Management',
+      'Digital Marketing',
+      'Public Speaking',
+      'Negotiation',
+      'Bookkeeping',
+      'Startup Finance',
+      'Sales',
+      'Leadership',
+      'Personal Finance',
+      'Investing',
+      'Excel',
+      'Copywriting for Business',
+      'Agile Teams',
+    ],
+  ],
+  [
+    'coding',
+    [
+      'Python',
+      'Python for Data Analysis',
+      'JavaScript',
+      'TypeScript',
+      'React',
+      'Web Development',
+      'SQL',
+      'Data Science',
+      'Machine Learning',
+      'Rust',
+      'Go Programming',
+      'Game Development',
+      'iOS Development',
+      'Android Development',
+      'Cybersecurity',
+      'Cloud Computing',
+    ],
+  ],
+  [
+    'cooking',
+    [
+      'Italian Cooking',
+      'Sourdough Baking',
+      'Bread Baking',
+      'French Pastry',
+      'Thai Cuisine',
+      'Indian Curries',
+      'Vegan Cooking',
+      'Knife Skills',
+      'Sushi Making',
+      'Cake Decorating',
+      'Mexican Street Food',
+      'Fermentation',
+      'Coffee Brewing',
+      'Wine Tasting',
+    ],
+  ],
+  [
+    'languages',
+    [
+      'Spanish',
+      'French',
+      'German',
+      'Italian',
+      'Japanese',
+      'Mandarin Chinese',
+      'Korean',
+      'Portuguese',
+      'Arabic',
+      'Russian',
+      'English Conversation',
+      'Sign Language',
+      'Dutch',
+      'Swedish',
+    ],
+  ],
+  [
+    'mathematics',
+    [
+      'Algebra',
+      'Geometry',
+      'Calculus',
+      'Statistics',
+      'Probability',
+      'Linear Algebra',
+      'Number Theory',
+      'Math Olympiad Prep',
+      'Mental Math',
+      'Discrete Mathematics',
+      'Trigonometry',
+    ],
+  ],
+  [
+    'music',
+    [
+      'Piano',
+      'Guitar',
+      'Ukulele',
+      'Violin',
+      'Drums',
+      'Singing',
+      'Music Theory',
+      'Songwriting',
+      'Music Production',
+      'Jazz Improvisation',
+      'Choir',
+      'Cello',
+      'DJing',
+    ],
+  ],
+  [
+    'science',
+    [
+      'Astronomy',
+      'Chemistry',
+      'Physics',
+      'Biology',
+      'Robotics',
+      'Electronics',
+      'Neuroscience',
+      'Climate Science',
+      'Marine Biology',
+      'Genetics',
+      'Geology',
+      'Botany',
+    ],
+  ],
+  [
+    'sports',
+    [
+      'Yoga',
+      'Pilates',
+      'Running',
+      'Strength Training',
+      'Swimming',
+      'Tennis',
+      'Rock Climbing',
+      'Boxing',
+      'Cycling',
+      'Martial Arts',
+      'Dance Fitness',
+      'Chess',
+    ],
+  ],
+  [
+    'wellbeing',
+    [
+      'Mindfulness',
+      'Meditation',
+      'Stress Management',
+      'Sleep Better',
+      'Nutrition',
+      'Breathwork',
+      'Journaling',
+      'Life Coaching',
+      'Parenting',
+      'Habit Building',
+    ],
+  ],
+  [
+    'writing',
+    [
+      'Creative Writing',
+      'Fiction Writing',
+      'Poetry',
+      'Screenwriting',
+      'Memoir Writing',
+      'Technical Writing',
+      'Copywriting',
+      'Blogging',
+      'Editing',
+      'Storytelling',
+    ],
+  ],
+  [
+    'other',
+    [
+      'Gardening',
+      'Home Repair',
+      'Interior Design',
+      'Sewing',
+      'Dog Training',
+      'Genealogy',
+      'Travel Planning',
+      'Urban Sketching',
+      'Board Game Design',
+      'Magic Tricks',
+    ],
+  ],
 ];
 
 const TITLE_TEMPLATES = [
-  'Introduction to %s', '%s for Beginners', 'Hands-on %s', '%s Masterclass', 'Weekend %s Workshop', '%s: From Zero to Confident',
-  'Practical %s', '%s for Kids', 'Advanced %s', '%s Bootcamp', 'The Art of %s', '%s in Eight Weeks', 'Live %s Sessions', '%s Fundamentals',
-  '%s for Busy Professionals', '%s Study Group', 'Intermediate %s', '%s for Teens', 'Creative %s', '%s Essentials', 'Modern %s', '%s Lab',
-  'Everyday %s', '%s Deep Dive', '%s for Adults', 'Summer %s Camp', 'Evening %s Club', '%s Crash Course',
+  'Introduction to %s',
+  '%s for Beginners',
+  'Hands-on %s',
+  '%s Masterclass',
+  'Weekend %s Workshop',
+  '%s: From Zero to Confident',
+  'Practical %s',
+  '%s for Kids',
+  'Advanced %s',
+  '%s Bootcamp',
+  'The Art of %s',
+  '%s in Eight Weeks',
+  'Live %s Sessions',
+  '%s Fundamentals',
+  '%s for Busy Professionals',
+  '%s Study Group',
+  'Intermediate %s',
+  '%s for Teens',
+  'Creative %s',
+  '%s Essentials',
+  'Modern %s',
+  '%s Lab',
+  'Everyday %s',
+  '%s Deep Dive',
+  '%s for Adults',
+  'Summer %s Camp',
+  'Evening %s Club',
+  '%s Crash Course',
 ];
 
 const SUMMARY_TEMPLATES = [
@@ -123,22 +353,71 @@ const GENERIC_SENTENCES = [
 ];
 
 const CATEGORY_SENTENCES: Record<string, string[]> = {
-  arts: ['We explore colour, composition and texture through guided studies.', 'Bring a sketchbook: we start every class with a quick warm-up drawing.', 'Studio materials such as clay, paper and paint are included.'],
-  business: ['Case studies from real companies show how the ideas work in practice.', 'You will build a simple plan, budget and pitch for your own idea.', 'Templates for spreadsheets and presentations are included.'],
-  coding: ['We write code from the very first class and build a small application together.', 'You will learn to debug, test and deploy your programs.', 'Projects use version control so you practise a real developer workflow.'],
-  cooking: ['Every class ends with a meal you cooked yourself.', 'Ingredient lists are sent a few days before each session.', 'We cover knife work, seasoning, timing and plating.'],
-  languages: ['Conversation practice in small breakout groups starts in week one.', 'Grammar is introduced through real dialogues rather than drills.', 'You will practise pronunciation, listening and everyday vocabulary.'],
-  mathematics: ['Problems are chosen to build intuition before formulas.', 'Worked examples and practice sets accompany every topic.', 'We connect each idea to puzzles and real-world problems.'],
-  music: ['Each week you learn a new piece and the technique behind it.', 'Ear training and rhythm exercises are part of every lesson.', 'We finish with an informal concert for friends and family.'],
-  science: ['Simple experiments you can do at home make the ideas concrete.', 'We read and discuss recent discoveries in accessible articles.', 'Lab sessions use safe, inexpensive materials.'],
-  sports: ['Warm-up, technique and cool-down are part of every session.', 'Exercises are adapted to your fitness level and goals.', 'We track progress with simple weekly challenges.'],
-  wellbeing: ['Short guided exercises help you build a daily routine.', 'We discuss the science behind each practice in plain language.', 'A calm, confidential space where you can go at your own pace.'],
-  writing: ['Weekly prompts get you writing from the first class.', 'Workshops give you kind, specific feedback on your drafts.', 'We read short examples from published authors and discuss their craft.'],
-  other: ['Practical tips you can use at home straight away.', 'Bring photos or examples from your own projects to discuss.', 'We share a checklist and resource pack at the end.'],
+  arts: [
+    'We explore colour, composition and texture through guided studies.',
+    'Bring a sketchbook: we start every class with a quick warm-up drawing.',
+    'Studio materials such as clay, paper and paint are included.',
+  ],
+  business: [
+    'Case studies from real companies show how the ideas work in practice.',
+    'You will build a simple plan, budget and pitch for your own idea.',
+    'Templates for spreadsheets and presentations are included.',
+  ],
+  coding: [
+    'We write code from the very first class and build a small application together.',
+    'You will learn to debug, test and deploy your programs.',
+    'Projects use version control so you practise a real developer workflow.',
+  ],
+  cooking: [
+    'Every class ends with a meal you cooked yourself.',
+    'Ingredient lists are sent a few days before each session.',
+    'We cover knife work, seasoning, timing and plating.',
+  ],
+  languages: [
+    'Conversation practice in small breakout groups starts in week one.',
+    'Grammar is introduced through real dialogues rather than drills.',
+    'You will practise pronunciation, listening and everyday vocabulary.',
+  ],
+  mathematics: [
+    'Problems are chosen to build intuition before formulas.',
+    'Worked examples and practice sets accompany every topic.',
+    'We connect each idea to puzzles and real-world problems.',
+  ],
+  music: [
+    'Each week you learn a new piece and the technique behind it.',
+    'Ear training and rhythm exercises are part of every lesson.',
+    'We finish with an informal concert for friends and family.',
+  ],
+  science: [
+    'Simple experiments you can do at home make the ideas concrete.',
+    'We read and discuss recent discoveries in accessible articles.',
+    'Lab sessions use safe, inexpensive materials.',
+  ],
+  sports: [
+    'Warm-up, technique and cool-down are part of every session.',
+    'Exercises are adapted to your fitness level and goals.',
+    'We track progress with simple weekly challenges.',
+  ],
+  wellbeing: [
+    'Short guided exercises help you build a daily routine.',
+    'We discuss the science behind each practice in plain language.',
+    'A calm, confidential space where you can go at your own pace.',
+  ],
+  writing: [
+    'Weekly prompts get you writing from the first class.',
+    'Workshops give you kind, specific feedback on your drafts.',
+    'We read short examples from published authors and discuss their craft.',
+  ],
+  other: [
+    'Practical tips you can use at home straight away.',
+    'Bring photos or examples from your own projects to discuss.',
+    'We share a checklist and resource pack at the end.',
+  ],
 };
 
 /** Rare words: one sentence with one of these in ~12% of courses, so each lands in a handful. */
-const RARE_WORDS = `kintsugi sashiko shibori marquetry bookbinding letterpress calligraphy origami macrame tatting lacemaking falconry beekeeping foraging mycology
+const RARE_WORDS =
+  `kintsugi sashiko shibori marquetry bookbinding letterpress calligraphy origami macrame tatting lacemaking falconry beekeeping foraging mycology
 lichens bryophytes cartography orienteering astrolabes sundials glassblowing blacksmithing woodturning whittling perfumery kombucha kimchi tempeh miso koji
 charcuterie haskell erlang elixir ocaml prolog fortran cobol clojure scheme smalltalk lisp assembly verilog vhdl webassembly kubernetes terraform ansible
 arduino raspberry soldering theremin harpsichord bagpipes didgeridoo sitar tabla kalimba mandolin banjo accordion oboe bassoon harp lute zither marimba
@@ -153,8 +432,9 @@ brioche focaccia ciabatta pretzel bagel tortilla dumplings ramen pho bibimbap pa
 quilting crochet weaving spinning dyeing felting tapestry mosaics stained-glass enamelling engraving etching lithography woodcut linocut
 gouache pastels charcoal encaustic fresco trompe-loeil anamorphic zentangle mandalas henna tattoo typography lettering signwriting
 podcasting vlogging livestreaming voiceover audiobooks radio puppetry ventriloquism mime clowning improv standup storyboarding animation claymation
-stopmotion rotoscoping cinematography screenprinting risograph zines chapbooks haiku sonnets limericks villanelles ghazals epigrams aphorisms`
-  .split(/\s+/);
+stopmotion rotoscoping cinematography screenprinting risograph zines chapbooks haiku sonnets limericks villanelles ghazals epigrams aphorisms`.split(
+    /\s+/,
+  );
 
 const REVIEW_TEXTS = [
   'Clear explanations and a lovely group. I learned a lot.',
@@ -171,8 +451,14 @@ const REVIEW_TEXTS = [
 ];
 
 const EDUCATOR_HEADLINES = [
-  'Teacher, maker and lifelong learner', 'Helping beginners feel at home', 'Practical skills for busy people', 'Ten years of teaching small groups',
-  'Professional by day, teacher by night', 'Making hard things simple', 'Patient teacher for all ages', 'Learning should be fun',
+  'Teacher, maker and lifelong learner',
+  'Helping beginners feel at home',
+  'Practical skills for busy people',
+  'Ten years of teaching small groups',
+  'Professional by day, teacher by night',
+  'Making hard things simple',
+  'Patient teacher for all ages',
+  'Learning should be fun',
 ];
 
 // ---------------------------------------------------------------- the seed
@@ -255,7 +541,9 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
     await db.query(`create temp table seed_user (n int primary key, id uuid not null, name text not null) on commit drop`);
 
     // Users: educators first (1..E), then learners (E+1..E+L). Verified, no password.
-    await step('users', `
+    await step(
+      'users',
+      `
       with g as (
         select i, ${pick(FIRST, 'random()')} as first, ${pick(LAST, 'random()')} as last, ${pick(CITY, 'random()')} as city
         from generate_series(1, $1::int) i
@@ -267,19 +555,27 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
         returning id, email, name
       )
       insert into seed_user (n, id, name)
-      select split_part(split_part(email, '@', 1), '-', 3)::int, id, name from ins`, [educators + learners, batch]);
+      select split_part(split_part(email, '@', 1), '-', 3)::int, id, name from ins`,
+      [educators + learners, batch],
+    );
 
-    await step('educators', `
+    await step(
+      'educators',
+      `
       insert into educator (user_id, bio, headline, subjects, links)
       select id,
         'I have taught ' || (3 + n % 20) || ' years and love helping people discover something new. My classes are practical, friendly and well prepared.',
         ${pick(textArray(EDUCATOR_HEADLINES), 'random()')},
         jsonb_build_array(${pick(T, 'random()')}),
         '[]'::jsonb
-      from seed_user where n <= $1`, [educators]);
+      from seed_user where n <= $1`,
+      [educators],
+    );
 
     // Courses: a topic (hence a category), a title template, summary, a Markdown description.
-    await step('generate courses', `
+    await step(
+      'generate courses',
+      `
       create temp table seed_course on commit drop as
       with g as (
         select i,
@@ -315,10 +611,14 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
         ${pick(textArray(['flexible', 'moderate', 'strict']), 'random()')} as refund_policy,
         status, now() - (random() * interval '600 days') as created_at,
         case when status <> 'draft' then now() - (random() * interval '500 days') else null end as published_at
-      from c`, [n, educators]);
+      from c`,
+      [n, educators],
+    );
 
     // Sessions: 1-5 per course (3 on average), from 6 months ago to 8 months ahead, 1-6 weekly meetings.
-    await step('generate sessions', `
+    await step(
+      'generate sessions',
+      `
       create temp table seed_session on commit drop as
       with g as (
         select c.n as course_n, c.id as course_id, k,
@@ -334,11 +634,14 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
       select row_number() over ()::int as n, gen_random_uuid() as id, course_id, course_n, starts_on, starts_on + (weeks - 1) * 7 as ends_on,
         weeks, capacity, tz, hour,
         case when starts_on + (weeks - 1) * 7 < current_date then 'completed' when r_cancel < 0.04 then 'cancelled' else 'scheduled' end as status
-      from g`);
+      from g`,
+    );
 
     // Enrolments: 0-6 learners per session (half of the small sessions full), distinct per
     // session by construction: learner = (a + k * p) mod L with p prime and coprime to L.
-    await step('generate enrolments', `
+    await step(
+      'generate enrolments',
+      `
       create temp table seed_enrolment on commit drop as
       with e as (
         select s.id as session_id, s.course_id, s.status as session_status, s.starts_on, k,
@@ -352,22 +655,29 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
              when e.session_status = 'completed' then 'completed'
              else 'active' end as status,
         e.starts_on - (1 + floor(random() * 60)::int) * interval '1 day' as created_at
-      from e join seed_user u on u.n = $2::int + e.learner_n`, [learners, educators]);
+      from e join seed_user u on u.n = $2::int + e.learner_n`,
+      [learners, educators],
+    );
 
     // Reviews: about one in two learners of a finished session (one per learner per course).
-    await step('generate reviews', `
+    await step(
+      'generate reviews',
+      `
       create temp table seed_review on commit drop as
       select distinct on (course_id, learner_id) course_id, learner_id,
         case when r < 0.45 then 5 when r < 0.78 then 4 when r < 0.9 then 3 when r < 0.96 then 2 else 1 end as rating,
         ${pick(textArray(REVIEW_TEXTS), 'random()')} as text, now() - (random() * interval '150 days') as created_at
       from (select *, random() as r from seed_enrolment where status = 'completed') e
       where random() < 0.53
-      order by course_id, learner_id`);
+      order by course_id, learner_id`,
+    );
 
     // The denormalized columns, exactly as the app keeps them (courses/stats.ts).
-    await step('denormalized columns', [`
+    await step('denormalized columns', [
+      `
       create temp table seed_taken on commit drop as
-      select session_id, count(*)::int as taken from seed_enrolment where status in ('active', 'pending_payment') group by session_id`, `
+      select session_id, count(*)::int as taken from seed_enrolment where status in ('active', 'pending_payment') group by session_id`,
+      `
       create temp table seed_course_stats on commit drop as
       select c.id,
         x.next_start_on, coalesce(x.seats_left, 0) as seats_left, coalesce(r.avg, 0) as rating_avg, coalesce(r.n, 0) as rating_count
@@ -376,25 +686,38 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
                    min(s.starts_on) filter (where s.status = 'scheduled' and s.starts_on >= current_date) as next_start_on,
                    sum(s.capacity - coalesce(t.taken, 0)) filter (where s.status = 'scheduled' and s.ends_on >= current_date)::int as seats_left
                  from seed_session s left join seed_taken t on t.session_id = s.id group by s.course_id) x on x.course_id = c.id
-      left join (select course_id, avg(rating)::real as avg, count(*)::int as n from seed_review group by course_id) r on r.course_id = c.id`]);
+      left join (select course_id, avg(rating)::real as avg, count(*)::int as n from seed_review group by course_id) r on r.course_id = c.id`,
+    ]);
 
     // ---- 2. drop what is faster to rebuild, insert, rebuild
-    const indexes = (await db.query(`
+    const indexes = (
+      await db.query(
+        `
       select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as def
       from pg_index i join pg_class t on t.oid = i.indrelid
       where t.relname = any($1) and t.relnamespace = 'public'::regnamespace
         and not i.indisprimary and not i.indisunique
-        and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`, [TABLES])).rows as { name: string; def: string }[];
-    const constraints = (await db.query(`
+        and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`,
+        [TABLES],
+      )
+    ).rows as { name: string; def: string }[];
+    const constraints = (
+      await db.query(
+        `
       select c.conname as name, c.conrelid::regclass::text as tbl, pg_get_constraintdef(c.oid) as def
       from pg_constraint c join pg_class t on t.oid = c.conrelid
-      where t.relname = any($1) and t.relnamespace = 'public'::regnamespace and c.contype = 'x'`, [TABLES])).rows as { name: string; tbl: string; def: string }[];
+      where t.relname = any($1) and t.relnamespace = 'public'::regnamespace and c.contype = 'x'`,
+        [TABLES],
+      )
+    ).rows as { name: string; tbl: string; def: string }[];
     await step('drop secondary indexes', [
       ...indexes.map((i) => `drop index ${i.name}`),
       ...constraints.map((c) => `alter table ${c.tbl} drop constraint ${c.name}`),
     ]);
 
-    await step('insert courses', `
+    await step(
+      'insert courses',
+      `
       insert into course (id, educator_id, educator_name, title, summary, description, category, level, language, audience, format, city, address,
                           price_cents, currency, installments, refund_policy, status, rating_avg, rating_count, next_start_on, seats_left,
                           created_at, updated_at, published_at)
@@ -402,23 +725,32 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
         price, currency, installments, refund_policy, status, st.rating_avg, st.rating_count, st.next_start_on, st.seats_left,
         created_at, now(), published_at
       from seed_course c join seed_course_stats st on st.id = c.id
-      order by c.n`);
+      order by c.n`,
+    );
 
     // What the course trigger (drizzle/0006) does for each row, which replica mode skipped.
-    await step('search words', `
+    await step(
+      'search words',
+      `
       insert into search_word (word)
       select distinct w from seed_course, regexp_split_to_table(lower(title || ' ' || educator_name), '[^[:alnum:]]+') as w
       where length(w) >= 3
-      on conflict do nothing`);
+      on conflict do nothing`,
+    );
 
-    await step('insert sessions', `
+    await step(
+      'insert sessions',
+      `
       insert into course_session (id, course_id, starts_on, ends_on, capacity, min_to_run, time_zone, status, seats_taken, created_at)
       select s.id, course_id, starts_on, ends_on, capacity, least(3, capacity), tz, status, coalesce(t.taken, 0), now() - interval '30 days'
       from seed_session s left join seed_taken t on t.session_id = s.id
-      order by s.n`);
+      order by s.n`,
+    );
 
     // Class times: one per week of the session, at the same local hour (never overlapping).
-    await step('insert class times', `
+    await step(
+      'insert class times',
+      `
       insert into class_time (session_id, starts_at, ends_at, location, meeting_url)
       select s.id,
         ((s.starts_on + (w - 1) * 7)::timestamp + make_interval(hours => s.hour)) at time zone s.tz,
@@ -426,16 +758,23 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
         null, 'https://meet.agora.test/' || substr(md5(s.id::text), 1, 10)
       from seed_session s, generate_series(1, 6) w
       where w <= s.weeks
-      order by s.n, w`);
+      order by s.n, w`,
+    );
 
-    await step('insert enrolments', `
+    await step(
+      'insert enrolments',
+      `
       insert into enrolment (session_id, course_id, learner_id, status, created_at, updated_at, dropped_at)
       select session_id, course_id, learner_id, status, created_at, now(), case when status = 'dropped' then created_at + interval '3 days' end
-      from seed_enrolment`);
+      from seed_enrolment`,
+    );
 
-    await step('insert reviews', `
+    await step(
+      'insert reviews',
+      `
       insert into review (course_id, learner_id, rating, text, created_at, updated_at)
-      select course_id, learner_id, rating, text, created_at, created_at from seed_review`);
+      select course_id, learner_id, rating, text, created_at, created_at from seed_review`,
+    );
 
     for (const i of indexes) await step(`index ${i.name}`, i.def);
     for (const c of constraints) await step(`constraint ${c.name}`, `alter table ${c.tbl} add constraint ${c.name} ${c.def}`);
@@ -450,11 +789,13 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
   }
   await step('vacuum analyze', `vacuum analyze "user", educator, ${TABLES.join(', ')}`);
 
-  const [row] = (await db.query(`select
+  const [row] = (
+    await db.query(`select
       (select count(*)::int from "user") as users, (select count(*)::int from educator) as educators,
       (select count(*)::int from course) as courses, (select count(*)::int from course where status = 'published') as published,
       (select count(*)::int from course_session) as sessions, (select count(*)::int from class_time) as class_times,
-      (select count(*)::int from enrolment) as enrolments, (select count(*)::int from review) as reviews`)).rows;
+      (select count(*)::int from enrolment) as enrolments, (select count(*)::int from review) as reviews`)
+  ).rows;
   const totalSeconds = Number(((performance.now() - started) / 1000).toFixed(2));
   return { batch, counts: Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])), timings, totalSeconds };
 }
@@ -479,7 +820,9 @@ async function main() {
   // Migrations first, through the app's own opener (PostgreSQL, or PGlite for small counts).
   const { openDatabase } = await import('../src/server/db/client.js');
   if (!url && courses > 2000) {
-    throw new Error('DATABASE_URL is required for more than 2000 courses (PGlite is one in-process connection: use PostgreSQL for data at scale)');
+    throw new Error(
+      'DATABASE_URL is required for more than 2000 courses (PGlite is one in-process connection: use PostgreSQL for data at scale)',
+    );
   }
   const dataDir = process.env.DATA_DIR || './data';
   const database = await openDatabase(url ? { url, dataDir, poolSize: 1 } : { dataDir });

@@ -18,16 +18,22 @@ function postgresReachable() {
   return new Promise((resolve) => {
     const s = net.connect({ host: '127.0.0.1', port: 5432 });
     s.setTimeout(1500);
-    s.on('connect', () => { s.destroy(); resolve(true); });
+    s.on('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
     s.on('error', () => resolve(false));
-    s.on('timeout', () => { s.destroy(); resolve(false); });
+    s.on('timeout', () => {
+      s.destroy();
+      resolve(false);
+    });
   });
 }
 
 function ensureChromium() {
   if (existsSync('/usr/bin/chromium')) return true;
   if (process.getuid?.() === 0) {
-    console.log('Chromium is missing: installing Debian\'s package (apt-get install -y chromium)…');
+    console.log("Chromium is missing: installing Debian's package (apt-get install -y chromium)…");
     if (run('apt-get', ['update', '-qq']) === 0 && run('apt-get', ['install', '-y', '-qq', 'chromium']) === 0) return true;
   }
   console.error('Chromium is missing. Install it with: sudo apt-get install -y chromium');
@@ -61,7 +67,13 @@ record('Lint (eslint)', ...(run('npm', ['run', '-s', 'lint']) === 0 ? [1, 0] : [
 // 1. API integration tests.
 const apiStatus = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${OUT}/api.json`]);
 const api = readJson(`${OUT}/api.json`);
-if (api) record('API (vitest)', api.numPassedTests, api.numFailedTests + (apiStatus !== 0 && api.numFailedTests === 0 ? 1 : 0), api.numPendingTests + (api.numTodoTests ?? 0));
+if (api)
+  record(
+    'API (vitest)',
+    api.numPassedTests,
+    api.numFailedTests + (apiStatus !== 0 && api.numFailedTests === 0 ? 1 : 0),
+    api.numPendingTests + (api.numTodoTests ?? 0),
+  );
 else record('API (vitest)', 0, 1);
 
 // 2. End-to-end tests in Chromium (on a fresh web build).

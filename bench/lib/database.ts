@@ -5,9 +5,7 @@ import { onCleanup } from './cleanup.js';
 /** The maintenance database of the server to create the bench database on (BENCH_ADMIN_URL overrides). */
 export const ADMIN_URL = process.env.BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
-export type BenchDatabase =
-  | { kind: 'postgres'; url: string; name: string }
-  | { kind: 'pglite'; reason: string };
+export type BenchDatabase = { kind: 'postgres'; url: string; name: string } | { kind: 'pglite'; reason: string };
 
 /**
  * A fresh, empty database on the local PostgreSQL (dropped at cleanup), or PGlite in
@@ -19,7 +17,10 @@ export async function createBenchDatabase(): Promise<BenchDatabase> {
     await admin.connect();
   } catch (err) {
     await admin.end().catch(() => {});
-    return { kind: 'pglite', reason: `PostgreSQL at ${new URL(ADMIN_URL).host} not reachable (${err instanceof Error ? err.message : err})` };
+    return {
+      kind: 'pglite',
+      reason: `PostgreSQL at ${new URL(ADMIN_URL).host} not reachable (${err instanceof Error ? err.message : err})`,
+    };
   }
   const name = `agora_bench_${randomBytes(6).toString('hex')}`;
   try {

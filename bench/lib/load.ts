@@ -44,12 +44,18 @@ export interface TargetResult {
  * against the body the route gave once before the load: a 200 with the wrong
  * answer (say, a user not found) counts as a failure too.
  */
-export async function measure(baseUrl: string, targets: Target[], settings: LoadSettings, log: (line: string) => void): Promise<TargetResult[]> {
+export async function measure(
+  baseUrl: string,
+  targets: Target[],
+  settings: LoadSettings,
+  log: (line: string) => void,
+): Promise<TargetResult[]> {
   const expected = new Map<string, string>();
   for (const t of targets) {
     const res = await fetch(baseUrl + t.path, { headers: t.headers });
     const body = await res.text();
-    if (res.status < 200 || res.status > 299) throw new Error(`${t.name}: GET ${t.path} answered ${res.status} before the load: ${body.slice(0, 300)}`);
+    if (res.status < 200 || res.status > 299)
+      throw new Error(`${t.name}: GET ${t.path} answered ${res.status} before the load: ${body.slice(0, 300)}`);
     expected.set(t.name, body);
   }
 
@@ -72,7 +78,9 @@ export async function measure(baseUrl: string, targets: Target[], settings: Load
     for (const t of targets) {
       const result = await run(t, settings.seconds);
       runs.get(t.name)!.rounds.push(result);
-      log(`round ${round}/${settings.rounds} ${t.name.padEnd(14)} ${Math.round(result.requests.average).toString().padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms${result.non2xx ? `  NON-2XX ${result.non2xx}` : ''}`);
+      log(
+        `round ${round}/${settings.rounds} ${t.name.padEnd(14)} ${Math.round(result.requests.average).toString().padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms${result.non2xx ? `  NON-2XX ${result.non2xx}` : ''}`,
+      );
     }
   }
 

@@ -46,7 +46,10 @@ export function measureLoginJs(root: string, log: (line: string) => void): Login
     const result = spawnSync('npx', ['vite', 'build', '--manifest'], { cwd: root, encoding: 'utf8', timeout: 180_000, env: process.env });
     const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-8).join('\n');
     if (result.status !== 0 || !existsSync(indexFile)) {
-      return { available: false, reason: `web build unavailable (vite build ${result.error ? result.error.message : `exited ${result.status}`}${existsSync(indexFile) ? '' : ', no dist/web/index.html'}):\n${output}` };
+      return {
+        available: false,
+        reason: `web build unavailable (vite build ${result.error ? result.error.message : `exited ${result.status}`}${existsSync(indexFile) ? '' : ', no dist/web/index.html'}):\n${output}`,
+      };
     }
     built = true;
   }
@@ -57,9 +60,11 @@ export function measureLoginJs(root: string, log: (line: string) => void): Login
   for (const [, tag, attrText] of html.matchAll(/<(script|link)\b([^>]*)>/gi)) {
     const attrs = parseAttributes(attrText);
     if (tag.toLowerCase() === 'script' && attrs.type === 'module' && attrs.src) initial.push({ url: attrs.src, via: 'entry' });
-    if (tag.toLowerCase() === 'link' && attrs.rel?.split(/\s+/).includes('modulepreload') && attrs.href) initial.push({ url: attrs.href, via: 'modulepreload' });
+    if (tag.toLowerCase() === 'link' && attrs.rel?.split(/\s+/).includes('modulepreload') && attrs.href)
+      initial.push({ url: attrs.href, via: 'modulepreload' });
   }
-  if (!initial.length) return { available: false, reason: 'dist/web/index.html has no <script type="module" src>: cannot tell what /login loads' };
+  if (!initial.length)
+    return { available: false, reason: 'dist/web/index.html has no <script type="module" src>: cannot tell what /login loads' };
 
   const files: JsFile[] = [];
   const counted = new Set<string>();
@@ -70,7 +75,8 @@ export function measureLoginJs(root: string, log: (line: string) => void): Login
     files.push({ file, via, bytes: content.length, gzipBytes: gzipSync(content, { level: 9 }).length });
   };
   for (const { url, via } of initial) {
-    if (/^[a-z]+:\/\//i.test(url) || url.startsWith('//')) throw new Error(`index.html loads JS from another origin (${url}); the bench cannot measure it`);
+    if (/^[a-z]+:\/\//i.test(url) || url.startsWith('//'))
+      throw new Error(`index.html loads JS from another origin (${url}); the bench cannot measure it`);
     add(url.split(/[?#]/)[0].replace(/^\//, ''), via);
   }
 
@@ -116,7 +122,8 @@ function readManifest(dist: string): Record<string, ManifestChunk> | null {
 function isLoginModule(source: string): boolean {
   const parts = source.toLowerCase().split('/');
   const base = parts.at(-1)!.replace(/\.[cm]?[jt]sx?$/, '');
-  if (['login', 'loginpage', 'loginroute', 'loginscreen', 'loginview', 'login-page', 'login.page', 'login.route'].includes(base)) return true;
+  if (['login', 'loginpage', 'loginroute', 'loginscreen', 'loginview', 'login-page', 'login.page', 'login.route'].includes(base))
+    return true;
   return ['index', 'page', 'route'].includes(base) && parts.at(-2) === 'login';
 }
 

@@ -84,7 +84,10 @@ export async function signIn(server: RunningServer, email: string, password: str
     body: JSON.stringify({ email, password }),
   });
   if (res.status !== 200) throw new Error(`sign-in as ${email} answered ${res.status}: ${await res.text()}`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   if (!cookie) throw new Error('sign-in answered 200 without a session cookie');
 
   const me = await fetch(`${server.baseUrl}/api/me`, { headers: { cookie } });

@@ -6,4 +6,7 @@ import type { FastifyInstance } from 'fastify';
  * domain events),
  * never its HTTP side. The Fastify instance is one; a test or a worker may build another.
  */
-export type AppServices = Pick<FastifyInstance, 'database' | 'config' | 'mailer' | 'log' | 'images' | 'auth' | 'stripe' | 'accountEvents' | 'courseEvents'>;
+export type AppServices = Pick<
+  FastifyInstance,
+  'database' | 'config' | 'mailer' | 'log' | 'images' | 'auth' | 'stripe' | 'accountEvents' | 'courseEvents'
+>;

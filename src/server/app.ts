@@ -100,12 +100,14 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
 
-  const db = database ?? (await openDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    timeouts: config.databaseTimeouts,
-    onConnectionError: (err) => app.log.warn({ err: err.message }, 'database connection lost; the pool reconnects on the next query'),
-  }));
+  const db =
+    database ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      timeouts: config.databaseTimeouts,
+      onConnectionError: (err) => app.log.warn({ err: err.message }, 'database connection lost; the pool reconnects on the next query'),
+    }));
   const jobs = createJobQueue(db.db, app.log);
   // Over SMTP an email is a background job: no request waits on the mail server (ADR 0012).
   // The local outbox is a table insert already, as quick and as durable as the job itself.
@@ -202,7 +204,9 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     hsts: config.production,
     crossOriginEmbedderPolicy: false,
   });
-  app.addHook('onRequest', (request, reply, done) => secureHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined)));
+  app.addHook('onRequest', (request, reply, done) =>
+    secureHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined)),
+  );
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
@@ -219,7 +223,8 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     const fetchSite = request.headers['sec-fetch-site'];
     // A form posted by one of our own pages says `Origin: null` (our Referrer-Policy is
     // no-referrer); the browser's Sec-Fetch-Site, which no page can forge, says where it came from.
-    const ours = origin === config.publicUrl || isSameHost(origin, request.headers.host) || (origin === 'null' && fetchSite === 'same-origin');
+    const ours =
+      origin === config.publicUrl || isSameHost(origin, request.headers.host) || (origin === 'null' && fetchSite === 'same-origin');
     if (origin ? !ours : fetchSite === 'cross-site') {
       throw new AppError(403, 'bad_origin', 'This request came from another site and was refused');
     }
@@ -238,7 +243,10 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     const route = request.routeOptions.url ?? '';
     if (route.startsWith('/api/auth/') || route === STRIPE_WEBHOOK || route.startsWith('/v1/') || route.startsWith('/sandbox/')) return;
     const field = nulBytePath(request.params) ?? nulBytePath(request.query) ?? nulBytePath(request.body);
-    if (field) throw new AppError(400, 'invalid_input', `${field}: must not contain a NUL character`, { fields: { [field]: 'must not contain a NUL character' } });
+    if (field)
+      throw new AppError(400, 'invalid_input', `${field}: must not contain a NUL character`, {
+        fields: { [field]: 'must not contain a NUL character' },
+      });
   });
 
   if (config.devTools) await app.register(apiDocs);

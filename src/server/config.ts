@@ -10,13 +10,16 @@ const DEV_SECRET = 'agora-local-development-secret-do-not-use-in-production';
 const GOOGLE_DISCOVERY = 'https://accounts.google.com/.well-known/openid-configuration';
 
 const url = (protocols: string[]) =>
-  z.string().refine((v) => {
-    try {
-      return protocols.includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, `must be a URL starting with ${protocols.map((p) => p + '//').join(' or ')}`);
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${protocols.map((p) => p + '//').join(' or ')}`,
+  );
 
 /** A proxy address: an IP, a CIDR range, or proxy-addr's names for the private ranges. */
 const isProxyAddress = (v: string) => {
@@ -60,10 +63,22 @@ const schema = z
     /** Extra reference routes for `npm run bench`; never in production. */
     BENCH_ROUTES: z.enum(['true', 'false']).default('false'),
     /** Real Stripe when set; otherwise the local payments sandbox (never in production). */
-    STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_test_... or sk_live_...)').optional(),
-    STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_/, 'must be a Stripe publishable key (pk_...)').optional(),
-    STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a webhook signing secret (whsec_...)').optional(),
-    STRIPE_CONNECT_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a webhook signing secret (whsec_...)').optional(),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_test_... or sk_live_...)')
+      .optional(),
+    STRIPE_PUBLISHABLE_KEY: z
+      .string()
+      .regex(/^pk_(test|live)_/, 'must be a Stripe publishable key (pk_...)')
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_/, 'must be a webhook signing secret (whsec_...)')
+      .optional(),
+    STRIPE_CONNECT_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_/, 'must be a webhook signing secret (whsec_...)')
+      .optional(),
     /** The platform's share of every course payment, in percent. */
     PLATFORM_FEE_PERCENT: z.coerce.number().int('must be a whole number').min(0).max(50).default(10),
   })
@@ -73,7 +88,12 @@ const schema = z
     if (!env.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production (no local outbox there)' });
     if (!env.PUBLIC_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'is required in production' });
     if (env.BENCH_ROUTES === 'true') ctx.addIssue({ code: 'custom', path: ['BENCH_ROUTES'], message: 'must be false in production' });
-    if (!env.STRIPE_SECRET_KEY) ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'is required in production (the payments sandbox is a development tool)' });
+    if (!env.STRIPE_SECRET_KEY)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_SECRET_KEY'],
+        message: 'is required in production (the payments sandbox is a development tool)',
+      });
   })
   .superRefine((env, ctx) => {
     if (!env.STRIPE_SECRET_KEY) return;
@@ -190,8 +210,18 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           secretKey: SANDBOX_SECRET_KEY,
           publishableKey: SANDBOX_PUBLISHABLE_KEY,
           // Derived from the auth secret: stable across restarts, distinct per installation.
-          webhookSecret: 'whsec_' + createHash('sha256').update(`${e.AUTH_SECRET ?? DEV_SECRET}:payments-webhook`).digest('hex').slice(0, 32),
-          connectWebhookSecret: 'whsec_' + createHash('sha256').update(`${e.AUTH_SECRET ?? DEV_SECRET}:payments-connect-webhook`).digest('hex').slice(0, 32),
+          webhookSecret:
+            'whsec_' +
+            createHash('sha256')
+              .update(`${e.AUTH_SECRET ?? DEV_SECRET}:payments-webhook`)
+              .digest('hex')
+              .slice(0, 32),
+          connectWebhookSecret:
+            'whsec_' +
+            createHash('sha256')
+              .update(`${e.AUTH_SECRET ?? DEV_SECRET}:payments-connect-webhook`)
+              .digest('hex')
+              .slice(0, 32),
           platformFeePercent: e.PLATFORM_FEE_PERCENT,
         },
   };

@@ -2,15 +2,23 @@ import { z } from 'zod';
 import { str } from './input-schemas.js';
 
 /** Request and response schemas of the accounts API (validation on the server, types on both sides). */
-const trimmed = str().max(10_000, 'This is too long').transform((s) => s.trim());
+const trimmed = str()
+  .max(10_000, 'This is too long')
+  .transform((s) => s.trim());
 /**
  * A form field: trimmed, and an omitted one counts as empty (so it gets "Empty Fields").
  * Capped well above every field's own limit (checked with the spec's messages) so a huge
  * value is refused before it reaches the auth library or the database.
  */
-const field = str().max(10_000, 'This is too long').optional().transform((s) => (s ?? '').trim());
+const field = str()
+  .max(10_000, 'This is too long')
+  .optional()
+  .transform((s) => (s ?? '').trim());
 /** An email field: no address is longer than 254 characters. */
-const emailField = str().max(254, 'Enter a valid email address').optional().transform((s) => (s ?? '').trim());
+const emailField = str()
+  .max(254, 'Enter a valid email address')
+  .optional()
+  .transform((s) => (s ?? '').trim());
 
 export const signUpBody = z.object({
   email: emailField,
@@ -77,4 +85,3 @@ export const sessionInfo = z.object({
   expiresAt: z.string(),
 });
 export type SessionInfo = z.infer<typeof sessionInfo>;
-

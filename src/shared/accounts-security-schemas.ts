@@ -2,9 +2,14 @@ import { z } from 'zod';
 import { str } from './input-schemas.js';
 
 /** Two-factor sign-in and linked accounts: request and response schemas (server and web). */
-const code = str().max(40, 'This code is not correct').transform((s) => s.trim());
+const code = str()
+  .max(40, 'This code is not correct')
+  .transform((s) => s.trim());
 /** A password that only gets checked against the stored one (strength is checked when set). */
-const currentPassword = str().max(128, 'The password is not correct').optional().transform((s) => s ?? '');
+const currentPassword = str()
+  .max(128, 'The password is not correct')
+  .optional()
+  .transform((s) => s ?? '');
 
 export const twoFactorStatus = z.object({
   enabled: z.boolean(),
@@ -30,4 +35,8 @@ export const linkedAccounts = z.object({
   googleAvailable: z.boolean(),
 });
 export type LinkedAccounts = z.infer<typeof linkedAccounts>;
-export const setPasswordBody = z.object({ password: str().max(10_000, 'This is too long').transform((s) => s.trim()) });
+export const setPasswordBody = z.object({
+  password: str()
+    .max(10_000, 'This is too long')
+    .transform((s) => s.trim()),
+});

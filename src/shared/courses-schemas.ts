@@ -1,12 +1,28 @@
 import { z } from 'zod';
 import { INT32_MAX, isoDate, isoDateTime, isTimeZone, str } from './input-schemas.js';
-import { CATEGORY_IDS, CURRENCIES, ENROLMENT_STATUSES, FORMATS, LEVEL_IDS, MAX_PAGE_SIZE, REFUND_POLICY_IDS, SEARCH_SORTS, SESSION_STATUSES } from './courses.js';
+import {
+  CATEGORY_IDS,
+  CURRENCIES,
+  ENROLMENT_STATUSES,
+  FORMATS,
+  LEVEL_IDS,
+  MAX_PAGE_SIZE,
+  REFUND_POLICY_IDS,
+  SEARCH_SORTS,
+  SESSION_STATUSES,
+} from './courses.js';
 
 /** Request and response schemas of the courses API. */
 const text = (label: string, min: number, max: number) =>
-  str({ error: `${label} is required` }).trim().min(min, min <= 1 ? `${label} is required` : `${label} needs at least ${min} characters`).max(max, `${label} is at most ${max} characters`);
+  str({ error: `${label} is required` })
+    .trim()
+    .min(min, min <= 1 ? `${label} is required` : `${label} needs at least ${min} characters`)
+    .max(max, `${label} is at most ${max} characters`);
 
-const httpUrl = str().trim().max(500).refine((v) => /^https?:\/\/\S+$/.test(v), 'Enter a link starting with https://');
+const httpUrl = str()
+  .trim()
+  .max(500)
+  .refine((v) => /^https?:\/\/\S+$/.test(v), 'Enter a link starting with https://');
 
 export const courseInput = z
   .object({
@@ -20,14 +36,26 @@ export const courseInput = z
     format: z.enum(FORMATS, { error: 'Choose online or in person' }),
     city: str().trim().max(120).optional().nullable(),
     address: str().trim().max(300).optional().nullable(),
-    priceCents: z.number({ error: 'Price is required' }).int('Price must be a whole number of cents').min(0, 'Price cannot be negative').max(10_000_000, 'Price is too high'),
+    priceCents: z
+      .number({ error: 'Price is required' })
+      .int('Price must be a whole number of cents')
+      .min(0, 'Price cannot be negative')
+      .max(10_000_000, 'Price is too high'),
     currency: z.enum(CURRENCIES, { error: 'Choose USD, EUR or GBP' }).default('usd'),
-    installments: z.number().int('Installments must be a whole number').min(2, 'Installments must be between 2 and 24').max(24, 'Installments must be between 2 and 24').nullable().optional(),
+    installments: z
+      .number()
+      .int('Installments must be a whole number')
+      .min(2, 'Installments must be between 2 and 24')
+      .max(24, 'Installments must be between 2 and 24')
+      .nullable()
+      .optional(),
     refundPolicy: z.enum(REFUND_POLICY_IDS, { error: 'Choose a refund policy' }).default('moderate'),
   })
   .superRefine((v, ctx) => {
-    if (v.format === 'in_person' && !v.city) ctx.addIssue({ code: 'custom', path: ['city'], message: 'City is required for an in-person course' });
-    if (v.installments && v.priceCents === 0) ctx.addIssue({ code: 'custom', path: ['installments'], message: 'A free course cannot be paid in installments' });
+    if (v.format === 'in_person' && !v.city)
+      ctx.addIssue({ code: 'custom', path: ['city'], message: 'City is required for an in-person course' });
+    if (v.installments && v.priceCents === 0)
+      ctx.addIssue({ code: 'custom', path: ['installments'], message: 'A free course cannot be paid in installments' });
   });
 export type CourseInput = z.input<typeof courseInput>;
 
@@ -40,7 +68,8 @@ export const sessionInput = z
     timeZone: z.string().refine(isTimeZone, 'Unknown time zone'),
   })
   .superRefine((v, ctx) => {
-    if (v.endsOn < v.startsOn) ctx.addIssue({ code: 'custom', path: ['endsOn'], message: 'The end date must be on or after the start date' });
+    if (v.endsOn < v.startsOn)
+      ctx.addIssue({ code: 'custom', path: ['endsOn'], message: 'The end date must be on or after the start date' });
     if (v.minToRun > v.capacity) ctx.addIssue({ code: 'custom', path: ['minToRun'], message: 'The minimum cannot exceed the capacity' });
   });
 export type SessionInput = z.input<typeof sessionInput>;
@@ -63,7 +92,8 @@ export const classTimeInput = z
     repeatWeeks: z.number().int().min(1, 'Repeat at least once').max(52, 'Repeat at most 52 weeks').default(1),
   })
   .superRefine((v, ctx) => {
-    if (new Date(v.endsAt) <= new Date(v.startsAt)) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start' });
+    if (new Date(v.endsAt) <= new Date(v.startsAt))
+      ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start' });
     else if (new Date(v.endsAt).getTime() - new Date(v.startsAt).getTime() > 12 * 3600_000) {
       ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'A class time lasts at most 12 hours' });
     }
@@ -71,7 +101,11 @@ export const classTimeInput = z
 export type ClassTimeInput = z.input<typeof classTimeInput>;
 
 export const reviewInput = z.object({
-  rating: z.number({ error: 'Rating is required' }).int('Rating must be a whole number').min(1, 'Rating must be between 1 and 5').max(5, 'Rating must be between 1 and 5'),
+  rating: z
+    .number({ error: 'Rating is required' })
+    .int('Rating must be a whole number')
+    .min(1, 'Rating must be between 1 and 5')
+    .max(5, 'Rating must be between 1 and 5'),
   text: str().trim().max(4000, 'A review is at most 4000 characters').default(''),
 });
 
@@ -207,7 +241,12 @@ export const exploreResult = z.object({
 export type ExploreResult = z.infer<typeof exploreResult>;
 
 export const enrolmentResult = z.object({
-  enrolment: z.object({ id: z.string(), sessionId: z.string(), status: z.enum(ENROLMENT_STATUSES), waitlistPosition: z.number().nullable() }),
+  enrolment: z.object({
+    id: z.string(),
+    sessionId: z.string(),
+    status: z.enum(ENROLMENT_STATUSES),
+    waitlistPosition: z.number().nullable(),
+  }),
   /** For a paid session: where the learner continues (the checkout). */
   next: z.string().nullable(),
   message: z.string(),

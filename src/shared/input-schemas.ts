@@ -31,7 +31,8 @@ export function isCalendarDate(value: string): boolean {
 const inYears = (d: Date) => d.getUTCFullYear() >= MIN_YEAR && d.getUTCFullYear() <= MAX_YEAR;
 
 export const isoDate = (label: string) =>
-  z.string({ error: `${label} is required` })
+  z
+    .string({ error: `${label} is required` })
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date (YYYY-MM-DD)`)
     .refine(isCalendarDate, `${label} must be a real date between ${MIN_YEAR} and ${MAX_YEAR}`);
 

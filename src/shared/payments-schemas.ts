@@ -6,9 +6,18 @@ import { PLAN_IDS } from './payments.js';
  * Request and response schemas of the payments API (spec section 7: paths and payload
  * field names kept to the letter; `session` is ours, added to name the course session).
  */
-const id = (label: string) => str({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(255, `${label} is too long`);
+const id = (label: string) =>
+  str({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(255, `${label} is too long`);
 const uuid = (label: string) => z.string({ error: `${label} is required` }).uuid(`${label} is not valid`);
-const cents = (label: string) => z.number({ error: `${label} is required` }).int(`${label} must be a whole number of cents`).min(1, `${label} must be positive`).max(INT32_MAX, `${label} is too high`);
+const cents = (label: string) =>
+  z
+    .number({ error: `${label} is required` })
+    .int(`${label} must be a whole number of cents`)
+    .min(1, `${label} must be positive`)
+    .max(INT32_MAX, `${label} is too high`);
 
 export const createCustomerInput = z.object({
   email: z.string({ error: 'Email is required' }).trim().email('Enter a valid email'),
@@ -33,7 +42,11 @@ export const courseCheckoutInput = z.object({
   price: cents('Price'),
 });
 export const courseSubscriptionInput = courseCheckoutInput.extend({
-  installments: z.number({ error: 'Installments is required' }).int('Installments must be a whole number').min(2, 'Installments must be between 2 and 24').max(24, 'Installments must be between 2 and 24'),
+  installments: z
+    .number({ error: 'Installments is required' })
+    .int('Installments must be a whole number')
+    .min(2, 'Installments must be between 2 and 24')
+    .max(24, 'Installments must be between 2 and 24'),
 });
 export const planCheckoutInput = z.object({
   customer: id('Customer'),
@@ -90,8 +103,21 @@ export const paymentsConfigResult = z.object({
 
 /** GET /api/course/:courseID/checkout?session=: the order summary. */
 export const checkoutSummary = z.object({
-  course: z.object({ id: z.string(), title: z.string(), coverUrl: z.string().nullable(), educatorName: z.string(), refundPolicy: z.string() }),
-  session: z.object({ id: z.string(), startsOn: z.string(), endsOn: z.string(), timeZone: z.string(), seatsLeft: z.number(), firstClassAt: z.string().nullable() }),
+  course: z.object({
+    id: z.string(),
+    title: z.string(),
+    coverUrl: z.string().nullable(),
+    educatorName: z.string(),
+    refundPolicy: z.string(),
+  }),
+  session: z.object({
+    id: z.string(),
+    startsOn: z.string(),
+    endsOn: z.string(),
+    timeZone: z.string(),
+    seatsLeft: z.number(),
+    firstClassAt: z.string().nullable(),
+  }),
   priceCents: z.number(),
   currency: z.string(),
   /** Null: one payment only. */
@@ -122,30 +148,41 @@ export const paymentHistory = z.object({ payments: z.array(paymentHistoryRow) })
 
 /** GET /api/educator/payouts: payout account state + sales (educator dashboard). */
 export const educatorPayouts = z.object({
-  account: z.object({
-    id: z.string(),
-    chargesEnabled: z.boolean(),
-    payoutsEnabled: z.boolean(),
-    detailsSubmitted: z.boolean(),
-    requirementsDue: z.array(z.string()),
-  }).nullable(),
+  account: z
+    .object({
+      id: z.string(),
+      chargesEnabled: z.boolean(),
+      payoutsEnabled: z.boolean(),
+      detailsSubmitted: z.boolean(),
+      requirementsDue: z.array(z.string()),
+    })
+    .nullable(),
   plan: z.object({ id: z.string(), feePercent: z.number() }),
-  totals: z.object({ grossCents: z.number(), feeCents: z.number(), refundedCents: z.number(), netCents: z.number(), currency: z.string(), sales: z.number() }),
-  /** Net per day, last 30 days (for the chart). */
-  daily: z.array(z.object({ day: z.string(), netCents: z.number() })),
-  sales: z.array(z.object({
-    id: z.string(),
-    paidAt: z.string(),
-    courseId: z.string().nullable(),
-    courseTitle: z.string(),
-    learnerName: z.string(),
-    amountCents: z.number(),
+  totals: z.object({
+    grossCents: z.number(),
     feeCents: z.number(),
     refundedCents: z.number(),
     netCents: z.number(),
     currency: z.string(),
-    sequence: z.number(),
-    installments: z.number().nullable(),
-  })),
+    sales: z.number(),
+  }),
+  /** Net per day, last 30 days (for the chart). */
+  daily: z.array(z.object({ day: z.string(), netCents: z.number() })),
+  sales: z.array(
+    z.object({
+      id: z.string(),
+      paidAt: z.string(),
+      courseId: z.string().nullable(),
+      courseTitle: z.string(),
+      learnerName: z.string(),
+      amountCents: z.number(),
+      feeCents: z.number(),
+      refundedCents: z.number(),
+      netCents: z.number(),
+      currency: z.string(),
+      sequence: z.number(),
+      installments: z.number().nullable(),
+    }),
+  ),
 });
 export type EducatorPayouts = z.infer<typeof educatorPayouts>;

@@ -13,8 +13,17 @@ export interface RouteDef {
 }
 
 const PUBLIC_PATHS = new Set<string>([
-  '/', '/login', '/signup', '/verify-email', '/reset-password', '/send-password-reset',
-  '/project', '/roadmap', '/contact', '/email-verified', '/google-login',
+  '/',
+  '/login',
+  '/signup',
+  '/verify-email',
+  '/reset-password',
+  '/send-password-reset',
+  '/project',
+  '/roadmap',
+  '/contact',
+  '/email-verified',
+  '/google-login',
   // Development tool (absent in production): a newcomer reads the verification email here.
   '/dev/outbox',
 ]);
@@ -22,30 +31,71 @@ const PUBLIC_PATHS = new Set<string>([
 /** Layouts: landing (marketing pages, no session needed to render), auth (sign-in forms), default (the app, behind the session guard). */
 const LANDING = new Set<string>(['/', '/landing', '/pricing', '/project', '/roadmap', '/contact', '/dev/outbox']);
 const AUTH = new Set<string>([
-  '/login', '/signup', '/verify-email', '/reset-password', '/send-password-reset',
-  '/email-verified', '/google-login',
+  '/login',
+  '/signup',
+  '/verify-email',
+  '/reset-password',
+  '/send-password-reset',
+  '/email-verified',
+  '/google-login',
 ]);
 
 const PATTERNS = [
   // General
-  '/', '/login', '/signup', '/contact', '/explore', '/landing', '/pricing', '/pricing/complete', '/project', '/roadmap',
-  '/dashboard', '/not-found', '/auth-test', '/google-login', '/verify-email', '/email-verified',
-  '/reset-password', '/send-password-reset',
+  '/',
+  '/login',
+  '/signup',
+  '/contact',
+  '/explore',
+  '/landing',
+  '/pricing',
+  '/pricing/complete',
+  '/project',
+  '/roadmap',
+  '/dashboard',
+  '/not-found',
+  '/auth-test',
+  '/google-login',
+  '/verify-email',
+  '/email-verified',
+  '/reset-password',
+  '/send-password-reset',
   // Club
-  '/club/new', '/club/search', '/club/:id', '/club/:clubID/edit', '/club/:clubID/new-event',
+  '/club/new',
+  '/club/search',
+  '/club/:id',
+  '/club/:clubID/edit',
+  '/club/:clubID/new-event',
   '/club/:clubID/event/:eventID',
   // Course
-  '/course/new', '/course/search', '/course/:id', '/course/checkout', '/course/checkout/complete', '/course/:courseID/edit',
-  '/course/:courseID/review', '/course/:courseID/enrollment', '/course/:courseID/session/new',
-  '/course/:courseID/session/:sessionID/drop', '/course/:courseID/session/:sessionID/enroll',
+  '/course/new',
+  '/course/search',
+  '/course/:id',
+  '/course/checkout',
+  '/course/checkout/complete',
+  '/course/:courseID/edit',
+  '/course/:courseID/review',
+  '/course/:courseID/enrollment',
+  '/course/:courseID/session/new',
+  '/course/:courseID/session/:sessionID/drop',
+  '/course/:courseID/session/:sessionID/enroll',
   '/course/:courseID/session/:sessionID/new-class-time',
   // Educator
-  '/educator/:id', '/educator/onboard', '/educator/benefits', '/educator/dashboard',
-  '/educator/onboard-success', '/educator/:educatorID/edit', '/educator/:educatorID/analytics',
+  '/educator/:id',
+  '/educator/onboard',
+  '/educator/benefits',
+  '/educator/dashboard',
+  '/educator/onboard-success',
+  '/educator/:educatorID/edit',
+  '/educator/:educatorID/analytics',
   // User
-  '/user/settings', '/user/:userID/edit',
+  '/user/settings',
+  '/user/:userID/edit',
   // Mailbox
-  '/mailbox', '/mailbox/:senderID', '/mailbox/notifications', '/mailbox/:userID/:notificationID',
+  '/mailbox',
+  '/mailbox/:senderID',
+  '/mailbox/notifications',
+  '/mailbox/:userID/:notificationID',
   // Development tools (not served in production)
   '/dev/outbox',
 ] as const;

@@ -93,5 +93,7 @@ export const POSTGRES_TIME_ZONES: ReadonlySet<string> = new Set(
     'Pacific/Tahiti Pacific/Tarawa Pacific/Tongatapu Pacific/Truk Pacific/Wake Pacific/Wallis Pacific/Yap Poland',
     'Portugal ROC ROK Singapore Turkey UCT US/Alaska US/Aleutian US/Arizona US/Central US/East-Indiana US/Eastern',
     'US/Hawaii US/Indiana-Starke US/Michigan US/Mountain US/Pacific US/Samoa UTC Universal W-SU WET Zulu',
-  ].join(' ').split(' '),
+  ]
+    .join(' ')
+    .split(' '),
 );

@@ -14,7 +14,9 @@ import { dayFromNow, makeCourse, makeSession, publish } from '../support/courses
  * test files running at the same time, so every course here carries a token of this
  * run (TOK) and most searches are scoped by it.
  */
-const TOK = `zq${randomBytes(4).toString('hex').replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)])}`;
+const TOK = `zq${randomBytes(4)
+  .toString('hex')
+  .replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)])}`;
 const CITY = `Porto${TOK}`;
 
 let app: TestApp;
@@ -23,10 +25,19 @@ let learner: SignedInUser;
 const ids: Record<'A' | 'B' | 'C' | 'F' | 'D', string> = { A: '', B: '', C: '', F: '', D: '' };
 
 /** A course of `user` (fields over the support defaults); with a session, published. */
-async function createCourse(user: SignedInUser, body: Record<string, unknown>, session?: { startsOn: string; capacity: number }): Promise<string> {
+async function createCourse(
+  user: SignedInUser,
+  body: Record<string, unknown>,
+  session?: { startsOn: string; capacity: number },
+): Promise<string> {
   const id = await makeCourse(app, user, body);
   if (session) {
-    await makeSession(app, user, id, { startsOn: session.startsOn, endsOn: dayFromNow(120), capacity: session.capacity, timeZone: 'Europe/Lisbon' });
+    await makeSession(app, user, id, {
+      startsOn: session.startsOn,
+      endsOn: dayFromNow(120),
+      capacity: session.capacity,
+      timeZone: 'Europe/Lisbon',
+    });
     await publish(app, user, id);
   }
   return id;
@@ -58,35 +69,85 @@ beforeAll(async () => {
   app = await buildTestApp();
   educator = await createSignedInUser(app, { firstName: 'Grace', lastName: `Hop${TOK}` });
   learner = await createSignedInUser(app);
-  const becomes = await post(app, '/api/educators', { headline: 'Programming teacher', bio: 'I have taught programming for twenty years.', subjects: ['Programming'], links: [] }, { cookie: educator.cookie });
+  const becomes = await post(
+    app,
+    '/api/educators',
+    { headline: 'Programming teacher', bio: 'I have taught programming for twenty years.', subjects: ['Programming'], links: [] },
+    { cookie: educator.cookie },
+  );
   expect(becomes.statusCode, becomes.body).toBe(201);
 
   // A: title, summary and description words of its own; free, online, beginner, soonest.
-  ids.A = await createCourse(educator, {
-    title: `Python ${TOK}alpha`, summary: `Learn the ${TOK}summ language with friends.`,
-    description: `Hands-on sessions. ${TOK}descr ${TOK}all ${TOK}tier`, category: 'coding', level: 'beginner', format: 'online', priceCents: 0,
-  }, { startsOn: dayFromNow(10), capacity: 5 });
+  ids.A = await createCourse(
+    educator,
+    {
+      title: `Python ${TOK}alpha`,
+      summary: `Learn the ${TOK}summ language with friends.`,
+      description: `Hands-on sessions. ${TOK}descr ${TOK}all ${TOK}tier`,
+      category: 'coding',
+      level: 'beginner',
+      format: 'online',
+      priceCents: 0,
+    },
+    { startsOn: dayFromNow(10), capacity: 5 },
+  );
   // B: free, in person, advanced, one seat (taken below), cooking.
-  ids.B = await createCourse(educator, {
-    title: `Sourdough Baking ${TOK}beta`, summary: 'Bread for everyone, from starter to loaf.', description: `Flour and water. ${TOK}all`,
-    category: 'cooking', level: 'advanced', format: 'in_person', city: CITY, address: '1 Rua Nova', priceCents: 0,
-  }, { startsOn: dayFromNow(30), capacity: 1 });
+  ids.B = await createCourse(
+    educator,
+    {
+      title: `Sourdough Baking ${TOK}beta`,
+      summary: 'Bread for everyone, from starter to loaf.',
+      description: `Flour and water. ${TOK}all`,
+      category: 'cooking',
+      level: 'advanced',
+      format: 'in_person',
+      city: CITY,
+      address: '1 Rua Nova',
+      priceCents: 0,
+    },
+    { startsOn: dayFromNow(30), capacity: 1 },
+  );
   // C: paid, online, all levels, its title holds the "tier" word A has in its description.
-  ids.C = await createCourse(educator, {
-    title: `Watercolor ${TOK}tier`, summary: 'Paint light and water in small groups.', description: `Brushes and paper. ${TOK}all ${TOK}deltb`,
-    category: 'arts', level: 'all', format: 'online', priceCents: 12_000,
-  }, { startsOn: dayFromNow(60), capacity: 10 });
-  ids.F = await createCourse(educator, {
-    title: `Guitar ${TOK}delta`, summary: 'Chords, rhythm and your first songs.', description: `Bring a guitar. ${TOK}all`,
-    category: 'music', level: 'intermediate', format: 'online', priceCents: 3_000,
-  }, { startsOn: dayFromNow(90), capacity: 10 });
+  ids.C = await createCourse(
+    educator,
+    {
+      title: `Watercolor ${TOK}tier`,
+      summary: 'Paint light and water in small groups.',
+      description: `Brushes and paper. ${TOK}all ${TOK}deltb`,
+      category: 'arts',
+      level: 'all',
+      format: 'online',
+      priceCents: 12_000,
+    },
+    { startsOn: dayFromNow(60), capacity: 10 },
+  );
+  ids.F = await createCourse(
+    educator,
+    {
+      title: `Guitar ${TOK}delta`,
+      summary: 'Chords, rhythm and your first songs.',
+      description: `Bring a guitar. ${TOK}all`,
+      category: 'music',
+      level: 'intermediate',
+      format: 'online',
+      priceCents: 3_000,
+    },
+    { startsOn: dayFromNow(90), capacity: 10 },
+  );
   // D: a draft that matches everything: never found.
   ids.D = await createCourse(educator, {
-    title: `Python ${TOK}draft ${TOK}alpha`, summary: `Draft ${TOK}summ summary text.`, description: `${TOK}all ${TOK}descr ${TOK}tier`, category: 'coding', level: 'beginner',
+    title: `Python ${TOK}draft ${TOK}alpha`,
+    summary: `Draft ${TOK}summ summary text.`,
+    description: `${TOK}all ${TOK}descr ${TOK}tier`,
+    category: 'coding',
+    level: 'beginner',
   });
 
   // The learner takes A (rates it 5) and B's only seat (rates it 3).
-  for (const [id, rating] of [[ids.A, 5], [ids.B, 3]] as const) {
+  for (const [id, rating] of [
+    [ids.A, 5],
+    [ids.B, 3],
+  ] as const) {
     const sessionId = await firstSession(id, learner.cookie);
     const enrol = await post(app, `/api/courses/${id}/sessions/${sessionId}/enrol`, undefined, { cookie: learner.cookie });
     expect(enrol.statusCode, enrol.body).toBe(200);
@@ -119,9 +180,21 @@ describe('GET /api/courses/search: what is found', () => {
     const body = searchResult.parse(res.json());
     expect(body).toMatchObject({ page: 1, pageSize: 20, total: 1, fuzzy: false });
     expect(body.items[0]).toEqual({
-      id: ids.B, title: `Sourdough Baking ${TOK}beta`, summary: 'Bread for everyone, from starter to loaf.', category: 'cooking', level: 'advanced',
-      format: 'in_person', city: CITY, coverImage: null, priceCents: 0, currency: 'usd', ratingAvg: 3, ratingCount: 1,
-      educatorName: `Grace Hop${TOK}`, nextStartOn: dayFromNow(30), seatsLeft: 0,
+      id: ids.B,
+      title: `Sourdough Baking ${TOK}beta`,
+      summary: 'Bread for everyone, from starter to loaf.',
+      category: 'cooking',
+      level: 'advanced',
+      format: 'in_person',
+      city: CITY,
+      coverImage: null,
+      priceCents: 0,
+      currency: 'usd',
+      ratingAvg: 3,
+      ratingCount: 1,
+      educatorName: `Grace Hop${TOK}`,
+      nextStartOn: dayFromNow(30),
+      seatsLeft: 0,
     } satisfies CourseCard);
   });
 
@@ -165,7 +238,11 @@ describe('GET /api/courses/search: what is found', () => {
 
   it('a course published after a search is found by the same search at once (the cache is dropped)', async () => {
     expect(await found({ q: `${TOK}late` })).toEqual([]);
-    const id = await createCourse(educator, { title: `Chess ${TOK}late`, summary: 'Openings, tactics and endgames.', description: 'Bring a board.', category: 'sports' }, { startsOn: dayFromNow(15), capacity: 8 });
+    const id = await createCourse(
+      educator,
+      { title: `Chess ${TOK}late`, summary: 'Openings, tactics and endgames.', description: 'Bring a board.', category: 'sports' },
+      { startsOn: dayFromNow(15), capacity: 8 },
+    );
     expect(await found({ q: `${TOK}late` })).toEqual([id]);
     const archived = await post(app, `/api/courses/${id}/archive`, undefined, { cookie: educator.cookie });
     expect(archived.statusCode, archived.body).toBe(200);
@@ -174,7 +251,8 @@ describe('GET /api/courses/search: what is found', () => {
 });
 
 describe('GET /api/courses/search: filters', () => {
-  const scoped = async (filters: Record<string, string | number>) => sorted(letters(await found({ q: `${TOK}all`, pageSize: 100, ...filters })));
+  const scoped = async (filters: Record<string, string | number>) =>
+    sorted(letters(await found({ q: `${TOK}all`, pageSize: 100, ...filters })));
 
   it('category', async () => {
     expect(await scoped({ category: 'cooking' })).toBe('B');
@@ -348,9 +426,10 @@ describe('GET /api/courses/search: cost', () => {
       plans[name] = res.rows.map((r) => Object.values(r)[0]).join('\n');
     };
     const rollback = new Error('rollback');
-    await db.transaction(async (tx) => {
-      // 3000 published courses, visible to this transaction only, then fresh statistics.
-      await tx.execute(sql`
+    await db
+      .transaction(async (tx) => {
+        // 3000 published courses, visible to this transaction only, then fresh statistics.
+        await tx.execute(sql`
         insert into course (educator_id, educator_name, title, summary, description, category, level, language, format, city, price_cents, currency,
                             refund_policy, status, rating_avg, rating_count, next_start_on, seats_left)
         select ${educator.id}, 'Some Teacher',
@@ -361,55 +440,82 @@ describe('GET /api/courses/search: cost', () => {
           case when i % 3 = 0 then 'in_person' else 'online' end, case when i % 3 = 0 then 'Lisbon' end,
           (i % 10) * 1000, 'usd', 'moderate', 'published', (i % 5) + 1, i % 40, current_date + (i % 200), i % 7
         from generate_series(1, 3000) i`);
-      await tx.execute(sql`analyze course`);
-      // The answer is the plain definition of relevance and of the capped total, whichever
-      // path the statement takes (index-only walk, total settled by title matches or not).
-      // The prepared shape (relevance, words, no filter) runs with a generic plan in the app:
-      // here too (PREPARE under force_generic_plan), beside the same SQL planned for its values.
-      await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
-      let n = 0;
-      const generic = async (params: SearchParams) => {
-        const { sql: text, params: values } = new PgDialect().sqlToQuery(searchSql(params));
-        const name = `search_generic_${n++}`;
-        await tx.execute(sql.raw(`prepare ${name} as ${text}`));
-        const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
-        return (await tx.execute(sql.raw(`execute ${name}(${values.map(literal).join(', ')})`))) as unknown as { rows: { total: number; items: CourseCard[] }[] };
-      };
-      for (const [q, page, pageSize] of [['python', 1, 20], ['python', 3, 7], ['course', 1, 20], ['course', 2, 100], ['practice', 2, 20], ['rareword', 1, 100], ['pottery -rareword', 1, 20]] as const) {
-        const params = { q, sort: 'relevance', page, pageSize } as SearchParams;
-        const got = (await tx.execute(searchSql(params))) as unknown as { rows: { total: number; items: CourseCard[] }[] };
-        if (isPreparedShape(params)) expect((await generic(params)).rows[0], `${q}, generic plan`).toEqual(got.rows[0]);
-        const want = (await tx.execute(sql`
+        await tx.execute(sql`analyze course`);
+        // The answer is the plain definition of relevance and of the capped total, whichever
+        // path the statement takes (index-only walk, total settled by title matches or not).
+        // The prepared shape (relevance, words, no filter) runs with a generic plan in the app:
+        // here too (PREPARE under force_generic_plan), beside the same SQL planned for its values.
+        await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
+        let n = 0;
+        const generic = async (params: SearchParams) => {
+          const { sql: text, params: values } = new PgDialect().sqlToQuery(searchSql(params));
+          const name = `search_generic_${n++}`;
+          await tx.execute(sql.raw(`prepare ${name} as ${text}`));
+          const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
+          return (await tx.execute(sql.raw(`execute ${name}(${values.map(literal).join(', ')})`))) as unknown as {
+            rows: { total: number; items: CourseCard[] }[];
+          };
+        };
+        for (const [q, page, pageSize] of [
+          ['python', 1, 20],
+          ['python', 3, 7],
+          ['course', 1, 20],
+          ['course', 2, 100],
+          ['practice', 2, 20],
+          ['rareword', 1, 100],
+          ['pottery -rareword', 1, 20],
+        ] as const) {
+          const params = { q, sort: 'relevance', page, pageSize } as SearchParams;
+          const got = (await tx.execute(searchSql(params))) as unknown as { rows: { total: number; items: CourseCard[] }[] };
+          if (isPreparedShape(params)) expect((await generic(params)).rows[0], `${q}, generic plan`).toEqual(got.rows[0]);
+          const want = (await tx.execute(sql`
           select id, (select least(count(*), 1000)::int from course where status = 'published' and search @@ websearch_to_tsquery('english', ${q})) as total
           from course, websearch_to_tsquery('english', ${q}) w
           where status = 'published' and search @@ w
           order by case when search_title @@ w and search @@ w then 1 else 2 end, (next_start_on is null), quality desc, id
           offset ${(page - 1) * pageSize} limit ${pageSize}`)) as unknown as { rows: { id: string; total: number }[] };
-        expect(got.rows[0].items.map((c) => c.id), q).toEqual(want.rows.map((r) => r.id));
-        if (want.rows.length) expect(got.rows[0].total, q).toBe(want.rows[0].total);
-      }
-      const totalOf = async (p: Partial<SearchParams>) => ((await tx.execute(searchSql({ sort: 'relevance', page: 1, pageSize: 1, ...p } as SearchParams))) as unknown as { rows: { total: number }[] }).rows[0].total;
-      expect(await totalOf({ q: 'course' })).toBe(1000); // 1000+ title matches
-      expect(await totalOf({ q: 'practice' })).toBe(1000); // description only
-      expect(await totalOf({ q: 'rareword' })).toBe(60);
-      expect(await totalOf({ q: 'rareword', category: 'coding', sort: 'soonest' })).toBe(20); // filtered: one count
-      await explain('relevance, common title word', { q: 'python' }, tx);
-      await explain('relevance, rare word', { q: 'rareword' }, tx);
-      await explain('filters only, soonest', { category: 'arts', hasSeats: 'true', sort: 'soonest' }, tx);
-      await explain('price sort', { q: 'pottery', sort: 'price' }, tx);
-      await tx.execute(sql`insert into search_word (word) select 'word' || i from generate_series(1, 3000) i on conflict do nothing`);
-      await tx.execute(sql`analyze search_word`);
-      const fuzzy = (await tx.execute(sql`explain (costs off) select word from search_word order by word <-> ${'pyhton'} limit 8`)) as unknown as { rows: Record<string, string>[] };
-      plans.fuzzy = fuzzy.rows.map((r) => Object.values(r)[0]).join('\n');
-      throw rollback;
-    }).catch((err) => {
-      if (err !== rollback) throw err;
-    });
+          expect(
+            got.rows[0].items.map((c) => c.id),
+            q,
+          ).toEqual(want.rows.map((r) => r.id));
+          if (want.rows.length) expect(got.rows[0].total, q).toBe(want.rows[0].total);
+        }
+        const totalOf = async (p: Partial<SearchParams>) =>
+          (
+            (await tx.execute(searchSql({ sort: 'relevance', page: 1, pageSize: 1, ...p } as SearchParams))) as unknown as {
+              rows: { total: number }[];
+            }
+          ).rows[0].total;
+        expect(await totalOf({ q: 'course' })).toBe(1000); // 1000+ title matches
+        expect(await totalOf({ q: 'practice' })).toBe(1000); // description only
+        expect(await totalOf({ q: 'rareword' })).toBe(60);
+        expect(await totalOf({ q: 'rareword', category: 'coding', sort: 'soonest' })).toBe(20); // filtered: one count
+        await explain('relevance, common title word', { q: 'python' }, tx);
+        await explain('relevance, rare word', { q: 'rareword' }, tx);
+        await explain('filters only, soonest', { category: 'arts', hasSeats: 'true', sort: 'soonest' }, tx);
+        await explain('price sort', { q: 'pottery', sort: 'price' }, tx);
+        await tx.execute(sql`insert into search_word (word) select 'word' || i from generate_series(1, 3000) i on conflict do nothing`);
+        await tx.execute(sql`analyze search_word`);
+        const fuzzy = (await tx.execute(
+          sql`explain (costs off) select word from search_word order by word <-> ${'pyhton'} limit 8`,
+        )) as unknown as { rows: Record<string, string>[] };
+        plans.fuzzy = fuzzy.rows.map((r) => Object.values(r)[0]).join('\n');
+        throw rollback;
+      })
+      .catch((err) => {
+        if (err !== rollback) throw err;
+      });
 
     const index = /(Bitmap Index Scan|Index Scan|Index Only Scan)( Backward)? (on|using) ((course|search_word)_\w+)/g;
     const used = (plan: string) => [...plan.matchAll(index)].map((m) => m[4]);
-    expect(used(plans['relevance, common title word']).some((i) => ['course_search_title_idx', 'course_relevance_idx'].includes(i)), plans['relevance, common title word']).toBe(true);
-    expect(used(plans['relevance, rare word']).some((i) => ['course_search_idx', 'course_search_title_idx'].includes(i)), plans['relevance, rare word']).toBe(true);
+    expect(
+      used(plans['relevance, common title word']).some((i) => ['course_search_title_idx', 'course_relevance_idx'].includes(i)),
+      plans['relevance, common title word'],
+    ).toBe(true);
+    expect(
+      used(plans['relevance, rare word']).some((i) => ['course_search_idx', 'course_search_title_idx'].includes(i)),
+      plans['relevance, rare word'],
+    ).toBe(true);
     expect(used(plans['filters only, soonest']), plans['filters only, soonest']).toContain('course_published_next_idx');
     expect(used(plans['price sort']).length, plans['price sort']).toBeGreaterThan(0);
     expect(used(plans.fuzzy), plans.fuzzy).toContain('search_word_trgm_idx');

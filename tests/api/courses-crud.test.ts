@@ -6,8 +6,19 @@ import { call, del, get, post, randomIp } from '../support/http.js';
 import { fileForm } from '../support/multipart.js';
 import { UNKNOWN_ID } from '../support/test-data.js';
 import {
-  addClassTimes, classTimeBody, courseBody, getCourse, makeClassTimes, makeCourse, makeEducator, makeSession, patchSession,
-  queryRows, sessionBody, useCoursesApp, type Educator,
+  addClassTimes,
+  classTimeBody,
+  courseBody,
+  getCourse,
+  makeClassTimes,
+  makeCourse,
+  makeEducator,
+  makeSession,
+  patchSession,
+  queryRows,
+  sessionBody,
+  useCoursesApp,
+  type Educator,
 } from '../support/courses.js';
 
 const ctx = useCoursesApp();
@@ -15,38 +26,69 @@ const ctx = useCoursesApp();
 async function uploadCover(courseId: string, cookie: string, file: { data: Buffer; filename: string; type: string }) {
   const form = await fileForm(file);
   return ctx.app.inject({
-    method: 'POST', url: `/api/courses/${courseId}/cover`, payload: form.payload,
-    headers: { ...form.headers, origin: ctx.app.config.publicUrl, cookie }, remoteAddress: randomIp(),
+    method: 'POST',
+    url: `/api/courses/${courseId}/cover`,
+    payload: form.payload,
+    headers: { ...form.headers, origin: ctx.app.config.publicUrl, cookie },
+    remoteAddress: randomIp(),
   });
 }
 
-const png = () => sharp({ create: { width: 1600, height: 900, channels: 3, background: { r: 30, g: 120, b: 200 } } }).png().toBuffer();
+const png = () =>
+  sharp({ create: { width: 1600, height: 900, channels: 3, background: { r: 30, g: 120, b: 200 } } })
+    .png()
+    .toBuffer();
 
 describe('creating and editing a course', () => {
   it('creates a draft (201) that its educator sees with every field', async () => {
-    const res = await post(ctx.app, '/api/courses', courseBody({ priceCents: 12000, currency: 'eur', installments: 3, audience: 'Adults, no experience needed' }), { cookie: ctx.educator.cookie });
+    const res = await post(
+      ctx.app,
+      '/api/courses',
+      courseBody({ priceCents: 12000, currency: 'eur', installments: 3, audience: 'Adults, no experience needed' }),
+      { cookie: ctx.educator.cookie },
+    );
     expect(res.statusCode, res.body).toBe(201);
     const id = res.json().id;
     const view = await getCourse(ctx.app, ctx.educator, id);
     expect(view.statusCode, view.body).toBe(200);
     expect(view.json()).toMatchObject({
-      id, status: 'draft', title: 'Watercolour for beginners', category: 'arts', level: 'beginner', format: 'online',
-      priceCents: 12000, currency: 'eur', installments: 3, audience: 'Adults, no experience needed', refundPolicy: 'moderate',
-      isOwner: true, sessions: [], reviews: [], ratingAvg: 0, ratingCount: 0, publishedAt: null,
+      id,
+      status: 'draft',
+      title: 'Watercolour for beginners',
+      category: 'arts',
+      level: 'beginner',
+      format: 'online',
+      priceCents: 12000,
+      currency: 'eur',
+      installments: 3,
+      audience: 'Adults, no experience needed',
+      refundPolicy: 'moderate',
+      isOwner: true,
+      sessions: [],
+      reviews: [],
+      ratingAvg: 0,
+      ratingCount: 0,
+      publishedAt: null,
       educator: { userId: ctx.educator.id, name: 'Grace Hopper', headline: 'Painter and patient teacher' },
     });
   });
 
   it('an in-person course keeps its city and address; an online one drops the address', async () => {
     const inPerson = await makeCourse(ctx.app, ctx.educator, { format: 'in_person', city: 'Lisbon', address: 'Rua Augusta 1' });
-    expect((await getCourse(ctx.app, ctx.educator, inPerson)).json()).toMatchObject({ format: 'in_person', city: 'Lisbon', address: 'Rua Augusta 1' });
+    expect((await getCourse(ctx.app, ctx.educator, inPerson)).json()).toMatchObject({
+      format: 'in_person',
+      city: 'Lisbon',
+      address: 'Rua Augusta 1',
+    });
     const online = await makeCourse(ctx.app, ctx.educator, { format: 'online', address: 'Rua Augusta 1' });
     expect((await getCourse(ctx.app, ctx.educator, online)).json().address).toBeNull();
   });
 
   it('the educator edits the course (PUT)', async () => {
     const id = await makeCourse(ctx.app, ctx.educator);
-    const res = await call(ctx.app, 'PUT', `/api/courses/${id}`, courseBody({ title: 'Ink and wash', priceCents: 5000 }), { cookie: ctx.educator.cookie });
+    const res = await call(ctx.app, 'PUT', `/api/courses/${id}`, courseBody({ title: 'Ink and wash', priceCents: 5000 }), {
+      cookie: ctx.educator.cookie,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect((await getCourse(ctx.app, ctx.educator, id)).json()).toMatchObject({ title: 'Ink and wash', priceCents: 5000 });
   });
@@ -64,24 +106,34 @@ describe('creating and editing a course', () => {
     ['an unknown currency', { currency: 'btc' }, 'currency', /USD/],
   ];
   it.each(invalid)('%s answers 400 with a message for that field, and stores nothing', async (_, override, field, message) => {
-    const [{ n: before }] = await queryRows<{ n: number }>(ctx.app, sql`select count(*)::int as n from course where educator_id = ${ctx.educator.id}`);
+    const [{ n: before }] = await queryRows<{ n: number }>(
+      ctx.app,
+      sql`select count(*)::int as n from course where educator_id = ${ctx.educator.id}`,
+    );
     const res = await post(ctx.app, '/api/courses', courseBody(override), { cookie: ctx.educator.cookie });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().error.code).toBe('invalid_input');
     expect(res.json().error.fields[field]).toMatch(message);
-    const [{ n: after }] = await queryRows<{ n: number }>(ctx.app, sql`select count(*)::int as n from course where educator_id = ${ctx.educator.id}`);
+    const [{ n: after }] = await queryRows<{ n: number }>(
+      ctx.app,
+      sql`select count(*)::int as n from course where educator_id = ${ctx.educator.id}`,
+    );
     expect(after).toBe(before);
   });
 
   it('several invalid fields answer one message per field', async () => {
-    const res = await post(ctx.app, '/api/courses', courseBody({ title: '', priceCents: -5, category: 'nope' }), { cookie: ctx.educator.cookie });
+    const res = await post(ctx.app, '/api/courses', courseBody({ title: '', priceCents: -5, category: 'nope' }), {
+      cookie: ctx.educator.cookie,
+    });
     expect(res.statusCode).toBe(400);
     expect(Object.keys(res.json().error.fields)).toEqual(expect.arrayContaining(['title', 'priceCents', 'category']));
   });
 
   it('the same rules hold when editing (PUT)', async () => {
     const id = await makeCourse(ctx.app, ctx.educator);
-    const res = await call(ctx.app, 'PUT', `/api/courses/${id}`, courseBody({ priceCents: 0, installments: 6 }), { cookie: ctx.educator.cookie });
+    const res = await call(ctx.app, 'PUT', `/api/courses/${id}`, courseBody({ priceCents: 0, installments: 6 }), {
+      cookie: ctx.educator.cookie,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.fields).toHaveProperty('installments');
     expect((await getCourse(ctx.app, ctx.educator, id)).json().installments).toBeNull();
@@ -147,7 +199,11 @@ describe('cover image', () => {
 
   it('a text file answers 400 and keeps the course without a cover', async () => {
     const id = await makeCourse(ctx.app, ctx.educator);
-    const res = await uploadCover(id, ctx.educator.cookie, { data: Buffer.from('hello, I am not a picture'), filename: 'cover.png', type: 'image/png' });
+    const res = await uploadCover(id, ctx.educator.cookie, {
+      data: Buffer.from('hello, I am not a picture'),
+      filename: 'cover.png',
+      type: 'image/png',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.fields).toHaveProperty('file');
     expect((await getCourse(ctx.app, ctx.educator, id)).json().coverImage).toBeNull();
@@ -172,7 +228,10 @@ describe("another educator's course: every write answers 403 and changes nothing
 
   const state = async () => {
     const [c] = await queryRows(ctx.app, sql`select title, status, cover_image from course where id = ${courseId}`);
-    const sessions = await queryRows(ctx.app, sql`select id, capacity, status from course_session where course_id = ${courseId} order by id`);
+    const sessions = await queryRows(
+      ctx.app,
+      sql`select id, capacity, status from course_session where course_id = ${courseId} order by id`,
+    );
     const times = await queryRows(ctx.app, sql`select id from class_time where session_id = ${sessionId} order by id`);
     return { c, sessions, times };
   };
@@ -205,7 +264,9 @@ describe("another educator's course: every write answers 403 and changes nothing
     const mySession = await makeSession(ctx.app, attacker, mine);
     expect((await patchSession(ctx.app, attacker, mine, sessionId, { status: 'cancelled' })).statusCode).toBe(404);
     expect((await addClassTimes(ctx.app, attacker, mine, sessionId, classTimeBody(45))).statusCode).toBe(404);
-    expect((await del(ctx.app, `/api/courses/${mine}/sessions/${mySession}/class-times/${classTimeId}`, { cookie: attacker.cookie })).statusCode).toBe(404);
+    expect(
+      (await del(ctx.app, `/api/courses/${mine}/sessions/${mySession}/class-times/${classTimeId}`, { cookie: attacker.cookie })).statusCode,
+    ).toBe(404);
     expect(await state()).toEqual(before);
   });
 });

@@ -3,7 +3,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
 import { get, pathOf, post } from '../support/http.js';
 import {
-  classTimeBody, drop, enrol, makeClassTimes, makeCourse, makeSession, publish, queryRows, useCoursesApp,
+  classTimeBody,
+  drop,
+  enrol,
+  makeClassTimes,
+  makeCourse,
+  makeSession,
+  publish,
+  queryRows,
+  useCoursesApp,
 } from '../support/courses.js';
 
 const ctx = useCoursesApp();
@@ -52,18 +60,31 @@ describe('dashboard', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     const d = res.json();
     expect(d.thisWeek.map((t: { id: string }) => t.id)).toEqual([soonTimes[0]]);
-    expect(d.thisWeek[0]).toMatchObject({ courseId: soonCourse, courseTitle: 'Sketching, quickly; and well', timeZone: 'Europe/London', location: 'Room 4, Main St' });
+    expect(d.thisWeek[0]).toMatchObject({
+      courseId: soonCourse,
+      courseTitle: 'Sketching, quickly; and well',
+      timeZone: 'Europe/London',
+      location: 'Room 4, Main St',
+    });
     expect(d.later.map((t: { id: string }) => t.id)).toEqual(soonTimes.slice(1));
     expect(d.later.map((t: { startsAt: string }) => t.startsAt)).toEqual([...d.later.map((t: { startsAt: string }) => t.startsAt)].sort());
     expect(d.courses.map((c: { sessionId: string; status: string }) => [c.sessionId, c.status])).toEqual([[soonSession, 'active']]);
-    expect(d.waitlists.map((c: { sessionId: string; courseTitle: string }) => [c.sessionId, c.courseTitle])).toEqual([[fullSession, 'Oil painting']]);
+    expect(d.waitlists.map((c: { sessionId: string; courseTitle: string }) => [c.sessionId, c.courseTitle])).toEqual([
+      [fullSession, 'Oil painting'],
+    ]);
     expect(d.teaching).toBeNull();
   });
 
   it("an educator's teaching list with enrolment counts", async () => {
     const d = (await get(ctx.app, '/api/dashboard', { cookie: ctx.educator.cookie })).json();
     const byTitle = Object.fromEntries(d.teaching.map((c: { title: string }) => [c.title, c]));
-    expect(byTitle['Sketching, quickly; and well']).toMatchObject({ id: soonCourse, status: 'published', active: 1, waitlisted: 0, seatsLeft: 9 });
+    expect(byTitle['Sketching, quickly; and well']).toMatchObject({
+      id: soonCourse,
+      status: 'published',
+      active: 1,
+      waitlisted: 0,
+      seatsLeft: 9,
+    });
     expect(byTitle['Oil painting']).toMatchObject({ id: fullCourse, active: 1, waitlisted: 1, seatsLeft: 0 });
     expect(byTitle['Pottery']).toMatchObject({ id: droppedCourse, active: 0, waitlisted: 0, seatsLeft: 10 });
   });
@@ -74,9 +95,14 @@ describe('calendar', () => {
   function events(ics: string): Record<string, string>[] {
     const unfolded = ics.replace(/\r\n[ \t]/g, '');
     return [...unfolded.matchAll(/BEGIN:VEVENT\r\n([\s\S]*?)\r\nEND:VEVENT/g)].map((m) =>
-      Object.fromEntries(m[1].split('\r\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1)])));
+      Object.fromEntries(m[1].split('\r\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1)])),
+    );
   }
-  const icsTime = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const icsTime = (d: Date) =>
+    d
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
 
   it('GET /api/calendar.ics is text/calendar with one VEVENT per class time, DTSTART in UTC matching the stored instant', async () => {
     const res = await get(ctx.app, '/api/calendar.ics', { cookie: learner.cookie });
@@ -90,8 +116,10 @@ describe('calendar', () => {
     const list = events(res.body);
     // Only the active session's class times: not the waitlisted, not the dropped.
     expect(list.map((e) => e.UID).sort()).toEqual(soonTimes.map((id) => `${id}@agora`).sort());
-    const stored = await queryRows<{ id: string; starts_at: string | Date; ends_at: string | Date }>(ctx.app,
-      sql`select id, starts_at, ends_at from class_time where session_id = ${soonSession}`);
+    const stored = await queryRows<{ id: string; starts_at: string | Date; ends_at: string | Date }>(
+      ctx.app,
+      sql`select id, starts_at, ends_at from class_time where session_id = ${soonSession}`,
+    );
     for (const row of stored) {
       const e = list.find((x) => x.UID === `${row.id}@agora`)!;
       expect(e.DTSTART).toMatch(/^\d{8}T\d{6}Z$/);

@@ -3,8 +3,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { enrolLearner } from '../../src/server/courses/seats.js';
 import { createSignedInUser, outbox, type SignedInUser } from '../support/factories.js';
 import {
-  drop, enrol, enrolmentCounts, getCourse, makeCourse, makePublishedCourse, makeSession, patchSession,
-  queryRows, seatsTaken, useCoursesApp,
+  drop,
+  enrol,
+  enrolmentCounts,
+  getCourse,
+  makeCourse,
+  makePublishedCourse,
+  makeSession,
+  patchSession,
+  queryRows,
+  seatsTaken,
+  useCoursesApp,
 } from '../support/courses.js';
 
 const ctx = useCoursesApp();
@@ -22,7 +31,11 @@ describe('enrolment rules', () => {
     const { courseId, sessionId } = await makePublishedCourse(ctx.app, ctx.educator);
     const res = await enrol(ctx.app, learner, courseId, sessionId);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ enrolment: { sessionId, status: 'active', waitlistPosition: null }, next: null, message: "You're enrolled" });
+    expect(res.json()).toMatchObject({
+      enrolment: { sessionId, status: 'active', waitlistPosition: null },
+      next: null,
+      message: "You're enrolled",
+    });
     const view = (await getCourse(ctx.app, learner, courseId)).json();
     expect(view.sessions[0]).toMatchObject({ seatsTaken: 1, seatsLeft: 9, myEnrolment: { id: res.json().enrolment.id, status: 'active' } });
     // An enrolled learner sees the meeting link; a visitor does not.
@@ -75,7 +88,11 @@ describe('enrolment rules', () => {
 
   it('an archived course answers 404', async () => {
     const { courseId, sessionId } = await makePublishedCourse(ctx.app, ctx.educator);
-    await ctx.app.inject({ method: 'POST', url: `/api/courses/${courseId}/archive`, headers: { origin: ctx.app.config.publicUrl, cookie: ctx.educator.cookie } });
+    await ctx.app.inject({
+      method: 'POST',
+      url: `/api/courses/${courseId}/archive`,
+      headers: { origin: ctx.app.config.publicUrl, cookie: ctx.educator.cookie },
+    });
     expect((await enrol(ctx.app, learner, courseId, sessionId)).statusCode).toBe(404);
   });
 
@@ -92,7 +109,9 @@ describe('enrolment rules', () => {
   it('a past session answers 400', async () => {
     const { courseId, sessionId } = await makePublishedCourse(ctx.app, ctx.educator);
     // The API refuses past dates, so the session is moved into the past directly.
-    await ctx.app.database.db.execute(sql`update course_session set starts_on = current_date - 30, ends_on = current_date - 2 where id = ${sessionId}`);
+    await ctx.app.database.db.execute(
+      sql`update course_session set starts_on = current_date - 30, ends_on = current_date - 2 where id = ${sessionId}`,
+    );
     const res = await enrol(ctx.app, learner, courseId, sessionId);
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('session_past');
@@ -110,7 +129,7 @@ describe('enrolment rules', () => {
     expect(await seatsTaken(ctx.app, sessionId)).toEqual({ seatsTaken: 0, capacity: 10 });
   });
 
-  it("a session of another course (mismatched ids) answers 404", async () => {
+  it('a session of another course (mismatched ids) answers 404', async () => {
     const a = await makePublishedCourse(ctx.app, ctx.educator);
     const b = await makePublishedCourse(ctx.app, ctx.educator);
     expect((await enrol(ctx.app, learner, a.courseId, b.sessionId)).statusCode).toBe(404);
@@ -132,14 +151,19 @@ describe('enrolment rules', () => {
 
 describe('the one enrolment function (what a confirmed payment calls)', () => {
   it('seatOnly takes a free seat, and refuses (409) instead of waitlisting when the session is full', async () => {
-    const { courseId, sessionId } = await makePublishedCourse(ctx.app, ctx.educator, { course: { priceCents: 2500 }, session: { capacity: 1 } });
+    const { courseId, sessionId } = await makePublishedCourse(ctx.app, ctx.educator, {
+      course: { priceCents: 2500 },
+      session: { capacity: 1 },
+    });
     const payer = await createSignedInUser(ctx.app);
     const late = await createSignedInUser(ctx.app);
     const db = ctx.app.database.db;
     const first = await db.transaction((tx) => enrolLearner(tx, { sessionId, learnerId: payer.id, seatOnly: true }));
     expect(first).toMatchObject({ status: 'active', waitlistPosition: null, course: { id: courseId } });
-    await expect(db.transaction((tx) => enrolLearner(tx, { sessionId, learnerId: late.id, seatOnly: true })))
-      .rejects.toMatchObject({ status: 409, code: 'session_full' });
+    await expect(db.transaction((tx) => enrolLearner(tx, { sessionId, learnerId: late.id, seatOnly: true }))).rejects.toMatchObject({
+      status: 409,
+      code: 'session_full',
+    });
     expect(await enrolmentCounts(ctx.app, sessionId)).toEqual({ active: 1 });
     expect(await seatsTaken(ctx.app, sessionId)).toEqual({ seatsTaken: 1, capacity: 1 });
     expect((await getCourse(ctx.app, payer, courseId)).json().sessions[0].myEnrolment.status).toBe('active');
@@ -148,13 +172,16 @@ describe('the one enrolment function (what a confirmed payment calls)', () => {
   it('it applies the same rules: no seat in your own course or a cancelled session', async () => {
     const { courseId, sessionId } = await makePublishedCourse(ctx.app, ctx.educator, { course: { priceCents: 2500 } });
     const db = ctx.app.database.db;
-    await expect(db.transaction((tx) => enrolLearner(tx, { sessionId, learnerId: ctx.educator.id, seatOnly: true })))
-      .rejects.toMatchObject({ status: 400, code: 'own_course' });
+    await expect(db.transaction((tx) => enrolLearner(tx, { sessionId, learnerId: ctx.educator.id, seatOnly: true }))).rejects.toMatchObject(
+      { status: 400, code: 'own_course' },
+    );
     await makeSession(ctx.app, ctx.educator, courseId);
     await patchSession(ctx.app, ctx.educator, courseId, sessionId, { status: 'cancelled' });
     const payer = await createSignedInUser(ctx.app);
-    await expect(db.transaction((tx) => enrolLearner(tx, { sessionId, learnerId: payer.id, seatOnly: true })))
-      .rejects.toMatchObject({ status: 400, code: 'session_cancelled' });
+    await expect(db.transaction((tx) => enrolLearner(tx, { sessionId, learnerId: payer.id, seatOnly: true }))).rejects.toMatchObject({
+      status: 400,
+      code: 'session_cancelled',
+    });
     expect(await enrolmentCounts(ctx.app, sessionId)).toEqual({});
   });
 });
@@ -164,7 +191,8 @@ describe('requests from another site', () => {
     const { courseId, sessionId } = await makePublishedCourse(ctx.app, ctx.educator);
     const learner = await createSignedInUser(ctx.app);
     const res = await ctx.app.inject({
-      method: 'POST', url: `/api/courses/${courseId}/sessions/${sessionId}/enrol`,
+      method: 'POST',
+      url: `/api/courses/${courseId}/sessions/${sessionId}/enrol`,
       headers: { origin: 'https://evil.example', cookie: learner.cookie },
     });
     expect(res.statusCode).toBe(403);
@@ -182,8 +210,14 @@ describe('capacity under concurrency (real PostgreSQL, the app pool)', () => {
 
   /** Every learner's enrolment in a session, from the database. */
   const statuses = async (sessionId: string) =>
-    Object.fromEntries((await queryRows<{ learner_id: string; status: string }>(ctx.app, sql`select learner_id, status from enrolment where session_id = ${sessionId} and status <> 'dropped'`))
-      .map((r) => [r.learner_id, r.status]));
+    Object.fromEntries(
+      (
+        await queryRows<{ learner_id: string; status: string }>(
+          ctx.app,
+          sql`select learner_id, status from enrolment where session_id = ${sessionId} and status <> 'dropped'`,
+        )
+      ).map((r) => [r.learner_id, r.status]),
+    );
 
   /** The invariant: the seat counter equals the active enrolments, within capacity, and no seat idles while someone waits. */
   async function expectConsistent(sessionId: string) {
@@ -205,7 +239,10 @@ describe('capacity under concurrency (real PostgreSQL, the app pool)', () => {
     const results = answers.map((a) => a.json().enrolment);
     expect(results.filter((e) => e.status === 'active')).toHaveLength(3);
     expect(results.filter((e) => e.status === 'waitlisted')).toHaveLength(17);
-    const positions = results.filter((e) => e.status === 'waitlisted').map((e) => e.waitlistPosition).sort((x, y) => x - y);
+    const positions = results
+      .filter((e) => e.status === 'waitlisted')
+      .map((e) => e.waitlistPosition)
+      .sort((x, y) => x - y);
     expect(positions).toEqual(Array.from({ length: 17 }, (_, i) => i + 1));
     for (const a of answers.filter((x) => x.json().enrolment.status === 'waitlisted')) {
       expect(a.json().message).toBe(`This session is full: you are number ${a.json().enrolment.waitlistPosition} on the waitlist`);
@@ -248,7 +285,10 @@ describe('capacity under concurrency (real PostgreSQL, the app pool)', () => {
     expect(mail[0].text).toContain(`/course/${courseId}`);
     expect((await outbox(ctx.app, second.email)).filter((m) => /seat opened up/i.test(m.subject))).toHaveLength(0);
     // Number 2 is now number 1.
-    expect((await getCourse(ctx.app, second, courseId)).json().sessions[0].myEnrolment).toMatchObject({ status: 'waitlisted', waitlistPosition: 1 });
+    expect((await getCourse(ctx.app, second, courseId)).json().sessions[0].myEnrolment).toMatchObject({
+      status: 'waitlisted',
+      waitlistPosition: 1,
+    });
 
     // A waiting learner drops: no seat is freed, nobody is promoted.
     const before2 = await statuses(sessionId);
@@ -287,7 +327,10 @@ describe('capacity under concurrency (real PostgreSQL, the app pool)', () => {
       for (const a of answers) expect(a.statusCode, a.body).toBe(200);
       await expectConsistent(sessionId);
     }
-    const [{ n }] = await queryRows<{ n: number }>(ctx.app, sql`select count(*)::int as n from enrolment where session_id = ${sessionId} and status = 'active'`);
+    const [{ n }] = await queryRows<{ n: number }>(
+      ctx.app,
+      sql`select count(*)::int as n from enrolment where session_id = ${sessionId} and status = 'active'`,
+    );
     expect(Number(n)).toBe(4);
   }, 120_000);
 

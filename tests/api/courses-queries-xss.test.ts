@@ -5,8 +5,19 @@ import { openDatabase, type Database } from '../../src/server/db/client.js';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
 import { call, get } from '../support/http.js';
 import {
-  classTimeBody, courseBody, enrol, getCourse, makeClassTimes, makeCourse, makeEducator, makePublishedCourse, makeSession, publish,
-  putReview, queryRows, type Educator,
+  classTimeBody,
+  courseBody,
+  enrol,
+  getCourse,
+  makeClassTimes,
+  makeCourse,
+  makeEducator,
+  makePublishedCourse,
+  makeSession,
+  publish,
+  putReview,
+  queryRows,
+  type Educator,
 } from '../support/courses.js';
 
 /** Every query the app makes goes through this database; `recording` decides what is kept. */
@@ -134,9 +145,18 @@ describe('stored XSS payloads are kept and answered as plain text', () => {
     expect((await getCourse(app, reviewer, courseId)).json().reviews[0].text).toBe(text);
 
     const bio = `I teach painting. ${script} ${img}`;
-    const res = await call(app, 'PUT', `/api/educators/${educator.id}`, {
-      headline: 'Painter', bio, subjects: [img], links: [],
-    }, { cookie: educator.cookie });
+    const res = await call(
+      app,
+      'PUT',
+      `/api/educators/${educator.id}`,
+      {
+        headline: 'Painter',
+        bio,
+        subjects: [img],
+        links: [],
+      },
+      { cookie: educator.cookie },
+    );
     expect(res.statusCode, res.body).toBe(200);
     const profile = (await get(app, `/api/educators/${educator.id}`, { cookie: reviewer.cookie })).json();
     expect(profile).toMatchObject({ bio, subjects: [img] });

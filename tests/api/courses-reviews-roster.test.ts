@@ -4,7 +4,16 @@ import { createSignedInUser, type SignedInUser } from '../support/factories.js';
 import { get, patch } from '../support/http.js';
 import { UNKNOWN_ID } from '../support/test-data.js';
 import {
-  drop, enrol, getCourse, makeCourse, makeEducator, makePublishedCourse, makeSession, putReview, queryRows, useCoursesApp,
+  drop,
+  enrol,
+  getCourse,
+  makeCourse,
+  makeEducator,
+  makePublishedCourse,
+  makeSession,
+  putReview,
+  queryRows,
+  useCoursesApp,
 } from '../support/courses.js';
 
 const ctx = useCoursesApp();
@@ -84,7 +93,9 @@ describe('reviews', () => {
     const done = await createSignedInUser(ctx.app);
     const other = await makePublishedCourse(ctx.app, ctx.educator);
     await enrol(ctx.app, done, other.courseId, other.sessionId);
-    await ctx.app.database.db.execute(sql`update enrolment set status = 'completed' where learner_id = ${done.id} and session_id = ${other.sessionId}`);
+    await ctx.app.database.db.execute(
+      sql`update enrolment set status = 'completed' where learner_id = ${done.id} and session_id = ${other.sessionId}`,
+    );
     expect((await getCourse(ctx.app, done, other.courseId)).json().canReview).toBe(true);
     expect((await putReview(ctx.app, done, other.courseId, { rating: 3, text: 'Solid' })).statusCode).toBe(200);
     expect((await getCourse(ctx.app, done, other.courseId)).json()).toMatchObject({ ratingAvg: 3, ratingCount: 1 });
@@ -111,7 +122,10 @@ describe('roster', () => {
   let plain: SignedInUser;
   let waiting: SignedInUser;
   beforeAll(async () => {
-    ({ courseId, sessionId } = await makePublishedCourse(ctx.app, ctx.educator, { course: { title: 'Ink & Wash: "Basics"' }, session: { capacity: 2 } }));
+    ({ courseId, sessionId } = await makePublishedCourse(ctx.app, ctx.educator, {
+      course: { title: 'Ink & Wash: "Basics"' },
+      session: { capacity: 2 },
+    }));
     secondSession = await makeSession(ctx.app, ctx.educator, courseId, { startsOn: '2099-01-05', endsOn: '2099-02-05' });
     // The names are set after sign-up (a link in a first name would confuse the helper
     // that follows the verification email's first link).
@@ -130,8 +144,13 @@ describe('roster', () => {
     const rows = res.json().rows;
     expect(rows).toHaveLength(4);
     expect(rows[0]).toEqual({
-      enrolmentId: expect.any(String), sessionId, sessionStartsOn: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
-      learnerName: `${hacker.firstName} ${hacker.lastName}`, learnerEmail: hacker.email, status: 'active', enrolledAt: expect.any(String),
+      enrolmentId: expect.any(String),
+      sessionId,
+      sessionStartsOn: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      learnerName: `${hacker.firstName} ${hacker.lastName}`,
+      learnerEmail: hacker.email,
+      status: 'active',
+      enrolledAt: expect.any(String),
     });
     expect(rows.map((r: { learnerEmail: string; status: string; sessionId: string }) => [r.sessionId, r.learnerEmail, r.status])).toEqual([
       [sessionId, hacker.email, 'active'],

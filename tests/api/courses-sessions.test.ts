@@ -4,8 +4,21 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createSignedInUser } from '../support/factories.js';
 import { del, get, post } from '../support/http.js';
 import {
-  addClassTimes, classTimeBody, dayFromNow, enrol, enrolmentCounts, getCourse, makeClassTimes, makeCourse,
-  makePublishedCourse, makeSession, patchSession, queryRows, seatsTaken, sessionBody, useCoursesApp,
+  addClassTimes,
+  classTimeBody,
+  dayFromNow,
+  enrol,
+  enrolmentCounts,
+  getCourse,
+  makeClassTimes,
+  makeCourse,
+  makePublishedCourse,
+  makeSession,
+  patchSession,
+  queryRows,
+  seatsTaken,
+  sessionBody,
+  useCoursesApp,
 } from '../support/courses.js';
 
 const ctx = useCoursesApp();
@@ -33,10 +46,24 @@ function firstWeekday(year: number, month: number, weekday: number): string {
 
 describe('creating a session', () => {
   it('a valid session answers 201 and shows on the course with its seats', async () => {
-    const res = await post(ctx.app, `/api/courses/${courseId}/sessions`, sessionBody({ capacity: 12, minToRun: 4, timeZone: 'America/New_York' }), { cookie: ctx.educator.cookie });
+    const res = await post(
+      ctx.app,
+      `/api/courses/${courseId}/sessions`,
+      sessionBody({ capacity: 12, minToRun: 4, timeZone: 'America/New_York' }),
+      { cookie: ctx.educator.cookie },
+    );
     expect(res.statusCode, res.body).toBe(201);
     const s = (await getCourse(ctx.app, ctx.educator, courseId)).json().sessions.find((x: { id: string }) => x.id === res.json().id);
-    expect(s).toMatchObject({ capacity: 12, minToRun: 4, timeZone: 'America/New_York', status: 'scheduled', seatsTaken: 0, seatsLeft: 12, waitlisted: 0, classTimes: [] });
+    expect(s).toMatchObject({
+      capacity: 12,
+      minToRun: 4,
+      timeZone: 'America/New_York',
+      status: 'scheduled',
+      seatsTaken: 0,
+      seatsLeft: 12,
+      waitlisted: 0,
+      classTimes: [],
+    });
   });
 
   const invalid: [string, Record<string, unknown>, string, RegExp][] = [
@@ -51,10 +78,20 @@ describe('creating a session', () => {
     // Somewhere it is already tomorrow (UTC+14) or still yesterday (UTC-11) compared to UTC.
     for (const timeZone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
       const today = dateIn(new Date(), timeZone);
-      const ok = await post(ctx.app, `/api/courses/${courseId}/sessions`, sessionBody({ timeZone, startsOn: today, endsOn: dayFromNow(40) }), { cookie: ctx.educator.cookie });
+      const ok = await post(
+        ctx.app,
+        `/api/courses/${courseId}/sessions`,
+        sessionBody({ timeZone, startsOn: today, endsOn: dayFromNow(40) }),
+        { cookie: ctx.educator.cookie },
+      );
       expect(ok.statusCode, `${timeZone} ${today}: ${ok.body}`).toBe(201);
       const yesterday = new Date(Date.parse(`${today}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-      const late = await post(ctx.app, `/api/courses/${courseId}/sessions`, sessionBody({ timeZone, startsOn: yesterday, endsOn: dayFromNow(40) }), { cookie: ctx.educator.cookie });
+      const late = await post(
+        ctx.app,
+        `/api/courses/${courseId}/sessions`,
+        sessionBody({ timeZone, startsOn: yesterday, endsOn: dayFromNow(40) }),
+        { cookie: ctx.educator.cookie },
+      );
       expect(late.statusCode, `${timeZone} ${yesterday}`).toBe(400);
       expect(late.json().error.fields.startsOn).toMatch(/today or a later date/);
     }
@@ -78,13 +115,18 @@ describe('class times', () => {
     const body = classTimeBody(32, { location: 'Studio 3' });
     const [id] = await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, body);
     const s = (await getCourse(ctx.app, ctx.educator, courseId)).json().sessions.find((x: { id: string }) => x.id === sessionId);
-    expect(s.classTimes).toEqual([{ id, startsAt: body.startsAt, endsAt: body.endsAt, location: 'Studio 3', meetingUrl: 'https://meet.example.com/room-1' }]);
+    expect(s.classTimes).toEqual([
+      { id, startsAt: body.startsAt, endsAt: body.endsAt, location: 'Studio 3', meetingUrl: 'https://meet.example.com/room-1' },
+    ]);
   });
 
   it('an end before the start answers 400 naming endsAt', async () => {
     const sessionId = await makeSession(ctx.app, ctx.educator, courseId);
     const body = classTimeBody(32);
-    const res = await addClassTimes(ctx.app, ctx.educator, courseId, sessionId, { ...body, endsAt: new Date(new Date(body.startsAt).getTime() - 3600_000).toISOString() });
+    const res = await addClassTimes(ctx.app, ctx.educator, courseId, sessionId, {
+      ...body,
+      endsAt: new Date(new Date(body.startsAt).getTime() - 3600_000).toISOString(),
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.fields.endsAt).toMatch(/after the start/);
     expect(await classTimeCount(sessionId)).toBe(0);
@@ -110,7 +152,8 @@ describe('class times', () => {
     await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, first);
     const halfHourLater = new Date(new Date(first.startsAt).getTime() + 30 * 60_000);
     const res = await addClassTimes(ctx.app, ctx.educator, courseId, sessionId, {
-      startsAt: halfHourLater.toISOString(), endsAt: new Date(halfHourLater.getTime() + 3600_000).toISOString(),
+      startsAt: halfHourLater.toISOString(),
+      endsAt: new Date(halfHourLater.getTime() + 3600_000).toISOString(),
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.fields.startsAt).toMatch(/overlaps/i);
@@ -121,7 +164,10 @@ describe('class times', () => {
     const sessionId = await makeSession(ctx.app, ctx.educator, courseId);
     const first = classTimeBody(35);
     await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, first);
-    await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, { startsAt: first.endsAt, endsAt: new Date(new Date(first.endsAt).getTime() + 3600_000).toISOString() });
+    await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, {
+      startsAt: first.endsAt,
+      endsAt: new Date(new Date(first.endsAt).getTime() + 3600_000).toISOString(),
+    });
     const other = await makeSession(ctx.app, ctx.educator, courseId);
     await makeClassTimes(ctx.app, ctx.educator, courseId, other, first);
   });
@@ -131,11 +177,18 @@ describe('class times', () => {
     const series = classTimeBody(36);
     // One hour into week 5's class (3 hours long, so even a DST shift of an hour still overlaps).
     const week5 = new Date(new Date(series.startsAt).getTime() + 4 * 7 * 86400_000 + 3600_000);
-    await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, { startsAt: week5.toISOString(), endsAt: new Date(week5.getTime() + 3600_000).toISOString() });
+    await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, {
+      startsAt: week5.toISOString(),
+      endsAt: new Date(week5.getTime() + 3600_000).toISOString(),
+    });
     const before = await classTimeCount(sessionId);
     expect(before).toBe(1);
 
-    const res = await addClassTimes(ctx.app, ctx.educator, courseId, sessionId, { ...series, endsAt: new Date(new Date(series.startsAt).getTime() + 3 * 3600_000).toISOString(), repeatWeeks: 8 });
+    const res = await addClassTimes(ctx.app, ctx.educator, courseId, sessionId, {
+      ...series,
+      endsAt: new Date(new Date(series.startsAt).getTime() + 3 * 3600_000).toISOString(),
+      repeatWeeks: 8,
+    });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().error.fields.startsAt).toMatch(/overlaps/i);
     expect(await classTimeCount(sessionId)).toBe(before);
@@ -154,14 +207,21 @@ describe('class times', () => {
   it('"every Tuesday 18:00 for 8 weeks" in Europe/London keeps 18:00 local across the March DST change', async () => {
     const year = new Date().getUTCFullYear() + 1;
     const firstTuesday = firstWeekday(year, 3, 2);
-    const sessionId = await makeSession(ctx.app, ctx.educator, courseId, { startsOn: firstTuesday, endsOn: firstTuesday, timeZone: 'Europe/London' });
+    const sessionId = await makeSession(ctx.app, ctx.educator, courseId, {
+      startsOn: firstTuesday,
+      endsOn: firstTuesday,
+      timeZone: 'Europe/London',
+    });
     // 18:00 in London in early March is 18:00 UTC (GMT).
     const ids = await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, {
-      startsAt: `${firstTuesday}T18:00:00Z`, endsAt: `${firstTuesday}T19:30:00Z`, repeatWeeks: 8,
+      startsAt: `${firstTuesday}T18:00:00Z`,
+      endsAt: `${firstTuesday}T19:30:00Z`,
+      repeatWeeks: 8,
     });
     expect(ids).toHaveLength(8);
-    const times: { startsAt: string; endsAt: string }[] = (await getCourse(ctx.app, ctx.educator, courseId)).json().sessions
-      .find((x: { id: string }) => x.id === sessionId).classTimes;
+    const times: { startsAt: string; endsAt: string }[] = (await getCourse(ctx.app, ctx.educator, courseId))
+      .json()
+      .sessions.find((x: { id: string }) => x.id === sessionId).classTimes;
     expect(times).toHaveLength(8);
     for (const t of times) {
       expect(localTime(t.startsAt, 'Europe/London')).toBe('Tue 18:00');
@@ -178,16 +238,29 @@ describe('class times', () => {
       expect(Math.round(days)).toBe(7);
     }
     // And the instants stored are the ones answered.
-    const stored = await queryRows<{ starts_at: Date | string }>(ctx.app, sql`select starts_at from class_time where session_id = ${sessionId} order by starts_at`);
+    const stored = await queryRows<{ starts_at: Date | string }>(
+      ctx.app,
+      sql`select starts_at from class_time where session_id = ${sessionId} order by starts_at`,
+    );
     expect(stored.map((r) => new Date(r.starts_at).toISOString())).toEqual(times.map((t) => t.startsAt));
   });
 
   it('the same across the October change (BST -> GMT): 17:00Z before, 18:00Z after', async () => {
     const year = new Date().getUTCFullYear() + 1;
     const firstTuesday = firstWeekday(year, 10, 2);
-    const sessionId = await makeSession(ctx.app, ctx.educator, courseId, { startsOn: firstTuesday, endsOn: firstTuesday, timeZone: 'Europe/London' });
-    await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, { startsAt: `${firstTuesday}T18:00:00+01:00`, endsAt: `${firstTuesday}T19:00:00+01:00`, repeatWeeks: 8 });
-    const times: { startsAt: string }[] = (await getCourse(ctx.app, ctx.educator, courseId)).json().sessions.find((x: { id: string }) => x.id === sessionId).classTimes;
+    const sessionId = await makeSession(ctx.app, ctx.educator, courseId, {
+      startsOn: firstTuesday,
+      endsOn: firstTuesday,
+      timeZone: 'Europe/London',
+    });
+    await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, {
+      startsAt: `${firstTuesday}T18:00:00+01:00`,
+      endsAt: `${firstTuesday}T19:00:00+01:00`,
+      repeatWeeks: 8,
+    });
+    const times: { startsAt: string }[] = (await getCourse(ctx.app, ctx.educator, courseId))
+      .json()
+      .sessions.find((x: { id: string }) => x.id === sessionId).classTimes;
     expect(times.map((t) => localTime(t.startsAt, 'Europe/London'))).toEqual(Array(8).fill('Tue 18:00'));
     const utcHours = times.map((t) => new Date(t.startsAt).getUTCHours());
     expect(utcHours[0]).toBe(17);

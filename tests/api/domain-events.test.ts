@@ -67,10 +67,12 @@ describe('domain events', () => {
     events.afterCommit('thing.happened', async () => {
       after++;
     });
-    await expect(events.transaction(database.db, async (tx, announce) => {
-      await tx.insert(rateLimitHit).values(write(key, 1));
-      await announce('thing.happened', { key });
-    })).rejects.toThrow('refused');
+    await expect(
+      events.transaction(database.db, async (tx, announce) => {
+        await tx.insert(rateLimitHit).values(write(key, 1));
+        await announce('thing.happened', { key });
+      }),
+    ).rejects.toThrow('refused');
     expect(await rowOf(key)).toBeNull();
     expect(after).toBe(0);
   });

@@ -25,8 +25,14 @@ describe('educator onboarding (POST /api/educators)', () => {
     const profile = await get(ctx.app, `/api/educators/${user.id}`, { cookie: user.cookie });
     expect(profile.statusCode).toBe(200);
     expect(profile.json()).toMatchObject({
-      userId: user.id, name: 'Ada Lovelace', headline: educatorBody().headline, subjects: ['watercolour', 'drawing'],
-      links: ['https://example.com/portfolio'], isMe: true, payoutsReady: false, courses: [],
+      userId: user.id,
+      name: 'Ada Lovelace',
+      headline: educatorBody().headline,
+      subjects: ['watercolour', 'drawing'],
+      links: ['https://example.com/portfolio'],
+      isMe: true,
+      payoutsReady: false,
+      courses: [],
     });
   });
 
@@ -61,7 +67,9 @@ describe('educator onboarding (POST /api/educators)', () => {
     const badLink = await post(ctx.app, '/api/educators', educatorBody({ links: ['javascript:alert(1)'] }), { cookie: user.cookie });
     expect(badLink.statusCode).toBe(400);
     expect(badLink.json().error.fields['links.0']).toMatch(/https/);
-    const subjects = await post(ctx.app, '/api/educators', educatorBody({ subjects: Array.from({ length: 11 }, (_, i) => `s${i}`) }), { cookie: user.cookie });
+    const subjects = await post(ctx.app, '/api/educators', educatorBody({ subjects: Array.from({ length: 11 }, (_, i) => `s${i}`) }), {
+      cookie: user.cookie,
+    });
     expect(subjects.statusCode).toBe(400);
     expect(subjects.json().error.fields).toHaveProperty('subjects');
   });
@@ -74,7 +82,9 @@ describe('educator onboarding (POST /api/educators)', () => {
 describe('editing an educator profile', () => {
   it('the owner edits their profile', async () => {
     const me = await makeEducator(ctx.app);
-    const res = await call(ctx.app, 'PUT', `/api/educators/${me.id}`, educatorBody({ headline: 'Watercolour and ink' }), { cookie: me.cookie });
+    const res = await call(ctx.app, 'PUT', `/api/educators/${me.id}`, educatorBody({ headline: 'Watercolour and ink' }), {
+      cookie: me.cookie,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect((await get(ctx.app, `/api/educators/${me.id}`, { cookie: me.cookie })).json().headline).toBe('Watercolour and ink');
   });
@@ -82,16 +92,26 @@ describe('editing an educator profile', () => {
   it("someone else's educator profile answers 403 and is unchanged (PUT and photo)", async () => {
     const victim = await makeEducator(ctx.app);
     const attacker = await makeEducator(ctx.app);
-    const res = await call(ctx.app, 'PUT', `/api/educators/${victim.id}`, educatorBody({ headline: 'Hacked' }), { cookie: attacker.cookie });
+    const res = await call(ctx.app, 'PUT', `/api/educators/${victim.id}`, educatorBody({ headline: 'Hacked' }), {
+      cookie: attacker.cookie,
+    });
     expect(res.statusCode).toBe(403);
     const learner = await createSignedInUser(ctx.app);
-    expect((await call(ctx.app, 'PUT', `/api/educators/${victim.id}`, educatorBody({ headline: 'Hacked' }), { cookie: learner.cookie })).statusCode).toBe(403);
+    expect(
+      (await call(ctx.app, 'PUT', `/api/educators/${victim.id}`, educatorBody({ headline: 'Hacked' }), { cookie: learner.cookie }))
+        .statusCode,
+    ).toBe(403);
 
-    const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#336699' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
     const form = await fileForm({ data: png, filename: 'me.png', type: 'image/png' });
     const photo = await ctx.app.inject({
-      method: 'POST', url: `/api/educators/${victim.id}/photo`, payload: form.payload,
-      headers: { ...form.headers, origin: ctx.app.config.publicUrl, cookie: attacker.cookie }, remoteAddress: randomIp(),
+      method: 'POST',
+      url: `/api/educators/${victim.id}/photo`,
+      payload: form.payload,
+      headers: { ...form.headers, origin: ctx.app.config.publicUrl, cookie: attacker.cookie },
+      remoteAddress: randomIp(),
     });
     expect(photo.statusCode).toBe(403);
     expect((await get(ctx.app, `/api/educators/${victim.id}`, { cookie: victim.cookie })).json().headline).toBe(educatorBody().headline);
@@ -99,11 +119,16 @@ describe('editing an educator profile', () => {
 
   it('the owner uploads a photo, stored as WebP', async () => {
     const me = await makeEducator(ctx.app);
-    const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#336699' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
     const form = await fileForm({ data: png, filename: 'me.png', type: 'image/png' });
     const res = await ctx.app.inject({
-      method: 'POST', url: `/api/educators/${me.id}/photo`, payload: form.payload,
-      headers: { ...form.headers, origin: ctx.app.config.publicUrl, cookie: me.cookie }, remoteAddress: randomIp(),
+      method: 'POST',
+      url: `/api/educators/${me.id}/photo`,
+      payload: form.payload,
+      headers: { ...form.headers, origin: ctx.app.config.publicUrl, cookie: me.cookie },
+      remoteAddress: randomIp(),
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().profileImage).toMatch(/^\/uploads\/educators\/[0-9a-f-]+\.webp$/);

@@ -14,11 +14,14 @@ afterAll(async () => {
 
 /** The message last received for `to` (emails are background jobs: waits for it), parsed. */
 async function received(to: string) {
-  const mail = await vi.waitFor(() => {
-    const last = smtp.received.filter((m) => m.to.includes(to)).at(-1);
-    expect(last, `no mail for ${to}`).toBeDefined();
-    return last!;
-  }, { timeout: 10_000 });
+  const mail = await vi.waitFor(
+    () => {
+      const last = smtp.received.filter((m) => m.to.includes(to)).at(-1);
+      expect(last, `no mail for ${to}`).toBeDefined();
+      return last!;
+    },
+    { timeout: 10_000 },
+  );
   return parseMime(mail.raw);
 }
 
@@ -99,7 +102,9 @@ describe('production mode', () => {
     expect(res.statusCode).toBe(200);
 
     const signInRes = await app.inject({
-      method: 'POST', url: '/api/accounts/sign-in', payload: { email: user.email, password: user.password },
+      method: 'POST',
+      url: '/api/accounts/sign-in',
+      payload: { email: user.email, password: user.password },
       headers: { origin: 'https://agora.example' },
     });
     const session = setCookies(signInRes).find((c) => c.name === '__Secure-agora.session_token');

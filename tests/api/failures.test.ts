@@ -14,8 +14,10 @@ const ctx = useTestApp();
 async function withFailingWrite(table: string, event: string, condition: string, run: () => Promise<void>) {
   const name = `agora_test_fail_${randomBytes(4).toString('hex')}`;
   const db = ctx.app.database.db;
-  await db.execute(sql.raw(`create function ${name}() returns trigger language plpgsql as $$
-    begin if ${condition} then raise exception 'injected failure'; end if; return new; end $$`));
+  await db.execute(
+    sql.raw(`create function ${name}() returns trigger language plpgsql as $$
+    begin if ${condition} then raise exception 'injected failure'; end if; return new; end $$`),
+  );
   await db.execute(sql.raw(`create trigger ${name} before ${event} on "${table}" for each row execute function ${name}()`));
   try {
     await run();

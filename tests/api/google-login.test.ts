@@ -76,7 +76,9 @@ describe('Google login', () => {
 
   it('uses given_name and family_name when the profile has them', async () => {
     const email = uniqueEmail('grace');
-    const { cookie } = await continueWithGoogle(profileFor(email, { name: 'Rear Admiral Grace Hopper', given_name: 'Grace', family_name: 'Hopper' }));
+    const { cookie } = await continueWithGoogle(
+      profileFor(email, { name: 'Rear Admiral Grace Hopper', given_name: 'Grace', family_name: 'Hopper' }),
+    );
     const me = (await get(app, '/api/me', { cookie: cookie! })).json();
     expect(me).toMatchObject({ firstName: 'Grace', lastName: 'Hopper' });
   });
@@ -99,7 +101,9 @@ describe('Google login', () => {
     expect(me.id).toBe(existing.id);
     // Our names are kept, the Google identity is linked, the password still works.
     expect(me).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace' });
-    const linked = await app.database.db.select().from(account)
+    const linked = await app.database.db
+      .select()
+      .from(account)
       .where(and(eq(account.userId, existing.id), eq(account.providerId, 'google')));
     expect(linked).toHaveLength(1);
     expect((await post(app, '/api/accounts/sign-in', { email: existing.email, password: existing.password })).statusCode).toBe(200);
@@ -111,7 +115,9 @@ describe('Google login', () => {
     expect(callback.statusCode).toBe(302);
     expect(location.startsWith('/google-login?error=')).toBe(true);
     expect(cookie).toBeNull();
-    const linked = await app.database.db.select().from(account)
+    const linked = await app.database.db
+      .select()
+      .from(account)
       .where(and(eq(account.userId, existing.id), eq(account.providerId, 'google')));
     expect(linked).toEqual([]);
   });

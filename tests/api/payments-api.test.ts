@@ -2,13 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import {
-  allowPaidPublishing, makeClassTimes, makeCourse, makeEducator, makeLearner, makePublishedCourse, makeSession, queryRows, type Educator,
+  allowPaidPublishing,
+  makeClassTimes,
+  makeCourse,
+  makeEducator,
+  makeLearner,
+  makePublishedCourse,
+  makeSession,
+  queryRows,
+  type Educator,
 } from '../support/courses.js';
 import type { SignedInUser } from '../support/factories.js';
 import { get, post } from '../support/http.js';
-import {
-  buildPaymentsApp, customerOf, makePayoutEducator, signedWebhook, startCheckout,
-} from '../support/payments.js';
+import { buildPaymentsApp, customerOf, makePayoutEducator, signedWebhook, startCheckout } from '../support/payments.js';
 
 /**
  * The payments API's rules and messages (spec sections 7 and 8): ownership, prices from
@@ -29,22 +35,38 @@ afterAll(async () => {
 });
 
 /** Purchases of one course (other test files share the database and buy other courses). */
-const purchasesOf = async (courseId: string) => Number((await queryRows<{ n: number }>(app, sql`select count(*)::int as n from purchase where course_id = ${courseId}`))[0].n);
+const purchasesOf = async (courseId: string) =>
+  Number((await queryRows<{ n: number }>(app, sql`select count(*)::int as n from purchase where course_id = ${courseId}`))[0].n);
 
 describe('POST /api/stripe/create-stripe-customer', () => {
   it('answers a list with the customer id, stores it on the user, and never creates a second one', async () => {
     const user = await makeLearner(app);
-    const first = await post(app, '/api/stripe/create-stripe-customer', { email: user.email, name: 'Ada Lovelace' }, { cookie: user.cookie });
+    const first = await post(
+      app,
+      '/api/stripe/create-stripe-customer',
+      { email: user.email, name: 'Ada Lovelace' },
+      { cookie: user.cookie },
+    );
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toEqual([{ id: expect.stringMatching(/^cus_/) }]);
-    const again = await post(app, '/api/stripe/create-stripe-customer', { email: user.email, name: 'Ada Lovelace' }, { cookie: user.cookie });
+    const again = await post(
+      app,
+      '/api/stripe/create-stripe-customer',
+      { email: user.email, name: 'Ada Lovelace' },
+      { cookie: user.cookie },
+    );
     expect(again.json()).toEqual(first.json());
     const [row] = await queryRows<{ stripe_customer_id: string }>(app, sql`select stripe_customer_id from "user" where id = ${user.id}`);
     expect(row.stripe_customer_id).toBe(first.json()[0].id);
   });
 
   it("someone else's email answers 403; no session answers 401", async () => {
-    const res = await post(app, '/api/stripe/create-stripe-customer', { email: 'someone@example.com', name: 'X' }, { cookie: learner.cookie });
+    const res = await post(
+      app,
+      '/api/stripe/create-stripe-customer',
+      { email: 'someone@example.com', name: 'X' },
+      { cookie: learner.cookie },
+    );
     expect(res.statusCode).toBe(403);
     expect((await post(app, '/api/stripe/create-stripe-customer', { email: learner.email, name: 'X' })).statusCode).toBe(401);
   });
@@ -80,17 +102,37 @@ describe('checkout calls are idempotent end to end (Idempotency-Key)', () => {
     const buyer = await makeLearner(app);
     const customer = await customerOf(app, buyer);
     const headers = { 'idempotency-key': 'attempt-shared-key' };
-    const first = await post(app, '/api/stripe/course-embedded-checkout', { customer, course: a.courseId, session: a.sessionId, price: 4900 }, { cookie: buyer.cookie, headers });
+    const first = await post(
+      app,
+      '/api/stripe/course-embedded-checkout',
+      { customer, course: a.courseId, session: a.sessionId, price: 4900 },
+      { cookie: buyer.cookie, headers },
+    );
     expect(first.statusCode, first.body).toBe(200);
-    const reused = await post(app, '/api/stripe/course-embedded-checkout', { customer, course: b.courseId, session: b.sessionId, price: 4900 }, { cookie: buyer.cookie, headers });
+    const reused = await post(
+      app,
+      '/api/stripe/course-embedded-checkout',
+      { customer, course: b.courseId, session: b.sessionId, price: 4900 },
+      { cookie: buyer.cookie, headers },
+    );
     expect(reused.statusCode).toBe(400);
     expect(reused.json().error.code).toBe('idempotency_key_reused');
-    const bad = await post(app, '/api/stripe/course-embedded-checkout', { customer, course: b.courseId, session: b.sessionId, price: 4900 }, { cookie: buyer.cookie, headers: { 'idempotency-key': 'x'.repeat(300) } });
+    const bad = await post(
+      app,
+      '/api/stripe/course-embedded-checkout',
+      { customer, course: b.courseId, session: b.sessionId, price: 4900 },
+      { cookie: buyer.cookie, headers: { 'idempotency-key': 'x'.repeat(300) } },
+    );
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toMatch(/Idempotency-Key/);
     // Another user with the same key gets a checkout of their own.
     const other = await makeLearner(app);
-    const theirs = await post(app, '/api/stripe/course-embedded-checkout', { customer: await customerOf(app, other), course: a.courseId, session: a.sessionId, price: 4900 }, { cookie: other.cookie, headers });
+    const theirs = await post(
+      app,
+      '/api/stripe/course-embedded-checkout',
+      { customer: await customerOf(app, other), course: a.courseId, session: a.sessionId, price: 4900 },
+      { cookie: other.cookie, headers },
+    );
     expect(theirs.statusCode, theirs.body).toBe(200);
     expect(theirs.json().sessionId).not.toBe(first.json().sessionId);
   });
@@ -101,7 +143,12 @@ describe('course checkout: refused before any money moves', () => {
     const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 4900 } });
     const other = await makeLearner(app);
     const theirs = await customerOf(app, other);
-    const res = await post(app, '/api/stripe/course-embedded-checkout', { customer: theirs, course: courseId, session: sessionId, price: 4900 }, { cookie: learner.cookie });
+    const res = await post(
+      app,
+      '/api/stripe/course-embedded-checkout',
+      { customer: theirs, course: courseId, session: sessionId, price: 4900 },
+      { cookie: learner.cookie },
+    );
     expect(res.statusCode).toBe(403);
     expect(await purchasesOf(courseId)).toBe(0);
   });
@@ -153,7 +200,10 @@ describe('course checkout: refused before any money moves', () => {
     const body = res.json();
     expect(body).toMatchObject({ sessionId: expect.stringMatching(/^cs_/), clientSecret: expect.any(String) });
     expect(body.sandboxUrl).toBe(`/sandbox/checkout/${body.sessionId}?client_secret=${encodeURIComponent(body.clientSecret)}`);
-    const [p] = await queryRows<{ status: string; amount_cents: number; fee_percent: number }>(app, sql`select status, amount_cents, fee_percent from purchase where checkout_session_id = ${body.sessionId}`);
+    const [p] = await queryRows<{ status: string; amount_cents: number; fee_percent: number }>(
+      app,
+      sql`select status, amount_cents, fee_percent from purchase where checkout_session_id = ${body.sessionId}`,
+    );
     expect(p).toMatchObject({ status: 'open', amount_cents: 4900, fee_percent: 10 });
     // The provider's session carries the fee and the educator's account as destination.
     const cs = await app.stripe().checkout.sessions.retrieve(body.sessionId);
@@ -174,33 +224,62 @@ describe('GET /api/stripe/verify-session', () => {
     const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 4900 } });
     const res = await startCheckout(app, learner, courseId, sessionId, 4900);
     const other = await makeLearner(app);
-    expect((await get(app, `/api/stripe/verify-session?session_id=${res.json().sessionId}`, { cookie: other.cookie })).statusCode).toBe(403);
+    expect((await get(app, `/api/stripe/verify-session?session_id=${res.json().sessionId}`, { cookie: other.cookie })).statusCode).toBe(
+      403,
+    );
     expect((await get(app, '/api/stripe/verify-session?session_id=cs_test_unknown', { cookie: learner.cookie })).statusCode).toBe(404);
     const mine = await get(app, `/api/stripe/verify-session?session_id=${res.json().sessionId}`, { cookie: learner.cookie });
     expect(mine.statusCode, mine.body).toBe(200);
-    expect(mine.json()).toMatchObject({ status: 'open', paymentStatus: 'unpaid', kind: 'course_payment', purchase: { status: 'open' }, enrolment: null });
+    expect(mine.json()).toMatchObject({
+      status: 'open',
+      paymentStatus: 'unpaid',
+      kind: 'course_payment',
+      purchase: { status: 'open' },
+      enrolment: null,
+    });
   });
 });
 
 describe('payout accounts', () => {
   it('create-stripe-account for another user, or by a learner, answers 403', async () => {
     const other = await makeEducator(app);
-    expect((await post(app, '/api/stripe/create-stripe-account', { email: other.email, user_id: learner.id }, { cookie: other.cookie })).statusCode).toBe(403);
-    expect((await post(app, '/api/stripe/create-stripe-account', { email: learner.email, user_id: learner.id }, { cookie: learner.cookie })).statusCode).toBe(403);
+    expect(
+      (await post(app, '/api/stripe/create-stripe-account', { email: other.email, user_id: learner.id }, { cookie: other.cookie }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await post(app, '/api/stripe/create-stripe-account', { email: learner.email, user_id: learner.id }, { cookie: learner.cookie }))
+        .statusCode,
+    ).toBe(403);
   });
 
   it('create-stripe-account is idempotent; links for another account answer 403', async () => {
-    const again = await post(app, '/api/stripe/create-stripe-account', { email: educator.email, user_id: educator.id }, { cookie: educator.cookie });
+    const again = await post(
+      app,
+      '/api/stripe/create-stripe-account',
+      { email: educator.email, user_id: educator.id },
+      { cookie: educator.cookie },
+    );
     expect(again.json()).toEqual({ stripe_connect_account_id: educator.accountId });
     const other = await makeEducator(app);
     for (const path of ['/api/stripe/create-educator-account-link', '/api/stripe/create-stripe-login-link']) {
       const res = await post(app, path, { stripe_connect_account_id: educator.accountId }, { cookie: other.cookie });
       expect(res.statusCode, path).toBe(403);
     }
-    const link = await post(app, '/api/stripe/create-educator-account-link', { stripe_connect_account_id: educator.accountId }, { cookie: educator.cookie });
+    const link = await post(
+      app,
+      '/api/stripe/create-educator-account-link',
+      { stripe_connect_account_id: educator.accountId },
+      { cookie: educator.cookie },
+    );
     expect(link.statusCode, link.body).toBe(200);
     expect(link.json().url).toContain(`/sandbox/connect/onboard/${educator.accountId}`);
-    const login = await post(app, '/api/stripe/create-stripe-login-link', { stripe_connect_account_id: educator.accountId }, { cookie: educator.cookie });
+    const login = await post(
+      app,
+      '/api/stripe/create-stripe-login-link',
+      { stripe_connect_account_id: educator.accountId },
+      { cookie: educator.cookie },
+    );
     expect(login.statusCode, login.body).toBe(200);
     expect(login.json().url).toContain(educator.accountId);
   });
@@ -208,7 +287,10 @@ describe('payout accounts', () => {
   it('GET /api/educator/payouts shows the enabled account and the standard fee', async () => {
     const res = await get(app, '/api/educator/payouts', { cookie: educator.cookie });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ account: { id: educator.accountId, chargesEnabled: true, payoutsEnabled: true }, plan: { id: 'standard', feePercent: 10 } });
+    expect(res.json()).toMatchObject({
+      account: { id: educator.accountId, chargesEnabled: true, payoutsEnabled: true },
+      plan: { id: 'standard', feePercent: 10 },
+    });
     expect((await get(app, '/api/educator/payouts', { cookie: learner.cookie })).statusCode).toBe(403);
   });
 });
@@ -250,17 +332,33 @@ describe('publishing a paid course', () => {
 
 describe('webhook', () => {
   it('a forged signature answers 400 and stores nothing', async () => {
-    const stored = async () => Number((await queryRows<{ n: number }>(app, sql`select count(*)::int as n from stripe_event where id = 'evt_forged_1'`))[0].n);
-    const payload = JSON.stringify({ id: 'evt_forged_1', object: 'event', type: 'checkout.session.completed', data: { object: { id: 'cs_forged' } } });
+    const stored = async () =>
+      Number((await queryRows<{ n: number }>(app, sql`select count(*)::int as n from stripe_event where id = 'evt_forged_1'`))[0].n);
+    const payload = JSON.stringify({
+      id: 'evt_forged_1',
+      object: 'event',
+      type: 'checkout.session.completed',
+      data: { object: { id: 'cs_forged' } },
+    });
     const forged = await signedWebhook(app, payload, 'whsec_not_the_secret');
     expect(forged.statusCode).toBe(400);
-    const unsigned = await app.inject({ method: 'POST', url: '/api/stripe/webhook', headers: { 'content-type': 'application/json' }, payload });
+    const unsigned = await app.inject({
+      method: 'POST',
+      url: '/api/stripe/webhook',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
     expect(unsigned.statusCode).toBe(400);
     expect(await stored()).toBe(0);
   });
 
   it('an event of a type we do not handle is stored once and answered 200', async () => {
-    const payload = JSON.stringify({ id: `evt_other_${Date.now()}`, object: 'event', type: 'customer.created', data: { object: { id: 'cus_x' } } });
+    const payload = JSON.stringify({
+      id: `evt_other_${Date.now()}`,
+      object: 'event',
+      type: 'customer.created',
+      data: { object: { id: 'cus_x' } },
+    });
     expect((await signedWebhook(app, payload)).statusCode).toBe(200);
     const again = await signedWebhook(app, payload);
     expect(again.statusCode).toBe(200);
@@ -291,17 +389,29 @@ describe('the provider is down', () => {
     const { courseId, sessionId } = await makePublishedCourse(down, teacher, { course: { priceCents: 4900 } });
     await allowPaidPublishing(down, courseId);
     await down.database.db.execute(sql`update "user" set stripe_customer_id = 'cus_offline_test' where id = ${user.id}`);
-    const res = await post(down, '/api/stripe/course-embedded-checkout', { customer: 'cus_offline_test', course: courseId, session: sessionId, price: 4900 }, { cookie: user.cookie });
+    const res = await post(
+      down,
+      '/api/stripe/course-embedded-checkout',
+      { customer: 'cus_offline_test', course: courseId, session: sessionId, price: 4900 },
+      { cookie: user.cookie },
+    );
     expect(res.statusCode).toBe(500);
     expect(res.json().error.message).toBe('Checkout session error');
     const rows = await down.database.db.execute(sql`select status from purchase where user_id = ${user.id}`);
-    const statuses = ((rows as unknown as { rows?: { status: string }[] }).rows ?? (rows as unknown as { status: string }[])).map((r) => r.status);
+    const statuses = ((rows as unknown as { rows?: { status: string }[] }).rows ?? (rows as unknown as { status: string }[])).map(
+      (r) => r.status,
+    );
     expect(statuses).not.toContain('open');
   });
 
   it('payout account calls answer 500 "Error Getting Account"', async () => {
     const teacher = await makeEducator(down);
-    const res = await post(down, '/api/stripe/create-stripe-account', { email: teacher.email, user_id: teacher.id }, { cookie: teacher.cookie });
+    const res = await post(
+      down,
+      '/api/stripe/create-stripe-account',
+      { email: teacher.email, user_id: teacher.id },
+      { cookie: teacher.cookie },
+    );
     expect(res.statusCode).toBe(500);
     expect(res.json().error.message).toBe('Error Getting Account');
   });

@@ -25,14 +25,21 @@ afterAll(async () => {
 it('a first Google login creates the user and, in the background, their payment customer', async () => {
   const email = uniqueEmail('google');
   google.setProfile({ sub: `google-${randomUUID()}`, email, email_verified: true, name: 'Katherine Johnson' });
-  const start = await post(app, '/api/auth/sign-in/oauth2', { providerId: 'google', callbackURL: '/google-login', errorCallbackURL: '/google-login?error=1' });
+  const start = await post(app, '/api/auth/sign-in/oauth2', {
+    providerId: 'google',
+    callbackURL: '/google-login',
+    errorCallbackURL: '/google-login?error=1',
+  });
   expect(start.statusCode, start.body).toBe(200);
   const authorize = await fetch(start.json().url, { redirect: 'manual' });
   const back = new URL(authorize.headers.get('location')!);
   const callback = await get(app, pathOf(back.toString()), { cookie: cookieHeader(start) });
   expect(setCookies(callback).some((c) => c.name === 'agora.session_token' && c.value)).toBe(true);
   const customer = await waitFor(async () => {
-    const [u] = await queryRows<{ stripe_customer_id: string | null }>(app, sql`select stripe_customer_id from "user" where email = ${email}`);
+    const [u] = await queryRows<{ stripe_customer_id: string | null }>(
+      app,
+      sql`select stripe_customer_id from "user" where email = ${email}`,
+    );
     return u?.stripe_customer_id;
   }, 'customer after Google login');
   expect(customer).toMatch(/^cus_/);

@@ -3,13 +3,35 @@ import { sql } from 'drizzle-orm';
 import { TEST_CARDS } from '../../src/shared/payments.js';
 import type { TestApp } from '../support/app.js';
 import {
-  drop, enrolmentCounts, makeLearner, makePublishedCourse, makeSession, patchSession, queryRows, seatsTaken, type Educator,
+  drop,
+  enrolmentCounts,
+  makeLearner,
+  makePublishedCourse,
+  makeSession,
+  patchSession,
+  queryRows,
+  seatsTaken,
+  type Educator,
 } from '../support/courses.js';
 import { outbox } from '../support/factories.js';
 import { get, post } from '../support/http.js';
 import {
-  advanceCustomer, buildPaymentsApp, buy, customerOf, makePayoutEducator, payCheckout, paymentsOf, purchaseOf, sandboxOf, setCustomerCard,
-  paidSeat, signedWebhook, startCheckout, waitFor, waitForPurchase, type Checkout,
+  advanceCustomer,
+  buildPaymentsApp,
+  buy,
+  customerOf,
+  makePayoutEducator,
+  payCheckout,
+  paymentsOf,
+  purchaseOf,
+  sandboxOf,
+  setCustomerCard,
+  paidSeat,
+  signedWebhook,
+  startCheckout,
+  waitFor,
+  waitForPurchase,
+  type Checkout,
 } from '../support/payments.js';
 
 /**
@@ -27,7 +49,8 @@ afterAll(async () => {
   await app?.close();
 });
 
-const verify = (user: { cookie: string }, checkout: Checkout) => get(app, `/api/stripe/verify-session?session_id=${checkout.sessionId}`, { cookie: user.cookie });
+const verify = (user: { cookie: string }, checkout: Checkout) =>
+  get(app, `/api/stripe/verify-session?session_id=${checkout.sessionId}`, { cookie: user.cookie });
 
 describe('one payment', () => {
   it('4242 pays; the webhook enrols the learner once, records the payment net of the fee, and emails a receipt', async () => {
@@ -35,19 +58,44 @@ describe('one payment', () => {
     expect(p.enrolment_id).toBeTruthy();
     expect(await enrolmentCounts(app, sessionId)).toEqual({ active: 1 });
     const [pay] = await paymentsOf(app, p.id);
-    expect(pay).toMatchObject({ sequence: 1, amount_cents: 4900, fee_cents: 490, refunded_cents: 0, charge_id: expect.stringMatching(/^ch_/) });
+    expect(pay).toMatchObject({
+      sequence: 1,
+      amount_cents: 4900,
+      fee_cents: 490,
+      refunded_cents: 0,
+      charge_id: expect.stringMatching(/^ch_/),
+    });
     expect(pay.receipt_url).toBeTruthy();
 
     const v = await verify(learner, checkout);
     expect(v.statusCode, v.body).toBe(200);
-    expect(v.json()).toMatchObject({ status: 'complete', paymentStatus: 'paid', purchase: { status: 'fulfilled' }, enrolment: { status: 'active' }, course: { id: courseId } });
-    const mail = await waitFor(async () => (await outbox(app, learner.email)).find((m) => /You're enrolled/.test(m.subject)), 'receipt email');
+    expect(v.json()).toMatchObject({
+      status: 'complete',
+      paymentStatus: 'paid',
+      purchase: { status: 'fulfilled' },
+      enrolment: { status: 'active' },
+      course: { id: courseId },
+    });
+    const mail = await waitFor(
+      async () => (await outbox(app, learner.email)).find((m) => /You're enrolled/.test(m.subject)),
+      'receipt email',
+    );
     expect(mail.text).toContain('$49.00');
 
     const history = await get(app, '/api/payments', { cookie: learner.cookie });
-    expect(history.json().payments[0]).toMatchObject({ amountCents: 4900, courseId, sequence: 1, installments: null, purchaseStatus: 'fulfilled' });
+    expect(history.json().payments[0]).toMatchObject({
+      amountCents: 4900,
+      courseId,
+      sequence: 1,
+      installments: null,
+      purchaseStatus: 'fulfilled',
+    });
     const payouts = (await get(app, '/api/educator/payouts', { cookie: educator.cookie })).json();
-    expect(payouts.sales.find((s: { courseId: string }) => s.courseId === courseId)).toMatchObject({ amountCents: 4900, feeCents: 490, netCents: 4410 });
+    expect(payouts.sales.find((s: { courseId: string }) => s.courseId === courseId)).toMatchObject({
+      amountCents: 4900,
+      feeCents: 490,
+      netCents: 4410,
+    });
     // The charge at the provider went to the educator with the platform's fee.
     const charge = await app.stripe().charges.retrieve(pay.charge_id!);
     expect(charge.application_fee_amount).toBe(490);
@@ -119,7 +167,12 @@ describe('reliability', () => {
     try {
       const v = await verify(learner, checkout);
       expect(v.statusCode, v.body).toBe(200);
-      expect(v.json()).toMatchObject({ status: 'complete', paymentStatus: 'paid', purchase: { status: 'fulfilled' }, enrolment: { status: 'active' } });
+      expect(v.json()).toMatchObject({
+        status: 'complete',
+        paymentStatus: 'paid',
+        purchase: { status: 'fulfilled' },
+        enrolment: { status: 'active' },
+      });
     } finally {
       failRequests.clear();
     }
@@ -157,7 +210,13 @@ describe('reliability', () => {
 
 describe('dropping a paid seat', () => {
   it('before the first class: a full refund at the provider, the seat freed, the answer says so', async () => {
-    const { courseId, sessionId, learner, checkout, purchase: p } = await paidSeat(app, educator, { priceCents: 6000, refundPolicy: 'moderate' });
+    const {
+      courseId,
+      sessionId,
+      learner,
+      checkout,
+      purchase: p,
+    } = await paidSeat(app, educator, { priceCents: 6000, refundPolicy: 'moderate' });
     const res = await drop(app, learner, courseId, sessionId);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().refund).toEqual({ amountCents: 6000, currency: 'usd', full: true, pending: false });
@@ -171,7 +230,9 @@ describe('dropping a paid seat', () => {
 
   it('after the first class under a moderate policy: no refund', async () => {
     const { courseId, sessionId, learner, purchase: p } = await paidSeat(app, educator, { priceCents: 6000, refundPolicy: 'moderate' });
-    await app.database.db.execute(sql`update class_time set starts_at = now() - interval '1 day', ends_at = now() - interval '23 hours' where session_id = ${sessionId}`);
+    await app.database.db.execute(
+      sql`update class_time set starts_at = now() - interval '1 day', ends_at = now() - interval '23 hours' where session_id = ${sessionId}`,
+    );
     const res = await drop(app, learner, courseId, sessionId);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().refund).toMatchObject({ amountCents: 0, full: false });
@@ -182,7 +243,8 @@ describe('dropping a paid seat', () => {
 describe('installments', () => {
   it('3 installments: each paid invoice is recorded; after the 3rd the subscription ends and the learner stays enrolled', async () => {
     const { courseId, sessionId } = await makePublishedCourse(app, educator, {
-      course: { priceCents: 9000, installments: 3 } });
+      course: { priceCents: 9000, installments: 3 },
+    });
     const learner = await makeLearner(app);
     const checkout = await buy(app, learner, courseId, sessionId, 9000, 3);
     const p = await waitForPurchase(app, checkout);
@@ -198,13 +260,22 @@ describe('installments', () => {
     for (let month = 1; month <= 3; month++) await advanceCustomer(app, customer, 31);
     await waitFor(async () => (await purchaseOf(app, checkout.sessionId))!.status === 'completed', 'purchase completed');
     const payments = await paymentsOf(app, p.id);
-    expect(payments.map((x) => [x.sequence, x.amount_cents])).toEqual([[1, 3000], [2, 3000], [3, 3000]]);
+    expect(payments.map((x) => [x.sequence, x.amount_cents])).toEqual([
+      [1, 3000],
+      [2, 3000],
+      [3, 3000],
+    ]);
     expect(await enrolmentCounts(app, sessionId)).toEqual({ active: 1 });
     expect((await app.stripe().subscriptions.retrieve(p.subscription_id!)).status).toBe('canceled');
   });
 
   it('a failed installment marks the enrolment past due (seat kept); when the provider gives up the seat is released', async () => {
-    const { courseId, sessionId, learner, checkout } = await paidSeat(app, educator, { priceCents: 9000, installments: 3 }, { capacity: 1 });
+    const { courseId, sessionId, learner, checkout } = await paidSeat(
+      app,
+      educator,
+      { priceCents: 9000, installments: 3 },
+      { capacity: 1 },
+    );
     const customer = await customerOf(app, learner);
     await setCustomerCard(app, customer, '4000000000000341'); // attaches; every later charge fails
     await advanceCustomer(app, customer, 31);
@@ -235,13 +306,32 @@ describe('platform plans (Educator Pro)', () => {
   it('only educators with payouts, at our price; paying lowers the fee; the subscription ending restores it', async () => {
     const learner = await makeLearner(app);
     const learnerCustomer = await customerOf(app, learner);
-    expect((await post(app, '/api/stripe/create-embedded-checkout-session', { customer: learnerCustomer, product: 'educator-pro', price: 2900 }, { cookie: learner.cookie })).statusCode).toBe(403);
+    expect(
+      (
+        await post(
+          app,
+          '/api/stripe/create-embedded-checkout-session',
+          { customer: learnerCustomer, product: 'educator-pro', price: 2900 },
+          { cookie: learner.cookie },
+        )
+      ).statusCode,
+    ).toBe(403);
     const pro = await makePayoutEducator(app);
     const customer = await customerOf(app, pro);
-    const tampered = await post(app, '/api/stripe/create-embedded-checkout-session', { customer, product: 'educator-pro', price: 100 }, { cookie: pro.cookie });
+    const tampered = await post(
+      app,
+      '/api/stripe/create-embedded-checkout-session',
+      { customer, product: 'educator-pro', price: 100 },
+      { cookie: pro.cookie },
+    );
     expect(tampered.statusCode).toBe(400);
     expect(tampered.json().error.fields.price).toBeTruthy();
-    const res = await post(app, '/api/stripe/create-embedded-checkout-session', { customer, product: 'educator-pro', price: 2900 }, { cookie: pro.cookie });
+    const res = await post(
+      app,
+      '/api/stripe/create-embedded-checkout-session',
+      { customer, product: 'educator-pro', price: 2900 },
+      { cookie: pro.cookie },
+    );
     expect(res.statusCode, res.body).toBe(200);
     const cs = await app.stripe().checkout.sessions.retrieve(res.json().sessionId);
     expect(cs.mode).toBe('subscription');
@@ -259,7 +349,10 @@ describe('platform plans (Educator Pro)', () => {
     expect(v.json()).toMatchObject({ kind: 'plan', purchase: { status: 'fulfilled' }, plan: { id: 'educator-pro' } });
     const subId = (await app.stripe().checkout.sessions.retrieve(res.json().sessionId)).subscription as string;
     await app.stripe().subscriptions.cancel(subId);
-    await waitFor(async () => (await get(app, '/api/educator/payouts', { cookie: pro.cookie })).json().plan.feePercent === 10, 'standard plan again');
+    await waitFor(
+      async () => (await get(app, '/api/educator/payouts', { cookie: pro.cookie })).json().plan.feePercent === 10,
+      'standard plan again',
+    );
   });
 });
 
@@ -267,7 +360,10 @@ describe('customers and cancelled sessions', () => {
   it('sign-up creates the payment customer (in the background)', async () => {
     const fresh = await makeLearner(app);
     const row = await waitFor(async () => {
-      const [u] = await queryRows<{ stripe_customer_id: string | null }>(app, sql`select stripe_customer_id from "user" where id = ${fresh.id}`);
+      const [u] = await queryRows<{ stripe_customer_id: string | null }>(
+        app,
+        sql`select stripe_customer_id from "user" where id = ${fresh.id}`,
+      );
       return u.stripe_customer_id;
     }, 'customer at sign-up');
     expect(row).toMatch(/^cus_/);

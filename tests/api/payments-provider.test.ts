@@ -17,7 +17,11 @@ describe('with Stripe keys set', () => {
   it('the payments sandbox is not mounted: no Stripe API, no sandbox pages here', async () => {
     expect(app.config.payments.mode).toBe('stripe');
     expect(app.stripeSandbox).toBeUndefined();
-    const api = await app.inject({ method: 'GET', url: '/v1/customers', headers: { authorization: 'Bearer sk_test_agora_provider_tests' } });
+    const api = await app.inject({
+      method: 'GET',
+      url: '/v1/customers',
+      headers: { authorization: 'Bearer sk_test_agora_provider_tests' },
+    });
     expect(api.statusCode).toBe(404);
     expect(api.body).not.toContain('"object":"list"');
     const page = await app.inject({ method: 'GET', url: '/sandbox' });

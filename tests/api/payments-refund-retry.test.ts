@@ -5,7 +5,17 @@ import type { TestApp } from '../support/app.js';
 import { drop, makeLearner, makePublishedCourse, makeSession, patchSession, queryRows, type Educator } from '../support/courses.js';
 import { outbox } from '../support/factories.js';
 import { get } from '../support/http.js';
-import { buildPaymentsApp, buy, makePayoutEducator, paidSeat, paymentsOf, purchaseOf, sandboxOf, waitFor, waitForPurchase } from '../support/payments.js';
+import {
+  buildPaymentsApp,
+  buy,
+  makePayoutEducator,
+  paidSeat,
+  paymentsOf,
+  purchaseOf,
+  sandboxOf,
+  waitFor,
+  waitForPurchase,
+} from '../support/payments.js';
 
 /**
  * A refund the provider failed (after a drop or a cancelled session) is owed in refund_due
@@ -26,9 +36,20 @@ afterAll(async () => {
   await app?.close();
 });
 
-interface Owed { amount_cents: number; attempts: number; next_attempt_at: Date | string; last_error: string | null; plan: { items: { sequence: number; amountCents: number; idempotencyKey: string }[] } }
+interface Owed {
+  amount_cents: number;
+  attempts: number;
+  next_attempt_at: Date | string;
+  last_error: string | null;
+  plan: { items: { sequence: number; amountCents: number; idempotencyKey: string }[] };
+}
 const owed = async (purchaseId: string) =>
-  (await queryRows<Owed>(app, sql`select amount_cents, attempts, next_attempt_at, last_error, plan from refund_due where purchase_id = ${purchaseId}`))[0] ?? null;
+  (
+    await queryRows<Owed>(
+      app,
+      sql`select amount_cents, attempts, next_attempt_at, last_error, plan from refund_due where purchase_id = ${purchaseId}`,
+    )
+  )[0] ?? null;
 const refundsAtProvider = async (chargeId: string) => (await app.stripe().refunds.list({ charge: chargeId, limit: 100 })).data;
 const delayedMails = async (email: string) => (await outbox(app, email)).filter((m) => /has gone through/.test(m.subject));
 const later = (ms: number) => new Date(Date.now() + ms);
@@ -39,7 +60,13 @@ describe('refunds the provider failed are retried until done', () => {
   });
 
   it('a drop while refunds fail: pending and owed, no refund; the retry refunds exactly once and emails the learner', async () => {
-    const { courseId, sessionId, learner, checkout, purchase: p } = await paidSeat(app, educator, { priceCents: 6000, refundPolicy: 'moderate' });
+    const {
+      courseId,
+      sessionId,
+      learner,
+      checkout,
+      purchase: p,
+    } = await paidSeat(app, educator, { priceCents: 6000, refundPolicy: 'moderate' });
     const [pay] = await paymentsOf(app, p.id);
 
     failRequests.add('POST /v1/refunds');

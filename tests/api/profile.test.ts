@@ -10,7 +10,9 @@ import { fileForm } from '../support/multipart.js';
 const ctx = useTestApp();
 
 async function png(width = 600, height = 400): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 90 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 90 } } })
+    .png()
+    .toBuffer();
 }
 
 async function uploadAvatar(userId: string, cookie: string | undefined, file: { data: Buffer; filename: string; type: string }) {
@@ -27,7 +29,12 @@ async function uploadAvatar(userId: string, cookie: string | undefined, file: { 
 describe('editing the profile', () => {
   it('PATCH /api/users/:id edits names and city (trimmed) and answers the updated user', async () => {
     const user = await createSignedInUser(ctx.app);
-    const res = await patch(ctx.app, `/api/users/${user.id}`, { firstName: ' Augusta ', lastName: 'King ', city: ' London ' }, { cookie: user.cookie });
+    const res = await patch(
+      ctx.app,
+      `/api/users/${user.id}`,
+      { firstName: ' Augusta ', lastName: 'King ', city: ' London ' },
+      { cookie: user.cookie },
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ id: user.id, firstName: 'Augusta', lastName: 'King', city: 'London' });
     const me = (await get(ctx.app, '/api/me', { cookie: user.cookie })).json();
@@ -99,8 +106,12 @@ describe('the profile picture', () => {
 
   it('JPEG and WebP are accepted too, whatever the file is called', async () => {
     const user = await createSignedInUser(ctx.app);
-    const jpeg = await sharp(await png(300, 300)).jpeg().toBuffer();
-    const webp = await sharp(await png(300, 300)).webp().toBuffer();
+    const jpeg = await sharp(await png(300, 300))
+      .jpeg()
+      .toBuffer();
+    const webp = await sharp(await png(300, 300))
+      .webp()
+      .toBuffer();
     const a = await uploadAvatar(user.id, user.cookie, { data: jpeg, filename: 'photo.bin', type: 'application/octet-stream' });
     expect(a.statusCode, a.body).toBe(200);
     const b = await uploadAvatar(user.id, user.cookie, { data: webp, filename: 'photo.webp', type: 'image/webp' });
@@ -110,7 +121,11 @@ describe('the profile picture', () => {
 
   it('a text file named .png answers 400 with a clear message and keeps the old picture', async () => {
     const user = await createSignedInUser(ctx.app);
-    const res = await uploadAvatar(user.id, user.cookie, { data: Buffer.from('definitely not an image\n'.repeat(20)), filename: 'evil.png', type: 'image/png' });
+    const res = await uploadAvatar(user.id, user.cookie, {
+      data: Buffer.from('definitely not an image\n'.repeat(20)),
+      filename: 'evil.png',
+      type: 'image/png',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toBe('The picture must be a PNG, JPEG or WebP image');
     expect((await get(ctx.app, '/api/me', { cookie: user.cookie })).json().profileImage).toBe('/default-avatar.svg');
@@ -118,7 +133,9 @@ describe('the profile picture', () => {
 
   it('an image in another format (GIF) answers 400', async () => {
     const user = await createSignedInUser(ctx.app);
-    const gif = await sharp(await png(50, 50)).gif().toBuffer();
+    const gif = await sharp(await png(50, 50))
+      .gif()
+      .toBuffer();
     const res = await uploadAvatar(user.id, user.cookie, { data: gif, filename: 'anim.gif', type: 'image/gif' });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toMatch(/PNG, JPEG or WebP/);
@@ -144,7 +161,9 @@ describe('the profile picture', () => {
   it('a request without a file answers 400, without a session 401', async () => {
     const user = await createSignedInUser(ctx.app);
     const notMultipart = await ctx.app.inject({
-      method: 'POST', url: `/api/users/${user.id}/avatar`, payload: { file: 'x' },
+      method: 'POST',
+      url: `/api/users/${user.id}/avatar`,
+      payload: { file: 'x' },
       headers: { origin: ctx.app.config.publicUrl, cookie: user.cookie },
     });
     expect(notMultipart.statusCode).toBe(400);

@@ -1,7 +1,16 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRunDatabase, type RunDatabase } from '../support/run-database.js';
-import { courseBody, educatorUser, request, runLoad, startServer, tally, waitUntil, type ServerProcess } from '../support/server-process.js';
+import {
+  courseBody,
+  educatorUser,
+  request,
+  runLoad,
+  startServer,
+  tally,
+  waitUntil,
+  type ServerProcess,
+} from '../support/server-process.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
 /**
@@ -69,7 +78,8 @@ describe.skipIf(!usesPostgres)('the server process losing its database under loa
     const startOutage = async () => {
       // Every connection of the app is ended by PostgreSQL, then the database stays unreachable.
       const ended = await admin.query<{ n: number }>(
-        'select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+        'select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      );
       expect(ended.rows[0].n).toBeGreaterThan(0);
       await proxy.refuse();
     };
@@ -96,7 +106,11 @@ describe.skipIf(!usesPostgres)('the server process losing its database under loa
     await waitUntil('the load to reach the outage', () => outageStarted !== null, 120_000);
     await outageStarted;
     // The outage lasts until health and writes have both said 503 (conditions, not a sleep).
-    await waitUntil('health and writes to answer 503 while the database is gone', () => healthSeen.includes(503) && refusedWrites >= 3, 120_000);
+    await waitUntil(
+      'health and writes to answer 503 while the database is gone',
+      () => healthSeen.includes(503) && refusedWrites >= 3,
+      120_000,
+    );
     await proxy.restore();
     phase = 'after';
 
@@ -111,7 +125,9 @@ describe.skipIf(!usesPostgres)('the server process losing its database under loa
     const stored = await admin.query<{ id: string }>('select id from course where title like $1', [`${tag} #%`]);
     const storedIds = new Set(stored.rows.map((r) => r.id));
     const lost = acknowledgedIds.filter((id) => !storedIds.has(id));
-    console.log(`  [reliability] database loss: requests ${counts.requests}, 2xx ${counts.ok}, 503 ${counts.unavailable}, 5xx other ${counts.otherServerErrors}, 4xx ${counts.other}, no answer ${counts.noAnswer}, lost writes ${lost.length}; health ${healthSeen.join(' -> ')}`);
+    console.log(
+      `  [reliability] database loss: requests ${counts.requests}, 2xx ${counts.ok}, 503 ${counts.unavailable}, 5xx other ${counts.otherServerErrors}, 4xx ${counts.other}, no answer ${counts.noAnswer}, lost writes ${lost.length}; health ${healthSeen.join(' -> ')}`,
+    );
 
     // The same process throughout: no crash, no restart.
     expect(server.exit(), server.stderr()).toBeNull();

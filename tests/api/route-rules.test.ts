@@ -6,16 +6,19 @@ import { get, post } from '../support/http.js';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await buildTestApp({}, {
-    beforeReady: (a) => {
-      a.get('/explode-for-test', async () => {
-        throw new Error('secret internal detail from the page handler');
-      });
-      a.get('/api/explode-for-test', async () => {
-        throw new Error('secret internal detail from the API handler');
-      });
+  app = await buildTestApp(
+    {},
+    {
+      beforeReady: (a) => {
+        a.get('/explode-for-test', async () => {
+          throw new Error('secret internal detail from the page handler');
+        });
+        a.get('/api/explode-for-test', async () => {
+          throw new Error('secret internal detail from the API handler');
+        });
+      },
     },
-  });
+  );
 });
 afterAll(async () => {
   await app.close();
@@ -23,8 +26,17 @@ afterAll(async () => {
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const PUBLIC = [
-  '/', '/login', '/signup', '/verify-email', '/reset-password', '/send-password-reset',
-  '/project', '/roadmap', '/contact', '/email-verified', '/google-login',
+  '/',
+  '/login',
+  '/signup',
+  '/verify-email',
+  '/reset-password',
+  '/send-password-reset',
+  '/project',
+  '/roadmap',
+  '/contact',
+  '/email-verified',
+  '/google-login',
 ];
 
 describe('route rules on a full page load', () => {

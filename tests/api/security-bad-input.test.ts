@@ -7,7 +7,15 @@ import { POSTGRES_TIME_ZONES } from '../../src/shared/time-zones.js';
 import { PLANS } from '../../src/shared/payments.js';
 import type { TestApp } from '../support/app.js';
 import {
-  classTimeBody, courseBody, educatorBody, enrol, makeClassTimes, makeLearner, makePublishedCourse, queryRows, sessionBody,
+  classTimeBody,
+  courseBody,
+  educatorBody,
+  enrol,
+  makeClassTimes,
+  makeLearner,
+  makePublishedCourse,
+  queryRows,
+  sessionBody,
 } from '../support/courses.js';
 import { newUser, signIn } from '../support/factories.js';
 import { get, post, randomIp, uniqueEmail, type Response } from '../support/http.js';
@@ -43,13 +51,18 @@ const FIXED_IN_SERVER: { id: string; matches: (req: Request) => boolean; reprodu
     id: 'a multipart upload whose boundary does not match (or is missing) answers 500 "Unexpected end of multipart data"',
     matches: (req) => !!req.route.schema.consumes?.includes('multipart/form-data') && !!req.raw?.type?.startsWith('multipart/'),
     reproduce: (c) => ({
-      route: routeOf('POST', '/api/users/:userId/avatar'), path: { userId: c.educator.id }, what: 'boundary mismatch',
-      raw: { type: 'multipart/form-data; boundary=abc', payload: '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nhello\r\n--xyz--\r\n' },
+      route: routeOf('POST', '/api/users/:userId/avatar'),
+      path: { userId: c.educator.id },
+      what: 'boundary mismatch',
+      raw: {
+        type: 'multipart/form-data; boundary=abc',
+        payload: '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nhello\r\n--xyz--\r\n',
+      },
     }),
     fix: 'src/server/http/uploads.ts:8 (`await request.file()` throws from @fastify/busboy Dicer.js:54): catch it and answer 400',
   },
   {
-    id: 'a path parameter over 100 characters answers the router\'s 414 body, not { error: { code, message } } (and echoes the URL)',
+    id: "a path parameter over 100 characters answers the router's 414 body, not { error: { code, message } } (and echoes the URL)",
     matches: (req) => Object.values(req.path).some((v) => encodeURIComponent(v).length > 100),
     reproduce: () => ({ route: routeOf('GET', '/api/courses/:courseId'), path: { courseId: 'x'.repeat(200) }, what: 'long :courseId' }),
     fix: 'src/server/app.ts, Fastify options: `frameworkErrors` answering FST_ERR_MAX_PARAM_LENGTH (and FST_ERR_BAD_URL) with the one error body',
@@ -62,7 +75,11 @@ const routeOf = (method: string, url: string) => {
   return route;
 };
 
-interface Actor { cookie: string; id: string; email: string }
+interface Actor {
+  cookie: string;
+  id: string;
+  email: string;
+}
 interface Ctx {
   educator: Actor & { accountId: string; customer: string };
   learner: Actor & { customer: string };
@@ -87,8 +104,11 @@ const ROUTE_PATH_VALUES: Record<string, Record<string, (c: Ctx) => string>> = {
 
 /** Who calls a route: its owner (the educator) unless a learner is the one who can. */
 const LEARNER_ROUTES = new Set([
-  'PUT /api/courses/:courseId/review', 'POST /api/stripe/course-embedded-checkout', 'POST /api/stripe/course-embedded-subscription',
-  'GET /api/course/:courseID/checkout', 'GET /api/stripe/verify-session',
+  'PUT /api/courses/:courseId/review',
+  'POST /api/stripe/course-embedded-checkout',
+  'POST /api/stripe/course-embedded-subscription',
+  'GET /api/course/:courseID/checkout',
+  'GET /api/stripe/verify-session',
 ]);
 
 /** A valid body or query for each route (fresh per call); others are made from the schema. */
@@ -105,15 +125,40 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
   'PUT /api/courses/:courseId': () => courseBody(),
   'POST /api/courses/:courseId/sessions': () => sessionBody(),
   'PATCH /api/courses/:courseId/sessions/:sessionId': () => ({ capacity: 40 }),
-  'POST /api/courses/:courseId/sessions/:sessionId/class-times': () => ({ ...classTimeBody(200 + Math.floor(Math.random() * 3000)), repeatWeeks: 2 }),
+  'POST /api/courses/:courseId/sessions/:sessionId/class-times': () => ({
+    ...classTimeBody(200 + Math.floor(Math.random() * 3000)),
+    repeatWeeks: 2,
+  }),
   'PUT /api/courses/:courseId/review': () => ({ rating: 4, text: 'Clear and kind' }),
-  'GET /api/courses/search': () => ({ q: 'watercolour', minPrice: '0', maxPrice: '5000', startsAfter: '2026-01-01', page: '1', pageSize: '10' }),
+  'GET /api/courses/search': () => ({
+    q: 'watercolour',
+    minPrice: '0',
+    maxPrice: '5000',
+    startsAfter: '2026-01-01',
+    page: '1',
+    pageSize: '10',
+  }),
   'POST /api/calendar/feed': () => ({ rotate: false }),
   'POST /api/stripe/create-stripe-customer': (c) => ({ email: c.educator.email, name: 'Grace Hopper' }),
   'POST /api/stripe/create-product': (c) => ({ name: 'Watercolour', course: c.ids.course }),
-  'POST /api/stripe/course-embedded-checkout': (c) => ({ customer: c.learner.customer, course: c.ids.paidCourse, session: c.ids.paidSession, price: 4900 }),
-  'POST /api/stripe/course-embedded-subscription': (c) => ({ customer: c.learner.customer, course: c.ids.paidCourse, session: c.ids.paidSession, price: 4900, installments: 3 }),
-  'POST /api/stripe/create-embedded-checkout-session': (c) => ({ customer: c.educator.customer, product: PLANS[0].id, price: PLANS[0].priceCents }),
+  'POST /api/stripe/course-embedded-checkout': (c) => ({
+    customer: c.learner.customer,
+    course: c.ids.paidCourse,
+    session: c.ids.paidSession,
+    price: 4900,
+  }),
+  'POST /api/stripe/course-embedded-subscription': (c) => ({
+    customer: c.learner.customer,
+    course: c.ids.paidCourse,
+    session: c.ids.paidSession,
+    price: 4900,
+    installments: 3,
+  }),
+  'POST /api/stripe/create-embedded-checkout-session': (c) => ({
+    customer: c.educator.customer,
+    product: PLANS[0].id,
+    price: PLANS[0].priceCents,
+  }),
   'GET /api/stripe/verify-session': (c) => ({ session_id: c.ids.checkout }),
   'GET /api/course/:courseID/checkout': (c) => ({ session: c.ids.paidSession }),
   'POST /api/stripe/create-stripe-account': (c) => ({ email: c.educator.email, user_id: c.educator.id }),
@@ -141,8 +186,15 @@ const EXTRA: Record<string, (c: Ctx) => Record<string, unknown>[]> = {
     sessionBody({ capacity: 10, minToRun: 2 ** 31 }),
   ],
   'GET /api/courses/search': () => [
-    { minPrice: '2147483648' }, { maxPrice: '2147483648' }, { minPrice: '99999999999999999999' }, { page: '1000', pageSize: '50' },
-    { startsAfter: '2027-02-30' }, { startsAfter: '0000-00-00' }, { startsAfter: '9999-99-99' }, { q: '\u0000' }, { city: '\u0000' },
+    { minPrice: '2147483648' },
+    { maxPrice: '2147483648' },
+    { minPrice: '99999999999999999999' },
+    { page: '1000', pageSize: '50' },
+    { startsAfter: '2027-02-30' },
+    { startsAfter: '0000-00-00' },
+    { startsAfter: '9999-99-99' },
+    { q: '\u0000' },
+    { city: '\u0000' },
   ],
 };
 
@@ -152,7 +204,8 @@ let routes: AppRoute[];
 
 beforeAll(async () => {
   app = await buildPaymentsApp();
-  routes = routeTable(app).filter((r) => r.url.startsWith('/api/') && r.method !== 'HEAD' && !OUT_OF_SCOPE.some((p) => r.url.startsWith(p)))
+  routes = routeTable(app)
+    .filter((r) => r.url.startsWith('/api/') && r.method !== 'HEAD' && !OUT_OF_SCOPE.some((p) => r.url.startsWith(p)))
     .filter((r) => r.schema.body || r.schema.querystring || r.schema.params);
 
   const educator = await makePayoutEducator(app);
@@ -166,14 +219,22 @@ beforeAll(async () => {
   expect(checkout.statusCode, checkout.body).toBe(200);
   // A second sign-in of the educator: the target of "sign out that device".
   await signIn(app, educator.email, educator.password);
-  const sessions = (await get(app, '/api/accounts/sessions', { cookie: educator.cookie })).json().sessions as { id: string; current: boolean }[];
+  const sessions = (await get(app, '/api/accounts/sessions', { cookie: educator.cookie })).json().sessions as {
+    id: string;
+    current: boolean;
+  }[];
   const feed = await post(app, '/api/calendar/feed', undefined, { cookie: educator.cookie });
   ctx = {
     educator: { ...educator, customer: await customerOf(app, educator) },
     learner: { ...learner, customer: learnerCustomer },
     ids: {
-      course: free.courseId, session: free.sessionId, spareClassTime, paidCourse: paid.courseId, paidSession: paid.sessionId,
-      checkout: checkout.json().sessionId, spareAuthSession: sessions.find((s) => !s.current)!.id,
+      course: free.courseId,
+      session: free.sessionId,
+      spareClassTime,
+      paidCourse: paid.courseId,
+      paidSession: paid.sessionId,
+      checkout: checkout.json().sessionId,
+      spareAuthSession: sessions.find((s) => !s.current)!.id,
       feed: /feed\/([^/]+)\.ics$/.exec(feed.json().url)![1],
     },
   };
@@ -226,7 +287,8 @@ function corpusFor(route: AppRoute): Request[] {
   const key = keyOf(route);
   const multipart = route.schema.consumes?.includes('multipart/form-data');
   for (const name of route.params) {
-    for (const value of BAD_PATH_VALUES) out.push({ route, path: { ...validPath(route), [name]: value }, what: `:${name} = ${show(value)}` });
+    for (const value of BAD_PATH_VALUES)
+      out.push({ route, path: { ...validPath(route), [name]: value }, what: `:${name} = ${show(value)}` });
   }
   for (const part of ['querystring', 'body'] as const) {
     if (!route.schema[part]) continue;
@@ -234,18 +296,29 @@ function corpusFor(route: AppRoute): Request[] {
     const place = (input: unknown) => (part === 'body' ? { body: input } : { query: input as Record<string, unknown> });
     for (const [name, schema] of Object.entries(props)) {
       // A query string carries text only (an array is the key repeated).
-      const values = part === 'querystring'
-        ? [...new Set([...badValuesFor(name, schema).filter((v) => typeof v === 'string' || Array.isArray(v)), ...NUMERIC_STRINGS])]
-        : badValuesFor(name, schema);
+      const values =
+        part === 'querystring'
+          ? [...new Set([...badValuesFor(name, schema).filter((v) => typeof v === 'string' || Array.isArray(v)), ...NUMERIC_STRINGS])]
+          : badValuesFor(name, schema);
       for (const value of values) {
-        out.push({ route, path: validPath(route), ...place({ ...validInput(route, part), [name]: value }), what: `${name} = ${show(value)}` });
+        out.push({
+          route,
+          path: validPath(route),
+          ...place({ ...validInput(route, part), [name]: value }),
+          what: `${name} = ${show(value)}`,
+        });
       }
       const { [name]: _, ...missing } = validInput(route, part);
       out.push({ route, path: validPath(route), ...place(missing), what: `${name} missing` });
       if (part === 'body' && (schema.type === 'integer' || schema.type === 'number')) {
         for (const rawNumber of RAW_NUMBERS) {
           const text = JSON.stringify({ ...validInput(route, part), [name]: '__RAW__' }).replace('"__RAW__"', rawNumber);
-          out.push({ route, path: validPath(route), raw: { type: 'application/json', payload: text }, what: `${name} = ${rawNumber} (raw JSON)` });
+          out.push({
+            route,
+            path: validPath(route),
+            raw: { type: 'application/json', payload: text },
+            what: `${name} = ${rawNumber} (raw JSON)`,
+          });
         }
       }
     }
@@ -261,7 +334,7 @@ function corpusFor(route: AppRoute): Request[] {
 }
 
 function show(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 40)}... (${text.length} chars)` : text;
 }
 
@@ -290,7 +363,13 @@ async function send(req: Request): Promise<Response> {
     payload = JSON.stringify(req.body);
     headers['content-type'] = 'application/json';
   }
-  return app.inject({ method: req.route.method as 'GET', url, headers, remoteAddress: randomIp(), ...(payload === undefined ? {} : { payload }) });
+  return app.inject({
+    method: req.route.method as 'GET',
+    url,
+    headers,
+    remoteAddress: randomIp(),
+    ...(payload === undefined ? {} : { payload }),
+  });
 }
 
 /** What is wrong with an answer, or null. */
@@ -309,7 +388,6 @@ function problemWith(req: Request, res: Response): string | null {
   return null;
 }
 
-
 describe('bad-input corpus (every operation with a schema)', () => {
   it('never answers >= 500 to the named bad inputs, and every 4xx has the one error body', async () => {
     const requests = routes.flatMap(corpusFor);
@@ -325,8 +403,15 @@ describe('bad-input corpus (every operation with a schema)', () => {
       const problem = problemWith(req, res);
       if (problem) problems.push(problem);
     }
-    console.log(`bad-input corpus: ${routes.length} operations, ${requests.length} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, statuses ${JSON.stringify(statuses)}, ${problems.length} problems`);
-    if (process.env.CORPUS_TIMING) console.log(Object.entries(slow).sort((a, b) => b[1] - a[1]).slice(0, 8));
+    console.log(
+      `bad-input corpus: ${routes.length} operations, ${requests.length} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, statuses ${JSON.stringify(statuses)}, ${problems.length} problems`,
+    );
+    if (process.env.CORPUS_TIMING)
+      console.log(
+        Object.entries(slow)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 8),
+      );
     expect(problems).toEqual([]);
   }, 240_000);
 
@@ -335,11 +420,24 @@ describe('bad-input corpus (every operation with a schema)', () => {
     const problems: string[] = [];
     for (const route of routes) {
       const parts = (['querystring', 'body'] as const).filter((p) => route.schema[p]);
-      const fields = parts.flatMap((part) => Object.keys(objectProperties(inputJsonSchema(route.schema[part]))).map((name) => ({ part, name })));
+      const fields = parts.flatMap((part) =>
+        Object.keys(objectProperties(inputJsonSchema(route.schema[part]))).map((name) => ({ part, name })),
+      );
       const arbitrary = fc.record({
-        changes: fc.array(fc.tuple(fc.constantFrom(...(fields.length ? fields : [{ part: 'body' as const, name: 'extra' }])), badValue), { minLength: 1, maxLength: 4 }),
+        changes: fc.array(fc.tuple(fc.constantFrom(...(fields.length ? fields : [{ part: 'body' as const, name: 'extra' }])), badValue), {
+          minLength: 1,
+          maxLength: 4,
+        }),
         drop: fc.subarray(fields.map((f) => f.name)),
-        param: route.params.length ? fc.option(fc.tuple(fc.constantFrom(...route.params), fc.oneof(fc.constantFrom(...BAD_PATH_VALUES), fc.string({ unit: 'binary', maxLength: 50 }))), { nil: undefined }) : fc.constant(undefined),
+        param: route.params.length
+          ? fc.option(
+              fc.tuple(
+                fc.constantFrom(...route.params),
+                fc.oneof(fc.constantFrom(...BAD_PATH_VALUES), fc.string({ unit: 'binary', maxLength: 50 })),
+              ),
+              { nil: undefined },
+            )
+          : fc.constant(undefined),
       });
       await fc.assert(
         fc.asyncProperty(arbitrary, async ({ changes, drop, param }) => {
@@ -364,14 +462,22 @@ describe('bad-input corpus (every operation with a schema)', () => {
         { numRuns: RUNS_PER_ROUTE, seed: SEED, endOnFailure: true },
       );
     }
-    console.log(`bad-input property: ${routes.length} operations, ${count} random requests, seed ${SEED} (FC_SEED=... to change), ${problems.length} problems`);
+    console.log(
+      `bad-input property: ${routes.length} operations, ${count} random requests, seed ${SEED} (FC_SEED=... to change), ${problems.length} problems`,
+    );
   }, 240_000);
 });
 
 describe('time zones', () => {
   it('every zone the schemas accept is one the database knows', async () => {
     const zones = [...POSTGRES_TIME_ZONES];
-    const rows = await queryRows<{ n: number }>(app, sql`select count(*)::int as n from pg_timezone_names where name in (${sql.join(zones.map((z) => sql`${z}`), sql`, `)})`);
+    const rows = await queryRows<{ n: number }>(
+      app,
+      sql`select count(*)::int as n from pg_timezone_names where name in (${sql.join(
+        zones.map((z) => sql`${z}`),
+        sql`, `,
+      )})`,
+    );
     expect(Number(rows[0].n)).toBe(zones.length);
     // And the zones a browser offers (its Intl list), where the database has them.
     expect(Intl.supportedValuesOf('timeZone').filter((z) => !isTimeZone(z))).toEqual([]);
@@ -379,14 +485,21 @@ describe('time zones', () => {
 
   it('a session whose zone was accepted stays usable (class times, the course page)', async () => {
     for (const timeZone of [...BAD_TIME_ZONES, 'UTC', 'Asia/Kolkata', 'America/New_York']) {
-      const created = await post(app, `/api/courses/${ctx.ids.course}/sessions`, sessionBody({ timeZone }), { cookie: ctx.educator.cookie });
+      const created = await post(app, `/api/courses/${ctx.ids.course}/sessions`, sessionBody({ timeZone }), {
+        cookie: ctx.educator.cookie,
+      });
       expect(created.statusCode, `${timeZone}: ${created.body}`).toBeLessThan(500);
       if (created.statusCode !== 201) {
         expect(created.json().error.fields, timeZone).toHaveProperty('timeZone');
         continue;
       }
       const sessionId = created.json().id;
-      const times = await post(app, `/api/courses/${ctx.ids.course}/sessions/${sessionId}/class-times`, { ...classTimeBody(40), repeatWeeks: 3 }, { cookie: ctx.educator.cookie });
+      const times = await post(
+        app,
+        `/api/courses/${ctx.ids.course}/sessions/${sessionId}/class-times`,
+        { ...classTimeBody(40), repeatWeeks: 3 },
+        { cookie: ctx.educator.cookie },
+      );
       expect(times.statusCode, `${timeZone}: ${times.body}`).toBe(201);
       const page = await get(app, `/api/courses/${ctx.ids.course}`, { cookie: ctx.educator.cookie });
       expect(page.statusCode, timeZone).toBe(200);
@@ -410,11 +523,15 @@ describe('the corpus itself', () => {
     const refused: string[] = [];
     for (const route of routes) {
       const req: Request = {
-        route, path: validPath(route), what: 'valid input',
-        body: route.schema.body ? validInput(route, 'body') : undefined, query: route.schema.querystring ? validInput(route, 'querystring') : undefined,
+        route,
+        path: validPath(route),
+        what: 'valid input',
+        body: route.schema.body ? validInput(route, 'body') : undefined,
+        query: route.schema.querystring ? validInput(route, 'querystring') : undefined,
       };
       const res = await send(req);
-      if (res.statusCode >= 500 || (res.statusCode === 400 && res.json().error.code === 'invalid_input')) refused.push(`${keyOf(route)} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+      if (res.statusCode >= 500 || (res.statusCode === 400 && res.json().error.code === 'invalid_input'))
+        refused.push(`${keyOf(route)} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
     }
     expect(refused).toEqual([]);
   });

@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PLAN_IDS } from '../../src/shared/payments.js';
 import type { TestApp } from '../support/app.js';
 import {
-  classTimeBody, courseBody, educatorBody, makeClassTimes, makeCourse, makeLearner, makePublishedCourse, makeSession, putReview, sessionBody,
+  classTimeBody,
+  courseBody,
+  educatorBody,
+  makeClassTimes,
+  makeCourse,
+  makeLearner,
+  makePublishedCourse,
+  makeSession,
+  putReview,
+  sessionBody,
 } from '../support/courses.js';
 import { call, get, post, type Response } from '../support/http.js';
 import { fileForm } from '../support/multipart.js';
@@ -39,12 +48,17 @@ const PUBLIC: Record<string, { when: Variant[]; reason: string; anyData?: string
   'GET /api/educators/:educatorId': { when: ['published', 'draft'], reason: 'the educator profile is public (published courses only)' },
   'HEAD /api/educators/:educatorId': { when: ['published', 'draft'], reason: 'as GET' },
   'POST /api/courses/:courseId/sessions/:sessionId/enrol': {
-    when: ['published'], reason: "enrolling in a published session is what learners do (a paid one answers the caller's own checkout link)",
+    when: ['published'],
+    reason: "enrolling in a published session is what learners do (a paid one answers the caller's own checkout link)",
   },
-  'GET /api/course/:courseID/checkout': { when: ['published'], reason: "the order summary of a published course, with the caller's own customer" },
+  'GET /api/course/:courseID/checkout': {
+    when: ['published'],
+    reason: "the order summary of a published course, with the caller's own customer",
+  },
   'HEAD /api/course/:courseID/checkout': { when: ['published'], reason: 'as GET' },
   'GET /api/calendar/feed/:file': {
-    when: ['published', 'draft'], reason: 'a capability URL: holding the feed link is the permission (its owner rotates it to revoke)',
+    when: ['published', 'draft'],
+    reason: 'a capability URL: holding the feed link is the permission (its owner rotates it to revoke)',
     anyData: "the feed is A's own calendar by design; a guessed link is checked to answer 404",
   },
   'HEAD /api/calendar/feed/:file': { when: ['published', 'draft'], reason: 'as GET', anyData: 'as GET' },
@@ -117,7 +131,9 @@ let png: Buffer;
 beforeAll(async () => {
   app = await buildPaymentsApp();
   routes = routeTable(app);
-  png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
+  png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+    .png()
+    .toBuffer();
 
   // User A: an educator with payouts, a published paid course a learner bought, a draft course.
   const a = await makePayoutEducator(app);
@@ -143,14 +159,31 @@ beforeAll(async () => {
   const learnerSession = (await get(app, '/api/accounts/session', { cookie: learner.cookie })).json().session.id as string;
 
   const common = {
-    userId: a.id, educatorId: a.id, authSessionId: aSession, feedFile, customer: learnerCustomer,
-    connectAccount: a.accountId, checkoutSession: checkout.sessionId, email: a.email,
+    userId: a.id,
+    educatorId: a.id,
+    authSessionId: aSession,
+    feedFile,
+    customer: learnerCustomer,
+    connectAccount: a.accountId,
+    checkoutSession: checkout.sessionId,
+    email: a.email,
   };
   fixtures.published = { ...common, courseId: pub.courseId, sessionId: pub.sessionId, classTimeId: pub.classTimeIds[0] };
   fixtures.draft = { ...common, courseId: draftId, sessionId: draftSession, classTimeId: draftClassTime };
   privateMarkers = [
-    a.email, learner.email, learner.id, learnerCustomer, a.accountId, checkout.sessionId, purchase.id, purchase.enrolment_id!,
-    aSession, learnerSession, feedFile, draftId, draftTitle,
+    a.email,
+    learner.email,
+    learner.id,
+    learnerCustomer,
+    a.accountId,
+    checkout.sessionId,
+    purchase.id,
+    purchase.enrolment_id!,
+    aSession,
+    learnerSession,
+    feedFile,
+    draftId,
+    draftTitle,
   ];
 });
 afterAll(async () => {
@@ -169,19 +202,26 @@ interface Probe {
 function probesFor(route: AppRoute, problems: string[]): Probe[] {
   const query = objectProperties(inputJsonSchema(route.schema.querystring));
   const body = objectProperties(inputJsonSchema(route.schema.body));
-  const queryIds = Object.entries(query).filter(([name, s]) => name in FIELD_IDS || looksLikeId(name, s)).map(([name]) => name);
-  const bodyIds = Object.entries(body).filter(([name, s]) => name in FIELD_IDS || looksLikeId(name, s)).map(([name]) => name);
+  const queryIds = Object.entries(query)
+    .filter(([name, s]) => name in FIELD_IDS || looksLikeId(name, s))
+    .map(([name]) => name);
+  const bodyIds = Object.entries(body)
+    .filter(([name, s]) => name in FIELD_IDS || looksLikeId(name, s))
+    .map(([name]) => name);
   const pathIds = route.params;
   if (!pathIds.length && !queryIds.length && !bodyIds.length) return [];
 
   const key = `${route.method} ${route.url}`;
   const pathSource = (name: string) => PATH_IDS[name];
   for (const name of pathIds) if (!pathSource(name)) problems.push(`${key}: no fixture for path parameter :${name} (add it to PATH_IDS)`);
-  for (const name of [...queryIds, ...bodyIds]) if (!FIELD_IDS[name]) problems.push(`${key}: no fixture for id field "${name}" (add it to FIELD_IDS)`);
+  for (const name of [...queryIds, ...bodyIds])
+    if (!FIELD_IDS[name]) problems.push(`${key}: no fixture for id field "${name}" (add it to FIELD_IDS)`);
   if (problems.length) return [];
 
   // Both variants where a course is involved (a draft is private, a published one is not).
-  const usesCourse = [...pathIds, ...queryIds, ...bodyIds].some((n) => /^(courseId|courseID|sessionId|classTimeId|course|session)$/.test(n));
+  const usesCourse = [...pathIds, ...queryIds, ...bodyIds].some((n) =>
+    /^(courseId|courseID|sessionId|classTimeId|course|session)$/.test(n),
+  );
   const variants: Variant[] = usesCourse ? ['published', 'draft'] : ['published'];
   return variants.map((variant) => {
     const f = fixtures[variant];
@@ -207,14 +247,17 @@ function leaks(res: Response): string[] {
   return privateMarkers.filter((m) => res.body.includes(m));
 }
 
-describe('cross-user matrix (every route with an id, as other users, with A\'s ids)', () => {
-  it('refuses or hides A\'s data on every route, with every method', async () => {
+describe("cross-user matrix (every route with an id, as other users, with A's ids)", () => {
+  it("refuses or hides A's data on every route, with every method", async () => {
     const inScope = routes.filter((r) => r.url.startsWith('/api/') && !Object.keys(OUT_OF_SCOPE).some((p) => r.url.startsWith(p)));
     const problems: string[] = [];
     const probes = inScope.flatMap((r) => probesFor(r, problems));
     expect(problems, 'routes with ids the matrix has no fixture for').toEqual([]);
     for (const key of Object.keys(PUBLIC)) {
-      expect(probes.some((p) => `${p.route.method} ${p.route.url}` === key), `PUBLIC entry ${key} matches no route`).toBe(true);
+      expect(
+        probes.some((p) => `${p.route.method} ${p.route.url}` === key),
+        `PUBLIC entry ${key} matches no route`,
+      ).toBe(true);
     }
 
     // B: an educator with payouts of their own (so "not an educator" never hides a missing
@@ -222,7 +265,11 @@ describe('cross-user matrix (every route with an id, as other users, with A\'s i
     const b = await makePayoutEducator(app);
     await makePublishedCourse(app, b);
     const c = await makeLearner(app);
-    const callers: { name: string; cookie?: string }[] = [{ name: 'B (educator)', cookie: b.cookie }, { name: 'C (learner)', cookie: c.cookie }, { name: 'anonymous' }];
+    const callers: { name: string; cookie?: string }[] = [
+      { name: 'B (educator)', cookie: b.cookie },
+      { name: 'C (learner)', cookie: c.cookie },
+      { name: 'anonymous' },
+    ];
 
     const failures: string[] = [];
     let requests = 0;
@@ -244,8 +291,15 @@ describe('cross-user matrix (every route with an id, as other users, with A\'s i
           if (leaked.length) failures.push(`leaks ${leaked.join(', ')}: ${where}`);
         }
         if (res.statusCode >= 400 && probe.route.method !== 'HEAD') {
-          const shape = (() => { try { return res.json(); } catch { return null; } })();
-          if (typeof shape?.error?.code !== 'string' || typeof shape?.error?.message !== 'string') failures.push(`error body shape: ${where}`);
+          const shape = (() => {
+            try {
+              return res.json();
+            } catch {
+              return null;
+            }
+          })();
+          if (typeof shape?.error?.code !== 'string' || typeof shape?.error?.message !== 'string')
+            failures.push(`error body shape: ${where}`);
         }
       }
     }
@@ -263,8 +317,10 @@ describe('cross-user matrix (every route with an id, as other users, with A\'s i
       }
     }
     const routesCovered = new Set(probes.map((p) => `${p.route.method} ${p.route.url}`)).size;
-    console.log(`cross-user matrix: ${routesCovered} routes (method + path) with ids, ${probes.length} probes x ${callers.length} callers, `
-      + `+ ${ownReads.length} id-less reads x 2 = ${requests} requests (statuses ${JSON.stringify(statuses)}), ${failures.length} failures`);
+    console.log(
+      `cross-user matrix: ${routesCovered} routes (method + path) with ids, ${probes.length} probes x ${callers.length} callers, ` +
+        `+ ${ownReads.length} id-less reads x 2 = ${requests} requests (statuses ${JSON.stringify(statuses)}), ${failures.length} failures`,
+    );
     expect(failures).toEqual([]);
 
     // What public answers do carry is the caller's own view, never A's.

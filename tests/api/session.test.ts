@@ -10,7 +10,8 @@ import { del, get, post, setCookies } from '../support/http.js';
 const ctx = useTestApp();
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
-const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const SAFARI_IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 /** The session token inside a Cookie header (the part before the signature). */
 function tokenOf(cookie: string): string {
@@ -20,7 +21,10 @@ function tokenOf(cookie: string): string {
 
 async function secretsOf(userId: string, cookie: string): Promise<string[]> {
   const [credential] = await ctx.app.database.db.select({ password: account.password }).from(account).where(eq(account.userId, userId));
-  const tokens = await ctx.app.database.db.select({ token: signInSession.token }).from(signInSession).where(eq(signInSession.userId, userId));
+  const tokens = await ctx.app.database.db
+    .select({ token: signInSession.token })
+    .from(signInSession)
+    .where(eq(signInSession.userId, userId));
   return [credential.password!, tokenOf(cookie), ...tokens.map((t) => t.token)];
 }
 
@@ -38,7 +42,19 @@ describe('GET /api/me', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     const me = res.json();
     expect(Object.keys(me).sort()).toEqual(
-      ['city', 'createdAt', 'educator', 'email', 'firstName', 'id', 'lastName', 'lastSignInAt', 'profileImage', 'stripeCustomerId', 'verified'].sort(),
+      [
+        'city',
+        'createdAt',
+        'educator',
+        'email',
+        'firstName',
+        'id',
+        'lastName',
+        'lastSignInAt',
+        'profileImage',
+        'stripeCustomerId',
+        'verified',
+      ].sort(),
     );
     expect(me).toMatchObject({
       id: user.id,
@@ -84,12 +100,20 @@ describe('GET /api/me', () => {
     expect(cleared?.value === '' || cleared?.attributes['max-age'] === '0').toBe(true);
     expect((await get(ctx.app, '/api/me', { cookie: user.cookie })).statusCode).toBe(401);
     // The session is gone server-side, not only in the browser.
-    expect(await ctx.app.database.db.select().from(signInSession).where(eq(signInSession.token, tokenOf(user.cookie)))).toEqual([]);
+    expect(
+      await ctx.app.database.db
+        .select()
+        .from(signInSession)
+        .where(eq(signInSession.token, tokenOf(user.cookie))),
+    ).toEqual([]);
   });
 
   it('answers 401 once the session has expired, and pages send the user to /login', async () => {
     const user = await createSignedInUser(ctx.app);
-    await ctx.app.database.db.update(signInSession).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(signInSession.token, tokenOf(user.cookie)));
+    await ctx.app.database.db
+      .update(signInSession)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(signInSession.token, tokenOf(user.cookie)));
     expect((await get(ctx.app, '/api/me', { cookie: user.cookie })).statusCode).toBe(401);
     const page = await get(ctx.app, '/user/settings', { cookie: user.cookie });
     expect(page.statusCode).toBe(302);
@@ -153,7 +177,10 @@ describe('sessions', () => {
   it('revokes one of my other sessions: that device is signed out, this one is not', async () => {
     const user = await createSignedInUser(ctx.app);
     const phone = await signIn(ctx.app, user.email, user.password, { headers: { 'user-agent': SAFARI_IPHONE } });
-    const [phoneSession] = await ctx.app.database.db.select().from(signInSession).where(eq(signInSession.token, tokenOf(phone)));
+    const [phoneSession] = await ctx.app.database.db
+      .select()
+      .from(signInSession)
+      .where(eq(signInSession.token, tokenOf(phone)));
     const res = await del(ctx.app, `/api/accounts/sessions/${phoneSession.id}`, { cookie: user.cookie });
     expect(res.statusCode).toBe(200);
     expect((await get(ctx.app, '/api/me', { cookie: phone })).statusCode).toBe(401);
@@ -163,7 +190,10 @@ describe('sessions', () => {
   it("cannot revoke another user's session (404), which keeps working", async () => {
     const me = await createSignedInUser(ctx.app);
     const other = await createSignedInUser(ctx.app);
-    const [theirs] = await ctx.app.database.db.select().from(signInSession).where(eq(signInSession.token, tokenOf(other.cookie)));
+    const [theirs] = await ctx.app.database.db
+      .select()
+      .from(signInSession)
+      .where(eq(signInSession.token, tokenOf(other.cookie)));
     const res = await del(ctx.app, `/api/accounts/sessions/${theirs.id}`, { cookie: me.cookie });
     expect(res.statusCode).toBe(404);
     expect((await get(ctx.app, '/api/me', { cookie: other.cookie })).statusCode).toBe(200);

@@ -31,7 +31,13 @@ describe('health', () => {
 describe('development tools and system routes', () => {
   it('the dev outbox lists emails newest first with to, subject, text, html and created_at', async () => {
     const email = uniqueEmail('outbox');
-    await post(ctx.app, '/api/accounts/sign-up', { email, firstName: 'Ada', lastName: 'Lovelace', password: 'Analytical-Engine-1843', birthdate: '1990-12-10' });
+    await post(ctx.app, '/api/accounts/sign-up', {
+      email,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      password: 'Analytical-Engine-1843',
+      birthdate: '1990-12-10',
+    });
     await post(ctx.app, '/api/accounts/password-reset', { email });
     const res = await get(ctx.app, `/api/dev/outbox?to=${encodeURIComponent(email.toUpperCase())}`);
     expect(res.statusCode).toBe(200);
@@ -70,17 +76,25 @@ describe('development tools and system routes', () => {
 describe('request safety', () => {
   it('a POST from a foreign Origin answers 403 and signs nobody in', async () => {
     const user = await createSignedInUser(ctx.app);
-    const res = await post(ctx.app, '/api/accounts/sign-in', { email: user.email, password: user.password }, {
-      headers: { origin: 'https://evil.example' },
-    });
+    const res = await post(
+      ctx.app,
+      '/api/accounts/sign-in',
+      { email: user.email, password: user.password },
+      {
+        headers: { origin: 'https://evil.example' },
+      },
+    );
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('bad_origin');
     expect(res.headers['set-cookie']).toBeUndefined();
 
     // Same for a signed-in user's state-changing call (CSRF).
     const patch = await ctx.app.inject({
-      method: 'PATCH', url: `/api/users/${user.id}`, payload: { firstName: 'Mallory' },
-      headers: { origin: 'https://evil.example', cookie: user.cookie }, remoteAddress: randomIp(),
+      method: 'PATCH',
+      url: `/api/users/${user.id}`,
+      payload: { firstName: 'Mallory' },
+      headers: { origin: 'https://evil.example', cookie: user.cookie },
+      remoteAddress: randomIp(),
     });
     expect(patch.statusCode).toBe(403);
     expect((await get(ctx.app, '/api/me', { cookie: user.cookie })).json().firstName).toBe('Ada');
@@ -88,8 +102,11 @@ describe('request safety', () => {
 
   it('a cross-site request without an Origin header is refused too', async () => {
     const res = await ctx.app.inject({
-      method: 'POST', url: '/api/accounts/sign-up', payload: { email: uniqueEmail() },
-      headers: { 'sec-fetch-site': 'cross-site' }, remoteAddress: randomIp(),
+      method: 'POST',
+      url: '/api/accounts/sign-up',
+      payload: { email: uniqueEmail() },
+      headers: { 'sec-fetch-site': 'cross-site' },
+      remoteAddress: randomIp(),
     });
     expect(res.statusCode).toBe(403);
   });

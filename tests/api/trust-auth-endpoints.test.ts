@@ -29,7 +29,10 @@ describe("better-auth's own endpoints", () => {
       ['GET', '/api/auth/ok'],
     ] as const) {
       const res = await app.inject({
-        method, url, headers: { cookie, origin: app.config.publicUrl, 'content-type': 'text/plain' }, payload: method === 'POST' ? '{"a":' : undefined,
+        method,
+        url,
+        headers: { cookie, origin: app.config.publicUrl, 'content-type': 'text/plain' },
+        payload: method === 'POST' ? '{"a":' : undefined,
       });
       expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(404);
       expect(res.json().error.code).toBe('not_found');
@@ -46,7 +49,12 @@ describe("better-auth's own endpoints", () => {
 
   it('cannot set a weak password through change-password or reset-password', async () => {
     const user = await createSignedInUser(app);
-    const change = await post(app, '/api/auth/change-password', { currentPassword: user.password, newPassword: 'password' }, { cookie: user.cookie });
+    const change = await post(
+      app,
+      '/api/auth/change-password',
+      { currentPassword: user.password, newPassword: 'password' },
+      { cookie: user.cookie },
+    );
     expect(change.statusCode).toBe(404);
 
     await post(app, '/api/accounts/password-reset', { email: user.email });

@@ -57,9 +57,11 @@ describe('emails over a slow SMTP server', () => {
 describe('the job queue', () => {
   const db = () => app.database.db;
   const rows = async (kind: string) =>
-    ((await db().execute(sql`select state, attempts, last_error from job where kind = ${kind}`)) as unknown as {
-      rows: { state: string; attempts: number; last_error: string | null }[];
-    }).rows;
+    (
+      (await db().execute(sql`select state, attempts, last_error from job where kind = ${kind}`)) as unknown as {
+        rows: { state: string; attempts: number; last_error: string | null }[];
+      }
+    ).rows;
 
   it('keeps a failed job and retries it later, in any process', async () => {
     const kind = `test.flaky.${crypto.randomUUID()}`;
@@ -89,7 +91,9 @@ describe('the job queue', () => {
   it('takes over a job whose process died, and leaves a job that failed every attempt as failed', async () => {
     const kind = `test.orphan.${crypto.randomUUID()}`;
     // A job held by a process that died: its hold has run out.
-    await db().execute(sql`insert into job (kind, payload, attempts, locked_until) values (${kind}, '{"n":2}'::jsonb, 1, now() - interval '1 second')`);
+    await db().execute(
+      sql`insert into job (kind, payload, attempts, locked_until) values (${kind}, '{"n":2}'::jsonb, 1, now() - interval '1 second')`,
+    );
     const queue = createJobQueue(db(), app.log, { maxAttempts: 2 });
     queue.register(kind, async () => {
       throw new Error('still down');

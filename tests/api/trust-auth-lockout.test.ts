@@ -56,7 +56,9 @@ describe('resending the verification email', () => {
   it('sends one link for concurrent requests (counted before sending)', async () => {
     const user = newUser();
     expect((await signUp(app, user)).statusCode).toBe(201);
-    const answers = await Promise.all(Array.from({ length: 8 }, () => post(app, '/api/accounts/resend-verification', { email: user.email })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => post(app, '/api/accounts/resend-verification', { email: user.email })),
+    );
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 429, 429, 429, 429, 429, 429, 429]);
     // The sign-up's email and one resend.
     expect((await outbox(app, user.email)).filter((m) => /verify/i.test(m.subject))).toHaveLength(2);

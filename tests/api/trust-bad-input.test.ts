@@ -32,7 +32,10 @@ describe('a NUL character in any text', () => {
   it('in a course, a nested list or a search query answers 400', async () => {
     const educator = await makeEducator(app);
     expectInvalid(await post(app, '/api/courses', courseBody({ title: 'Water\u0000colour' }), { cookie: educator.cookie }), 'title');
-    expectInvalid(await post(app, '/api/educators', { headline: 'x', bio: 'y', subjects: ['ok', 'bad\u0000'], links: [] }, { cookie: educator.cookie }), 'subjects.1');
+    expectInvalid(
+      await post(app, '/api/educators', { headline: 'x', bio: 'y', subjects: ['ok', 'bad\u0000'], links: [] }, { cookie: educator.cookie }),
+      'subjects.1',
+    );
     expectInvalid(await get(app, '/api/courses/search?q=py%00thon'), 'q');
   });
 
@@ -47,7 +50,9 @@ describe('values PostgreSQL refuses', () => {
     const educator = await makeEducator(app);
     const courseId = await makeCourse(app, educator);
     for (const startsOn of ['2027-02-30', '9999-99-99']) {
-      const res = await post(app, `/api/courses/${courseId}/sessions`, sessionBody({ startsOn, endsOn: '9999-99-99' }), { cookie: educator.cookie });
+      const res = await post(app, `/api/courses/${courseId}/sessions`, sessionBody({ startsOn, endsOn: '9999-99-99' }), {
+        cookie: educator.cookie,
+      });
       expect(res.statusCode, `${startsOn}: ${res.body}`).toBe(400);
     }
   });

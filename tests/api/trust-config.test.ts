@@ -20,8 +20,10 @@ describe('safe defaults of the configuration', () => {
 
   it('gives the database connection and statement timeouts, configurable', () => {
     expect(loadConfig({}).databaseTimeouts).toEqual({ connectMs: 5000, statementMs: 15_000 });
-    expect(loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '2500', DATABASE_STATEMENT_TIMEOUT_MS: '60000' }).databaseTimeouts)
-      .toEqual({ connectMs: 2500, statementMs: 60_000 });
+    expect(loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '2500', DATABASE_STATEMENT_TIMEOUT_MS: '60000' }).databaseTimeouts).toEqual({
+      connectMs: 2500,
+      statementMs: 60_000,
+    });
     expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: 'soon' })).toThrow(ConfigError);
     expect(() => loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '0' })).toThrow(/DATABASE_CONNECT_TIMEOUT_MS/);
   });

@@ -18,7 +18,11 @@ afterAll(async () => {
 
 const EVIL = 'https://evil.example';
 
-function send(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, opts: { cookie: string; origin?: string; type?: string; payload?: string | Buffer; headers?: Record<string, string> }) {
+function send(
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  opts: { cookie: string; origin?: string; type?: string; payload?: string | Buffer; headers?: Record<string, string> },
+) {
   return app.inject({
     method,
     url,
@@ -64,7 +68,10 @@ describe('a request from another site', () => {
 
     const learner = await makeLearner(app);
     const review = await send('PUT', `/%61pi/courses/${courseId}/review`, {
-      cookie: learner.cookie, origin: EVIL, type: 'application/json', payload: JSON.stringify({ rating: 1, text: 'Hijacked review text' }),
+      cookie: learner.cookie,
+      origin: EVIL,
+      type: 'application/json',
+      payload: JSON.stringify({ rating: 1, text: 'Hijacked review text' }),
     });
     expect(review.statusCode, review.body).toBe(403);
   });
@@ -75,20 +82,29 @@ describe('a request from another site', () => {
     const learner = await makeLearner(app);
     expect((await enrol(app, learner, courseId, sessionId)).statusCode).toBe(200);
 
-    const res = await send('POST', `/%61pi/courses/${courseId}/sessions/${sessionId}/drop`, { cookie: learner.cookie, origin: EVIL, type: 'text/plain', payload: '' });
+    const res = await send('POST', `/%61pi/courses/${courseId}/sessions/${sessionId}/drop`, {
+      cookie: learner.cookie,
+      origin: EVIL,
+      type: 'text/plain',
+      payload: '',
+    });
     expect(res.statusCode, res.body).toBe(403);
     // A browser that sends no Origin still says the request is cross-site.
     const noOrigin = await send('POST', `/%61pi/courses/${courseId}/sessions/${sessionId}/drop`, {
-      cookie: learner.cookie, type: 'text/plain', payload: '', headers: { 'sec-fetch-site': 'cross-site' },
+      cookie: learner.cookie,
+      type: 'text/plain',
+      payload: '',
+      headers: { 'sec-fetch-site': 'cross-site' },
     });
     expect(noOrigin.statusCode, noOrigin.body).toBe(403);
     expect(await enrolmentCounts(app, sessionId)).toMatchObject({ active: 1 });
   });
 
-  it("a form posted by one of our own pages (Origin: null, Sec-Fetch-Site: same-origin) passes; Origin null from elsewhere does not", async () => {
+  it('a form posted by one of our own pages (Origin: null, Sec-Fetch-Site: same-origin) passes; Origin null from elsewhere does not', async () => {
     const educator = await makeEducator(app);
     const { courseId } = await makePublishedCourse(app, educator);
-    const archive = (headers: Record<string, string>) => send('POST', `/api/courses/${courseId}/archive`, { cookie: educator.cookie, origin: 'null', headers });
+    const archive = (headers: Record<string, string>) =>
+      send('POST', `/api/courses/${courseId}/archive`, { cookie: educator.cookie, origin: 'null', headers });
     expect((await archive({ 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
     expect((await archive({})).statusCode).toBe(403);
     expect((await getCourse(app, educator, courseId)).json().status).toBe('published');
@@ -124,9 +140,19 @@ describe('form content types on JSON endpoints', () => {
   it('an upload route still takes multipart/form-data from our own origin', async () => {
     const learner = await makeLearner(app);
     const form = await fileForm({ data: Buffer.from('not a picture'), filename: 'a.png', type: 'image/png' });
-    const res = await send('POST', `/api/users/${learner.id}/avatar`, { cookie: learner.cookie, origin: app.config.publicUrl, payload: form.payload, headers: form.headers });
+    const res = await send('POST', `/api/users/${learner.id}/avatar`, {
+      cookie: learner.cookie,
+      origin: app.config.publicUrl,
+      payload: form.payload,
+      headers: form.headers,
+    });
     expect(res.statusCode, res.body).toBe(400);
-    const foreign = await send('POST', `/api/users/${learner.id}/avatar`, { cookie: learner.cookie, origin: EVIL, payload: form.payload, headers: form.headers });
+    const foreign = await send('POST', `/api/users/${learner.id}/avatar`, {
+      cookie: learner.cookie,
+      origin: EVIL,
+      payload: form.payload,
+      headers: form.headers,
+    });
     expect(foreign.statusCode, foreign.body).toBe(403);
   });
 });

@@ -149,13 +149,22 @@ describe.skipIf(!usesPostgres)('losing the database', () => {
     const base = `http://127.0.0.1:${port}`;
     const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
       env: {
-        ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base,
-        DATABASE_URL: run.url, DATA_DIR: tempDir('server-'), SEED_DEMO: 'false', LOG_LEVEL: 'error',
+        ...process.env,
+        NODE_ENV: 'development',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: base,
+        DATABASE_URL: run.url,
+        DATA_DIR: tempDir('server-'),
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'error',
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     let exited: number | string | null = null;
-    server.once('exit', (code, signal) => { exited = code ?? signal; });
+    server.once('exit', (code, signal) => {
+      exited = code ?? signal;
+    });
     const health = () => fetch(`${base}/api/health`).then((r) => r.status);
     try {
       const died = () => exited !== null;

@@ -25,7 +25,12 @@ describe('an Idempotency-Key reused with a different checkout', () => {
     const buyer = await makeLearner(app);
     const customer = await customerOf(app, buyer);
     const headers = { 'idempotency-key': 'attempt-price-change-1' };
-    const first = await post(app, '/api/stripe/course-embedded-checkout', { customer, course: courseId, session: sessionId, price: 4900 }, { cookie: buyer.cookie, headers });
+    const first = await post(
+      app,
+      '/api/stripe/course-embedded-checkout',
+      { customer, course: courseId, session: sessionId, price: 4900 },
+      { cookie: buyer.cookie, headers },
+    );
     expect(first.statusCode, first.body).toBe(200);
 
     const changed = await call(app, 'PUT', `/api/courses/${courseId}`, courseBody({ priceCents: 5900 }), { cookie: educator.cookie });
@@ -37,7 +42,10 @@ describe('an Idempotency-Key reused with a different checkout', () => {
       expect(reused.json().error.code).toBe('idempotency_key_reused');
       expect(reused.json().error.message).toMatch(/reload the page/);
     }
-    const fresh = await post(app, '/api/stripe/course-embedded-checkout', body, { cookie: buyer.cookie, headers: { 'idempotency-key': 'attempt-price-change-2' } });
+    const fresh = await post(app, '/api/stripe/course-embedded-checkout', body, {
+      cookie: buyer.cookie,
+      headers: { 'idempotency-key': 'attempt-price-change-2' },
+    });
     expect(fresh.statusCode, fresh.body).toBe(200);
     expect(fresh.json().sessionId).not.toBe(first.json().sessionId);
   });

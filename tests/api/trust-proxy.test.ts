@@ -43,10 +43,15 @@ describe('TRUST_PROXY configuration', () => {
 async function rotatingFailures(app: TestApp, remote: string, count: number): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < count; i++) {
-    const res = await post(app, '/api/accounts/sign-in', { email: uniqueEmail('nobody'), password: 'Wrong-password-123' }, {
-      ip: remote,
-      headers: { 'x-forwarded-for': `198.51.100.${i + 1}` },
-    });
+    const res = await post(
+      app,
+      '/api/accounts/sign-in',
+      { email: uniqueEmail('nobody'), password: 'Wrong-password-123' },
+      {
+        ip: remote,
+        headers: { 'x-forwarded-for': `198.51.100.${i + 1}` },
+      },
+    );
     statuses.push(res.statusCode);
   }
   return statuses;

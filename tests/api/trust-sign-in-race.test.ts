@@ -44,7 +44,9 @@ describe('the log-in limit under concurrent attempts', () => {
   it('concurrent wrong passwords spread over many accounts from one IP are limited per IP too', async () => {
     const ip = randomIp();
     const responses = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => post(app, '/api/accounts/sign-in', { email: `nobody-${i}-${ip}@example.com`, password: 'Wrong-password-123' }, { ip })),
+      Array.from({ length: 60 }, (_, i) =>
+        post(app, '/api/accounts/sign-in', { email: `nobody-${i}-${ip}@example.com`, password: 'Wrong-password-123' }, { ip }),
+      ),
     );
     expect(tally(responses.map((r) => r.statusCode))).toEqual({ 401: LIMIT, 429: 60 - LIMIT });
   });

@@ -18,7 +18,12 @@ afterAll(async () => {
 
 /** Cookie jar: the new Set-Cookie values replace the old ones of the same name. */
 function merge(cookie: string, res: Response): string {
-  const jar = new Map(cookie.split('; ').filter(Boolean).map((c) => [c.slice(0, c.indexOf('=')), c] as const));
+  const jar = new Map(
+    cookie
+      .split('; ')
+      .filter(Boolean)
+      .map((c) => [c.slice(0, c.indexOf('=')), c] as const),
+  );
   for (const c of cookieHeader(res).split('; ').filter(Boolean)) {
     const name = c.slice(0, c.indexOf('='));
     if (c.endsWith('=')) jar.delete(name);
@@ -69,7 +74,11 @@ describe('two-factor sign-in (TOTP)', () => {
     expect(confirm.statusCode, confirm.body).toBe(200);
     expect(confirm.json().backupCodes).toHaveLength(10);
     const cookie = merge(u.cookie, confirm);
-    expect((await get(app, '/api/accounts/two-factor', { cookie })).json()).toMatchObject({ enabled: true, aal: 'aal2', recentSecondFactor: true });
+    expect((await get(app, '/api/accounts/two-factor', { cookie })).json()).toMatchObject({
+      enabled: true,
+      aal: 'aal2',
+      recentSecondFactor: true,
+    });
   });
 
   it('a wrong password refuses to start', async () => {
@@ -111,18 +120,28 @@ describe('two-factor sign-in (TOTP)', () => {
     const { res, cookie } = await signInWithCode(u, totp(key), true);
     expect(res.statusCode).toBe(200);
     expect(cookie).toMatch(/trust_device=/);
-    const trusted = cookie.split('; ').filter((c) => c.includes('trust_device')).join('; ');
+    const trusted = cookie
+      .split('; ')
+      .filter((c) => c.includes('trust_device'))
+      .join('; ');
     const next = await post(app, '/api/accounts/sign-in', { email: u.email, password: u.password }, { cookie: trusted });
     expect(next.statusCode, next.body).toBe(200);
     const session = merge(trusted, next);
-    expect((await get(app, '/api/accounts/two-factor', { cookie: session })).json()).toMatchObject({ enabled: true, aal: 'aal1', recentSecondFactor: false });
+    expect((await get(app, '/api/accounts/two-factor', { cookie: session })).json()).toMatchObject({
+      enabled: true,
+      aal: 'aal1',
+      recentSecondFactor: false,
+    });
   });
 
   it('changes need a recent second factor: an aal1 session must step up first', async () => {
     const u = await createSignedInUser(app);
     const { key } = await enable(u);
     const { cookie: trustedCookie } = await signInWithCode(u, totp(key), true);
-    const trusted = trustedCookie.split('; ').filter((c) => c.includes('trust_device')).join('; ');
+    const trusted = trustedCookie
+      .split('; ')
+      .filter((c) => c.includes('trust_device'))
+      .join('; ');
     const aal1 = merge(trusted, await post(app, '/api/accounts/sign-in', { email: u.email, password: u.password }, { cookie: trusted }));
     const refused = await post(app, '/api/accounts/two-factor/backup-codes', { password: u.password }, { cookie: aal1 });
     expect(refused.statusCode).toBe(403);
@@ -151,9 +170,19 @@ describe('two-factor sign-in (TOTP)', () => {
   it('turning it off needs the password and a code; then log-in is one step again', async () => {
     const u = await createSignedInUser(app);
     const { key, cookie } = await enable(u);
-    const noCode = await post(app, '/api/accounts/two-factor/disable', { password: u.password, code: '000000' === totp(key) ? '111111' : '000000' }, { cookie });
+    const noCode = await post(
+      app,
+      '/api/accounts/two-factor/disable',
+      { password: u.password, code: '000000' === totp(key) ? '111111' : '000000' },
+      { cookie },
+    );
     expect(noCode.statusCode).toBe(400);
-    const badPassword = await post(app, '/api/accounts/two-factor/disable', { password: 'not-the-password-1', code: totp(key) }, { cookie });
+    const badPassword = await post(
+      app,
+      '/api/accounts/two-factor/disable',
+      { password: 'not-the-password-1', code: totp(key) },
+      { cookie },
+    );
     expect(badPassword.statusCode).toBe(400);
     expect(badPassword.json().error.code).toBe('incorrect_password');
     const off = await post(app, '/api/accounts/two-factor/disable', { password: u.password, code: totp(key) }, { cookie });
@@ -174,7 +203,12 @@ describe('two-factor sign-in (TOTP)', () => {
     expect(withMine.statusCode).toBe(409);
     // Even with two-factor on for them too, my codes are not theirs.
     const theirs = await enable(other);
-    const mine = await post(app, '/api/accounts/two-factor/disable', { password: other.password, code: totp(key) === totp(theirs.key) ? codes[1] : totp(key) }, { cookie: theirs.cookie });
+    const mine = await post(
+      app,
+      '/api/accounts/two-factor/disable',
+      { password: other.password, code: totp(key) === totp(theirs.key) ? codes[1] : totp(key) },
+      { cookie: theirs.cookie },
+    );
     expect(mine.statusCode).toBe(400);
     expect(mine.json().error.code).toBe('invalid_code');
     const rows = await app.database.db.select({ on: userTable.twoFactorEnabled }).from(userTable).where(eq(userTable.id, me.id));
@@ -188,7 +222,8 @@ describe('two-factor sign-in (TOTP)', () => {
     const { key, cookie } = await enable(u);
     const wrong = totp(key, Date.now(), 30);
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await post(app, '/api/accounts/two-factor/verify', { code: wrong }, { cookie })).statusCode);
+    for (let i = 0; i < 12; i++)
+      statuses.push((await post(app, '/api/accounts/two-factor/verify', { code: wrong }, { cookie })).statusCode);
     expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
     expect(statuses.slice(10)).toEqual([429, 429]);
   });
@@ -254,7 +289,10 @@ describe('linked accounts with Google (local OIDC provider)', () => {
   }
   const profile = (email: string) => ({ sub: `google-${randomUUID()}`, email, email_verified: true, name: 'Grace Hopper' });
   const providers = async (cookie: string) =>
-    (await get(gApp, '/api/accounts/linked-accounts', { cookie })).json().accounts.map((a: { provider: string }) => a.provider).sort();
+    (await get(gApp, '/api/accounts/linked-accounts', { cookie }))
+      .json()
+      .accounts.map((a: { provider: string }) => a.provider)
+      .sort();
 
   it('a password account links Google, then unlinks it', async () => {
     const u = await createSignedInUser(gApp);
@@ -282,7 +320,10 @@ describe('linked accounts with Google (local OIDC provider)', () => {
 
     const refused = await post(gApp, '/api/accounts/linked-accounts/unlink', { provider: 'google' }, { cookie });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().error).toMatchObject({ code: 'single_identity_not_deletable', message: expect.stringContaining('Set a password first') });
+    expect(refused.json().error).toMatchObject({
+      code: 'single_identity_not_deletable',
+      message: expect.stringContaining('Set a password first'),
+    });
 
     const weak = await post(gApp, '/api/accounts/password', { password: 'password' }, { cookie });
     expect(weak.statusCode).toBe(400);

@@ -35,7 +35,6 @@ const DESCRIPTION = [
  * look at on request (AGORA_SHOTS=1): desktop, and 360 px wide.
  */
 
-
 /** The first Tuesday at least `after` days from now, as YYYY-MM-DD. */
 function tuesdayAfter(after: number): string {
   const d = new Date(Date.now() + after * 86400_000);
@@ -45,31 +44,45 @@ function tuesdayAfter(after: number): string {
 
 /** A verified educator (a potter) signed in through an API client. */
 const apiEducator = (firstName: string, lastName: string) =>
-  createEducator({ firstName, lastName }, { headline: 'Potter and teacher', bio: 'I have taught pottery to adults for twelve years.', subjects: ['Pottery'], links: [] });
+  createEducator(
+    { firstName, lastName },
+    { headline: 'Potter and teacher', bio: 'I have taught pottery to adults for twelve years.', subjects: ['Pottery'], links: [] },
+  );
 
 /** A published free in-person pottery course, weekly at 19:00 in the session's zone. */
 async function apiCourse(api: ApiClient, title: string) {
   const [y, m, d] = dayFromNow(6).split('-').map(Number);
   return createPublishedCourse(api, {
     course: {
-      title, summary: 'Throw your first bowls on the wheel in four evenings.', description: 'Clay, wheel, glaze.',
-      format: 'in_person', city: 'Leeds', address: '1 Kiln Lane', currency: 'gbp',
+      title,
+      summary: 'Throw your first bowls on the wheel in four evenings.',
+      description: 'Clay, wheel, glaze.',
+      format: 'in_person',
+      city: 'Leeds',
+      address: '1 Kiln Lane',
+      currency: 'gbp',
     },
     session: { startsOn: dayFromNow(5), endsOn: dayFromNow(40), capacity: 8, minToRun: 2, timeZone: SESSION_ZONE },
     classTimes: {
       startsAt: wallTimeToUtc({ year: y, month: m, day: d, hour: 19, minute: 0 }, SESSION_ZONE).toISOString(),
       endsAt: wallTimeToUtc({ year: y, month: m, day: d, hour: 21, minute: 0 }, SESSION_ZONE).toISOString(),
-      location: 'Studio 2', repeatWeeks: 4,
+      location: 'Studio 2',
+      repeatWeeks: 4,
     },
   });
 }
 
-test('an educator onboards, writes a course with hostile text, adds a session and a weekly series, and publishes it', async ({ page, context }) => {
+test('an educator onboards, writes a course with hostile text, adds a session and a weekly series, and publishes it', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   const dialogs = collectDialogs(page);
   const user = await createVerifiedUser({ firstName: 'Beatrix', lastName: 'Potter' });
   await logIn(context, user);
-  const png = await sharp({ create: { width: 640, height: 360, channels: 3, background: { r: 67, g: 56, b: 202 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 640, height: 360, channels: 3, background: { r: 67, g: 56, b: 202 } } })
+    .png()
+    .toBuffer();
 
   await test.step('a non-educator sent to an educator screen lands on the onboarding', async () => {
     await page.goto('/course/new');
@@ -382,7 +395,16 @@ test('axe finds no serious or critical violation on /course/new and the onboardi
 
   const api = new ApiClient();
   expect((await api.post('/api/accounts/sign-in', { email: user.email, password: user.password })).status).toBe(200);
-  expect((await api.post('/api/educators', { headline: 'Teacher of things', bio: 'I have taught many things to many people.', subjects: [], links: [] })).status).toBe(201);
+  expect(
+    (
+      await api.post('/api/educators', {
+        headline: 'Teacher of things',
+        bio: 'I have taught many things to many people.',
+        subjects: [],
+        links: [],
+      })
+    ).status,
+  ).toBe(201);
   await page.goto('/course/new');
   await expect(page.getByRole('heading', { name: 'Create a course' })).toBeVisible();
   expect(await serious()).toEqual([]);

@@ -41,8 +41,7 @@ function newest(dir: string): number {
 function ensureWebBuild() {
   const index = path.join(ROOT, 'dist/web/index.html');
   const stale =
-    !existsSync(index) ||
-    Math.max(newest(path.join(ROOT, 'src/web')), newest(path.join(ROOT, 'src/shared'))) > statSync(index).mtimeMs;
+    !existsSync(index) || Math.max(newest(path.join(ROOT, 'src/web')), newest(path.join(ROOT, 'src/shared'))) > statSync(index).mtimeMs;
   if (!stale) return;
   console.log('  building the web app (npx vite build)');
   const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
@@ -63,7 +62,9 @@ async function waitForHealth(url: string, child: ChildProcess, logFile: string, 
     await new Promise((r) => setTimeout(r, 250));
   }
   const log = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n') : '';
-  throw new Error(`the server did not become healthy at ${url}${child.exitCode !== null ? ` (exited with ${child.exitCode})` : ''}\n${log}`);
+  throw new Error(
+    `the server did not become healthy at ${url}${child.exitCode !== null ? ` (exited with ${child.exitCode})` : ''}\n${log}`,
+  );
 }
 
 function stopProcess(child: ChildProcess): Promise<void> {

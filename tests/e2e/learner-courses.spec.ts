@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { wallTimeToUtc } from '../../src/shared/time';
-import { ApiClient, collectDialogs, createEducator, createPublishedCourse, createVerifiedUser, dayFromNow, latestEmail, logIn } from './support';
+import {
+  ApiClient,
+  collectDialogs,
+  createEducator,
+  createPublishedCourse,
+  createVerifiedUser,
+  dayFromNow,
+  latestEmail,
+  logIn,
+} from './support';
 import { scrollWidth, seriousViolations } from './checks';
 import { UNKNOWN_ID } from '../support/test-data';
 
@@ -39,12 +48,15 @@ const typo = (word: string) => word.slice(0, 4) + word[5] + word[4] + word.slice
 
 /** A verified educator (a musician) signed in through an API client. */
 const educator = () =>
-  createEducator({ firstName: 'Hedy', lastName: 'Lamarr' }, {
-    headline: 'Musician and patient teacher',
-    bio: 'I have taught the kalimba to children and adults for ten years, online and in person.',
-    subjects: ['music'],
-    links: [],
-  });
+  createEducator(
+    { firstName: 'Hedy', lastName: 'Lamarr' },
+    {
+      headline: 'Musician and patient teacher',
+      bio: 'I have taught the kalimba to children and adults for ten years, online and in person.',
+      subjects: ['music'],
+      links: [],
+    },
+  );
 
 /**
  * A published free course with one session (New York time) and weekly class times, the
@@ -72,7 +84,10 @@ async function publishedCourse(api: ApiClient, opts: { title: string; descriptio
   });
 }
 
-test('a learner finds a course by search with a typo, enrols, sees it on the dashboard, downloads the calendar, drops, enrols again and reviews it', async ({ page, context }) => {
+test('a learner finds a course by search with a typo, enrols, sees it on the dashboard, downloads the calendar, drops, enrols again and reviews it', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   const word = uniqueWord();
   const title = `Kalimba for beginners ${word}`;
@@ -127,7 +142,9 @@ test('a learner finds a course by search with a typo, enrols, sees it on the das
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('list', { name: 'Class times this week' }).getByRole('link', { name: title, exact: true })).toBeVisible();
     await expect(page.getByRole('list', { name: 'Your courses' }).getByRole('link', { name: title, exact: true })).toBeVisible();
-    await expect(page.getByRole('list', { name: 'Later class times' }).getByRole('link', { name: title, exact: true }).first()).toBeVisible();
+    await expect(
+      page.getByRole('list', { name: 'Later class times' }).getByRole('link', { name: title, exact: true }).first(),
+    ).toBeVisible();
     await page.screenshot({ path: '/tmp/agora-learner-dashboard.png', fullPage: true });
   });
 
@@ -228,7 +245,10 @@ test('a full session puts the learner on the waitlist; a dropped seat promotes t
   expect(mail.subject).toContain(title);
 });
 
-test('an unknown course is Not Found; search, course, explore and dashboard pages have no serious axe violation', async ({ page, context }) => {
+test('an unknown course is Not Found; search, course, explore and dashboard pages have no serious axe violation', async ({
+  page,
+  context,
+}) => {
   const { api } = await educator();
   const word = uniqueWord();
   const { courseId } = await publishedCourse(api, { title: `Kalimba songbook ${word}` });
@@ -302,7 +322,9 @@ test.describe('on a 360 px wide screen', () => {
     await logIn(context, await createVerifiedUser());
 
     await page.goto(`/course/search?q=${word}`);
-    await expect(page.getByRole('list', { name: 'Courses found' }).getByRole('link', { name: `Kalimba in the park ${word}` })).toBeVisible();
+    await expect(
+      page.getByRole('list', { name: 'Courses found' }).getByRole('link', { name: `Kalimba in the park ${word}` }),
+    ).toBeVisible();
     await expect(page.getByLabel('Category')).toBeHidden();
     await page.getByRole('button', { name: /Filters/ }).click();
     await expect(page.getByLabel('Category')).toBeVisible();

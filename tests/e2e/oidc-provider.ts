@@ -71,11 +71,14 @@ export async function startOidcProvider(port: number): Promise<{ url: string; st
     if (code) byCode.set(code, profile);
   });
 
-  server.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }, req: IncomingMessage & { body?: Record<string, string> }) => {
-    const code = req.body?.code;
-    const profile = code ? byCode.get(code) : undefined;
-    if (profile) Object.assign(token.payload, claims(profile));
-  });
+  server.service.on(
+    'beforeTokenSigning',
+    (token: { payload: Record<string, unknown> }, req: IncomingMessage & { body?: Record<string, string> }) => {
+      const code = req.body?.code;
+      const profile = code ? byCode.get(code) : undefined;
+      if (profile) Object.assign(token.payload, claims(profile));
+    },
+  );
 
   // The userinfo answer repeats the claims of the access token it is called with.
   server.service.on('beforeUserinfo', (response: { body: unknown; statusCode: number }, req: IncomingMessage) => {

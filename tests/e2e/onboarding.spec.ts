@@ -51,7 +51,9 @@ test('a newcomer signs up, verifies the email, logs in, edits the profile and pi
   });
 
   await test.step('upload a profile picture', async () => {
-    const png = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 67, g: 56, b: 202 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 67, g: 56, b: 202 } } })
+      .png()
+      .toBuffer();
     await page.getByLabel('Change picture').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
     await expect(page.getByText('Your picture has been updated')).toBeVisible();
     const picture = page.getByRole('img', { name: 'Your avatar' });
@@ -80,7 +82,9 @@ test('a file that is not a picture is refused with a clear message, and names ca
   await expect(picture).toHaveAttribute('src', '/default-avatar.svg');
 
   // Declared as a PNG, but its content is not an image: the server decides by content.
-  await page.getByLabel('Change picture').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just some text, not pixels') });
+  await page
+    .getByLabel('Change picture')
+    .setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just some text, not pixels') });
   await expect(page.getByRole('alert')).toContainText('The picture must be a PNG, JPEG or WebP image');
   await expect(picture).toHaveAttribute('src', '/default-avatar.svg');
 

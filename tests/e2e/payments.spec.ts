@@ -1,7 +1,14 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { TEST_CARDS } from '../../src/shared/payments';
 import {
-  BASE_URL, createEducator, createPaidCourse, createVerifiedUser, enablePayouts, logIn, payWithCard, type PaidCourse,
+  BASE_URL,
+  createEducator,
+  createPaidCourse,
+  createVerifiedUser,
+  enablePayouts,
+  logIn,
+  payWithCard,
+  type PaidCourse,
 } from './support';
 import { fitsNarrowScreen, seriousViolations } from './checks';
 
@@ -106,7 +113,10 @@ test('a learner pays once with 4242 and is enrolled; the course is on their dash
   });
 });
 
-test('a learner pays in 3 installments; the test clock runs 3 months: 3 invoices paid, the plan ends, still enrolled', async ({ page, context }) => {
+test('a learner pays in 3 installments; the test clock runs 3 months: 3 invoices paid, the plan ends, still enrolled', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   const course = await paidCourseOnSale({ priceCents: 9000, installments: 3, title: 'Cello for grown-ups' });
   await logIn(context, await createVerifiedUser({ firstName: 'Jacqueline', lastName: 'Pré' }));
@@ -120,7 +130,7 @@ test('a learner pays in 3 installments; the test clock runs 3 months: 3 invoices
   const customer = ((await config.json()) as { customer: string }).customer;
   expect(customer).toBeTruthy();
 
-  await test.step('the sandbox dev dashboard advances the customer\'s clock a month at a time', async () => {
+  await test.step("the sandbox dev dashboard advances the customer's clock a month at a time", async () => {
     await page.goto('/sandbox');
     const row = page.getByRole('row').filter({ hasText: customer }).first();
     for (let month = 1; month <= 3; month++) {
@@ -166,12 +176,16 @@ test('a declined card shows the reason and enrols nobody', async ({ page, contex
   await expect(page.getByRole('link', { name: course.title, exact: true })).toHaveCount(0);
 });
 
-test('an educator sets up payouts, publishes a paid course, a learner buys it: the sale shows net of the fee', async ({ page, context, browser }) => {
+test('an educator sets up payouts, publishes a paid course, a learner buys it: the sale shows net of the fee', async ({
+  page,
+  context,
+  browser,
+}) => {
   test.setTimeout(120_000);
   const { api, user } = await createEducator({ firstName: 'Maria', lastName: 'Montessori' });
   await logIn(context, user);
 
-  await test.step('onboarding step 2 sends the educator to the provider\'s onboarding and back', async () => {
+  await test.step("onboarding step 2 sends the educator to the provider's onboarding and back", async () => {
     await page.goto('/educator/onboard');
     await expect(page.getByRole('list', { name: 'Onboarding steps' })).toContainText('Set up payouts');
     await checkPage(page, 'onboard');

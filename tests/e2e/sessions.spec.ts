@@ -4,7 +4,10 @@ import { createVerifiedUser, logIn, whoAmI } from './support';
 test('"Sign out other devices" ends the sessions of the other browsers', async ({ page, context, browser }) => {
   const user = await createVerifiedUser();
   await logIn(context, user);
-  const phone = await browser.newContext({ userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1' });
+  const phone = await browser.newContext({
+    userAgent:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1',
+  });
   await logIn(phone, user);
   const phonePage = await phone.newPage();
   await phonePage.goto('/explore');
@@ -44,7 +47,11 @@ test('one other device can be signed out from the list', async ({ page, context,
   await tablet.close();
 });
 
-test('a page left open on a revoked session sends the user to /login with an explanation on the next request', async ({ page, context, browser }) => {
+test('a page left open on a revoked session sends the user to /login with an explanation on the next request', async ({
+  page,
+  context,
+  browser,
+}) => {
   const user = await createVerifiedUser();
   await logIn(context, user);
   const laptop = await browser.newContext();

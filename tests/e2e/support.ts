@@ -3,8 +3,18 @@ import { request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHead
 import { expect, type BrowserContext, type Page } from '@playwright/test';
 import { wallTimeToUtc } from '../../src/shared/time';
 import {
-  becomeEducator, createClassTimes, createCourse, createSession, dayFromNow, linkIn, newUser, publishCourse, uniqueEmail,
-  type NewUser, type OutboxMessage, type Send,
+  becomeEducator,
+  createClassTimes,
+  createCourse,
+  createSession,
+  dayFromNow,
+  linkIn,
+  newUser,
+  publishCourse,
+  uniqueEmail,
+  type NewUser,
+  type OutboxMessage,
+  type Send,
 } from '../support/test-data';
 import { encodeProfile, PROFILE_COOKIE, type GoogleProfile } from './oidc-provider';
 
@@ -183,7 +193,8 @@ export async function signedInClient(user: Pick<NewUser, 'email' | 'password'>):
 
 /** A verified user with an educator record (onboarding step 1), signed in through an API client. */
 export async function createEducator(
-  overrides: Partial<NewUser> = {}, educator: Record<string, unknown> = {},
+  overrides: Partial<NewUser> = {},
+  educator: Record<string, unknown> = {},
 ): Promise<{ api: ApiClient; user: NewUser & { id: string } }> {
   const user = await createVerifiedUser(overrides);
   const api = await signedInClient(user);
@@ -216,15 +227,22 @@ export async function enablePayouts(api: ApiClient, user: { id: string; email: s
   expect([200, 302, 303], submitted.text).toContain(submitted.status);
   const payouts = await api.get('/api/educator/payouts?refresh=1');
   expect(payouts.status, payouts.text).toBe(200);
-  expect(payouts.json<{ account: { chargesEnabled: boolean } | null }>().account?.chargesEnabled, 'charges enabled after onboarding').toBe(true);
+  expect(payouts.json<{ account: { chargesEnabled: boolean } | null }>().account?.chargesEnabled, 'charges enabled after onboarding').toBe(
+    true,
+  );
   return accountId;
 }
 
-export interface PaidCourse { courseId: string; sessionId: string; title: string }
+export interface PaidCourse {
+  courseId: string;
+  sessionId: string;
+  title: string;
+}
 
 /** A published course: the course, one session and its class times (fields over the shared defaults). */
 export async function createPublishedCourse(
-  api: ApiClient, body: { course: Record<string, unknown>; session: Record<string, unknown>; classTimes: Record<string, unknown> },
+  api: ApiClient,
+  body: { course: Record<string, unknown>; session: Record<string, unknown>; classTimes: Record<string, unknown> },
 ): Promise<{ courseId: string; sessionId: string }> {
   const courseId = await createCourse(api.send, body.course);
   const sessionId = await createSession(api.send, courseId, body.session);
@@ -239,7 +257,11 @@ function londonTime(days: number, hour: number, minute: number): string {
   return wallTimeToUtc({ year, month, day, hour, minute }, 'Europe/London').toISOString();
 }
 
-export interface PaidCourse { courseId: string; sessionId: string; title: string }
+export interface PaidCourse {
+  courseId: string;
+  sessionId: string;
+  title: string;
+}
 
 /**
  * A published paid course (the educator's charges must be enabled) with one session that
@@ -247,19 +269,34 @@ export interface PaidCourse { courseId: string; sessionId: string; title: string
  */
 export async function createPaidCourse(
   api: ApiClient,
-  opts: { title?: string; priceCents: number; currency?: string; installments?: number | null; capacity?: number; startsIn?: number; refundPolicy?: string },
+  opts: {
+    title?: string;
+    priceCents: number;
+    currency?: string;
+    installments?: number | null;
+    capacity?: number;
+    startsIn?: number;
+    refundPolicy?: string;
+  },
 ): Promise<PaidCourse> {
   const title = opts.title ?? `Paid course ${Math.random().toString(36).slice(2, 8)}`;
   const startsIn = opts.startsIn ?? 5;
   const { courseId, sessionId } = await createPublishedCourse(api, {
     course: {
-      title, city: null, address: null, priceCents: opts.priceCents, installments: opts.installments ?? null,
-      ...(opts.currency && { currency: opts.currency }), ...(opts.refundPolicy && { refundPolicy: opts.refundPolicy }),
+      title,
+      city: null,
+      address: null,
+      priceCents: opts.priceCents,
+      installments: opts.installments ?? null,
+      ...(opts.currency && { currency: opts.currency }),
+      ...(opts.refundPolicy && { refundPolicy: opts.refundPolicy }),
     },
     session: { startsOn: dayFromNow(startsIn), endsOn: dayFromNow(startsIn + 40), capacity: opts.capacity ?? 8 },
     classTimes: {
-      startsAt: londonTime(startsIn + 1, 18, 0), endsAt: londonTime(startsIn + 1, 19, 30),
-      meetingUrl: 'https://meet.example.com/agora-class', repeatWeeks: 4,
+      startsAt: londonTime(startsIn + 1, 18, 0),
+      endsAt: londonTime(startsIn + 1, 19, 30),
+      meetingUrl: 'https://meet.example.com/agora-class',
+      repeatWeeks: 4,
     },
   });
   return { courseId, sessionId, title };

@@ -20,7 +20,14 @@ const freePort = () =>
 const port = await freePort();
 const base = `http://localhost:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'agora-smoke-'));
-const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), PUBLIC_URL: base, DATA_DIR: dataDir, LOG_LEVEL: 'warn', SEED_DEMO: 'true' };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  PORT: String(port),
+  PUBLIC_URL: base,
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  SEED_DEMO: 'true',
+};
 delete env.DATABASE_URL;
 delete env.SMTP_URL;
 const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -72,7 +79,10 @@ try {
       body: JSON.stringify({ email: 'ada@agora.local', password: 'Agora-demo-2026' }),
     });
     expect(r.status === 200, `sign-in answered ${r.status}`);
-    cookie = r.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    cookie = r.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     expect(cookie.includes('session_token'), 'no session cookie');
   });
   await check('GET /api/me returns the signed-in user', async () => {
@@ -84,14 +94,18 @@ try {
   await check('the demo courses are there to find (seeded after the server listens)', async () => {
     // The paid course is published before Ada is enrolled in the free one: wait for both.
     let enrolled = false;
-    await waitUntil(async () => {
-      const r = await fetch(`${base}/api/courses/search?q=python`, { headers: { cookie } });
-      const body = await r.json();
-      paidCourse = body.items?.find((c: { title: string }) => c.title === 'Python for Curious Beginners') ?? null;
-      const dash = await (await fetch(`${base}/api/dashboard`, { headers: { cookie } })).json();
-      enrolled = JSON.stringify(dash).includes('Mathematics of Everyday Life');
-      return !!paidCourse && enrolled;
-    }, 3 * 60_000, 500);
+    await waitUntil(
+      async () => {
+        const r = await fetch(`${base}/api/courses/search?q=python`, { headers: { cookie } });
+        const body = await r.json();
+        paidCourse = body.items?.find((c: { title: string }) => c.title === 'Python for Curious Beginners') ?? null;
+        const dash = await (await fetch(`${base}/api/dashboard`, { headers: { cookie } })).json();
+        enrolled = JSON.stringify(dash).includes('Mathematics of Everyday Life');
+        return !!paidCourse && enrolled;
+      },
+      3 * 60_000,
+      500,
+    );
     expect(paidCourse && paidCourse.priceCents === 12000, 'demo course "Python for Curious Beginners" not found');
     expect(enrolled, 'Ada is not enrolled in the free demo course');
   });
@@ -104,7 +118,10 @@ try {
       body: JSON.stringify({ customer: summary.customer, course: paidCourse!.id, session: summary.session.id, price: summary.priceCents }),
     });
     const body = await r.json();
-    expect(r.status === 200 && /^cs_test_/.test(body.sessionId) && body.sandboxUrl?.startsWith('/sandbox/checkout/'), `checkout ${r.status} ${JSON.stringify(body)}`);
+    expect(
+      r.status === 200 && /^cs_test_/.test(body.sessionId) && body.sandboxUrl?.startsWith('/sandbox/checkout/'),
+      `checkout ${r.status} ${JSON.stringify(body)}`,
+    );
     const form = await fetch(`${base}${body.sandboxUrl}`);
     expect(form.status === 200 && (await form.text()).includes('Card number'), `sandbox form ${form.status}`);
   });
@@ -114,7 +131,10 @@ try {
   });
   await check('a protected page redirects to /login without a session', async () => {
     const r = await fetch(`${base}/dashboard`, { redirect: 'manual' });
-    expect(r.status === 302 && r.headers.get('location') === '/login?next=%2Fdashboard', `dashboard ${r.status} ${r.headers.get('location')}`);
+    expect(
+      r.status === 302 && r.headers.get('location') === '/login?next=%2Fdashboard',
+      `dashboard ${r.status} ${r.headers.get('location')}`,
+    );
   });
   await check('an unknown page answers 404', async () => {
     const r = await fetch(`${base}/no-such-page`);

@@ -43,10 +43,7 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
 }
 
 /** The whole application, ready for app.inject(); close it in afterAll. */
-export async function buildTestApp(
-  overrides: Record<string, string | undefined> = {},
-  options: TestAppOptions = {},
-): Promise<TestApp> {
+export async function buildTestApp(overrides: Record<string, string | undefined> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const config = testConfig(overrides);
   let database = options.database;
   if (!database && !config.databaseUrl && !options.ownDatabase) {

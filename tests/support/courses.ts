@@ -4,7 +4,15 @@ import { useTestApp, type AppContext, type TestApp } from './app.js';
 import { createSignedInUser, type NewUser, type SignedInUser } from './factories.js';
 import { call, get, patch, post, sendAs } from './http.js';
 import {
-  becomeEducator, classTimeBody, courseBody, createClassTimes, createCourse, createSession, dayFromNow, educatorBody, publishCourse,
+  becomeEducator,
+  classTimeBody,
+  courseBody,
+  createClassTimes,
+  createCourse,
+  createSession,
+  dayFromNow,
+  educatorBody,
+  publishCourse,
   sessionBody,
 } from './test-data.js';
 
@@ -43,17 +51,32 @@ export async function makeCourse(app: TestApp, educator: { cookie: string }, ove
   return createCourse(sendAs(app, educator.cookie), overrides);
 }
 
-export async function makeSession(app: TestApp, educator: { cookie: string }, courseId: string, overrides: Record<string, unknown> = {}): Promise<string> {
+export async function makeSession(
+  app: TestApp,
+  educator: { cookie: string },
+  courseId: string,
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
   return createSession(sendAs(app, educator.cookie), courseId, overrides);
 }
 
-export function addClassTimes(app: TestApp, educator: { cookie: string }, courseId: string, sessionId: string, body: Record<string, unknown>) {
+export function addClassTimes(
+  app: TestApp,
+  educator: { cookie: string },
+  courseId: string,
+  sessionId: string,
+  body: Record<string, unknown>,
+) {
   return post(app, `/api/courses/${courseId}/sessions/${sessionId}/class-times`, body, { cookie: educator.cookie });
 }
 
 /** Adds class times (one, or a weekly series) and answers their ids. */
 export async function makeClassTimes(
-  app: TestApp, educator: { cookie: string }, courseId: string, sessionId: string, body: Record<string, unknown> = classTimeBody(31),
+  app: TestApp,
+  educator: { cookie: string },
+  courseId: string,
+  sessionId: string,
+  body: Record<string, unknown> = classTimeBody(31),
 ): Promise<string[]> {
   return createClassTimes(sendAs(app, educator.cookie), courseId, sessionId, body);
 }
@@ -67,7 +90,9 @@ export async function publish(app: TestApp, educator: { cookie: string }, course
 
 /** A published course with one session (and one class time); the common starting point. */
 export async function makePublishedCourse(
-  app: TestApp, educator: { cookie: string }, opts: { course?: Record<string, unknown>; session?: Record<string, unknown> } = {},
+  app: TestApp,
+  educator: { cookie: string },
+  opts: { course?: Record<string, unknown>; session?: Record<string, unknown> } = {},
 ): Promise<{ courseId: string; sessionId: string; classTimeIds: string[] }> {
   const courseId = await makeCourse(app, educator, opts.course);
   const sessionId = await makeSession(app, educator, courseId, opts.session);
@@ -82,7 +107,8 @@ export const enrol = (app: TestApp, learner: { cookie: string }, courseId: strin
 export const drop = (app: TestApp, learner: { cookie: string }, courseId: string, sessionId: string) =>
   post(app, `/api/courses/${courseId}/sessions/${sessionId}/drop`, undefined, { cookie: learner.cookie });
 
-export const getCourse = (app: TestApp, user: { cookie: string }, courseId: string) => get(app, `/api/courses/${courseId}`, { cookie: user.cookie });
+export const getCourse = (app: TestApp, user: { cookie: string }, courseId: string) =>
+  get(app, `/api/courses/${courseId}`, { cookie: user.cookie });
 
 export const putReview = (app: TestApp, user: { cookie: string }, courseId: string, body: Record<string, unknown>) =>
   call(app, 'PUT', `/api/courses/${courseId}/review`, body, { cookie: user.cookie });
@@ -93,17 +119,23 @@ export const patchSession = (app: TestApp, user: { cookie: string }, courseId: s
 /** One row of SQL, straight from the app's database (for facts the API does not show). */
 export async function queryRows<T = Record<string, unknown>>(app: TestApp, query: ReturnType<typeof sql>): Promise<T[]> {
   const res = await app.database.db.execute(query);
-  return ((res as unknown as { rows?: T[] }).rows ?? (res as unknown as T[]));
+  return (res as unknown as { rows?: T[] }).rows ?? (res as unknown as T[]);
 }
 
 /** Enrolment statuses of a session, counted. */
 export async function enrolmentCounts(app: TestApp, sessionId: string): Promise<Record<string, number>> {
-  const rows = await queryRows<{ status: string; n: number }>(app, sql`select status, count(*)::int as n from enrolment where session_id = ${sessionId} group by status`);
+  const rows = await queryRows<{ status: string; n: number }>(
+    app,
+    sql`select status, count(*)::int as n from enrolment where session_id = ${sessionId} group by status`,
+  );
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
 
 export async function seatsTaken(app: TestApp, sessionId: string): Promise<{ seatsTaken: number; capacity: number }> {
-  const [row] = await queryRows<{ seats_taken: number; capacity: number }>(app, sql`select seats_taken, capacity from course_session where id = ${sessionId}`);
+  const [row] = await queryRows<{ seats_taken: number; capacity: number }>(
+    app,
+    sql`select seats_taken, capacity from course_session where id = ${sessionId}`,
+  );
   return { seatsTaken: Number(row.seats_taken), capacity: Number(row.capacity) };
 }
 

@@ -51,9 +51,17 @@ export async function customerOf(app: TestApp, user: { cookie: string }): Promis
  * An educator whose payouts are set up through the API and the sandbox's onboarding
  * (create-stripe-account, the onboarding form submitted), charges enabled.
  */
-export async function makePayoutEducator(app: TestApp, overrides: Parameters<typeof makeEducator>[1] = {}): Promise<Educator & { accountId: string }> {
+export async function makePayoutEducator(
+  app: TestApp,
+  overrides: Parameters<typeof makeEducator>[1] = {},
+): Promise<Educator & { accountId: string }> {
   const educator = await makeEducator(app, overrides);
-  const res = await post(app, '/api/stripe/create-stripe-account', { email: educator.email, user_id: educator.id }, { cookie: educator.cookie });
+  const res = await post(
+    app,
+    '/api/stripe/create-stripe-account',
+    { email: educator.email, user_id: educator.id },
+    { cookie: educator.cookie },
+  );
   expect(res.statusCode, res.body).toBe(200);
   const accountId = res.json().stripe_connect_account_id as string;
   await completeOnboarding(app, accountId);
@@ -66,7 +74,10 @@ export async function makePayoutEducator(app: TestApp, overrides: Parameters<typ
 
 /** Submits the sandbox's Connect onboarding form for an account. */
 export async function completeOnboarding(app: TestApp, accountId: string) {
-  const q = new URLSearchParams({ return_url: 'http://localhost/educator/onboard-success', refresh_url: 'http://localhost/educator/onboard?step=payouts' });
+  const q = new URLSearchParams({
+    return_url: 'http://localhost/educator/onboard-success',
+    refresh_url: 'http://localhost/educator/onboard?step=payouts',
+  });
   const res = await app.inject({
     method: 'POST',
     url: `/sandbox/connect/onboard/${accountId}?${q}`,
@@ -93,14 +104,33 @@ export function payCheckout(app: TestApp, checkout: Checkout, number = '4242 424
 }
 
 /** Starts a one-payment checkout of a course session for a learner. */
-export async function startCheckout(app: TestApp, learner: { cookie: string }, courseId: string, sessionId: string, price: number, installments?: number) {
+export async function startCheckout(
+  app: TestApp,
+  learner: { cookie: string },
+  courseId: string,
+  sessionId: string,
+  price: number,
+  installments?: number,
+) {
   const customer = await customerOf(app, learner);
   const path = installments ? '/api/stripe/course-embedded-subscription' : '/api/stripe/course-embedded-checkout';
-  return post(app, path, { customer, course: courseId, session: sessionId, price, ...(installments ? { installments } : {}) }, { cookie: learner.cookie });
+  return post(
+    app,
+    path,
+    { customer, course: courseId, session: sessionId, price, ...(installments ? { installments } : {}) },
+    { cookie: learner.cookie },
+  );
 }
 
 /** Starts and pays a checkout; answers the checkout. */
-export async function buy(app: TestApp, learner: { cookie: string }, courseId: string, sessionId: string, price: number, installments?: number): Promise<Checkout> {
+export async function buy(
+  app: TestApp,
+  learner: { cookie: string },
+  courseId: string,
+  sessionId: string,
+  price: number,
+  installments?: number,
+): Promise<Checkout> {
   const res = await startCheckout(app, learner, courseId, sessionId, price, installments);
   expect(res.statusCode, res.body).toBe(200);
   const checkout = res.json() as Checkout;
@@ -111,7 +141,10 @@ export async function buy(app: TestApp, learner: { cookie: string }, courseId: s
 
 /** A new published paid course and a learner whose purchase of a seat in it went through. */
 export async function paidSeat(
-  app: TestApp, educator: { cookie: string }, course: { priceCents: number; installments?: number } & Record<string, unknown>, session?: Record<string, unknown>,
+  app: TestApp,
+  educator: { cookie: string },
+  course: { priceCents: number; installments?: number } & Record<string, unknown>,
+  session?: Record<string, unknown>,
 ) {
   const { courseId, sessionId } = await makePublishedCourse(app, educator, { course, session });
   const learner = await makeLearner(app);
@@ -122,8 +155,17 @@ export async function paidSeat(
 
 /** The purchase row of a checkout session. */
 export async function purchaseOf(app: TestApp, checkoutSessionId: string) {
-  const [row] = await queryRows<{ id: string; status: string; failure_reason: string | null; enrolment_id: string | null; subscription_id: string | null; payment_intent_id: string | null }>(
-    app, sql`select id, status, failure_reason, enrolment_id, subscription_id, payment_intent_id from purchase where checkout_session_id = ${checkoutSessionId}`);
+  const [row] = await queryRows<{
+    id: string;
+    status: string;
+    failure_reason: string | null;
+    enrolment_id: string | null;
+    subscription_id: string | null;
+    payment_intent_id: string | null;
+  }>(
+    app,
+    sql`select id, status, failure_reason, enrolment_id, subscription_id, payment_intent_id from purchase where checkout_session_id = ${checkoutSessionId}`,
+  );
   return row ?? null;
 }
 
@@ -136,26 +178,51 @@ export function waitForPurchase(app: TestApp, checkout: Checkout, status = 'fulf
 }
 
 export async function paymentsOf(app: TestApp, purchaseId: string) {
-  return queryRows<{ sequence: number; amount_cents: number; fee_cents: number; refunded_cents: number; charge_id: string | null; invoice_id: string | null; receipt_url: string | null }>(
-    app, sql`select sequence, amount_cents, fee_cents, refunded_cents, charge_id, invoice_id, receipt_url from payment where purchase_id = ${purchaseId} order by sequence`);
+  return queryRows<{
+    sequence: number;
+    amount_cents: number;
+    fee_cents: number;
+    refunded_cents: number;
+    charge_id: string | null;
+    invoice_id: string | null;
+    receipt_url: string | null;
+  }>(
+    app,
+    sql`select sequence, amount_cents, fee_cents, refunded_cents, charge_id, invoice_id, receipt_url from payment where purchase_id = ${purchaseId} order by sequence`,
+  );
 }
 
 /** A webhook request signed with the app's secret (or a given one), as the provider sends it. */
 export function signedWebhook(app: TestApp, payload: string, secret = app.config.payments.webhookSecret) {
   const header = Stripe.webhooks.generateTestHeaderString({ payload, secret });
-  return app.inject({ method: 'POST', url: '/api/stripe/webhook', headers: { 'content-type': 'application/json', 'stripe-signature': header }, payload });
+  return app.inject({
+    method: 'POST',
+    url: '/api/stripe/webhook',
+    headers: { 'content-type': 'application/json', 'stripe-signature': header },
+    payload,
+  });
 }
 
 /** Test-clock helper of the sandbox: moves the customer's time forward. */
 export async function advanceCustomer(app: TestApp, customer: string, days: number) {
-  const res = await app.inject({ method: 'POST', url: `/sandbox/api/customers/${customer}/advance`, headers: { 'content-type': 'application/json' }, payload: { days } });
+  const res = await app.inject({
+    method: 'POST',
+    url: `/sandbox/api/customers/${customer}/advance`,
+    headers: { 'content-type': 'application/json' },
+    payload: { days },
+  });
   expect(res.statusCode, res.body).toBeLessThan(300);
   return res;
 }
 
 /** Dev helper of the sandbox: the customer's card for later charges. */
 export async function setCustomerCard(app: TestApp, customer: string, number: string) {
-  const res = await app.inject({ method: 'POST', url: `/sandbox/api/customers/${customer}/card`, headers: { 'content-type': 'application/json' }, payload: { number } });
+  const res = await app.inject({
+    method: 'POST',
+    url: `/sandbox/api/customers/${customer}/card`,
+    headers: { 'content-type': 'application/json' },
+    payload: { number },
+  });
   expect(res.statusCode, res.body).toBeLessThan(300);
   return res;
 }

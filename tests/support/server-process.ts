@@ -13,9 +13,18 @@ import { inject } from 'vitest';
  */
 
 /** Polls `probe` until it is true; fails after a generous ceiling (a busy machine is slow, not broken). */
-export async function waitUntil(what: string, probe: () => Promise<boolean> | boolean, ceilingMs = 60_000, hopeless = () => false): Promise<void> {
+export async function waitUntil(
+  what: string,
+  probe: () => Promise<boolean> | boolean,
+  ceilingMs = 60_000,
+  hopeless = () => false,
+): Promise<void> {
   const until = Date.now() + ceilingMs;
-  while (!(await Promise.resolve().then(probe).catch(() => false))) {
+  while (
+    !(await Promise.resolve()
+      .then(probe)
+      .catch(() => false))
+  ) {
     if (hopeless()) throw new Error(`${what}: can no longer happen`);
     if (Date.now() > until) throw new Error(`gave up waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -42,7 +51,12 @@ export interface Answer {
 }
 
 /** One HTTP request over a fresh loopback connection; connection errors are answers too. */
-export function request(base: string, method: string, url: string, opts: { body?: unknown; form?: Record<string, string>; cookie?: string; timeoutMs?: number } = {}): Promise<Answer> {
+export function request(
+  base: string,
+  method: string,
+  url: string,
+  opts: { body?: unknown; form?: Record<string, string>; cookie?: string; timeoutMs?: number } = {},
+): Promise<Answer> {
   const target = new URL(url, base);
   const payload = opts.form ? new URLSearchParams(opts.form).toString() : opts.body === undefined ? undefined : JSON.stringify(opts.body);
   const headers: Record<string, string> = { connection: 'close' };
@@ -95,8 +109,14 @@ export async function startServer(opts: ServerOptions): Promise<ServerProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(inject('tmpRoot'), 'server-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base,
-    DATABASE_URL: opts.databaseUrl, DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'error',
+    NODE_ENV: 'development',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: base,
+    DATABASE_URL: opts.databaseUrl,
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'error',
     AUTH_RATE_LIMIT: '1000',
     ...opts.env,
   };
@@ -110,7 +130,10 @@ export async function startServer(opts: ServerOptions): Promise<ServerProcess> {
   let ended: number | string | null = null;
   const done = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve((ended = code ?? signal ?? -1))));
   const server: ServerProcess = {
-    base, port, dataDir, child,
+    base,
+    port,
+    dataDir,
+    child,
     exit: () => ended,
     async exited(ceilingMs = 60_000) {
       let timer: NodeJS.Timeout | undefined;
@@ -133,8 +156,12 @@ export async function startServer(opts: ServerOptions): Promise<ServerProcess> {
     },
   };
   try {
-    await waitUntil('the server to start', async () => (await request(base, 'GET', '/api/health', { timeoutMs: 5000 })).status === 200,
-      opts.startCeilingMs ?? 180_000, () => ended !== null);
+    await waitUntil(
+      'the server to start',
+      async () => (await request(base, 'GET', '/api/health', { timeoutMs: 5000 })).status === 200,
+      opts.startCeilingMs ?? 180_000,
+      () => ended !== null,
+    );
   } catch (err) {
     await server.stop();
     throw new Error(`${(err as Error).message}; stderr: ${tail}`);
@@ -146,7 +173,9 @@ export async function startServer(opts: ServerOptions): Promise<ServerProcess> {
 export async function signedInUser(base: string, tag: string, firstName = 'Ada'): Promise<{ id: string; email: string; cookie: string }> {
   const email = `${tag}-${Math.random().toString(36).slice(2, 10)}@example.com`;
   const password = 'Analytical-Engine-1843';
-  const up = await request(base, 'POST', '/api/accounts/sign-up', { body: { email, firstName, lastName: 'Tester', password, birthdate: '1990-12-10' } });
+  const up = await request(base, 'POST', '/api/accounts/sign-up', {
+    body: { email, firstName, lastName: 'Tester', password, birthdate: '1990-12-10' },
+  });
   if (up.status !== 201) throw new Error(`sign-up answered ${up.status} ${up.error ?? up.body}`);
   let link = '';
   await waitUntil(`the verification email to ${email}`, async () => {
@@ -160,7 +189,10 @@ export async function signedInUser(base: string, tag: string, firstName = 'Ada')
   const signIn = await request(base, 'POST', '/api/accounts/sign-in', { body: { email, password } });
   if (signIn.status !== 200) throw new Error(`sign-in answered ${signIn.status} ${signIn.body}`);
   const setCookie = signIn.headers['set-cookie'] ?? [];
-  const cookie = setCookie.map((c) => c.split(';')[0]).filter((c) => !c.endsWith('=')).join('; ');
+  const cookie = setCookie
+    .map((c) => c.split(';')[0])
+    .filter((c) => !c.endsWith('='))
+    .join('; ');
   return { id: signIn.json().id, email, cookie };
 }
 
@@ -169,7 +201,12 @@ export async function educatorUser(base: string, tag: string) {
   const user = await signedInUser(base, tag, 'Grace');
   const res = await request(base, 'POST', '/api/educators', {
     cookie: user.cookie,
-    body: { headline: 'Painter and patient teacher', bio: 'I have taught watercolour to adults for twelve years, in studios and online.', subjects: ['watercolour'], links: [] },
+    body: {
+      headline: 'Painter and patient teacher',
+      bio: 'I have taught watercolour to adults for twelve years, in studios and online.',
+      subjects: ['watercolour'],
+      links: [],
+    },
   });
   if (res.status !== 201) throw new Error(`educator onboarding answered ${res.status} ${res.body}`);
   return user;
@@ -180,8 +217,13 @@ export const courseBody = (title: string, priceCents = 0) => ({
   title,
   summary: 'Washes, layers and light in six relaxed evenings.',
   description: 'Wet-on-wet, glazing and colour mixing.',
-  category: 'arts', level: 'beginner', language: 'English', format: 'online',
-  priceCents, currency: 'usd', refundPolicy: 'moderate',
+  category: 'arts',
+  level: 'beginner',
+  language: 'English',
+  format: 'online',
+  priceCents,
+  currency: 'usd',
+  refundPolicy: 'moderate',
 });
 
 /** Counts of a load run, printed as the suite's summary line. */

@@ -11,7 +11,9 @@ export interface ReceivedMail {
  * A local SMTP server on a random port that keeps every message it receives;
  * `delayMs` makes it answer each message that late (a slow mail server).
  */
-export async function startSmtpServer(opts: { delayMs?: number } = {}): Promise<{ url: string; received: ReceivedMail[]; stop: () => Promise<void> }> {
+export async function startSmtpServer(
+  opts: { delayMs?: number } = {},
+): Promise<{ url: string; received: ReceivedMail[]; stop: () => Promise<void> }> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,

@@ -28,11 +28,18 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         if (hanging) return;
         const upstream = net.connect(target);
         sockets.add(upstream);
-        upstream.on('close', () => { sockets.delete(upstream); client.destroy(); });
+        upstream.on('close', () => {
+          sockets.delete(upstream);
+          client.destroy();
+        });
         upstream.on('error', () => upstream.destroy());
         client.on('close', () => upstream.destroy());
-        client.on('data', (chunk) => { if (!hanging) upstream.write(chunk); });
-        upstream.on('data', (chunk) => { if (!hanging) client.write(chunk); });
+        client.on('data', (chunk) => {
+          if (!hanging) upstream.write(chunk);
+        });
+        upstream.on('data', (chunk) => {
+          if (!hanging) client.write(chunk);
+        });
       });
       s.once('error', reject);
       s.listen(port, '127.0.0.1', () => {

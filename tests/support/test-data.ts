@@ -131,12 +131,17 @@ export async function createCourse(send: Send, overrides: Record<string, unknown
 
 /** A session of a course; answers its id. */
 export async function createSession(send: Send, courseId: string, overrides: Record<string, unknown> = {}): Promise<string> {
-  return (await expectStatus(send('POST', `/api/courses/${courseId}/sessions`, sessionBody(overrides)), 201, 'creating a session')).json().id;
+  return (await expectStatus(send('POST', `/api/courses/${courseId}/sessions`, sessionBody(overrides)), 201, 'creating a session')).json()
+    .id;
 }
 
 /** Class times of a session (one, or a weekly series); answers their ids. */
 export async function createClassTimes(send: Send, courseId: string, sessionId: string, body: Record<string, unknown>): Promise<string[]> {
-  const res = await expectStatus(send('POST', `/api/courses/${courseId}/sessions/${sessionId}/class-times`, body), 201, 'adding class times');
+  const res = await expectStatus(
+    send('POST', `/api/courses/${courseId}/sessions/${sessionId}/class-times`, body),
+    201,
+    'adding class times',
+  );
   return res.json().ids;
 }
 

@@ -27,7 +27,14 @@ describe('Markdown renderer: safety', () => {
   it('keeps only http(s) and mailto links, opened in a new tab with noopener', () => {
     expect(safeHref('https://example.com/a?b=1')).toBe('https://example.com/a?b=1');
     expect(safeHref('http://example.com')).toBe('http://example.com/');
-    for (const bad of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'data:text/html,<b>x</b>', '/relative', 'vbscript:x']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html,<b>x</b>',
+      '/relative',
+      'vbscript:x',
+    ]) {
       expect(safeHref(bad), bad).toBeNull();
       expect(safeLinkHref(bad), bad).toBeNull();
     }

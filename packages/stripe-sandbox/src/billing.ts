@@ -103,7 +103,10 @@ export interface NewSubscription {
 }
 
 /** A subscription and its first invoice, paid with the card just entered. */
-export async function createSubscription(ctx: Ctx, p: NewSubscription): Promise<{ subscription: Obj; invoice: Obj; payment: ChargeResult }> {
+export async function createSubscription(
+  ctx: Ctx,
+  p: NewSubscription,
+): Promise<{ subscription: Obj; invoice: Obj; payment: ChargeResult }> {
   const id = newId('sub');
   const first = p.prices[0].price as unknown as Stripe.Price;
   const rec = first.recurring ?? { interval: 'month', interval_count: 1 };
@@ -189,7 +192,12 @@ export async function attemptInvoice(ctx: Ctx, invoice: Obj, sub: Obj, at: numbe
   }
   const paid = payment !== null && payment.error === null;
   if (payment) {
-    const ip = shapes.invoicePayment({ invoice: invoice as unknown as Stripe.Invoice, payment_intent: payment.intent.id, paid_at: paid ? at : null, created: at }) as Obj;
+    const ip = shapes.invoicePayment({
+      invoice: invoice as unknown as Stripe.Invoice,
+      payment_intent: payment.intent.id,
+      paid_at: paid ? at : null,
+      created: at,
+    }) as Obj;
     if (!paid) ip.status = 'failed';
     await insert(ctx, ip, { parent: invoice.id });
   }
@@ -227,7 +235,12 @@ async function setStatus(ctx: Ctx, sub: Obj, status: string) {
 }
 
 /** Ends a subscription now: canceled, emits customer.subscription.deleted. */
-export async function cancelSubscription(ctx: Ctx, sub: Obj, at: number, reason: 'cancellation_requested' | 'payment_failed' | 'payment_disputed') {
+export async function cancelSubscription(
+  ctx: Ctx,
+  sub: Obj,
+  at: number,
+  reason: 'cancellation_requested' | 'payment_failed' | 'payment_disputed',
+) {
   sub.status = 'canceled';
   sub.canceled_at ??= at;
   sub.ended_at = at;
@@ -251,7 +264,15 @@ export async function renewSubscription(ctx: Ctx, sub: Obj, at: number) {
   const rec = first.price.recurring ?? { interval: 'month', interval_count: 1 };
   const start = boundary(sub.billing_cycle_anchor, rec.interval, rec.interval_count, period);
   const end = boundary(sub.billing_cycle_anchor, rec.interval, rec.interval_count, period + 1);
-  const previous = { items: { data: sub.items.data.map((i: Obj) => ({ id: i.id, current_period_start: i.current_period_start, current_period_end: i.current_period_end })) } };
+  const previous = {
+    items: {
+      data: sub.items.data.map((i: Obj) => ({
+        id: i.id,
+        current_period_start: i.current_period_start,
+        current_period_end: i.current_period_end,
+      })),
+    },
+  };
   for (const item of sub.items.data) {
     item.current_period_start = start;
     item.current_period_end = end;

@@ -16,7 +16,15 @@ export const SANDBOX_CARDS = {
 } as const;
 
 /** Other numbers of Stripe's test-card list that simply succeed. */
-const OTHER_SUCCESS = new Set(['4000056655665556', '5555555555554444', '2223003122003222', '5200828282828210', '378282246310005', '371449635398431', '6011111111111117']);
+const OTHER_SUCCESS = new Set([
+  '4000056655665556',
+  '5555555555554444',
+  '2223003122003222',
+  '5200828282828210',
+  '378282246310005',
+  '371449635398431',
+  '6011111111111117',
+]);
 
 export const DECLINED = () => cardError('card_declined', 'Your card was declined.', { decline_code: 'generic_decline' });
 export const INSUFFICIENT = () => cardError('card_declined', 'Your card has insufficient funds.', { decline_code: 'insufficient_funds' });
@@ -65,11 +73,14 @@ export function checkCard(input: CardInput, now: number): Card {
   const today = new Date(now * 1000);
   const thisYear = today.getUTCFullYear();
   if (month < 1 || month > 12) throw cardError('invalid_expiry_month', "Your card's expiration month is invalid.", { param: 'exp_month' });
-  if (year < thisYear || year > thisYear + 50) throw cardError('invalid_expiry_year', "Your card's expiration year is invalid.", { param: 'exp_year' });
-  if (year === thisYear && month < today.getUTCMonth() + 1) throw cardError('invalid_expiry_month', "Your card's expiration month is invalid.", { param: 'exp_month' });
+  if (year < thisYear || year > thisYear + 50)
+    throw cardError('invalid_expiry_year', "Your card's expiration year is invalid.", { param: 'exp_year' });
+  if (year === thisYear && month < today.getUTCMonth() + 1)
+    throw cardError('invalid_expiry_month', "Your card's expiration month is invalid.", { param: 'exp_month' });
   const brand = brandOf(number);
   const cvcLength = brand === 'amex' ? 4 : 3;
-  if (!new RegExp(`^\\d{${cvcLength}}$`).test(input.cvc.trim())) throw cardError('invalid_cvc', "Your card's security code is invalid.", { param: 'cvc' });
+  if (!new RegExp(`^\\d{${cvcLength}}$`).test(input.cvc.trim()))
+    throw cardError('invalid_cvc', "Your card's security code is invalid.", { param: 'cvc' });
   const card: Card = { number, brand, last4: number.slice(-4), exp_month: month, exp_year: year };
   const failure = chargeOutcome(number, 'first');
   if (failure) throw failure;

@@ -54,7 +54,15 @@ export async function completeCheckout(ctx: Ctx, id: string, input: CheckoutSubm
   // The customer: given, or created for subscriptions (Stripe always needs one there).
   let customer: Obj | null = session.customer ? await get(ctx, session.customer, 'customer', { lock: true, anyAccount: true }) : null;
   if (!customer && session.mode === 'subscription') {
-    customer = shapes.customer({ email: input.email ?? session.customer_email, name, description: null, phone: null, metadata: {}, test_clock: null, created: now }) as Obj;
+    customer = shapes.customer({
+      email: input.email ?? session.customer_email,
+      name,
+      description: null,
+      phone: null,
+      metadata: {},
+      test_clock: null,
+      created: now,
+    }) as Obj;
     await insert(ctx, customer, { account: null });
     await emit(ctx, 'customer.created', customer);
     session.customer = customer.id;
@@ -90,7 +98,10 @@ export async function completeCheckout(ctx: Ctx, id: string, input: CheckoutSubm
     session.payment_intent = intent.id;
   } else {
     const sd = extra.subscription_data ?? {};
-    const prices: { price: Obj; quantity: number }[] = (extra.line_items as Stripe.LineItem[]).map((li) => ({ price: li.price as unknown as Obj, quantity: li.quantity ?? 1 }));
+    const prices: { price: Obj; quantity: number }[] = (extra.line_items as Stripe.LineItem[]).map((li) => ({
+      price: li.price as unknown as Obj,
+      quantity: li.quantity ?? 1,
+    }));
     const { subscription, invoice, payment } = await createSubscription(ctx, {
       customer: customer!,
       prices,

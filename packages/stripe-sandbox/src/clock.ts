@@ -34,7 +34,9 @@ async function liveSubscriptions(ctx: Ctx, clockId: string): Promise<Obj[]> {
   const rows = await ctx.tx
     .select({ data: sandboxObject.data })
     .from(sandboxObject)
-    .where(sql`${sandboxObject.type} = 'subscription' and ${sandboxObject.data}->>'test_clock' = ${clockId} and ${sandboxObject.data}->>'status' not in ('canceled', 'incomplete_expired')`)
+    .where(
+      sql`${sandboxObject.type} = 'subscription' and ${sandboxObject.data}->>'test_clock' = ${clockId} and ${sandboxObject.data}->>'status' not in ('canceled', 'incomplete_expired')`,
+    )
     .orderBy(sql`${sandboxObject.id} collate "C"`)
     .for('update');
   return rows.map((r) => r.data as Obj);

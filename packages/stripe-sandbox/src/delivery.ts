@@ -118,7 +118,13 @@ export class DeliveryWorker {
     if (!url) return;
     const { db } = this.opts;
     const rows = await db
-      .select({ eventId: sandboxDelivery.eventId, attempts: sandboxDelivery.attempts, nextAttemptAt: sandboxDelivery.nextAttemptAt, data: sandboxObject.data, parent: sandboxObject.parent })
+      .select({
+        eventId: sandboxDelivery.eventId,
+        attempts: sandboxDelivery.attempts,
+        nextAttemptAt: sandboxDelivery.nextAttemptAt,
+        data: sandboxObject.data,
+        parent: sandboxObject.parent,
+      })
       .from(sandboxDelivery)
       .innerJoin(sandboxObject, eq(sandboxObject.id, sandboxDelivery.eventId))
       .where(and(isNull(sandboxDelivery.deliveredAt), sql`${sandboxDelivery.nextAttemptAt} < ${FAR_FUTURE}`))
@@ -140,7 +146,13 @@ export class DeliveryWorker {
       const claimed = await db
         .update(sandboxDelivery)
         .set({ nextAttemptAt: new Date(now + LEASE_MS) })
-        .where(and(eq(sandboxDelivery.eventId, row.eventId), sql`date_trunc('milliseconds', ${sandboxDelivery.nextAttemptAt}) = ${row.nextAttemptAt.toISOString()}::timestamptz`, isNull(sandboxDelivery.deliveredAt)))
+        .where(
+          and(
+            eq(sandboxDelivery.eventId, row.eventId),
+            sql`date_trunc('milliseconds', ${sandboxDelivery.nextAttemptAt}) = ${row.nextAttemptAt.toISOString()}::timestamptz`,
+            isNull(sandboxDelivery.deliveredAt),
+          ),
+        )
         .returning({ id: sandboxDelivery.eventId });
       if (claimed.length === 0) {
         blocked.add(objectId);
@@ -160,7 +172,11 @@ export class DeliveryWorker {
     try {
       const res = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signPayload(payload, secret), 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)' },
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'stripe-signature': signPayload(payload, secret),
+          'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+        },
         body: payload,
         signal: AbortSignal.timeout(10_000),
       });
@@ -173,7 +189,10 @@ export class DeliveryWorker {
     if (this.stopped) return error === null;
     const failures = attempts + 1;
     if (error === null) {
-      await this.opts.db.update(sandboxDelivery).set({ attempts: failures, deliveredAt: new Date(), lastStatus: status, lastError: null }).where(eq(sandboxDelivery.eventId, eventId));
+      await this.opts.db
+        .update(sandboxDelivery)
+        .set({ attempts: failures, deliveredAt: new Date(), lastStatus: status, lastError: null })
+        .where(eq(sandboxDelivery.eventId, eventId));
       this.own.delete(eventId);
       return true;
     }

@@ -31,17 +31,35 @@ export class StripeError extends Error {
 const doc = (code: string) => `https://stripe.com/docs/error-codes/${code.replace(/_/g, '-')}`;
 
 export const missingParam = (param: string) =>
-  new StripeError(400, { type: 'invalid_request_error', code: 'parameter_missing', param, message: `Missing required param: ${param}.`, doc_url: doc('parameter_missing') });
+  new StripeError(400, {
+    type: 'invalid_request_error',
+    code: 'parameter_missing',
+    param,
+    message: `Missing required param: ${param}.`,
+    doc_url: doc('parameter_missing'),
+  });
 
 export const invalidParam = (param: string, message: string, code = 'parameter_invalid') =>
   new StripeError(400, { type: 'invalid_request_error', code, param, message });
 
 export const invalidInteger = (param: string, value: unknown) =>
-  new StripeError(400, { type: 'invalid_request_error', code: 'parameter_invalid_integer', param, message: `Invalid integer: ${String(value)}`, doc_url: doc('parameter_invalid_integer') });
+  new StripeError(400, {
+    type: 'invalid_request_error',
+    code: 'parameter_invalid_integer',
+    param,
+    message: `Invalid integer: ${String(value)}`,
+    doc_url: doc('parameter_invalid_integer'),
+  });
 
 /** `No such customer: 'cus_x'` (404, resource_missing). */
 export const noSuch = (what: string, id: string, param = 'id') =>
-  new StripeError(404, { type: 'invalid_request_error', code: 'resource_missing', param, message: `No such ${what}: '${id}'`, doc_url: doc('resource_missing') });
+  new StripeError(404, {
+    type: 'invalid_request_error',
+    code: 'resource_missing',
+    param,
+    message: `No such ${what}: '${id}'`,
+    doc_url: doc('resource_missing'),
+  });
 
 export const invalidRequest = (message: string, extra: Partial<StripeErrorBody> = {}, status = 400) =>
   new StripeError(status, { type: 'invalid_request_error', message, ...extra });

@@ -99,7 +99,8 @@ export const stripeSandbox = fp<StripeSandboxOptions>(
 
     await app.register(async (scope) => {
       // Stripe's form bodies (bracket notation), only inside the sandbox's routes.
-      if (scope.hasContentTypeParser('application/x-www-form-urlencoded')) scope.removeContentTypeParser('application/x-www-form-urlencoded');
+      if (scope.hasContentTypeParser('application/x-www-form-urlencoded'))
+        scope.removeContentTypeParser('application/x-www-form-urlencoded');
       scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_req, body, done) => {
         done(null, parseForm(typeof body === 'string' ? body : body.toString('utf8')));
       });
@@ -110,18 +111,30 @@ export const stripeSandbox = fp<StripeSandboxOptions>(
             reply.header('request-id', `req_${Math.random().toString(36).slice(2, 16)}`);
             reply.header('stripe-version', '2026-10-28.endive');
             const auth = request.headers.authorization ?? '';
-            const key = auth.startsWith('Bearer ') ? auth.slice(7).trim() : auth.startsWith('Basic ') ? Buffer.from(auth.slice(6), 'base64').toString().split(':')[0] : '';
+            const key = auth.startsWith('Bearer ')
+              ? auth.slice(7).trim()
+              : auth.startsWith('Basic ')
+                ? Buffer.from(auth.slice(6), 'base64').toString().split(':')[0]
+                : '';
             if (!key) {
               throw new StripeError(401, {
                 type: 'invalid_request_error',
-                message: 'You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. \'Authorization: Bearer YOUR_SECRET_KEY\').',
+                message:
+                  "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
               });
             }
             if (key !== sandbox.secretKey) {
-              throw new StripeError(401, { type: 'invalid_request_error', code: 'api_key_invalid', message: `Invalid API Key provided: ${key.slice(0, 8)}${'*'.repeat(Math.max(key.length - 12, 4))}${key.slice(-4)}` });
+              throw new StripeError(401, {
+                type: 'invalid_request_error',
+                code: 'api_key_invalid',
+                message: `Invalid API Key provided: ${key.slice(0, 8)}${'*'.repeat(Math.max(key.length - 12, 4))}${key.slice(-4)}`,
+              });
             }
             if (sandbox.failRequests.has(`${request.method} ${request.url.split('?')[0]}`)) {
-              throw new StripeError(500, { type: 'api_error', message: 'The payments sandbox was told to fail this request (a simulated outage).' });
+              throw new StripeError(500, {
+                type: 'api_error',
+                message: 'The payments sandbox was told to fail this request (a simulated outage).',
+              });
             }
           });
           v1.setErrorHandler((err: Error, request, reply) => {

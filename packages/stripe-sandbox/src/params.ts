@@ -87,7 +87,8 @@ export class Params {
     const arr: FormValue[] = Array.isArray(v) ? v : typeof v === 'object' ? Object.values(v) : [];
     if (!Array.isArray(v) && typeof v !== 'object') throw invalidParam(this.name(key), 'Invalid array', 'parameter_invalid_array');
     return arr.map((item, i) => {
-      if (typeof item !== 'object' || Array.isArray(item)) throw invalidParam(`${this.name(key)}[${i}]`, 'Invalid hash', 'parameter_invalid_hash');
+      if (typeof item !== 'object' || Array.isArray(item))
+        throw invalidParam(`${this.name(key)}[${i}]`, 'Invalid hash', 'parameter_invalid_hash');
       return new Params(item, `${this.name(key)}[${i}]`);
     });
   }

@@ -48,5 +48,9 @@ export const sandboxDelivery = sandboxSchema.table(
     lastStatus: integer('last_status'),
     lastError: text('last_error'),
   },
-  (t) => [index('delivery_due_idx').on(t.nextAttemptAt).where(sql`delivered_at is null`)],
+  (t) => [
+    index('delivery_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`delivered_at is null`),
+  ],
 );

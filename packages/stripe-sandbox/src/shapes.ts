@@ -17,7 +17,15 @@ export interface Card {
   exp_year: number;
 }
 
-export function customer(p: { email: string | null; name: string | null; description: string | null; metadata: Record<string, string>; test_clock: string | null; created: number; phone: string | null }): Stripe.Customer {
+export function customer(p: {
+  email: string | null;
+  name: string | null;
+  description: string | null;
+  metadata: Record<string, string>;
+  test_clock: string | null;
+  created: number;
+  phone: string | null;
+}): Stripe.Customer {
   return {
     id: newId('cus'),
     object: 'customer',
@@ -44,7 +52,15 @@ export function customer(p: { email: string | null; name: string | null; descrip
   };
 }
 
-export function product(p: { id?: string; name: string; description: string | null; metadata: Record<string, string>; active: boolean; created: number; default_price?: string | null }): Stripe.Product {
+export function product(p: {
+  id?: string;
+  name: string;
+  description: string | null;
+  metadata: Record<string, string>;
+  active: boolean;
+  created: number;
+  default_price?: string | null;
+}): Stripe.Product {
   return {
     id: p.id ?? newId('prod'),
     object: 'product',
@@ -310,7 +326,9 @@ export function paymentIntent(p: {
     on_behalf_of: null,
     payment_method: p.payment_method,
     payment_method_configuration_details: null,
-    payment_method_options: { card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' } } as Stripe.PaymentIntent.PaymentMethodOptions,
+    payment_method_options: {
+      card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' },
+    } as Stripe.PaymentIntent.PaymentMethodOptions,
     payment_method_types: ['card'],
     payment_record: null,
     processing: null,
@@ -385,7 +403,15 @@ export function charge(p: {
     payment_method: p.payment_method,
     payment_method_details: {
       type: 'card',
-      card: { brand: p.card.brand, last4: p.card.last4, exp_month: p.card.exp_month, exp_year: p.card.exp_year, country: 'US', funding: 'credit', network: p.card.brand },
+      card: {
+        brand: p.card.brand,
+        last4: p.card.last4,
+        exp_month: p.card.exp_month,
+        exp_year: p.card.exp_year,
+        country: 'US',
+        funding: 'credit',
+        network: p.card.brand,
+      },
     } as unknown as Stripe.Charge.PaymentMethodDetails,
     receipt_email: null,
     receipt_number: null,
@@ -404,7 +430,14 @@ export function charge(p: {
   };
 }
 
-export function refund(p: { amount: number; charge: Stripe.Charge; metadata: Record<string, string>; reason: Stripe.Refund.Reason | null; created: number; reverse_transfer: boolean }): Stripe.Refund {
+export function refund(p: {
+  amount: number;
+  charge: Stripe.Charge;
+  metadata: Record<string, string>;
+  reason: Stripe.Refund.Reason | null;
+  created: number;
+  reverse_transfer: boolean;
+}): Stripe.Refund {
   const id = newId('re');
   return {
     id,
@@ -416,7 +449,10 @@ export function refund(p: { amount: number; charge: Stripe.Charge; metadata: Rec
     currency: p.charge.currency,
     customer: p.charge.customer as string | null,
     customer_account: null,
-    destination_details: { card: { reference_status: 'pending', reference_type: 'acquirer_reference_number', type: 'refund' }, type: 'card' } as Stripe.Refund.DestinationDetails,
+    destination_details: {
+      card: { reference_status: 'pending', reference_type: 'acquirer_reference_number', type: 'refund' },
+      type: 'card',
+    } as Stripe.Refund.DestinationDetails,
     metadata: p.metadata,
     payment_intent: p.charge.payment_intent as string | null,
     payment_method: p.charge.payment_method,
@@ -428,7 +464,13 @@ export function refund(p: { amount: number; charge: Stripe.Charge; metadata: Rec
   };
 }
 
-export function subscriptionItem(pr: Stripe.Price, subscription: string, quantity: number, start: number, end: number): Stripe.SubscriptionItem {
+export function subscriptionItem(
+  pr: Stripe.Price,
+  subscription: string,
+  quantity: number,
+  start: number,
+  end: number,
+): Stripe.SubscriptionItem {
   return {
     id: newId('si'),
     object: 'subscription_item',
@@ -511,7 +553,13 @@ export function subscription(p: {
   };
 }
 
-export function invoiceLine(p: { invoice: string; subscription: Stripe.Subscription; item: Stripe.SubscriptionItem; start: number; end: number }): Stripe.InvoiceLineItem {
+export function invoiceLine(p: {
+  invoice: string;
+  subscription: Stripe.Subscription;
+  item: Stripe.SubscriptionItem;
+  start: number;
+  end: number;
+}): Stripe.InvoiceLineItem {
   const pr = p.item.price;
   const qty = p.item.quantity ?? 1;
   const amount = (pr.unit_amount ?? 0) * qty;
@@ -529,12 +577,22 @@ export function invoiceLine(p: { invoice: string; subscription: Stripe.Subscript
     metadata: p.subscription.metadata,
     parent: {
       invoice_item_details: null,
-      subscription_item_details: { invoice_item: null, proration: false, proration_details: { credited_items: null }, subscription: p.subscription.id, subscription_item: p.item.id },
+      subscription_item_details: {
+        invoice_item: null,
+        proration: false,
+        proration_details: { credited_items: null },
+        subscription: p.subscription.id,
+        subscription_item: p.item.id,
+      },
       type: 'subscription_item_details',
     } as Stripe.InvoiceLineItem.Parent,
     period: { start: p.start, end: p.end },
     pretax_credit_amounts: [],
-    pricing: { price_details: { price: pr.id, product: pr.product as string }, type: 'price_details', unit_amount_decimal: dec(pr.unit_amount) } as Stripe.InvoiceLineItem.Pricing,
+    pricing: {
+      price_details: { price: pr.id, product: pr.product as string },
+      type: 'price_details',
+      unit_amount_decimal: dec(pr.unit_amount),
+    } as Stripe.InvoiceLineItem.Pricing,
     quantity: qty,
     quantity_decimal: dec(qty),
     subscription: p.subscription.id,
@@ -639,7 +697,12 @@ export function invoice(p: {
   };
 }
 
-export function invoicePayment(p: { invoice: Stripe.Invoice; payment_intent: string; paid_at: number | null; created: number }): Stripe.InvoicePayment {
+export function invoicePayment(p: {
+  invoice: Stripe.Invoice;
+  payment_intent: string;
+  paid_at: number | null;
+  created: number;
+}): Stripe.InvoicePayment {
   return {
     id: newId('inpay'),
     object: 'invoice_payment',
@@ -670,9 +733,23 @@ export function testClock(p: { frozen_time: number; name: string | null; created
   };
 }
 
-export const ONBOARDING_DUE = ['business_profile.url', 'external_account', 'individual.dob.day', 'individual.first_name', 'individual.last_name', 'tos_acceptance.date'];
+export const ONBOARDING_DUE = [
+  'business_profile.url',
+  'external_account',
+  'individual.dob.day',
+  'individual.first_name',
+  'individual.last_name',
+  'tos_acceptance.date',
+];
 
-export function account(p: { email: string | null; country: string; type: Stripe.Account.Type; metadata: Record<string, string>; capabilities: string[]; created: number }): Stripe.Account {
+export function account(p: {
+  email: string | null;
+  country: string;
+  type: Stripe.Account.Type;
+  metadata: Record<string, string>;
+  capabilities: string[];
+  created: number;
+}): Stripe.Account {
   const capabilities: Record<string, 'inactive'> = {};
   for (const c of p.capabilities) capabilities[c] = 'inactive';
   const requirements = {
@@ -688,18 +765,38 @@ export function account(p: { email: string | null; country: string; type: Stripe
   return {
     id: newId('acct'),
     object: 'account',
-    business_profile: { mcc: null, name: null, support_email: null, support_phone: null, support_url: null, url: null } as Stripe.Account.BusinessProfile,
+    business_profile: {
+      mcc: null,
+      name: null,
+      support_email: null,
+      support_phone: null,
+      support_url: null,
+      url: null,
+    } as Stripe.Account.BusinessProfile,
     business_type: null,
     capabilities: capabilities as Stripe.Account.Capabilities,
     charges_enabled: false,
-    controller: { fees: { payer: 'application' }, is_controller: true, losses: { payments: 'application' }, requirement_collection: 'stripe', stripe_dashboard: { type: 'express' }, type: 'application' } as Stripe.Account.Controller,
+    controller: {
+      fees: { payer: 'application' },
+      is_controller: true,
+      losses: { payments: 'application' },
+      requirement_collection: 'stripe',
+      stripe_dashboard: { type: 'express' },
+      type: 'application',
+    } as Stripe.Account.Controller,
     country: p.country,
     created: p.created,
     default_currency: p.country === 'GB' ? 'gbp' : p.country === 'US' ? 'usd' : 'eur',
     details_submitted: false,
     email: p.email,
     external_accounts: { object: 'list', data: [], has_more: false, url: '' } as unknown as Stripe.ApiList<Stripe.ExternalAccount>,
-    future_requirements: { ...requirements, currently_due: [], eventually_due: [], past_due: [], disabled_reason: null } as Stripe.Account.FutureRequirements,
+    future_requirements: {
+      ...requirements,
+      currently_due: [],
+      eventually_due: [],
+      past_due: [],
+      disabled_reason: null,
+    } as Stripe.Account.FutureRequirements,
     metadata: p.metadata,
     payouts_enabled: false,
     requirements,

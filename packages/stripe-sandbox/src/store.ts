@@ -39,14 +39,23 @@ export async function find(ctx: Ctx, id: string, type?: string, opts: { lock?: b
   const conds: SQL[] = [eq(sandboxObject.id, id)];
   if (type) conds.push(eq(sandboxObject.type, type));
   if (!opts.anyAccount) conds.push(accountIs(ctx.account)!);
-  let q = ctx.tx.select({ data: sandboxObject.data }).from(sandboxObject).where(and(...conds)).$dynamic();
+  let q = ctx.tx
+    .select({ data: sandboxObject.data })
+    .from(sandboxObject)
+    .where(and(...conds))
+    .$dynamic();
   if (opts.lock) q = q.for('update');
   const rows = await q;
   return (rows[0]?.data as Obj | undefined) ?? null;
 }
 
 /** The object or Stripe's 404 (`No such customer: 'cus_x'`). */
-export async function get(ctx: Ctx, id: string, type: string, opts: { lock?: boolean; param?: string; anyAccount?: boolean } = {}): Promise<Obj> {
+export async function get(
+  ctx: Ctx,
+  id: string,
+  type: string,
+  opts: { lock?: boolean; param?: string; anyAccount?: boolean } = {},
+): Promise<Obj> {
   const obj = await find(ctx, id, type, opts);
   if (!obj) throw noSuch(NAMES[type] ?? type, id, opts.param);
   return obj;

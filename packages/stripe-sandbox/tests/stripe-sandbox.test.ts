@@ -82,7 +82,8 @@ async function waitFor<T>(fn: () => T | undefined | null | false, timeoutMs = 10
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-const eventsFor = (id: string, type?: string) => received.filter((e) => (e.data.object as { id: string }).id === id && (!type || e.type === type));
+const eventsFor = (id: string, type?: string) =>
+  received.filter((e) => (e.data.object as { id: string }).id === id && (!type || e.type === type));
 
 async function stripeError(p: Promise<unknown>): Promise<Stripe.errors.StripeError> {
   try {
@@ -100,13 +101,26 @@ async function pay(session: Stripe.Checkout.Session, number: string, exp = '12/3
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ client_secret: session.client_secret, number, exp, cvc, name: 'Ada Lovelace' }),
   });
-  return { status: res.status, body: (await res.json()) as { redirect?: string; error?: { message: string; code: string; decline_code?: string; type: string } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { redirect?: string; error?: { message: string; code: string; decline_code?: string; type: string } },
+  };
 }
 
 /** A Connect Express account taken through the onboarding form. */
 async function onboardedAccount(): Promise<Stripe.Account> {
-  const acct = await stripe.accounts.create({ type: 'express', email: 'grace@agora.local', country: 'GB', capabilities: { card_payments: { requested: true }, transfers: { requested: true } } });
-  const link = await stripe.accountLinks.create({ account: acct.id, refresh_url: 'http://localhost:3000/educator/onboard', return_url: 'http://localhost:3000/educator/onboard-success', type: 'account_onboarding' });
+  const acct = await stripe.accounts.create({
+    type: 'express',
+    email: 'grace@agora.local',
+    country: 'GB',
+    capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+  });
+  const link = await stripe.accountLinks.create({
+    account: acct.id,
+    refresh_url: 'http://localhost:3000/educator/onboard',
+    return_url: 'http://localhost:3000/educator/onboard-success',
+    type: 'account_onboarding',
+  });
   const path = new URL(link.url);
   const res = await fetch(`${base}${path.pathname}${path.search}`, {
     method: 'POST',
@@ -123,7 +137,14 @@ describe('objects through the SDK', () => {
   it('customers: create, retrieve, update', async () => {
     const c = await stripe.customers.create({ email: 'ada@agora.local', name: 'Ada', metadata: { user_id: 'u1' } });
     expect(c.id).toMatch(/^cus_/);
-    expect(c).toMatchObject({ object: 'customer', email: 'ada@agora.local', name: 'Ada', metadata: { user_id: 'u1' }, livemode: false, test_clock: null });
+    expect(c).toMatchObject({
+      object: 'customer',
+      email: 'ada@agora.local',
+      name: 'Ada',
+      metadata: { user_id: 'u1' },
+      livemode: false,
+      test_clock: null,
+    });
     const got = await stripe.customers.retrieve(c.id);
     expect(got).toMatchObject({ id: c.id, email: 'ada@agora.local' });
     const upd = await stripe.customers.update(c.id, { name: 'Ada L.', metadata: { plan: 'pro' } });
@@ -137,16 +158,33 @@ describe('objects through the SDK', () => {
     const dup = await stripeError(stripe.products.create({ id, name: 'Again' }));
     expect(dup.statusCode).toBe(400);
     expect(dup.code).toBe('resource_already_exists');
-    const price = await stripe.prices.create({ product: id, unit_amount: 2900, currency: 'usd', recurring: { interval: 'month', interval_count: 1 } });
+    const price = await stripe.prices.create({
+      product: id,
+      unit_amount: 2900,
+      currency: 'usd',
+      recurring: { interval: 'month', interval_count: 1 },
+    });
     expect(price.id).toMatch(/^price_/);
-    expect(price).toMatchObject({ unit_amount: 2900, currency: 'usd', type: 'recurring', recurring: { interval: 'month', interval_count: 1 }, product: id });
+    expect(price).toMatchObject({
+      unit_amount: 2900,
+      currency: 'usd',
+      type: 'recurring',
+      recurring: { interval: 'month', interval_count: 1 },
+      product: id,
+    });
     expect((await stripe.prices.retrieve(price.id)).id).toBe(price.id);
     expect((await stripe.products.retrieve(id)).name).toBe('Educator Pro');
   });
 
   it('errors in Stripe format: missing param, unknown id 404, bad key 401', async () => {
     const missing = await stripeError(stripe.prices.create({ currency: 'usd', product: 'prod_x' } as Stripe.PriceCreateParams));
-    expect(missing).toMatchObject({ type: 'StripeInvalidRequestError', statusCode: 400, code: 'parameter_missing', param: 'unit_amount', message: 'Missing required param: unit_amount.' });
+    expect(missing).toMatchObject({
+      type: 'StripeInvalidRequestError',
+      statusCode: 400,
+      code: 'parameter_missing',
+      param: 'unit_amount',
+      message: 'Missing required param: unit_amount.',
+    });
     const unknown = await stripeError(stripe.customers.retrieve('cus_nope'));
     expect(unknown).toMatchObject({ statusCode: 404, code: 'resource_missing', param: 'id', message: "No such customer: 'cus_nope'" });
     const bad = new Stripe('sk_test_wrong_key_123456', { host: '127.0.0.1', port: Number(new URL(base).port), protocol: 'http' });
@@ -193,7 +231,14 @@ describe('checkout in payment mode', () => {
   it('creates an open embedded session and serves a labelled form', async () => {
     const s = await session();
     expect(s.id).toMatch(/^cs_test_/);
-    expect(s).toMatchObject({ object: 'checkout.session', status: 'open', payment_status: 'unpaid', ui_mode: 'embedded_page', amount_total: 12000, currency: 'usd' });
+    expect(s).toMatchObject({
+      object: 'checkout.session',
+      status: 'open',
+      payment_status: 'unpaid',
+      ui_mode: 'embedded_page',
+      amount_total: 12000,
+      currency: 'usd',
+    });
     expect(s.client_secret).toMatch(/^cs_test_.+_secret_/);
     // Stripe answers url: null here (Stripe.js opens the form); the sandbox answers its form.
     expect(s.url).toBe(`${base}/sandbox/checkout/${s.id}?client_secret=${encodeURIComponent(s.client_secret!)}`);
@@ -224,9 +269,18 @@ describe('checkout in payment mode', () => {
     const s = await session();
     const declined = await pay(s, '4000 0000 0000 0002');
     expect(declined.status).toBe(402);
-    expect(declined.body.error).toMatchObject({ type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' });
+    expect(declined.body.error).toMatchObject({
+      type: 'card_error',
+      code: 'card_declined',
+      decline_code: 'generic_decline',
+      message: 'Your card was declined.',
+    });
     const poor = await pay(s, '4000000000009995');
-    expect(poor.body.error).toMatchObject({ code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' });
+    expect(poor.body.error).toMatchObject({
+      code: 'card_declined',
+      decline_code: 'insufficient_funds',
+      message: 'Your card has insufficient funds.',
+    });
     expect((await pay(s, '4242424242424241')).body.error!.message).toBe('Your card number is invalid.');
     expect((await pay(s, '4242424242424242', '01/20')).body.error!.message).toBe("Your card's expiration year is invalid.");
     expect(await stripe.checkout.sessions.retrieve(s.id)).toMatchObject({ status: 'open', payment_status: 'unpaid' });
@@ -237,9 +291,24 @@ describe('checkout in payment mode', () => {
     const done = await stripe.checkout.sessions.retrieve(s.id, { expand: ['payment_intent.latest_charge'] });
     expect(done).toMatchObject({ status: 'complete', payment_status: 'paid' });
     const pi = done.payment_intent as Stripe.PaymentIntent;
-    expect(pi).toMatchObject({ object: 'payment_intent', status: 'succeeded', amount: 12000, application_fee_amount: 1200, metadata: { purchase_id: 'p-1' } });
+    expect(pi).toMatchObject({
+      object: 'payment_intent',
+      status: 'succeeded',
+      amount: 12000,
+      application_fee_amount: 1200,
+      metadata: { purchase_id: 'p-1' },
+    });
     const charge = pi.latest_charge as Stripe.Charge;
-    expect(charge).toMatchObject({ object: 'charge', paid: true, amount: 12000, application_fee_amount: 1200, amount_refunded: 0, refunded: false, payment_intent: pi.id, transfer_data: { destination: acct.id } });
+    expect(charge).toMatchObject({
+      object: 'charge',
+      paid: true,
+      amount: 12000,
+      application_fee_amount: 1200,
+      amount_refunded: 0,
+      refunded: false,
+      payment_intent: pi.id,
+      transfer_data: { destination: acct.id },
+    });
     expect(charge.receipt_url).toContain(`/sandbox/receipts/${charge.id}`);
     const receipt = await fetch(`${base}/sandbox/receipts/${charge.id}`);
     expect(await receipt.text()).toContain('$120.00');
@@ -252,7 +321,13 @@ describe('checkout in payment mode', () => {
     await waitFor(() => eventsFor(charge.id, 'charge.succeeded')[0]);
 
     // Refunds: partial, then too much, then the rest.
-    const r1 = await stripe.refunds.create({ payment_intent: pi.id, amount: 2000, reverse_transfer: true, refund_application_fee: true, metadata: { n: '1' } });
+    const r1 = await stripe.refunds.create({
+      payment_intent: pi.id,
+      amount: 2000,
+      reverse_transfer: true,
+      refund_application_fee: true,
+      metadata: { n: '1' },
+    });
     expect(r1).toMatchObject({ object: 'refund', amount: 2000, status: 'succeeded', charge: charge.id, payment_intent: pi.id });
     expect(await stripe.charges.retrieve(charge.id)).toMatchObject({ amount_refunded: 2000, refunded: false });
     const tooMuch = await stripeError(stripe.refunds.create({ charge: charge.id, amount: 10001 }));
@@ -286,7 +361,17 @@ describe('subscriptions and test clocks', () => {
       ui_mode: 'embedded_page',
       mode: 'subscription',
       customer: customer.id,
-      line_items: [{ price_data: { currency: 'usd', unit_amount: 4000, product_data: { name: 'Course in 3 installments' }, recurring: { interval: 'month', interval_count: 1 } }, quantity: 1 }],
+      line_items: [
+        {
+          price_data: {
+            currency: 'usd',
+            unit_amount: 4000,
+            product_data: { name: 'Course in 3 installments' },
+            recurring: { interval: 'month', interval_count: 1 },
+          },
+          quantity: 1,
+        },
+      ],
       return_url: 'http://localhost:3000/return?session_id={CHECKOUT_SESSION_ID}',
       subscription_data: { application_fee_percent: 10, metadata: { purchase_id: 'p-sub' } },
     });
@@ -298,10 +383,22 @@ describe('subscriptions and test clocks', () => {
 
   it('installments: invoices paid at each month, cancel_at ends it with customer.subscription.deleted', async () => {
     const { clock, customer, start, session, sub } = await subscribe('4242424242424242');
-    expect(sub).toMatchObject({ object: 'subscription', status: 'active', customer: customer.id, test_clock: clock.id, application_fee_percent: 10, metadata: { purchase_id: 'p-sub' } });
+    expect(sub).toMatchObject({
+      object: 'subscription',
+      status: 'active',
+      customer: customer.id,
+      test_clock: clock.id,
+      application_fee_percent: 10,
+      metadata: { purchase_id: 'p-sub' },
+    });
     expect(sub.items.data[0]).toMatchObject({ current_period_start: start, price: { unit_amount: 4000 } });
     const first = await stripe.invoices.retrieve(session.invoice as string);
-    expect(first).toMatchObject({ status: 'paid', amount_paid: 4000, billing_reason: 'subscription_create', parent: { subscription_details: { subscription: sub.id } } });
+    expect(first).toMatchObject({
+      status: 'paid',
+      amount_paid: 4000,
+      billing_reason: 'subscription_create',
+      parent: { subscription_details: { subscription: sub.id } },
+    });
     const payments = await stripe.invoicePayments.list({ invoice: first.id });
     expect(payments.data[0]).toMatchObject({ object: 'invoice_payment', status: 'paid', payment: { type: 'payment_intent' } });
     const pi = await stripe.paymentIntents.retrieve(payments.data[0].payment.payment_intent as string, { expand: ['latest_charge'] });
@@ -319,7 +416,11 @@ describe('subscriptions and test clocks', () => {
     expect(await stripe.subscriptions.retrieve(sub.id)).toMatchObject({ status: 'canceled', ended_at: cancelAt });
     expect((await stripe.testHelpers.testClocks.retrieve(clock.id)).frozen_time).toBe(cancelAt + DAY);
     await waitFor(() => eventsFor(sub.id, 'customer.subscription.deleted')[0]);
-    expect(received.filter((e) => e.type === 'invoice.paid' && (e.data.object as Stripe.Invoice).parent?.subscription_details?.subscription === sub.id)).toHaveLength(3);
+    expect(
+      received.filter(
+        (e) => e.type === 'invoice.paid' && (e.data.object as Stripe.Invoice).parent?.subscription_details?.subscription === sub.id,
+      ),
+    ).toHaveLength(3);
     expect((await stripe.subscriptions.list({ customer: customer.id })).data).toHaveLength(0);
     expect((await stripe.subscriptions.list({ customer: customer.id, status: 'all' })).data).toHaveLength(1);
   });
@@ -334,7 +435,10 @@ describe('subscriptions and test clocks', () => {
     await waitFor(() => eventsFor(failed.id, 'invoice.payment_failed')[0]);
     await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: periodEnd + 8 * DAY });
     expect(await stripe.invoices.retrieve(failed.id)).toMatchObject({ attempt_count: 4, next_payment_attempt: null, status: 'open' });
-    expect(await stripe.subscriptions.retrieve(sub.id)).toMatchObject({ status: 'canceled', cancellation_details: { reason: 'payment_failed' } });
+    expect(await stripe.subscriptions.retrieve(sub.id)).toMatchObject({
+      status: 'canceled',
+      cancellation_details: { reason: 'payment_failed' },
+    });
     await waitFor(() => eventsFor(sub.id, 'customer.subscription.deleted')[0]);
     await waitFor(() => eventsFor(failed.id, 'invoice.payment_failed').length === 4);
     expect(start).toBeLessThan(periodEnd);
@@ -342,9 +446,13 @@ describe('subscriptions and test clocks', () => {
 
   it('dev convenience: advance a customer without a clock; subscriptions cancel', async () => {
     const customer = await stripe.customers.create({ email: 'noclock@agora.local' });
-    const res = await fetch(`${base}/sandbox/api/customers/${customer.id}/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ days: 2 }) });
+    const res = await fetch(`${base}/sandbox/api/customers/${customer.id}/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ days: 2 }),
+    });
     expect(res.status).toBe(200);
-    const c = await stripe.customers.retrieve(customer.id) as Stripe.Customer;
+    const c = (await stripe.customers.retrieve(customer.id)) as Stripe.Customer;
     expect(c.test_clock).toMatch(/^clock_/);
     const dash = await fetch(`${base}/sandbox`);
     expect(dash.status).toBe(200);
@@ -357,16 +465,32 @@ describe('subscriptions and test clocks', () => {
 describe('Connect and webhooks', () => {
   it('onboarding enables the account and emits a Connect account.updated', async () => {
     const fresh = await stripe.accounts.create({ type: 'express', email: 'e@agora.local', country: 'US' });
-    expect(fresh).toMatchObject({ object: 'account', type: 'express', charges_enabled: false, payouts_enabled: false, details_submitted: false });
+    expect(fresh).toMatchObject({
+      object: 'account',
+      type: 'express',
+      charges_enabled: false,
+      payouts_enabled: false,
+      details_submitted: false,
+    });
     expect(fresh.requirements!.currently_due!.length).toBeGreaterThan(0);
-    const link = await stripe.accountLinks.create({ account: fresh.id, refresh_url: 'http://localhost:3000/r', return_url: 'http://localhost:3000/ok', type: 'account_onboarding' });
+    const link = await stripe.accountLinks.create({
+      account: fresh.id,
+      refresh_url: 'http://localhost:3000/r',
+      return_url: 'http://localhost:3000/ok',
+      type: 'account_onboarding',
+    });
     expect(link).toMatchObject({ object: 'account_link' });
     expect(link.url).toContain(`/sandbox/connect/onboard/${fresh.id}`);
     const form = await (await fetch(`${base}${new URL(link.url).pathname}${new URL(link.url).search}`)).text();
     expect(form).toContain('000123456789');
     expect(form).toContain('110000000');
     const acct = await onboardedAccount();
-    expect(acct).toMatchObject({ charges_enabled: true, payouts_enabled: true, details_submitted: true, requirements: { currently_due: [] } });
+    expect(acct).toMatchObject({
+      charges_enabled: true,
+      payouts_enabled: true,
+      details_submitted: true,
+      requirements: { currently_due: [] },
+    });
     const ev = await waitFor(() => eventsFor(acct.id, 'account.updated')[0]);
     expect(ev.account).toBe(acct.id);
     const login = await stripe.accounts.createLoginLink(acct.id);
@@ -388,7 +512,7 @@ describe('Connect and webhooks', () => {
 });
 
 describe('its own schema', () => {
-  it('keeps its tables in stripe_sandbox and none in the host database\'s public schema', async () => {
+  it("keeps its tables in stripe_sandbox and none in the host database's public schema", async () => {
     const { rows } = await pglite.query<{ table_schema: string; table_name: string }>(
       `select table_schema, table_name from information_schema.tables where table_schema in ('public', 'stripe_sandbox') order by 1, 2`,
     );
@@ -404,10 +528,16 @@ describe('its own schema', () => {
     const c = await stripe.customers.create({ email: 'shared@agora.local' });
     const others = [Fastify({ logger: false }), Fastify({ logger: false })];
     try {
-      await Promise.all(others.map((o) => o.register(stripeSandbox, { database, secretKey: SECRET_KEY, webhookSecret: SECRETS.platform }).ready()));
+      await Promise.all(
+        others.map((o) => o.register(stripeSandbox, { database, secretKey: SECRET_KEY, webhookSecret: SECRETS.platform }).ready()),
+      );
       const [{ n }] = (await database.execute<{ n: number }>(sql`select count(*)::int as n from stripe_sandbox.migration`)).rows;
       expect(n).toBe(1);
-      const res = await others[0].inject({ method: 'GET', url: `/v1/customers/${c.id}`, headers: { authorization: `Bearer ${SECRET_KEY}` } });
+      const res = await others[0].inject({
+        method: 'GET',
+        url: `/v1/customers/${c.id}`,
+        headers: { authorization: `Bearer ${SECRET_KEY}` },
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({ id: c.id, email: 'shared@agora.local' });
       expect(others[0].stripeSandbox!.webhookUrl).toBeNull();
@@ -418,7 +548,9 @@ describe('its own schema', () => {
 
   it('refuses to start without its required options', async () => {
     const bare = Fastify({ logger: false });
-    await expect(bare.register(stripeSandbox, { database, secretKey: '', webhookSecret: SECRETS.platform }).ready()).rejects.toThrow(/secretKey/);
+    await expect(bare.register(stripeSandbox, { database, secretKey: '', webhookSecret: SECRETS.platform }).ready()).rejects.toThrow(
+      /secretKey/,
+    );
     await bare.close().catch(() => undefined);
   });
 });

@@ -18,7 +18,9 @@ export function createAttemptCounter(db: Db) {
   function limited(message: string, resetAt: Date) {
     const retryAfterSeconds = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
     const minutes = Math.ceil(retryAfterSeconds / 60);
-    return new AppError(429, 'rate_limited', `${message} Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, { retryAfterSeconds });
+    return new AppError(429, 'rate_limited', `${message} Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
+      retryAfterSeconds,
+    });
   }
 
   async function giveBack(keys: string[]) {

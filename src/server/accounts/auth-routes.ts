@@ -11,7 +11,10 @@ const relativePath = z
   .refine((v) => v.startsWith('/') && !v.startsWith('//') && !v.startsWith('/\\'), 'must be a path on this site');
 
 /** Text from a link: bounded, and never a NUL (PostgreSQL cannot store it). */
-const linkText = z.string().max(4096).refine((v) => !v.includes('\0'), 'must not contain a NUL character');
+const linkText = z
+  .string()
+  .max(4096)
+  .refine((v) => !v.includes('\0'), 'must not contain a NUL character');
 
 const oauth2SignInBody = z.object({
   providerId: z.string().min(1),
@@ -37,37 +40,53 @@ export async function authRoutes(app: FastifyInstance) {
   // "Continue with Google": starts the redirect flow of a generic OAuth provider and
   // answers { url, redirect }. The library serves this as /sign-in/social { provider };
   // the web app and its tests use /sign-in/oauth2 { providerId }.
-  r.post('/api/auth/sign-in/oauth2', {
-    config: linkLimit,
-    schema: { ...hidden, body: oauth2SignInBody },
-  }, async (request, reply) => {
-    const { providerId, ...urls } = request.body;
-    const { headers, response } = await app.auth.api.signInSocial({
-      body: { provider: providerId, ...urls },
-      headers: toHeaders(request),
-      returnHeaders: true,
-    });
-    forwardCookies(headers, reply);
-    return response;
-  });
+  r.post(
+    '/api/auth/sign-in/oauth2',
+    {
+      config: linkLimit,
+      schema: { ...hidden, body: oauth2SignInBody },
+    },
+    async (request, reply) => {
+      const { providerId, ...urls } = request.body;
+      const { headers, response } = await app.auth.api.signInSocial({
+        body: { provider: providerId, ...urls },
+        headers: toHeaders(request),
+        returnHeaders: true,
+      });
+      forwardCookies(headers, reply);
+      return response;
+    },
+  );
 
   // The emailed verification link (signs in on success and redirects to callbackURL).
-  r.get('/api/auth/verify-email', {
-    config: linkLimit,
-    schema: { ...hidden, querystring: z.object({ token: linkText, callbackURL: relativePath }) },
-  }, (request, reply) => forward(app, request, reply));
+  r.get(
+    '/api/auth/verify-email',
+    {
+      config: linkLimit,
+      schema: { ...hidden, querystring: z.object({ token: linkText, callbackURL: relativePath }) },
+    },
+    (request, reply) => forward(app, request, reply),
+  );
 
   // The emailed password-reset link: redirects to our page with the token (or an error).
-  r.get('/api/auth/reset-password/:token', {
-    config: linkLimit,
-    schema: { ...hidden, params: z.object({ token: linkText }), querystring: z.object({ callbackURL: relativePath }) },
-  }, (request, reply) => forward(app, request, reply));
+  r.get(
+    '/api/auth/reset-password/:token',
+    {
+      config: linkLimit,
+      schema: { ...hidden, params: z.object({ token: linkText }), querystring: z.object({ callbackURL: relativePath }) },
+    },
+    (request, reply) => forward(app, request, reply),
+  );
 
   // The identity provider's redirect back (code and state, or an error).
-  r.get('/api/auth/callback/:providerId', {
-    config: linkLimit,
-    schema: { ...hidden, params: z.object({ providerId: z.enum(['google']) }), querystring: z.record(z.string(), linkText) },
-  }, (request, reply) => forward(app, request, reply));
+  r.get(
+    '/api/auth/callback/:providerId',
+    {
+      config: linkLimit,
+      schema: { ...hidden, params: z.object({ providerId: z.enum(['google']) }), querystring: z.record(z.string(), linkText) },
+    },
+    (request, reply) => forward(app, request, reply),
+  );
 
   // Every other path of the library is not found, whatever the body (hence no parsing
   // here); without this the page routes would answer an unknown GET with the app.
@@ -90,7 +109,9 @@ export async function authRoutes(app: FastifyInstance) {
  * (toHeaders sets X-Forwarded-For from request.ip, never the client's own header).
  */
 async function forward(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-  const response = await app.auth.handler(new Request(new URL(request.url, app.config.publicUrl), { method: 'GET', headers: toHeaders(request) }));
+  const response = await app.auth.handler(
+    new Request(new URL(request.url, app.config.publicUrl), { method: 'GET', headers: toHeaders(request) }),
+  );
   reply.status(response.status);
   response.headers.forEach((value, key) => {
     if (key !== 'set-cookie' && key !== 'content-length' && key !== 'content-encoding') reply.header(key, value);

@@ -29,7 +29,10 @@ export function sessionCookieName(config: Config) {
  * own HTTP endpoints for those two are disabled so nobody can skip our checks.
  */
 export function createAuth(deps: {
-  config: Config; db: Db; mailer: Mailer; log: FastifyBaseLogger;
+  config: Config;
+  db: Db;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
   /**
    * A user signed in or was created (sign-up, first Google login): payments creates their
    * card customer when missing, in the background (never fails the sign-up).
@@ -84,7 +87,13 @@ export function createAuth(deps: {
     trustedOrigins: [config.publicUrl],
     database: drizzleAdapter(db, {
       provider: 'pg',
-      schema: { user: schema.user, session: schema.signInSession, account: schema.account, verification: schema.verification, twoFactor: schema.twoFactor },
+      schema: {
+        user: schema.user,
+        session: schema.signInSession,
+        account: schema.account,
+        verification: schema.verification,
+        twoFactor: schema.twoFactor,
+      },
     }),
     disabledPaths: ['/sign-up/email', '/sign-in/email'],
     advanced: {

@@ -46,11 +46,17 @@ export async function requestPasswordReset(app: Auth, headers: Headers, input: {
  * session). It also ends a lock-out of the account after failed log-ins: whoever holds
  * the emailed link is the owner, and the attacker does not know the new password.
  */
-export async function resetPassword(app: Auth, attempts: AttemptCounter, headers: Headers, input: { token: string; password: string }): Promise<void> {
+export async function resetPassword(
+  app: Auth,
+  attempts: AttemptCounter,
+  headers: Headers,
+  input: { token: string; password: string },
+): Promise<void> {
   const { token, password } = input;
   if (!password) throw new AppError(400, 'empty_fields', MESSAGES.emptyFields, { fields: { password: 'Password is required' } });
   const reasons = passwordWeaknesses(password);
-  if (reasons.length) throw new AppError(400, 'weak_password', 'This password is too weak', { reasons, fields: { password: reasons.join('. ') } });
+  if (reasons.length)
+    throw new AppError(400, 'weak_password', 'This password is too weak', { reasons, fields: { password: reasons.join('. ') } });
   const ctx = await app.auth.$context;
   const pending = await ctx.internalAdapter.findVerificationValue(`reset-password:${token}`);
   const owner = pending ? await ctx.internalAdapter.findUserById(pending.value) : null;
@@ -59,7 +65,9 @@ export async function resetPassword(app: Auth, attempts: AttemptCounter, headers
     if (owner) await attempts.clear([accountAttemptsKey(owner.email)]);
   } catch (err) {
     if (err instanceof APIError && err.statusCode < 500) {
-      throw new AppError(400, 'invalid_token', 'This reset link is invalid or has expired. Ask for a new one.', { fields: { token: 'invalid or expired' } });
+      throw new AppError(400, 'invalid_token', 'This reset link is invalid or has expired. Ask for a new one.', {
+        fields: { token: 'invalid or expired' },
+      });
     }
     throw err;
   }

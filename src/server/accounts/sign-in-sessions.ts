@@ -16,15 +16,19 @@ export async function currentSignInSession(app: AppServices, viewer: Viewer) {
 
 /** The caller's sign-in sessions still valid, most recently used first. */
 export async function listSignInSessions(app: AppServices, viewer: Viewer) {
-  const rows = await app.database.db.select().from(signInSession)
+  const rows = await app.database.db
+    .select()
+    .from(signInSession)
     .where(and(eq(signInSession.userId, viewer.user.id), gt(signInSession.expiresAt, sql`now()`)))
-    .orderBy(desc(signInSession.updatedAt)).limit(100);
+    .orderBy(desc(signInSession.updatedAt))
+    .limit(100);
   return rows.map((s) => presentSignInSession(s, viewer.signInSessionId));
 }
 
 /** Signs out one device of the caller's (404 when it is not theirs). */
 export async function signOutDevice(app: AppServices, viewer: Viewer, signInSessionId: string) {
-  const deleted = await app.database.db.delete(signInSession)
+  const deleted = await app.database.db
+    .delete(signInSession)
     .where(and(eq(signInSession.id, signInSessionId), eq(signInSession.userId, viewer.user.id)))
     .returning({ id: signInSession.id });
   if (!deleted.length) throw AppError.notFound('This session does not exist or is not yours');
@@ -32,7 +36,8 @@ export async function signOutDevice(app: AppServices, viewer: Viewer, signInSess
 
 /** Signs out every device of the caller's but this one; answers how many. */
 export async function signOutOtherDevices(app: AppServices, viewer: Viewer): Promise<number> {
-  const deleted = await app.database.db.delete(signInSession)
+  const deleted = await app.database.db
+    .delete(signInSession)
     .where(and(eq(signInSession.userId, viewer.user.id), ne(signInSession.id, viewer.signInSessionId)))
     .returning({ id: signInSession.id });
   return deleted.length;

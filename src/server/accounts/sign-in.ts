@@ -102,5 +102,7 @@ async function warnOwnerOfAttack(app: FastifyInstance, attempts: AttemptCounter,
     throw err;
   }
   const user = found.user as typeof found.user & { firstName?: string };
-  await app.mailer.send(signInAttackEmail(user.email, user.firstName ?? '', new URL('/send-password-reset', app.config.publicUrl).toString()));
+  await app.mailer.send(
+    signInAttackEmail(user.email, user.firstName ?? '', new URL('/send-password-reset', app.config.publicUrl).toString()),
+  );
 }

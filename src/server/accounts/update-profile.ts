@@ -5,7 +5,11 @@ import { AppError } from '../http/errors.js';
 import { MESSAGES } from '../../shared/accounts.js';
 import type { Viewer } from './viewer.js';
 
-interface ProfileChanges { firstName?: string; lastName?: string; city?: string }
+interface ProfileChanges {
+  firstName?: string;
+  lastName?: string;
+  city?: string;
+}
 
 /** Only the owner edits a user record. */
 export function assertOwner(viewer: Viewer, userId: string) {

@@ -9,27 +9,57 @@ export async function userCalendar(app: AppServices, userId: string): Promise<st
   const db = app.database.db;
   const publicUrl = app.config.publicUrl;
   const rows = await db
-    .select({ id: classTime.id, startsAt: classTime.startsAt, endsAt: classTime.endsAt, location: classTime.location, meetingUrl: classTime.meetingUrl, title: course.title, courseId: course.id, status: enrolment.status })
+    .select({
+      id: classTime.id,
+      startsAt: classTime.startsAt,
+      endsAt: classTime.endsAt,
+      location: classTime.location,
+      meetingUrl: classTime.meetingUrl,
+      title: course.title,
+      courseId: course.id,
+      status: enrolment.status,
+    })
     .from(enrolment)
     .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
     .innerJoin(course, eq(course.id, enrolment.courseId))
     .innerJoin(classTime, eq(classTime.sessionId, enrolment.sessionId))
-    .where(and(eq(enrolment.learnerId, userId), inArray(enrolment.status, ['active', 'past_due', 'completed']), gte(classTime.endsAt, new Date(Date.now() - 90 * 86400_000))))
+    .where(
+      and(
+        eq(enrolment.learnerId, userId),
+        inArray(enrolment.status, ['active', 'past_due', 'completed']),
+        gte(classTime.endsAt, new Date(Date.now() - 90 * 86400_000)),
+      ),
+    )
     .orderBy(asc(classTime.startsAt))
     .limit(2000);
   const stamp = ics(new Date());
-  const events = rows.map((r) => [
-    'BEGIN:VEVENT',
-    `UID:${r.id}@agora`,
-    `DTSTAMP:${stamp}`,
-    `DTSTART:${ics(r.startsAt)}`,
-    `DTEND:${ics(r.endsAt)}`,
-    fold(`SUMMARY:${escapeText(r.title)}`),
-    r.location || r.meetingUrl ? fold(`LOCATION:${escapeText(r.location || r.meetingUrl || '')}`) : null,
-    fold(`URL:${publicUrl}/course/${r.courseId}`),
-    'END:VEVENT',
-  ].filter(Boolean).join('\r\n'));
-  return ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Agora//Class times//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', 'X-WR-CALNAME:Agora classes', ...events, 'END:VCALENDAR'].join('\r\n') + '\r\n';
+  const events = rows.map((r) =>
+    [
+      'BEGIN:VEVENT',
+      `UID:${r.id}@agora`,
+      `DTSTAMP:${stamp}`,
+      `DTSTART:${ics(r.startsAt)}`,
+      `DTEND:${ics(r.endsAt)}`,
+      fold(`SUMMARY:${escapeText(r.title)}`),
+      r.location || r.meetingUrl ? fold(`LOCATION:${escapeText(r.location || r.meetingUrl || '')}`) : null,
+      fold(`URL:${publicUrl}/course/${r.courseId}`),
+      'END:VEVENT',
+    ]
+      .filter(Boolean)
+      .join('\r\n'),
+  );
+  return (
+    [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Agora//Class times//EN',
+      'CALSCALE:GREGORIAN',
+      'METHOD:PUBLISH',
+      'X-WR-CALNAME:Agora classes',
+      ...events,
+      'END:VCALENDAR',
+    ].join('\r\n') + '\r\n'
+  );
 }
 
 /** The user's private calendar feed URL; the secret in it is created on first use, or anew with `rotate`. */
@@ -42,19 +72,30 @@ export async function calendarFeedUrl(app: AppServices, userId: string, rotate =
   }
   if (!token) {
     token = randomBytes(24).toString('base64url');
-    await db.insert(calendarFeed).values({ userId, token }).onConflictDoUpdate({ target: calendarFeed.userId, set: { token, createdAt: new Date() } });
+    await db
+      .insert(calendarFeed)
+      .values({ userId, token })
+      .onConflictDoUpdate({ target: calendarFeed.userId, set: { token, createdAt: new Date() } });
   }
   return `${app.config.publicUrl}/api/calendar/feed/${token}.ics`;
 }
 
 /** The calendar behind a private feed token (the token is the only credential), or 404. */
 export async function calendarForFeed(app: AppServices, token: string): Promise<string> {
-  const [row] = await app.database.db.select({ userId: calendarFeed.userId }).from(calendarFeed).where(eq(calendarFeed.token, token)).limit(1);
+  const [row] = await app.database.db
+    .select({ userId: calendarFeed.userId })
+    .from(calendarFeed)
+    .where(eq(calendarFeed.token, token))
+    .limit(1);
   if (!row) throw AppError.notFound('Unknown feed');
   return userCalendar(app, row.userId);
 }
 
-const ics = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const ics = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 const escapeText = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
 /** Lines longer than 75 octets are folded (RFC 5545 3.1). */
 function fold(line: string): string {

@@ -33,19 +33,25 @@ function columns(input: CourseFields) {
 export async function createCourse(app: AppServices, viewer: Viewer, input: CourseFields) {
   const db = app.database.db;
   requireEducator(viewer);
-  const [row] = await db.insert(course).values({
-    ...columns(input),
-    educatorId: viewer.user.id,
-    educatorName: `${viewer.user.firstName} ${viewer.user.lastName}`.trim(),
-    status: 'draft',
-  }).returning({ id: course.id });
+  const [row] = await db
+    .insert(course)
+    .values({
+      ...columns(input),
+      educatorId: viewer.user.id,
+      educatorName: `${viewer.user.firstName} ${viewer.user.lastName}`.trim(),
+      status: 'draft',
+    })
+    .returning({ id: course.id });
   return row.id;
 }
 
 export async function updateCourse(app: AppServices, viewer: Viewer, courseId: string, input: CourseFields) {
   const db = app.database.db;
   await ownedCourse(db, courseId, viewer);
-  await db.update(course).set({ ...columns(input), updatedAt: new Date() }).where(eq(course.id, courseId));
+  await db
+    .update(course)
+    .set({ ...columns(input), updatedAt: new Date() })
+    .where(eq(course.id, courseId));
 }
 
 /**
@@ -57,10 +63,16 @@ export async function publishCourse(app: AppServices, viewer: Viewer, courseId: 
     const c = await ownedCourse(tx, courseId, viewer);
     if (c.status === 'published') return;
     await announce('course.publishing', { courseId, educatorId: c.educatorId, priceCents: c.priceCents });
-    const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(courseSession)
+    const [{ n }] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(courseSession)
       .where(and(eq(courseSession.courseId, courseId), eq(courseSession.status, 'scheduled')));
-    if (n === 0) throw new AppError(400, 'no_sessions', 'Add at least one session before publishing', { fields: { sessions: 'Add a session first' } });
-    await tx.update(course).set({ status: 'published', publishedAt: c.publishedAt ?? new Date(), updatedAt: new Date() }).where(eq(course.id, courseId));
+    if (n === 0)
+      throw new AppError(400, 'no_sessions', 'Add at least one session before publishing', { fields: { sessions: 'Add a session first' } });
+    await tx
+      .update(course)
+      .set({ status: 'published', publishedAt: c.publishedAt ?? new Date(), updatedAt: new Date() })
+      .where(eq(course.id, courseId));
     await announce('course.published', { courseId });
   });
 }
@@ -141,10 +153,12 @@ function courseViewStatement(db: Db) {
   )::text`;
   return db
     .select({ status: sql<string>`c.status`, educatorId: sql<string>`c.educator_id`, view })
-    .from(sql`course c join "user" u on u.id = c.educator_id join educator e on e.user_id = c.educator_id
+    .from(
+      sql`course c join "user" u on u.id = c.educator_id join educator e on e.user_id = c.educator_id
       cross join lateral (
         select coalesce(sum(c2.rating_avg * c2.rating_count) / nullif(sum(c2.rating_count), 0), 0)::real as avg, coalesce(sum(c2.rating_count), 0)::int as n
-        from course c2 where c2.educator_id = c.educator_id and c2.status = 'published') er`)
+        from course c2 where c2.educator_id = c.educator_id and c2.status = 'published') er`,
+    )
     .where(sql`c.id = ${sql.placeholder('courseId')}::uuid`)
     .limit(1)
     .prepare('course_view');
@@ -169,4 +183,3 @@ export async function courseViewJson(app: AppServices, viewer: Viewer | null, co
   if (!row || (row.status !== 'published' && !isOwner)) throw AppError.notFound('This course does not exist');
   return row.view;
 }
-

@@ -10,12 +10,21 @@ import { ownedCourse, ownedCourseSession } from './access.js';
 import { fillFromWaitlist } from './seats.js';
 import { refreshCourseStats } from './stats.js';
 
-export async function createCourseSession(app: AppServices, viewer: Viewer, courseId: string, input: Required<Pick<SessionInput, 'startsOn' | 'endsOn' | 'capacity' | 'timeZone'>> & { minToRun: number }) {
+export async function createCourseSession(
+  app: AppServices,
+  viewer: Viewer,
+  courseId: string,
+  input: Required<Pick<SessionInput, 'startsOn' | 'endsOn' | 'capacity' | 'timeZone'>> & { minToRun: number },
+) {
   return app.database.db.transaction(async (tx) => {
     await ownedCourse(tx, courseId, viewer);
     // "Today" where the session takes place, not in UTC.
-    if (input.startsOn < dateIn(new Date(), input.timeZone)) throw AppError.badRequest('The start date is in the past', { startsOn: 'Choose today or a later date' });
-    const [row] = await tx.insert(courseSession).values({ courseId, ...input }).returning({ id: courseSession.id });
+    if (input.startsOn < dateIn(new Date(), input.timeZone))
+      throw AppError.badRequest('The start date is in the past', { startsOn: 'Choose today or a later date' });
+    const [row] = await tx
+      .insert(courseSession)
+      .values({ courseId, ...input })
+      .returning({ id: courseSession.id });
     await refreshCourseStats(tx, courseId);
     return row.id;
   });
@@ -26,16 +35,25 @@ export async function createCourseSession(app: AppServices, viewer: Viewer, cour
  * (announced: the promoted learners are told); cancelling drops every enrolment
  * (announced: refunds, emails). Answers how many learners the cancellation dropped.
  */
-export async function changeCourseSession(app: AppServices, viewer: Viewer, courseId: string, sessionId: string, input: { capacity?: number; status?: 'scheduled' | 'cancelled' }) {
+export async function changeCourseSession(
+  app: AppServices,
+  viewer: Viewer,
+  courseId: string,
+  sessionId: string,
+  input: { capacity?: number; status?: 'scheduled' | 'cancelled' },
+) {
   const { value } = await app.courseEvents.transaction(app.database.db, async (tx, announce) => {
     const { session } = await ownedCourseSession(tx, courseId, sessionId, viewer);
     const [locked] = await tx.select().from(courseSession).where(eq(courseSession.id, session.id)).for('no key update');
     const dropped: string[] = [];
     if (input.capacity !== undefined) {
       if (input.capacity < locked.seatsTaken) {
-        throw AppError.badRequest(`Capacity cannot be below the ${locked.seatsTaken} learners already enrolled`, { capacity: `At least ${locked.seatsTaken}` });
+        throw AppError.badRequest(`Capacity cannot be below the ${locked.seatsTaken} learners already enrolled`, {
+          capacity: `At least ${locked.seatsTaken}`,
+        });
       }
-      if (input.capacity < locked.minToRun) throw AppError.badRequest('Capacity cannot be below the minimum to run', { capacity: `At least ${locked.minToRun}` });
+      if (input.capacity < locked.minToRun)
+        throw AppError.badRequest('Capacity cannot be below the minimum to run', { capacity: `At least ${locked.minToRun}` });
       await tx.update(courseSession).set({ capacity: input.capacity }).where(eq(courseSession.id, session.id));
       if (input.status !== 'cancelled') {
         const promoted = await fillFromWaitlist(tx, session.id);
@@ -43,13 +61,17 @@ export async function changeCourseSession(app: AppServices, viewer: Viewer, cour
       }
     }
     if (input.status === 'cancelled' && locked.status !== 'cancelled') {
-      const rows = await tx.update(enrolment).set({ status: 'dropped', droppedAt: new Date(), updatedAt: new Date() })
-        .where(and(eq(enrolment.sessionId, session.id), sql`${enrolment.status} <> 'dropped'`)).returning({ learnerId: enrolment.learnerId });
+      const rows = await tx
+        .update(enrolment)
+        .set({ status: 'dropped', droppedAt: new Date(), updatedAt: new Date() })
+        .where(and(eq(enrolment.sessionId, session.id), sql`${enrolment.status} <> 'dropped'`))
+        .returning({ learnerId: enrolment.learnerId });
       dropped.push(...rows.map((r) => r.learnerId));
       await tx.update(courseSession).set({ status: 'cancelled', seatsTaken: 0 }).where(eq(courseSession.id, session.id));
     }
     await refreshCourseStats(tx, courseId);
-    if (input.status === 'cancelled') await announce('course-session.cancelled', { courseId, courseSessionId: session.id, droppedLearnerIds: dropped });
+    if (input.status === 'cancelled')
+      await announce('course-session.cancelled', { courseId, courseSessionId: session.id, droppedLearnerIds: dropped });
     return { dropped: dropped.length };
   });
   return value;
@@ -60,10 +82,17 @@ export async function changeCourseSession(app: AppServices, viewer: Viewer, cour
  * same wall-clock time in the session's zone, across DST changes). All or nothing:
  * an overlap with any existing class time of the session refuses the whole series.
  */
-export async function addClassTimes(app: AppServices, viewer: Viewer, courseId: string, sessionId: string, input: Required<Pick<ClassTimeInput, 'startsAt' | 'endsAt' | 'repeatWeeks'>> & { location?: string | null; meetingUrl?: string | null }) {
+export async function addClassTimes(
+  app: AppServices,
+  viewer: Viewer,
+  courseId: string,
+  sessionId: string,
+  input: Required<Pick<ClassTimeInput, 'startsAt' | 'endsAt' | 'repeatWeeks'>> & { location?: string | null; meetingUrl?: string | null },
+) {
   const start = new Date(input.startsAt);
   const end = new Date(input.endsAt);
-  if (start.getTime() < Date.now() - 60_000) throw AppError.badRequest('The class time is in the past', { startsAt: 'Choose a future time' });
+  if (start.getTime() < Date.now() - 60_000)
+    throw AppError.badRequest('The class time is in the past', { startsAt: 'Choose a future time' });
   try {
     return await app.database.db.transaction(async (tx) => {
       const { session } = await ownedCourseSession(tx, courseId, sessionId, viewer);
@@ -96,6 +125,9 @@ export async function addClassTimes(app: AppServices, viewer: Viewer, courseId: 
 export async function deleteClassTime(app: AppServices, viewer: Viewer, courseId: string, sessionId: string, classTimeId: string) {
   const db = app.database.db;
   await ownedCourseSession(db, courseId, sessionId, viewer);
-  const rows = await db.delete(classTime).where(and(eq(classTime.id, classTimeId), eq(classTime.sessionId, sessionId))).returning({ id: classTime.id });
+  const rows = await db
+    .delete(classTime)
+    .where(and(eq(classTime.id, classTimeId), eq(classTime.sessionId, sessionId)))
+    .returning({ id: classTime.id });
   if (!rows.length) throw AppError.notFound('This class time does not exist');
 }

@@ -8,34 +8,62 @@ export async function getDashboard(app: AppServices, viewer: Viewer) {
   const db = app.database.db;
   const uid = viewer.user.id;
   const [upcoming, mine, teaching] = await Promise.all([
-    db.select({
-      id: classTime.id, startsAt: classTime.startsAt, endsAt: classTime.endsAt, location: classTime.location, meetingUrl: classTime.meetingUrl,
-      courseId: course.id, courseTitle: course.title, timeZone: courseSession.timeZone,
-    })
+    db
+      .select({
+        id: classTime.id,
+        startsAt: classTime.startsAt,
+        endsAt: classTime.endsAt,
+        location: classTime.location,
+        meetingUrl: classTime.meetingUrl,
+        courseId: course.id,
+        courseTitle: course.title,
+        timeZone: courseSession.timeZone,
+      })
       .from(enrolment)
       .innerJoin(classTime, eq(classTime.sessionId, enrolment.sessionId))
       .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
       .innerJoin(course, eq(course.id, enrolment.courseId))
       .where(and(eq(enrolment.learnerId, uid), inArray(enrolment.status, ['active', 'past_due']), gte(classTime.endsAt, new Date())))
-      .orderBy(asc(classTime.startsAt)).limit(50),
-    db.select({
-      enrolmentId: enrolment.id, status: enrolment.status, sessionId: enrolment.sessionId, courseId: course.id, courseTitle: course.title,
-      startsOn: courseSession.startsOn, endsOn: courseSession.endsOn, coverImage: course.coverImage,
-    })
+      .orderBy(asc(classTime.startsAt))
+      .limit(50),
+    db
+      .select({
+        enrolmentId: enrolment.id,
+        status: enrolment.status,
+        sessionId: enrolment.sessionId,
+        courseId: course.id,
+        courseTitle: course.title,
+        startsOn: courseSession.startsOn,
+        endsOn: courseSession.endsOn,
+        coverImage: course.coverImage,
+      })
       .from(enrolment)
       .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
       .innerJoin(course, eq(course.id, enrolment.courseId))
-      .where(and(eq(enrolment.learnerId, uid), inArray(enrolment.status, ['active', 'past_due', 'waitlisted', 'pending_payment', 'completed'])))
-      .orderBy(desc(courseSession.startsOn)).limit(200),
+      .where(
+        and(eq(enrolment.learnerId, uid), inArray(enrolment.status, ['active', 'past_due', 'waitlisted', 'pending_payment', 'completed'])),
+      )
+      .orderBy(desc(courseSession.startsOn))
+      .limit(200),
     viewer.educator
-      ? db.select({
-          id: course.id, title: course.title, status: course.status, nextStartOn: course.nextStartOn, seatsLeft: course.seatsLeft,
-          ratingAvg: course.ratingAvg, ratingCount: course.ratingCount,
-          // course.id qualified by hand: Drizzle writes a bare "id" in a select list, which
-          // inside the subquery would mean e.id (and every count would be 0).
-          active: sql<number>`(select count(*)::int from enrolment e where e.course_id = course.id and e.status in ('active', 'past_due'))`,
-          waitlisted: sql<number>`(select count(*)::int from enrolment e where e.course_id = course.id and e.status = 'waitlisted')`,
-        }).from(course).where(eq(course.educatorId, uid)).orderBy(desc(course.updatedAt)).limit(200)
+      ? db
+          .select({
+            id: course.id,
+            title: course.title,
+            status: course.status,
+            nextStartOn: course.nextStartOn,
+            seatsLeft: course.seatsLeft,
+            ratingAvg: course.ratingAvg,
+            ratingCount: course.ratingCount,
+            // course.id qualified by hand: Drizzle writes a bare "id" in a select list, which
+            // inside the subquery would mean e.id (and every count would be 0).
+            active: sql<number>`(select count(*)::int from enrolment e where e.course_id = course.id and e.status in ('active', 'past_due'))`,
+            waitlisted: sql<number>`(select count(*)::int from enrolment e where e.course_id = course.id and e.status = 'waitlisted')`,
+          })
+          .from(course)
+          .where(eq(course.educatorId, uid))
+          .orderBy(desc(course.updatedAt))
+          .limit(200)
       : Promise.resolve(null),
   ]);
   const weekEnd = Date.now() + 7 * 86400_000;
@@ -48,4 +76,8 @@ export async function getDashboard(app: AppServices, viewer: Viewer) {
   };
 }
 
-const iso = <T extends { startsAt: Date; endsAt: Date }>(r: T) => ({ ...r, startsAt: r.startsAt.toISOString(), endsAt: r.endsAt.toISOString() });
+const iso = <T extends { startsAt: Date; endsAt: Date }>(r: T) => ({
+  ...r,
+  startsAt: r.startsAt.toISOString(),
+  endsAt: r.endsAt.toISOString(),
+});

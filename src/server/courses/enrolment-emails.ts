@@ -9,12 +9,17 @@ type Mailing = Pick<AppServices, 'database' | 'mailer' | 'config' | 'log'>;
 
 /** Emails learners about a change to their enrolment, after the transaction committed; a failed email is logged, never undoes the change. */
 async function notifyLearners(
-  app: Mailing, learnerIds: string[], courseId: string,
+  app: Mailing,
+  learnerIds: string[],
+  courseId: string,
   compose: (row: { email: string; firstName: string; title: string }) => EmailMessage,
 ) {
   if (!learnerIds.length) return;
-  const rows = await app.database.db.select({ email: user.email, firstName: user.firstName, title: course.title })
-    .from(user).innerJoin(course, eq(course.id, courseId)).where(inArray(user.id, learnerIds));
+  const rows = await app.database.db
+    .select({ email: user.email, firstName: user.firstName, title: course.title })
+    .from(user)
+    .innerJoin(course, eq(course.id, courseId))
+    .where(inArray(user.id, learnerIds));
   for (const row of rows) {
     try {
       await app.mailer.send(compose(row));
@@ -26,14 +31,16 @@ async function notifyLearners(
 
 /** A freed seat went to these waitlisted learners. */
 export function notifyPromotions(app: Mailing, learnerIds: string[], courseId: string) {
-  return notifyLearners(app, learnerIds, courseId,
-    (r) => waitlistPromotionEmail(r.email, r.firstName, r.title, `${app.config.publicUrl}/course/${courseId}`));
+  return notifyLearners(app, learnerIds, courseId, (r) =>
+    waitlistPromotionEmail(r.email, r.firstName, r.title, `${app.config.publicUrl}/course/${courseId}`),
+  );
 }
 
 /** The educator cancelled the course session these learners were in. */
 export function notifyCancellation(app: Mailing, learnerIds: string[], courseId: string) {
-  return notifyLearners(app, learnerIds, courseId,
-    (r) => sessionCancelledEmail(r.email, r.firstName, r.title, `${app.config.publicUrl}/course/${courseId}`));
+  return notifyLearners(app, learnerIds, courseId, (r) =>
+    sessionCancelledEmail(r.email, r.firstName, r.title, `${app.config.publicUrl}/course/${courseId}`),
+  );
 }
 
 /** Courses' own listeners: learners hear of a seat or a cancellation once it is committed. */

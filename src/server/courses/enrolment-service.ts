@@ -40,9 +40,19 @@ export async function dropEnrolment(app: AppServices, viewer: Viewer, input: { c
   const done = await app.courseEvents.transaction(app.database.db, async (tx, announce) => {
     // The course session row first, as enrolLearner does: one lock order, no deadlocks.
     await lockCourseSession(tx, sessionId);
-    const [mine] = await tx.select().from(enrolment)
-      .where(and(eq(enrolment.sessionId, sessionId), eq(enrolment.learnerId, viewer.user.id), eq(enrolment.courseId, courseId), sql`${enrolment.status} <> 'dropped'`))
-      .for('update').limit(1);
+    const [mine] = await tx
+      .select()
+      .from(enrolment)
+      .where(
+        and(
+          eq(enrolment.sessionId, sessionId),
+          eq(enrolment.learnerId, viewer.user.id),
+          eq(enrolment.courseId, courseId),
+          sql`${enrolment.status} <> 'dropped'`,
+        ),
+      )
+      .for('update')
+      .limit(1);
     if (!mine) throw AppError.notFound('You are not enrolled in this session');
     if (mine.status === 'completed') throw AppError.badRequest('This session is already completed');
     const promoted = await releaseEnrolment(tx, mine);

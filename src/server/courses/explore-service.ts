@@ -12,7 +12,6 @@ export interface Explore {
 /** Cards per shelf. */
 export const SHELF = 12;
 
-
 /**
  * The explore page in one statement, nearest first for the viewer's city:
  *
@@ -30,9 +29,10 @@ export const SHELF = 12;
 export async function getExplore(app: AppServices, city: string | null): Promise<Explore> {
   const c = city?.trim().toLowerCase() || null;
   const published = sql`status = 'published' and next_start_on >= current_date`;
-  const local = (extra: SQL, order: SQL) => c
-    ? sql`(select ${CARD_COLUMNS}, 0 as near from course where ${published} and lower(city) = ${c} and ${extra} order by ${order} limit ${SHELF})`
-    : sql`(select ${CARD_COLUMNS}, 0 as near from course where false)`;
+  const local = (extra: SQL, order: SQL) =>
+    c
+      ? sql`(select ${CARD_COLUMNS}, 0 as near from course where ${published} and lower(city) = ${c} and ${extra} order by ${order} limit ${SHELF})`
+      : sql`(select ${CARD_COLUMNS}, 0 as near from course where false)`;
   const online = (extra: SQL, order: SQL) =>
     sql`(select ${CARD_COLUMNS}, 1 as near from course where ${published} and format = 'online' and ${extra} order by ${order} limit ${SHELF})`;
   const shelf = (extra: SQL, order: SQL, innerOrder: SQL) => sql`
@@ -47,7 +47,9 @@ export async function getExplore(app: AppServices, city: string | null): Promise
     select
       ${shelf(sql`seats_left > 0`, soonest, soonest)} as upcoming,
       ${shelf(sql`true`, best, best)} as popular,
-      ${c ? shelf(sql`true`, soonest, soonest) : sql`'[]'::json`} as near_you`)) as unknown as { rows: { upcoming: CourseCard[]; popular: CourseCard[]; near_you: CourseCard[] }[] };
+      ${c ? shelf(sql`true`, soonest, soonest) : sql`'[]'::json`} as near_you`)) as unknown as {
+    rows: { upcoming: CourseCard[]; popular: CourseCard[]; near_you: CourseCard[] }[];
+  };
   const row = res.rows[0];
   return { upcoming: row.upcoming, popular: row.popular, nearYou: row.near_you };
 }

@@ -9,14 +9,31 @@ import { refreshCourseRating } from './stats.js';
 export async function upsertReview(app: AppServices, viewer: Viewer, courseId: string, input: { rating: number; text: string }) {
   const db = app.database.db;
   return db.transaction(async (tx) => {
-    const [c] = await tx.select({ educatorId: course.educatorId, status: course.status }).from(course).where(eq(course.id, courseId)).limit(1);
+    const [c] = await tx
+      .select({ educatorId: course.educatorId, status: course.status })
+      .from(course)
+      .where(eq(course.id, courseId))
+      .limit(1);
     if (!c || c.status === 'draft') throw AppError.notFound('This course does not exist');
     if (c.educatorId === viewer.user.id) throw AppError.forbidden('You cannot review your own course');
-    const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(enrolment)
-      .where(and(eq(enrolment.courseId, courseId), eq(enrolment.learnerId, viewer.user.id), inArray(enrolment.status, ['active', 'past_due', 'completed'])));
+    const [{ n }] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(enrolment)
+      .where(
+        and(
+          eq(enrolment.courseId, courseId),
+          eq(enrolment.learnerId, viewer.user.id),
+          inArray(enrolment.status, ['active', 'past_due', 'completed']),
+        ),
+      );
     if (n === 0) throw AppError.forbidden('Only learners enrolled in this course can review it');
-    const [row] = await tx.insert(review).values({ courseId, learnerId: viewer.user.id, rating: input.rating, text: input.text })
-      .onConflictDoUpdate({ target: [review.courseId, review.learnerId], set: { rating: input.rating, text: input.text, updatedAt: new Date() } })
+    const [row] = await tx
+      .insert(review)
+      .values({ courseId, learnerId: viewer.user.id, rating: input.rating, text: input.text })
+      .onConflictDoUpdate({
+        target: [review.courseId, review.learnerId],
+        set: { rating: input.rating, text: input.text, updatedAt: new Date() },
+      })
       .returning({ id: review.id });
     await refreshCourseRating(tx, courseId);
     return row.id;

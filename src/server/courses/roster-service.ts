@@ -11,17 +11,30 @@ export async function getRoster(app: AppServices, viewer: Viewer, courseId: stri
   const c = await ownedCourse(db, courseId, viewer);
   const rows = await db
     .select({
-      enrolmentId: enrolment.id, sessionId: enrolment.sessionId, startsOn: courseSession.startsOn,
-      firstName: user.firstName, lastName: user.lastName, email: user.email, status: enrolment.status, enrolledAt: enrolment.createdAt,
+      enrolmentId: enrolment.id,
+      sessionId: enrolment.sessionId,
+      startsOn: courseSession.startsOn,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      email: user.email,
+      status: enrolment.status,
+      enrolledAt: enrolment.createdAt,
     })
-    .from(enrolment).innerJoin(user, eq(user.id, enrolment.learnerId)).innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
+    .from(enrolment)
+    .innerJoin(user, eq(user.id, enrolment.learnerId))
+    .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
     .where(eq(enrolment.courseId, courseId))
     .orderBy(asc(courseSession.startsOn), asc(enrolment.createdAt));
   return {
     course: c,
     rows: rows.map((r) => ({
-      enrolmentId: r.enrolmentId, sessionId: r.sessionId, sessionStartsOn: r.startsOn,
-      learnerName: `${r.firstName} ${r.lastName}`.trim(), learnerEmail: r.email, status: r.status, enrolledAt: r.enrolledAt.toISOString(),
+      enrolmentId: r.enrolmentId,
+      sessionId: r.sessionId,
+      sessionStartsOn: r.startsOn,
+      learnerName: `${r.firstName} ${r.lastName}`.trim(),
+      learnerEmail: r.email,
+      status: r.status,
+      enrolledAt: r.enrolledAt.toISOString(),
     })),
   };
 }

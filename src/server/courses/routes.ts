@@ -2,7 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  classTimeInput, courseInput, courseView, enrolmentResult, type CourseView, reviewInput, rosterResult, sessionInput, sessionUpdate,
+  classTimeInput,
+  courseInput,
+  courseView,
+  enrolmentResult,
+  type CourseView,
+  reviewInput,
+  rosterResult,
+  sessionInput,
+  sessionUpdate,
   dropResult,
 } from '../../shared/courses-schemas.js';
 import { dashboardResult } from '../../shared/dashboard-schemas.js';
@@ -30,152 +38,330 @@ export async function courseRoutes(app: FastifyInstance) {
   subscribeEnrolmentEmails(app);
   subscribeEducatorNames(app);
 
-  r.post('/api/courses', {
-    schema: { tags, summary: 'Create a draft course (educators)', body: courseInput, response: { 201: created, ...errors } },
-  }, async (request, reply) => {
-    const viewer = await app.requireViewer(request);
-    return reply.status(201).send({ id: await createCourse(app, viewer, request.body) });
-  });
+  r.post(
+    '/api/courses',
+    {
+      schema: { tags, summary: 'Create a draft course (educators)', body: courseInput, response: { 201: created, ...errors } },
+    },
+    async (request, reply) => {
+      const viewer = await app.requireViewer(request);
+      return reply.status(201).send({ id: await createCourse(app, viewer, request.body) });
+    },
+  );
 
-  r.get('/api/courses/:courseId', {
-    schema: { tags, summary: 'A course with its sessions, class times and reviews', params: courseParams, response: { 200: courseView, ...errors } },
-  }, async (request, reply) => {
-    // The JSON comes from PostgreSQL (course-service.ts, courseViewJson) and is sent as is:
-    // parsing, checking and serializing a page this size cost more than reading it.
-    const json = await courseViewJson(app, await app.requireViewer(request), request.params.courseId);
-    return reply.type('application/json; charset=utf-8').send(json as unknown as CourseView);
-  });
+  r.get(
+    '/api/courses/:courseId',
+    {
+      schema: {
+        tags,
+        summary: 'A course with its sessions, class times and reviews',
+        params: courseParams,
+        response: { 200: courseView, ...errors },
+      },
+    },
+    async (request, reply) => {
+      // The JSON comes from PostgreSQL (course-service.ts, courseViewJson) and is sent as is:
+      // parsing, checking and serializing a page this size cost more than reading it.
+      const json = await courseViewJson(app, await app.requireViewer(request), request.params.courseId);
+      return reply.type('application/json; charset=utf-8').send(json as unknown as CourseView);
+    },
+  );
 
-  r.put('/api/courses/:courseId', {
-    schema: { tags, summary: 'Edit a course (its educator only)', params: courseParams, body: courseInput, response: { 200: ok, ...errors } },
-  }, async (request) => {
-    await updateCourse(app, await app.requireViewer(request), request.params.courseId, request.body);
-    return { ok: true as const, message: 'Course saved' };
-  });
+  r.put(
+    '/api/courses/:courseId',
+    {
+      schema: {
+        tags,
+        summary: 'Edit a course (its educator only)',
+        params: courseParams,
+        body: courseInput,
+        response: { 200: ok, ...errors },
+      },
+    },
+    async (request) => {
+      await updateCourse(app, await app.requireViewer(request), request.params.courseId, request.body);
+      return { ok: true as const, message: 'Course saved' };
+    },
+  );
 
-  r.post('/api/courses/:courseId/publish', {
-    schema: { tags, summary: 'Publish a course', params: courseParams, response: { 200: ok, ...errors } },
-  }, async (request) => {
-    await publishCourse(app, await app.requireViewer(request), request.params.courseId);
-    return { ok: true as const, message: 'Your course is published' };
-  });
+  r.post(
+    '/api/courses/:courseId/publish',
+    {
+      schema: { tags, summary: 'Publish a course', params: courseParams, response: { 200: ok, ...errors } },
+    },
+    async (request) => {
+      await publishCourse(app, await app.requireViewer(request), request.params.courseId);
+      return { ok: true as const, message: 'Your course is published' };
+    },
+  );
 
-  r.post('/api/courses/:courseId/archive', {
-    schema: { tags, summary: 'Archive a course (hidden from search)', params: courseParams, response: { 200: ok, ...errors } },
-  }, async (request) => {
-    await archiveCourse(app, await app.requireViewer(request), request.params.courseId);
-    return { ok: true as const, message: 'Your course is archived' };
-  });
+  r.post(
+    '/api/courses/:courseId/archive',
+    {
+      schema: { tags, summary: 'Archive a course (hidden from search)', params: courseParams, response: { 200: ok, ...errors } },
+    },
+    async (request) => {
+      await archiveCourse(app, await app.requireViewer(request), request.params.courseId);
+      return { ok: true as const, message: 'Your course is archived' };
+    },
+  );
 
-  r.post('/api/courses/:courseId/cover', {
-    schema: { tags, summary: 'Upload a cover image (PNG, JPEG or WebP, at most 5 MB; field "file")', consumes: ['multipart/form-data'], params: courseParams, response: { 200: z.object({ coverImage: z.string() }), ...errors } },
-  }, async (request) => {
-    const url = await setCourseCover(app, await app.requireViewer(request), request.params.courseId, () => readUpload(request));
-    return { coverImage: url };
-  });
+  r.post(
+    '/api/courses/:courseId/cover',
+    {
+      schema: {
+        tags,
+        summary: 'Upload a cover image (PNG, JPEG or WebP, at most 5 MB; field "file")',
+        consumes: ['multipart/form-data'],
+        params: courseParams,
+        response: { 200: z.object({ coverImage: z.string() }), ...errors },
+      },
+    },
+    async (request) => {
+      const url = await setCourseCover(app, await app.requireViewer(request), request.params.courseId, () => readUpload(request));
+      return { coverImage: url };
+    },
+  );
 
-  r.post('/api/courses/:courseId/sessions', {
-    schema: { tags, summary: 'Add a session (a run of the course)', params: courseParams, body: sessionInput, response: { 201: created, ...errors } },
-  }, async (request, reply) => {
-    const id = await createCourseSession(app, await app.requireViewer(request), request.params.courseId, request.body);
-    return reply.status(201).send({ id });
-  });
+  r.post(
+    '/api/courses/:courseId/sessions',
+    {
+      schema: {
+        tags,
+        summary: 'Add a session (a run of the course)',
+        params: courseParams,
+        body: sessionInput,
+        response: { 201: created, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const id = await createCourseSession(app, await app.requireViewer(request), request.params.courseId, request.body);
+      return reply.status(201).send({ id });
+    },
+  );
 
-  r.patch('/api/courses/:courseId/sessions/:sessionId', {
-    schema: { tags, summary: 'Change capacity or cancel a session', params: sessionParams, body: sessionUpdate, response: { 200: ok, ...errors } },
-  }, async (request) => {
-    const { dropped: n } = await changeCourseSession(app, await app.requireViewer(request), request.params.courseId, request.params.sessionId, request.body);
-    if (request.body.status !== 'cancelled') return { ok: true as const, message: 'Session saved' };
-    return { ok: true as const, message: n ? `Session cancelled; ${n} learner${n === 1 ? ' was' : 's were'} unenrolled and told by email` : 'Session cancelled' };
-  });
+  r.patch(
+    '/api/courses/:courseId/sessions/:sessionId',
+    {
+      schema: {
+        tags,
+        summary: 'Change capacity or cancel a session',
+        params: sessionParams,
+        body: sessionUpdate,
+        response: { 200: ok, ...errors },
+      },
+    },
+    async (request) => {
+      const { dropped: n } = await changeCourseSession(
+        app,
+        await app.requireViewer(request),
+        request.params.courseId,
+        request.params.sessionId,
+        request.body,
+      );
+      if (request.body.status !== 'cancelled') return { ok: true as const, message: 'Session saved' };
+      return {
+        ok: true as const,
+        message: n ? `Session cancelled; ${n} learner${n === 1 ? ' was' : 's were'} unenrolled and told by email` : 'Session cancelled',
+      };
+    },
+  );
 
-  r.post('/api/courses/:courseId/sessions/:sessionId/class-times', {
-    schema: { tags, summary: 'Add a class time, or a weekly series (repeatWeeks)', params: sessionParams, body: classTimeInput, response: { 201: z.object({ ids: z.array(z.string()) }), ...errors } },
-  }, async (request, reply) => {
-    const ids = await addClassTimes(app, await app.requireViewer(request), request.params.courseId, request.params.sessionId, request.body);
-    return reply.status(201).send({ ids });
-  });
+  r.post(
+    '/api/courses/:courseId/sessions/:sessionId/class-times',
+    {
+      schema: {
+        tags,
+        summary: 'Add a class time, or a weekly series (repeatWeeks)',
+        params: sessionParams,
+        body: classTimeInput,
+        response: { 201: z.object({ ids: z.array(z.string()) }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const ids = await addClassTimes(
+        app,
+        await app.requireViewer(request),
+        request.params.courseId,
+        request.params.sessionId,
+        request.body,
+      );
+      return reply.status(201).send({ ids });
+    },
+  );
 
-  r.delete('/api/courses/:courseId/sessions/:sessionId/class-times/:classTimeId', {
-    schema: { tags, summary: 'Remove a class time', params: sessionParams.extend({ classTimeId: z.uuid('Unknown class time') }), response: { 200: ok, ...errors } },
-  }, async (request) => {
-    const p = request.params;
-    await deleteClassTime(app, await app.requireViewer(request), p.courseId, p.sessionId, p.classTimeId);
-    return { ok: true as const, message: 'Class time removed' };
-  });
+  r.delete(
+    '/api/courses/:courseId/sessions/:sessionId/class-times/:classTimeId',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a class time',
+        params: sessionParams.extend({ classTimeId: z.uuid('Unknown class time') }),
+        response: { 200: ok, ...errors },
+      },
+    },
+    async (request) => {
+      const p = request.params;
+      await deleteClassTime(app, await app.requireViewer(request), p.courseId, p.sessionId, p.classTimeId);
+      return { ok: true as const, message: 'Class time removed' };
+    },
+  );
 
-  r.post('/api/courses/:courseId/sessions/:sessionId/enrol', {
-    schema: { tags, summary: 'Enrol in a session (free: at once, or the waitlist when full; paid: the checkout)', params: sessionParams, response: { 200: enrolmentResult, ...errors } },
-  }, async (request) => {
-    const result = await enrolInSession(app, await app.requireViewer(request), request.params);
-    if (result.paid) {
-      return { enrolment: { id: '', sessionId: request.params.sessionId, status: 'pending_payment' as const, waitlistPosition: null }, next: result.checkout, message: 'Continue to payment' };
-    }
-    const e = result.enrolment;
-    return {
-      enrolment: { id: e.id, sessionId: e.sessionId, status: e.status, waitlistPosition: e.waitlistPosition },
-      next: null,
-      message: e.status === 'active' ? "You're enrolled" : `This session is full: you are number ${e.waitlistPosition} on the waitlist`,
-    };
-  });
+  r.post(
+    '/api/courses/:courseId/sessions/:sessionId/enrol',
+    {
+      schema: {
+        tags,
+        summary: 'Enrol in a session (free: at once, or the waitlist when full; paid: the checkout)',
+        params: sessionParams,
+        response: { 200: enrolmentResult, ...errors },
+      },
+    },
+    async (request) => {
+      const result = await enrolInSession(app, await app.requireViewer(request), request.params);
+      if (result.paid) {
+        return {
+          enrolment: { id: '', sessionId: request.params.sessionId, status: 'pending_payment' as const, waitlistPosition: null },
+          next: result.checkout,
+          message: 'Continue to payment',
+        };
+      }
+      const e = result.enrolment;
+      return {
+        enrolment: { id: e.id, sessionId: e.sessionId, status: e.status, waitlistPosition: e.waitlistPosition },
+        next: null,
+        message: e.status === 'active' ? "You're enrolled" : `This session is full: you are number ${e.waitlistPosition} on the waitlist`,
+      };
+    },
+  );
 
-  r.post('/api/courses/:courseId/sessions/:sessionId/drop', {
-    schema: { tags, summary: 'Drop your enrolment; the seat goes to the first learner waiting (a paid one is refunded per the refund policy)', params: sessionParams, response: { 200: dropResult, ...errors } },
-  }, async (request) => {
-    const told = await dropEnrolment(app, await app.requireViewer(request), request.params);
-    return { ok: true as const, ...told };
-  });
+  r.post(
+    '/api/courses/:courseId/sessions/:sessionId/drop',
+    {
+      schema: {
+        tags,
+        summary: 'Drop your enrolment; the seat goes to the first learner waiting (a paid one is refunded per the refund policy)',
+        params: sessionParams,
+        response: { 200: dropResult, ...errors },
+      },
+    },
+    async (request) => {
+      const told = await dropEnrolment(app, await app.requireViewer(request), request.params);
+      return { ok: true as const, ...told };
+    },
+  );
 
-  r.put('/api/courses/:courseId/review', {
-    schema: { tags, summary: 'Write or edit your review of a course', params: courseParams, body: reviewInput, response: { 200: ok, ...errors } },
-  }, async (request) => {
-    await upsertReview(app, await app.requireViewer(request), request.params.courseId, request.body);
-    return { ok: true as const, message: 'Thank you for your review' };
-  });
+  r.put(
+    '/api/courses/:courseId/review',
+    {
+      schema: {
+        tags,
+        summary: 'Write or edit your review of a course',
+        params: courseParams,
+        body: reviewInput,
+        response: { 200: ok, ...errors },
+      },
+    },
+    async (request) => {
+      await upsertReview(app, await app.requireViewer(request), request.params.courseId, request.body);
+      return { ok: true as const, message: 'Thank you for your review' };
+    },
+  );
 
-  r.get('/api/courses/:courseId/roster', {
-    schema: { tags, summary: "The course's roster (its educator only)", params: courseParams, response: { 200: rosterResult, ...errors } },
-  }, async (request) => {
-    const { rows } = await getRoster(app, await app.requireViewer(request), request.params.courseId);
-    return { rows: rows.map((row) => ({ ...row, status: row.status as 'active' })) };
-  });
+  r.get(
+    '/api/courses/:courseId/roster',
+    {
+      schema: {
+        tags,
+        summary: "The course's roster (its educator only)",
+        params: courseParams,
+        response: { 200: rosterResult, ...errors },
+      },
+    },
+    async (request) => {
+      const { rows } = await getRoster(app, await app.requireViewer(request), request.params.courseId);
+      return { rows: rows.map((row) => ({ ...row, status: row.status as 'active' })) };
+    },
+  );
 
-  r.get('/api/courses/:courseId/roster.csv', {
-    schema: { tags, summary: 'The roster as CSV', params: courseParams },
-  }, async (request, reply) => {
-    const { course, rows } = await getRoster(app, await app.requireViewer(request), request.params.courseId);
-    const name = course.title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase() || 'course';
-    return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}-roster.csv"`).send(rosterCsv(rows));
-  });
+  r.get(
+    '/api/courses/:courseId/roster.csv',
+    {
+      schema: { tags, summary: 'The roster as CSV', params: courseParams },
+    },
+    async (request, reply) => {
+      const { course, rows } = await getRoster(app, await app.requireViewer(request), request.params.courseId);
+      const name =
+        course.title
+          .replace(/[^a-z0-9]+/gi, '-')
+          .replace(/^-|-$/g, '')
+          .toLowerCase() || 'course';
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${name}-roster.csv"`)
+        .send(rosterCsv(rows));
+    },
+  );
 
-  r.get('/api/dashboard', {
-    schema: { tags, summary: 'Upcoming class times, courses, waitlists (and taught courses)', response: { 200: dashboardResult, ...errors } },
-  }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return getDashboard(app, await app.requireViewer(request));
-  });
+  r.get(
+    '/api/dashboard',
+    {
+      schema: {
+        tags,
+        summary: 'Upcoming class times, courses, waitlists (and taught courses)',
+        response: { 200: dashboardResult, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return getDashboard(app, await app.requireViewer(request));
+    },
+  );
 
-  r.get('/api/calendar.ics', {
-    schema: { tags: ['calendar'], summary: 'Your class times as an .ics file' },
-  }, async (request, reply) => {
-    const viewer = await app.requireViewer(request);
-    return reply.type('text/calendar; charset=utf-8').header('content-disposition', 'attachment; filename="agora-classes.ics"')
-      .send(await userCalendar(app, viewer.user.id));
-  });
+  r.get(
+    '/api/calendar.ics',
+    {
+      schema: { tags: ['calendar'], summary: 'Your class times as an .ics file' },
+    },
+    async (request, reply) => {
+      const viewer = await app.requireViewer(request);
+      return reply
+        .type('text/calendar; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="agora-classes.ics"')
+        .send(await userCalendar(app, viewer.user.id));
+    },
+  );
 
-  r.post('/api/calendar/feed', {
-    schema: { tags: ['calendar'], summary: 'Your private calendar feed URL (rotate: true makes a new one)', body: z.object({ rotate: z.boolean().default(false) }).nullish(), response: { 200: z.object({ url: z.string() }), ...errors } },
-  }, async (request) => {
-    const viewer = await app.requireViewer(request);
-    // No body at all (a bare POST) arrives as null: it means "don't rotate".
-    return { url: await calendarFeedUrl(app, viewer.user.id, request.body?.rotate ?? false) };
-  });
+  r.post(
+    '/api/calendar/feed',
+    {
+      schema: {
+        tags: ['calendar'],
+        summary: 'Your private calendar feed URL (rotate: true makes a new one)',
+        body: z.object({ rotate: z.boolean().default(false) }).nullish(),
+        response: { 200: z.object({ url: z.string() }), ...errors },
+      },
+    },
+    async (request) => {
+      const viewer = await app.requireViewer(request);
+      // No body at all (a bare POST) arrives as null: it means "don't rotate".
+      return { url: await calendarFeedUrl(app, viewer.user.id, request.body?.rotate ?? false) };
+    },
+  );
 
-  r.get('/api/calendar/feed/:file', {
-    schema: { tags: ['calendar'], summary: 'A private calendar feed (no session: the URL is the secret)', params: z.object({ file: z.string().regex(/^[A-Za-z0-9_-]{20,64}\.ics$/, 'Unknown feed') }) },
-    config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
-  }, async (request, reply) => {
-    const calendar = await calendarForFeed(app, request.params.file.replace(/\.ics$/, ''));
-    return reply.type('text/calendar; charset=utf-8').header('cache-control', 'private, max-age=300').send(calendar);
-  });
+  r.get(
+    '/api/calendar/feed/:file',
+    {
+      schema: {
+        tags: ['calendar'],
+        summary: 'A private calendar feed (no session: the URL is the secret)',
+        params: z.object({ file: z.string().regex(/^[A-Za-z0-9_-]{20,64}\.ics$/, 'Unknown feed') }),
+      },
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+    },
+    async (request, reply) => {
+      const calendar = await calendarForFeed(app, request.params.file.replace(/\.ics$/, ''));
+      return reply.type('text/calendar; charset=utf-8').header('cache-control', 'private, max-age=300').send(calendar);
+    },
+  );
 }

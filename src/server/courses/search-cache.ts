@@ -101,7 +101,12 @@ type Notifiable = { listen(channel: string, cb: () => void): Promise<unknown> };
  * listen(). Reconnects with a backoff; the cache is off while it is not listening.
  * Returns a function that stops listening.
  */
-export async function listenForCourseChanges(opts: { database: Database; url?: string; cache: SearchCache; log: FastifyBaseLogger }): Promise<() => Promise<void>> {
+export async function listenForCourseChanges(opts: {
+  database: Database;
+  url?: string;
+  cache: SearchCache;
+  log: FastifyBaseLogger;
+}): Promise<() => Promise<void>> {
   const { database, cache, log } = opts;
   if (database.kind === 'pglite') {
     const client = (database.db as unknown as { $client: Notifiable }).$client;

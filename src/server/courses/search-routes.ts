@@ -49,8 +49,20 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** The cache key of a search: every parameter, normalized, in a fixed order. */
 function searchKey(p: SearchParams): string {
   return JSON.stringify([
-    's', normalizeQuery(p.q) ?? '', p.category ?? '', p.level ?? '', p.format ?? '', p.city?.trim().toLowerCase() ?? '',
-    p.free ?? '', p.minPrice ?? '', p.maxPrice ?? '', p.startsAfter ?? '', p.hasSeats ?? '', p.sort, p.page, p.pageSize,
+    's',
+    normalizeQuery(p.q) ?? '',
+    p.category ?? '',
+    p.level ?? '',
+    p.format ?? '',
+    p.city?.trim().toLowerCase() ?? '',
+    p.free ?? '',
+    p.minPrice ?? '',
+    p.maxPrice ?? '',
+    p.startsAfter ?? '',
+    p.hasSeats ?? '',
+    p.sort,
+    p.page,
+    p.pageSize,
   ]);
 }
 
@@ -58,53 +70,68 @@ function searchKey(p: SearchParams): string {
  * GET /api/courses/search and GET /api/explore. Registered before the course routes;
  * wrapped with fastify-plugin because its hook (below) must see every API write.
  */
-export const courseSearchRoutes = fp(async function courseSearchRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ['courses'];
-  const cache = new SearchCache();
-  app.decorate('searchCache', cache);
-  const { runner, close } = await searchRunner(app);
-  app.decorate('searchRunner', runner);
-  app.addHook('onClose', close);
+export const courseSearchRoutes = fp(
+  async function courseSearchRoutes(app: FastifyInstance) {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    const tags = ['courses'];
+    const cache = new SearchCache();
+    app.decorate('searchCache', cache);
+    const { runner, close } = await searchRunner(app);
+    app.decorate('searchRunner', runner);
+    app.addHook('onClose', close);
 
-  const stopListening = await listenForCourseChanges({ database: app.database, url: app.config.databaseUrl, cache, log: app.log });
-  app.addHook('onClose', async () => stopListening());
-  // Read-your-writes on this server: once one of its API writes has answered (its
-  // transaction committed), nothing cached before may be served. Other servers and
-  // scripts are covered by the NOTIFY the course trigger sends.
-  app.addHook('onSend', async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS' && request.url.startsWith('/api/')) cache.invalidate();
-  });
+    const stopListening = await listenForCourseChanges({ database: app.database, url: app.config.databaseUrl, cache, log: app.log });
+    app.addHook('onClose', async () => stopListening());
+    // Read-your-writes on this server: once one of its API writes has answered (its
+    // transaction committed), nothing cached before may be served. Other servers and
+    // scripts are covered by the NOTIFY the course trigger sends.
+    app.addHook('onSend', async (request) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS' && request.url.startsWith('/api/'))
+        cache.invalidate();
+    });
 
-  r.get('/api/courses/search', {
-    schema: {
-      tags,
-      summary: 'Search published courses: full text over title, summary, description and educator name, typo-tolerant, with filters and sorts',
-      querystring: searchQuery,
-      response: { 200: searchResult, ...errors },
-    },
-  }, async (request, reply) => {
-    await app.requireViewer(request);
-    const p = request.query;
-    if (p.minPrice !== undefined && p.maxPrice !== undefined && p.minPrice > p.maxPrice) {
-      throw AppError.badRequest('The minimum price is above the maximum', { maxPrice: 'Must be at least the minimum price' });
-    }
-    const body = await cache.get(searchKey(p), async () => JSON.stringify(searchResult.parse(await searchCourses(runner, p))));
-    // Already JSON (checked against searchResult when it was computed): a string with a
-    // JSON content type is sent as is, without serializing again.
-    return reply.type(JSON_TYPE).send(body as unknown as SearchResult);
-  });
+    r.get(
+      '/api/courses/search',
+      {
+        schema: {
+          tags,
+          summary:
+            'Search published courses: full text over title, summary, description and educator name, typo-tolerant, with filters and sorts',
+          querystring: searchQuery,
+          response: { 200: searchResult, ...errors },
+        },
+      },
+      async (request, reply) => {
+        await app.requireViewer(request);
+        const p = request.query;
+        if (p.minPrice !== undefined && p.maxPrice !== undefined && p.minPrice > p.maxPrice) {
+          throw AppError.badRequest('The minimum price is above the maximum', { maxPrice: 'Must be at least the minimum price' });
+        }
+        const body = await cache.get(searchKey(p), async () => JSON.stringify(searchResult.parse(await searchCourses(runner, p))));
+        // Already JSON (checked against searchResult when it was computed): a string with a
+        // JSON content type is sent as is, without serializing again.
+        return reply.type(JSON_TYPE).send(body as unknown as SearchResult);
+      },
+    );
 
-  r.get('/api/explore', {
-    schema: {
-      tags,
-      summary: 'Upcoming and popular courses and courses near you, nearest first for your city',
-      response: { 200: exploreResult, ...errors },
-    },
-  }, async (request, reply) => {
-    const viewer = await app.requireViewer(request);
-    const city = viewer.user.city?.trim().toLowerCase() ?? '';
-    const body = await cache.get(JSON.stringify(['e', city]), async () => JSON.stringify(exploreResult.parse(await getExplore(app, city || null))));
-    return reply.type(JSON_TYPE).send(body as unknown as ExploreResult);
-  });
-}, { name: 'course-search' });
+    r.get(
+      '/api/explore',
+      {
+        schema: {
+          tags,
+          summary: 'Upcoming and popular courses and courses near you, nearest first for your city',
+          response: { 200: exploreResult, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const viewer = await app.requireViewer(request);
+        const city = viewer.user.city?.trim().toLowerCase() ?? '';
+        const body = await cache.get(JSON.stringify(['e', city]), async () =>
+          JSON.stringify(exploreResult.parse(await getExplore(app, city || null))),
+        );
+        return reply.type(JSON_TYPE).send(body as unknown as ExploreResult);
+      },
+    );
+  },
+  { name: 'course-search' },
+);

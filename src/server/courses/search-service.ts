@@ -37,7 +37,9 @@ export const CARD_JSON = sql.raw(`json_build_object(
   'coverImage', cover_image, 'priceCents', price_cents, 'currency', currency,
   'ratingAvg', round(rating_avg::numeric, 2), 'ratingCount', rating_count, 'educatorName', educator_name,
   'nextStartOn', next_start_on, 'seatsLeft', seats_left)`);
-export const CARD_COLUMNS = sql.raw('id, title, summary, category, level, format, city, cover_image, price_cents, currency, rating_avg, rating_count, educator_name, next_start_on, seats_left, quality');
+export const CARD_COLUMNS = sql.raw(
+  'id, title, summary, category, level, format, city, cover_image, price_cents, currency, rating_avg, rating_count, educator_name, next_start_on, seats_left, quality',
+);
 
 const tsq = (q: string) => sql`websearch_to_tsquery('english', ${q})`;
 
@@ -187,9 +189,10 @@ export function searchSql(p: SearchParams): SQL {
   // total without reading `search`, the wide and often compressed vector; only a word
   // with fewer title matches counts over `search` (the ELSE subquery runs only then).
   // Not with filters: they leave fewer title matches, and the count would run twice.
-  const total = q && !excludes && where.length === 1
-    ? sql`(case when ${capped([...where, sql`search_title @@ ${tsq(q)}`])} >= ${TOTAL_CAP} then ${TOTAL_CAP} else ${capped(matchAll)} end)`
-    : capped(matchAll);
+  const total =
+    q && !excludes && where.length === 1
+      ? sql`(case when ${capped([...where, sql`search_title @@ ${tsq(q)}`])} >= ${TOTAL_CAP} then ${TOTAL_CAP} else ${capped(matchAll)} end)`
+      : capped(matchAll);
 
   if (q && sort === 'relevance') {
     const titleMatch = excludes ? [sql`search_title @@ ${tsq(q)}`, sql`search @@ ${tsq(q)}`] : [sql`search_title @@ ${tsq(q)}`];
@@ -300,7 +303,10 @@ export async function correctTypos(db: Db, q: string): Promise<string | null> {
   if (!words.length) return null;
   const res = (await db.execute(sql`
     select w.q, n.word
-    from unnest(array[${sql.join(words.map((w) => sql`${w}`), sql`, `)}]::text[]) as w(q)
+    from unnest(array[${sql.join(
+      words.map((w) => sql`${w}`),
+      sql`, `,
+    )}]::text[]) as w(q)
     cross join lateral (select word from search_word order by word <-> w.q limit 8) n`)) as unknown as Rows<{ q: string; word: string }>;
   const candidates = new Map<string, string[]>();
   for (const row of res.rows) candidates.set(row.q, [...(candidates.get(row.q) ?? []), row.word]);
@@ -322,5 +328,8 @@ export async function correctTypos(db: Db, q: string): Promise<string | null> {
     }
   }
   if (!changed) return null;
-  return q.split(/([^\p{L}\p{N}]+)/u).map((part) => fixed.get(part) ?? part).join('');
+  return q
+    .split(/([^\p{L}\p{N}]+)/u)
+    .map((part) => fixed.get(part) ?? part)
+    .join('');
 }

@@ -20,13 +20,19 @@ export type Eligible = Awaited<ReturnType<typeof checkEligible>>;
 /** Why this learner may not enrol in this course session (throws), else the session and its course. */
 export async function checkEligible(db: Conn, sessionId: string, learnerId: string) {
   const [row] = await db
-    .select({ s: courseSession, c: { id: course.id, status: course.status, educatorId: course.educatorId, priceCents: course.priceCents, title: course.title } })
-    .from(courseSession).innerJoin(course, eq(course.id, courseSession.courseId))
-    .where(eq(courseSession.id, sessionId)).limit(1);
+    .select({
+      s: courseSession,
+      c: { id: course.id, status: course.status, educatorId: course.educatorId, priceCents: course.priceCents, title: course.title },
+    })
+    .from(courseSession)
+    .innerJoin(course, eq(course.id, courseSession.courseId))
+    .where(eq(courseSession.id, sessionId))
+    .limit(1);
   if (!row || row.c.status !== 'published') throw AppError.notFound('This session does not exist');
   if (row.c.educatorId === learnerId) throw new AppError(400, 'own_course', 'You cannot enrol in your own course');
   if (row.s.status === 'cancelled') throw new AppError(400, 'session_cancelled', 'This session has been cancelled');
-  if (row.s.status === 'completed' || row.s.endsOn < dateIn(new Date(), row.s.timeZone)) throw new AppError(400, 'session_past', 'This session has already ended');
+  if (row.s.status === 'completed' || row.s.endsOn < dateIn(new Date(), row.s.timeZone))
+    throw new AppError(400, 'session_past', 'This session has already ended');
   return row;
 }
 
@@ -45,24 +51,46 @@ export async function enrolLearner(tx: Tx, opts: { sessionId: string; learnerId:
 
 /** enrolLearner once the caller holds the lock and has checked eligibility (checkEligible). */
 export async function takeSeat(tx: Tx, row: Eligible, opts: { sessionId: string; learnerId: string; seatOnly?: boolean }) {
-  const taken = await tx.update(courseSession)
+  const taken = await tx
+    .update(courseSession)
     .set({ seatsTaken: sql`${courseSession.seatsTaken} + 1` })
-    .where(and(eq(courseSession.id, opts.sessionId), sql`${courseSession.seatsTaken} < ${courseSession.capacity}`, eq(courseSession.status, 'scheduled')))
+    .where(
+      and(
+        eq(courseSession.id, opts.sessionId),
+        sql`${courseSession.seatsTaken} < ${courseSession.capacity}`,
+        eq(courseSession.status, 'scheduled'),
+      ),
+    )
     .returning({ id: courseSession.id });
   if (!taken.length && opts.seatOnly) throw new AppError(409, 'session_full', 'This session is full');
   const status: EnrolmentStatus = taken.length ? 'active' : 'waitlisted';
   // clock_timestamp(), not now(): the waitlist is ordered by when the lock was held, not
   // by when each transaction began.
-  const [created] = await tx.insert(enrolment)
-    .values({ sessionId: opts.sessionId, courseId: row.c.id, learnerId: opts.learnerId, status, createdAt: sql`clock_timestamp()`, updatedAt: sql`clock_timestamp()` })
+  const [created] = await tx
+    .insert(enrolment)
+    .values({
+      sessionId: opts.sessionId,
+      courseId: row.c.id,
+      learnerId: opts.learnerId,
+      status,
+      createdAt: sql`clock_timestamp()`,
+      updatedAt: sql`clock_timestamp()`,
+    })
     .returning({ id: enrolment.id, status: enrolment.status });
   await refreshCourseStats(tx, row.c.id);
   let waitlistPosition: number | null = null;
   if (status === 'waitlisted') {
     // Compared in SQL: the returned Date has milliseconds, the column microseconds.
-    const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(enrolment)
-      .where(and(eq(enrolment.sessionId, opts.sessionId), eq(enrolment.status, 'waitlisted'),
-        sql`${enrolment.createdAt} <= (select e.created_at from enrolment e where e.id = ${created.id})`));
+    const [{ n }] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(enrolment)
+      .where(
+        and(
+          eq(enrolment.sessionId, opts.sessionId),
+          eq(enrolment.status, 'waitlisted'),
+          sql`${enrolment.createdAt} <= (select e.created_at from enrolment e where e.id = ${created.id})`,
+        ),
+      );
     waitlistPosition = n;
   }
   return { id: created.id, sessionId: opts.sessionId, status, waitlistPosition, course: row.c };
@@ -75,20 +103,34 @@ export async function lockCourseSession(tx: Tx, sessionId: string) {
 
 /** 409 when the learner already holds (or waits for) a seat in this course session. */
 export async function assertNotEnrolled(db: Conn, sessionId: string, learnerId: string) {
-  const [existing] = await db.select({ status: enrolment.status }).from(enrolment)
-    .where(and(eq(enrolment.sessionId, sessionId), eq(enrolment.learnerId, learnerId), sql`${enrolment.status} <> 'dropped'`)).limit(1);
-  if (existing) throw new AppError(409, 'already_enrolled', existing.status === 'waitlisted' ? 'You are already on the waitlist of this session' : 'You are already enrolled in this session');
+  const [existing] = await db
+    .select({ status: enrolment.status })
+    .from(enrolment)
+    .where(and(eq(enrolment.sessionId, sessionId), eq(enrolment.learnerId, learnerId), sql`${enrolment.status} <> 'dropped'`))
+    .limit(1);
+  if (existing)
+    throw new AppError(
+      409,
+      'already_enrolled',
+      existing.status === 'waitlisted' ? 'You are already on the waitlist of this session' : 'You are already enrolled in this session',
+    );
 }
 
 /**
  * Ends an enrolment (dropped) and frees its seat if it held one; the seat goes to the
  * waitlist. The caller holds the course session lock. Answers the promoted learners.
  */
-export async function releaseEnrolment(tx: Tx, mine: { id: string; sessionId: string; courseId: string; status: string }): Promise<string[]> {
+export async function releaseEnrolment(
+  tx: Tx,
+  mine: { id: string; sessionId: string; courseId: string; status: string },
+): Promise<string[]> {
   await tx.update(enrolment).set({ status: 'dropped', droppedAt: new Date(), updatedAt: new Date() }).where(eq(enrolment.id, mine.id));
   let promoted: string[] = [];
   if ((SEAT_HOLDING as readonly string[]).includes(mine.status)) {
-    await tx.update(courseSession).set({ seatsTaken: sql`${courseSession.seatsTaken} - 1` }).where(eq(courseSession.id, mine.sessionId));
+    await tx
+      .update(courseSession)
+      .set({ seatsTaken: sql`${courseSession.seatsTaken} - 1` })
+      .where(eq(courseSession.id, mine.sessionId));
     promoted = await fillFromWaitlist(tx, mine.sessionId);
   }
   await refreshCourseStats(tx, mine.courseId);
@@ -100,14 +142,31 @@ export async function releaseEnrolment(tx: Tx, mine: { id: string; sessionId: st
  * The caller holds the lock (lockCourseSession). Answers the promoted learners.
  */
 export async function fillFromWaitlist(tx: Tx, sessionId: string): Promise<string[]> {
-  const [s] = await tx.select({ free: sql<number>`(${courseSession.capacity} - ${courseSession.seatsTaken})::int`, status: courseSession.status })
-    .from(courseSession).where(eq(courseSession.id, sessionId));
+  const [s] = await tx
+    .select({ free: sql<number>`(${courseSession.capacity} - ${courseSession.seatsTaken})::int`, status: courseSession.status })
+    .from(courseSession)
+    .where(eq(courseSession.id, sessionId));
   if (!s || s.status !== 'scheduled' || s.free <= 0) return [];
-  const next = await tx.select({ id: enrolment.id, learnerId: enrolment.learnerId }).from(enrolment)
+  const next = await tx
+    .select({ id: enrolment.id, learnerId: enrolment.learnerId })
+    .from(enrolment)
     .where(and(eq(enrolment.sessionId, sessionId), eq(enrolment.status, 'waitlisted')))
-    .orderBy(asc(enrolment.createdAt)).limit(s.free).for('update');
+    .orderBy(asc(enrolment.createdAt))
+    .limit(s.free)
+    .for('update');
   if (!next.length) return [];
-  await tx.update(courseSession).set({ seatsTaken: sql`${courseSession.seatsTaken} + ${next.length}` }).where(eq(courseSession.id, sessionId));
-  await tx.update(enrolment).set({ status: 'active', updatedAt: new Date() }).where(inArray(enrolment.id, next.map((n) => n.id)));
+  await tx
+    .update(courseSession)
+    .set({ seatsTaken: sql`${courseSession.seatsTaken} + ${next.length}` })
+    .where(eq(courseSession.id, sessionId));
+  await tx
+    .update(enrolment)
+    .set({ status: 'active', updatedAt: new Date() })
+    .where(
+      inArray(
+        enrolment.id,
+        next.map((n) => n.id),
+      ),
+    );
   return next.map((n) => n.learnerId);
 }

@@ -90,10 +90,7 @@ export async function openDatabase(opts: {
 
 async function ping(db: Db): Promise<boolean> {
   try {
-    await Promise.race([
-      db.execute(sql`select 1`),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000)),
-    ]);
+    await Promise.race([db.execute(sql`select 1`), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000))]);
     return true;
   } catch {
     return false;

@@ -16,28 +16,48 @@ export async function benchRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get('/api/bench/noop', { schema: { hide: true, response: { 200: z.object({ ok: z.boolean() }) } } }, async () => ({ ok: true }));
 
-  const byId = app.database.db.select({ id: user.id, email: user.email }).from(user)
-    .where(eq(user.id, sql.placeholder('id'))).limit(1).prepare('bench_user_by_id');
-  r.get('/api/bench/select', {
-    schema: { hide: true, querystring: z.object({ id: z.uuid() }), response: { 200: z.object({ found: z.boolean() }) } },
-  }, async (request) => {
-    const rows = await byId.execute({ id: request.query.id });
-    return { found: rows.length > 0 };
-  });
+  const byId = app.database.db
+    .select({ id: user.id, email: user.email })
+    .from(user)
+    .where(eq(user.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('bench_user_by_id');
+  r.get(
+    '/api/bench/select',
+    {
+      schema: { hide: true, querystring: z.object({ id: z.uuid() }), response: { 200: z.object({ found: z.boolean() }) } },
+    },
+    async (request) => {
+      const rows = await byId.execute({ id: request.query.id });
+      return { found: rows.length > 0 };
+    },
+  );
 
   // The naive search: rank every match, sort, keep 20 (what the issue's budget compares with).
-  r.get('/api/bench/search-naive', {
-    schema: { hide: true, querystring: z.object({ q: z.string().min(1).max(200) }), response: { 200: z.object({ ids: z.array(z.string()) }) } },
-  }, async (request) => {
-    const res = (await app.database.db.execute(sql`
+  r.get(
+    '/api/bench/search-naive',
+    {
+      schema: {
+        hide: true,
+        querystring: z.object({ q: z.string().min(1).max(200) }),
+        response: { 200: z.object({ ids: z.array(z.string()) }) },
+      },
+    },
+    async (request) => {
+      const res = (await app.database.db.execute(sql`
       select id from course, websearch_to_tsquery('english', ${request.query.q}) q
       where status = 'published' and search @@ q
       order by ts_rank(search, q) desc, id limit 20`)) as unknown as { rows: { id: string }[] };
-    return { ids: res.rows.map((row) => row.id) };
-  });
+      return { ids: res.rows.map((row) => row.id) };
+    },
+  );
 
   // GET /api/courses/search without the session lookup and without the cache: every call queries.
-  r.get('/api/bench/search-uncached', {
-    schema: { hide: true, querystring: searchQuery },
-  }, async (request) => searchCourses(app.searchRunner, request.query));
+  r.get(
+    '/api/bench/search-uncached',
+    {
+      schema: { hide: true, querystring: searchQuery },
+    },
+    async (request) => searchCourses(app.searchRunner, request.query),
+  );
 }

@@ -7,21 +7,37 @@ import { emailOutbox } from '../db/schema/email.js';
 /** Development tools; never registered in production. */
 export async function devRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get('/api/dev/outbox', {
-    schema: {
-      tags: ['development'],
-      summary: 'Emails kept in the local outbox, newest first',
-      querystring: z.object({ to: z.string().optional(), limit: z.coerce.number().int().min(1).max(100).default(50) }),
-      response: {
-        200: z.array(z.object({ id: z.string(), to: z.string(), subject: z.string(), text: z.string(), html: z.string(), created_at: z.string() })),
+  r.get(
+    '/api/dev/outbox',
+    {
+      schema: {
+        tags: ['development'],
+        summary: 'Emails kept in the local outbox, newest first',
+        querystring: z.object({ to: z.string().optional(), limit: z.coerce.number().int().min(1).max(100).default(50) }),
+        response: {
+          200: z.array(
+            z.object({ id: z.string(), to: z.string(), subject: z.string(), text: z.string(), html: z.string(), created_at: z.string() }),
+          ),
+        },
       },
     },
-  }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    const { to, limit } = request.query;
-    const rows = await app.database.db.select().from(emailOutbox)
-      .where(to ? eq(emailOutbox.to, to.toLowerCase()) : undefined)
-      .orderBy(desc(emailOutbox.createdAt)).limit(limit);
-    return rows.map((m) => ({ id: m.id, to: m.to, subject: m.subject, text: m.text, html: m.html, created_at: m.createdAt.toISOString() }));
-  });
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const { to, limit } = request.query;
+      const rows = await app.database.db
+        .select()
+        .from(emailOutbox)
+        .where(to ? eq(emailOutbox.to, to.toLowerCase()) : undefined)
+        .orderBy(desc(emailOutbox.createdAt))
+        .limit(limit);
+      return rows.map((m) => ({
+        id: m.id,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        html: m.html,
+        created_at: m.createdAt.toISOString(),
+      }));
+    },
+  );
 }

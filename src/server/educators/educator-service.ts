@@ -8,7 +8,12 @@ import { educator } from '../db/schema/educators.js';
 import { AppError } from '../http/errors.js';
 import type { Viewer } from '../accounts/viewer.js';
 
-interface Fields { headline: string; bio: string; subjects: string[]; links: string[] }
+interface Fields {
+  headline: string;
+  bio: string;
+  subjects: string[];
+  links: string[];
+}
 
 /** Step 1 of onboarding: the user becomes an educator. */
 export async function becomeEducator(app: AppServices, viewer: Viewer, input: Fields) {
@@ -16,7 +21,11 @@ export async function becomeEducator(app: AppServices, viewer: Viewer, input: Fi
   const already = () => new AppError(409, 'already_educator', 'You are already an educator');
   if (viewer.educator) throw already();
   // Two submissions at once: the primary key decides, the loser is told, not a 500.
-  const rows = await db.insert(educator).values({ userId: viewer.user.id, ...input }).onConflictDoNothing().returning({ userId: educator.userId });
+  const rows = await db
+    .insert(educator)
+    .values({ userId: viewer.user.id, ...input })
+    .onConflictDoNothing()
+    .returning({ userId: educator.userId });
   if (!rows.length) throw already();
 }
 
@@ -43,13 +52,20 @@ export async function setEducatorPhoto(app: AppServices, viewer: Viewer, educato
 /** The public profile: bio, published courses (all courses for the owner), rating. */
 export async function getEducatorProfile(app: AppServices, viewer: Viewer | null, educatorId: string): Promise<EducatorProfile> {
   const db = app.database.db;
-  const [row] = await db.select({ e: educator, u: { firstName: user.firstName, lastName: user.lastName, image: user.image, city: user.city } })
-    .from(educator).innerJoin(user, eq(user.id, educator.userId)).where(eq(educator.userId, educatorId)).limit(1);
+  const [row] = await db
+    .select({ e: educator, u: { firstName: user.firstName, lastName: user.lastName, image: user.image, city: user.city } })
+    .from(educator)
+    .innerJoin(user, eq(user.id, educator.userId))
+    .where(eq(educator.userId, educatorId))
+    .limit(1);
   if (!row) throw AppError.notFound('This educator does not exist');
   const isMe = viewer?.user.id === educatorId;
-  const courses = await db.select().from(course)
+  const courses = await db
+    .select()
+    .from(course)
     .where(and(eq(course.educatorId, educatorId), isMe ? ne(course.status, 'archived') : eq(course.status, 'published')))
-    .orderBy(desc(course.updatedAt)).limit(100);
+    .orderBy(desc(course.updatedAt))
+    .limit(100);
   const rated = courses.filter((c) => c.status === 'published' && c.ratingCount > 0);
   const count = rated.reduce((n, c) => n + c.ratingCount, 0);
   return {
@@ -66,8 +82,16 @@ export async function getEducatorProfile(app: AppServices, viewer: Viewer | null
     isMe,
     payoutsReady: !!row.e.stripeConnectAccountId,
     courses: courses.map((c) => ({
-      id: c.id, title: c.title, summary: c.summary, status: c.status, priceCents: c.priceCents, currency: c.currency,
-      ratingAvg: c.ratingAvg, ratingCount: c.ratingCount, nextStartOn: c.nextStartOn, coverImage: c.coverImage,
+      id: c.id,
+      title: c.title,
+      summary: c.summary,
+      status: c.status,
+      priceCents: c.priceCents,
+      currency: c.currency,
+      ratingAvg: c.ratingAvg,
+      ratingCount: c.ratingCount,
+      nextStartOn: c.nextStartOn,
+      coverImage: c.coverImage,
     })),
   };
 }

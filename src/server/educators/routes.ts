@@ -14,28 +14,50 @@ export async function educatorRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['educators'];
 
-  r.post('/api/educators', {
-    schema: { tags, summary: 'Become an educator (onboarding step 1)', body: educatorInput, response: { 201: ok, ...errors } },
-  }, async (request, reply) => {
-    await becomeEducator(app, await app.requireViewer(request), request.body);
-    return reply.status(201).send({ ok: true as const, message: 'Welcome, educator!' });
-  });
+  r.post(
+    '/api/educators',
+    {
+      schema: { tags, summary: 'Become an educator (onboarding step 1)', body: educatorInput, response: { 201: ok, ...errors } },
+    },
+    async (request, reply) => {
+      await becomeEducator(app, await app.requireViewer(request), request.body);
+      return reply.status(201).send({ ok: true as const, message: 'Welcome, educator!' });
+    },
+  );
 
-  r.get('/api/educators/:educatorId', {
-    schema: { tags, summary: 'Public educator profile', params, response: { 200: educatorProfile, ...errors } },
-  }, async (request) => getEducatorProfile(app, await app.requireViewer(request), request.params.educatorId));
+  r.get(
+    '/api/educators/:educatorId',
+    {
+      schema: { tags, summary: 'Public educator profile', params, response: { 200: educatorProfile, ...errors } },
+    },
+    async (request) => getEducatorProfile(app, await app.requireViewer(request), request.params.educatorId),
+  );
 
-  r.put('/api/educators/:educatorId', {
-    schema: { tags, summary: 'Edit your educator profile', params, body: educatorInput, response: { 200: ok, ...errors } },
-  }, async (request) => {
-    await updateEducator(app, await app.requireViewer(request), request.params.educatorId, request.body);
-    return { ok: true as const, message: 'Profile saved' };
-  });
+  r.put(
+    '/api/educators/:educatorId',
+    {
+      schema: { tags, summary: 'Edit your educator profile', params, body: educatorInput, response: { 200: ok, ...errors } },
+    },
+    async (request) => {
+      await updateEducator(app, await app.requireViewer(request), request.params.educatorId, request.body);
+      return { ok: true as const, message: 'Profile saved' };
+    },
+  );
 
-  r.post('/api/educators/:educatorId/photo', {
-    schema: { tags, summary: 'Upload your educator photo', consumes: ['multipart/form-data'], params, response: { 200: z.object({ profileImage: z.string() }), ...errors } },
-  }, async (request) => {
-    const url = await setEducatorPhoto(app, await app.requireViewer(request), request.params.educatorId, () => readUpload(request));
-    return { profileImage: url };
-  });
+  r.post(
+    '/api/educators/:educatorId/photo',
+    {
+      schema: {
+        tags,
+        summary: 'Upload your educator photo',
+        consumes: ['multipart/form-data'],
+        params,
+        response: { 200: z.object({ profileImage: z.string() }), ...errors },
+      },
+    },
+    async (request) => {
+      const url = await setEducatorPhoto(app, await app.requireViewer(request), request.params.educatorId, () => readUpload(request));
+      return { profileImage: url };
+    },
+  );
 }

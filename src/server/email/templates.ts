@@ -1,10 +1,17 @@
 import type { EmailMessage } from './mailer.js';
 
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** One branded layout for every email, with a plain-text part that carries the same link. */
-function layout(opts: { to: string; subject: string; greeting: string; body: string; action: string; url: string; footer: string }): EmailMessage {
+function layout(opts: {
+  to: string;
+  subject: string;
+  greeting: string;
+  body: string;
+  action: string;
+  url: string;
+  footer: string;
+}): EmailMessage {
   const html = `<!doctype html><html><body style="margin:0;background:#f4f4f5;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#18181b">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
 <table role="presentation" width="100%" style="max-width:520px;background:#fff;border-radius:12px;padding:32px" cellpadding="0" cellspacing="0">
@@ -67,7 +74,11 @@ export function sessionCancelledEmail(to: string, firstName: string, courseTitle
 
 /* Payments (issue 4). Amounts arrive formatted ("$49.00"). */
 
-export function enrolledReceiptEmail(to: string, firstName: string, o: { courseTitle: string; amount: string; detail: string; receiptUrl: string | null; courseUrl: string }): EmailMessage {
+export function enrolledReceiptEmail(
+  to: string,
+  firstName: string,
+  o: { courseTitle: string; amount: string; detail: string; receiptUrl: string | null; courseUrl: string },
+): EmailMessage {
   return layout({
     to,
     subject: `You're enrolled in ${o.courseTitle}`,
@@ -79,7 +90,11 @@ export function enrolledReceiptEmail(to: string, firstName: string, o: { courseT
   });
 }
 
-export function installmentReceiptEmail(to: string, firstName: string, o: { title: string; amount: string; sequence: number; installments: number | null; receiptUrl: string | null; url: string }): EmailMessage {
+export function installmentReceiptEmail(
+  to: string,
+  firstName: string,
+  o: { title: string; amount: string; sequence: number; installments: number | null; receiptUrl: string | null; url: string },
+): EmailMessage {
   const which = o.installments ? `installment ${o.sequence} of ${o.installments}` : `payment ${o.sequence}`;
   return layout({
     to,
@@ -92,7 +107,11 @@ export function installmentReceiptEmail(to: string, firstName: string, o: { titl
   });
 }
 
-export function seatGoneRefundEmail(to: string, firstName: string, o: { courseTitle: string; amount: string; reason: string; courseUrl: string }): EmailMessage {
+export function seatGoneRefundEmail(
+  to: string,
+  firstName: string,
+  o: { courseTitle: string; amount: string; reason: string; courseUrl: string },
+): EmailMessage {
   return layout({
     to,
     subject: `You have been refunded: ${o.courseTitle}`,
@@ -104,7 +123,11 @@ export function seatGoneRefundEmail(to: string, firstName: string, o: { courseTi
   });
 }
 
-export function installmentFailedEmail(to: string, firstName: string, o: { courseTitle: string; amount: string; url: string }): EmailMessage {
+export function installmentFailedEmail(
+  to: string,
+  firstName: string,
+  o: { courseTitle: string; amount: string; url: string },
+): EmailMessage {
   return layout({
     to,
     subject: `Your installment for ${o.courseTitle} failed`,
@@ -128,7 +151,11 @@ export function seatReleasedEmail(to: string, firstName: string, o: { courseTitl
   });
 }
 
-export function dropRefundEmail(to: string, firstName: string, o: { courseTitle: string; amount: string; courseUrl: string }): EmailMessage {
+export function dropRefundEmail(
+  to: string,
+  firstName: string,
+  o: { courseTitle: string; amount: string; courseUrl: string },
+): EmailMessage {
   return layout({
     to,
     subject: `Refund for ${o.courseTitle}`,
@@ -141,7 +168,11 @@ export function dropRefundEmail(to: string, firstName: string, o: { courseTitle:
 }
 
 /** A refund that could not be made at once (the provider failed) has now gone through. */
-export function delayedRefundEmail(to: string, firstName: string, o: { courseTitle: string; amount: string; courseUrl: string }): EmailMessage {
+export function delayedRefundEmail(
+  to: string,
+  firstName: string,
+  o: { courseTitle: string; amount: string; courseUrl: string },
+): EmailMessage {
   return layout({
     to,
     subject: `Your refund for ${o.courseTitle} has gone through`,

@@ -64,24 +64,35 @@ export function installErrorHandler(app: FastifyInstance) {
       reply.header('retry-after', '5');
       const message = 'The service is temporarily unavailable (its database is not answering). Please try again in a moment.';
       if (!request.url.startsWith('/api/') && request.method === 'GET') {
-        return reply.status(503).type('text/html; charset=utf-8').send(errorPage(503, 'Service Unavailable', message));
+        return reply
+          .status(503)
+          .type('text/html; charset=utf-8')
+          .send(errorPage(503, 'Service Unavailable', message));
       }
       return reply.status(503).send(errorBody(new AppError(503, 'database_unavailable', message)));
     }
     if (cause === 'input') {
       // A value the schemas let through but PostgreSQL refused: the client's mistake, never a 500.
       request.log.warn({ err }, 'database refused an input value');
-      return reply.status(400).send(errorBody(new AppError(400, 'invalid_input', 'The request contains a value that is not valid (a date, a number or a text out of range)')));
+      return reply
+        .status(400)
+        .send(
+          errorBody(
+            new AppError(400, 'invalid_input', 'The request contains a value that is not valid (a date, a number or a text out of range)'),
+          ),
+        );
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, too large, rate limit ...) carry safe messages.
-      const code = status === 429 ? 'rate_limited' : err.code?.toLowerCase() ?? 'bad_request';
+      const code = status === 429 ? 'rate_limited' : (err.code?.toLowerCase() ?? 'bad_request');
       return reply.status(status).send(errorBody(new AppError(status, code, readable(err, status))));
     }
     request.log.error({ err }, 'unhandled error');
     if (!request.url.startsWith('/api/') && request.method === 'GET') {
-      return reply.status(500).type('text/html; charset=utf-8')
+      return reply
+        .status(500)
+        .type('text/html; charset=utf-8')
         .send(errorPage(500, 'Internal Server Error', 'Something went wrong on our side. Please try again in a moment.'));
     }
     return reply.status(500).send(errorBody(new AppError(500, 'internal', 'Internal Server Error')));
@@ -89,7 +100,16 @@ export function installErrorHandler(app: FastifyInstance) {
 }
 
 /** Node socket errors and node-postgres client messages of a lost or unreachable database. */
-const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const CONNECTION_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 const CONNECTION_MESSAGES = [
   'timeout exceeded when trying to connect',
   'Connection terminated',
@@ -135,7 +155,8 @@ export function nulBytePath(value: unknown): string | null {
       continue;
     }
     if (!v || typeof v !== 'object' || Buffer.isBuffer(v)) continue;
-    if (depth >= MAX_INPUT_DEPTH) throw new AppError(400, 'invalid_input', 'The request is nested too deeply', { fields: { [path || 'body']: 'nested too deeply' } });
+    if (depth >= MAX_INPUT_DEPTH)
+      throw new AppError(400, 'invalid_input', 'The request is nested too deeply', { fields: { [path || 'body']: 'nested too deeply' } });
     for (const [key, inner] of Object.entries(v)) {
       const at = path ? `${path}.${key}` : key;
       if (key.includes('\u0000')) return at;
@@ -169,5 +190,9 @@ export function frameworkError(err: FastifyError, _request: FastifyRequest, repl
   const status = tooLong ? 414 : 400;
   return reply
     .status(status)
-    .send(errorBody(new AppError(status, tooLong ? 'uri_too_long' : 'bad_url', tooLong ? 'The address is too long' : 'The address is not valid')));
+    .send(
+      errorBody(
+        new AppError(status, tooLong ? 'uri_too_long' : 'bad_url', tooLong ? 'The address is too long' : 'The address is not valid'),
+      ),
+    );
 }

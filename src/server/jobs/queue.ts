@@ -80,24 +80,31 @@ export function createJobQueue(db: Db, log: FastifyBaseLogger, options: JobQueue
   async function pollOnce() {
     const kinds = [...handlers.keys()];
     if (!kinds.length || stopped) return;
-    const claimed = rowsOf<ClaimedJob>(await db.execute(sql`
+    const claimed = rowsOf<ClaimedJob>(
+      await db.execute(sql`
       update job set attempts = attempts + 1, locked_until = now() + make_interval(secs => ${lockSeconds})
       where id in (
         select id from job
         where state = 'queued' and run_at <= now() and (locked_until is null or locked_until <= now())
-          and kind in (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)})
+          and kind in (${sql.join(
+            kinds.map((k) => sql`${k}`),
+            sql`, `,
+          )})
         order by run_at
         limit 20
         for update skip locked
       )
-      returning id, kind, payload, attempts`));
+      returning id, kind, payload, attempts`),
+    );
     await Promise.all(claimed.map(run));
   }
 
   function poll() {
     polling ??= pollOnce()
       .catch((err) => log.warn({ err }, 'could not poll for background jobs'))
-      .finally(() => { polling = null; });
+      .finally(() => {
+        polling = null;
+      });
     return polling;
   }
 
@@ -108,10 +115,12 @@ export function createJobQueue(db: Db, log: FastifyBaseLogger, options: JobQueue
     },
     /** Stores a job (durable once this resolves) and starts it in the background. */
     async enqueue(kind: string, payload: unknown): Promise<void> {
-      const [job] = rowsOf<ClaimedJob>(await db.execute(sql`
+      const [job] = rowsOf<ClaimedJob>(
+        await db.execute(sql`
         insert into job (kind, payload, attempts, locked_until)
         values (${kind}, ${JSON.stringify(payload)}::jsonb, 1, now() + make_interval(secs => ${lockSeconds}))
-        returning id, kind, payload, attempts`));
+        returning id, kind, payload, attempts`),
+      );
       if (stopped) {
         // Shutting down: leave it to another (or the next) process.
         await db.execute(sql`update job set attempts = 0, locked_until = null where id = ${job.id}`);

@@ -8,7 +8,8 @@ import { errorPage } from '../http/error-page.js';
 import { sessionCookieName } from '../accounts/auth.js';
 
 /** Search engines and link-preview bots: they get bare statuses, never the app's error screen. */
-const CRAWLER = /bot|crawl|spider|slurp|facebookexternalhit|embedly|quora link preview|whatsapp|telegrambot|discordbot|bingpreview|yandex|baidu/i;
+const CRAWLER =
+  /bot|crawl|spider|slurp|facebookexternalhit|embedly|quora link preview|whatsapp|telegrambot|discordbot|bingpreview|yandex|baidu/i;
 
 export function isCrawler(request: FastifyRequest) {
   return CRAWLER.test(request.headers['user-agent'] ?? '');

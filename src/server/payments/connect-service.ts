@@ -12,7 +12,11 @@ import { refreshPayoutAccount } from './payout-accounts.js';
 /** The caller's own Connect account id, or 403 (spec: the account must be the caller's). */
 export async function ownAccount(app: AppServices, viewer: Viewer, accountId: string): Promise<string> {
   requireEducator(viewer);
-  const [row] = await app.database.db.select({ id: educator.stripeConnectAccountId }).from(educator).where(eq(educator.userId, viewer.user.id)).limit(1);
+  const [row] = await app.database.db
+    .select({ id: educator.stripeConnectAccountId })
+    .from(educator)
+    .where(eq(educator.userId, viewer.user.id))
+    .limit(1);
   if (!row?.id || row.id !== accountId) throw new AppError(403, 'not_your_account', 'This payout account is not yours');
   return row.id;
 }
@@ -21,7 +25,11 @@ export async function ownAccount(app: AppServices, viewer: Viewer, accountId: st
  * POST /api/stripe/create-stripe-account: the educator's Connect Express account
  * (onboarding step 2). Idempotent: an educator who has one gets it back.
  */
-export async function createConnectAccount(app: AppServices, viewer: Viewer, input: { email: string; user_id: string }): Promise<{ stripe_connect_account_id: string }> {
+export async function createConnectAccount(
+  app: AppServices,
+  viewer: Viewer,
+  input: { email: string; user_id: string },
+): Promise<{ stripe_connect_account_id: string }> {
   if (input.user_id !== viewer.user.id) throw new AppError(403, 'not_yourself', 'You can only set up payouts for yourself');
   requireEducator(viewer);
   const db = app.database.db;
@@ -29,15 +37,29 @@ export async function createConnectAccount(app: AppServices, viewer: Viewer, inp
   let accountId = row?.id ?? null;
   if (!accountId) {
     const account = await provider(app.log, ACCOUNT_FAILURE, 'accounts.create', () =>
-      app.stripe().accounts.create({
-        type: 'express',
-        email: input.email,
-        capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
-        business_profile: { url: `${app.config.publicUrl}/educator/${viewer.user.id}`, product_description: 'Live courses taught on Agora' },
-        metadata: { user_id: viewer.user.id },
-      }, { idempotencyKey: `account-${viewer.user.id}` }));
-    await db.update(educator).set({ stripeConnectAccountId: account.id }).where(and(eq(educator.userId, viewer.user.id), isNull(educator.stripeConnectAccountId)));
-    const [stored] = await db.select({ id: educator.stripeConnectAccountId }).from(educator).where(eq(educator.userId, viewer.user.id)).limit(1);
+      app.stripe().accounts.create(
+        {
+          type: 'express',
+          email: input.email,
+          capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+          business_profile: {
+            url: `${app.config.publicUrl}/educator/${viewer.user.id}`,
+            product_description: 'Live courses taught on Agora',
+          },
+          metadata: { user_id: viewer.user.id },
+        },
+        { idempotencyKey: `account-${viewer.user.id}` },
+      ),
+    );
+    await db
+      .update(educator)
+      .set({ stripeConnectAccountId: account.id })
+      .where(and(eq(educator.userId, viewer.user.id), isNull(educator.stripeConnectAccountId)));
+    const [stored] = await db
+      .select({ id: educator.stripeConnectAccountId })
+      .from(educator)
+      .where(eq(educator.userId, viewer.user.id))
+      .limit(1);
     accountId = stored?.id ?? account.id;
   }
   await db.insert(payoutAccount).values({ userId: viewer.user.id, accountId }).onConflictDoNothing();
@@ -45,24 +67,39 @@ export async function createConnectAccount(app: AppServices, viewer: Viewer, inp
 }
 
 /** POST /api/stripe/create-educator-account-link: onboarding at the provider. */
-export async function createAccountLink(app: AppServices, viewer: Viewer, accountId: string, idempotencyKey?: string): Promise<{ url: string }> {
+export async function createAccountLink(
+  app: AppServices,
+  viewer: Viewer,
+  accountId: string,
+  idempotencyKey?: string,
+): Promise<{ url: string }> {
   const id = await ownAccount(app, viewer, accountId);
   const base = app.config.publicUrl;
   const link = await provider(app.log, ACCOUNT_FAILURE, 'accountLinks.create', () =>
-    app.stripe().accountLinks.create({
-      account: id,
-      refresh_url: `${base}/educator/onboard?step=payouts`,
-      return_url: `${base}/educator/onboard-success`,
-      type: 'account_onboarding',
-    }, { idempotencyKey: `account-link-${id}-${idempotencyKey ?? randomUUID()}` }));
+    app.stripe().accountLinks.create(
+      {
+        account: id,
+        refresh_url: `${base}/educator/onboard?step=payouts`,
+        return_url: `${base}/educator/onboard-success`,
+        type: 'account_onboarding',
+      },
+      { idempotencyKey: `account-link-${id}-${idempotencyKey ?? randomUUID()}` },
+    ),
+  );
   return { url: link.url };
 }
 
 /** POST /api/stripe/create-stripe-login-link: the educator's Express dashboard. */
-export async function createLoginLink(app: AppServices, viewer: Viewer, accountId: string, idempotencyKey?: string): Promise<{ url: string }> {
+export async function createLoginLink(
+  app: AppServices,
+  viewer: Viewer,
+  accountId: string,
+  idempotencyKey?: string,
+): Promise<{ url: string }> {
   const id = await ownAccount(app, viewer, accountId);
   const link = await provider(app.log, ACCOUNT_FAILURE, 'accounts.createLoginLink', () =>
-    app.stripe().accounts.createLoginLink(id, {}, { idempotencyKey: `login-link-${id}-${idempotencyKey ?? randomUUID()}` }));
+    app.stripe().accounts.createLoginLink(id, {}, { idempotencyKey: `login-link-${id}-${idempotencyKey ?? randomUUID()}` }),
+  );
   return { url: link.url };
 }
 

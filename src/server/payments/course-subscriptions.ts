@@ -41,10 +41,17 @@ export function subscribeToCourses(app: AppServices) {
 /** A paid course can be published only when the educator's payout account takes charges. */
 async function assertPayoutsReady(tx: Tx, e: { educatorId: string; priceCents: number }) {
   if (e.priceCents <= 0) return;
-  const [acct] = await tx.select({ chargesEnabled: payoutAccount.chargesEnabled }).from(payoutAccount).where(eq(payoutAccount.userId, e.educatorId)).limit(1);
+  const [acct] = await tx
+    .select({ chargesEnabled: payoutAccount.chargesEnabled })
+    .from(payoutAccount)
+    .where(eq(payoutAccount.userId, e.educatorId))
+    .limit(1);
   if (!acct?.chargesEnabled) {
     throw new AppError(400, 'payouts_required', 'Set up payouts before publishing a paid course', {
-      fields: { payouts: acct ? 'Finish setting up payouts: your account cannot take payments yet' : 'Set up payouts first', next: '/educator/onboard?step=payouts' },
+      fields: {
+        payouts: acct ? 'Finish setting up payouts: your account cannot take payments yet' : 'Set up payouts first',
+        next: '/educator/onboard?step=payouts',
+      },
     });
   }
 }
@@ -68,25 +75,35 @@ async function finishDrop(app: AppServices, learner: { email: string; firstName:
   if (plan.totalCents > 0 && refundedCents > 0 && plan.courseId) {
     const [c] = await app.database.db.select({ title: course.title }).from(course).where(eq(course.id, plan.courseId)).limit(1);
     try {
-      await app.mailer.send(dropRefundEmail(learner.email, learner.firstName, { courseTitle: c?.title ?? 'your course', amount: formatPrice(refundedCents, currency), courseUrl: `${app.config.publicUrl}/course/${plan.courseId}` }));
+      await app.mailer.send(
+        dropRefundEmail(learner.email, learner.firstName, {
+          courseTitle: c?.title ?? 'your course',
+          amount: formatPrice(refundedCents, currency),
+          courseUrl: `${app.config.publicUrl}/course/${plan.courseId}`,
+        }),
+      );
     } catch (err) {
       app.log.error({ err }, 'payments: could not send the refund email');
     }
   }
   const amount = formatPrice(plan.totalCents, currency);
   const stopped = plan.subscriptionId ? ' No further installments will be taken.' : '';
-  const message = plan.totalCents === 0
-    ? `You have left this session. Under the course's refund policy no refund is due.${stopped}`
-    : failed
-      ? `You have left this session. Your refund of ${amount} is being processed.${stopped}`
-      : `You have left this session. ${amount} ${plan.share === 1 ? '(everything you paid) ' : ''}is refunded to your card.${stopped}`;
+  const message =
+    plan.totalCents === 0
+      ? `You have left this session. Under the course's refund policy no refund is due.${stopped}`
+      : failed
+        ? `You have left this session. Your refund of ${amount} is being processed.${stopped}`
+        : `You have left this session. ${amount} ${plan.share === 1 ? '(everything you paid) ' : ''}is refunded to your card.${stopped}`;
   return { message, refund: { amountCents: plan.totalCents, currency, full: plan.share === 1, pending: failed && plan.totalCents > 0 } };
 }
 
 /** A cancelled course session: every paid seat in it is refunded in full (planned and recorded here), installments stop. */
 async function refundCancelledSession(tx: Tx, courseSessionId: string): Promise<RefundPlan[]> {
-  const rows = await tx.select({ id: purchase.id }).from(purchase)
-    .where(and(eq(purchase.courseSessionId, courseSessionId), inArray(purchase.status, ['fulfilled', 'past_due', 'completed']))).for('update');
+  const rows = await tx
+    .select({ id: purchase.id })
+    .from(purchase)
+    .where(and(eq(purchase.courseSessionId, courseSessionId), inArray(purchase.status, ['fulfilled', 'past_due', 'completed'])))
+    .for('update');
   const plans: RefundPlan[] = [];
   for (const row of rows) {
     const plan = await fullRefundPlan(tx, row.id, 'session_cancelled');
@@ -94,7 +111,10 @@ async function refundCancelledSession(tx: Tx, courseSessionId: string): Promise<
       await recordRefundDue(tx, plan);
       plans.push(plan);
     }
-    await tx.update(purchase).set({ status: 'refunded', failureReason: 'The session was cancelled', updatedAt: new Date() }).where(eq(purchase.id, row.id));
+    await tx
+      .update(purchase)
+      .set({ status: 'refunded', failureReason: 'The session was cancelled', updatedAt: new Date() })
+      .where(eq(purchase.id, row.id));
   }
   return plans;
 }
@@ -102,5 +122,9 @@ async function refundCancelledSession(tx: Tx, courseSessionId: string): Promise<
 /** Carries out a plan just recorded in refund_due (the row is leased to this process). */
 async function runPlan(app: AppServices, plan: RefundPlan) {
   if (plan.items.length === 0 && !plan.subscriptionId) return { refundedCents: 0, failed: false };
-  return runRefundDue(app, { purchaseId: plan.purchaseId, attempts: 0, plan: plan as unknown as Record<string, unknown> }, { delayed: false });
+  return runRefundDue(
+    app,
+    { purchaseId: plan.purchaseId, attempts: 0, plan: plan as unknown as Record<string, unknown> },
+    { delayed: false },
+  );
 }

@@ -26,18 +26,25 @@ export async function ensureCustomer(app: AppServices, owner: CustomerOwner, nam
   if (fresh?.id) return fresh.id;
   const displayName = (name ?? `${owner.firstName} ${owner.lastName}`).trim() || owner.email;
   const customer = await provider(app.log, CUSTOMER_FAILURE, 'customers.create', () =>
-    app.stripe().customers.create(
-      { email: owner.email, name: displayName, metadata: { user_id: owner.id } },
-      { idempotencyKey: `customer-${owner.id}-${shortHash(owner.email, displayName)}` },
-    ));
-  await db.update(user).set({ stripeCustomerId: customer.id }).where(and(eq(user.id, owner.id), isNull(user.stripeCustomerId)));
+    app
+      .stripe()
+      .customers.create(
+        { email: owner.email, name: displayName, metadata: { user_id: owner.id } },
+        { idempotencyKey: `customer-${owner.id}-${shortHash(owner.email, displayName)}` },
+      ),
+  );
+  await db
+    .update(user)
+    .set({ stripeCustomerId: customer.id })
+    .where(and(eq(user.id, owner.id), isNull(user.stripeCustomerId)));
   const [stored] = await db.select({ id: user.stripeCustomerId }).from(user).where(eq(user.id, owner.id)).limit(1);
   return stored?.id ?? customer.id;
 }
 
 /** POST /api/stripe/create-stripe-customer: the caller's customer (created once); the email must be theirs. */
 export async function createCustomer(app: AppServices, viewer: Viewer, input: { email: string; name?: string }): Promise<string> {
-  if (input.email.toLowerCase() !== viewer.user.email.toLowerCase()) throw new AppError(403, 'not_your_email', 'You can only create a payment customer for your own email');
+  if (input.email.toLowerCase() !== viewer.user.email.toLowerCase())
+    throw new AppError(403, 'not_your_email', 'You can only create a payment customer for your own email');
   return ensureCustomer(app, viewer.user, input.name);
 }
 
@@ -70,10 +77,23 @@ export function ensureCustomerInBackground(app: FastifyInstance, userId: string)
   setImmediate(() => {
     void (async () => {
       const [row] = await app.database.db
-        .select({ id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, stripeCustomerId: user.stripeCustomerId })
-        .from(user).where(eq(user.id, userId)).limit(1);
+        .select({
+          id: user.id,
+          email: user.email,
+          firstName: user.firstName,
+          lastName: user.lastName,
+          stripeCustomerId: user.stripeCustomerId,
+        })
+        .from(user)
+        .where(eq(user.id, userId))
+        .limit(1);
       if (!row || row.stripeCustomerId) return;
       await ensureCustomer(app, row);
-    })().catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err, userId }, 'payments: customer not created now; it will be created on demand'));
+    })().catch((err) =>
+      app.log.warn(
+        { err: err instanceof Error ? err.message : err, userId },
+        'payments: customer not created now; it will be created on demand',
+      ),
+    );
   });
 }

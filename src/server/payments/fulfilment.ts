@@ -36,7 +36,10 @@ export async function fulfilCheckout(app: AppServices, checkoutId: string): Prom
   if (!found) return { checkout: cs, purchaseId: null, changed: false };
 
   if (cs.status === 'expired') {
-    await db.update(purchase).set({ status: 'expired', updatedAt: new Date() }).where(and(eq(purchase.id, found.id), eq(purchase.status, 'open')));
+    await db
+      .update(purchase)
+      .set({ status: 'expired', updatedAt: new Date() })
+      .where(and(eq(purchase.id, found.id), eq(purchase.status, 'open')));
     return { checkout: cs, purchaseId: found.id, changed: false };
   }
   const paid = cs.status === 'complete' && (cs.payment_status === 'paid' || cs.payment_status === 'no_payment_required');
@@ -57,7 +60,9 @@ export async function fulfilCheckout(app: AppServices, checkoutId: string): Prom
   } else if (paymentIntentId) {
     const { charge, pi } = await chargeFacts(stripe, paymentIntentId);
     facts = {
-      chargeId: charge?.id ?? null, paymentIntentId, invoiceId: null,
+      chargeId: charge?.id ?? null,
+      paymentIntentId,
+      invoiceId: null,
       amountCents: charge?.amount ?? pi?.amount ?? cs.amount_total ?? found.amountCents,
       currency: charge?.currency ?? cs.currency ?? found.currency,
       feeCents: pi?.application_fee_amount ?? null,
@@ -76,8 +81,15 @@ export async function fulfilCheckout(app: AppServices, checkoutId: string): Prom
     if (facts) await recordPayment(tx, p, facts);
 
     if (p.kind === 'plan') {
-      await tx.update(payoutAccount).set({ plan: 'pro', planSubscriptionId: subscriptionId, updatedAt: new Date() }).where(eq(payoutAccount.userId, p.userId));
-      const [done] = await tx.update(purchase).set({ ...base, status: 'fulfilled', fulfilledAt: new Date() }).where(eq(purchase.id, p.id)).returning();
+      await tx
+        .update(payoutAccount)
+        .set({ plan: 'pro', planSubscriptionId: subscriptionId, updatedAt: new Date() })
+        .where(eq(payoutAccount.userId, p.userId));
+      const [done] = await tx
+        .update(purchase)
+        .set({ ...base, status: 'fulfilled', fulfilledAt: new Date() })
+        .where(eq(purchase.id, p.id))
+        .returning();
       return { changed: true, enrolled: false, refused: null, purchase: done };
     }
 
@@ -93,10 +105,18 @@ export async function fulfilCheckout(app: AppServices, checkoutId: string): Prom
       else throw err;
     }
     if (refused) {
-      const [done] = await tx.update(purchase).set({ ...base, status: 'refunded', failureReason: refused }).where(eq(purchase.id, p.id)).returning();
+      const [done] = await tx
+        .update(purchase)
+        .set({ ...base, status: 'refunded', failureReason: refused })
+        .where(eq(purchase.id, p.id))
+        .returning();
       return { changed: true, enrolled: false, refused, purchase: done };
     }
-    const [done] = await tx.update(purchase).set({ ...base, status: 'fulfilled', enrolmentId, fulfilledAt: new Date() }).where(eq(purchase.id, p.id)).returning();
+    const [done] = await tx
+      .update(purchase)
+      .set({ ...base, status: 'fulfilled', enrolmentId, fulfilledAt: new Date() })
+      .where(eq(purchase.id, p.id))
+      .returning();
     return { changed: true, enrolled: true, refused: null, purchase: done };
   });
 
@@ -111,11 +131,20 @@ export async function fulfilCheckout(app: AppServices, checkoutId: string): Prom
     }
   }
   // Installments end by themselves after the N-th paid invoice.
-  if (sub && p.kind === 'course_installments' && (p.status === 'fulfilled' || p.status === 'past_due') && !sub.cancel_at && p.installments) {
+  if (
+    sub &&
+    p.kind === 'course_installments' &&
+    (p.status === 'fulfilled' || p.status === 'past_due') &&
+    !sub.cancel_at &&
+    p.installments
+  ) {
     const start = new Date((sub.start_date ?? sub.created) * 1000);
     const cancelAt = Math.floor(addMonths(start, p.installments).getTime() / 1000);
     await stripe.subscriptions.update(sub.id, { cancel_at: cancelAt }, { idempotencyKey: `cancel-at-${p.id}` });
   }
-  if (result.changed) await sendFulfilmentEmail(app, p, facts, result.refused).catch((err) => app.log.error({ err }, 'payments: could not send the fulfilment email'));
+  if (result.changed)
+    await sendFulfilmentEmail(app, p, facts, result.refused).catch((err) =>
+      app.log.error({ err }, 'payments: could not send the fulfilment email'),
+    );
   return { checkout: cs, purchaseId: p.id, changed: result.changed };
 }

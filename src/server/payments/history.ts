@@ -12,10 +12,23 @@ import { refreshOwnAccount } from './connect-service.js';
 /** GET /api/payments: the caller's payments with receipts, newest first. */
 export async function paymentHistoryFor(app: AppServices, viewer: Viewer) {
   const rows = await app.database.db
-    .select({ p: payment, kind: purchase.kind, planId: purchase.planId, installments: purchase.installments, status: purchase.status, title: course.title, courseId: purchase.courseId, owed: refundDue.plan })
-    .from(payment).innerJoin(purchase, eq(purchase.id, payment.purchaseId)).leftJoin(course, eq(course.id, purchase.courseId))
+    .select({
+      p: payment,
+      kind: purchase.kind,
+      planId: purchase.planId,
+      installments: purchase.installments,
+      status: purchase.status,
+      title: course.title,
+      courseId: purchase.courseId,
+      owed: refundDue.plan,
+    })
+    .from(payment)
+    .innerJoin(purchase, eq(purchase.id, payment.purchaseId))
+    .leftJoin(course, eq(course.id, purchase.courseId))
     .leftJoin(refundDue, eq(refundDue.purchaseId, payment.purchaseId))
-    .where(eq(payment.userId, viewer.user.id)).orderBy(desc(payment.paidAt)).limit(100);
+    .where(eq(payment.userId, viewer.user.id))
+    .orderBy(desc(payment.paidAt))
+    .limit(100);
   return {
     payments: rows.map((r) => ({
       id: r.p.id,
@@ -52,39 +65,75 @@ export async function educatorPayoutsFor(app: AppServices, viewer: Viewer, refre
   const pro = acct?.plan === 'pro' ? planById('educator-pro') : null;
   const feePercent = pro?.feePercent ?? app.config.payments.platformFeePercent;
   const net = sql<number>`(${payment.amountCents} - ${payment.feeCents} - ${payment.refundedCents})`;
-  const [totals] = await db.select({
-    gross: sql<number>`coalesce(sum(${payment.amountCents}), 0)::int`,
-    fee: sql<number>`coalesce(sum(${payment.feeCents}), 0)::int`,
-    refunded: sql<number>`coalesce(sum(${payment.refundedCents}), 0)::int`,
-    sales: sql<number>`count(*)::int`,
-    currency: sql<string | null>`min(${payment.currency})`,
-  }).from(payment).where(eq(payment.educatorId, viewer.user.id));
-  const daily = await db.select({
-    day: sql<string>`to_char(date_trunc('day', ${payment.paidAt} at time zone 'UTC'), 'YYYY-MM-DD')`,
-    netCents: sql<number>`sum(${net})::int`,
-  }).from(payment)
+  const [totals] = await db
+    .select({
+      gross: sql<number>`coalesce(sum(${payment.amountCents}), 0)::int`,
+      fee: sql<number>`coalesce(sum(${payment.feeCents}), 0)::int`,
+      refunded: sql<number>`coalesce(sum(${payment.refundedCents}), 0)::int`,
+      sales: sql<number>`count(*)::int`,
+      currency: sql<string | null>`min(${payment.currency})`,
+    })
+    .from(payment)
+    .where(eq(payment.educatorId, viewer.user.id));
+  const daily = await db
+    .select({
+      day: sql<string>`to_char(date_trunc('day', ${payment.paidAt} at time zone 'UTC'), 'YYYY-MM-DD')`,
+      netCents: sql<number>`sum(${net})::int`,
+    })
+    .from(payment)
     .where(sql`${payment.educatorId} = ${viewer.user.id} and ${payment.paidAt} >= now() - interval '30 days'`)
-    .groupBy(sql`1`).orderBy(sql`1`);
-  const sales = await db.select({ p: payment, installments: purchase.installments, kind: purchase.kind, courseId: purchase.courseId, title: course.title, firstName: user.firstName, lastName: user.lastName })
-    .from(payment).innerJoin(purchase, eq(purchase.id, payment.purchaseId)).leftJoin(course, eq(course.id, purchase.courseId)).innerJoin(user, eq(user.id, payment.userId))
-    .where(eq(payment.educatorId, viewer.user.id)).orderBy(desc(payment.paidAt)).limit(100);
+    .groupBy(sql`1`)
+    .orderBy(sql`1`);
+  const sales = await db
+    .select({
+      p: payment,
+      installments: purchase.installments,
+      kind: purchase.kind,
+      courseId: purchase.courseId,
+      title: course.title,
+      firstName: user.firstName,
+      lastName: user.lastName,
+    })
+    .from(payment)
+    .innerJoin(purchase, eq(purchase.id, payment.purchaseId))
+    .leftJoin(course, eq(course.id, purchase.courseId))
+    .innerJoin(user, eq(user.id, payment.userId))
+    .where(eq(payment.educatorId, viewer.user.id))
+    .orderBy(desc(payment.paidAt))
+    .limit(100);
   return {
-    account: acct ? {
-      id: acct.accountId, chargesEnabled: acct.chargesEnabled, payoutsEnabled: acct.payoutsEnabled,
-      detailsSubmitted: acct.detailsSubmitted, requirementsDue: acct.requirementsDue ?? [],
-    } : null,
+    account: acct
+      ? {
+          id: acct.accountId,
+          chargesEnabled: acct.chargesEnabled,
+          payoutsEnabled: acct.payoutsEnabled,
+          detailsSubmitted: acct.detailsSubmitted,
+          requirementsDue: acct.requirementsDue ?? [],
+        }
+      : null,
     plan: { id: pro ? pro.id : 'standard', feePercent },
     totals: {
-      grossCents: Number(totals.gross), feeCents: Number(totals.fee), refundedCents: Number(totals.refunded),
-      netCents: Number(totals.gross) - Number(totals.fee) - Number(totals.refunded), currency: totals.currency ?? 'usd', sales: Number(totals.sales),
+      grossCents: Number(totals.gross),
+      feeCents: Number(totals.fee),
+      refundedCents: Number(totals.refunded),
+      netCents: Number(totals.gross) - Number(totals.fee) - Number(totals.refunded),
+      currency: totals.currency ?? 'usd',
+      sales: Number(totals.sales),
     },
     daily: daily.map((d) => ({ day: d.day, netCents: Number(d.netCents) })),
     sales: sales.map((s) => ({
-      id: s.p.id, paidAt: s.p.paidAt.toISOString(), courseId: s.courseId,
-      courseTitle: s.title ?? 'A course', learnerName: `${s.firstName} ${s.lastName.slice(0, 1)}.`.trim(),
-      amountCents: s.p.amountCents, feeCents: s.p.feeCents, refundedCents: s.p.refundedCents,
-      netCents: s.p.amountCents - s.p.feeCents - s.p.refundedCents, currency: s.p.currency,
-      sequence: s.p.sequence, installments: s.kind === 'course_installments' ? s.installments : null,
+      id: s.p.id,
+      paidAt: s.p.paidAt.toISOString(),
+      courseId: s.courseId,
+      courseTitle: s.title ?? 'A course',
+      learnerName: `${s.firstName} ${s.lastName.slice(0, 1)}.`.trim(),
+      amountCents: s.p.amountCents,
+      feeCents: s.p.feeCents,
+      refundedCents: s.p.refundedCents,
+      netCents: s.p.amountCents - s.p.feeCents - s.p.refundedCents,
+      currency: s.p.currency,
+      sequence: s.p.sequence,
+      installments: s.kind === 'course_installments' ? s.installments : null,
     })),
   };
 }

@@ -45,11 +45,16 @@ export async function handleInvoicePaid(app: AppServices, invoiceId: string) {
   const r = await db.transaction(async (tx) => {
     if (found.courseSessionId && found.kind !== 'plan') await lockCourseSession(tx, found.courseSessionId);
     const p = await lockPurchase(tx, found.id);
-    if (!p.subscriptionId && ids.subscriptionId) await tx.update(purchase).set({ subscriptionId: ids.subscriptionId }).where(eq(purchase.id, p.id));
+    if (!p.subscriptionId && ids.subscriptionId)
+      await tx.update(purchase).set({ subscriptionId: ids.subscriptionId }).where(eq(purchase.id, p.id));
     const rec = await recordPayment(tx, p, facts);
     if (rec.inserted && p.status === 'past_due') {
       await tx.update(purchase).set({ status: 'fulfilled', updatedAt: new Date() }).where(eq(purchase.id, p.id));
-      if (p.enrolmentId) await tx.update(enrolment).set({ status: 'active', updatedAt: new Date() }).where(and(eq(enrolment.id, p.enrolmentId), eq(enrolment.status, 'past_due')));
+      if (p.enrolmentId)
+        await tx
+          .update(enrolment)
+          .set({ status: 'active', updatedAt: new Date() })
+          .where(and(eq(enrolment.id, p.enrolmentId), eq(enrolment.status, 'past_due')));
     }
     return { ...rec, purchase: p };
   });
@@ -58,10 +63,17 @@ export async function handleInvoicePaid(app: AppServices, invoiceId: string) {
     const { u, c } = await learnerAndCourse(app, r.purchase);
     if (u) {
       const title = r.purchase.kind === 'plan' ? (planById(r.purchase.planId ?? '')?.name ?? 'Agora plan') : (c?.title ?? 'your course');
-      await send(app, installmentReceiptEmail(u.email, u.firstName, {
-        title, amount: formatPrice(facts.amountCents, facts.currency), sequence: r.sequence,
-        installments: r.purchase.installments, receiptUrl: facts.receiptUrl, url: `${app.config.publicUrl}/user/settings`,
-      }));
+      await send(
+        app,
+        installmentReceiptEmail(u.email, u.firstName, {
+          title,
+          amount: formatPrice(facts.amountCents, facts.currency),
+          sequence: r.sequence,
+          installments: r.purchase.installments,
+          receiptUrl: facts.receiptUrl,
+          url: `${app.config.publicUrl}/user/settings`,
+        }),
+      );
     }
   }
 }
@@ -80,14 +92,25 @@ export async function handleInvoiceFailed(app: AppServices, invoiceId: string) {
     const p = await lockPurchase(tx, found.id);
     if (p.status !== 'fulfilled' && p.status !== 'past_due') return false;
     await tx.update(purchase).set({ status: 'past_due', updatedAt: new Date() }).where(eq(purchase.id, p.id));
-    if (p.enrolmentId) await tx.update(enrolment).set({ status: 'past_due', updatedAt: new Date() }).where(and(eq(enrolment.id, p.enrolmentId), eq(enrolment.status, 'active')));
+    if (p.enrolmentId)
+      await tx
+        .update(enrolment)
+        .set({ status: 'past_due', updatedAt: new Date() })
+        .where(and(eq(enrolment.id, p.enrolmentId), eq(enrolment.status, 'active')));
     return true;
   });
   if (!changed) return;
   const { u, c } = await learnerAndCourse(app, found);
   if (u) {
     const title = found.kind === 'plan' ? (planById(found.planId ?? '')?.name ?? 'Agora plan') : (c?.title ?? 'your course');
-    await send(app, installmentFailedEmail(u.email, u.firstName, { courseTitle: title, amount: formatPrice(invoice.amount_due, invoice.currency), url: `${app.config.publicUrl}/user/settings` }));
+    await send(
+      app,
+      installmentFailedEmail(u.email, u.firstName, {
+        courseTitle: title,
+        amount: formatPrice(invoice.amount_due, invoice.currency),
+        url: `${app.config.publicUrl}/user/settings`,
+      }),
+    );
   }
 }
 
@@ -107,14 +130,27 @@ export async function handleSubscriptionDeleted(app: AppServices, subscriptionId
   }
   const found = await purchaseFor(db, { subscriptionId, purchaseId: metadata?.purchase_id });
   if (!found) {
-    await db.update(payoutAccount).set({ plan: 'standard', planSubscriptionId: null, updatedAt: new Date() }).where(eq(payoutAccount.planSubscriptionId, subscriptionId));
+    await db
+      .update(payoutAccount)
+      .set({ plan: 'standard', planSubscriptionId: null, updatedAt: new Date() })
+      .where(eq(payoutAccount.planSubscriptionId, subscriptionId));
     return;
   }
   if (found.kind === 'plan') {
     await db.transaction(async (tx) => {
-      await tx.update(payoutAccount).set({ plan: 'standard', planSubscriptionId: null, updatedAt: new Date() })
-        .where(and(eq(payoutAccount.userId, found.userId), sql`(${payoutAccount.planSubscriptionId} = ${subscriptionId} or ${payoutAccount.planSubscriptionId} is null)`));
-      await tx.update(purchase).set({ status: 'cancelled', updatedAt: new Date() }).where(and(eq(purchase.id, found.id), inArray(purchase.status, ['fulfilled', 'past_due'])));
+      await tx
+        .update(payoutAccount)
+        .set({ plan: 'standard', planSubscriptionId: null, updatedAt: new Date() })
+        .where(
+          and(
+            eq(payoutAccount.userId, found.userId),
+            sql`(${payoutAccount.planSubscriptionId} = ${subscriptionId} or ${payoutAccount.planSubscriptionId} is null)`,
+          ),
+        );
+      await tx
+        .update(purchase)
+        .set({ status: 'cancelled', updatedAt: new Date() })
+        .where(and(eq(purchase.id, found.id), inArray(purchase.status, ['fulfilled', 'past_due'])));
     });
     return;
   }
@@ -122,10 +158,17 @@ export async function handleSubscriptionDeleted(app: AppServices, subscriptionId
     if (found.courseSessionId) await lockCourseSession(tx, found.courseSessionId);
     const p = await lockPurchase(tx, found.id);
     if (p.status !== 'fulfilled' && p.status !== 'past_due') return null;
-    const [{ n }] = await tx.select({ n: count() }).from(payment).where(and(eq(payment.purchaseId, p.id), sql`${payment.invoiceId} is not null`));
+    const [{ n }] = await tx
+      .select({ n: count() })
+      .from(payment)
+      .where(and(eq(payment.purchaseId, p.id), sql`${payment.invoiceId} is not null`));
     if (p.installments && n >= p.installments) {
       await tx.update(purchase).set({ status: 'completed', updatedAt: new Date() }).where(eq(purchase.id, p.id));
-      if (p.enrolmentId) await tx.update(enrolment).set({ status: 'active', updatedAt: new Date() }).where(and(eq(enrolment.id, p.enrolmentId), eq(enrolment.status, 'past_due')));
+      if (p.enrolmentId)
+        await tx
+          .update(enrolment)
+          .set({ status: 'active', updatedAt: new Date() })
+          .where(and(eq(enrolment.id, p.enrolmentId), eq(enrolment.status, 'past_due')));
       return { released: false, promoted: [] as string[] };
     }
     let promoted: string[] = [];
@@ -133,13 +176,17 @@ export async function handleSubscriptionDeleted(app: AppServices, subscriptionId
       const [mine] = await tx.select().from(enrolment).where(eq(enrolment.id, p.enrolmentId)).for('update').limit(1);
       if (mine && mine.status !== 'dropped' && mine.status !== 'completed') promoted = await releaseEnrolment(tx, mine);
     }
-    await tx.update(purchase).set({ status: 'cancelled', failureReason: 'The installments could not be collected', updatedAt: new Date() }).where(eq(purchase.id, p.id));
+    await tx
+      .update(purchase)
+      .set({ status: 'cancelled', failureReason: 'The installments could not be collected', updatedAt: new Date() })
+      .where(eq(purchase.id, p.id));
     return { released: true, promoted };
   });
   if (!outcome?.released) return;
   if (found.courseId) await notifyPromotions(app, outcome.promoted, found.courseId);
   const { u, c } = await learnerAndCourse(app, found);
-  if (u && c) await send(app, seatReleasedEmail(u.email, u.firstName, { courseTitle: c.title, courseUrl: `${app.config.publicUrl}/course/${c.id}` }));
+  if (u && c)
+    await send(app, seatReleasedEmail(u.email, u.firstName, { courseTitle: c.title, courseUrl: `${app.config.publicUrl}/course/${c.id}` }));
 }
 
 /** Months added in UTC (clamped to the last day of a shorter month). */

@@ -11,17 +11,26 @@ import { isMissing, provider, shortHash } from './provider-calls.js';
 type CourseRow = typeof course.$inferSelect;
 
 /** The provider product of a course, created (and stored) when missing. */
-export async function ensureCourseProduct(app: AppServices, c: Pick<CourseRow, 'id' | 'title' | 'educatorId' | 'stripeProductId'>, name?: string): Promise<string> {
+export async function ensureCourseProduct(
+  app: AppServices,
+  c: Pick<CourseRow, 'id' | 'title' | 'educatorId' | 'stripeProductId'>,
+  name?: string,
+): Promise<string> {
   if (c.stripeProductId) return c.stripeProductId;
   const db = app.database.db;
   const [fresh] = await db.select({ id: course.stripeProductId }).from(course).where(eq(course.id, c.id)).limit(1);
   if (fresh?.id) return fresh.id;
   const productName = name ?? c.title;
-  const product = await app.stripe().products.create(
-    { name: productName, metadata: { course_id: c.id, educator_id: c.educatorId } },
-    { idempotencyKey: `product-course-${c.id}-${shortHash(productName)}` },
-  );
-  await db.update(course).set({ stripeProductId: product.id }).where(and(eq(course.id, c.id), sql`${course.stripeProductId} is null`));
+  const product = await app
+    .stripe()
+    .products.create(
+      { name: productName, metadata: { course_id: c.id, educator_id: c.educatorId } },
+      { idempotencyKey: `product-course-${c.id}-${shortHash(productName)}` },
+    );
+  await db
+    .update(course)
+    .set({ stripeProductId: product.id })
+    .where(and(eq(course.id, c.id), sql`${course.stripeProductId} is null`));
   const [stored] = await db.select({ id: course.stripeProductId }).from(course).where(eq(course.id, c.id)).limit(1);
   return stored?.id ?? product.id;
 }
@@ -38,7 +47,10 @@ export async function ensurePlanProduct(stripe: Stripe, planId: PlanId): Promise
   } catch (err) {
     if (!isMissing(err)) throw err;
   }
-  const product = await stripe.products.create({ id, name: `Agora ${plan.name}`, metadata: { plan: plan.id } }, { idempotencyKey: `product-plan-${id}` });
+  const product = await stripe.products.create(
+    { id, name: `Agora ${plan.name}`, metadata: { plan: plan.id } },
+    { idempotencyKey: `product-plan-${id}` },
+  );
   return product.id;
 }
 
@@ -55,6 +67,12 @@ export async function createProduct(app: AppServices, viewer: Viewer, input: { n
     return { id, name: input.name };
   }
   const product = await provider(app.log, failure, 'products.create', () =>
-    app.stripe().products.create({ name: input.name, metadata: { educator_id: viewer.user.id } }, { idempotencyKey: `product-${viewer.user.id}-${shortHash(input.name)}` }));
+    app
+      .stripe()
+      .products.create(
+        { name: input.name, metadata: { educator_id: viewer.user.id } },
+        { idempotencyKey: `product-${viewer.user.id}-${shortHash(input.name)}` },
+      ),
+  );
   return { id: product.id, name: product.name };
 }

@@ -9,7 +9,12 @@ import { AppError } from '../http/errors.js';
  * `provider()`: a failure is logged with the provider's own text and answered with the
  * spec's message only (the provider's text never reaches the client).
  */
-export async function provider<T>(log: FastifyBaseLogger, failure: { status?: number; code: string; message: string }, what: string, fn: () => Promise<T>): Promise<T> {
+export async function provider<T>(
+  log: FastifyBaseLogger,
+  failure: { status?: number; code: string; message: string },
+  what: string,
+  fn: () => Promise<T>,
+): Promise<T> {
   try {
     return await fn();
   } catch (err) {
@@ -36,7 +41,10 @@ export function idOf(value: string | { id: string } | null | undefined): string 
 
 /** A short stable hash for idempotency keys that depend on a request's parameters. */
 export function shortHash(...parts: (string | number | null | undefined)[]): string {
-  return createHash('sha256').update(parts.map((p) => String(p ?? '')).join('\u0000')).digest('hex').slice(0, 12);
+  return createHash('sha256')
+    .update(parts.map((p) => String(p ?? '')).join('\u0000'))
+    .digest('hex')
+    .slice(0, 12);
 }
 
 /** True when the SDK can reach the provider (the sandbox needs this server listening). */

@@ -50,8 +50,11 @@ export async function executeRefundPlan(
         { idempotencyKey: refundKey(plan.purchaseId, item.sequence) },
       );
       refundedCents += refund.amount;
-      await app.database.db.update(payment)
-        .set({ refundedCents: sql`least(${payment.amountCents}, greatest(${payment.refundedCents}, ${item.refundedCents + refund.amount}))` })
+      await app.database.db
+        .update(payment)
+        .set({
+          refundedCents: sql`least(${payment.amountCents}, greatest(${payment.refundedCents}, ${item.refundedCents + refund.amount}))`,
+        })
         .where(eq(payment.id, item.paymentId));
       await opts.onStep?.({ kind: 'refund', sequence: item.sequence, refundId: refund.id, amountCents: refund.amount });
     } catch (err) {
@@ -90,7 +93,15 @@ export async function cancelSubscription(stripe: Stripe, subscriptionId: string,
 export async function handleChargeRefunded(app: AppServices, chargeId: string) {
   const charge = await app.stripe().charges.retrieve(chargeId);
   const pi = idOf(charge.payment_intent);
-  await app.database.db.update(payment)
-    .set({ refundedCents: sql`least(${payment.amountCents}, ${charge.amount_refunded})`, chargeId: sql`coalesce(${payment.chargeId}, ${charge.id})` })
-    .where(pi ? sql`${payment.chargeId} = ${charge.id} or (${payment.chargeId} is null and ${payment.paymentIntentId} = ${pi})` : eq(payment.chargeId, charge.id));
+  await app.database.db
+    .update(payment)
+    .set({
+      refundedCents: sql`least(${payment.amountCents}, ${charge.amount_refunded})`,
+      chargeId: sql`coalesce(${payment.chargeId}, ${charge.id})`,
+    })
+    .where(
+      pi
+        ? sql`${payment.chargeId} = ${charge.id} or (${payment.chargeId} is null and ${payment.paymentIntentId} = ${pi})`
+        : eq(payment.chargeId, charge.id),
+    );
 }

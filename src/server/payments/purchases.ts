@@ -10,16 +10,31 @@ export type Purchase = typeof purchase.$inferSelect;
 export async function recordPayment(tx: Tx, p: Purchase, facts: PaidFacts): Promise<{ inserted: boolean; sequence: number }> {
   const [{ n }] = await tx.select({ n: count() }).from(payment).where(eq(payment.purchaseId, p.id));
   const fee = facts.feeCents ?? (p.kind === 'plan' ? facts.amountCents : platformFee(facts.amountCents, p.feePercent));
-  const rows = await tx.insert(payment).values({
-    purchaseId: p.id, userId: p.userId, educatorId: p.educatorId,
-    chargeId: facts.chargeId, paymentIntentId: facts.paymentIntentId, invoiceId: facts.invoiceId,
-    sequence: n + 1, amountCents: facts.amountCents, feeCents: fee, currency: facts.currency,
-    receiptUrl: facts.receiptUrl, paidAt: facts.paidAt,
-  }).onConflictDoNothing().returning({ sequence: payment.sequence });
+  const rows = await tx
+    .insert(payment)
+    .values({
+      purchaseId: p.id,
+      userId: p.userId,
+      educatorId: p.educatorId,
+      chargeId: facts.chargeId,
+      paymentIntentId: facts.paymentIntentId,
+      invoiceId: facts.invoiceId,
+      sequence: n + 1,
+      amountCents: facts.amountCents,
+      feeCents: fee,
+      currency: facts.currency,
+      receiptUrl: facts.receiptUrl,
+      paidAt: facts.paidAt,
+    })
+    .onConflictDoNothing()
+    .returning({ sequence: payment.sequence });
   return { inserted: rows.length > 0, sequence: rows[0]?.sequence ?? n };
 }
 
-export async function purchaseFor(tx: Conn, ids: { purchaseId?: string | null; checkoutSessionId?: string | null; subscriptionId?: string | null }): Promise<Purchase | null> {
+export async function purchaseFor(
+  tx: Conn,
+  ids: { purchaseId?: string | null; checkoutSessionId?: string | null; subscriptionId?: string | null },
+): Promise<Purchase | null> {
   if (ids.purchaseId && /^[0-9a-f-]{36}$/i.test(ids.purchaseId)) {
     const [p] = await tx.select().from(purchase).where(eq(purchase.id, ids.purchaseId)).limit(1);
     if (p) return p;

@@ -13,7 +13,9 @@ import type { Purchase } from './purchases.js';
 export async function learnerAndCourse(app: AppServices, p: Purchase) {
   const db = app.database.db;
   const [u] = await db.select({ email: user.email, firstName: user.firstName }).from(user).where(eq(user.id, p.userId)).limit(1);
-  const [c] = p.courseId ? await db.select({ id: course.id, title: course.title }).from(course).where(eq(course.id, p.courseId)).limit(1) : [];
+  const [c] = p.courseId
+    ? await db.select({ id: course.id, title: course.title }).from(course).where(eq(course.id, p.courseId)).limit(1)
+    : [];
   return { u, c };
 }
 
@@ -33,17 +35,32 @@ export async function sendFulfilmentEmail(app: AppServices, p: Purchase, facts: 
   const base = app.config.publicUrl;
   if (p.kind === 'plan') {
     const plan = planById(p.planId ?? '');
-    if (plan) await send(app, planActiveEmail(u.email, u.firstName, { planName: plan.name, feePercent: plan.feePercent, url: `${base}/educator/dashboard` }));
+    if (plan)
+      await send(
+        app,
+        planActiveEmail(u.email, u.firstName, { planName: plan.name, feePercent: plan.feePercent, url: `${base}/educator/dashboard` }),
+      );
     return;
   }
   const title = c?.title ?? 'your course';
   const courseUrl = c ? `${base}/course/${c.id}` : `${base}/explore`;
   if (refused) {
-    const paidCents = facts?.amountCents ?? (p.installmentCents ?? p.amountCents);
-    await send(app, seatGoneRefundEmail(u.email, u.firstName, { courseTitle: title, amount: formatPrice(paidCents, p.currency), reason: refused, courseUrl }));
+    const paidCents = facts?.amountCents ?? p.installmentCents ?? p.amountCents;
+    await send(
+      app,
+      seatGoneRefundEmail(u.email, u.firstName, {
+        courseTitle: title,
+        amount: formatPrice(paidCents, p.currency),
+        reason: refused,
+        courseUrl,
+      }),
+    );
     return;
   }
-  const amount = formatPrice(facts?.amountCents ?? (p.installmentCents ?? p.amountCents), p.currency);
+  const amount = formatPrice(facts?.amountCents ?? p.installmentCents ?? p.amountCents, p.currency);
   const detail = p.installments ? `installment 1 of ${p.installments}; the next ones are taken monthly` : '';
-  await send(app, enrolledReceiptEmail(u.email, u.firstName, { courseTitle: title, amount, detail, receiptUrl: facts?.receiptUrl ?? null, courseUrl }));
+  await send(
+    app,
+    enrolledReceiptEmail(u.email, u.firstName, { courseTitle: title, amount, detail, receiptUrl: facts?.receiptUrl ?? null, courseUrl }),
+  );
 }

@@ -46,10 +46,17 @@ type StoredPlan = Omit<RefundPlan, 'items'> & {
 export async function recordRefundDue(tx: Tx, plan: RefundPlan): Promise<boolean> {
   if (plan.items.length === 0 && !plan.subscriptionId) return false;
   const stored: StoredPlan = { ...plan, items: plan.items.map((i) => ({ ...i, idempotencyKey: refundKey(plan.purchaseId, i.sequence) })) };
-  await tx.insert(refundDue).values({
-    purchaseId: plan.purchaseId, userId: plan.learnerId, amountCents: plan.totalCents, currency: plan.currency,
-    plan: stored as unknown as Record<string, unknown>, nextAttemptAt: new Date(Date.now() + LEASE_MS),
-  }).onConflictDoNothing();
+  await tx
+    .insert(refundDue)
+    .values({
+      purchaseId: plan.purchaseId,
+      userId: plan.learnerId,
+      amountCents: plan.totalCents,
+      currency: plan.currency,
+      plan: stored as unknown as Record<string, unknown>,
+      nextAttemptAt: new Date(Date.now() + LEASE_MS),
+    })
+    .onConflictDoNothing();
   return true;
 }
 
@@ -64,7 +71,11 @@ export interface DueRow {
  * `delayed`, the learner is emailed). Failure: the row keeps the remaining steps and waits
  * for its next attempt. Never throws for a provider failure.
  */
-export async function runRefundDue(app: AppServices, row: DueRow, opts: { delayed: boolean }): Promise<{ refundedCents: number; failed: boolean }> {
+export async function runRefundDue(
+  app: AppServices,
+  row: DueRow,
+  opts: { delayed: boolean },
+): Promise<{ refundedCents: number; failed: boolean }> {
   const db = app.database.db;
   const plan = row.plan as unknown as StoredPlan;
   const remaining: StoredPlan = { ...plan, items: [...plan.items] };
@@ -75,14 +86,16 @@ export async function runRefundDue(app: AppServices, row: DueRow, opts: { delaye
       if (opts.delayed) remaining.delayedCents = (remaining.delayedCents ?? 0) + step.amountCents;
     }
     remaining.totalCents = remaining.items.reduce((n, i) => n + i.amountCents, 0);
-    await db.update(refundDue)
+    await db
+      .update(refundDue)
       .set({ plan: remaining as unknown as Record<string, unknown>, amountCents: remaining.totalCents })
       .where(eq(refundDue.purchaseId, row.purchaseId));
   };
   const result = await executeRefundPlan(app, plan, { onStep });
   if (result.failed) {
     const failures = row.attempts + 1;
-    await db.update(refundDue)
+    await db
+      .update(refundDue)
       .set({ attempts: failures, nextAttemptAt: new Date(Date.now() + retryDelayMs(failures)), lastError: result.error ?? 'failed' })
       .where(eq(refundDue.purchaseId, row.purchaseId));
     app.log.warn({ purchase: row.purchaseId, attempts: failures, error: result.error }, 'payments: refund owed, will retry');
@@ -101,9 +114,13 @@ async function emailDelayedRefund(app: AppServices, plan: StoredPlan, cents: num
     const [u] = await db.select({ email: user.email, firstName: user.firstName }).from(user).where(eq(user.id, plan.learnerId)).limit(1);
     if (!u) return;
     const [c] = plan.courseId ? await db.select({ title: course.title }).from(course).where(eq(course.id, plan.courseId)).limit(1) : [];
-    await app.mailer.send(delayedRefundEmail(u.email, u.firstName, {
-      courseTitle: c?.title ?? 'your course', amount: formatPrice(cents, plan.currency), courseUrl: `${app.config.publicUrl}/course/${plan.courseId ?? ''}`,
-    }));
+    await app.mailer.send(
+      delayedRefundEmail(u.email, u.firstName, {
+        courseTitle: c?.title ?? 'your course',
+        amount: formatPrice(cents, plan.currency),
+        courseUrl: `${app.config.publicUrl}/course/${plan.courseId ?? ''}`,
+      }),
+    );
   } catch (err) {
     app.log.error({ err: describe(err), purchase: plan.purchaseId }, 'payments: could not send the delayed refund email');
   }
@@ -113,7 +130,10 @@ async function emailDelayedRefund(app: AppServices, plan: StoredPlan, cents: num
  * One pass of the retry worker: claims the due rows (FOR UPDATE SKIP LOCKED, then a lease,
  * so several app instances never take the same row) and carries each out.
  */
-export async function retryDueRefunds(app: AppServices, opts: { now?: Date; limit?: number } = {}): Promise<{ claimed: number; done: number; failed: number }> {
+export async function retryDueRefunds(
+  app: AppServices,
+  opts: { now?: Date; limit?: number } = {},
+): Promise<{ claimed: number; done: number; failed: number }> {
   const now = opts.now ?? new Date();
   const leaseUntil = new Date(now.getTime() + LEASE_MS);
   type Claimed = { purchase_id: string; attempts: number; plan: Record<string, unknown> };

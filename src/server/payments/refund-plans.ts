@@ -14,24 +14,42 @@ import { recordRefundDue } from './refund-due.js';
 
 /** The purchase behind an enrolment being dropped: ends it and plans its refund. */
 export async function refundPlanForDrop(tx: Tx, enrolmentId: string, now = new Date()): Promise<RefundPlan | null> {
-  const [p] = await tx.select().from(purchase)
+  const [p] = await tx
+    .select()
+    .from(purchase)
     .where(and(eq(purchase.enrolmentId, enrolmentId), inArray(purchase.status, ['fulfilled', 'past_due', 'completed'])))
-    .for('update').limit(1);
+    .for('update')
+    .limit(1);
   if (!p) return null;
-  const [c] = await tx.select({ refundPolicy: course.refundPolicy }).from(course).where(eq(course.id, p.courseId ?? '00000000-0000-0000-0000-000000000000')).limit(1);
+  const [c] = await tx
+    .select({ refundPolicy: course.refundPolicy })
+    .from(course)
+    .where(eq(course.id, p.courseId ?? '00000000-0000-0000-0000-000000000000'))
+    .limit(1);
   const firstClassAt = await firstClassOf(tx, p.courseSessionId);
   const share = firstClassAt ? refundShare(c?.refundPolicy ?? 'moderate', firstClassAt, now) : 1;
   const paid = await tx.select().from(payment).where(eq(payment.purchaseId, p.id)).orderBy(asc(payment.sequence));
   const items: RefundItem[] = paid
     .map((row) => ({
-      paymentId: row.id, sequence: row.sequence, chargeId: row.chargeId, paymentIntentId: row.paymentIntentId,
-      refundedCents: row.refundedCents, amountCents: Math.floor((row.amountCents - row.refundedCents) * share),
+      paymentId: row.id,
+      sequence: row.sequence,
+      chargeId: row.chargeId,
+      paymentIntentId: row.paymentIntentId,
+      refundedCents: row.refundedCents,
+      amountCents: Math.floor((row.amountCents - row.refundedCents) * share),
     }))
     .filter((i) => i.amountCents > 0);
   await tx.update(purchase).set({ status: 'cancelled', updatedAt: new Date() }).where(eq(purchase.id, p.id));
   const plan: RefundPlan = {
-    purchaseId: p.id, learnerId: p.userId, courseId: p.courseId, subscriptionId: p.subscriptionId, currency: p.currency,
-    share, totalCents: items.reduce((n, i) => n + i.amountCents, 0), items, reason: 'requested_by_customer',
+    purchaseId: p.id,
+    learnerId: p.userId,
+    courseId: p.courseId,
+    subscriptionId: p.subscriptionId,
+    currency: p.currency,
+    share,
+    totalCents: items.reduce((n, i) => n + i.amountCents, 0),
+    items,
+    reason: 'requested_by_customer',
   };
   // What is owed is durable from this commit on: retried until the provider has done it.
   await recordRefundDue(tx, plan);
@@ -44,19 +62,40 @@ export async function fullRefundPlan(tx: Tx, purchaseId: string, reason = 'reque
   if (!p) return null;
   const paid = await tx.select().from(payment).where(eq(payment.purchaseId, p.id)).orderBy(asc(payment.sequence));
   const items = paid
-    .map((row) => ({ paymentId: row.id, sequence: row.sequence, chargeId: row.chargeId, paymentIntentId: row.paymentIntentId, refundedCents: row.refundedCents, amountCents: row.amountCents - row.refundedCents }))
+    .map((row) => ({
+      paymentId: row.id,
+      sequence: row.sequence,
+      chargeId: row.chargeId,
+      paymentIntentId: row.paymentIntentId,
+      refundedCents: row.refundedCents,
+      amountCents: row.amountCents - row.refundedCents,
+    }))
     .filter((i) => i.amountCents > 0);
   return {
-    purchaseId: p.id, learnerId: p.userId, courseId: p.courseId, subscriptionId: p.subscriptionId, currency: p.currency,
-    share: 1, totalCents: items.reduce((n, i) => n + i.amountCents, 0), items, reason,
+    purchaseId: p.id,
+    learnerId: p.userId,
+    courseId: p.courseId,
+    subscriptionId: p.subscriptionId,
+    currency: p.currency,
+    share: 1,
+    totalCents: items.reduce((n, i) => n + i.amountCents, 0),
+    items,
+    reason,
   };
 }
 
 /** The course session's first class time (or its start date at midnight UTC when it has none yet). */
 export async function firstClassOf(tx: Tx, courseSessionId: string | null): Promise<Date | null> {
   if (!courseSessionId) return null;
-  const [t] = await tx.select({ at: sql<Date | string | null>`min(${classTime.startsAt})` }).from(classTime).where(eq(classTime.sessionId, courseSessionId));
+  const [t] = await tx
+    .select({ at: sql<Date | string | null>`min(${classTime.startsAt})` })
+    .from(classTime)
+    .where(eq(classTime.sessionId, courseSessionId));
   if (t?.at) return new Date(t.at);
-  const [s] = await tx.select({ startsOn: courseSession.startsOn }).from(courseSession).where(eq(courseSession.id, courseSessionId)).limit(1);
+  const [s] = await tx
+    .select({ startsOn: courseSession.startsOn })
+    .from(courseSession)
+    .where(eq(courseSession.id, courseSessionId))
+    .limit(1);
   return s ? new Date(`${s.startsOn}T00:00:00Z`) : null;
 }

@@ -3,9 +3,24 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '../../shared/errors.js';
 import {
-  accountLinkInput, checkoutResult, checkoutSummary, courseCheckoutInput, courseSubscriptionInput, createAccountInput, createAccountResult,
-  createCustomerInput, createCustomerResult, createProductInput, createProductResult, educatorPayouts, linkResult, paymentHistory,
-  paymentsConfigResult, planCheckoutInput, verifySessionQuery, verifySessionResult,
+  accountLinkInput,
+  checkoutResult,
+  checkoutSummary,
+  courseCheckoutInput,
+  courseSubscriptionInput,
+  createAccountInput,
+  createAccountResult,
+  createCustomerInput,
+  createCustomerResult,
+  createProductInput,
+  createProductResult,
+  educatorPayouts,
+  linkResult,
+  paymentHistory,
+  paymentsConfigResult,
+  planCheckoutInput,
+  verifySessionQuery,
+  verifySessionResult,
 } from '../../shared/payments-schemas.js';
 import { AppError } from '../http/errors.js';
 import { checkoutSummaryFor, createCourseCheckout, createPlanCheckout } from './checkout-service.js';
@@ -25,7 +40,11 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const trimmed = key.trim();
   if (!trimmed) return undefined;
   if (trimmed.length > 255 || !/^[\w.:-]+$/.test(trimmed)) {
-    throw new AppError(400, 'bad_idempotency_key', 'The Idempotency-Key header must be 1-255 letters, digits, dots, colons, dashes or underscores');
+    throw new AppError(
+      400,
+      'bad_idempotency_key',
+      'The Idempotency-Key header must be 1-255 letters, digits, dots, colons, dashes or underscores',
+    );
   }
   return trimmed;
 }
@@ -62,75 +81,173 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['payments'];
 
-  r.post('/api/stripe/create-stripe-customer', {
-    schema: { tags, summary: "Your payment customer (created once; the email must be yours)", body: createCustomerInput, response: { 200: createCustomerResult, ...errors } },
-  }, async (request) => {
-    return [{ id: await createCustomer(app, await app.requireViewer(request), request.body) }];
-  });
-
-  r.post('/api/stripe/create-product', {
-    schema: { tags, summary: 'The provider product of your course (educators)', body: createProductInput, response: { 200: createProductResult, ...errors } },
-  }, async (request) => {
-    return createProduct(app, await app.requireViewer(request), request.body);
-  });
-
-  r.post('/api/stripe/course-embedded-checkout', {
-    schema: { tags, summary: 'Embedded checkout for one payment of a course session', body: courseCheckoutInput, response: { 200: checkoutResult, ...errors } },
-  }, async (request) => createCourseCheckout(app, await app.requireViewer(request), request.body, idempotencyKeyOf(request)));
-
-  r.post('/api/stripe/course-embedded-subscription', {
-    schema: { tags, summary: 'Embedded checkout for N monthly installments of a course session', body: courseSubscriptionInput, response: { 200: checkoutResult, ...errors } },
-  }, async (request) => createCourseCheckout(app, await app.requireViewer(request), request.body, idempotencyKeyOf(request)));
-
-  r.post('/api/stripe/create-embedded-checkout-session', {
-    schema: { tags, summary: 'Embedded checkout for a platform plan (educators)', body: planCheckoutInput, response: { 200: checkoutResult, ...errors } },
-  }, async (request) => createPlanCheckout(app, await app.requireViewer(request), request.body, idempotencyKeyOf(request)));
-
-  r.get('/api/stripe/verify-session', {
-    schema: { tags, summary: 'The state of your checkout (fulfils it when paid)', querystring: verifySessionQuery, response: { 200: verifySessionResult, ...errors } },
-  }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return verifyCheckout(app, await app.requireViewer(request), request.query.session_id);
-  });
-
-  r.get('/api/stripe/config', {
-    schema: { tags, summary: 'What the checkout page needs (mode, publishable key, your customer)', response: { 200: paymentsConfigResult, ...errors } },
-  }, async (request) => {
-    return checkoutConfig(app, await app.requireViewer(request));
-  });
-
-  r.get('/api/course/:courseID/checkout', {
-    schema: {
-      tags, summary: 'The order summary of /course/checkout',
-      params: z.object({ courseID: z.uuid('Unknown course') }), querystring: z.object({ session: z.uuid('Unknown session').optional() }),
-      response: { 200: checkoutSummary, ...errors },
+  r.post(
+    '/api/stripe/create-stripe-customer',
+    {
+      schema: {
+        tags,
+        summary: 'Your payment customer (created once; the email must be yours)',
+        body: createCustomerInput,
+        response: { 200: createCustomerResult, ...errors },
+      },
     },
-  }, async (request) => checkoutSummaryFor(app, await app.requireViewer(request), request.params.courseID, request.query.session));
+    async (request) => {
+      return [{ id: await createCustomer(app, await app.requireViewer(request), request.body) }];
+    },
+  );
 
-  r.post('/api/stripe/create-stripe-account', {
-    schema: { tags, summary: 'Your payout (Connect Express) account; onboarding step 2', body: createAccountInput, response: { 200: createAccountResult, ...errors } },
-  }, async (request) => createConnectAccount(app, await app.requireViewer(request), request.body));
+  r.post(
+    '/api/stripe/create-product',
+    {
+      schema: {
+        tags,
+        summary: 'The provider product of your course (educators)',
+        body: createProductInput,
+        response: { 200: createProductResult, ...errors },
+      },
+    },
+    async (request) => {
+      return createProduct(app, await app.requireViewer(request), request.body);
+    },
+  );
 
-  r.post('/api/stripe/create-educator-account-link', {
-    schema: { tags, summary: 'A link to onboarding at the provider', body: accountLinkInput, response: { 200: linkResult, ...errors } },
-  }, async (request) => createAccountLink(app, await app.requireViewer(request), request.body.stripe_connect_account_id, clientKey(request)));
+  r.post(
+    '/api/stripe/course-embedded-checkout',
+    {
+      schema: {
+        tags,
+        summary: 'Embedded checkout for one payment of a course session',
+        body: courseCheckoutInput,
+        response: { 200: checkoutResult, ...errors },
+      },
+    },
+    async (request) => createCourseCheckout(app, await app.requireViewer(request), request.body, idempotencyKeyOf(request)),
+  );
 
-  r.post('/api/stripe/create-stripe-login-link', {
-    schema: { tags, summary: 'A link to your payouts dashboard', body: accountLinkInput, response: { 200: linkResult, ...errors } },
-  }, async (request) => createLoginLink(app, await app.requireViewer(request), request.body.stripe_connect_account_id, clientKey(request)));
+  r.post(
+    '/api/stripe/course-embedded-subscription',
+    {
+      schema: {
+        tags,
+        summary: 'Embedded checkout for N monthly installments of a course session',
+        body: courseSubscriptionInput,
+        response: { 200: checkoutResult, ...errors },
+      },
+    },
+    async (request) => createCourseCheckout(app, await app.requireViewer(request), request.body, idempotencyKeyOf(request)),
+  );
 
-  r.get('/api/educator/payouts', {
-    schema: { tags, summary: 'Your payout status and sales (refresh=1 re-reads the account)', querystring: z.object({ refresh: z.enum(['0', '1', 'true', 'false']).optional() }), response: { 200: educatorPayouts, ...errors } },
-  }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    const refresh = request.query.refresh === '1' || request.query.refresh === 'true';
-    return educatorPayoutsFor(app, await app.requireViewer(request), refresh);
-  });
+  r.post(
+    '/api/stripe/create-embedded-checkout-session',
+    {
+      schema: {
+        tags,
+        summary: 'Embedded checkout for a platform plan (educators)',
+        body: planCheckoutInput,
+        response: { 200: checkoutResult, ...errors },
+      },
+    },
+    async (request) => createPlanCheckout(app, await app.requireViewer(request), request.body, idempotencyKeyOf(request)),
+  );
 
-  r.get('/api/payments', {
-    schema: { tags, summary: 'Your payments and receipts', response: { 200: paymentHistory, ...errors } },
-  }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return paymentHistoryFor(app, await app.requireViewer(request));
-  });
+  r.get(
+    '/api/stripe/verify-session',
+    {
+      schema: {
+        tags,
+        summary: 'The state of your checkout (fulfils it when paid)',
+        querystring: verifySessionQuery,
+        response: { 200: verifySessionResult, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return verifyCheckout(app, await app.requireViewer(request), request.query.session_id);
+    },
+  );
+
+  r.get(
+    '/api/stripe/config',
+    {
+      schema: {
+        tags,
+        summary: 'What the checkout page needs (mode, publishable key, your customer)',
+        response: { 200: paymentsConfigResult, ...errors },
+      },
+    },
+    async (request) => {
+      return checkoutConfig(app, await app.requireViewer(request));
+    },
+  );
+
+  r.get(
+    '/api/course/:courseID/checkout',
+    {
+      schema: {
+        tags,
+        summary: 'The order summary of /course/checkout',
+        params: z.object({ courseID: z.uuid('Unknown course') }),
+        querystring: z.object({ session: z.uuid('Unknown session').optional() }),
+        response: { 200: checkoutSummary, ...errors },
+      },
+    },
+    async (request) => checkoutSummaryFor(app, await app.requireViewer(request), request.params.courseID, request.query.session),
+  );
+
+  r.post(
+    '/api/stripe/create-stripe-account',
+    {
+      schema: {
+        tags,
+        summary: 'Your payout (Connect Express) account; onboarding step 2',
+        body: createAccountInput,
+        response: { 200: createAccountResult, ...errors },
+      },
+    },
+    async (request) => createConnectAccount(app, await app.requireViewer(request), request.body),
+  );
+
+  r.post(
+    '/api/stripe/create-educator-account-link',
+    {
+      schema: { tags, summary: 'A link to onboarding at the provider', body: accountLinkInput, response: { 200: linkResult, ...errors } },
+    },
+    async (request) => createAccountLink(app, await app.requireViewer(request), request.body.stripe_connect_account_id, clientKey(request)),
+  );
+
+  r.post(
+    '/api/stripe/create-stripe-login-link',
+    {
+      schema: { tags, summary: 'A link to your payouts dashboard', body: accountLinkInput, response: { 200: linkResult, ...errors } },
+    },
+    async (request) => createLoginLink(app, await app.requireViewer(request), request.body.stripe_connect_account_id, clientKey(request)),
+  );
+
+  r.get(
+    '/api/educator/payouts',
+    {
+      schema: {
+        tags,
+        summary: 'Your payout status and sales (refresh=1 re-reads the account)',
+        querystring: z.object({ refresh: z.enum(['0', '1', 'true', 'false']).optional() }),
+        response: { 200: educatorPayouts, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const refresh = request.query.refresh === '1' || request.query.refresh === 'true';
+      return educatorPayoutsFor(app, await app.requireViewer(request), refresh);
+    },
+  );
+
+  r.get(
+    '/api/payments',
+    {
+      schema: { tags, summary: 'Your payments and receipts', response: { 200: paymentHistory, ...errors } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return paymentHistoryFor(app, await app.requireViewer(request));
+    },
+  );
 }

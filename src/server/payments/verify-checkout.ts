@@ -34,11 +34,25 @@ export async function verifyCheckout(app: AppServices, viewer: Viewer, checkoutI
   return present(app, now, outcome.checkout);
 }
 
-async function present(app: AppServices, p: Purchase, checkout: { status: string | null; payment_status: string }): Promise<VerifySessionResult> {
+async function present(
+  app: AppServices,
+  p: Purchase,
+  checkout: { status: string | null; payment_status: string },
+): Promise<VerifySessionResult> {
   const db = app.database.db;
-  const [c] = p.courseId ? await db.select({ id: course.id, title: course.title }).from(course).where(eq(course.id, p.courseId)).limit(1) : [];
-  const [s] = p.courseSessionId ? await db.select({ id: courseSession.id, startsOn: courseSession.startsOn, endsOn: courseSession.endsOn }).from(courseSession).where(eq(courseSession.id, p.courseSessionId)).limit(1) : [];
-  const [e] = p.enrolmentId ? await db.select({ id: enrolment.id, status: enrolment.status }).from(enrolment).where(eq(enrolment.id, p.enrolmentId)).limit(1) : [];
+  const [c] = p.courseId
+    ? await db.select({ id: course.id, title: course.title }).from(course).where(eq(course.id, p.courseId)).limit(1)
+    : [];
+  const [s] = p.courseSessionId
+    ? await db
+        .select({ id: courseSession.id, startsOn: courseSession.startsOn, endsOn: courseSession.endsOn })
+        .from(courseSession)
+        .where(eq(courseSession.id, p.courseSessionId))
+        .limit(1)
+    : [];
+  const [e] = p.enrolmentId
+    ? await db.select({ id: enrolment.id, status: enrolment.status }).from(enrolment).where(eq(enrolment.id, p.enrolmentId)).limit(1)
+    : [];
   const plan = p.planId ? planById(p.planId) : null;
   const status = (['open', 'complete', 'expired'] as const).find((x) => x === checkout.status) ?? 'open';
   const paymentStatus = (['paid', 'unpaid', 'no_payment_required'] as const).find((x) => x === checkout.payment_status) ?? 'unpaid';
@@ -47,8 +61,13 @@ async function present(app: AppServices, p: Purchase, checkout: { status: string
     paymentStatus,
     kind: p.kind as VerifySessionResult['kind'],
     purchase: {
-      id: p.id, status: p.status as VerifySessionResult['purchase']['status'], amountCents: p.amountCents, currency: p.currency,
-      installments: p.installments, installmentCents: p.installmentCents, failureReason: p.failureReason,
+      id: p.id,
+      status: p.status as VerifySessionResult['purchase']['status'],
+      amountCents: p.amountCents,
+      currency: p.currency,
+      installments: p.installments,
+      installmentCents: p.installmentCents,
+      failureReason: p.failureReason,
     },
     course: c ?? null,
     session: s ?? null,

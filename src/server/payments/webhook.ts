@@ -27,7 +27,10 @@ export async function webhookRoutes(app: FastifyInstance) {
     if (!event) return reply.status(400).send({ error: { code: 'bad_signature', message: 'Webhook signature verification failed' } });
 
     const db = app.database.db;
-    await db.insert(stripeEvent).values({ id: event.id, type: event.type, account: event.account ?? null }).onConflictDoNothing();
+    await db
+      .insert(stripeEvent)
+      .values({ id: event.id, type: event.type, account: event.account ?? null })
+      .onConflictDoNothing();
     const [stored] = await db.select().from(stripeEvent).where(eq(stripeEvent.id, event.id)).limit(1);
     if (stored?.processedAt) return { received: true, duplicate: true };
 
@@ -35,10 +38,18 @@ export async function webhookRoutes(app: FastifyInstance) {
       await handle(app, event);
     } catch (err) {
       request.log.error({ err: describe(err), event: event.id, type: event.type }, 'payments: webhook processing failed (will be retried)');
-      await db.update(stripeEvent).set({ error: err instanceof Error ? err.message.slice(0, 500) : 'failed' }).where(eq(stripeEvent.id, event.id));
-      return reply.status(500).send({ error: { code: 'processing_failed', message: 'The event could not be processed; deliver it again' } });
+      await db
+        .update(stripeEvent)
+        .set({ error: err instanceof Error ? err.message.slice(0, 500) : 'failed' })
+        .where(eq(stripeEvent.id, event.id));
+      return reply
+        .status(500)
+        .send({ error: { code: 'processing_failed', message: 'The event could not be processed; deliver it again' } });
     }
-    await db.update(stripeEvent).set({ processedAt: sql`now()`, error: null }).where(eq(stripeEvent.id, event.id));
+    await db
+      .update(stripeEvent)
+      .set({ processedAt: sql`now()`, error: null })
+      .where(eq(stripeEvent.id, event.id));
     return { received: true };
   });
 }
@@ -81,6 +92,6 @@ async function handle(app: FastifyInstance, event: Stripe.Event) {
       await handleChargeRefunded(app, object.id);
       return;
     default:
-      // Not one of ours: stored (so it is answered once) and ignored.
+    // Not one of ours: stored (so it is answered once) and ignored.
   }
 }

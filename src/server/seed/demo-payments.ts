@@ -22,8 +22,19 @@ export async function seedDemoPayments(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
   await forgetLostProviderIds(app);
   const emails = DEMO_USERS.map((u) => u.email);
-  const users = await db.select({ id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, stripeCustomerId: user.stripeCustomerId, educatorId: educator.userId, accountId: educator.stripeConnectAccountId })
-    .from(user).leftJoin(educator, eq(educator.userId, user.id)).where(inArray(user.email, emails));
+  const users = await db
+    .select({
+      id: user.id,
+      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      stripeCustomerId: user.stripeCustomerId,
+      educatorId: educator.userId,
+      accountId: educator.stripeConnectAccountId,
+    })
+    .from(user)
+    .leftJoin(educator, eq(educator.userId, user.id))
+    .where(inArray(user.email, emails));
   for (const u of users) {
     if (!u.stripeCustomerId) await ensureCustomer(app, u);
     if (!u.educatorId) continue;
@@ -31,10 +42,17 @@ export async function seedDemoPayments(app: FastifyInstance): Promise<void> {
     if (acct?.chargesEnabled) continue;
     let accountId = acct?.accountId ?? u.accountId;
     if (!accountId) {
-      const created = await app.stripe().accounts.create(
-        { type: 'express', email: u.email, capabilities: { card_payments: { requested: true }, transfers: { requested: true } }, metadata: { user_id: u.id, demo: 'true' } },
-        { idempotencyKey: `account-${u.id}` },
-      );
+      const created = await app
+        .stripe()
+        .accounts.create(
+          {
+            type: 'express',
+            email: u.email,
+            capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+            metadata: { user_id: u.id, demo: 'true' },
+          },
+          { idempotencyKey: `account-${u.id}` },
+        );
       accountId = created.id;
       await db.update(educator).set({ stripeConnectAccountId: accountId }).where(eq(educator.userId, u.id));
     }
@@ -84,5 +102,7 @@ async function forgetLostProviderIds(app: FastifyInstance): Promise<void> {
     await tx.update(course).set({ stripeProductId: null }).where(isNotNull(course.stripeProductId));
     await tx.delete(payoutAccount);
   });
-  app.log.warn('the payments sandbox has no record of the payment ids in this database (its state was reset): they were cleared and are made again');
+  app.log.warn(
+    'the payments sandbox has no record of the payment ids in this database (its state was reset): they were cleared and are made again',
+  );
 }

@@ -8,8 +8,16 @@ export const DEMO_PASSWORD = 'Agora-demo-2026';
 export const DEMO_USERS = [
   { email: 'ada@agora.local', firstName: 'Ada', lastName: 'Lovelace', city: 'London', birthdate: '1990-12-10', educator: null },
   {
-    email: 'grace@agora.local', firstName: 'Grace', lastName: 'Hopper', city: 'New York', birthdate: '1985-12-09',
-    educator: { bio: 'Computer scientist and teacher. I make programming approachable for everyone.', headline: 'Programming for curious beginners', subjects: ['Programming', 'Mathematics'] },
+    email: 'grace@agora.local',
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    city: 'New York',
+    birthdate: '1985-12-09',
+    educator: {
+      bio: 'Computer scientist and teacher. I make programming approachable for everyone.',
+      headline: 'Programming for curious beginners',
+      subjects: ['Programming', 'Mathematics'],
+    },
   },
   { email: 'alan@agora.local', firstName: 'Alan', lastName: 'Turing', city: 'Manchester', birthdate: '1992-06-23', educator: null },
 ] as const;
@@ -20,16 +28,24 @@ export const DEMO_USERS = [
  */
 export async function seedDemoData(app: FastifyInstance): Promise<boolean> {
   const db = app.database.db;
-  const [{ count }] = (await db.select({ count: sql<number>`count(*)::int` }).from(user));
+  const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(user);
   if (count > 0) return false;
   const ctx = await app.auth.$context;
   const hash = await ctx.password.hash(DEMO_PASSWORD);
   await db.transaction(async (tx) => {
     for (const d of DEMO_USERS) {
-      const [u] = await tx.insert(user).values({
-        email: d.email, name: `${d.firstName} ${d.lastName}`, firstName: d.firstName, lastName: d.lastName,
-        city: d.city, birthdate: d.birthdate, emailVerified: true,
-      }).returning({ id: user.id });
+      const [u] = await tx
+        .insert(user)
+        .values({
+          email: d.email,
+          name: `${d.firstName} ${d.lastName}`,
+          firstName: d.firstName,
+          lastName: d.lastName,
+          city: d.city,
+          birthdate: d.birthdate,
+          emailVerified: true,
+        })
+        .returning({ id: user.id });
       await tx.insert(account).values({ accountId: u.id, providerId: 'credential', userId: u.id, password: hash });
       if (d.educator) await tx.insert(educator).values({ userId: u.id, ...d.educator, subjects: [...d.educator.subjects] });
     }

@@ -30,7 +30,9 @@ export function createImageStore(dataDir: string) {
       format = undefined;
     }
     if (!format || !ACCEPTED.has(format)) {
-      throw new AppError(400, 'unsupported_image', 'The picture must be a PNG, JPEG or WebP image', { fields: { file: 'not a PNG, JPEG or WebP image' } });
+      throw new AppError(400, 'unsupported_image', 'The picture must be a PNG, JPEG or WebP image', {
+        fields: { file: 'not a PNG, JPEG or WebP image' },
+      });
     }
     let out: Buffer;
     try {
@@ -40,7 +42,9 @@ export function createImageStore(dataDir: string) {
         .webp({ quality: 82 })
         .toBuffer();
     } catch {
-      throw new AppError(400, 'unsupported_image', 'This image could not be read. Try another file.', { fields: { file: 'unreadable image' } });
+      throw new AppError(400, 'unsupported_image', 'This image could not be read. Try another file.', {
+        fields: { file: 'unreadable image' },
+      });
     }
     const name = `${randomUUID()}.webp`;
     await writeFile(path.join(root, folder, name), out);

@@ -7,26 +7,38 @@ import { errorBody } from '../../shared/errors.js';
 export async function systemRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/api/health', {
-    schema: {
-      tags: ['system'],
-      summary: 'Liveness with the database reachable',
-      response: {
-        200: z.object({ status: z.literal('ok'), database: z.string() }),
-        // The database is not answering, or (the error body) the server is shutting down.
-        503: z.union([z.object({ status: z.literal('unavailable'), database: z.string() }), errorBody]),
+  r.get(
+    '/api/health',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Liveness with the database reachable',
+        response: {
+          200: z.object({ status: z.literal('ok'), database: z.string() }),
+          // The database is not answering, or (the error body) the server is shutting down.
+          503: z.union([z.object({ status: z.literal('unavailable'), database: z.string() }), errorBody]),
+        },
       },
     },
-  }, async (_request, reply) => {
-    const ok = await app.database.ping();
-    if (!ok) return reply.status(503).send({ status: 'unavailable' as const, database: app.database.kind });
-    return { status: 'ok' as const, database: app.database.kind };
-  });
+    async (_request, reply) => {
+      const ok = await app.database.ping();
+      if (!ok) return reply.status(503).send({ status: 'unavailable' as const, database: app.database.kind });
+      return { status: 'ok' as const, database: app.database.kind };
+    },
+  );
 
-  r.get('/api/version', {
-    schema: { tags: ['system'], summary: 'The deployed build, polled by the web app', response: { 200: z.object({ buildId: z.string() }) } },
-  }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return { buildId: buildId() };
-  });
+  r.get(
+    '/api/version',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'The deployed build, polled by the web app',
+        response: { 200: z.object({ buildId: z.string() }) },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { buildId: buildId() };
+    },
+  );
 }

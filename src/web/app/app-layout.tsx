@@ -50,13 +50,25 @@ function AvatarMenu() {
       {open && (
         <div role="menu" className="absolute right-0 z-40 mt-2 w-56 rounded-xl border border-slate-200 bg-white p-1 shadow-lg">
           <div className="border-b border-slate-100 px-3 py-2">
-            <p className="truncate text-sm font-semibold text-slate-900">{me.firstName} {me.lastName}</p>
+            <p className="truncate text-sm font-semibold text-slate-900">
+              {me.firstName} {me.lastName}
+            </p>
             <p className="truncate text-xs text-slate-600">{me.email}</p>
           </div>
-          <Link role="menuitem" to={paths.settings} onClick={() => setOpen(false)} className="flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-slate-800 hover:bg-slate-100">
+          <Link
+            role="menuitem"
+            to={paths.settings}
+            onClick={() => setOpen(false)}
+            className="flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-slate-800 hover:bg-slate-100"
+          >
             <Settings className="h-4 w-4" aria-hidden="true" /> Settings
           </Link>
-          <button role="menuitem" type="button" onClick={signOut} className="flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-100">
+          <button
+            role="menuitem"
+            type="button"
+            onClick={signOut}
+            className="flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-100"
+          >
             <LogOut className="h-4 w-4" aria-hidden="true" /> Sign out
           </button>
         </div>
@@ -82,19 +94,34 @@ export function AppLayout() {
           <div className="flex items-center gap-6">
             <Logo />
             <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
-              {NAV.map((n) => <NavLink key={n.to} to={n.to} className={navClass}>{n.label}</NavLink>)}
+              {NAV.map((n) => (
+                <NavLink key={n.to} to={n.to} className={navClass}>
+                  {n.label}
+                </NavLink>
+              ))}
             </nav>
           </div>
           <div className="flex items-center gap-2">
             <AvatarMenu />
-            <button type="button" className="rounded-lg p-2 text-slate-700 hover:bg-slate-100 md:hidden" aria-expanded={menu} aria-controls="mobile-nav" aria-label={menu ? 'Close menu' : 'Open menu'} onClick={() => setMenu((m) => !m)}>
+            <button
+              type="button"
+              className="rounded-lg p-2 text-slate-700 hover:bg-slate-100 md:hidden"
+              aria-expanded={menu}
+              aria-controls="mobile-nav"
+              aria-label={menu ? 'Close menu' : 'Open menu'}
+              onClick={() => setMenu((m) => !m)}
+            >
               {menu ? <X className="h-5 w-5" aria-hidden="true" /> : <Menu className="h-5 w-5" aria-hidden="true" />}
             </button>
           </div>
         </div>
         {menu && (
           <nav id="mobile-nav" aria-label="Main" className="border-t border-slate-200 px-4 py-2 md:hidden">
-            {NAV.map((n) => <NavLink key={n.to} to={n.to} className={(s) => `block ${navClass(s)}`}>{n.label}</NavLink>)}
+            {NAV.map((n) => (
+              <NavLink key={n.to} to={n.to} className={(s) => `block ${navClass(s)}`}>
+                {n.label}
+              </NavLink>
+            ))}
           </nav>
         )}
       </header>

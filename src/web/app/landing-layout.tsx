@@ -20,14 +20,20 @@ export function LandingLayout() {
         <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
           <Logo />
           <nav aria-label="Site" className="hidden gap-6 sm:flex">
-            {LINKS.map((l) => <Link key={l.to} to={l.to} className="text-sm font-medium text-slate-700 hover:text-brand-700">{l.label}</Link>)}
+            {LINKS.map((l) => (
+              <Link key={l.to} to={l.to} className="text-sm font-medium text-slate-700 hover:text-brand-700">
+                {l.label}
+              </Link>
+            ))}
           </nav>
           <div className="flex items-center gap-2">
             {me ? (
               <ButtonLink to={paths.explore}>Open Agora</ButtonLink>
             ) : (
               <>
-                <ButtonLink to={paths.login()} variant="ghost">Log in</ButtonLink>
+                <ButtonLink to={paths.login()} variant="ghost">
+                  Log in
+                </ButtonLink>
                 <ButtonLink to={paths.signup}>Sign up</ButtonLink>
               </>
             )}
@@ -41,7 +47,11 @@ export function LandingLayout() {
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-8 text-sm text-slate-600">
           <p>© {new Date().getFullYear()} Agora. Learn together.</p>
           <nav aria-label="Footer" className="flex flex-wrap gap-4">
-            {LINKS.map((l) => <Link key={l.to} to={l.to} className="hover:text-brand-700">{l.label}</Link>)}
+            {LINKS.map((l) => (
+              <Link key={l.to} to={l.to} className="hover:text-brand-700">
+                {l.label}
+              </Link>
+            ))}
           </nav>
         </div>
       </footer>

@@ -32,9 +32,16 @@ export function VersionBanner() {
   }, []);
   if (!stale) return null;
   return (
-    <div role="status" className="fixed inset-x-0 bottom-4 z-50 mx-auto flex w-fit max-w-[calc(100%-2rem)] items-center gap-3 rounded-xl bg-slate-900 px-4 py-3 text-sm text-white shadow-lg">
+    <div
+      role="status"
+      className="fixed inset-x-0 bottom-4 z-50 mx-auto flex w-fit max-w-[calc(100%-2rem)] items-center gap-3 rounded-xl bg-slate-900 px-4 py-3 text-sm text-white shadow-lg"
+    >
       <span>A new version is available</span>
-      <button type="button" onClick={() => window.location.reload()} className="inline-flex items-center gap-1 rounded-lg bg-white px-3 py-1.5 font-semibold text-slate-900 hover:bg-slate-100">
+      <button
+        type="button"
+        onClick={() => window.location.reload()}
+        className="inline-flex items-center gap-1 rounded-lg bg-white px-3 py-1.5 font-semibold text-slate-900 hover:bg-slate-100"
+      >
         <RefreshCw className="h-4 w-4" aria-hidden="true" /> Reload
       </button>
     </div>

@@ -11,7 +11,9 @@ export function ComingSoon({ title, description }: { title: string; description:
         <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
         <p className="mt-2 text-slate-600">{description}</p>
         <p className="mt-1 text-sm font-medium text-brand-700">Coming soon</p>
-        <ButtonLink to={paths.explore} variant="secondary" className="mt-6">Back to Explore</ButtonLink>
+        <ButtonLink to={paths.explore} variant="secondary" className="mt-6">
+          Back to Explore
+        </ButtonLink>
       </div>
     </div>
   );

@@ -79,7 +79,14 @@ function ExternalLink({ href, children }: { href: string; children: ReactNode })
   );
 }
 
-const HEADING_STYLES = ['text-2xl font-bold', 'text-xl font-bold', 'text-lg font-semibold', 'text-base font-semibold', 'text-sm font-semibold', 'text-sm font-semibold uppercase tracking-wide'];
+const HEADING_STYLES = [
+  'text-2xl font-bold',
+  'text-xl font-bold',
+  'text-lg font-semibold',
+  'text-base font-semibold',
+  'text-sm font-semibold',
+  'text-sm font-semibold uppercase tracking-wide',
+];
 
 const headingSets = new Map<number, Components>();
 
@@ -90,7 +97,9 @@ function headings(baseLevel: number): Components {
   const out: Components = {};
   for (let level = 1; level <= 6; level++) {
     const Tag = `h${Math.min(6, baseLevel + level - 1)}` as 'h2';
-    out[`h${level}` as 'h1'] = ({ children }) => <Tag className={`mt-6 mb-2 text-slate-900 first:mt-0 ${HEADING_STYLES[level - 1]}`}>{children}</Tag>;
+    out[`h${level}` as 'h1'] = ({ children }) => (
+      <Tag className={`mt-6 mb-2 text-slate-900 first:mt-0 ${HEADING_STYLES[level - 1]}`}>{children}</Tag>
+    );
   }
   headingSets.set(baseLevel, out);
   return out;
@@ -102,19 +111,35 @@ const BLOCKS: Components = {
   img: ({ src, alt }) => (typeof src === 'string' && src ? <ExternalLink href={src}>{alt || src}</ExternalLink> : <>{alt}</>),
   strong: ({ children }) => <strong className="font-semibold text-slate-900">{children}</strong>,
   code: ({ className, children }) => <code className={className}>{children}</code>,
-  pre: ({ children }) => <pre className="my-3 overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm leading-relaxed text-slate-100">{children}</pre>,
+  pre: ({ children }) => (
+    <pre className="my-3 overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm leading-relaxed text-slate-100">{children}</pre>
+  ),
   blockquote: ({ children }) => <blockquote className="my-3 border-l-4 border-slate-300 pl-4 text-slate-600">{children}</blockquote>,
   hr: () => <hr className="my-6 border-slate-200" />,
-  ul: ({ children, className }) => <ul className={`my-3 space-y-1 pl-6 ${className === 'contains-task-list' ? 'list-none' : 'list-disc'}`}>{children}</ul>,
-  ol: ({ children, start }) => <ol start={start} className="my-3 list-decimal space-y-1 pl-6">{children}</ol>,
+  ul: ({ children, className }) => (
+    <ul className={`my-3 space-y-1 pl-6 ${className === 'contains-task-list' ? 'list-none' : 'list-disc'}`}>{children}</ul>
+  ),
+  ol: ({ children, start }) => (
+    <ol start={start} className="my-3 list-decimal space-y-1 pl-6">
+      {children}
+    </ol>
+  ),
   li: ({ children }) => <li className="pl-1 [&>ol]:my-1 [&>ul]:my-1">{children}</li>,
   table: ({ children }) => (
     <div className="my-3 overflow-x-auto">
       <table className="min-w-full border-collapse text-sm">{children}</table>
     </div>
   ),
-  th: ({ children, style }) => <th style={style} className="border border-slate-200 bg-slate-50 px-3 py-1.5 text-left font-semibold">{children}</th>,
-  td: ({ children, style }) => <td style={style} className="border border-slate-200 px-3 py-1.5">{children}</td>,
+  th: ({ children, style }) => (
+    <th style={style} className="border border-slate-200 bg-slate-50 px-3 py-1.5 text-left font-semibold">
+      {children}
+    </th>
+  ),
+  td: ({ children, style }) => (
+    <td style={style} className="border border-slate-200 px-3 py-1.5">
+      {children}
+    </td>
+  ),
 };
 
 const urlTransform = (url: string) => safeLinkHref(url) ?? undefined;
@@ -124,7 +149,15 @@ const remarkPlugins = [remarkGfm, remarkAgoraText];
  * Renders Markdown safely. `baseLevel` is the HTML heading level of a "#" heading (3 by
  * default: a description sits under the page's h1 and a section's h2).
  */
-export const Markdown = memo(function Markdown({ source, baseLevel = 3, className = '' }: { source: string; baseLevel?: number; className?: string }) {
+export const Markdown = memo(function Markdown({
+  source,
+  baseLevel = 3,
+  className = '',
+}: {
+  source: string;
+  baseLevel?: number;
+  className?: string;
+}) {
   return (
     <div className={`markdown break-words leading-relaxed text-slate-700 ${className}`}>
       <ReactMarkdown remarkPlugins={remarkPlugins} urlTransform={urlTransform} components={{ ...BLOCKS, ...headings(baseLevel) }}>

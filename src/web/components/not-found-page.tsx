@@ -11,7 +11,9 @@ export default function NotFoundPage() {
       <p className="mt-2 max-w-md text-slate-600">The page you are looking for does not exist or is not available to you.</p>
       <div className="mt-6 flex gap-3">
         <ButtonLink to={paths.home}>Go home</ButtonLink>
-        <ButtonLink to={paths.explore} variant="secondary">Explore courses</ButtonLink>
+        <ButtonLink to={paths.explore} variant="secondary">
+          Explore courses
+        </ButtonLink>
       </div>
     </div>
   );

@@ -41,7 +41,13 @@ export function formatTimeRange(startsAt: string, endsAt: string, timeZone: stri
   return `${f.format(new Date(startsAt))} – ${f.format(new Date(endsAt))}`;
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
 const instantDayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 
 /** "12 Mar 2026, 14:05" for an instant, in the viewer's zone. */
@@ -86,7 +92,8 @@ export function money(cents: number, currency: string): string {
 export const installmentsLabel = (n: number, eachCents: number, currency: string) => `${n} × ${money(eachCents, currency)} monthly`;
 
 /** "Installment 2 of 3" for a payment of an installment plan; null for a one-off payment. */
-export const sequenceLabel = (sequence: number, installments: number | null) => (installments ? `Installment ${sequence} of ${installments}` : null);
+export const sequenceLabel = (sequence: number, installments: number | null) =>
+  installments ? `Installment ${sequence} of ${installments}` : null;
 
 /** Requirement codes from the provider ("individual.dob.day") as words ("Individual dob day"). */
 export function requirementLabel(code: string): string {

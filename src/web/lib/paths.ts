@@ -6,7 +6,14 @@ type Query = Record<string, string | number | boolean | undefined>;
 
 /** "?a=1&b=2" without the empty values, or "" when nothing is left. */
 function search(query: Query | URLSearchParams | undefined): string {
-  const q = query instanceof URLSearchParams ? query : new URLSearchParams(Object.entries(query ?? {}).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, String(v)]));
+  const q =
+    query instanceof URLSearchParams
+      ? query
+      : new URLSearchParams(
+          Object.entries(query ?? {})
+            .filter(([, v]) => v !== undefined && v !== '')
+            .map(([k, v]) => [k, String(v)]),
+        );
   const s = q.toString();
   return s ? `?${s}` : '';
 }

@@ -18,7 +18,11 @@ export function billingRoutes(r: Router) {
     const { data, hasMore } = await list(ctx, 'subscription', {
       ...page(params),
       anyAccount: true,
-      where: { customer: params.str('customer'), status: status && status !== 'all' ? status : undefined, test_clock: params.str('test_clock') },
+      where: {
+        customer: params.str('customer'),
+        status: status && status !== 'all' ? status : undefined,
+        test_clock: params.str('test_clock'),
+      },
       // Stripe lists subscriptions that are not canceled unless asked.
       ...(status ? {} : { extra: notCanceled }),
     });
@@ -34,7 +38,8 @@ export function billingRoutes(r: Router) {
     if (params.has('cancel_at')) {
       previous.cancel_at = sub.cancel_at;
       const at = params.int('cancel_at') ?? null;
-      if (at !== null && at < (await customerNow(ctx, sub.customer))) throw invalidRequest('cancel_at must be in the future.', { param: 'cancel_at' });
+      if (at !== null && at < (await customerNow(ctx, sub.customer)))
+        throw invalidRequest('cancel_at must be in the future.', { param: 'cancel_at' });
       sub.cancel_at = at;
       sub.cancel_at_period_end = false;
     }
@@ -44,7 +49,8 @@ export function billingRoutes(r: Router) {
       if (sub.cancel_at_period_end) sub.cancel_at = Math.min(...sub.items.data.map((i: Obj) => i.current_period_end));
       else if (!params.has('cancel_at')) sub.cancel_at = null;
     }
-    if (sub.cancel_at !== previous.cancel_at && (sub.cancel_at || sub.cancel_at_period_end)) sub.canceled_at = await customerNow(ctx, sub.customer);
+    if (sub.cancel_at !== previous.cancel_at && (sub.cancel_at || sub.cancel_at_period_end))
+      sub.canceled_at = await customerNow(ctx, sub.customer);
     else if (!sub.cancel_at && !sub.cancel_at_period_end) sub.canceled_at = null;
     if (params.has('metadata')) {
       previous.metadata = sub.metadata;
@@ -63,7 +69,8 @@ export function billingRoutes(r: Router) {
   });
   r.del('/subscriptions/:id', async ({ ctx, path }) => {
     const sub = await get(ctx, path.id, 'subscription', { lock: true, anyAccount: true });
-    if (sub.status === 'canceled') throw invalidRequest(`No such subscription: '${sub.id}'`, { code: 'resource_missing', param: 'id' }, 404);
+    if (sub.status === 'canceled')
+      throw invalidRequest(`No such subscription: '${sub.id}'`, { code: 'resource_missing', param: 'id' }, 404);
     await cancelSubscription(ctx, sub, await customerNow(ctx, sub.customer), 'cancellation_requested');
     return sub;
   });
@@ -71,7 +78,12 @@ export function billingRoutes(r: Router) {
   // ── Invoices and their payments ─────────────────────────────────────────────────
   r.get('/invoices/:id', ({ ctx, path }) => get(ctx, path.id, 'invoice', { anyAccount: true }));
   r.get('/invoices', async ({ ctx, params }) => {
-    const { data, hasMore } = await list(ctx, 'invoice', { ...page(params), anyAccount: true, parent: params.str('subscription'), where: { customer: params.str('customer'), status: params.str('status') } });
+    const { data, hasMore } = await list(ctx, 'invoice', {
+      ...page(params),
+      anyAccount: true,
+      parent: params.str('subscription'),
+      where: { customer: params.str('customer'), status: params.str('status') },
+    });
     return listEnvelope('/v1/invoices', data, hasMore);
   });
   r.get('/invoices/:id/lines', async ({ ctx, path }) => {
@@ -82,13 +94,22 @@ export function billingRoutes(r: Router) {
   r.get('/invoice_payments', async ({ ctx, params }) => {
     const invoice = params.str('invoice');
     const payment = params.obj('payment');
-    const { data, hasMore } = await list(ctx, 'invoice_payment', { ...page(params), anyAccount: true, parent: invoice, extra: payment?.str('payment_intent') ? piIs(payment.str('payment_intent')!) : undefined });
+    const { data, hasMore } = await list(ctx, 'invoice_payment', {
+      ...page(params),
+      anyAccount: true,
+      parent: invoice,
+      extra: payment?.str('payment_intent') ? piIs(payment.str('payment_intent')!) : undefined,
+    });
     return listEnvelope('/v1/invoice_payments', data, hasMore);
   });
 
   // ── Test clocks ──────────────────────────────────────────────────────────────────
   r.post('/test_helpers/test_clocks', async ({ ctx, params }) => {
-    const clock = shapes.testClock({ frozen_time: params.int('frozen_time', true), name: params.str('name') ?? null, created: unixNow() }) as Obj;
+    const clock = shapes.testClock({
+      frozen_time: params.int('frozen_time', true),
+      name: params.str('name') ?? null,
+      created: unixNow(),
+    }) as Obj;
     await insert(ctx, clock, { account: null });
     await emit(ctx, 'test_helpers.test_clock.created', clock);
     return clock;

@@ -16,9 +16,13 @@ export function checkoutRoutes(r: Router) {
     const embedded = ui_mode !== 'hosted_page';
     const return_url = params.str('return_url') ?? null;
     const success_url = params.str('success_url') ?? null;
-    if (embedded && params.has('success_url')) throw invalidRequest('You cannot use `success_url` with `ui_mode` embedded_page. Use `return_url` instead.', { param: 'success_url' });
+    if (embedded && params.has('success_url'))
+      throw invalidRequest('You cannot use `success_url` with `ui_mode` embedded_page. Use `return_url` instead.', {
+        param: 'success_url',
+      });
     if (embedded && !return_url && params.str('redirect_on_completion') !== 'never') throw missingParam('return_url');
-    if (!embedded && params.has('return_url')) throw invalidRequest('You can only use `return_url` with an embedded `ui_mode`.', { param: 'return_url' });
+    if (!embedded && params.has('return_url'))
+      throw invalidRequest('You can only use `return_url` with an embedded `ui_mode`.', { param: 'return_url' });
 
     const customerId = params.str('customer') ?? null;
     const customer = customerId ? await get(ctx, customerId, 'customer', { param: 'customer' }) : null;
@@ -29,31 +33,53 @@ export function checkoutRoutes(r: Router) {
     const lineItems: Stripe.LineItem[] = [];
     for (const item of itemsIn) lineItems.push(await lineItem(ctx, item));
     const currency = lineItems[0].currency;
-    if (lineItems.some((li) => li.currency !== currency)) throw invalidRequest('All line items must use the same currency.', { param: 'line_items' });
+    if (lineItems.some((li) => li.currency !== currency))
+      throw invalidRequest('All line items must use the same currency.', { param: 'line_items' });
     const recurring = lineItems.filter((li) => li.price?.recurring);
     if (mode === 'subscription' && recurring.length === 0) {
-      throw invalidRequest('You must provide at least one recurring price in `subscription` mode when using prices.', { param: 'line_items' });
+      throw invalidRequest('You must provide at least one recurring price in `subscription` mode when using prices.', {
+        param: 'line_items',
+      });
     }
     if (mode === 'payment' && recurring.length > 0) {
-      throw invalidRequest('You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.', { param: 'line_items' });
+      throw invalidRequest(
+        'You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.',
+        { param: 'line_items' },
+      );
     }
     const amount = lineItems.reduce((s, li) => s + li.amount_total, 0);
 
     const extra: Record<string, unknown> = { line_items: lineItems };
     const pid = params.obj('payment_intent_data');
     if (pid) {
-      if (mode !== 'payment') throw invalidRequest('You can only specify `payment_intent_data` in `payment` mode.', { param: 'payment_intent_data' });
+      if (mode !== 'payment')
+        throw invalidRequest('You can only specify `payment_intent_data` in `payment` mode.', { param: 'payment_intent_data' });
       const fee = pid.int('application_fee_amount') ?? null;
       const destination = await destinationOf(ctx, pid.obj('transfer_data'));
-      if (fee !== null && (fee < 0 || fee > amount)) throw invalidRequest('The application fee amount must be between 0 and the amount of the payment.', { param: 'payment_intent_data[application_fee_amount]' });
-      extra.payment_intent_data = { application_fee_amount: fee, destination, metadata: pid.metadata() ?? {}, description: pid.str('description') ?? null };
+      if (fee !== null && (fee < 0 || fee > amount))
+        throw invalidRequest('The application fee amount must be between 0 and the amount of the payment.', {
+          param: 'payment_intent_data[application_fee_amount]',
+        });
+      extra.payment_intent_data = {
+        application_fee_amount: fee,
+        destination,
+        metadata: pid.metadata() ?? {},
+        description: pid.str('description') ?? null,
+      };
     }
     const sd = params.obj('subscription_data');
     if (sd) {
-      if (mode !== 'subscription') throw invalidRequest('You can only specify `subscription_data` in `subscription` mode.', { param: 'subscription_data' });
+      if (mode !== 'subscription')
+        throw invalidRequest('You can only specify `subscription_data` in `subscription` mode.', { param: 'subscription_data' });
       const pct = sd.num('application_fee_percent') ?? null;
-      if (pct !== null && (pct < 0 || pct > 100)) throw invalidRequest('application_fee_percent must be between 0 and 100.', { param: 'subscription_data[application_fee_percent]' });
-      extra.subscription_data = { application_fee_percent: pct, destination: await destinationOf(ctx, sd.obj('transfer_data')), metadata: sd.metadata() ?? {}, description: sd.str('description') ?? null };
+      if (pct !== null && (pct < 0 || pct > 100))
+        throw invalidRequest('application_fee_percent must be between 0 and 100.', { param: 'subscription_data[application_fee_percent]' });
+      extra.subscription_data = {
+        application_fee_percent: pct,
+        destination: await destinationOf(ctx, sd.obj('transfer_data')),
+        metadata: sd.metadata() ?? {},
+        description: sd.str('description') ?? null,
+      };
     }
     const expiresAt = params.int('expires_at') ?? now + 24 * 3600;
     const session = shapes.checkoutSession({
@@ -90,7 +116,10 @@ export function checkoutRoutes(r: Router) {
   r.post('/checkout/sessions/:id/expire', async ({ ctx, path }) => {
     const s = await get(ctx, path.id, 'checkout.session', { lock: true });
     if (s.status !== 'open') {
-      throw invalidRequest(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status}".`, { code: 'checkout_session_inactive' });
+      throw invalidRequest(
+        `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status}".`,
+        { code: 'checkout_session_inactive' },
+      );
     }
     await expireSession(ctx, s);
     return s;
@@ -119,19 +148,33 @@ async function lineItem(ctx: Ctx, item: Params): Promise<Stripe.LineItem> {
   let price: Obj;
   if (priceId) {
     price = await get(ctx, priceId, 'price', { param: `${item.path}[price]` });
-    if (!price.active) throw invalidRequest(`The price specified is inactive. This field only accepts active prices.`, { param: `${item.path}[price]` });
+    if (!price.active)
+      throw invalidRequest(`The price specified is inactive. This field only accepts active prices.`, { param: `${item.path}[price]` });
   } else if (pd) {
     let product = pd.str('product');
     if (product) await get(ctx, product, 'product', { param: `${pd.path}[product]` });
     else {
       const productData = pd.obj('product_data');
       if (!productData) throw missingParam(`${pd.path}[product]`);
-      const p = shapes.product({ name: productData.str('name', true), description: productData.str('description') ?? null, metadata: productData.metadata() ?? {}, active: false, created: await customerNow(ctx, null) }) as Obj;
+      const p = shapes.product({
+        name: productData.str('name', true),
+        description: productData.str('description') ?? null,
+        metadata: productData.metadata() ?? {},
+        active: false,
+        created: await customerNow(ctx, null),
+      }) as Obj;
       await insert(ctx, p);
       product = p.id;
     }
     // Inline prices are created inactive, as Stripe does.
-    price = await createPrice(ctx, { product, currency: pd.str('currency', true), unit_amount: pd.int('unit_amount', true), recurring: recurringOf(pd.obj('recurring')), metadata: {}, active: false });
+    price = await createPrice(ctx, {
+      product,
+      currency: pd.str('currency', true),
+      unit_amount: pd.int('unit_amount', true),
+      recurring: recurringOf(pd.obj('recurring')),
+      metadata: {},
+      active: false,
+    });
   } else {
     throw invalidRequest('You must specify either `price` or `price_data` in each line item.', { param: `${item.path}[price]` });
   }

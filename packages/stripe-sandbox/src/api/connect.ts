@@ -9,10 +9,21 @@ export function connectRoutes(r: Router) {
   r.post('/accounts', async ({ ctx, params }) => {
     const type = params.oneOf('type', ['express', 'standard', 'custom'] as const) ?? 'express';
     const country = (params.str('country') ?? 'US').toUpperCase();
-    if (!/^[A-Z]{2}$/.test(country)) throw invalidRequest(`Country '${country}' is unknown. Try using a 2-character alphanumeric country code instead, such as 'US', 'EG', or 'GB'.`, { param: 'country' });
+    if (!/^[A-Z]{2}$/.test(country))
+      throw invalidRequest(
+        `Country '${country}' is unknown. Try using a 2-character alphanumeric country code instead, such as 'US', 'EG', or 'GB'.`,
+        { param: 'country' },
+      );
     const caps = params.obj('capabilities');
     const capabilities = caps ? Object.keys(caps.raw).filter((k) => caps.obj(k)?.bool('requested')) : ['card_payments', 'transfers'];
-    const acct = shapes.account({ email: params.str('email') ?? null, country, type, metadata: params.metadata() ?? {}, capabilities, created: unixNow() }) as Obj;
+    const acct = shapes.account({
+      email: params.str('email') ?? null,
+      country,
+      type,
+      metadata: params.metadata() ?? {},
+      capabilities,
+      created: unixNow(),
+    }) as Obj;
     if (params.has('business_type')) acct.business_type = params.str('business_type');
     await insert(ctx, acct, { account: null });
     return acct;
@@ -54,11 +65,23 @@ export function connectRoutes(r: Router) {
 /** Onboarding submitted: the account can take charges and receive payouts. */
 export async function completeOnboarding(ctx: import('../store.js').Ctx, accountId: string, form: { name: string; country: string }) {
   const acct = await get(ctx, accountId, 'account', { lock: true, anyAccount: true });
-  const previous = { charges_enabled: acct.charges_enabled, payouts_enabled: acct.payouts_enabled, details_submitted: acct.details_submitted, requirements: acct.requirements };
+  const previous = {
+    charges_enabled: acct.charges_enabled,
+    payouts_enabled: acct.payouts_enabled,
+    details_submitted: acct.details_submitted,
+    requirements: acct.requirements,
+  };
   acct.charges_enabled = true;
   acct.payouts_enabled = true;
   acct.details_submitted = true;
-  acct.requirements = { ...acct.requirements, currently_due: [], eventually_due: [], past_due: [], disabled_reason: null, current_deadline: null };
+  acct.requirements = {
+    ...acct.requirements,
+    currently_due: [],
+    eventually_due: [],
+    past_due: [],
+    disabled_reason: null,
+    current_deadline: null,
+  };
   for (const cap of Object.keys(acct.capabilities ?? {})) acct.capabilities[cap] = 'active';
   acct.capabilities = { card_payments: 'active', transfers: 'active', ...acct.capabilities };
   acct.business_profile = { ...acct.business_profile, name: form.name };
@@ -66,7 +89,20 @@ export async function completeOnboarding(ctx: import('../store.js').Ctx, account
   acct.tos_acceptance = { date: unixNow(), ip: '127.0.0.1', user_agent: 'payments-sandbox' };
   acct.external_accounts = {
     object: 'list',
-    data: [{ id: `ba_${acct.id.slice(5)}`, object: 'bank_account', account: acct.id, bank_name: 'STRIPE TEST BANK', country: acct.country, currency: acct.default_currency, last4: '6789', routing_number: '110000000', status: 'new', default_for_currency: true }],
+    data: [
+      {
+        id: `ba_${acct.id.slice(5)}`,
+        object: 'bank_account',
+        account: acct.id,
+        bank_name: 'STRIPE TEST BANK',
+        country: acct.country,
+        currency: acct.default_currency,
+        last4: '6789',
+        routing_number: '110000000',
+        status: 'new',
+        default_for_currency: true,
+      },
+    ],
     has_more: false,
     url: `/v1/accounts/${acct.id}/external_accounts`,
   };

@@ -51,7 +51,10 @@ export function customerAndPriceRoutes(r: Router) {
     return c;
   });
   r.get('/customers', async ({ ctx, params }) => {
-    const { data, hasMore } = await list(ctx, 'customer', { ...page(params), where: { email: params.str('email'), test_clock: params.str('test_clock') } });
+    const { data, hasMore } = await list(ctx, 'customer', {
+      ...page(params),
+      where: { email: params.str('email'), test_clock: params.str('test_clock') },
+    });
     return listEnvelope('/v1/customers', data, hasMore);
   });
 
@@ -62,11 +65,24 @@ export function customerAndPriceRoutes(r: Router) {
     if (id && (await find(ctx, id, undefined, { anyAccount: true }))) {
       throw invalidRequest('Product already exists.', { code: 'resource_already_exists', param: 'id' });
     }
-    const p = shapes.product({ id, name, description: params.str('description') ?? null, metadata: params.metadata() ?? {}, active: params.bool('active') ?? true, created: unixNow() }) as Obj;
+    const p = shapes.product({
+      id,
+      name,
+      description: params.str('description') ?? null,
+      metadata: params.metadata() ?? {},
+      active: params.bool('active') ?? true,
+      created: unixNow(),
+    }) as Obj;
     await insert(ctx, p);
     const dp = params.obj('default_price_data');
     if (dp) {
-      const pr = await createPrice(ctx, { product: p.id, currency: dp.str('currency', true), unit_amount: dp.int('unit_amount', true), recurring: recurringOf(dp.obj('recurring')), metadata: {} });
+      const pr = await createPrice(ctx, {
+        product: p.id,
+        currency: dp.str('currency', true),
+        unit_amount: dp.int('unit_amount', true),
+        recurring: recurringOf(dp.obj('recurring')),
+        metadata: {},
+      });
       p.default_price = pr.id;
       await save(ctx, p);
     }
@@ -97,10 +113,17 @@ export function customerAndPriceRoutes(r: Router) {
     const unit_amount = params.int('unit_amount', true);
     let product = params.str('product');
     const productData = params.obj('product_data');
-    if (!product && !productData) throw invalidRequest('You must specify either `product` or `product_data` when creating a price.', { param: 'product' });
+    if (!product && !productData)
+      throw invalidRequest('You must specify either `product` or `product_data` when creating a price.', { param: 'product' });
     if (product) await get(ctx, product, 'product', { param: 'product' });
     else {
-      const p = shapes.product({ name: productData!.str('name', true), description: null, metadata: productData!.metadata() ?? {}, active: true, created: unixNow() }) as Obj;
+      const p = shapes.product({
+        name: productData!.str('name', true),
+        description: null,
+        metadata: productData!.metadata() ?? {},
+        active: true,
+        created: unixNow(),
+      }) as Obj;
       await insert(ctx, p);
       product = p.id;
     }
@@ -148,9 +171,19 @@ export function recurringOf(p: import('../params.js').Params | undefined) {
 
 export async function createPrice(
   ctx: import('../store.js').Ctx,
-  p: { product: string; currency: string; unit_amount: number; recurring: { interval: Stripe.Price.Recurring.Interval; interval_count: number } | null; metadata: Record<string, string>; nickname?: string | null; lookup_key?: string | null; active?: boolean },
+  p: {
+    product: string;
+    currency: string;
+    unit_amount: number;
+    recurring: { interval: Stripe.Price.Recurring.Interval; interval_count: number } | null;
+    metadata: Record<string, string>;
+    nickname?: string | null;
+    lookup_key?: string | null;
+    active?: boolean;
+  },
 ): Promise<Obj> {
-  if (p.unit_amount < 0) throw invalidRequest('Invalid unit_amount: must be at least 0', { param: 'unit_amount', code: 'parameter_invalid_integer' });
+  if (p.unit_amount < 0)
+    throw invalidRequest('Invalid unit_amount: must be at least 0', { param: 'unit_amount', code: 'parameter_invalid_integer' });
   const pr = shapes.price({
     product: p.product,
     currency: p.currency.toLowerCase(),

@@ -40,7 +40,9 @@ function paramsOf(request: FastifyRequest): FormObject {
 }
 
 const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
+  JSON.stringify(value, (_k, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
+  );
 
 /** Stripe's answer when a key comes back with other parameters. */
 const idempotencyMismatch = (key: string) =>
@@ -58,12 +60,26 @@ export function createRouter(scope: FastifyInstance, sandbox: Sandbox): Router {
     const account = (request.headers['stripe-account'] as string | undefined)?.trim() || null;
     const key = request.method === 'POST' ? (request.headers['idempotency-key'] as string | undefined)?.trim() : undefined;
     const storeKey = key ? `${account ?? ''}:${key}` : null;
-    const hash = createHash('sha256').update(`${request.method} ${request.url.split('?')[0]} ${canonical(raw)}`).digest('hex');
+    const hash = createHash('sha256')
+      .update(`${request.method} ${request.url.split('?')[0]} ${canonical(raw)}`)
+      .digest('hex');
 
     if (storeKey) {
       // A placeholder row claims the key (status 0 = in progress; abandoned after a minute).
-      await db.delete(sandboxIdempotency).where(and(eq(sandboxIdempotency.key, storeKey), eq(sandboxIdempotency.status, 0), lt(sandboxIdempotency.createdAt, new Date(Date.now() - 60_000))));
-      const claimed = await db.insert(sandboxIdempotency).values({ key: storeKey, requestHash: hash, status: 0, response: {} }).onConflictDoNothing().returning({ key: sandboxIdempotency.key });
+      await db
+        .delete(sandboxIdempotency)
+        .where(
+          and(
+            eq(sandboxIdempotency.key, storeKey),
+            eq(sandboxIdempotency.status, 0),
+            lt(sandboxIdempotency.createdAt, new Date(Date.now() - 60_000)),
+          ),
+        );
+      const claimed = await db
+        .insert(sandboxIdempotency)
+        .values({ key: storeKey, requestHash: hash, status: 0, response: {} })
+        .onConflictDoNothing()
+        .returning({ key: sandboxIdempotency.key });
       if (claimed.length === 0) {
         const [prior] = await db.select().from(sandboxIdempotency).where(eq(sandboxIdempotency.key, storeKey));
         if (prior) {
@@ -72,7 +88,8 @@ export function createRouter(scope: FastifyInstance, sandbox: Sandbox): Router {
             throw new StripeError(409, {
               type: 'idempotency_error',
               code: 'idempotency_key_in_use',
-              message: 'There is currently another in-progress request using this Stripe-Account and Idempotency-Key. Please try again later.',
+              message:
+                'There is currently another in-progress request using this Stripe-Account and Idempotency-Key. Please try again later.',
             });
           }
           return reply.status(prior.status).header('idempotent-replayed', 'true').header('idempotency-key', key!).send(prior.response);
@@ -88,7 +105,11 @@ export function createRouter(scope: FastifyInstance, sandbox: Sandbox): Router {
         const result = await handler({ ctx, params, path: request.params as Record<string, string>, request });
         const expanded = await expandAll(ctx, structuredClone(result), params.strings('expand'));
         const out = publicView(expanded);
-        if (storeKey) await tx.update(sandboxIdempotency).set({ status: 200, response: out as object }).where(eq(sandboxIdempotency.key, storeKey));
+        if (storeKey)
+          await tx
+            .update(sandboxIdempotency)
+            .set({ status: 200, response: out as object })
+            .where(eq(sandboxIdempotency.key, storeKey));
         return out;
       });
       sandbox.delivery.kick(ctx.events);

@@ -23,9 +23,16 @@
 
   function showError(message, param) {
     errorBox.textContent = message;
-    Array.prototype.forEach.call(form.querySelectorAll('input'), function (i) { i.removeAttribute('aria-invalid'); });
+    Array.prototype.forEach.call(form.querySelectorAll('input'), function (i) {
+      i.removeAttribute('aria-invalid');
+    });
     var target = param && fields[param] ? document.getElementById(fields[param]) : null;
-    if (target) { target.setAttribute('aria-invalid', 'true'); target.focus(); } else { errorBox.focus(); }
+    if (target) {
+      target.setAttribute('aria-invalid', 'true');
+      target.focus();
+    } else {
+      errorBox.focus();
+    }
   }
 
   form.addEventListener('submit', function (e) {
@@ -46,11 +53,19 @@
         name: data.get('name'),
       }),
     })
-      .then(function (res) { return res.json().then(function (body) { return { ok: res.ok, body: body }; }); })
+      .then(function (res) {
+        return res.json().then(function (body) {
+          return { ok: res.ok, body: body };
+        });
+      })
       .then(function (r) {
         if (r.ok && r.body.redirect) {
           button.textContent = 'Paid';
-          try { window.top.location.href = r.body.redirect; } catch (err) { window.location.href = r.body.redirect; }
+          try {
+            window.top.location.href = r.body.redirect;
+          } catch (err) {
+            window.location.href = r.body.redirect;
+          }
           return;
         }
         var err = (r.body && r.body.error) || {};

@@ -5,13 +5,24 @@
   function post(url, body, label) {
     status.textContent = label + '…';
     return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-      .then(function (res) { return res.json().then(function (b) { return { ok: res.ok, body: b }; }); })
-      .then(function (r) {
-        if (!r.ok) { status.textContent = (r.body.error && r.body.error.message) || 'Failed'; return; }
-        status.textContent = label + ': done. Reloading…';
-        setTimeout(function () { window.location.reload(); }, 600);
+      .then(function (res) {
+        return res.json().then(function (b) {
+          return { ok: res.ok, body: b };
+        });
       })
-      .catch(function () { status.textContent = 'Could not reach the sandbox.'; });
+      .then(function (r) {
+        if (!r.ok) {
+          status.textContent = (r.body.error && r.body.error.message) || 'Failed';
+          return;
+        }
+        status.textContent = label + ': done. Reloading…';
+        setTimeout(function () {
+          window.location.reload();
+        }, 600);
+      })
+      .catch(function () {
+        status.textContent = 'Could not reach the sandbox.';
+      });
   }
   document.addEventListener('click', function (e) {
     var b = e.target.closest('button');

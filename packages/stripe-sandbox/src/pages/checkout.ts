@@ -20,47 +20,74 @@ export function checkoutPage(session: Obj, clientSecret: string): string {
   const recurring = items.find((li) => li.price?.recurring);
   const summary = recurring
     ? html`<p class="total"><span>Due today</span> <strong>${total}</strong></p>
-       <p class="then">Then ${formatMoney(session.amount_total, session.currency)} ${cadence(recurring.price!)}${session.metadata?.installments ? `, ${session.metadata.installments} payments in total` : ''}</p>`
+        <p class="then">
+          Then ${formatMoney(session.amount_total, session.currency)}
+          ${cadence(recurring.price!)}${session.metadata?.installments ? `, ${session.metadata.installments} payments in total` : ''}
+        </p>`
     : html`<p class="total"><span>Total</span> <strong>${total}</strong></p>`;
 
   if (session.status !== 'open') {
-    const message = session.status === 'complete' ? 'This payment is complete. You can close this page.' : 'This checkout session has expired. Go back and start again.';
-    return page({ title: 'Checkout', body: html`<main class="card narrow"><h1>Checkout</h1><p role="status">${message}</p></main>` });
+    const message =
+      session.status === 'complete'
+        ? 'This payment is complete. You can close this page.'
+        : 'This checkout session has expired. Go back and start again.';
+    return page({
+      title: 'Checkout',
+      body: html`<main class="card narrow">
+        <h1>Checkout</h1>
+        <p role="status">${message}</p>
+      </main>`,
+    });
   }
 
   const body = html`<main class="card narrow" aria-labelledby="checkout-title">
-  <h1 id="checkout-title">${recurring ? 'Subscribe' : 'Pay'}</h1>
-  <section class="summary" aria-label="Order summary">
-    <ul class="lines">
-      ${items.map((li) => html`<li><span>${li.description}${(li.quantity ?? 1) > 1 ? ` × ${li.quantity}` : ''}</span> <span>${formatMoney(li.amount_total, li.currency)}${li.price?.recurring ? ` ${cadence(li.price)}` : ''}</span></li>`)}
-    </ul>
-    ${summary}
-  </section>
-  <form id="checkout-form" class="form" method="post" novalidate
-        data-session="${session.id}" data-client-secret="${clientSecret}"
-        action="/sandbox/api/checkout/${session.id}/confirm">
-    <div id="checkout-error" class="error" role="alert" aria-live="assertive" tabindex="-1"></div>
-    <div class="field">
-      <label for="card-number">Card number</label>
-      <input id="card-number" name="number" inputmode="numeric" autocomplete="cc-number" placeholder="1234 1234 1234 1234" maxlength="23" required aria-describedby="checkout-error">
-    </div>
-    <div class="row">
+    <h1 id="checkout-title">${recurring ? 'Subscribe' : 'Pay'}</h1>
+    <section class="summary" aria-label="Order summary">
+      <ul class="lines">
+        ${items.map((li) => html`<li><span>${li.description}${(li.quantity ?? 1) > 1 ? ` × ${li.quantity}` : ''}</span> <span>${formatMoney(li.amount_total, li.currency)}${li.price?.recurring ? ` ${cadence(li.price)}` : ''}</span></li>`)}
+      </ul>
+      ${summary}
+    </section>
+    <form
+      id="checkout-form"
+      class="form"
+      method="post"
+      novalidate
+      data-session="${session.id}"
+      data-client-secret="${clientSecret}"
+      action="/sandbox/api/checkout/${session.id}/confirm"
+    >
+      <div id="checkout-error" class="error" role="alert" aria-live="assertive" tabindex="-1"></div>
       <div class="field">
-        <label for="card-exp">Expiry (MM/YY)</label>
-        <input id="card-exp" name="exp" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" maxlength="7" required>
+        <label for="card-number">Card number</label>
+        <input
+          id="card-number"
+          name="number"
+          inputmode="numeric"
+          autocomplete="cc-number"
+          placeholder="1234 1234 1234 1234"
+          maxlength="23"
+          required
+          aria-describedby="checkout-error"
+        />
+      </div>
+      <div class="row">
+        <div class="field">
+          <label for="card-exp">Expiry (MM/YY)</label>
+          <input id="card-exp" name="exp" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" maxlength="7" required />
+        </div>
+        <div class="field">
+          <label for="card-cvc">CVC</label>
+          <input id="card-cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" maxlength="4" required />
+        </div>
       </div>
       <div class="field">
-        <label for="card-cvc">CVC</label>
-        <input id="card-cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" maxlength="4" required>
+        <label for="card-name">Name on card</label>
+        <input id="card-name" name="name" autocomplete="cc-name" required />
       </div>
-    </div>
-    <div class="field">
-      <label for="card-name">Name on card</label>
-      <input id="card-name" name="name" autocomplete="cc-name" required>
-    </div>
-    <button type="submit" class="pay" id="pay-button">${recurring ? `Subscribe — ${total}` : `Pay ${total}`}</button>
-  </form>
-  ${testModeNote()}
-</main>`;
+      <button type="submit" class="pay" id="pay-button">${recurring ? `Subscribe — ${total}` : `Pay ${total}`}</button>
+    </form>
+    ${testModeNote()}
+  </main>`;
   return page({ title: `Checkout — ${total}`, body, scripts: ['checkout.js'], bodyClass: 'embedded' });
 }

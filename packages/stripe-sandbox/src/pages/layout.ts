@@ -18,7 +18,13 @@ export const raw = (html: string) => new Raw(html);
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Raw {
   let out = strings[0];
   values.forEach((v, i) => {
-    const piece = Array.isArray(v) ? v.map((x) => (x instanceof Raw ? x.html : esc(x))).join('') : v instanceof Raw ? v.html : v === null || v === undefined || v === false ? '' : esc(v);
+    const piece = Array.isArray(v)
+      ? v.map((x) => (x instanceof Raw ? x.html : esc(x))).join('')
+      : v instanceof Raw
+        ? v.html
+        : v === null || v === undefined || v === false
+          ? ''
+          : esc(v);
     out += piece + strings[i + 1];
   });
   return new Raw(out);
@@ -58,23 +64,23 @@ export function formatDate(unix: number | null | undefined): string {
 /** The "Test mode" note shown on every sandbox page that takes input. */
 export function testModeNote(): Raw {
   return html`<aside class="test-note" aria-labelledby="test-note-title">
-  <p id="test-note-title"><strong>Test mode — payments sandbox.</strong> No real money moves. Use a test card:</p>
-  <ul>
-    <li><code>4242 4242 4242 4242</code> succeeds</li>
-    <li><code>4000 0000 0000 0002</code> is declined</li>
-    <li><code>4000 0000 0000 9995</code> is declined (insufficient funds)</li>
-    <li><code>4000 0000 0000 0341</code> pays now, later charges fail</li>
-  </ul>
-  <p>Any future date (e.g. 12/34) and any 3-digit CVC.</p>
-</aside>`;
+    <p id="test-note-title"><strong>Test mode — payments sandbox.</strong> No real money moves. Use a test card:</p>
+    <ul>
+      <li><code>4242 4242 4242 4242</code> succeeds</li>
+      <li><code>4000 0000 0000 0002</code> is declined</li>
+      <li><code>4000 0000 0000 9995</code> is declined (insufficient funds)</li>
+      <li><code>4000 0000 0000 0341</code> pays now, later charges fail</li>
+    </ul>
+    <p>Any future date (e.g. 12/34) and any 3-digit CVC.</p>
+  </aside>`;
 }
 
 /** A page for a missing object or a bad form submission. */
 export function errorPage(status: number, title: string, detail: string): string {
   const body = html`<main class="card narrow" aria-labelledby="error-title">
-  <p class="muted">${status}</p>
-  <h1 id="error-title">${title}</h1>
-  <p>${detail}</p>
-</main>`;
+    <p class="muted">${status}</p>
+    <h1 id="error-title">${title}</h1>
+    <p>${detail}</p>
+  </main>`;
   return page({ title, body });
 }

@@ -23,7 +23,11 @@ import { receiptPage } from './receipt.js';
  * dashboard with test-clock controls. Development tool only: the sandbox is never
  * mounted in production, and no page shows the secret key.
  */
-const ASSETS: Record<string, string> = { 'sandbox.css': 'text/css; charset=utf-8', 'checkout.js': 'text/javascript; charset=utf-8', 'dashboard.js': 'text/javascript; charset=utf-8' };
+const ASSETS: Record<string, string> = {
+  'sandbox.css': 'text/css; charset=utf-8',
+  'checkout.js': 'text/javascript; charset=utf-8',
+  'dashboard.js': 'text/javascript; charset=utf-8',
+};
 const assetCache = new Map<string, string>();
 function asset(name: string): string {
   let text = assetCache.get(name);
@@ -34,8 +38,10 @@ function asset(name: string): string {
   return text;
 }
 
-const sendHtml = (reply: FastifyReply, body: string, status = 200) => reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
-const notFound = (reply: FastifyReply, what: string) => sendHtml(reply, errorPage(404, 'Not found', `${what} does not exist in the payments sandbox.`), 404);
+const sendHtml = (reply: FastifyReply, body: string, status = 200) =>
+  reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+const notFound = (reply: FastifyReply, what: string) =>
+  sendHtml(reply, errorPage(404, 'Not found', `${what} does not exist in the payments sandbox.`), 404);
 
 /** JSON error in Stripe's shape for the sandbox's own API. */
 function apiError(reply: FastifyReply, err: unknown) {
@@ -71,25 +77,34 @@ export async function sandboxPages(scope: FastifyInstance, sandbox: Sandbox) {
   // ── Checkout form ────────────────────────────────────────────────────────────────
   scope.get<{ Params: { id: string }; Querystring: { client_secret?: string } }>('/sandbox/checkout/:id', async (request, reply) => {
     const clientSecret = request.query.client_secret ?? '';
-    const session = await sandbox.db.transaction(async (tx) => find(ctxOf(sandbox, tx), request.params.id, 'checkout.session', { anyAccount: true }));
+    const session = await sandbox.db.transaction(async (tx) =>
+      find(ctxOf(sandbox, tx), request.params.id, 'checkout.session', { anyAccount: true }),
+    );
     if (!session || session.client_secret !== clientSecret) return notFound(reply, 'This checkout session');
     return sendHtml(reply, checkoutPage(session, clientSecret));
   });
 
-  scope.post<{ Params: { id: string }; Body: { client_secret?: string; number?: string; exp?: string; cvc?: string; name?: string; email?: string } }>(
-    '/sandbox/api/checkout/:id/confirm',
-    async (request, reply) => {
-      const b = request.body ?? {};
-      try {
-        const session = await sandbox.transaction((ctx) =>
-          completeCheckout(ctx, request.params.id, { clientSecret: String(b.client_secret ?? ''), number: String(b.number ?? ''), exp: String(b.exp ?? ''), cvc: String(b.cvc ?? ''), name: String(b.name ?? ''), email: b.email }),
-        );
-        return { status: session.status, payment_status: session.payment_status, redirect: returnUrl(session) };
-      } catch (err) {
-        return apiError(reply, err);
-      }
-    },
-  );
+  scope.post<{
+    Params: { id: string };
+    Body: { client_secret?: string; number?: string; exp?: string; cvc?: string; name?: string; email?: string };
+  }>('/sandbox/api/checkout/:id/confirm', async (request, reply) => {
+    const b = request.body ?? {};
+    try {
+      const session = await sandbox.transaction((ctx) =>
+        completeCheckout(ctx, request.params.id, {
+          clientSecret: String(b.client_secret ?? ''),
+          number: String(b.number ?? ''),
+          exp: String(b.exp ?? ''),
+          cvc: String(b.cvc ?? ''),
+          name: String(b.name ?? ''),
+          email: b.email,
+        }),
+      );
+      return { status: session.status, payment_status: session.payment_status, redirect: returnUrl(session) };
+    } catch (err) {
+      return apiError(reply, err);
+    }
+  });
 
   // ── Receipts ─────────────────────────────────────────────────────────────────────
   scope.get<{ Params: { id: string } }>('/sandbox/receipts/:id', async (request, reply) => {
@@ -112,25 +127,40 @@ export async function sandboxPages(scope: FastifyInstance, sandbox: Sandbox) {
     reply.header('x-sandbox-form-action', originOf(q.return_url));
     return sendHtml(reply, onboardingPage(acct, { return_url: q.return_url ?? '/', refresh_url: q.refresh_url ?? '/', expired }));
   });
-  scope.post<{ Params: { id: string }; Querystring: Record<string, string>; Body: Record<string, unknown> }>('/sandbox/connect/onboard/:id', async (request, reply) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const name = String(body.legal_name ?? '').trim();
-    if (!name) return sendHtml(reply, errorPage(400, 'Legal name missing', 'Go back and enter your legal name.'), 400);
-    try {
-      await sandbox.transaction((ctx) => completeOnboarding(ctx, request.params.id, { name, country: String(body.country ?? '') }));
-    } catch (err) {
-      if (err instanceof StripeError && err.status === 404) return notFound(reply, 'This connected account');
-      throw err;
-    }
-    return reply.redirect(safeRedirect(request.query.return_url), 303);
-  });
+  scope.post<{ Params: { id: string }; Querystring: Record<string, string>; Body: Record<string, unknown> }>(
+    '/sandbox/connect/onboard/:id',
+    async (request, reply) => {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const name = String(body.legal_name ?? '').trim();
+      if (!name) return sendHtml(reply, errorPage(400, 'Legal name missing', 'Go back and enter your legal name.'), 400);
+      try {
+        await sandbox.transaction((ctx) => completeOnboarding(ctx, request.params.id, { name, country: String(body.country ?? '') }));
+      } catch (err) {
+        if (err instanceof StripeError && err.status === 404) return notFound(reply, 'This connected account');
+        throw err;
+      }
+      return reply.redirect(safeRedirect(request.query.return_url), 303);
+    },
+  );
   scope.get<{ Params: { id: string } }>('/sandbox/connect/dashboard/:id', async (request, reply) => {
     const data = await sandbox.db.transaction(async (tx) => {
       const ctx = ctxOf(sandbox, tx);
       const acct = await find(ctx, request.params.id, 'account', { anyAccount: true });
       if (!acct) return null;
-      const charges = (await list(ctx, 'charge', { anyAccount: true, limit: 100, extra: sql`${sandboxObject.data}->'transfer_data'->>'destination' = ${acct.id} and (${sandboxObject.data}->>'paid')::boolean` })).data;
-      const refunds = (await list(ctx, 'refund', { anyAccount: true, limit: 100, extra: sql`${sandboxObject.data}->'_sandbox'->>'destination' = ${acct.id}` })).data;
+      const charges = (
+        await list(ctx, 'charge', {
+          anyAccount: true,
+          limit: 100,
+          extra: sql`${sandboxObject.data}->'transfer_data'->>'destination' = ${acct.id} and (${sandboxObject.data}->>'paid')::boolean`,
+        })
+      ).data;
+      const refunds = (
+        await list(ctx, 'refund', {
+          anyAccount: true,
+          limit: 100,
+          extra: sql`${sandboxObject.data}->'_sandbox'->>'destination' = ${acct.id}`,
+        })
+      ).data;
       return { acct, charges, refunds };
     });
     if (!data) return notFound(reply, 'This connected account');
@@ -144,9 +174,16 @@ export async function sandboxPages(scope: FastifyInstance, sandbox: Sandbox) {
       const opts = { anyAccount: true, limit: 50 };
       const customers = (await list(ctx, 'customer', opts)).data;
       const clocks = new Map<string, number>();
-      for (const c of customers) if (c.test_clock && !clocks.has(c.test_clock)) clocks.set(c.test_clock, await clockTime(ctx, c.test_clock));
+      for (const c of customers)
+        if (c.test_clock && !clocks.has(c.test_clock)) clocks.set(c.test_clock, await clockTime(ctx, c.test_clock));
       const rows = await tx
-        .select({ data: sandboxObject.data, deliveredAt: sandboxDelivery.deliveredAt, attempts: sandboxDelivery.attempts, lastStatus: sandboxDelivery.lastStatus, lastError: sandboxDelivery.lastError })
+        .select({
+          data: sandboxObject.data,
+          deliveredAt: sandboxDelivery.deliveredAt,
+          attempts: sandboxDelivery.attempts,
+          lastStatus: sandboxDelivery.lastStatus,
+          lastError: sandboxDelivery.lastError,
+        })
         .from(sandboxObject)
         .leftJoin(sandboxDelivery, eq(sandboxDelivery.eventId, sandboxObject.id))
         .where(eq(sandboxObject.type, 'event'))
@@ -157,29 +194,41 @@ export async function sandboxPages(scope: FastifyInstance, sandbox: Sandbox) {
         clocks,
         charges: (await list(ctx, 'charge', opts)).data,
         subscriptions: (await list(ctx, 'subscription', opts)).data,
-        events: rows.map((r) => ({ event: r.data as Obj, delivered: !!r.deliveredAt, attempts: r.attempts ?? 0, lastStatus: r.lastStatus, lastError: r.lastError })),
+        events: rows.map((r) => ({
+          event: r.data as Obj,
+          delivered: !!r.deliveredAt,
+          attempts: r.attempts ?? 0,
+          lastStatus: r.lastStatus,
+          lastError: r.lastError,
+        })),
       };
     });
     return sendHtml(reply, devDashboardPage({ ...data, webhookUrl: sandbox.webhookTarget() }));
   });
 
-  scope.post<{ Params: { id: string }; Body: { days?: number; months?: number } }>('/sandbox/api/customers/:id/advance', async (request, reply) => {
-    try {
-      const clock = await sandbox.transaction((ctx) => advanceCustomer(ctx, request.params.id, request.body ?? {}));
-      return { clock: clock.id, frozen_time: clock.frozen_time };
-    } catch (err) {
-      return apiError(reply, err);
-    }
-  });
+  scope.post<{ Params: { id: string }; Body: { days?: number; months?: number } }>(
+    '/sandbox/api/customers/:id/advance',
+    async (request, reply) => {
+      try {
+        const clock = await sandbox.transaction((ctx) => advanceCustomer(ctx, request.params.id, request.body ?? {}));
+        return { clock: clock.id, frozen_time: clock.frozen_time };
+      } catch (err) {
+        return apiError(reply, err);
+      }
+    },
+  );
 
-  scope.post<{ Params: { id: string }; Body: { number?: string; exp?: string; cvc?: string } }>('/sandbox/api/customers/:id/card', async (request, reply) => {
-    try {
-      const pm = await sandbox.transaction((ctx) => changeCard(ctx, request.params.id, request.body ?? {}));
-      return { payment_method: pm.id, last4: pm.card.last4 };
-    } catch (err) {
-      return apiError(reply, err);
-    }
-  });
+  scope.post<{ Params: { id: string }; Body: { number?: string; exp?: string; cvc?: string } }>(
+    '/sandbox/api/customers/:id/card',
+    async (request, reply) => {
+      try {
+        const pm = await sandbox.transaction((ctx) => changeCard(ctx, request.params.id, request.body ?? {}));
+        return { payment_method: pm.id, last4: pm.card.last4 };
+      } catch (err) {
+        return apiError(reply, err);
+      }
+    },
+  );
 }
 
 const ctxOf = (sandbox: Sandbox, tx: Ctx['tx']): Ctx => ({ tx, account: null, events: [], base: sandbox.publicBase() });

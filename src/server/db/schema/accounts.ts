@@ -36,7 +36,9 @@ export const signInSession = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     token: text('token').notNull().unique(),
-    userId: uuid('user_id').notNull().references(() => user.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
     expiresAt: ts('expires_at').notNull(),
     ipAddress: text('ip_address'),
     userAgent: text('user_agent'),
@@ -59,7 +61,9 @@ export const account = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     accountId: text('account_id').notNull(),
     providerId: text('provider_id').notNull(),
-    userId: uuid('user_id').notNull().references(() => user.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
     accessToken: text('access_token'),
     refreshToken: text('refresh_token'),
     idToken: text('id_token'),
@@ -91,7 +95,9 @@ export const twoFactor = pgTable(
   'two_factor',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id').notNull().references(() => user.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
     secret: text('secret').notNull(),
     backupCodes: text('backup_codes').notNull(),
     verified: boolean('verified').notNull().default(true),
@@ -102,11 +108,8 @@ export const twoFactor = pgTable(
 );
 
 /** Attempts counted for rate limits that must hold across restarts and instances. */
-export const rateLimitHit = pgTable(
-  'rate_limit_hit',
-  {
-    key: text('key').primaryKey(),
-    count: integer('count').notNull(),
-    resetAt: ts('reset_at').notNull(),
-  },
-);
+export const rateLimitHit = pgTable('rate_limit_hit', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  resetAt: ts('reset_at').notNull(),
+});

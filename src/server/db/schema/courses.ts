@@ -1,7 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import {
-  check, customType, date, index, integer, pgTable, smallint, text, uniqueIndex, uuid, real,
-} from 'drizzle-orm/pg-core';
+import { check, customType, date, index, integer, pgTable, smallint, text, uniqueIndex, uuid, real } from 'drizzle-orm/pg-core';
 import { user } from './accounts.js';
 import { ts } from './columns.js';
 import { educator } from './educators.js';
@@ -16,7 +14,9 @@ export const course = pgTable(
   'course',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    educatorId: uuid('educator_id').notNull().references(() => educator.userId, { onDelete: 'cascade' }),
+    educatorId: uuid('educator_id')
+      .notNull()
+      .references(() => educator.userId, { onDelete: 'cascade' }),
     /** The educator's display name, copied so search can rank on it without a join. */
     educatorName: text('educator_name').notNull(),
     title: text('title').notNull(),
@@ -44,11 +44,13 @@ export const course = pgTable(
     seatsLeft: integer('seats_left').notNull().default(0),
     stripeProductId: text('stripe_product_id'),
     search: tsvector('search').generatedAlwaysAs(
-      (): SQL => sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(educator_name, '')), 'A') || setweight(to_tsvector('english', coalesce(summary, '')), 'B') || setweight(to_tsvector('english', coalesce(description, '')), 'C')`,
+      (): SQL =>
+        sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(educator_name, '')), 'A') || setweight(to_tsvector('english', coalesce(summary, '')), 'B') || setweight(to_tsvector('english', coalesce(description, '')), 'C')`,
     ),
     /** Title and educator name only: the narrow first pass of relevance search (courses/search-service.ts). */
     searchTitle: tsvector('search_title').generatedAlwaysAs(
-      (): SQL => sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(educator_name, '')), 'A')`,
+      (): SQL =>
+        sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(educator_name, '')), 'A')`,
     ),
     /** Bayesian average rating (prior: 5 reviews of 4 stars): relevance tie-break and "popular". */
     quality: real('quality').generatedAlwaysAs((): SQL => sql`(rating_avg * rating_count + 20) / (rating_count + 5)`),
@@ -59,17 +61,33 @@ export const course = pgTable(
   (t) => [
     index('course_educator_idx').on(t.educatorId),
     // Search (docs/decisions/0005-course-search.md): every index is partial on what is searchable.
-    index('course_search_title_idx').using('gin', t.searchTitle).where(sql`status = 'published'`),
+    index('course_search_title_idx')
+      .using('gin', t.searchTitle)
+      .where(sql`status = 'published'`),
     // Relevance within a tier, and "popular": courses one can still enrol in first, then by quality.
     // Migration 0009 adds INCLUDE (search_title and every filter column; Drizzle cannot
     // declare INCLUDE), so a tier-1 walk is index-only: docs/decisions/0005-course-search.md.
-    index('course_relevance_idx').on(sql`(next_start_on is null)`, t.quality.desc(), t.id).where(sql`status = 'published'`),
-    index('course_rating_idx').on(t.ratingAvg.desc(), t.ratingCount.desc(), t.id).where(sql`status = 'published'`),
-    index('course_price_idx').on(t.priceCents, t.id).where(sql`status = 'published'`),
-    index('course_city_idx').on(sql`lower(city)`, t.nextStartOn).where(sql`status = 'published'`),
-    index('course_search_idx').using('gin', t.search).where(sql`status = 'published'`),
-    index('course_title_trgm_idx').using('gin', sql`title gin_trgm_ops`).where(sql`status = 'published'`),
-    index('course_published_next_idx').on(t.nextStartOn).where(sql`status = 'published'`),
+    index('course_relevance_idx')
+      .on(sql`(next_start_on is null)`, t.quality.desc(), t.id)
+      .where(sql`status = 'published'`),
+    index('course_rating_idx')
+      .on(t.ratingAvg.desc(), t.ratingCount.desc(), t.id)
+      .where(sql`status = 'published'`),
+    index('course_price_idx')
+      .on(t.priceCents, t.id)
+      .where(sql`status = 'published'`),
+    index('course_city_idx')
+      .on(sql`lower(city)`, t.nextStartOn)
+      .where(sql`status = 'published'`),
+    index('course_search_idx')
+      .using('gin', t.search)
+      .where(sql`status = 'published'`),
+    index('course_title_trgm_idx')
+      .using('gin', sql`title gin_trgm_ops`)
+      .where(sql`status = 'published'`),
+    index('course_published_next_idx')
+      .on(t.nextStartOn)
+      .where(sql`status = 'published'`),
     check('course_price_nonnegative', sql`${t.priceCents} >= 0`),
     check('course_installments_range', sql`${t.installments} is null or ${t.installments} between 2 and 24`),
     check('course_status_valid', sql`${t.status} in ('draft', 'published', 'archived')`),
@@ -80,7 +98,9 @@ export const courseSession = pgTable(
   'course_session',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    courseId: uuid('course_id').notNull().references(() => course.id, { onDelete: 'cascade' }),
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => course.id, { onDelete: 'cascade' }),
     startsOn: date('starts_on', { mode: 'string' }).notNull(),
     endsOn: date('ends_on', { mode: 'string' }).notNull(),
     capacity: integer('capacity').notNull(),
@@ -104,26 +124,31 @@ export const classTime = pgTable(
   'class_time',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    sessionId: uuid('session_id').notNull().references(() => courseSession.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => courseSession.id, { onDelete: 'cascade' }),
     startsAt: ts('starts_at').notNull(),
     endsAt: ts('ends_at').notNull(),
     location: text('location'),
     meetingUrl: text('meeting_url'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [
-    index('class_time_session_idx').on(t.sessionId, t.startsAt),
-    check('class_time_order', sql`${t.endsAt} > ${t.startsAt}`),
-  ],
+  (t) => [index('class_time_session_idx').on(t.sessionId, t.startsAt), check('class_time_order', sql`${t.endsAt} > ${t.startsAt}`)],
 );
 
 export const enrolment = pgTable(
   'enrolment',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    sessionId: uuid('session_id').notNull().references(() => courseSession.id, { onDelete: 'cascade' }),
-    courseId: uuid('course_id').notNull().references(() => course.id, { onDelete: 'cascade' }),
-    learnerId: uuid('learner_id').notNull().references(() => user.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => courseSession.id, { onDelete: 'cascade' }),
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => course.id, { onDelete: 'cascade' }),
+    learnerId: uuid('learner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
     /** active | waitlisted | dropped | completed | pending_payment */
     status: text('status').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -131,9 +156,13 @@ export const enrolment = pgTable(
     droppedAt: ts('dropped_at'),
   },
   (t) => [
-    uniqueIndex('enrolment_one_per_learner').on(t.sessionId, t.learnerId).where(sql`status <> 'dropped'`),
+    uniqueIndex('enrolment_one_per_learner')
+      .on(t.sessionId, t.learnerId)
+      .where(sql`status <> 'dropped'`),
     index('enrolment_learner_idx').on(t.learnerId),
-    index('enrolment_waitlist_idx').on(t.sessionId, t.createdAt).where(sql`status = 'waitlisted'`),
+    index('enrolment_waitlist_idx')
+      .on(t.sessionId, t.createdAt)
+      .where(sql`status = 'waitlisted'`),
     index('enrolment_course_idx').on(t.courseId),
   ],
 );
@@ -142,8 +171,12 @@ export const review = pgTable(
   'review',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    courseId: uuid('course_id').notNull().references(() => course.id, { onDelete: 'cascade' }),
-    learnerId: uuid('learner_id').notNull().references(() => user.id, { onDelete: 'cascade' }),
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => course.id, { onDelete: 'cascade' }),
+    learnerId: uuid('learner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
     rating: smallint('rating').notNull(),
     text: text('text').notNull().default(''),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -157,7 +190,9 @@ export const review = pgTable(
 
 /** The secret behind a user's private calendar feed URL. */
 export const calendarFeed = pgTable('calendar_feed', {
-  userId: uuid('user_id').primaryKey().references(() => user.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
   token: text('token').notNull().unique(),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
@@ -167,9 +202,6 @@ export const calendarFeed = pgTable('calendar_feed', {
  * course (drizzle/0006). Search corrects a typo to the nearest of these words (trigram
  * KNN, then edit distance): courses/search-service.ts.
  */
-export const searchWord = pgTable(
-  'search_word',
-  { word: text('word').primaryKey() },
-  (t) => [index('search_word_trgm_idx').using('gist', sql`${t.word} gist_trgm_ops`)],
-);
-
+export const searchWord = pgTable('search_word', { word: text('word').primaryKey() }, (t) => [
+  index('search_word_trgm_idx').using('gist', sql`${t.word} gist_trgm_ops`),
+]);

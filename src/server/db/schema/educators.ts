@@ -12,7 +12,13 @@ export const educator = pgTable('educator', {
   profileImage: text('profile_image'),
   stripeConnectAccountId: text('stripe_connect_account_id'),
   headline: text('headline'),
-  subjects: jsonb('subjects').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
-  links: jsonb('links').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  subjects: jsonb('subjects')
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
+  links: jsonb('links')
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
   createdAt: ts('created_at').notNull().defaultNow(),
 });

@@ -32,7 +32,9 @@ export const purchase = pgTable(
   'purchase',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id').notNull().references(() => user.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
     /** course_payment | course_installments | plan */
     kind: text('kind').notNull(),
     courseId: uuid('course_id').references(() => course.id, { onDelete: 'set null' }),
@@ -89,8 +91,12 @@ export const payment = pgTable(
   'payment',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    purchaseId: uuid('purchase_id').notNull().references(() => purchase.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id').notNull().references(() => user.id, { onDelete: 'cascade' }),
+    purchaseId: uuid('purchase_id')
+      .notNull()
+      .references(() => purchase.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
     educatorId: uuid('educator_id').references(() => user.id, { onDelete: 'set null' }),
     /** Provider ids: the charge (unique), its payment intent, the invoice (installments). */
     chargeId: text('charge_id'),
@@ -127,8 +133,12 @@ export const payment = pgTable(
 export const refundDue = pgTable(
   'refund_due',
   {
-    purchaseId: uuid('purchase_id').primaryKey().references(() => purchase.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id').notNull().references(() => user.id, { onDelete: 'cascade' }),
+    purchaseId: uuid('purchase_id')
+      .primaryKey()
+      .references(() => purchase.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
     /** What is still owed, in the smallest currency unit (the sum of the plan's remaining refunds). */
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull(),
@@ -146,13 +156,18 @@ export const refundDue = pgTable(
 
 /** The educator's Connect account state, as last read from the provider. */
 export const payoutAccount = pgTable('payout_account', {
-  userId: uuid('user_id').primaryKey().references(() => user.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
   accountId: text('account_id').notNull().unique(),
   chargesEnabled: boolean('charges_enabled').notNull().default(false),
   payoutsEnabled: boolean('payouts_enabled').notNull().default(false),
   detailsSubmitted: boolean('details_submitted').notNull().default(false),
   /** Requirements currently due (provider field names), shown on the dashboard. */
-  requirementsDue: jsonb('requirements_due').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  requirementsDue: jsonb('requirements_due')
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
   /** Platform plan: 'standard' or 'pro' (lower fee); set by a paid plan subscription. */
   plan: text('plan').notNull().default('standard'),
   planSubscriptionId: text('plan_subscription_id'),

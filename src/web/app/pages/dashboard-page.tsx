@@ -43,9 +43,16 @@ function ClassTimes({ times, zone, label }: { times: DashboardClassTime[]; zone:
           <ul className="mt-1.5 space-y-2">
             {list.map((t) => (
               <li key={t.id} className="flex gap-3 rounded-xl border border-slate-100 bg-slate-50 p-3">
-                <div className="w-24 shrink-0 text-sm font-semibold tabular-nums text-slate-900 sm:w-28">{formatTimeRange(t.startsAt, t.endsAt, zone)}</div>
+                <div className="w-24 shrink-0 text-sm font-semibold tabular-nums text-slate-900 sm:w-28">
+                  {formatTimeRange(t.startsAt, t.endsAt, zone)}
+                </div>
                 <div className="min-w-0 text-sm">
-                  <Link to={paths.course(t.courseId)} className="break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">{t.courseTitle}</Link>
+                  <Link
+                    to={paths.course(t.courseId)}
+                    className="break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline"
+                  >
+                    {t.courseTitle}
+                  </Link>
                   <ClassTimeDetails classTime={t} viewerZone={zone} zone={t.timeZone} />
                 </div>
               </li>
@@ -71,12 +78,20 @@ function MyCourses({ courses }: { courses: DashboardEnrolment[] }) {
         <li key={c.enrolmentId} className="flex gap-3 rounded-xl border border-slate-200 p-3">
           <CourseCover src={c.coverImage} category="" className="h-16 w-20 shrink-0 rounded-lg" iconClass="h-6 w-6" />
           <div className="min-w-0 text-sm">
-            <Link to={paths.course(c.courseId)} className="line-clamp-2 break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">{c.courseTitle}</Link>
+            <Link
+              to={paths.course(c.courseId)}
+              className="line-clamp-2 break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline"
+            >
+              {c.courseTitle}
+            </Link>
             <p className="text-slate-600">{formatDateRange(c.startsOn, c.endsOn)}</p>
             <p className="mt-1 flex flex-wrap items-center gap-2">
               {STATUS_BADGE[c.status]}
               {c.status !== 'completed' && c.endsOn >= today && (
-                <Link to={paths.drop(c.courseId, c.sessionId)} className="text-xs font-semibold text-slate-600 hover:text-red-700 hover:underline">
+                <Link
+                  to={paths.drop(c.courseId, c.sessionId)}
+                  className="text-xs font-semibold text-slate-600 hover:text-red-700 hover:underline"
+                >
                   Drop<span className="sr-only"> {c.courseTitle}</span>
                 </Link>
               )}
@@ -97,11 +112,16 @@ function Waitlists({ waitlists }: { waitlists: DashboardEnrolment[] }) {
         const position = views[i]?.data?.sessions.find((s) => s.id === w.sessionId)?.myEnrolment?.waitlistPosition;
         return (
           <li key={w.enrolmentId} className="rounded-xl border border-slate-200 p-3 text-sm">
-            <Link to={paths.course(w.courseId)} className="break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">{w.courseTitle}</Link>
+            <Link to={paths.course(w.courseId)} className="break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">
+              {w.courseTitle}
+            </Link>
             <p className="text-slate-600">{formatDateRange(w.startsOn, w.endsOn)}</p>
             <p className="mt-1 flex flex-wrap items-center gap-2">
               <Badge tone="amber">{position ? `Waitlisted #${position}` : 'On the waitlist'}</Badge>
-              <Link to={paths.drop(w.courseId, w.sessionId)} className="text-xs font-semibold text-slate-600 hover:text-red-700 hover:underline">
+              <Link
+                to={paths.drop(w.courseId, w.sessionId)}
+                className="text-xs font-semibold text-slate-600 hover:text-red-700 hover:underline"
+              >
                 Leave<span className="sr-only"> the waitlist of {w.courseTitle}</span>
               </Link>
             </p>
@@ -120,7 +140,14 @@ const COURSE_STATUS: Record<string, ReactNode> = {
 
 function Teaching({ courses }: { courses: DashboardTeaching[] }) {
   if (!courses.length) {
-    return <EmptyNote>You have not created a course yet. <Link to={paths.newCourse} className="font-semibold text-brand-700 hover:underline">Create your first course</Link></EmptyNote>;
+    return (
+      <EmptyNote>
+        You have not created a course yet.{' '}
+        <Link to={paths.newCourse} className="font-semibold text-brand-700 hover:underline">
+          Create your first course
+        </Link>
+      </EmptyNote>
+    );
   }
   return (
     <ul className="divide-y divide-slate-100" aria-label="Courses you teach">
@@ -128,19 +155,31 @@ function Teaching({ courses }: { courses: DashboardTeaching[] }) {
         <li key={c.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
           <div className="min-w-0">
             <p className="flex flex-wrap items-center gap-2">
-              <Link to={paths.course(c.id)} className="break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">{c.title}</Link>
+              <Link to={paths.course(c.id)} className="break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">
+                {c.title}
+              </Link>
               {COURSE_STATUS[c.status]}
             </p>
             <p className="mt-0.5 flex flex-wrap gap-x-3 gap-y-1 text-sm text-slate-600">
-              <span><span className="font-semibold text-slate-900">{c.active}</span> enrolled</span>
-              {c.waitlisted > 0 && <span><span className="font-semibold text-slate-900">{c.waitlisted}</span> waiting</span>}
+              <span>
+                <span className="font-semibold text-slate-900">{c.active}</span> enrolled
+              </span>
+              {c.waitlisted > 0 && (
+                <span>
+                  <span className="font-semibold text-slate-900">{c.waitlisted}</span> waiting
+                </span>
+              )}
               <span>{c.nextStartOn ? `Next start ${formatDate(c.nextStartOn)}, ${c.seatsLeft} seats left` : 'No upcoming session'}</span>
               <Stars value={c.ratingAvg} count={c.ratingCount} />
             </p>
           </div>
           <div className="flex gap-2">
-            <ButtonLink to={paths.courseRoster(c.id)} variant="secondary" className="px-3 py-1.5">Roster<span className="sr-only"> of {c.title}</span></ButtonLink>
-            <ButtonLink to={paths.editCourse(c.id)} variant="ghost" className="px-3 py-1.5">Edit<span className="sr-only"> {c.title}</span></ButtonLink>
+            <ButtonLink to={paths.courseRoster(c.id)} variant="secondary" className="px-3 py-1.5">
+              Roster<span className="sr-only"> of {c.title}</span>
+            </ButtonLink>
+            <ButtonLink to={paths.editCourse(c.id)} variant="ghost" className="px-3 py-1.5">
+              Edit<span className="sr-only"> {c.title}</span>
+            </ButtonLink>
           </div>
         </li>
       ))}
@@ -153,7 +192,9 @@ function DashboardSkeleton() {
     <div role="status" aria-label="Loading your dashboard" className="grid gap-6 lg:grid-cols-[1fr_20rem]">
       <div className="space-y-3 rounded-2xl border border-slate-200 bg-white p-5">
         <Skeleton className="h-6 w-32" />
-        {[0, 1, 2].map((i) => <Skeleton key={i} className="h-16 w-full" />)}
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} className="h-16 w-full" />
+        ))}
       </div>
       <Skeleton className="h-44 w-full rounded-2xl" />
     </div>
@@ -169,11 +210,19 @@ export default function DashboardPage() {
 
   return (
     <div>
-      <PageHeader title="Dashboard" subtitle={`Hi ${me.firstName}. Your classes, courses and waitlists; times in ${zone}.`} actions={<CalendarActions />} />
+      <PageHeader
+        title="Dashboard"
+        subtitle={`Hi ${me.firstName}. Your classes, courses and waitlists; times in ${zone}.`}
+        actions={<CalendarActions />}
+      />
       {error && !data ? (
         <div className="space-y-3">
-          <Alert tone="error" title="Your dashboard could not be loaded">{error instanceof ApiError ? error.message : 'Please try again.'}</Alert>
-          <Button variant="secondary" onClick={() => void refetch()}>Try again</Button>
+          <Alert tone="error" title="Your dashboard could not be loaded">
+            {error instanceof ApiError ? error.message : 'Please try again.'}
+          </Alert>
+          <Button variant="secondary" onClick={() => void refetch()}>
+            Try again
+          </Button>
         </div>
       ) : !data ? (
         <DashboardSkeleton />
@@ -182,14 +231,22 @@ export default function DashboardPage() {
           {learnerNothing ? (
             isEducator ? (
               <Panel id="learning" title="Learning">
-                <EmptyNote>You're not enrolled in any course yet. <Link to={paths.courseSearch()} className="font-semibold text-brand-700 hover:underline">Find a course</Link> to learn something new.</EmptyNote>
+                <EmptyNote>
+                  You're not enrolled in any course yet.{' '}
+                  <Link to={paths.courseSearch()} className="font-semibold text-brand-700 hover:underline">
+                    Find a course
+                  </Link>{' '}
+                  to learn something new.
+                </EmptyNote>
               </Panel>
             ) : (
               <div className="rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">
                 <GraduationCap className="mx-auto h-10 w-10 text-brand-700" aria-hidden="true" />
                 <h2 className="mt-3 text-lg font-semibold text-slate-900">You're not enrolled in any course yet</h2>
                 <p className="mt-1 text-sm text-slate-600">Find a live course that fits your week; its class times will show up here.</p>
-                <ButtonLink to={paths.courseSearch()} className="mt-5"><Search className="h-4 w-4" aria-hidden="true" /> Find a course</ButtonLink>
+                <ButtonLink to={paths.courseSearch()} className="mt-5">
+                  <Search className="h-4 w-4" aria-hidden="true" /> Find a course
+                </ButtonLink>
               </div>
             )
           ) : (
@@ -202,14 +259,24 @@ export default function DashboardPage() {
                     ) : (
                       <EmptyNote>
                         No classes in the next 7 days.{' '}
-                        {data.later.length ? 'Your next ones are below.' : <Link to={paths.courseSearch()} className="font-semibold text-brand-700 hover:underline">Find a course</Link>}
+                        {data.later.length ? (
+                          'Your next ones are below.'
+                        ) : (
+                          <Link to={paths.courseSearch()} className="font-semibold text-brand-700 hover:underline">
+                            Find a course
+                          </Link>
+                        )}
                       </EmptyNote>
                     )}
                   </Panel>
                   {data.later.length > 0 && (
                     <Panel id="later" title="Later">
                       <ClassTimes times={data.later.slice(0, 12)} zone={zone} label="Later class times" />
-                      {data.later.length > 12 && <p className="mt-3 text-sm text-slate-600">And {data.later.length - 12} more: download the calendar to see them all.</p>}
+                      {data.later.length > 12 && (
+                        <p className="mt-3 text-sm text-slate-600">
+                          And {data.later.length - 12} more: download the calendar to see them all.
+                        </p>
+                      )}
                     </Panel>
                   )}
                 </div>
@@ -218,16 +285,34 @@ export default function DashboardPage() {
                     <ClassChart times={[...data.thisWeek, ...data.later]} zone={zone} />
                   </section>
                   <Panel id="waitlists" title="Your waitlists">
-                    {data.waitlists.length ? <Waitlists waitlists={data.waitlists} /> : <p className="text-sm text-slate-600">You are not waiting for a seat anywhere.</p>}
+                    {data.waitlists.length ? (
+                      <Waitlists waitlists={data.waitlists} />
+                    ) : (
+                      <p className="text-sm text-slate-600">You are not waiting for a seat anywhere.</p>
+                    )}
                   </Panel>
                 </div>
               </div>
 
-              <Panel id="courses" title="Your courses" action={<Link to={paths.courseSearch()} className="text-sm font-semibold text-brand-700 hover:underline">Find more</Link>}>
+              <Panel
+                id="courses"
+                title="Your courses"
+                action={
+                  <Link to={paths.courseSearch()} className="text-sm font-semibold text-brand-700 hover:underline">
+                    Find more
+                  </Link>
+                }
+              >
                 {data.courses.length ? (
                   <MyCourses courses={data.courses} />
                 ) : (
-                  <EmptyNote><BookOpen className="mx-auto mb-2 h-6 w-6 text-slate-400" aria-hidden="true" />No courses yet: you are on a waitlist. <Link to={paths.courseSearch()} className="font-semibold text-brand-700 hover:underline">Browse courses</Link></EmptyNote>
+                  <EmptyNote>
+                    <BookOpen className="mx-auto mb-2 h-6 w-6 text-slate-400" aria-hidden="true" />
+                    No courses yet: you are on a waitlist.{' '}
+                    <Link to={paths.courseSearch()} className="font-semibold text-brand-700 hover:underline">
+                      Browse courses
+                    </Link>
+                  </EmptyNote>
                 )}
               </Panel>
             </>
@@ -235,17 +320,29 @@ export default function DashboardPage() {
 
           {isEducator ? (
             <div className={learnerNothing ? 'order-first' : ''}>
-              <Panel id="teaching" title="Teaching" action={<ButtonLink to={paths.newCourse} className="py-2"><Plus className="h-4 w-4" aria-hidden="true" /> Create a course</ButtonLink>}>
+              <Panel
+                id="teaching"
+                title="Teaching"
+                action={
+                  <ButtonLink to={paths.newCourse} className="py-2">
+                    <Plus className="h-4 w-4" aria-hidden="true" /> Create a course
+                  </ButtonLink>
+                }
+              >
                 <Teaching courses={data.teaching ?? []} />
                 <p className="mt-4 text-sm">
-                  <Link to={paths.educatorDashboard} className="font-semibold text-brand-700 hover:underline">Sales and payouts</Link>
+                  <Link to={paths.educatorDashboard} className="font-semibold text-brand-700 hover:underline">
+                    Sales and payouts
+                  </Link>
                 </p>
               </Panel>
             </div>
           ) : (
             <p className="flex items-center gap-2 text-sm text-slate-600">
               <CalendarDays className="h-4 w-4" aria-hidden="true" /> Want to teach?{' '}
-              <Link to={paths.educatorOnboard} className="font-semibold text-brand-700 hover:underline">Become an educator</Link>
+              <Link to={paths.educatorOnboard} className="font-semibold text-brand-700 hover:underline">
+                Become an educator
+              </Link>
             </p>
           )}
         </div>

@@ -11,7 +11,6 @@ import { CourseGrid, CourseGridSkeleton } from '@web/features/courses/components
 import { paths } from '@web/lib/paths';
 import { exploreQuery } from '@web/features/courses/api/explore';
 
-
 const AREAS = [
   { to: paths.courseSearch(), title: 'Courses', text: 'Live classes in sessions, online or near you.', Icon: BookOpen },
   { to: paths.clubs, title: 'Clubs', text: 'Groups that meet for events around what they love.', Icon: Users },
@@ -20,16 +19,32 @@ const AREAS = [
 
 const GRID = 'sm:grid-cols-2 lg:grid-cols-4';
 
-function Shelf({ id, title, subtitle, more, courses }: { id: string; title: string; subtitle?: string; more: string; courses: CourseCard[] }) {
+function Shelf({
+  id,
+  title,
+  subtitle,
+  more,
+  courses,
+}: {
+  id: string;
+  title: string;
+  subtitle?: string;
+  more: string;
+  courses: CourseCard[];
+}) {
   if (!courses.length) return null;
   return (
     <section aria-labelledby={id} className="mt-10">
       <div className="mb-4 flex flex-wrap items-end justify-between gap-2">
         <div>
-          <h2 id={id} className="text-xl font-bold tracking-tight text-slate-900">{title}</h2>
+          <h2 id={id} className="text-xl font-bold tracking-tight text-slate-900">
+            {title}
+          </h2>
           {subtitle && <p className="text-sm text-slate-600">{subtitle}</p>}
         </div>
-        <Link to={more} className="text-sm font-semibold text-brand-700 hover:underline">See all<span className="sr-only"> {title.toLowerCase()}</span></Link>
+        <Link to={more} className="text-sm font-semibold text-brand-700 hover:underline">
+          See all<span className="sr-only"> {title.toLowerCase()}</span>
+        </Link>
       </div>
       {/* Phones: a row to swipe through; wider screens: a grid. */}
       <CourseGrid
@@ -49,10 +64,17 @@ export default function ExplorePage() {
   const today = new Date().toISOString().slice(0, 10);
   return (
     <div>
-      <PageHeader title={`Welcome, ${me.firstName}`} subtitle={me.city ? `Courses and clubs online and around ${me.city}.` : 'Find something new to learn this week.'} />
+      <PageHeader
+        title={`Welcome, ${me.firstName}`}
+        subtitle={me.city ? `Courses and clubs online and around ${me.city}.` : 'Find something new to learn this week.'}
+      />
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {AREAS.map(({ to, title, text, Icon }) => (
-          <Link key={to} to={to} className="group flex items-start gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-brand-500 hover:shadow sm:block sm:p-6">
+          <Link
+            key={to}
+            to={to}
+            className="group flex items-start gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-brand-500 hover:shadow sm:block sm:p-6"
+          >
             <Icon className="h-8 w-8 shrink-0 text-brand-700" aria-hidden="true" />
             <div>
               <h2 className="text-lg font-semibold text-slate-900 group-hover:text-brand-700 sm:mt-3">{title}</h2>
@@ -69,27 +91,55 @@ export default function ExplorePage() {
         </div>
       ) : error && !data ? (
         <div className="mt-8">
-          <Alert tone="error" title="Courses could not be loaded">{error instanceof ApiError ? error.message : 'Please try again later.'}</Alert>
+          <Alert tone="error" title="Courses could not be loaded">
+            {error instanceof ApiError ? error.message : 'Please try again later.'}
+          </Alert>
         </div>
       ) : empty ? (
         <div className="mt-8 rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">
           <h2 className="text-lg font-semibold text-slate-900">No courses yet</h2>
           <p className="mt-1 text-sm text-slate-600">Upcoming and popular courses will appear here as soon as educators publish them.</p>
           <div className="mt-5 flex flex-wrap justify-center gap-3">
-            <ButtonLink to={paths.courseSearch()} variant="secondary">Search courses</ButtonLink>
-            <ButtonLink to={paths.educatorOnboard} variant="secondary">Teach a course</ButtonLink>
+            <ButtonLink to={paths.courseSearch()} variant="secondary">
+              Search courses
+            </ButtonLink>
+            <ButtonLink to={paths.educatorOnboard} variant="secondary">
+              Teach a course
+            </ButtonLink>
           </div>
         </div>
       ) : data ? (
         <>
           {me.city && (
-            <Shelf id="near-you" title={`Near you in ${me.city}`} subtitle="In person in your city, and online courses starting soon." more={paths.courseSearch({ city: me.city, sort: 'soonest' })} courses={data.nearYou} />
+            <Shelf
+              id="near-you"
+              title={`Near you in ${me.city}`}
+              subtitle="In person in your city, and online courses starting soon."
+              more={paths.courseSearch({ city: me.city, sort: 'soonest' })}
+              courses={data.nearYou}
+            />
           )}
-          <Shelf id="starting-soon" title="Starting soon" subtitle="Join before the first class." more={paths.courseSearch({ sort: 'soonest', startsAfter: today, hasSeats: true })} courses={data.upcoming} />
-          <Shelf id="popular" title="Popular" subtitle="Loved by learners." more={paths.courseSearch({ sort: 'rating' })} courses={data.popular} />
+          <Shelf
+            id="starting-soon"
+            title="Starting soon"
+            subtitle="Join before the first class."
+            more={paths.courseSearch({ sort: 'soonest', startsAfter: today, hasSeats: true })}
+            courses={data.upcoming}
+          />
+          <Shelf
+            id="popular"
+            title="Popular"
+            subtitle="Loved by learners."
+            more={paths.courseSearch({ sort: 'rating' })}
+            courses={data.popular}
+          />
           {!me.city && (
             <p className="mt-8 text-sm text-slate-600">
-              Add your city in <Link to={paths.settings} className="font-semibold text-brand-700 hover:underline">settings</Link> to see courses near you.
+              Add your city in{' '}
+              <Link to={paths.settings} className="font-semibold text-brand-700 hover:underline">
+                settings
+              </Link>{' '}
+              to see courses near you.
             </p>
           )}
         </>

@@ -20,7 +20,11 @@ export default function SettingsPage() {
         <LinkedAccountsCard />
         <SignInSessionsCard />
         <p className="text-sm text-slate-600">
-          Need help from support? Share the details on your <Link to={paths.authTest} className="font-semibold text-brand-700 hover:underline">session page</Link>.
+          Need help from support? Share the details on your{' '}
+          <Link to={paths.authTest} className="font-semibold text-brand-700 hover:underline">
+            session page
+          </Link>
+          .
         </p>
       </div>
     </div>

@@ -1,4 +1,18 @@
-import { Brush, Briefcase, Calculator, ChefHat, Code2, Dumbbell, FlaskConical, GraduationCap, HeartPulse, Languages, Music, PenLine, type LucideIcon } from 'lucide-react';
+import {
+  Brush,
+  Briefcase,
+  Calculator,
+  ChefHat,
+  Code2,
+  Dumbbell,
+  FlaskConical,
+  GraduationCap,
+  HeartPulse,
+  Languages,
+  Music,
+  PenLine,
+  type LucideIcon,
+} from 'lucide-react';
 
 const LOOKS: Record<string, { Icon: LucideIcon; bg: string }> = {
   arts: { Icon: Brush, bg: 'from-rose-100 to-orange-100 text-rose-700' },
@@ -16,7 +30,17 @@ const LOOKS: Record<string, { Icon: LucideIcon; bg: string }> = {
 const FALLBACK = { Icon: GraduationCap, bg: 'from-brand-50 to-slate-100 text-brand-700' };
 
 /** The course's cover image, or a calm category-coloured placeholder without one. */
-export function CourseCover({ src, category, className = '', iconClass = 'h-10 w-10' }: { src: string | null; category: string; className?: string; iconClass?: string }) {
+export function CourseCover({
+  src,
+  category,
+  className = '',
+  iconClass = 'h-10 w-10',
+}: {
+  src: string | null;
+  category: string;
+  className?: string;
+  iconClass?: string;
+}) {
   if (src) return <img src={src} alt="" loading="lazy" className={`bg-slate-100 object-cover ${className}`} />;
   const { Icon, bg } = LOOKS[category] ?? FALLBACK;
   return (

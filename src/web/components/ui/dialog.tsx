@@ -3,10 +3,27 @@ import { Button } from './button';
 
 /** A modal confirmation (the native <dialog>: focus trap and Escape for free). */
 export function ConfirmDialog({
-  open, title, children, confirmLabel, cancelLabel = 'Keep it', tone = 'danger', busy, error, onConfirm, onClose,
+  open,
+  title,
+  children,
+  confirmLabel,
+  cancelLabel = 'Keep it',
+  tone = 'danger',
+  busy,
+  error,
+  onConfirm,
+  onClose,
 }: {
-  open: boolean; title: string; children: ReactNode; confirmLabel: string; cancelLabel?: string; tone?: 'danger' | 'primary'; busy?: boolean; error?: string | null;
-  onConfirm: () => void; onClose: () => void;
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  cancelLabel?: string;
+  tone?: 'danger' | 'primary';
+  busy?: boolean;
+  error?: string | null;
+  onConfirm: () => void;
+  onClose: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -28,12 +45,22 @@ export function ConfirmDialog({
     >
       {open && (
         <div className="p-6">
-          <h2 id={titleId} className="text-lg font-semibold text-slate-900">{title}</h2>
+          <h2 id={titleId} className="text-lg font-semibold text-slate-900">
+            {title}
+          </h2>
           <div className="mt-2 text-sm text-slate-700">{children}</div>
-          {error && <p role="alert" className="mt-3 text-sm font-medium text-red-700">{error}</p>}
+          {error && (
+            <p role="alert" className="mt-3 text-sm font-medium text-red-700">
+              {error}
+            </p>
+          )}
           <div className="mt-6 flex flex-wrap justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={onClose} disabled={busy}>{cancelLabel}</Button>
-            <Button type="button" variant={tone} onClick={onConfirm} loading={busy}>{confirmLabel}</Button>
+            <Button type="button" variant="secondary" onClick={onClose} disabled={busy}>
+              {cancelLabel}
+            </Button>
+            <Button type="button" variant={tone} onClick={onConfirm} loading={busy}>
+              {confirmLabel}
+            </Button>
           </div>
         </div>
       )}

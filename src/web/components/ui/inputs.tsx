@@ -10,13 +10,22 @@ const controlClass = (error?: string) =>
 function Described({ id, hint, error }: { id: string; hint?: ReactNode; error?: string }) {
   return (
     <>
-      {hint && !error && <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">{hint}</p>}
-      {error && <p id={`${id}-error`} className="mt-1 text-xs font-medium text-red-700">{error}</p>}
+      {hint && !error && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-xs font-medium text-red-700">
+          {error}
+        </p>
+      )}
     </>
   );
 }
 
-const describedBy = (id: string, hint?: ReactNode, error?: string) => [hint && !error && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+const describedBy = (id: string, hint?: ReactNode, error?: string) =>
+  [hint && !error && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
 
 interface TextAreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
   label: string;
@@ -26,16 +35,35 @@ interface TextAreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
   count?: number;
 }
 
-export const TextArea = forwardRef<HTMLTextAreaElement, TextAreaProps>(function TextArea({ label, error, hint, id, className = '', count, maxLength, ...props }, ref) {
+export const TextArea = forwardRef<HTMLTextAreaElement, TextAreaProps>(function TextArea(
+  { label, error, hint, id, className = '', count, maxLength, ...props },
+  ref,
+) {
   const auto = useId();
   const inputId = id ?? auto;
   return (
     <div className={className}>
-      <label htmlFor={inputId} className="mb-1.5 block text-sm font-medium text-slate-800">{label}</label>
-      <textarea ref={ref} id={inputId} aria-invalid={error ? true : undefined} aria-describedby={describedBy(inputId, hint, error)} className={controlClass(error)} maxLength={maxLength} {...props} />
+      <label htmlFor={inputId} className="mb-1.5 block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <textarea
+        ref={ref}
+        id={inputId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(inputId, hint, error)}
+        className={controlClass(error)}
+        maxLength={maxLength}
+        {...props}
+      />
       <div className="flex items-start justify-between gap-3">
-        <div className="min-w-0"><Described id={inputId} hint={hint} error={error} /></div>
-        {count !== undefined && maxLength && <p className={`mt-1 shrink-0 text-xs ${count > maxLength ? 'text-red-700' : 'text-slate-500'}`} aria-hidden="true">{count} / {maxLength}</p>}
+        <div className="min-w-0">
+          <Described id={inputId} hint={hint} error={error} />
+        </div>
+        {count !== undefined && maxLength && (
+          <p className={`mt-1 shrink-0 text-xs ${count > maxLength ? 'text-red-700' : 'text-slate-500'}`} aria-hidden="true">
+            {count} / {maxLength}
+          </p>
+        )}
       </div>
     </div>
   );
@@ -48,13 +76,25 @@ interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
   children: ReactNode;
 }
 
-export const Select = forwardRef<HTMLSelectElement, SelectProps>(function Select({ label, error, hint, id, className = '', children, ...props }, ref) {
+export const Select = forwardRef<HTMLSelectElement, SelectProps>(function Select(
+  { label, error, hint, id, className = '', children, ...props },
+  ref,
+) {
   const auto = useId();
   const inputId = id ?? auto;
   return (
     <div className={className}>
-      <label htmlFor={inputId} className="mb-1.5 block text-sm font-medium text-slate-800">{label}</label>
-      <select ref={ref} id={inputId} aria-invalid={error ? true : undefined} aria-describedby={describedBy(inputId, hint, error)} className={`${controlClass(error)} pr-8`} {...props}>
+      <label htmlFor={inputId} className="mb-1.5 block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <select
+        ref={ref}
+        id={inputId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(inputId, hint, error)}
+        className={`${controlClass(error)} pr-8`}
+        {...props}
+      >
         {children}
       </select>
       <Described id={inputId} hint={hint} error={error} />
@@ -63,7 +103,19 @@ export const Select = forwardRef<HTMLSelectElement, SelectProps>(function Select
 });
 
 /** A fieldset with a legend, for radio groups and grouped inputs. */
-export function FieldGroup({ legend, hint, error, children, className = '' }: { legend: string; hint?: ReactNode; error?: string; children: ReactNode; className?: string }) {
+export function FieldGroup({
+  legend,
+  hint,
+  error,
+  children,
+  className = '',
+}: {
+  legend: string;
+  hint?: ReactNode;
+  error?: string;
+  children: ReactNode;
+  className?: string;
+}) {
   const id = useId();
   return (
     <fieldset className={className} aria-describedby={describedBy(id, hint, error)}>
@@ -75,7 +127,17 @@ export function FieldGroup({ legend, hint, error, children, className = '' }: { 
 }
 
 /** A section of a long form: a title, a line of help, and its fields. */
-export function FormSection({ title, description, children, id }: { title: string; description?: ReactNode; children: ReactNode; id?: string }) {
+export function FormSection({
+  title,
+  description,
+  children,
+  id,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  id?: string;
+}) {
   // No aria-labelledby: the heading structures the page, and field labels stay unique.
   return (
     <section id={id} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">

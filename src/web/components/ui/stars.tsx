@@ -1,7 +1,17 @@
 import { Star } from 'lucide-react';
 
 /** A 0-5 rating as five stars, partly filled; read out as "Rated 4.5 out of 5". */
-export function Stars({ value, count, size = 'sm', showValue = true }: { value: number; count?: number; size?: 'sm' | 'md' | 'lg'; showValue?: boolean }) {
+export function Stars({
+  value,
+  count,
+  size = 'sm',
+  showValue = true,
+}: {
+  value: number;
+  count?: number;
+  size?: 'sm' | 'md' | 'lg';
+  showValue?: boolean;
+}) {
   const px = size === 'lg' ? 'h-6 w-6' : size === 'md' ? 'h-5 w-5' : 'h-4 w-4';
   const rated = count === undefined || count > 0;
   const label = rated

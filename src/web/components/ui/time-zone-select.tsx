@@ -17,11 +17,17 @@ export function timeZones(): string[] {
 }
 
 /** A select of every time zone, labelled with spaces for underscores ("America/New York"). */
-export const TimeZoneSelect = forwardRef<HTMLSelectElement, Omit<ComponentProps<typeof Select>, 'children'>>(function TimeZoneSelect(props, ref) {
-  const zones = useMemo(timeZones, []);
-  return (
-    <Select ref={ref} {...props}>
-      {zones.map((z) => <option key={z} value={z}>{z.replace(/_/g, ' ')}</option>)}
-    </Select>
-  );
-});
+export const TimeZoneSelect = forwardRef<HTMLSelectElement, Omit<ComponentProps<typeof Select>, 'children'>>(
+  function TimeZoneSelect(props, ref) {
+    const zones = useMemo(timeZones, []);
+    return (
+      <Select ref={ref} {...props}>
+        {zones.map((z) => (
+          <option key={z} value={z}>
+            {z.replace(/_/g, ' ')}
+          </option>
+        ))}
+      </Select>
+    );
+  },
+);

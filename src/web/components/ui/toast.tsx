@@ -40,10 +40,18 @@ export function Toast({ flash, onClose }: { flash: Flash | null; onClose: () => 
   return (
     <div aria-live="polite" className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4 sm:justify-end">
       {flash && (
-        <div role="status" className="pointer-events-auto flex max-w-md items-start gap-3 rounded-xl border border-emerald-200 bg-white p-4 text-sm text-slate-800 shadow-lg">
+        <div
+          role="status"
+          className="pointer-events-auto flex max-w-md items-start gap-3 rounded-xl border border-emerald-200 bg-white p-4 text-sm text-slate-800 shadow-lg"
+        >
           <CheckCircle2 className="mt-0.5 h-5 w-5 shrink-0 text-emerald-600" aria-hidden="true" />
           <p className="min-w-0 flex-1">{flash.text}</p>
-          <button type="button" onClick={onClose} className="-m-1 rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800" aria-label="Dismiss">
+          <button
+            type="button"
+            onClick={onClose}
+            className="-m-1 rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+            aria-label="Dismiss"
+          >
             <X className="h-4 w-4" aria-hidden="true" />
           </button>
         </div>

@@ -40,7 +40,12 @@ export function uploadWithProgress<T>(url: string, file: File, onProgress: (frac
         return;
       }
       const e = (body as { error?: { message?: string; code?: string; fields?: Record<string, string> } } | null)?.error;
-      const fallback = xhr.status === 413 ? 'The picture is larger than 5 MB' : xhr.status >= 500 ? 'Something went wrong on our side. Please try again.' : 'The upload failed.';
+      const fallback =
+        xhr.status === 413
+          ? 'The picture is larger than 5 MB'
+          : xhr.status >= 500
+            ? 'Something went wrong on our side. Please try again.'
+            : 'The upload failed.';
       reject(new ApiError(xhr.status, e?.message ?? fallback, e?.code ?? 'error', e?.fields ?? {}));
     };
     const form = new FormData();
@@ -54,8 +59,18 @@ export function ProgressBar({ value, label }: { value: number; label: string }) 
   const pct = Math.round(Math.max(0, Math.min(1, value)) * 100);
   return (
     <div>
-      <div className="flex justify-between text-xs text-slate-600"><span>{label}</span><span>{pct}%</span></div>
-      <div role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} className="mt-1 h-2 overflow-hidden rounded-full bg-slate-200">
+      <div className="flex justify-between text-xs text-slate-600">
+        <span>{label}</span>
+        <span>{pct}%</span>
+      </div>
+      <div
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={pct}
+        className="mt-1 h-2 overflow-hidden rounded-full bg-slate-200"
+      >
         <div className="h-full rounded-full bg-brand-600 transition-[width]" style={{ width: `${pct}%` }} />
       </div>
     </div>

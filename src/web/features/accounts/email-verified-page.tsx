@@ -16,7 +16,9 @@ export default function EmailVerifiedPage() {
           <CircleAlert className="h-12 w-12 text-red-700" aria-hidden="true" />
           <p className="mt-4 text-slate-700">The verification link is invalid or has expired. Log in to get a new one.</p>
         </div>
-        <ButtonLink to={paths.login()} className="mt-6 w-full">Go to log in</ButtonLink>
+        <ButtonLink to={paths.login()} className="mt-6 w-full">
+          Go to log in
+        </ButtonLink>
       </AuthCard>
     );
   }

@@ -31,7 +31,11 @@ export function GoogleButton({ next }: { next?: string }) {
         {!busy && <GoogleIcon />}
         Continue with Google
       </Button>
-      {error && <p role="alert" className="mt-2 text-sm font-medium text-red-700">{error}</p>}
+      {error && (
+        <p role="alert" className="mt-2 text-sm font-medium text-red-700">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

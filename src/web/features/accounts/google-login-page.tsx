@@ -20,14 +20,17 @@ export default function GoogleLoginPage() {
   useEffect(() => {
     if (failed) return;
     let cancelled = false;
-    queryClient.fetchQuery({ ...meQuery, staleTime: 0 }).then((me) => {
-      if (cancelled) return;
-      if (!me) return navigate(paths.googleLogin('no-session'), { replace: true });
-      broadcastSignIn('signed-in');
-      const next = safeNext(sessionStorage.getItem('agora:next'));
-      sessionStorage.removeItem('agora:next');
-      navigate(next, { replace: true });
-    }, () => navigate(paths.googleLogin('failed'), { replace: true }));
+    queryClient.fetchQuery({ ...meQuery, staleTime: 0 }).then(
+      (me) => {
+        if (cancelled) return;
+        if (!me) return navigate(paths.googleLogin('no-session'), { replace: true });
+        broadcastSignIn('signed-in');
+        const next = safeNext(sessionStorage.getItem('agora:next'));
+        sessionStorage.removeItem('agora:next');
+        navigate(next, { replace: true });
+      },
+      () => navigate(paths.googleLogin('failed'), { replace: true }),
+    );
     return () => {
       cancelled = true;
     };
@@ -36,8 +39,12 @@ export default function GoogleLoginPage() {
   if (failed) {
     return (
       <AuthCard title="Log in with Google">
-        <Alert tone="error" title={MESSAGES.googleAuthError}>We could not log you in with Google. Try again, or use your email and password.</Alert>
-        <Link to={paths.login()} className="mt-4 block text-center text-sm font-semibold text-brand-700 hover:underline">Back to log in</Link>
+        <Alert tone="error" title={MESSAGES.googleAuthError}>
+          We could not log you in with Google. Try again, or use your email and password.
+        </Alert>
+        <Link to={paths.login()} className="mt-4 block text-center text-sm font-semibold text-brand-700 hover:underline">
+          Back to log in
+        </Link>
       </AuthCard>
     );
   }

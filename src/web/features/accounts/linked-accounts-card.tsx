@@ -54,8 +54,16 @@ export function LinkedAccountsCard() {
       <p className="mb-4 text-sm text-slate-600">Link Google to log in with one click, or set a password.</p>
       {isPending && <Spinner label="Loading…" />}
       {isError && <Alert tone="error">Could not load the ways to log in.</Alert>}
-      {error && !retry && <div className="mb-3"><Alert tone="error">{error.message}</Alert></div>}
-      {notice && <div className="mb-3"><Alert tone="success">{notice}</Alert></div>}
+      {error && !retry && (
+        <div className="mb-3">
+          <Alert tone="error">{error.message}</Alert>
+        </div>
+      )}
+      {notice && (
+        <div className="mb-3">
+          <Alert tone="success">{notice}</Alert>
+        </div>
+      )}
       {linkError && !error && !notice && (
         <div className="mb-3">
           <Alert tone="error">
@@ -67,40 +75,72 @@ export function LinkedAccountsCard() {
       )}
       {retry && (
         <div className="mb-3">
-          <StepUpForm busy={busy === 'step-up'} error={error} onCancel={() => { setRetry(null); setError(null); }} onCode={(code) => run('step-up', async () => {
-            await confirmWithCode(code);
-            setRetry(null);
-            await retry();
-          })} />
+          <StepUpForm
+            busy={busy === 'step-up'}
+            error={error}
+            onCancel={() => {
+              setRetry(null);
+              setError(null);
+            }}
+            onCode={(code) =>
+              run('step-up', async () => {
+                await confirmWithCode(code);
+                setRetry(null);
+                await retry();
+              })
+            }
+          />
         </div>
       )}
       {data && (
         <ul className="divide-y divide-slate-100" aria-label="Ways to log in">
-          {(['password', 'google'] as const).filter((p) => p === 'password' || data.googleAvailable || linked.has(p)).map((p) => (
-            <li key={p} className="flex flex-wrap items-center justify-between gap-3 py-3">
-              <div>
-                <p className="text-sm font-medium text-slate-900">{LABEL[p]}</p>
-                <p className="text-xs text-slate-600">{linked.has(p) ? 'Linked' : 'Not linked'}</p>
-              </div>
-              {linked.has(p) ? (
-                <Button variant="ghost" className="text-red-700" loading={busy === p}
-                  onClick={() => run(p, async () => setNotice((await unlinkAccount(p)).message))}>
-                  {p === 'google' ? 'Unlink Google' : 'Remove password'}
-                </Button>
-              ) : p === 'google' ? (
-                <Button variant="secondary" loading={busy === p} onClick={() => run(p, async () => {
-                  window.location.assign((await linkGoogle()).url);
-                })}>Link Google</Button>
-              ) : null}
-            </li>
-          ))}
+          {(['password', 'google'] as const)
+            .filter((p) => p === 'password' || data.googleAvailable || linked.has(p))
+            .map((p) => (
+              <li key={p} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                <div>
+                  <p className="text-sm font-medium text-slate-900">{LABEL[p]}</p>
+                  <p className="text-xs text-slate-600">{linked.has(p) ? 'Linked' : 'Not linked'}</p>
+                </div>
+                {linked.has(p) ? (
+                  <Button
+                    variant="ghost"
+                    className="text-red-700"
+                    loading={busy === p}
+                    onClick={() => run(p, async () => setNotice((await unlinkAccount(p)).message))}
+                  >
+                    {p === 'google' ? 'Unlink Google' : 'Remove password'}
+                  </Button>
+                ) : p === 'google' ? (
+                  <Button
+                    variant="secondary"
+                    loading={busy === p}
+                    onClick={() =>
+                      run(p, async () => {
+                        window.location.assign((await linkGoogle()).url);
+                      })
+                    }
+                  >
+                    Link Google
+                  </Button>
+                ) : null}
+              </li>
+            ))}
         </ul>
       )}
       {data && !linked.has('password') && (
         <form className="mt-4 space-y-3" onSubmit={onSetPassword} noValidate>
-          <Field label="Set a password" name="password" type="password" autoComplete="new-password" error={error?.fields.password}
-            hint="At least 8 characters, with letters and something else." />
-          <Button type="submit" loading={busy === 'password'}>Set password</Button>
+          <Field
+            label="Set a password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            error={error?.fields.password}
+            hint="At least 8 characters, with letters and something else."
+          />
+          <Button type="submit" loading={busy === 'password'}>
+            Set password
+          </Button>
         </form>
       )}
     </Card>

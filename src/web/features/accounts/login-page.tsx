@@ -44,10 +44,12 @@ export default function LoginPage() {
     const email = values.email.trim();
     const password = values.password.trim();
     if (!email || !password) {
-      setError(new ApiError(400, MESSAGES.emptyFields, 'empty_fields', {
-        ...(email ? {} : { email: 'Email is required' }),
-        ...(password ? {} : { password: 'Password is required' }),
-      }));
+      setError(
+        new ApiError(400, MESSAGES.emptyFields, 'empty_fields', {
+          ...(email ? {} : { email: 'Email is required' }),
+          ...(password ? {} : { password: 'Password is required' }),
+        }),
+      );
       return;
     }
     try {
@@ -62,8 +64,22 @@ export default function LoginPage() {
   if (askCode) return <TwoFactorStep onSignedIn={signedIn} onRestart={() => setAskCode(false)} />;
 
   return (
-    <AuthCard title="Log in to Agora" subtitle={<>New here? <Link className="font-semibold text-brand-700 hover:underline" to={paths.signup}>Create an account</Link></>}>
-      {reason && !error && <div className="mb-4"><Alert tone="info">{reason}</Alert></div>}
+    <AuthCard
+      title="Log in to Agora"
+      subtitle={
+        <>
+          New here?{' '}
+          <Link className="font-semibold text-brand-700 hover:underline" to={paths.signup}>
+            Create an account
+          </Link>
+        </>
+      }
+    >
+      {reason && !error && (
+        <div className="mb-4">
+          <Alert tone="info">{reason}</Alert>
+        </div>
+      )}
       <GoogleButton next={next} />
       <OrDivider />
       <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -117,7 +133,9 @@ function TwoFactorStep({ onSignedIn, onRestart }: { onSignedIn: (me: CurrentUser
         {error && (
           <Alert tone="error" title={error.message}>
             {error.code === 'two_factor_expired' && (
-              <button type="button" className="mt-1 font-semibold underline" onClick={onRestart}>Log in again</button>
+              <button type="button" className="mt-1 font-semibold underline" onClick={onRestart}>
+                Log in again
+              </button>
             )}
           </Alert>
         )}

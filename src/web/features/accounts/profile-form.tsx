@@ -41,7 +41,13 @@ export function AvatarEditor({ user }: { user: CurrentUser }) {
   return (
     <div className="flex flex-wrap items-center gap-5">
       <div className="relative">
-        <img src={user.profileImage} alt="Your avatar" className="h-24 w-24 rounded-full border border-slate-200 object-cover" width={96} height={96} />
+        <img
+          src={user.profileImage}
+          alt="Your avatar"
+          className="h-24 w-24 rounded-full border border-slate-200 object-cover"
+          width={96}
+          height={96}
+        />
         {busy && (
           <div className="absolute inset-0 flex items-center justify-center rounded-full bg-white/70 text-brand-700">
             <Spinner className="h-6 w-6" label="Uploading…" />
@@ -52,7 +58,14 @@ export function AvatarEditor({ user }: { user: CurrentUser }) {
         <label className="inline-flex cursor-pointer items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50 focus-within:ring-2 focus-within:ring-brand-500">
           <Camera className="h-4 w-4" aria-hidden="true" />
           Change picture
-          <input ref={input} type="file" accept={ACCEPTED.join(',')} className="sr-only" disabled={busy} onChange={(e) => onFile(e.target.files?.[0])} />
+          <input
+            ref={input}
+            type="file"
+            accept={ACCEPTED.join(',')}
+            className="sr-only"
+            disabled={busy}
+            onChange={(e) => onFile(e.target.files?.[0])}
+          />
         </label>
         <p className="text-xs text-slate-600">PNG, JPEG or WebP, up to 5 MB.</p>
         {message && <Alert tone={message.tone}>{message.text}</Alert>}
@@ -72,7 +85,14 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
     setStatus(null);
     const body = { firstName: values.firstName.trim(), lastName: values.lastName.trim(), city: values.city.trim() };
     if (!body.firstName || !body.lastName) {
-      return setStatus({ tone: 'error', text: MESSAGES.emptyFields, fields: { ...(body.firstName ? {} : { firstName: 'First name is required' }), ...(body.lastName ? {} : { lastName: 'Last name is required' }) } });
+      return setStatus({
+        tone: 'error',
+        text: MESSAGES.emptyFields,
+        fields: {
+          ...(body.firstName ? {} : { firstName: 'First name is required' }),
+          ...(body.lastName ? {} : { lastName: 'Last name is required' }),
+        },
+      });
     }
     try {
       const me = await updateProfile(user.id, body);
@@ -80,7 +100,11 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
       reset({ firstName: me.firstName, lastName: me.lastName, city: me.city ?? '' });
       setStatus({ tone: 'success', text: 'Your profile has been saved' });
     } catch (err) {
-      setStatus({ tone: 'error', text: err instanceof ApiError ? err.message : MESSAGES.locationError, fields: err instanceof ApiError ? err.fields : undefined });
+      setStatus({
+        tone: 'error',
+        text: err instanceof ApiError ? err.message : MESSAGES.locationError,
+        fields: err instanceof ApiError ? err.fields : undefined,
+      });
     }
   });
 
@@ -95,10 +119,18 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
           <Field label="First name" autoComplete="given-name" error={status?.fields?.firstName} {...register('firstName')} />
           <Field label="Last name" autoComplete="family-name" error={status?.fields?.lastName} {...register('lastName')} />
         </div>
-        <Field label="City" autoComplete="address-level2" hint="Used to show courses and clubs near you." error={status?.fields?.city} {...register('city')} />
+        <Field
+          label="City"
+          autoComplete="address-level2"
+          hint="Used to show courses and clubs near you."
+          error={status?.fields?.city}
+          {...register('city')}
+        />
         <Field label="Email" value={user.email} readOnly disabled />
         <div className="flex justify-end">
-          <Button type="submit" loading={formState.isSubmitting} disabled={!formState.isDirty}>Save changes</Button>
+          <Button type="submit" loading={formState.isSubmitting} disabled={!formState.isDirty}>
+            Save changes
+          </Button>
         </div>
       </form>
     </Card>

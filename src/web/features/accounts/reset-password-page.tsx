@@ -21,7 +21,9 @@ export default function ResetPasswordPage() {
     return (
       <AuthCard title="This link did not work">
         <Alert tone="error">This reset link is invalid or has expired. Ask for a new one.</Alert>
-        <Link to={paths.sendPasswordReset} className="mt-4 block text-center text-sm font-semibold text-brand-700 hover:underline">Send a new link</Link>
+        <Link to={paths.sendPasswordReset} className="mt-4 block text-center text-sm font-semibold text-brand-700 hover:underline">
+          Send a new link
+        </Link>
       </AuthCard>
     );
   }
@@ -30,12 +32,15 @@ export default function ResetPasswordPage() {
     const pw = password.trim();
     const reasons = passwordWeaknesses(pw);
     if (reasons.length) return setError({ message: 'This password is too weak', fields: { password: reasons.join('. ') } });
-    if (pw !== confirm.trim()) return setError({ message: 'The passwords do not match', fields: { confirm: 'Type the same password twice' } });
+    if (pw !== confirm.trim())
+      return setError({ message: 'The passwords do not match', fields: { confirm: 'Type the same password twice' } });
     try {
       await resetPassword(token, pw);
       navigate(paths.login(undefined, 'password-reset'), { replace: true });
     } catch (err) {
-      setError(err instanceof ApiError ? { message: err.message, fields: err.fields } : { message: 'Could not change the password', fields: {} });
+      setError(
+        err instanceof ApiError ? { message: err.message, fields: err.fields } : { message: 'Could not change the password', fields: {} },
+      );
     }
   });
 
@@ -44,8 +49,16 @@ export default function ResetPasswordPage() {
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         {error && <Alert tone="error">{error.message}</Alert>}
         <Field label="New password" type="password" autoComplete="new-password" error={error?.fields.password} {...register('password')} />
-        <Field label="Confirm new password" type="password" autoComplete="new-password" error={error?.fields.confirm} {...register('confirm')} />
-        <Button type="submit" className="w-full" loading={formState.isSubmitting}>Change password</Button>
+        <Field
+          label="Confirm new password"
+          type="password"
+          autoComplete="new-password"
+          error={error?.fields.confirm}
+          {...register('confirm')}
+        />
+        <Button type="submit" className="w-full" loading={formState.isSubmitting}>
+          Change password
+        </Button>
       </form>
     </AuthCard>
   );

@@ -26,15 +26,21 @@ export default function SendPasswordResetPage() {
   return (
     <AuthCard title="Reset your password" subtitle="Enter the email of your account and we will send you a link to choose a new password.">
       {sent ? (
-        <Alert tone="success" title="Check your email">{sent}</Alert>
+        <Alert tone="success" title="Check your email">
+          {sent}
+        </Alert>
       ) : (
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           {error && <Alert tone="error">{error}</Alert>}
           <Field label="Email" type="email" autoComplete="email" {...register('email')} />
-          <Button type="submit" className="w-full" loading={formState.isSubmitting}>Send reset link</Button>
+          <Button type="submit" className="w-full" loading={formState.isSubmitting}>
+            Send reset link
+          </Button>
         </form>
       )}
-      <Link to={paths.login()} className="mt-4 block text-center text-sm font-semibold text-brand-700 hover:underline">Back to log in</Link>
+      <Link to={paths.login()} className="mt-4 block text-center text-sm font-semibold text-brand-700 hover:underline">
+        Back to log in
+      </Link>
     </AuthCard>
   );
 }

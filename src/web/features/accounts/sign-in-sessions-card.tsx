@@ -41,19 +41,35 @@ export function SignInSessionsCard() {
           <p className="text-sm text-slate-600">Sign out of devices you no longer use.</p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <Button variant="secondary" disabled={others.length === 0} loading={busy === 'others'} onClick={() => run('others', revokeOtherSignInSessions)}>
+          <Button
+            variant="secondary"
+            disabled={others.length === 0}
+            loading={busy === 'others'}
+            onClick={() => run('others', revokeOtherSignInSessions)}
+          >
             Sign out other devices
           </Button>
-          <Button variant="secondary" className="text-red-700" loading={busy === 'everywhere'} onClick={() => run('everywhere', async () => {
-            const result = await signOutEverywhere();
-            await signOut();
-            return result;
-          })}>
+          <Button
+            variant="secondary"
+            className="text-red-700"
+            loading={busy === 'everywhere'}
+            onClick={() =>
+              run('everywhere', async () => {
+                const result = await signOutEverywhere();
+                await signOut();
+                return result;
+              })
+            }
+          >
             Sign out everywhere
           </Button>
         </div>
       </div>
-      {message && <div className="mb-3"><Alert tone={message.tone}>{message.text}</Alert></div>}
+      {message && (
+        <div className="mb-3">
+          <Alert tone={message.tone}>{message.text}</Alert>
+        </div>
+      )}
       {isPending && <Spinner label="Loading your sessions…" />}
       {isError && <Alert tone="error">Could not load your sessions.</Alert>}
       <ul className="divide-y divide-slate-100" aria-label="Active sessions">
@@ -64,13 +80,23 @@ export function SignInSessionsCard() {
               <div>
                 <p className="text-sm font-medium text-slate-900">
                   {s.device}
-                  {s.current && <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800">This device</span>}
+                  {s.current && (
+                    <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800">This device</span>
+                  )}
                 </p>
-                <p className="text-xs text-slate-600">Last seen {when(s.lastSeenAt)}{s.ipAddress ? ` · ${s.ipAddress}` : ''}</p>
+                <p className="text-xs text-slate-600">
+                  Last seen {when(s.lastSeenAt)}
+                  {s.ipAddress ? ` · ${s.ipAddress}` : ''}
+                </p>
               </div>
             </div>
             {!s.current && (
-              <Button variant="ghost" className="text-red-700" loading={busy === s.id} onClick={() => run(s.id, () => revokeSignInSession(s.id))}>
+              <Button
+                variant="ghost"
+                className="text-red-700"
+                loading={busy === s.id}
+                onClick={() => run(s.id, () => revokeSignInSession(s.id))}
+              >
                 Sign out
               </Button>
             )}

@@ -12,7 +12,13 @@ import { AuthCard } from './auth-card';
 import { GoogleButton, OrDivider } from './google-button';
 
 type Values = Required<SignUpBody>;
-const LABELS: Record<keyof Values, string> = { email: 'Email', firstName: 'First name', lastName: 'Last name', password: 'Password', birthdate: 'Birthdate' };
+const LABELS: Record<keyof Values, string> = {
+  email: 'Email',
+  firstName: 'First name',
+  lastName: 'Last name',
+  password: 'Password',
+  birthdate: 'Birthdate',
+};
 
 /** The same checks the server makes, so most mistakes are shown before a round trip. */
 function check(v: Values): ApiError | null {
@@ -27,7 +33,13 @@ function check(v: Values): ApiError | null {
   const reasons = passwordWeaknesses(v.password, v.email);
   if (reasons.length) fields.password = reasons.join('. ');
   if (Object.keys(fields).length) {
-    return new ApiError(400, reasons.length && Object.keys(fields).length === 1 ? 'This password is too weak' : 'Check the highlighted fields', 'invalid', fields, reasons);
+    return new ApiError(
+      400,
+      reasons.length && Object.keys(fields).length === 1 ? 'This password is too weak' : 'Check the highlighted fields',
+      'invalid',
+      fields,
+      reasons,
+    );
   }
   return null;
 }
@@ -51,7 +63,17 @@ export default function SignUpPage() {
   });
 
   return (
-    <AuthCard title="Create your Agora account" subtitle={<>Already have one? <Link className="font-semibold text-brand-700 hover:underline" to={paths.login()}>Log in</Link></>}>
+    <AuthCard
+      title="Create your Agora account"
+      subtitle={
+        <>
+          Already have one?{' '}
+          <Link className="font-semibold text-brand-700 hover:underline" to={paths.login()}>
+            Log in
+          </Link>
+        </>
+      }
+    >
       <GoogleButton />
       <OrDivider />
       <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -59,7 +81,9 @@ export default function SignUpPage() {
           <Alert tone="error" title={error.message}>
             {error.reasons.length > 0 && (
               <ul className="list-disc pl-4">
-                {error.reasons.map((r) => <li key={r}>{r}</li>)}
+                {error.reasons.map((r) => (
+                  <li key={r}>{r}</li>
+                ))}
               </ul>
             )}
           </Alert>
@@ -69,8 +93,22 @@ export default function SignUpPage() {
           <Field label="First name" autoComplete="given-name" error={error?.fields.firstName} {...register('firstName')} />
           <Field label="Last name" autoComplete="family-name" error={error?.fields.lastName} {...register('lastName')} />
         </div>
-        <Field label="Password" type="password" autoComplete="new-password" hint="At least 8 characters, mixing letters with numbers or symbols." error={error?.fields.password} {...register('password')} />
-        <Field label="Birthdate" type="date" autoComplete="bday" max={new Date().toISOString().slice(0, 10)} error={error?.fields.birthdate} {...register('birthdate')} />
+        <Field
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 8 characters, mixing letters with numbers or symbols."
+          error={error?.fields.password}
+          {...register('password')}
+        />
+        <Field
+          label="Birthdate"
+          type="date"
+          autoComplete="bday"
+          max={new Date().toISOString().slice(0, 10)}
+          error={error?.fields.birthdate}
+          {...register('birthdate')}
+        />
         <Button type="submit" className="w-full" loading={formState.isSubmitting}>
           Sign up
         </Button>

@@ -9,7 +9,13 @@ import { Card } from '@web/components/ui/card';
 import { Field } from '@web/components/ui/field';
 import { Spinner } from '@web/components/ui/spinner';
 import {
-  confirmTwoFactorSetup, confirmWithCode, disableTwoFactor, downloadBackupCodes, regenerateBackupCodes, startTwoFactorSetup, twoFactorQuery,
+  confirmTwoFactorSetup,
+  confirmWithCode,
+  disableTwoFactor,
+  downloadBackupCodes,
+  regenerateBackupCodes,
+  startTwoFactorSetup,
+  twoFactorQuery,
 } from './api/two-factor';
 
 type Step =
@@ -72,15 +78,27 @@ export function TwoFactorCard() {
       </div>
       {isPending && <Spinner label="Loading…" />}
       {isError && <Alert tone="error">Could not load your two-factor settings.</Alert>}
-      {error && step.kind !== 'step-up' && <div className="mb-3"><Alert tone="error">{error.message}</Alert></div>}
-      {notice && <div className="mb-3"><Alert tone="success">{notice}</Alert></div>}
+      {error && step.kind !== 'step-up' && (
+        <div className="mb-3">
+          <Alert tone="error">{error.message}</Alert>
+        </div>
+      )}
+      {notice && (
+        <div className="mb-3">
+          <Alert tone="success">{notice}</Alert>
+        </div>
+      )}
 
       {data && step.kind === 'idle' && (
         <div className="flex flex-wrap gap-3">
           {data.enabled ? (
             <>
-              <Button variant="secondary" onClick={() => setStep({ kind: 'password', then: 'codes' })}>New backup codes</Button>
-              <Button variant="secondary" className="text-red-700" onClick={() => setStep({ kind: 'disable' })}>Turn off</Button>
+              <Button variant="secondary" onClick={() => setStep({ kind: 'password', then: 'codes' })}>
+                New backup codes
+              </Button>
+              <Button variant="secondary" className="text-red-700" onClick={() => setStep({ kind: 'disable' })}>
+                Turn off
+              </Button>
             </>
           ) : (
             <Button onClick={() => setStep({ kind: 'password', then: 'setup' })}>Turn on an authenticator app</Button>
@@ -90,33 +108,65 @@ export function TwoFactorCard() {
 
       {step.kind === 'password' && (
         <form className="space-y-3" onSubmit={onPassword(step.then)} noValidate>
-          <Field label="Your password" name="password" type="password" autoComplete="current-password" error={error?.fields.password}
-            hint="Leave it empty if you only log in with Google." />
+          <Field
+            label="Your password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            error={error?.fields.password}
+            hint="Leave it empty if you only log in with Google."
+          />
           <div className="flex gap-3">
-            <Button type="submit" loading={busy}>Continue</Button>
-            <Button type="button" variant="ghost" onClick={() => setStep({ kind: 'idle' })}>Cancel</Button>
+            <Button type="submit" loading={busy}>
+              Continue
+            </Button>
+            <Button type="button" variant="ghost" onClick={() => setStep({ kind: 'idle' })}>
+              Cancel
+            </Button>
           </div>
         </form>
       )}
 
       {step.kind === 'scan' && (
-        <form className="space-y-4" noValidate onSubmit={(e) => {
-          e.preventDefault();
-          const code = formValue(e, 'code').replace(/\s+/g, '');
-          void run(async () => setStep({ kind: 'codes', codes: (await confirmTwoFactorSetup(code)).backupCodes }));
-        }}>
+        <form
+          className="space-y-4"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            const code = formValue(e, 'code').replace(/\s+/g, '');
+            void run(async () => setStep({ kind: 'codes', codes: (await confirmTwoFactorSetup(code)).backupCodes }));
+          }}
+        >
           <p className="text-sm text-slate-700">1. Scan this QR code with your authenticator app, or type the key.</p>
           <div className="flex flex-wrap items-center gap-6">
-            <img src={step.setup.qrCode} alt="QR code to add Agora to your authenticator app" width={176} height={176} className="rounded border border-slate-200" />
+            <img
+              src={step.setup.qrCode}
+              alt="QR code to add Agora to your authenticator app"
+              width={176}
+              height={176}
+              className="rounded border border-slate-200"
+            />
             <div>
               <p className="text-xs font-medium text-slate-600">Key</p>
-              <code data-testid="totp-key" className="break-all rounded bg-slate-100 px-2 py-1 font-mono text-sm text-slate-900">{step.setup.key}</code>
+              <code data-testid="totp-key" className="break-all rounded bg-slate-100 px-2 py-1 font-mono text-sm text-slate-900">
+                {step.setup.key}
+              </code>
             </div>
           </div>
-          <Field label="2. Enter the 6-digit code it shows" name="code" inputMode="numeric" autoComplete="one-time-code" error={error?.fields.code} />
+          <Field
+            label="2. Enter the 6-digit code it shows"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            error={error?.fields.code}
+          />
           <div className="flex gap-3">
-            <Button type="submit" loading={busy}>Turn on</Button>
-            <Button type="button" variant="ghost" onClick={() => setStep({ kind: 'idle' })}>Cancel</Button>
+            <Button type="submit" loading={busy}>
+              Turn on
+            </Button>
+            <Button type="button" variant="ghost" onClick={() => setStep({ kind: 'idle' })}>
+              Cancel
+            </Button>
           </div>
         </form>
       )}
@@ -126,57 +176,103 @@ export function TwoFactorCard() {
           <Alert tone="success" title="Two-factor sign-in is on">
             Keep these backup codes somewhere safe. Each works once, if you lose your phone.
           </Alert>
-          <ul aria-label="Backup codes" className="grid grid-cols-2 gap-2 rounded-lg bg-slate-50 p-3 font-mono text-sm text-slate-900 sm:grid-cols-5">
-            {step.codes.map((c) => <li key={c}>{c}</li>)}
+          <ul
+            aria-label="Backup codes"
+            className="grid grid-cols-2 gap-2 rounded-lg bg-slate-50 p-3 font-mono text-sm text-slate-900 sm:grid-cols-5"
+          >
+            {step.codes.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
           </ul>
           <div className="flex gap-3">
-            <Button variant="secondary" onClick={() => downloadBackupCodes(step.codes)}>Download as .txt</Button>
+            <Button variant="secondary" onClick={() => downloadBackupCodes(step.codes)}>
+              Download as .txt
+            </Button>
             <Button onClick={() => setStep({ kind: 'idle' })}>Done</Button>
           </div>
         </div>
       )}
 
       {step.kind === 'disable' && (
-        <form className="space-y-3" noValidate onSubmit={(e) => {
-          e.preventDefault();
-          const password = formValue(e, 'password');
-          const code = formValue(e, 'code');
-          void run(async () => {
-            setNotice((await disableTwoFactor(password, code)).message);
-            setStep({ kind: 'idle' });
-          });
-        }}>
+        <form
+          className="space-y-3"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            const password = formValue(e, 'password');
+            const code = formValue(e, 'code');
+            void run(async () => {
+              setNotice((await disableTwoFactor(password, code)).message);
+              setStep({ kind: 'idle' });
+            });
+          }}
+        >
           <Field label="Your password" name="password" type="password" autoComplete="current-password" error={error?.fields.password} />
           <Field label="A code from your app or a backup code" name="code" autoComplete="one-time-code" error={error?.fields.code} />
           <div className="flex gap-3">
-            <Button type="submit" variant="danger" loading={busy}>Turn off two-factor sign-in</Button>
-            <Button type="button" variant="ghost" onClick={() => setStep({ kind: 'idle' })}>Cancel</Button>
+            <Button type="submit" variant="danger" loading={busy}>
+              Turn off two-factor sign-in
+            </Button>
+            <Button type="button" variant="ghost" onClick={() => setStep({ kind: 'idle' })}>
+              Cancel
+            </Button>
           </div>
         </form>
       )}
 
       {step.kind === 'step-up' && (
-        <StepUpForm busy={busy} error={error} onCancel={() => setStep({ kind: 'idle' })} onCode={(code) => run(async () => {
-          await confirmWithCode(code);
-          setStep({ kind: 'idle' });
-          await step.retry();
-        })} />
+        <StepUpForm
+          busy={busy}
+          error={error}
+          onCancel={() => setStep({ kind: 'idle' })}
+          onCode={(code) =>
+            run(async () => {
+              await confirmWithCode(code);
+              setStep({ kind: 'idle' });
+              await step.retry();
+            })
+          }
+        />
       )}
     </Card>
   );
 }
 
 /** Asks for a code before a sensitive change (the session had no recent second factor). */
-export function StepUpForm({ busy, error, onCode, onCancel }: {
-  busy: boolean; error: ApiError | null; onCode: (code: string) => void; onCancel: () => void;
+export function StepUpForm({
+  busy,
+  error,
+  onCode,
+  onCancel,
+}: {
+  busy: boolean;
+  error: ApiError | null;
+  onCode: (code: string) => void;
+  onCancel: () => void;
 }) {
   return (
-    <form className="space-y-3" noValidate onSubmit={(e) => { e.preventDefault(); onCode(formValue(e, 'code')); }}>
+    <form
+      className="space-y-3"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        onCode(formValue(e, 'code'));
+      }}
+    >
       <Alert tone="info">Confirm it is you: enter a code from your authenticator app or a backup code.</Alert>
-      <Field label="Code" name="code" autoComplete="one-time-code" error={error?.code === 'second_factor_required' ? undefined : error?.message} />
+      <Field
+        label="Code"
+        name="code"
+        autoComplete="one-time-code"
+        error={error?.code === 'second_factor_required' ? undefined : error?.message}
+      />
       <div className="flex gap-3">
-        <Button type="submit" loading={busy}>Confirm</Button>
-        <Button type="button" variant="ghost" onClick={onCancel}>Cancel</Button>
+        <Button type="submit" loading={busy}>
+          Confirm
+        </Button>
+        <Button type="button" variant="ghost" onClick={onCancel}>
+          Cancel
+        </Button>
       </div>
     </form>
   );

@@ -28,8 +28,8 @@ export default function VerifyEmailPage() {
       <div className="flex flex-col items-center text-center">
         <MailCheck className="h-12 w-12 text-brand-700" aria-hidden="true" />
         <p className="mt-4 text-slate-700">
-          We sent a verification link to {email ? <strong className="break-all">{email}</strong> : 'your email address'}.
-          Open it to activate your account, then log in.
+          We sent a verification link to {email ? <strong className="break-all">{email}</strong> : 'your email address'}. Open it to
+          activate your account, then log in.
         </p>
         <p className="mt-2 text-sm text-slate-600">Nothing there? Check your spam folder, or send the link again.</p>
       </div>

@@ -43,7 +43,11 @@ function PaymentOptions({ course }: { course: CourseView }) {
   return (
     <ul className="space-y-1 text-sm text-slate-700">
       <li>One payment of {formatPrice(course.priceCents, course.currency)}</li>
-      {n && n > 1 && <li>or {n} monthly payments of {formatPrice(Math.ceil(course.priceCents / n), course.currency)}</li>}
+      {n && n > 1 && (
+        <li>
+          or {n} monthly payments of {formatPrice(Math.ceil(course.priceCents / n), course.currency)}
+        </li>
+      )}
     </ul>
   );
 }
@@ -52,7 +56,9 @@ function Section({ id, title, children, action }: { id: string; title: string; c
   return (
     <section aria-labelledby={`${id}-title`} id={id} className="scroll-mt-24">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
-        <h2 id={`${id}-title`} className="text-xl font-bold tracking-tight text-slate-900">{title}</h2>
+        <h2 id={`${id}-title`} className="text-xl font-bold tracking-tight text-slate-900">
+          {title}
+        </h2>
         {action}
       </div>
       {children}
@@ -79,39 +85,90 @@ function CourseDetail({ course }: { course: CourseView }) {
 
   return (
     <div>
-      {flash && <div className="mb-4"><Alert tone="success">{flash}</Alert></div>}
+      {flash && (
+        <div className="mb-4">
+          <Alert tone="success">{flash}</Alert>
+        </div>
+      )}
       {course.isOwner && (
         <div className="mb-4 flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-brand-100 bg-brand-50 p-4">
           <p className="text-sm text-brand-800">
             <span className="font-semibold">You teach this course.</span>{' '}
-            {course.status === 'draft' ? 'It is a draft: only you can see this page.' : course.status === 'archived' ? 'It is archived: it no longer appears in search.' : 'This is how learners see it.'}
+            {course.status === 'draft'
+              ? 'It is a draft: only you can see this page.'
+              : course.status === 'archived'
+                ? 'It is archived: it no longer appears in search.'
+                : 'This is how learners see it.'}
           </p>
           <div className="flex flex-wrap gap-2">
-            <ButtonLink to={paths.editCourse(course.id)} variant="secondary" className="py-2"><Pencil className="h-4 w-4" aria-hidden="true" /> Edit course</ButtonLink>
-            <ButtonLink to={paths.courseRoster(course.id)} variant="secondary" className="py-2"><ClipboardList className="h-4 w-4" aria-hidden="true" /> Roster</ButtonLink>
+            <ButtonLink to={paths.editCourse(course.id)} variant="secondary" className="py-2">
+              <Pencil className="h-4 w-4" aria-hidden="true" /> Edit course
+            </ButtonLink>
+            <ButtonLink to={paths.courseRoster(course.id)} variant="secondary" className="py-2">
+              <ClipboardList className="h-4 w-4" aria-hidden="true" /> Roster
+            </ButtonLink>
           </div>
         </div>
       )}
 
-      <CourseCover src={course.coverImage} category={course.category} className={`w-full rounded-2xl ${course.coverImage ? 'aspect-[2/1] sm:aspect-[3/1]' : 'h-32 sm:h-44'}`} iconClass="h-14 w-14" />
+      <CourseCover
+        src={course.coverImage}
+        category={course.category}
+        className={`w-full rounded-2xl ${course.coverImage ? 'aspect-[2/1] sm:aspect-[3/1]' : 'h-32 sm:h-44'}`}
+        iconClass="h-14 w-14"
+      />
 
       <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_20rem]">
         <div className="min-w-0 space-y-10">
           <header>
             <ul className="flex flex-wrap gap-1.5" aria-label="About this course">
-              <li><Badge tone="brand">{categoryLabel(course.category)}</Badge></li>
-              <li><Badge>{levelLabel(course.level)}</Badge></li>
-              <li><Badge>{course.format === 'online' ? <Monitor className="h-3 w-3" aria-hidden="true" /> : <MapPin className="h-3 w-3" aria-hidden="true" />}{where}</Badge></li>
-              <li><Badge><Globe2 className="h-3 w-3" aria-hidden="true" />{course.language}</Badge></li>
-              {course.audience && <li><Badge><Users className="h-3 w-3" aria-hidden="true" />{course.audience}</Badge></li>}
-              {course.status !== 'published' && <li><Badge tone="amber">{course.status === 'draft' ? 'Draft' : 'Archived'}</Badge></li>}
+              <li>
+                <Badge tone="brand">{categoryLabel(course.category)}</Badge>
+              </li>
+              <li>
+                <Badge>{levelLabel(course.level)}</Badge>
+              </li>
+              <li>
+                <Badge>
+                  {course.format === 'online' ? (
+                    <Monitor className="h-3 w-3" aria-hidden="true" />
+                  ) : (
+                    <MapPin className="h-3 w-3" aria-hidden="true" />
+                  )}
+                  {where}
+                </Badge>
+              </li>
+              <li>
+                <Badge>
+                  <Globe2 className="h-3 w-3" aria-hidden="true" />
+                  {course.language}
+                </Badge>
+              </li>
+              {course.audience && (
+                <li>
+                  <Badge>
+                    <Users className="h-3 w-3" aria-hidden="true" />
+                    {course.audience}
+                  </Badge>
+                </li>
+              )}
+              {course.status !== 'published' && (
+                <li>
+                  <Badge tone="amber">{course.status === 'draft' ? 'Draft' : 'Archived'}</Badge>
+                </li>
+              )}
             </ul>
             <h1 className="mt-3 break-words text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{course.title}</h1>
             <p className="mt-2 break-words text-lg text-slate-700">{course.summary}</p>
             <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-slate-700">
-              <a href="#reviews" className="hover:underline"><Stars value={course.ratingAvg} count={course.ratingCount} /></a>
+              <a href="#reviews" className="hover:underline">
+                <Stars value={course.ratingAvg} count={course.ratingCount} />
+              </a>
               <span>
-                by <Link to={paths.educator(course.educator.userId)} className="font-semibold text-brand-700 hover:underline">{course.educator.name}</Link>
+                by{' '}
+                <Link to={paths.educator(course.educator.userId)} className="font-semibold text-brand-700 hover:underline">
+                  {course.educator.name}
+                </Link>
               </span>
             </div>
             {/* Small screens: the price and the way to the sessions, right under the title. */}
@@ -119,31 +176,50 @@ function CourseDetail({ course }: { course: CourseView }) {
               <div className="flex flex-wrap items-center justify-between gap-3">
                 <p className="text-2xl font-bold text-slate-900">{formatPrice(course.priceCents, course.currency)}</p>
                 {!course.isOwner && upcoming.length > 0 && (
-                  <a href="#sessions" className={buttonClass('primary', 'py-2')}>{upcoming.some((s) => s.myEnrolment) ? 'Your sessions' : 'Choose a session'}</a>
+                  <a href="#sessions" className={buttonClass('primary', 'py-2')}>
+                    {upcoming.some((s) => s.myEnrolment) ? 'Your sessions' : 'Choose a session'}
+                  </a>
                 )}
               </div>
-              <div className="mt-1"><PaymentOptions course={course} /></div>
+              <div className="mt-1">
+                <PaymentOptions course={course} />
+              </div>
             </div>
           </header>
 
           <Section id="sessions" title="Sessions">
             {upcoming.length === 0 ? (
               <div className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">
-                No upcoming session yet. {course.isOwner ? <Link to={paths.newSession(course.id)} className="font-semibold text-brand-700 hover:underline">Add a session</Link> : 'Check back soon.'}
+                No upcoming session yet.{' '}
+                {course.isOwner ? (
+                  <Link to={paths.newSession(course.id)} className="font-semibold text-brand-700 hover:underline">
+                    Add a session
+                  </Link>
+                ) : (
+                  'Check back soon.'
+                )}
               </div>
             ) : (
               <>
-                <p className="mb-3 text-sm text-slate-600">Times are shown in your time zone, <span className="font-medium text-slate-800">{zone}</span>.</p>
+                <p className="mb-3 text-sm text-slate-600">
+                  Times are shown in your time zone, <span className="font-medium text-slate-800">{zone}</span>.
+                </p>
                 <div className="space-y-4">
-                  {upcoming.map((s) => <SessionCard key={s.id} courseId={course.id} session={s} isOwner={course.isOwner} viewerZone={zone} />)}
+                  {upcoming.map((s) => (
+                    <SessionCard key={s.id} courseId={course.id} session={s} isOwner={course.isOwner} viewerZone={zone} />
+                  ))}
                 </div>
               </>
             )}
             {past.length > 0 && (
               <details className="mt-4">
-                <summary className="cursor-pointer text-sm font-semibold text-slate-700 hover:underline">Past and cancelled sessions ({past.length})</summary>
+                <summary className="cursor-pointer text-sm font-semibold text-slate-700 hover:underline">
+                  Past and cancelled sessions ({past.length})
+                </summary>
                 <div className="mt-3 space-y-4">
-                  {past.map((s) => <SessionCard key={s.id} courseId={course.id} session={s} isOwner={course.isOwner} viewerZone={zone} />)}
+                  {past.map((s) => (
+                    <SessionCard key={s.id} courseId={course.id} session={s} isOwner={course.isOwner} viewerZone={zone} />
+                  ))}
                 </div>
               </details>
             )}
@@ -152,35 +228,56 @@ function CourseDetail({ course }: { course: CourseView }) {
           <Section id="about" title="About this course">
             <Markdown source={course.description} baseLevel={3} />
             <dl className="mt-6 grid gap-4 rounded-2xl border border-slate-200 bg-white p-5 text-sm sm:grid-cols-2">
-              <div><dt className="font-medium text-slate-900">Level</dt><dd className="text-slate-700">{levelLabel(course.level)}</dd></div>
-              <div><dt className="font-medium text-slate-900">Language</dt><dd className="text-slate-700">{course.language}</dd></div>
-              <div><dt className="font-medium text-slate-900">Who it's for</dt><dd className="text-slate-700">{course.audience || 'Everyone'}</dd></div>
+              <div>
+                <dt className="font-medium text-slate-900">Level</dt>
+                <dd className="text-slate-700">{levelLabel(course.level)}</dd>
+              </div>
+              <div>
+                <dt className="font-medium text-slate-900">Language</dt>
+                <dd className="text-slate-700">{course.language}</dd>
+              </div>
+              <div>
+                <dt className="font-medium text-slate-900">Who it's for</dt>
+                <dd className="text-slate-700">{course.audience || 'Everyone'}</dd>
+              </div>
               <div>
                 <dt className="font-medium text-slate-900">Where</dt>
-                <dd className="break-words text-slate-700">{course.format === 'online' ? 'Online: the meeting link is shared with enrolled learners' : [course.address, course.city].filter(Boolean).join(', ')}</dd>
+                <dd className="break-words text-slate-700">
+                  {course.format === 'online'
+                    ? 'Online: the meeting link is shared with enrolled learners'
+                    : [course.address, course.city].filter(Boolean).join(', ')}
+                </dd>
               </div>
             </dl>
           </Section>
 
           <Section id="educator" title="Your educator">
-            <Card><EducatorCard educator={course.educator} /></Card>
+            <Card>
+              <EducatorCard educator={course.educator} />
+            </Card>
           </Section>
 
           <Section
             id="reviews"
             title="Reviews"
-            action={course.canReview && (
-              <ButtonLink to={paths.reviewCourse(course.id)} variant="secondary" className="py-2">
-                <Star className="h-4 w-4" aria-hidden="true" /> {myReview ? 'Edit your review' : 'Write a review'}
-              </ButtonLink>
-            )}
+            action={
+              course.canReview && (
+                <ButtonLink to={paths.reviewCourse(course.id)} variant="secondary" className="py-2">
+                  <Star className="h-4 w-4" aria-hidden="true" /> {myReview ? 'Edit your review' : 'Write a review'}
+                </ButtonLink>
+              )
+            }
           >
             <Card>
               <RatingSummary avg={course.ratingAvg} count={course.ratingCount} reviews={course.reviews} />
               {course.reviews.length > 0 ? (
-                <div className="mt-4 border-t border-slate-100"><ReviewList reviews={course.reviews} /></div>
+                <div className="mt-4 border-t border-slate-100">
+                  <ReviewList reviews={course.reviews} />
+                </div>
               ) : (
-                <p className="mt-4 text-sm text-slate-600">{course.canReview ? 'Be the first to share how it went.' : 'Learners who take this course can review it here.'}</p>
+                <p className="mt-4 text-sm text-slate-600">
+                  {course.canReview ? 'Be the first to share how it went.' : 'Learners who take this course can review it here.'}
+                </p>
               )}
             </Card>
           </Section>
@@ -188,7 +285,9 @@ function CourseDetail({ course }: { course: CourseView }) {
           <Section id="refunds" title="Refund policy">
             <p className="flex gap-2 text-sm text-slate-700">
               <ShieldCheck className="h-5 w-5 shrink-0 text-emerald-700" aria-hidden="true" />
-              <span><span className="font-semibold text-slate-900">{policy.label}.</span> {policy.text}</span>
+              <span>
+                <span className="font-semibold text-slate-900">{policy.label}.</span> {policy.text}
+              </span>
             </p>
           </Section>
         </div>
@@ -196,11 +295,16 @@ function CourseDetail({ course }: { course: CourseView }) {
         <aside aria-label="Price and enrolment" className="hidden lg:block">
           <div className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm lg:sticky lg:top-24">
             <p className="text-3xl font-bold text-slate-900">{formatPrice(course.priceCents, course.currency)}</p>
-            <div className="mt-2"><PaymentOptions course={course} /></div>
+            <div className="mt-2">
+              <PaymentOptions course={course} />
+            </div>
             {next ? (
               <p className="mt-4 flex items-start gap-2 text-sm text-slate-700">
                 <CalendarDays className="mt-0.5 h-4 w-4 shrink-0 text-brand-700" aria-hidden="true" />
-                <span>Next session {formatDateRange(next.startsOn, next.endsOn)} (starts {startsIn(next.startsOn)}){next.seatsLeft > 0 ? `, ${next.seatsLeft} seats left` : ', full: waitlist open'}</span>
+                <span>
+                  Next session {formatDateRange(next.startsOn, next.endsOn)} (starts {startsIn(next.startsOn)})
+                  {next.seatsLeft > 0 ? `, ${next.seatsLeft} seats left` : ', full: waitlist open'}
+                </span>
               </p>
             ) : (
               <p className="mt-4 text-sm text-slate-600">No upcoming session yet.</p>
@@ -208,10 +312,14 @@ function CourseDetail({ course }: { course: CourseView }) {
             {course.isOwner ? (
               <div className="mt-4 grid gap-2">
                 <ButtonLink to={paths.editCourse(course.id)}>Edit course</ButtonLink>
-                <ButtonLink to={paths.courseRoster(course.id)} variant="secondary">Roster</ButtonLink>
+                <ButtonLink to={paths.courseRoster(course.id)} variant="secondary">
+                  Roster
+                </ButtonLink>
               </div>
             ) : upcoming.length > 0 ? (
-              <a href="#sessions" className={buttonClass('primary', 'mt-4 w-full')}>{upcoming.some((s) => s.myEnrolment) ? 'Your sessions' : 'Choose a session'}</a>
+              <a href="#sessions" className={buttonClass('primary', 'mt-4 w-full')}>
+                {upcoming.some((s) => s.myEnrolment) ? 'Your sessions' : 'Choose a session'}
+              </a>
             ) : null}
             <p className="mt-4 border-t border-slate-100 pt-3 text-xs text-slate-600">
               <span className="font-semibold text-slate-700">{policy.label} refunds:</span> {policy.text}
@@ -225,5 +333,9 @@ function CourseDetail({ course }: { course: CourseView }) {
 
 export default function CoursePage() {
   const { id } = useParams();
-  return <CourseGate id={id} loading={<CourseSkeleton />}>{(course) => <CourseDetail course={course} />}</CourseGate>;
+  return (
+    <CourseGate id={id} loading={<CourseSkeleton />}>
+      {(course) => <CourseDetail course={course} />}
+    </CourseGate>
+  );
 }

@@ -22,18 +22,26 @@ function Done({ course, result }: { course: CourseView; result: EnrolmentResult 
   const waitlisted = result.enrolment.status === 'waitlisted';
   return (
     <div className="mx-auto max-w-2xl rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm" role="status">
-      {waitlisted ? <Hourglass className="mx-auto h-12 w-12 text-amber-600" aria-hidden="true" /> : <CalendarCheck2 className="mx-auto h-12 w-12 text-emerald-600" aria-hidden="true" />}
+      {waitlisted ? (
+        <Hourglass className="mx-auto h-12 w-12 text-amber-600" aria-hidden="true" />
+      ) : (
+        <CalendarCheck2 className="mx-auto h-12 w-12 text-emerald-600" aria-hidden="true" />
+      )}
       <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">
         {waitlisted ? `You're on the waitlist (#${result.enrolment.waitlistPosition ?? '?'})` : "You're enrolled"}
       </h1>
       <p className="mx-auto mt-2 max-w-md text-slate-600">
-        {waitlisted
-          ? 'When a seat is freed it goes to the first learner waiting, automatically. We will email you if it is yours.'
-          : <>See you in class! Your class times are on your dashboard, and you can add them to your calendar from there.</>}
+        {waitlisted ? (
+          'When a seat is freed it goes to the first learner waiting, automatically. We will email you if it is yours.'
+        ) : (
+          <>See you in class! Your class times are on your dashboard, and you can add them to your calendar from there.</>
+        )}
       </p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
         <ButtonLink to={paths.dashboard}>Go to your dashboard</ButtonLink>
-        <ButtonLink to={paths.course(course.id)} variant="secondary">Back to the course</ButtonLink>
+        <ButtonLink to={paths.course(course.id)} variant="secondary">
+          Back to the course
+        </ButtonLink>
       </div>
     </div>
   );
@@ -68,40 +76,80 @@ function Enrol({ course, session }: { course: CourseView; session: Session }) {
   const policy = refundPolicy(course.refundPolicy);
 
   let blocker: ReactNode = null;
-  if (course.isOwner) blocker = <Alert tone="info" title="This is your course">Educators cannot enrol in their own courses. Learners see this page when they enrol.</Alert>;
-  else if (session.myEnrolment) {
+  if (course.isOwner)
     blocker = (
-      <Alert tone="info" title={session.myEnrolment.status === 'waitlisted' ? 'You are already on the waitlist of this session' : 'You are already enrolled in this session'}>
-        <span className="mt-1 flex flex-wrap items-center gap-2"><EnrolmentBadge enrolment={session.myEnrolment} />
-          <Link to={paths.drop(course.id, session.id)} className="font-semibold underline">Drop this session</Link></span>
+      <Alert tone="info" title="This is your course">
+        Educators cannot enrol in their own courses. Learners see this page when they enrol.
       </Alert>
     );
-  } else if (closed) blocker = <Alert tone="error" title={session.status === 'cancelled' ? 'This session has been cancelled' : 'This session has already ended'}>Choose another session of this course.</Alert>;
-  else if (course.status !== 'published') blocker = <Alert tone="error" title="This course is not open for enrolment">It has not been published.</Alert>;
+  else if (session.myEnrolment) {
+    blocker = (
+      <Alert
+        tone="info"
+        title={
+          session.myEnrolment.status === 'waitlisted'
+            ? 'You are already on the waitlist of this session'
+            : 'You are already enrolled in this session'
+        }
+      >
+        <span className="mt-1 flex flex-wrap items-center gap-2">
+          <EnrolmentBadge enrolment={session.myEnrolment} />
+          <Link to={paths.drop(course.id, session.id)} className="font-semibold underline">
+            Drop this session
+          </Link>
+        </span>
+      </Alert>
+    );
+  } else if (closed)
+    blocker = (
+      <Alert tone="error" title={session.status === 'cancelled' ? 'This session has been cancelled' : 'This session has already ended'}>
+        Choose another session of this course.
+      </Alert>
+    );
+  else if (course.status !== 'published')
+    blocker = (
+      <Alert tone="error" title="This course is not open for enrolment">
+        It has not been published.
+      </Alert>
+    );
 
   return (
     <div className="mx-auto max-w-2xl">
-      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{full && !paid ? 'Join the waitlist' : 'Confirm your enrolment'}</h1>
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+        {full && !paid ? 'Join the waitlist' : 'Confirm your enrolment'}
+      </h1>
       <p className="mt-1 text-slate-600">Check the dates and class times before you confirm.</p>
       <div className="mt-6 space-y-4">
         <SessionSummary course={course} session={session} />
         {blocker}
         {!blocker && full && !paid && (
-          <Alert title="This session is full">Join the waitlist: the first seat that is freed goes to the first learner waiting, automatically, and we email you.</Alert>
+          <Alert title="This session is full">
+            Join the waitlist: the first seat that is freed goes to the first learner waiting, automatically, and we email you.
+          </Alert>
         )}
         {!blocker && paid && (
           <p className="text-sm text-slate-600">
-            You pay on the next page{course.installments ? `, at once or in ${course.installments} monthly installments` : ''}. {policy.label} refunds: {policy.text}
+            You pay on the next page{course.installments ? `, at once or in ${course.installments} monthly installments` : ''}.{' '}
+            {policy.label} refunds: {policy.text}
           </p>
         )}
         {error && (
           <Alert tone="error" title="You could not enrol">
             {error instanceof ApiError ? error.message : 'Please try again.'}
-            {error instanceof ApiError && error.status === 409 && <> <Link to={paths.course(course.id)} className="font-semibold underline">See your sessions</Link></>}
+            {error instanceof ApiError && error.status === 409 && (
+              <>
+                {' '}
+                <Link to={paths.course(course.id)} className="font-semibold underline">
+                  See your sessions
+                </Link>
+              </>
+            )}
           </Alert>
         )}
         <div className="flex flex-wrap justify-end gap-3">
-          <ButtonLink to={paths.course(course.id)} variant="secondary">{blocker ? 'Back to the course' : 'Cancel'}</ButtonLink>
+          <ButtonLink to={paths.course(course.id)} variant="secondary">
+            {blocker ? 'Back to the course' : 'Cancel'}
+          </ButtonLink>
           {!blocker && (
             <Button onClick={() => mutation.mutate()} loading={mutation.isPending}>
               {paid ? 'Continue to payment' : full ? 'Join the waitlist' : 'Confirm enrolment'}

@@ -47,9 +47,15 @@ function StarInput({ value, onChange, error }: { value: number; onChange: (n: nu
             </label>
           ))}
         </div>
-        <span className="text-sm font-medium text-slate-700" aria-hidden="true">{WORDS[shown]}</span>
+        <span className="text-sm font-medium text-slate-700" aria-hidden="true">
+          {WORDS[shown]}
+        </span>
       </div>
-      {error && <p id={`${name}-error`} className="mt-1 text-xs font-medium text-red-700">{error}</p>}
+      {error && (
+        <p id={`${name}-error`} className="mt-1 text-xs font-medium text-red-700">
+          {error}
+        </p>
+      )}
     </fieldset>
   );
 }
@@ -75,13 +81,22 @@ function ReviewForm({ course }: { course: CourseView }) {
   });
 
   if (course.isOwner) {
-    return <Alert tone="info" title="This is your course">Educators cannot review their own courses. <Link to={paths.course(course.id)} className="font-semibold underline">Back to the course</Link></Alert>;
+    return (
+      <Alert tone="info" title="This is your course">
+        Educators cannot review their own courses.{' '}
+        <Link to={paths.course(course.id)} className="font-semibold underline">
+          Back to the course
+        </Link>
+      </Alert>
+    );
   }
   if (!course.canReview) {
     return (
       <Alert tone="info" title="Only learners of this course can review it">
         Enrol in a session first; you can review it once you are enrolled.{' '}
-        <Link to={paths.course(course.id, 'sessions')} className="font-semibold underline">See the sessions</Link>
+        <Link to={paths.course(course.id, 'sessions')} className="font-semibold underline">
+          See the sessions
+        </Link>
       </Alert>
     );
   }
@@ -97,10 +112,23 @@ function ReviewForm({ course }: { course: CourseView }) {
         mutation.mutate();
       }}
     >
-      {mutation.error && <Alert tone="error">{mutation.error instanceof ApiError ? mutation.error.message : 'Your review could not be saved. Please try again.'}</Alert>}
-      <StarInput value={rating} onChange={(n) => { setRating(n); setFieldErrors((f) => ({ ...f, rating: '' })); }} error={fieldErrors.rating || undefined} />
+      {mutation.error && (
+        <Alert tone="error">
+          {mutation.error instanceof ApiError ? mutation.error.message : 'Your review could not be saved. Please try again.'}
+        </Alert>
+      )}
+      <StarInput
+        value={rating}
+        onChange={(n) => {
+          setRating(n);
+          setFieldErrors((f) => ({ ...f, rating: '' }));
+        }}
+        error={fieldErrors.rating || undefined}
+      />
       <div>
-        <label htmlFor={textId} className="mb-1.5 block text-sm font-medium text-slate-800">Your review</label>
+        <label htmlFor={textId} className="mb-1.5 block text-sm font-medium text-slate-800">
+          Your review
+        </label>
         <textarea
           id={textId}
           rows={6}
@@ -117,8 +145,12 @@ function ReviewForm({ course }: { course: CourseView }) {
         </p>
       </div>
       <div className="flex flex-wrap justify-end gap-3">
-        <ButtonLink to={paths.course(course.id)} variant="secondary">Cancel</ButtonLink>
-        <Button type="submit" loading={mutation.isPending}>{mine ? 'Update review' : 'Publish review'}</Button>
+        <ButtonLink to={paths.course(course.id)} variant="secondary">
+          Cancel
+        </ButtonLink>
+        <Button type="submit" loading={mutation.isPending}>
+          {mine ? 'Update review' : 'Publish review'}
+        </Button>
       </div>
     </form>
   );
@@ -133,11 +165,21 @@ export default function ReviewPage() {
         return (
           <div className="mx-auto max-w-2xl">
             <div className="mb-6 flex items-center gap-4">
-              <CourseCover src={course.coverImage} category={course.category} className="h-16 w-24 shrink-0 rounded-lg" iconClass="h-7 w-7" />
+              <CourseCover
+                src={course.coverImage}
+                category={course.category}
+                className="h-16 w-24 shrink-0 rounded-lg"
+                iconClass="h-7 w-7"
+              />
               <div className="min-w-0">
-                <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{mine ? 'Edit your review' : 'Review this course'}</h1>
+                <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+                  {mine ? 'Edit your review' : 'Review this course'}
+                </h1>
                 <p className="break-words text-slate-600">
-                  <Link to={paths.course(course.id)} className="hover:text-brand-700 hover:underline">{course.title}</Link> · {course.educator.name}
+                  <Link to={paths.course(course.id)} className="hover:text-brand-700 hover:underline">
+                    {course.title}
+                  </Link>{' '}
+                  · {course.educator.name}
                 </p>
               </div>
             </div>

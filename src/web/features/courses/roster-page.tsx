@@ -57,14 +57,18 @@ function Roster({ course }: { course: CourseView }) {
   const filtered = rows.filter((r) => (!sessionFilter || r.sessionId === sessionFilter) && (!statusFilter || r.status === statusFilter));
   const groups = sessions
     .map((s) => ({ session: s, rows: filtered.filter((r) => r.sessionId === s.id) }))
-    .filter((g) => (!sessionFilter || g.session.id === sessionFilter));
+    .filter((g) => !sessionFilter || g.session.id === sessionFilter);
 
   if (error && !data) {
     if (isNotFound(error)) return <NotFoundPage />;
     return (
       <div className="mx-auto max-w-xl space-y-3">
-        <Alert tone="error" title="The roster could not be loaded">{error instanceof ApiError ? error.message : 'Please try again.'}</Alert>
-        <Button variant="secondary" onClick={() => void refetch()}>Try again</Button>
+        <Alert tone="error" title="The roster could not be loaded">
+          {error instanceof ApiError ? error.message : 'Please try again.'}
+        </Alert>
+        <Button variant="secondary" onClick={() => void refetch()}>
+          Try again
+        </Button>
       </div>
     );
   }
@@ -74,9 +78,17 @@ function Roster({ course }: { course: CourseView }) {
       <CourseCrumbs course={course} here="Roster" />
       <PageHeader
         title="Roster"
-        subtitle={<>Who enrolled in each session of <span className="font-medium text-slate-800">{course.title}</span>.</>}
+        subtitle={
+          <>
+            Who enrolled in each session of <span className="font-medium text-slate-800">{course.title}</span>.
+          </>
+        }
         actions={
-          <a href={rosterCsvUrl(course.id)} download className="inline-flex items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50">
+          <a
+            href={rosterCsvUrl(course.id)}
+            download
+            className="inline-flex items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50"
+          >
             <Download className="h-4 w-4" aria-hidden="true" /> Export CSV
           </a>
         }
@@ -91,7 +103,7 @@ function Roster({ course }: { course: CourseView }) {
         ].map((c) => (
           <div key={c.key} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
             <p className="text-sm text-slate-600">{c.label}</p>
-            <p className="mt-1 text-2xl font-bold text-slate-900">{isPending ? '–' : counts[c.key] ?? 0}</p>
+            <p className="mt-1 text-2xl font-bold text-slate-900">{isPending ? '–' : (counts[c.key] ?? 0)}</p>
           </div>
         ))}
       </section>
@@ -99,11 +111,20 @@ function Roster({ course }: { course: CourseView }) {
       <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:max-w-2xl">
         <Select label="Session" value={sessionFilter} onChange={(e) => setFilter('session', e.target.value)}>
           <option value="">All sessions</option>
-          {sessions.map((s) => <option key={s.id} value={s.id}>{formatDateRange(s.startsOn, s.endsOn)}{s.status === 'cancelled' ? ' (cancelled)' : ''}</option>)}
+          {sessions.map((s) => (
+            <option key={s.id} value={s.id}>
+              {formatDateRange(s.startsOn, s.endsOn)}
+              {s.status === 'cancelled' ? ' (cancelled)' : ''}
+            </option>
+          ))}
         </Select>
         <Select label="Status" value={statusFilter} onChange={(e) => setFilter('status', e.target.value)}>
           <option value="">All statuses</option>
-          {STATUS_ORDER.map((s) => <option key={s} value={s}>{STATUS[s].label}</option>)}
+          {STATUS_ORDER.map((s) => (
+            <option key={s} value={s}>
+              {STATUS[s].label}
+            </option>
+          ))}
         </Select>
       </div>
 
@@ -119,22 +140,32 @@ function Roster({ course }: { course: CourseView }) {
       ) : (
         <div className="space-y-6">
           {groups.map(({ session, rows: list }) => (
-            <section key={session.id} aria-label={`Session ${formatDateRange(session.startsOn, session.endsOn)}`} className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+            <section
+              key={session.id}
+              aria-label={`Session ${formatDateRange(session.startsOn, session.endsOn)}`}
+              className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm"
+            >
               <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 bg-slate-50 px-4 py-3">
                 <div className="flex flex-wrap items-center gap-2">
                   <h2 className="font-semibold text-slate-900">{formatDateRange(session.startsOn, session.endsOn)}</h2>
                   <Badge tone={SESSION_STATUS[session.status].tone}>{SESSION_STATUS[session.status].label}</Badge>
                 </div>
-                <p className="text-sm text-slate-600">{session.seatsTaken} / {session.capacity} seats taken{session.waitlisted ? ` · ${session.waitlisted} waitlisted` : ''}</p>
+                <p className="text-sm text-slate-600">
+                  {session.seatsTaken} / {session.capacity} seats taken{session.waitlisted ? ` · ${session.waitlisted} waitlisted` : ''}
+                </p>
               </header>
               {list.length === 0 ? (
-                <p className="px-4 py-6 text-sm text-slate-600">{statusFilter ? 'Nobody with this status in this session.' : 'Nobody has enrolled in this session yet.'}</p>
+                <p className="px-4 py-6 text-sm text-slate-600">
+                  {statusFilter ? 'Nobody with this status in this session.' : 'Nobody has enrolled in this session yet.'}
+                </p>
               ) : (
                 <RosterTable rows={list} caption={`Learners of the session ${sessionLabel(session.id)}`} />
               )}
             </section>
           ))}
-          <p className="text-sm text-slate-600">{plural(filtered.length, 'enrolment')} shown{filtered.length !== rows.length ? ` of ${rows.length}` : ''}.</p>
+          <p className="text-sm text-slate-600">
+            {plural(filtered.length, 'enrolment')} shown{filtered.length !== rows.length ? ` of ${rows.length}` : ''}.
+          </p>
         </div>
       )}
     </div>
@@ -159,18 +190,32 @@ function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) 
         <caption className="sr-only">{caption}</caption>
         <thead className="text-xs uppercase tracking-wide text-slate-600">
           <tr>
-            <th scope="col" className="px-4 py-2 font-semibold">Name</th>
-            <th scope="col" className="px-4 py-2 font-semibold">Email</th>
-            <th scope="col" className="px-4 py-2 font-semibold">Status</th>
-            <th scope="col" className="px-4 py-2 font-semibold">Enrolled</th>
+            <th scope="col" className="px-4 py-2 font-semibold">
+              Name
+            </th>
+            <th scope="col" className="px-4 py-2 font-semibold">
+              Email
+            </th>
+            <th scope="col" className="px-4 py-2 font-semibold">
+              Status
+            </th>
+            <th scope="col" className="px-4 py-2 font-semibold">
+              Enrolled
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((r) => (
             <tr key={r.enrolmentId}>
               <td className="px-4 py-2.5 font-medium text-slate-900">{r.learnerName}</td>
-              <td className="px-4 py-2.5"><a href={`mailto:${r.learnerEmail}`} className="text-brand-700 hover:underline">{r.learnerEmail}</a></td>
-              <td className="px-4 py-2.5"><Badge tone={STATUS[r.status]?.tone ?? 'slate'}>{STATUS[r.status]?.label ?? r.status}</Badge></td>
+              <td className="px-4 py-2.5">
+                <a href={`mailto:${r.learnerEmail}`} className="text-brand-700 hover:underline">
+                  {r.learnerEmail}
+                </a>
+              </td>
+              <td className="px-4 py-2.5">
+                <Badge tone={STATUS[r.status]?.tone ?? 'slate'}>{STATUS[r.status]?.label ?? r.status}</Badge>
+              </td>
               <td className="px-4 py-2.5 text-slate-700">{formatDateTime(r.enrolledAt)}</td>
             </tr>
           ))}
@@ -184,7 +229,9 @@ function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) 
               <p className="font-medium text-slate-900">{r.learnerName}</p>
               <Badge tone={STATUS[r.status]?.tone ?? 'slate'}>{STATUS[r.status]?.label ?? r.status}</Badge>
             </div>
-            <a href={`mailto:${r.learnerEmail}`} className="block break-all text-brand-700 hover:underline">{r.learnerEmail}</a>
+            <a href={`mailto:${r.learnerEmail}`} className="block break-all text-brand-700 hover:underline">
+              {r.learnerEmail}
+            </a>
             <p className="text-xs text-slate-600">Enrolled {formatDateTime(r.enrolledAt)}</p>
           </li>
         ))}

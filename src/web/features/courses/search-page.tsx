@@ -22,7 +22,8 @@ const SORT_LABELS: Record<(typeof SEARCH_SORTS)[number], string> = {
 /** Filters (not the words, the sort or the page): what "Clear filters" removes. */
 const FILTER_KEYS = ['category', 'level', 'format', 'city', 'free', 'minPrice', 'maxPrice', 'startsAfter', 'hasSeats'] as const;
 
-const oneOf = <T extends string>(list: readonly T[], v: string | null): T | undefined => (v && (list as readonly string[]).includes(v) ? (v as T) : undefined);
+const oneOf = <T extends string>(list: readonly T[], v: string | null): T | undefined =>
+  v && (list as readonly string[]).includes(v) ? (v as T) : undefined;
 const cents = (v: string | null) => (v && /^\d+$/.test(v) ? Number(v) : undefined);
 
 /** The search as the URL states it; unknown or malformed values are ignored. */
@@ -58,14 +59,21 @@ const inputClass = selectClass + ' placeholder:text-slate-500';
 function Labelled({ label, children, htmlFor }: { label: string; children: ReactNode; htmlFor: string }) {
   return (
     <div>
-      <label htmlFor={htmlFor} className="mb-1.5 block text-sm font-medium text-slate-800">{label}</label>
+      <label htmlFor={htmlFor} className="mb-1.5 block text-sm font-medium text-slate-800">
+        {label}
+      </label>
       {children}
     </div>
   );
 }
 
 /** A text filter committed to the URL on blur or Enter (not on every keystroke). */
-function CommitInput({ id, value, onCommit, ...props }: { id: string; value: string; onCommit: (v: string) => void } & Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>) {
+function CommitInput({
+  id,
+  value,
+  onCommit,
+  ...props
+}: { id: string; value: string; onCommit: (v: string) => void } & Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>) {
   const [draft, setDraft] = useState(value);
   // A new value from the URL (back/forward, "Clear filters") replaces the draft: adjusted while rendering.
   const [prevValue, setPrevValue] = useState(value);
@@ -92,7 +100,12 @@ function CommitInput({ id, value, onCommit, ...props }: { id: string; value: str
   );
 }
 
-function Filters({ query, set, clear, activeCount }: {
+function Filters({
+  query,
+  set,
+  clear,
+  activeCount,
+}: {
   query: ReturnType<typeof readQuery>;
   set: (changes: Record<string, string | undefined>) => void;
   clear: () => void;
@@ -102,30 +115,57 @@ function Filters({ query, set, clear, activeCount }: {
   return (
     <form aria-label="Filters" className="space-y-5" onSubmit={(e) => e.preventDefault()}>
       <Labelled label="Category" htmlFor={`${id}-category`}>
-        <select id={`${id}-category`} className={selectClass} value={query.category ?? ''} onChange={(e) => set({ category: e.target.value || undefined })}>
+        <select
+          id={`${id}-category`}
+          className={selectClass}
+          value={query.category ?? ''}
+          onChange={(e) => set({ category: e.target.value || undefined })}
+        >
           <option value="">All categories</option>
-          {CATEGORIES.map((c) => <option key={c.id} value={c.id}>{c.label}</option>)}
+          {CATEGORIES.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.label}
+            </option>
+          ))}
         </select>
       </Labelled>
 
       <fieldset>
         <legend className="mb-1.5 block text-sm font-medium text-slate-800">Price</legend>
         <label className="flex items-center gap-2 text-sm text-slate-800">
-          <input type="checkbox" className="h-4 w-4 rounded border-slate-300 accent-brand-700" checked={query.free === 'true'}
-            onChange={(e) => set({ free: e.target.checked ? 'true' : undefined, minPrice: undefined, maxPrice: undefined })} />
+          <input
+            type="checkbox"
+            className="h-4 w-4 rounded border-slate-300 accent-brand-700"
+            checked={query.free === 'true'}
+            onChange={(e) => set({ free: e.target.checked ? 'true' : undefined, minPrice: undefined, maxPrice: undefined })}
+          />
           Free courses only
         </label>
         {query.free !== 'true' && (
           <div className="mt-2 grid grid-cols-2 gap-2">
             <div>
-              <label htmlFor={`${id}-min`} className="mb-1 block text-xs text-slate-600">Min price</label>
-              <CommitInput id={`${id}-min`} inputMode="decimal" placeholder="0" value={dollars(query.minPrice as number | undefined)}
-                onCommit={(v) => set({ minPrice: toCents(v)?.toString() })} />
+              <label htmlFor={`${id}-min`} className="mb-1 block text-xs text-slate-600">
+                Min price
+              </label>
+              <CommitInput
+                id={`${id}-min`}
+                inputMode="decimal"
+                placeholder="0"
+                value={dollars(query.minPrice as number | undefined)}
+                onCommit={(v) => set({ minPrice: toCents(v)?.toString() })}
+              />
             </div>
             <div>
-              <label htmlFor={`${id}-max`} className="mb-1 block text-xs text-slate-600">Max price</label>
-              <CommitInput id={`${id}-max`} inputMode="decimal" placeholder="Any" value={dollars(query.maxPrice as number | undefined)}
-                onCommit={(v) => set({ maxPrice: toCents(v)?.toString() })} />
+              <label htmlFor={`${id}-max`} className="mb-1 block text-xs text-slate-600">
+                Max price
+              </label>
+              <CommitInput
+                id={`${id}-max`}
+                inputMode="decimal"
+                placeholder="Any"
+                value={dollars(query.maxPrice as number | undefined)}
+                onCommit={(v) => set({ maxPrice: toCents(v)?.toString() })}
+              />
             </div>
           </div>
         )}
@@ -134,35 +174,74 @@ function Filters({ query, set, clear, activeCount }: {
       <fieldset>
         <legend className="mb-1.5 block text-sm font-medium text-slate-800">Where</legend>
         <div className="flex flex-wrap gap-x-4 gap-y-1.5">
-          {([['', 'Anywhere'], ['online', 'Online'], ['in_person', 'In person']] as const).map(([value, label]) => (
+          {(
+            [
+              ['', 'Anywhere'],
+              ['online', 'Online'],
+              ['in_person', 'In person'],
+            ] as const
+          ).map(([value, label]) => (
             <label key={value} className="flex items-center gap-2 text-sm text-slate-800">
-              <input type="radio" name={`${id}-format`} className="h-4 w-4 accent-brand-700" checked={(query.format ?? '') === value}
-                onChange={() => set({ format: value || undefined, ...(value === 'online' ? { city: undefined } : {}) })} />
+              <input
+                type="radio"
+                name={`${id}-format`}
+                className="h-4 w-4 accent-brand-700"
+                checked={(query.format ?? '') === value}
+                onChange={() => set({ format: value || undefined, ...(value === 'online' ? { city: undefined } : {}) })}
+              />
               {label}
             </label>
           ))}
         </div>
         {query.format !== 'online' && (
           <div className="mt-2">
-            <label htmlFor={`${id}-city`} className="mb-1 block text-xs text-slate-600">City</label>
-            <CommitInput id={`${id}-city`} placeholder="e.g. London" autoComplete="address-level2" value={query.city ?? ''} onCommit={(v) => set({ city: v.trim() || undefined })} />
+            <label htmlFor={`${id}-city`} className="mb-1 block text-xs text-slate-600">
+              City
+            </label>
+            <CommitInput
+              id={`${id}-city`}
+              placeholder="e.g. London"
+              autoComplete="address-level2"
+              value={query.city ?? ''}
+              onCommit={(v) => set({ city: v.trim() || undefined })}
+            />
           </div>
         )}
       </fieldset>
 
       <Labelled label="Starts after" htmlFor={`${id}-after`}>
-        <input id={`${id}-after`} type="date" className={inputClass} value={query.startsAfter ?? ''} onChange={(e) => set({ startsAfter: e.target.value || undefined })} />
+        <input
+          id={`${id}-after`}
+          type="date"
+          className={inputClass}
+          value={query.startsAfter ?? ''}
+          onChange={(e) => set({ startsAfter: e.target.value || undefined })}
+        />
       </Labelled>
 
       <Labelled label="Level" htmlFor={`${id}-level`}>
-        <select id={`${id}-level`} className={selectClass} value={query.level ?? ''} onChange={(e) => set({ level: e.target.value || undefined })}>
+        <select
+          id={`${id}-level`}
+          className={selectClass}
+          value={query.level ?? ''}
+          onChange={(e) => set({ level: e.target.value || undefined })}
+        >
           <option value="">Any level</option>
-          {LEVELS.map((l) => <option key={l.id} value={l.id}>{l.id === 'all' ? 'Suitable for all levels' : l.label}</option>)}
+          {LEVELS.map((l) => (
+            <option key={l.id} value={l.id}>
+              {l.id === 'all' ? 'Suitable for all levels' : l.label}
+            </option>
+          ))}
         </select>
       </Labelled>
 
       <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
-        <input type="checkbox" className="h-4 w-4 rounded border-slate-300 accent-brand-700" checked={query.hasSeats === 'true'} onChange={(e) => set({ hasSeats: e.target.checked ? 'true' : undefined })} />
+        <input
+          type="checkbox"
+          className="h-4 w-4 rounded border-slate-300 accent-brand-700"
+          checked={query.hasSeats === 'true'}
+          onChange={(e) => set({ hasSeats: e.target.checked ? 'true' : undefined })}
+        />
         Has seats left
       </label>
 
@@ -177,15 +256,32 @@ function Filters({ query, set, clear, activeCount }: {
 
 function Pagination({ page, pages, href }: { page: number; pages: number; href: (p: number) => string }) {
   if (pages <= 1) return null;
-  const link = 'inline-flex items-center gap-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50';
+  const link =
+    'inline-flex items-center gap-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50';
   const off = 'inline-flex items-center gap-1 rounded-lg border border-slate-200 px-3 py-2 text-sm font-semibold text-slate-400';
   return (
     <nav aria-label="Pagination" className="mt-8 flex items-center justify-between gap-3">
-      {page > 1 ? <Link to={href(page - 1)} className={link} rel="prev"><ChevronLeft className="h-4 w-4" aria-hidden="true" /> Previous</Link>
-        : <span className={off} aria-disabled="true"><ChevronLeft className="h-4 w-4" aria-hidden="true" /> Previous</span>}
-      <p className="text-sm text-slate-700" aria-current="page">Page {page} of {pages}</p>
-      {page < pages ? <Link to={href(page + 1)} className={link} rel="next">Next <ChevronRight className="h-4 w-4" aria-hidden="true" /></Link>
-        : <span className={off} aria-disabled="true">Next <ChevronRight className="h-4 w-4" aria-hidden="true" /></span>}
+      {page > 1 ? (
+        <Link to={href(page - 1)} className={link} rel="prev">
+          <ChevronLeft className="h-4 w-4" aria-hidden="true" /> Previous
+        </Link>
+      ) : (
+        <span className={off} aria-disabled="true">
+          <ChevronLeft className="h-4 w-4" aria-hidden="true" /> Previous
+        </span>
+      )}
+      <p className="text-sm text-slate-700" aria-current="page">
+        Page {page} of {pages}
+      </p>
+      {page < pages ? (
+        <Link to={href(page + 1)} className={link} rel="next">
+          Next <ChevronRight className="h-4 w-4" aria-hidden="true" />
+        </Link>
+      ) : (
+        <span className={off} aria-disabled="true">
+          Next <ChevronRight className="h-4 w-4" aria-hidden="true" />
+        </span>
+      )}
     </nav>
   );
 }
@@ -202,10 +298,20 @@ function EmptyState({ q, activeCount, clear }: { q?: string; activeCount: number
       </ul>
       <div className="mt-4 flex flex-wrap justify-center gap-2">
         {CATEGORIES.slice(0, 8).map((c) => (
-          <Link key={c.id} to={paths.courseSearch({ category: c.id })} className="rounded-full border border-slate-300 bg-white px-3 py-1 text-sm text-slate-700 hover:border-brand-500 hover:text-brand-700">{c.label}</Link>
+          <Link
+            key={c.id}
+            to={paths.courseSearch({ category: c.id })}
+            className="rounded-full border border-slate-300 bg-white px-3 py-1 text-sm text-slate-700 hover:border-brand-500 hover:text-brand-700"
+          >
+            {c.label}
+          </Link>
         ))}
       </div>
-      {activeCount > 0 && <Button type="button" variant="secondary" className="mt-5" onClick={clear}>Clear filters</Button>}
+      {activeCount > 0 && (
+        <Button type="button" variant="secondary" className="mt-5" onClick={clear}>
+          Clear filters
+        </Button>
+      )}
     </div>
   );
 }
@@ -274,7 +380,9 @@ export default function SearchPage() {
             className="block w-full rounded-lg border border-slate-300 bg-white py-3 pl-10 pr-3 text-base text-slate-900 shadow-sm placeholder:text-slate-500 focus:outline-none focus:ring-2 focus:ring-brand-500"
           />
         </div>
-        <Button type="submit" className="px-5">Search</Button>
+        <Button type="submit" className="px-5">
+          Search
+        </Button>
       </form>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-[16rem_1fr]">
@@ -286,10 +394,16 @@ export default function SearchPage() {
             aria-controls={panelId}
             onClick={() => setPanel((p) => !p)}
           >
-            <span className="flex items-center gap-2"><SlidersHorizontal className="h-4 w-4" aria-hidden="true" /> Filters{activeCount > 0 ? ` (${activeCount})` : ''}</span>
+            <span className="flex items-center gap-2">
+              <SlidersHorizontal className="h-4 w-4" aria-hidden="true" /> Filters{activeCount > 0 ? ` (${activeCount})` : ''}
+            </span>
             <span className="text-brand-700">{panel ? 'Hide' : 'Show'}</span>
           </button>
-          <aside id={panelId} aria-label="Search filters" className={`${panel ? 'mt-3 block' : 'hidden'} rounded-2xl border border-slate-200 bg-white p-4 shadow-sm lg:sticky lg:top-24 lg:mt-0 lg:block`}>
+          <aside
+            id={panelId}
+            aria-label="Search filters"
+            className={`${panel ? 'mt-3 block' : 'hidden'} rounded-2xl border border-slate-200 bg-white p-4 shadow-sm lg:sticky lg:top-24 lg:mt-0 lg:block`}
+          >
             <Filters query={query} set={set} clear={clear} activeCount={activeCount} />
             <Button type="button" className="mt-4 w-full lg:hidden" onClick={() => setPanel(false)}>
               {data ? `Show ${data.total.toLocaleString('en')} ${data.total === 1 ? 'course' : 'courses'}` : 'Show courses'}
@@ -302,15 +416,31 @@ export default function SearchPage() {
             <p className="text-sm text-slate-700" aria-live="polite">
               {data ? (
                 <>
-                  <span className="font-semibold text-slate-900">{data.total.toLocaleString('en')}</span> {data.total === 1 ? 'course' : 'courses'}
+                  <span className="font-semibold text-slate-900">{data.total.toLocaleString('en')}</span>{' '}
+                  {data.total === 1 ? 'course' : 'courses'}
                   {query.q && <> for “{query.q}”</>}
                 </>
-              ) : isPending ? 'Searching…' : ''}
+              ) : isPending ? (
+                'Searching…'
+              ) : (
+                ''
+              )}
             </p>
             <div className="flex items-center gap-2">
-              <label htmlFor={`${panelId}-sort`} className="whitespace-nowrap text-sm font-medium text-slate-800">Sort by</label>
-              <select id={`${panelId}-sort`} className={`${selectClass} w-auto`} value={query.sort} onChange={(e) => set({ sort: e.target.value })}>
-                {SEARCH_SORTS.map((s) => <option key={s} value={s}>{SORT_LABELS[s]}</option>)}
+              <label htmlFor={`${panelId}-sort`} className="whitespace-nowrap text-sm font-medium text-slate-800">
+                Sort by
+              </label>
+              <select
+                id={`${panelId}-sort`}
+                className={`${selectClass} w-auto`}
+                value={query.sort}
+                onChange={(e) => set({ sort: e.target.value })}
+              >
+                {SEARCH_SORTS.map((s) => (
+                  <option key={s} value={s}>
+                    {SORT_LABELS[s]}
+                  </option>
+                ))}
               </select>
             </div>
           </div>
@@ -323,8 +453,12 @@ export default function SearchPage() {
 
           {error && !data ? (
             <div className="space-y-3">
-              <Alert tone="error" title="The search did not work">{error instanceof ApiError ? error.message : 'Please try again.'}</Alert>
-              <Button variant="secondary" onClick={() => void refetch()}>Try again</Button>
+              <Alert tone="error" title="The search did not work">
+                {error instanceof ApiError ? error.message : 'Please try again.'}
+              </Alert>
+              <Button variant="secondary" onClick={() => void refetch()}>
+                Try again
+              </Button>
             </div>
           ) : isPending ? (
             <CourseGridSkeleton count={6} className="sm:grid-cols-2 xl:grid-cols-3" />

@@ -21,19 +21,30 @@ export function ClassChart({ times, zone, days = 14 }: { times: DashboardClassTi
   return (
     <figure>
       <figcaption className="text-sm font-semibold text-slate-900">
-        Next 2 weeks <span className="font-normal text-slate-600">· {total} {total === 1 ? 'class' : 'classes'}</span>
+        Next 2 weeks{' '}
+        <span className="font-normal text-slate-600">
+          · {total} {total === 1 ? 'class' : 'classes'}
+        </span>
       </figcaption>
       <ol className="mt-3 flex h-28 items-end gap-1" aria-label="Classes per day">
         {bars.map((b, i) => (
-          <li key={b.key} className="flex h-full flex-1 flex-col items-center justify-end gap-1" title={`${b.long}: ${b.n} ${b.n === 1 ? 'class' : 'classes'}`}>
-            <span className="sr-only">{b.long}: {b.n} {b.n === 1 ? 'class' : 'classes'}</span>
+          <li
+            key={b.key}
+            className="flex h-full flex-1 flex-col items-center justify-end gap-1"
+            title={`${b.long}: ${b.n} ${b.n === 1 ? 'class' : 'classes'}`}
+          >
+            <span className="sr-only">
+              {b.long}: {b.n} {b.n === 1 ? 'class' : 'classes'}
+            </span>
             <span aria-hidden="true" className="flex w-full flex-1 items-end">
               <span
                 className={`block w-full rounded-t ${b.n ? 'bg-brand-600' : 'bg-slate-200'}`}
                 style={{ height: b.n ? `${Math.max(12, (b.n / max) * 100)}%` : '4px' }}
               />
             </span>
-            <span aria-hidden="true" className={`text-[10px] leading-none ${i === 0 ? 'font-bold text-brand-700' : 'text-slate-500'}`}>{b.weekday}</span>
+            <span aria-hidden="true" className={`text-[10px] leading-none ${i === 0 ? 'font-bold text-brand-700' : 'text-slate-500'}`}>
+              {b.weekday}
+            </span>
           </li>
         ))}
       </ol>

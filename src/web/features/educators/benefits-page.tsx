@@ -14,7 +14,10 @@ const EXAMPLE = 10_000;
 function Section({ id, icon, title, children }: { id: string; icon: ReactNode; title: string; children: ReactNode }) {
   return (
     <section aria-labelledby={id} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-      <h2 id={id} className="flex items-center gap-2 text-lg font-semibold text-slate-900">{icon}{title}</h2>
+      <h2 id={id} className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+        {icon}
+        {title}
+      </h2>
       <div className="mt-3 space-y-3 text-sm leading-relaxed text-slate-700">{children}</div>
     </section>
   );
@@ -31,22 +34,34 @@ export default function BenefitsPage() {
       <PageHeader title="Teaching on Agora" subtitle="Fees, payouts and refunds: what happens to the money when a learner pays." />
       <div className="space-y-6">
         <Section id="fees" icon={<Percent className="h-5 w-5 text-brand-700" aria-hidden="true" />} title="Fees">
-          <p>Publishing is free. When a learner pays for a seat, Agora keeps a platform fee and the rest is yours. Free courses cost nothing.</p>
+          <p>
+            Publishing is free. When a learner pays for a seat, Agora keeps a platform fee and the rest is yours. Free courses cost nothing.
+          </p>
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Platform fee on a {money(EXAMPLE, 'usd')} sale</caption>
               <thead>
                 <tr className="border-b border-slate-200 text-slate-600">
-                  <th scope="col" className="py-2 pr-4 font-medium">Plan</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Fee</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">On a {money(EXAMPLE, 'usd')} sale</th>
-                  <th scope="col" className="py-2 font-medium">You receive</th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Plan
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Fee
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    On a {money(EXAMPLE, 'usd')} sale
+                  </th>
+                  <th scope="col" className="py-2 font-medium">
+                    You receive
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {rows.map((r) => (
                   <tr key={r.plan} className="border-b border-slate-100 last:border-0">
-                    <th scope="row" className="py-2 pr-4 font-medium text-slate-900">{r.plan}</th>
+                    <th scope="row" className="py-2 pr-4 font-medium text-slate-900">
+                      {r.plan}
+                    </th>
                     <td className="py-2 pr-4">{r.fee}%</td>
                     <td className="py-2 pr-4">{money(platformFee(EXAMPLE, r.fee), 'usd')}</td>
                     <td className="py-2 font-semibold text-slate-900">{money(EXAMPLE - platformFee(EXAMPLE, r.fee), 'usd')}</td>
@@ -60,30 +75,51 @@ export default function BenefitsPage() {
 
         <Section id="payouts" icon={<Banknote className="h-5 w-5 text-brand-700" aria-hidden="true" />} title="How payouts work">
           <p>
-            Payouts go through <strong>Stripe Connect Express</strong>. In onboarding you give Stripe your identity and bank details once; Agora never sees them.
-            Every payment is a <strong>destination charge</strong>: the learner pays, the money goes straight to your Stripe account, and the platform fee is kept by Agora in the same step.
+            Payouts go through <strong>Stripe Connect Express</strong>. In onboarding you give Stripe your identity and bank details once;
+            Agora never sees them. Every payment is a <strong>destination charge</strong>: the learner pays, the money goes straight to your
+            Stripe account, and the platform fee is kept by Agora in the same step.
           </p>
-          <p>Stripe pays your balance out to your bank on its regular schedule. Your payouts dashboard (from your educator dashboard) shows your balance, payouts and tax details.</p>
+          <p>
+            Stripe pays your balance out to your bank on its regular schedule. Your payouts dashboard (from your educator dashboard) shows
+            your balance, payouts and tax details.
+          </p>
           <p>You can publish a paid course once your account can take charges; free courses need no payouts.</p>
         </Section>
 
         <Section id="refunds" icon={<RotateCcw className="h-5 w-5 text-brand-700" aria-hidden="true" />} title="Refunds">
-          <p>Each course has one of three refund policies, which learners see before they pay. When a learner drops, their seat is freed for the waitlist and they get back:</p>
+          <p>
+            Each course has one of three refund policies, which learners see before they pay. When a learner drops, their seat is freed for
+            the waitlist and they get back:
+          </p>
           <ul className="list-disc space-y-1 pl-5">
-            {REFUND_POLICIES.map((r) => <li key={r.id}><strong>{r.label}</strong>: {r.text}</li>)}
+            {REFUND_POLICIES.map((r) => (
+              <li key={r.id}>
+                <strong>{r.label}</strong>: {r.text}
+              </li>
+            ))}
             <li>Dropping an installment plan also stops the future installments.</li>
           </ul>
           <p>A refund comes out of the sale it refunds: your dashboard shows sales net of fees and refunds.</p>
         </Section>
 
         <Section id="pro" icon={<Sparkles className="h-5 w-5 text-brand-700" aria-hidden="true" />} title={PRO.name}>
-          <p>For {money(PRO.priceCents, PRO.currency)} a {PRO.interval}, the platform fee drops from {STANDARD_FEE}% to {PRO.feePercent}%. It pays for itself once you sell more than {money(Math.ceil((PRO.priceCents * 100) / (STANDARD_FEE - PRO.feePercent)), PRO.currency)} a month.</p>
-          <ul className="list-disc space-y-1 pl-5">{PRO.features.map((f) => <li key={f}>{f}</li>)}</ul>
+          <p>
+            For {money(PRO.priceCents, PRO.currency)} a {PRO.interval}, the platform fee drops from {STANDARD_FEE}% to {PRO.feePercent}%. It
+            pays for itself once you sell more than{' '}
+            {money(Math.ceil((PRO.priceCents * 100) / (STANDARD_FEE - PRO.feePercent)), PRO.currency)} a month.
+          </p>
+          <ul className="list-disc space-y-1 pl-5">
+            {PRO.features.map((f) => (
+              <li key={f}>{f}</li>
+            ))}
+          </ul>
         </Section>
 
         <div className="flex flex-wrap gap-3">
           <ButtonLink to={paths.educatorOnboard}>Set up your educator account</ButtonLink>
-          <ButtonLink to={paths.pricing} variant="secondary">See pricing and {PRO.name}</ButtonLink>
+          <ButtonLink to={paths.pricing} variant="secondary">
+            See pricing and {PRO.name}
+          </ButtonLink>
         </div>
       </div>
     </div>

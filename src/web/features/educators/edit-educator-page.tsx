@@ -31,8 +31,12 @@ function EditEducator({ id }: { id: string }) {
     if (isNotFound(error)) return <NotFoundPage />;
     return (
       <div className="mx-auto max-w-xl space-y-3">
-        <Alert tone="error" title="Your profile could not be loaded">{error instanceof ApiError ? error.message : 'Please try again.'}</Alert>
-        <Button variant="secondary" onClick={() => void refetch()}>Try again</Button>
+        <Alert tone="error" title="Your profile could not be loaded">
+          {error instanceof ApiError ? error.message : 'Please try again.'}
+        </Alert>
+        <Button variant="secondary" onClick={() => void refetch()}>
+          Try again
+        </Button>
       </div>
     );
   }
@@ -46,7 +50,9 @@ function Editor({ profile }: { profile: EducatorProfile }) {
   return (
     <div className="mx-auto max-w-3xl">
       <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600">
-        <Link to={paths.educator(profile.userId)} className="hover:text-brand-700 hover:underline">Your educator profile</Link>
+        <Link to={paths.educator(profile.userId)} className="hover:text-brand-700 hover:underline">
+          Your educator profile
+        </Link>
         <span aria-hidden="true"> / </span>
         <span>Edit</span>
       </nav>
@@ -71,7 +77,11 @@ function Editor({ profile }: { profile: EducatorProfile }) {
           void queryClient.invalidateQueries({ queryKey: queryKeys.me });
           setFlash({ text: message });
         }}
-        footer={<ButtonLink to={paths.educator(profile.userId)} variant="secondary">View profile</ButtonLink>}
+        footer={
+          <ButtonLink to={paths.educator(profile.userId)} variant="secondary">
+            View profile
+          </ButtonLink>
+        }
       />
       <Toast flash={flash} onClose={() => setFlash(null)} />
     </div>

@@ -25,8 +25,16 @@ function PayoutPanel({ data }: { data: EducatorPayouts }) {
   const account = data.account;
   const ready = payoutsReady(account);
   return (
-    <Panel id="payouts-heading" title="Payouts" action={ready ? <Badge tone="green">Active</Badge> : <Badge tone="amber">{account ? 'Action needed' : 'Not set up'}</Badge>}>
-      {account ? <PayoutFlags account={account} /> : <p className="text-sm text-slate-600">Set up payouts to sell paid courses. Free courses need none.</p>}
+    <Panel
+      id="payouts-heading"
+      title="Payouts"
+      action={ready ? <Badge tone="green">Active</Badge> : <Badge tone="amber">{account ? 'Action needed' : 'Not set up'}</Badge>}
+    >
+      {account ? (
+        <PayoutFlags account={account} />
+      ) : (
+        <p className="text-sm text-slate-600">Set up payouts to sell paid courses. Free courses need none.</p>
+      )}
       <div className="mt-4 flex flex-wrap gap-3">
         {account && account.detailsSubmitted && <PayoutsDashboardButton accountId={account.id} />}
         {!ready && <OnboardingButton me={me} accountId={account?.id} label={account ? 'Finish onboarding' : 'Set up payouts'} />}
@@ -48,10 +56,17 @@ function PlanPanel({ data }: { data: EducatorPayouts }) {
         <p className="mt-2 text-sm text-slate-600">You keep {100 - data.plan.feePercent}% of every sale.</p>
       ) : (
         <p className="mt-2 text-sm text-slate-600">
-          With {PRO.name} the fee drops to {PRO.feePercent}%. <Link to={paths.pricing} className="font-semibold text-brand-700 hover:underline">See {PRO.name}</Link>
+          With {PRO.name} the fee drops to {PRO.feePercent}%.{' '}
+          <Link to={paths.pricing} className="font-semibold text-brand-700 hover:underline">
+            See {PRO.name}
+          </Link>
         </p>
       )}
-      <p className="mt-2 text-sm"><Link to={paths.educatorBenefits} className="font-semibold text-brand-700 hover:underline">How fees and payouts work</Link></p>
+      <p className="mt-2 text-sm">
+        <Link to={paths.educatorBenefits} className="font-semibold text-brand-700 hover:underline">
+          How fees and payouts work
+        </Link>
+      </p>
     </Panel>
   );
 }
@@ -67,7 +82,10 @@ function Totals({ totals }: { totals: EducatorPayouts['totals'] }) {
   return (
     <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4" aria-label="Sales totals">
       {tiles.map(([label, value, note], i) => (
-        <div key={label} className={`rounded-2xl border p-4 shadow-sm ${i === 3 ? 'border-brand-100 bg-brand-50' : 'border-slate-200 bg-white'}`}>
+        <div
+          key={label}
+          className={`rounded-2xl border p-4 shadow-sm ${i === 3 ? 'border-brand-100 bg-brand-50' : 'border-slate-200 bg-white'}`}
+        >
           <dt className="text-sm text-slate-600">{label}</dt>
           <dd className="mt-1 text-xl font-bold tabular-nums text-slate-900 sm:text-2xl">{value}</dd>
           {note && <dd className="text-xs text-slate-600">{note}</dd>}
@@ -93,13 +111,27 @@ function SalesTable({ sales }: { sales: EducatorPayouts['sales'] }) {
           <caption className="sr-only">Your sales, newest first</caption>
           <thead>
             <tr className="border-b border-slate-200 text-slate-600">
-              <th scope="col" className="py-2 pr-3 font-medium">Date</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Course</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Learner</th>
-              <th scope="col" className="py-2 pr-3 text-right font-medium">Amount</th>
-              <th scope="col" className="py-2 pr-3 text-right font-medium">Fee</th>
-              <th scope="col" className="py-2 pr-3 text-right font-medium">Net</th>
-              <th scope="col" className="py-2 font-medium">Payment</th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Date
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Course
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Learner
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right font-medium">
+                Amount
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right font-medium">
+                Fee
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right font-medium">
+                Net
+              </th>
+              <th scope="col" className="py-2 font-medium">
+                Payment
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -107,14 +139,22 @@ function SalesTable({ sales }: { sales: EducatorPayouts['sales'] }) {
               <tr key={s.id} className="border-b border-slate-100 align-top last:border-0">
                 <td className="whitespace-nowrap py-2.5 pr-3 text-slate-700">{formatDay(s.paidAt)}</td>
                 <td className="py-2.5 pr-3 font-medium text-slate-900">
-                  {s.courseId ? <Link to={paths.course(s.courseId)} className="break-words hover:text-brand-700 hover:underline">{s.courseTitle}</Link> : s.courseTitle}
+                  {s.courseId ? (
+                    <Link to={paths.course(s.courseId)} className="break-words hover:text-brand-700 hover:underline">
+                      {s.courseTitle}
+                    </Link>
+                  ) : (
+                    s.courseTitle
+                  )}
                 </td>
                 <td className="py-2.5 pr-3 text-slate-700">{s.learnerName}</td>
                 <td className="whitespace-nowrap py-2.5 pr-3 text-right tabular-nums">{money(s.amountCents, s.currency)}</td>
                 <td className="whitespace-nowrap py-2.5 pr-3 text-right tabular-nums text-slate-600">−{money(s.feeCents, s.currency)}</td>
                 <td className="whitespace-nowrap py-2.5 pr-3 text-right font-semibold tabular-nums text-slate-900">
                   {money(s.netCents, s.currency)}
-                  {s.refundedCents > 0 && <span className="block text-xs font-normal text-amber-800">{money(s.refundedCents, s.currency)} refunded</span>}
+                  {s.refundedCents > 0 && (
+                    <span className="block text-xs font-normal text-amber-800">{money(s.refundedCents, s.currency)} refunded</span>
+                  )}
                 </td>
                 <td className="whitespace-nowrap py-2.5 text-slate-600">{sequenceLabel(s.sequence, s.installments) ?? 'One payment'}</td>
               </tr>
@@ -129,7 +169,9 @@ function SalesTable({ sales }: { sales: EducatorPayouts['sales'] }) {
               <p className="min-w-0 break-words font-semibold text-slate-900">{s.courseTitle}</p>
               <p className="shrink-0 font-semibold tabular-nums text-slate-900">{money(s.netCents, s.currency)}</p>
             </div>
-            <p className="text-slate-600">{s.learnerName} · {formatDay(s.paidAt)}</p>
+            <p className="text-slate-600">
+              {s.learnerName} · {formatDay(s.paidAt)}
+            </p>
             <p className="text-xs text-slate-600">
               {money(s.amountCents, s.currency)} − fee {money(s.feeCents, s.currency)}
               {s.refundedCents > 0 && ` − refunded ${money(s.refundedCents, s.currency)}`}
@@ -145,9 +187,18 @@ function SalesTable({ sales }: { sales: EducatorPayouts['sales'] }) {
 function Loading() {
   return (
     <div className="space-y-6" aria-busy="true">
-      <p role="status" className="sr-only">Loading your sales…</p>
-      <div className="grid gap-6 lg:grid-cols-2"><Skeleton className="h-40" /><Skeleton className="h-40" /></div>
-      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">{[0, 1, 2, 3].map((i) => <Skeleton key={i} className="h-24" />)}</div>
+      <p role="status" className="sr-only">
+        Loading your sales…
+      </p>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Skeleton className="h-40" />
+        <Skeleton className="h-40" />
+      </div>
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        {[0, 1, 2, 3].map((i) => (
+          <Skeleton key={i} className="h-24" />
+        ))}
+      </div>
       <Skeleton className="h-48" />
     </div>
   );
@@ -160,12 +211,20 @@ function EducatorDashboard() {
       <PageHeader
         title="Educator dashboard"
         subtitle="Your sales, fees and payouts."
-        actions={<ButtonLink to={paths.newCourse}><Plus className="h-4 w-4" aria-hidden="true" /> Create a course</ButtonLink>}
+        actions={
+          <ButtonLink to={paths.newCourse}>
+            <Plus className="h-4 w-4" aria-hidden="true" /> Create a course
+          </ButtonLink>
+        }
       />
       {error && !data ? (
         <div className="space-y-3">
-          <Alert tone="error" title="Your sales could not be loaded">{error instanceof ApiError ? error.message : 'Please try again.'}</Alert>
-          <Button variant="secondary" onClick={() => void refetch()} loading={isFetching}>Try again</Button>
+          <Alert tone="error" title="Your sales could not be loaded">
+            {error instanceof ApiError ? error.message : 'Please try again.'}
+          </Alert>
+          <Button variant="secondary" onClick={() => void refetch()} loading={isFetching}>
+            Try again
+          </Button>
         </div>
       ) : !data ? (
         <Loading />
@@ -179,7 +238,15 @@ function EducatorDashboard() {
           <section aria-label="Net sales per day" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
             <SalesChart daily={data.daily} currency={data.totals.currency} />
           </section>
-          <Panel id="sales-heading" title="Sales" action={<span className="flex items-center gap-1 text-sm text-slate-600"><Wallet className="h-4 w-4" aria-hidden="true" /> {data.sales.length} shown</span>}>
+          <Panel
+            id="sales-heading"
+            title="Sales"
+            action={
+              <span className="flex items-center gap-1 text-sm text-slate-600">
+                <Wallet className="h-4 w-4" aria-hidden="true" /> {data.sales.length} shown
+              </span>
+            }
+          >
             <SalesTable sales={data.sales} />
           </Panel>
         </div>
@@ -190,5 +257,9 @@ function EducatorDashboard() {
 
 /** /educator/dashboard — payout status, plan, totals, net sales per day and every sale. */
 export default function EducatorDashboardPage() {
-  return <EducatorOnly><EducatorDashboard /></EducatorOnly>;
+  return (
+    <EducatorOnly>
+      <EducatorDashboard />
+    </EducatorOnly>
+  );
 }

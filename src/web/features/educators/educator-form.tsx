@@ -47,7 +47,13 @@ const FIELDS = new Set(['headline', 'bio', 'subjects', 'links']);
  * (Markdown, with a preview), subjects as chips, up to 5 links. `photo` is rendered above
  * the fields; `onSubmit` throws ApiErrors whose field errors land under the fields.
  */
-export function EducatorForm({ initial, photo, submitLabel, onSubmit, footer }: {
+export function EducatorForm({
+  initial,
+  photo,
+  submitLabel,
+  onSubmit,
+  footer,
+}: {
   initial?: Partial<EducatorValues>;
   photo: ReactNode;
   submitLabel: string;
@@ -57,7 +63,12 @@ export function EducatorForm({ initial, photo, submitLabel, onSubmit, footer }: 
   const { register, control, handleSubmit, formState, setError, reset } = useForm<EducatorValues>({
     resolver,
     mode: 'onTouched',
-    defaultValues: { headline: initial?.headline ?? '', bio: initial?.bio ?? '', subjects: initial?.subjects ?? [], links: initial?.links ?? [] },
+    defaultValues: {
+      headline: initial?.headline ?? '',
+      bio: initial?.bio ?? '',
+      subjects: initial?.subjects ?? [],
+      links: initial?.links ?? [],
+    },
   });
   const [status, setStatus] = useFormStatus<{ text: string; validation?: boolean }>(Object.keys(formState.errors).length);
   const [previewBio, setPreviewBio] = useState(false);
@@ -90,7 +101,14 @@ export function EducatorForm({ initial, photo, submitLabel, onSubmit, footer }: 
       {status && <Alert tone="error">{status.text}</Alert>}
       <FormSection title="Your educator profile" description="Learners see this on your profile and on each of your courses.">
         {photo}
-        <Field label="Headline" maxLength={120} placeholder="e.g. Watercolour painter and art teacher for 10 years" error={e.headline?.message} hint="One line under your name." {...register('headline')} />
+        <Field
+          label="Headline"
+          maxLength={120}
+          placeholder="e.g. Watercolour painter and art teacher for 10 years"
+          error={e.headline?.message}
+          hint="One line under your name."
+          {...register('headline')}
+        />
         <div>
           <TextArea
             label="Bio"
@@ -111,31 +129,65 @@ export function EducatorForm({ initial, photo, submitLabel, onSubmit, footer }: 
               </div>
             </div>
           )}
-          <button type="button" className="mt-1 text-sm font-semibold text-brand-700 hover:underline" aria-pressed={previewBio} onClick={() => setPreviewBio((p) => !p)}>
+          <button
+            type="button"
+            className="mt-1 text-sm font-semibold text-brand-700 hover:underline"
+            aria-pressed={previewBio}
+            onClick={() => setPreviewBio((p) => !p)}
+          >
             {previewBio ? 'Back to editing' : 'Preview the bio'}
           </button>
         </div>
         <Controller
           control={control}
           name="subjects"
-          render={({ field }) => <SubjectsInput value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={(e.subjects as { message?: string } | undefined)?.message ?? (Array.isArray(e.subjects) ? e.subjects.find(Boolean)?.message : undefined)} />}
+          render={({ field }) => (
+            <SubjectsInput
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              error={
+                (e.subjects as { message?: string } | undefined)?.message ??
+                (Array.isArray(e.subjects) ? e.subjects.find(Boolean)?.message : undefined)
+              }
+            />
+          )}
         />
         <Controller
           control={control}
           name="links"
-          render={({ field }) => <LinksInput value={field.value} onChange={field.onChange} errors={linkErrors.map((x) => x?.message)} error={(e.links as { message?: string } | undefined)?.message} />}
+          render={({ field }) => (
+            <LinksInput
+              value={field.value}
+              onChange={field.onChange}
+              errors={linkErrors.map((x) => x?.message)}
+              error={(e.links as { message?: string } | undefined)?.message}
+            />
+          )}
         />
       </FormSection>
       <div className="flex flex-wrap items-center justify-end gap-2">
         {footer}
-        <Button type="submit" loading={formState.isSubmitting}>{submitLabel}</Button>
+        <Button type="submit" loading={formState.isSubmitting}>
+          {submitLabel}
+        </Button>
       </div>
     </form>
   );
 }
 
 /** Subjects as removable chips; Enter or a comma adds what was typed. */
-function SubjectsInput({ value, onChange, onBlur, error }: { value: string[]; onChange: (v: string[]) => void; onBlur: () => void; error?: string }) {
+function SubjectsInput({
+  value,
+  onChange,
+  onBlur,
+  error,
+}: {
+  value: string[];
+  onChange: (v: string[]) => void;
+  onBlur: () => void;
+  error?: string;
+}) {
   const id = useId();
   const [text, setText] = useState('');
   const [note, setNote] = useState<string | null>(null);
@@ -162,17 +214,32 @@ function SubjectsInput({ value, onChange, onBlur, error }: { value: string[]; on
       onChange(value.slice(0, -1));
     }
   };
-  const suggestions = CATEGORIES.filter((c) => c.id !== 'other' && !value.some((v) => v.toLowerCase() === c.label.toLowerCase())).slice(0, 6);
+  const suggestions = CATEGORIES.filter((c) => c.id !== 'other' && !value.some((v) => v.toLowerCase() === c.label.toLowerCase())).slice(
+    0,
+    6,
+  );
   const message = error ?? note;
   return (
     <div>
-      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-800">Subjects</label>
-      <div className={`flex flex-wrap items-center gap-1.5 rounded-lg border bg-white px-2 py-1.5 shadow-sm focus-within:ring-2 focus-within:ring-brand-500 ${error ? 'border-red-500' : 'border-slate-300'}`}>
+      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-800">
+        Subjects
+      </label>
+      <div
+        className={`flex flex-wrap items-center gap-1.5 rounded-lg border bg-white px-2 py-1.5 shadow-sm focus-within:ring-2 focus-within:ring-brand-500 ${error ? 'border-red-500' : 'border-slate-300'}`}
+      >
         <ul className="contents" aria-label="Subject list">
           {value.map((s) => (
-            <li key={s} className="inline-flex items-center gap-1 rounded-full bg-brand-50 py-0.5 pl-2.5 pr-1 text-sm font-medium text-brand-800 ring-1 ring-inset ring-brand-100">
+            <li
+              key={s}
+              className="inline-flex items-center gap-1 rounded-full bg-brand-50 py-0.5 pl-2.5 pr-1 text-sm font-medium text-brand-800 ring-1 ring-inset ring-brand-100"
+            >
               {s}
-              <button type="button" className="rounded-full p-0.5 hover:bg-brand-100" aria-label={`Remove subject ${s}`} onClick={() => onChange(value.filter((v) => v !== s))}>
+              <button
+                type="button"
+                className="rounded-full p-0.5 hover:bg-brand-100"
+                aria-label={`Remove subject ${s}`}
+                onClick={() => onChange(value.filter((v) => v !== s))}
+              >
                 <X className="h-3.5 w-3.5" aria-hidden="true" />
               </button>
             </li>
@@ -211,7 +278,13 @@ function SubjectsInput({ value, onChange, onBlur, error }: { value: string[]; on
         <div className="mt-2 flex flex-wrap items-center gap-1.5 text-xs">
           <span className="text-slate-600">Suggestions:</span>
           {suggestions.map((c) => (
-            <button key={c.id} type="button" onClick={() => add(c.label)} className="inline-flex items-center gap-0.5 rounded-full border border-slate-300 px-2 py-0.5 text-slate-700 hover:border-brand-500 hover:text-brand-700" aria-label={`Add subject ${c.label}`}>
+            <button
+              key={c.id}
+              type="button"
+              onClick={() => add(c.label)}
+              className="inline-flex items-center gap-0.5 rounded-full border border-slate-300 px-2 py-0.5 text-slate-700 hover:border-brand-500 hover:text-brand-700"
+              aria-label={`Add subject ${c.label}`}
+            >
               <Plus className="h-3 w-3" aria-hidden="true" /> {c.label}
             </button>
           ))}
@@ -222,12 +295,24 @@ function SubjectsInput({ value, onChange, onBlur, error }: { value: string[]; on
 }
 
 /** Up to 5 links (website, portfolio, social), each its own labelled field. */
-function LinksInput({ value, onChange, errors, error }: { value: string[]; onChange: (v: string[]) => void; errors: (string | undefined)[]; error?: string }) {
+function LinksInput({
+  value,
+  onChange,
+  errors,
+  error,
+}: {
+  value: string[];
+  onChange: (v: string[]) => void;
+  errors: (string | undefined)[];
+  error?: string;
+}) {
   const list = value.length ? value : [''];
   const set = (i: number, v: string) => onChange(list.map((x, j) => (j === i ? v : x)));
   return (
     <fieldset>
-      <legend className="mb-1.5 flex items-center gap-1.5 text-sm font-medium text-slate-800"><Link2 className="h-4 w-4 text-slate-500" aria-hidden="true" /> Links</legend>
+      <legend className="mb-1.5 flex items-center gap-1.5 text-sm font-medium text-slate-800">
+        <Link2 className="h-4 w-4 text-slate-500" aria-hidden="true" /> Links
+      </legend>
       <p className="mb-2 text-xs text-slate-600">Your website, portfolio or social profiles, starting with https://.</p>
       <div className="space-y-2">
         {list.map((link, i) => (
@@ -243,7 +328,12 @@ function LinksInput({ value, onChange, errors, error }: { value: string[]; onCha
               className="flex-1 [&>label]:sr-only"
             />
             {(list.length > 1 || link) && (
-              <button type="button" onClick={() => onChange(list.filter((_, j) => j !== i))} className="mt-1 rounded-lg p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-800" aria-label={`Remove link number ${i + 1}`}>
+              <button
+                type="button"
+                onClick={() => onChange(list.filter((_, j) => j !== i))}
+                className="mt-1 rounded-lg p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+                aria-label={`Remove link number ${i + 1}`}
+              >
                 <X className="h-4 w-4" aria-hidden="true" />
               </button>
             )}
@@ -252,7 +342,11 @@ function LinksInput({ value, onChange, errors, error }: { value: string[]; onCha
       </div>
       {error && <p className="mt-1 text-xs font-medium text-red-700">{error}</p>}
       {list.length < MAX_LINKS && (
-        <button type="button" onClick={() => onChange([...list, ''])} className="mt-2 inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:underline">
+        <button
+          type="button"
+          onClick={() => onChange([...list, ''])}
+          className="mt-2 inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:underline"
+        >
           <Plus className="h-4 w-4" aria-hidden="true" /> Add a link
         </button>
       )}
@@ -264,7 +358,12 @@ function LinksInput({ value, onChange, errors, error }: { value: string[]; onCha
  * The educator photo. With `upload`, a chosen file uploads at once (with progress);
  * without, it is only picked and previewed (onboarding uploads it after the profile exists).
  */
-export function PhotoInput({ current, file, onFile, upload }: {
+export function PhotoInput({
+  current,
+  file,
+  onFile,
+  upload,
+}: {
   current: string;
   file?: File | null;
   onFile?: (f: File | null) => void;
@@ -282,9 +381,12 @@ export function PhotoInput({ current, file, onFile, upload }: {
     setShown(current);
   }
   // The preview's object URL is made where the file is picked, and released when replaced or unmounted.
-  useEffect(() => () => {
-    if (preview) URL.revokeObjectURL(preview);
-  }, [preview]);
+  useEffect(
+    () => () => {
+      if (preview) URL.revokeObjectURL(preview);
+    },
+    [preview],
+  );
   const pick = (f: File | null) => {
     setPreview(f && URL.createObjectURL(f));
     onFile?.(f);
@@ -314,7 +416,13 @@ export function PhotoInput({ current, file, onFile, upload }: {
   return (
     <div className="flex flex-wrap items-center gap-5">
       <div className="relative">
-        <img src={preview ?? shown} alt="Your educator portrait" className="h-24 w-24 rounded-full border border-slate-200 object-cover" width={96} height={96} />
+        <img
+          src={preview ?? shown}
+          alt="Your educator portrait"
+          className="h-24 w-24 rounded-full border border-slate-200 object-cover"
+          width={96}
+          height={96}
+        />
         {progress !== null && (
           <div className="absolute inset-0 flex items-center justify-center rounded-full bg-white/70 text-brand-700">
             <Spinner className="h-6 w-6" />
@@ -323,15 +431,36 @@ export function PhotoInput({ current, file, onFile, upload }: {
       </div>
       <div className="min-w-0 flex-1 space-y-2">
         <div className="flex flex-wrap items-center gap-2">
-          <label className={`inline-flex cursor-pointer items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50 focus-within:ring-2 focus-within:ring-brand-500 ${progress !== null ? 'pointer-events-none opacity-60' : ''}`}>
+          <label
+            className={`inline-flex cursor-pointer items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50 focus-within:ring-2 focus-within:ring-brand-500 ${progress !== null ? 'pointer-events-none opacity-60' : ''}`}
+          >
             <Camera className="h-4 w-4" aria-hidden="true" />
             {file || shown !== current || !current.endsWith('default-avatar.svg') ? 'Change photo' : 'Choose a photo'}
-            <input ref={input} type="file" accept={IMAGE_TYPES.join(',')} className="sr-only" disabled={progress !== null} onChange={(ev) => void choose(ev.target.files?.[0])} />
+            <input
+              ref={input}
+              type="file"
+              accept={IMAGE_TYPES.join(',')}
+              className="sr-only"
+              disabled={progress !== null}
+              onChange={(ev) => void choose(ev.target.files?.[0])}
+            />
           </label>
-          {file && onFile && <Button type="button" variant="ghost" onClick={() => pick(null)}>Remove</Button>}
+          {file && onFile && (
+            <Button type="button" variant="ghost" onClick={() => pick(null)}>
+              Remove
+            </Button>
+          )}
         </div>
-        <p className="text-xs text-slate-600">{upload ? 'A clear, friendly photo of your face. PNG, JPEG or WebP, up to 5 MB.' : 'Optional now: uploaded with your profile. PNG, JPEG or WebP, up to 5 MB.'}</p>
-        {progress !== null && <div className="max-w-xs"><ProgressBar value={progress} label="Uploading your photo" /></div>}
+        <p className="text-xs text-slate-600">
+          {upload
+            ? 'A clear, friendly photo of your face. PNG, JPEG or WebP, up to 5 MB.'
+            : 'Optional now: uploaded with your profile. PNG, JPEG or WebP, up to 5 MB.'}
+        </p>
+        {progress !== null && (
+          <div className="max-w-xs">
+            <ProgressBar value={progress} label="Uploading your photo" />
+          </div>
+        )}
         {message && <Alert tone={message.tone}>{message.text}</Alert>}
       </div>
     </div>

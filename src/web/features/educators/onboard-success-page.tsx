@@ -29,8 +29,12 @@ function OnboardSuccess() {
     return (
       <div className="mx-auto max-w-2xl space-y-4">
         <PageHeader title="Payouts" />
-        <Alert tone="error" title="Your payout account could not be read">{error instanceof ApiError ? error.message : 'Please try again.'}</Alert>
-        <Button variant="secondary" onClick={() => void refetch()} loading={isFetching}>Try again</Button>
+        <Alert tone="error" title="Your payout account could not be read">
+          {error instanceof ApiError ? error.message : 'Please try again.'}
+        </Alert>
+        <Button variant="secondary" onClick={() => void refetch()} loading={isFetching}>
+          Try again
+        </Button>
       </div>
     );
   }
@@ -42,12 +46,20 @@ function OnboardSuccess() {
     <div className="mx-auto max-w-2xl">
       <PageHeader
         title={ready ? 'Payouts are set up' : account ? 'Onboarding is not finished' : 'Set up payouts'}
-        subtitle={ready ? 'Learners can pay for your courses, and the money reaches your bank.' : 'Stripe needs a few more details before you can take payments.'}
+        subtitle={
+          ready
+            ? 'Learners can pay for your courses, and the money reaches your bank.'
+            : 'Stripe needs a few more details before you can take payments.'
+        }
       />
       <div className="space-y-6">
         <section aria-labelledby="account-heading" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
           <h2 id="account-heading" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
-            {ready ? <BadgeCheck className="h-6 w-6 text-emerald-600" aria-hidden="true" /> : <Hourglass className="h-6 w-6 text-amber-600" aria-hidden="true" />}
+            {ready ? (
+              <BadgeCheck className="h-6 w-6 text-emerald-600" aria-hidden="true" />
+            ) : (
+              <Hourglass className="h-6 w-6 text-amber-600" aria-hidden="true" />
+            )}
             Your payout account
           </h2>
           <div className="mt-4">
@@ -60,8 +72,13 @@ function OnboardSuccess() {
           )}
         </section>
 
-        <section aria-labelledby="next-heading" className="rounded-2xl border border-brand-100 bg-gradient-to-br from-brand-50 to-white p-6 shadow-sm">
-          <h2 id="next-heading" className="text-lg font-semibold text-slate-900">Next steps</h2>
+        <section
+          aria-labelledby="next-heading"
+          className="rounded-2xl border border-brand-100 bg-gradient-to-br from-brand-50 to-white p-6 shadow-sm"
+        >
+          <h2 id="next-heading" className="text-lg font-semibold text-slate-900">
+            Next steps
+          </h2>
           <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-700">
             {ready ? (
               <>
@@ -76,8 +93,12 @@ function OnboardSuccess() {
             )}
           </ul>
           <div className="mt-4 flex flex-wrap gap-3">
-            <ButtonLink to={paths.educatorDashboard} variant={ready ? 'primary' : 'secondary'}>Educator dashboard <ArrowRight className="h-4 w-4" aria-hidden="true" /></ButtonLink>
-            <ButtonLink to={paths.newCourse} variant="secondary">Create a course</ButtonLink>
+            <ButtonLink to={paths.educatorDashboard} variant={ready ? 'primary' : 'secondary'}>
+              Educator dashboard <ArrowRight className="h-4 w-4" aria-hidden="true" />
+            </ButtonLink>
+            <ButtonLink to={paths.newCourse} variant="secondary">
+              Create a course
+            </ButtonLink>
           </div>
         </section>
       </div>
@@ -87,5 +108,9 @@ function OnboardSuccess() {
 
 /** /educator/onboard-success — where Stripe's onboarding returns: the account's state now. */
 export default function OnboardSuccessPage() {
-  return <EducatorOnly><OnboardSuccess /></EducatorOnly>;
+  return (
+    <EducatorOnly>
+      <OnboardSuccess />
+    </EducatorOnly>
+  );
 }

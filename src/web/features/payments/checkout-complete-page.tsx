@@ -17,7 +17,11 @@ function paidLine(p: VerifySessionResult['purchase']) {
 
 function Outcome({ result }: { result: VerifySessionResult }) {
   const { purchase, course, session } = result;
-  const courseLink = course && <ButtonLink to={paths.course(course.id)} variant="secondary">Open the course</ButtonLink>;
+  const courseLink = course && (
+    <ButtonLink to={paths.course(course.id)} variant="secondary">
+      Open the course
+    </ButtonLink>
+  );
   const what = course && (
     <p className="font-medium text-slate-800">
       {course.title}
@@ -30,11 +34,22 @@ function Outcome({ result }: { result: VerifySessionResult }) {
       <ResultCard
         icon={<Undo2 className="mx-auto h-12 w-12 text-amber-600" aria-hidden="true" />}
         title="Your payment was refunded"
-        actions={<>{course && <ButtonLink to={paths.course(course.id)}>Choose another session</ButtonLink>}<ButtonLink to={paths.courseSearch()} variant="secondary">Find another course</ButtonLink></>}
+        actions={
+          <>
+            {course && <ButtonLink to={paths.course(course.id)}>Choose another session</ButtonLink>}
+            <ButtonLink to={paths.courseSearch()} variant="secondary">
+              Find another course
+            </ButtonLink>
+          </>
+        }
       >
         {what}
-        <p role="alert" className="mt-3">{purchase.failureReason ?? 'The last seat was taken just before your payment was confirmed.'}</p>
-        <p className="mt-2 text-sm">We refunded {money(purchase.amountCents, purchase.currency)} in full; it reaches your card in a few days. You are not enrolled.</p>
+        <p role="alert" className="mt-3">
+          {purchase.failureReason ?? 'The last seat was taken just before your payment was confirmed.'}
+        </p>
+        <p className="mt-2 text-sm">
+          We refunded {money(purchase.amountCents, purchase.currency)} in full; it reaches your card in a few days. You are not enrolled.
+        </p>
       </ResultCard>
     );
   }
@@ -43,10 +58,17 @@ function Outcome({ result }: { result: VerifySessionResult }) {
       <ResultCard
         icon={<CircleSlash className="mx-auto h-12 w-12 text-slate-500" aria-hidden="true" />}
         title="This payment was not completed"
-        actions={<>{course && session && <ButtonLink to={paths.checkout(course.id, session.id)}>Try again</ButtonLink>}{courseLink}</>}
+        actions={
+          <>
+            {course && session && <ButtonLink to={paths.checkout(course.id, session.id)}>Try again</ButtonLink>}
+            {courseLink}
+          </>
+        }
       >
         {what}
-        <p role="status" className="mt-3">Nothing was charged and you are not enrolled.</p>
+        <p role="status" className="mt-3">
+          Nothing was charged and you are not enrolled.
+        </p>
       </ResultCard>
     );
   }
@@ -54,11 +76,20 @@ function Outcome({ result }: { result: VerifySessionResult }) {
     <ResultCard
       icon={<CalendarCheck2 className="mx-auto h-12 w-12 text-emerald-600" aria-hidden="true" />}
       title="You're enrolled"
-      actions={<><ButtonLink to={paths.dashboard}>Go to your dashboard</ButtonLink>{courseLink}</>}
+      actions={
+        <>
+          <ButtonLink to={paths.dashboard}>Go to your dashboard</ButtonLink>
+          {courseLink}
+        </>
+      }
     >
       {what}
-      <p role="status" className="mt-3">{paidLine(purchase)} A receipt is on its way to your email, and your payments are listed in Settings.</p>
-      {purchase.status === 'past_due' && <p className="mt-2 text-sm font-medium text-amber-800">Your last installment is past due: update your card to keep your seat.</p>}
+      <p role="status" className="mt-3">
+        {paidLine(purchase)} A receipt is on its way to your email, and your payments are listed in Settings.
+      </p>
+      {purchase.status === 'past_due' && (
+        <p className="mt-2 text-sm font-medium text-amber-800">Your last installment is past due: update your card to keep your seat.</p>
+      )}
     </ResultCard>
   );
 }
@@ -71,6 +102,20 @@ export default function CheckoutCompletePage() {
   if (!checkoutId) return <VerifyError error={new ApiError(400, PAYMENT_MESSAGES.sessionMissing, 'bad_request')} />;
   if (error) return <VerifyError error={error} />;
   if (done && result) return <Outcome result={result} />;
-  if (timedOut) return <StillProcessing actions={<><ButtonLink to={paths.dashboard}>Go to your dashboard</ButtonLink>{result?.course && <ButtonLink to={paths.course(result.course.id)} variant="secondary">Open the course</ButtonLink>}</>} />;
+  if (timedOut)
+    return (
+      <StillProcessing
+        actions={
+          <>
+            <ButtonLink to={paths.dashboard}>Go to your dashboard</ButtonLink>
+            {result?.course && (
+              <ButtonLink to={paths.course(result.course.id)} variant="secondary">
+                Open the course
+              </ButtonLink>
+            )}
+          </>
+        }
+      />
+    );
   return <Confirming elapsed={elapsed} />;
 }

@@ -16,7 +16,6 @@ import { CardForm } from './components/card-form';
 import { isUuid } from '@web/lib/ids';
 import { paths } from '@web/lib/paths';
 
-
 type Plan = 'full' | 'installments';
 
 function firstClass(iso: string) {
@@ -31,30 +30,45 @@ function OrderSummary({ summary, plan }: { summary: CheckoutSummary; plan: Plan 
   const inInstallments = plan === 'installments' && summary.installments && summary.installmentCents;
   return (
     <section aria-labelledby="order-heading" className="rounded-2xl border border-slate-200 bg-white shadow-sm">
-      <h2 id="order-heading" className="sr-only">Order summary</h2>
+      <h2 id="order-heading" className="sr-only">
+        Order summary
+      </h2>
       <div className="flex gap-4 border-b border-slate-100 p-5">
         <CourseCover src={course.coverUrl} category="" className="h-20 w-28 shrink-0 rounded-lg" iconClass="h-8 w-8" />
         <div className="min-w-0">
           <p className="break-words font-semibold text-slate-900">
-            <Link to={paths.course(course.id)} className="hover:text-brand-700 hover:underline">{course.title}</Link>
+            <Link to={paths.course(course.id)} className="hover:text-brand-700 hover:underline">
+              {course.title}
+            </Link>
           </p>
           <p className="text-sm text-slate-600">by {course.educatorName}</p>
         </div>
       </div>
       <dl className="space-y-3 p-5 text-sm">
         <div className="flex gap-3">
-          <dt className="shrink-0"><CalendarDays className="mt-0.5 h-4 w-4 text-slate-500" aria-hidden="true" /><span className="sr-only">Session</span></dt>
+          <dt className="shrink-0">
+            <CalendarDays className="mt-0.5 h-4 w-4 text-slate-500" aria-hidden="true" />
+            <span className="sr-only">Session</span>
+          </dt>
           <dd>
             <span className="block font-medium text-slate-900">{formatDateRange(session.startsOn, session.endsOn)}</span>
             {session.firstClassAt && <span className="block text-slate-600">First class {firstClass(session.firstClassAt)}</span>}
           </dd>
         </div>
         <div className="flex gap-3">
-          <dt className="shrink-0"><Users className="mt-0.5 h-4 w-4 text-slate-500" aria-hidden="true" /><span className="sr-only">Seats</span></dt>
-          <dd className={session.seatsLeft <= 2 ? 'font-medium text-amber-800' : 'text-slate-700'}>{session.seatsLeft > 0 ? `${plural(session.seatsLeft, 'seat')} left` : 'No seats left'}</dd>
+          <dt className="shrink-0">
+            <Users className="mt-0.5 h-4 w-4 text-slate-500" aria-hidden="true" />
+            <span className="sr-only">Seats</span>
+          </dt>
+          <dd className={session.seatsLeft <= 2 ? 'font-medium text-amber-800' : 'text-slate-700'}>
+            {session.seatsLeft > 0 ? `${plural(session.seatsLeft, 'seat')} left` : 'No seats left'}
+          </dd>
         </div>
         <div className="flex gap-3">
-          <dt className="shrink-0"><ShieldCheck className="mt-0.5 h-4 w-4 text-slate-500" aria-hidden="true" /><span className="sr-only">Refund policy</span></dt>
+          <dt className="shrink-0">
+            <ShieldCheck className="mt-0.5 h-4 w-4 text-slate-500" aria-hidden="true" />
+            <span className="sr-only">Refund policy</span>
+          </dt>
           <dd>
             <span className="block font-medium text-slate-900">{policy.label} refund policy</span>
             <span className="block text-slate-600">{policy.text}</span>
@@ -66,8 +80,12 @@ function OrderSummary({ summary, plan }: { summary: CheckoutSummary; plan: Plan 
         <dd className="text-right">
           {inInstallments ? (
             <>
-              <span className="block text-xl font-bold text-slate-900">{installmentsLabel(summary.installments!, summary.installmentCents!, currency)}</span>
-              <span className="block text-sm text-slate-600">total {money(summary.installments! * summary.installmentCents!, currency)}</span>
+              <span className="block text-xl font-bold text-slate-900">
+                {installmentsLabel(summary.installments!, summary.installmentCents!, currency)}
+              </span>
+              <span className="block text-sm text-slate-600">
+                total {money(summary.installments! * summary.installmentCents!, currency)}
+              </span>
             </>
           ) : (
             <span className="block text-xl font-bold text-slate-900">{money(summary.priceCents, currency)}</span>
@@ -78,12 +96,26 @@ function OrderSummary({ summary, plan }: { summary: CheckoutSummary; plan: Plan 
   );
 }
 
-function PlanChoice({ summary, plan, onPlan, disabled }: { summary: CheckoutSummary; plan: Plan; onPlan: (p: Plan) => void; disabled: boolean }) {
+function PlanChoice({
+  summary,
+  plan,
+  onPlan,
+  disabled,
+}: {
+  summary: CheckoutSummary;
+  plan: Plan;
+  onPlan: (p: Plan) => void;
+  disabled: boolean;
+}) {
   const n = summary.installments!;
   const each = summary.installmentCents!;
   const options: { id: Plan; title: string; text: string }[] = [
     { id: 'full', title: 'Pay in full', text: `${money(summary.priceCents, summary.currency)} today` },
-    { id: 'installments', title: `${n} monthly installments`, text: `${money(each, summary.currency)} today, then every month until ${n} are paid (total ${money(n * each, summary.currency)})` },
+    {
+      id: 'installments',
+      title: `${n} monthly installments`,
+      text: `${money(each, summary.currency)} today, then every month until ${n} are paid (total ${money(n * each, summary.currency)})`,
+    },
   ];
   const id = useId();
   return (
@@ -95,10 +127,23 @@ function PlanChoice({ summary, plan, onPlan, disabled }: { summary: CheckoutSumm
             key={o.id}
             className={`flex cursor-pointer gap-3 rounded-xl border p-3 transition has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500 ${plan === o.id ? 'border-brand-600 bg-brand-50' : 'border-slate-200 bg-white hover:border-slate-300'}`}
           >
-            <input type="radio" name="plan" value={o.id} checked={plan === o.id} onChange={() => onPlan(o.id)} className="mt-1 h-4 w-4 accent-brand-700" aria-labelledby={`${id}-${o.id}-title`} aria-describedby={`${id}-${o.id}-text`} />
+            <input
+              type="radio"
+              name="plan"
+              value={o.id}
+              checked={plan === o.id}
+              onChange={() => onPlan(o.id)}
+              className="mt-1 h-4 w-4 accent-brand-700"
+              aria-labelledby={`${id}-${o.id}-title`}
+              aria-describedby={`${id}-${o.id}-text`}
+            />
             <span>
-              <span id={`${id}-${o.id}-title`} className="block text-sm font-semibold text-slate-900">{o.title}</span>
-              <span id={`${id}-${o.id}-text`} className="block text-sm text-slate-600">{o.text}</span>
+              <span id={`${id}-${o.id}-title`} className="block text-sm font-semibold text-slate-900">
+                {o.title}
+              </span>
+              <span id={`${id}-${o.id}-text`} className="block text-sm text-slate-600">
+                {o.text}
+              </span>
             </span>
           </label>
         ))}
@@ -107,7 +152,15 @@ function PlanChoice({ summary, plan, onPlan, disabled }: { summary: CheckoutSumm
   );
 }
 
-function Checkout({ summary, config, refetchSummary }: { summary: CheckoutSummary; config: PaymentsConfig; refetchSummary: () => Promise<unknown> }) {
+function Checkout({
+  summary,
+  config,
+  refetchSummary,
+}: {
+  summary: CheckoutSummary;
+  config: PaymentsConfig;
+  refetchSummary: () => Promise<unknown>;
+}) {
   const [plan, setPlan] = useState<Plan>('full');
   const [checkout, setCheckout] = useState<CheckoutResult | null>(null);
   const [priceChanged, setPriceChanged] = useState(false);
@@ -144,13 +197,29 @@ function Checkout({ summary, config, refetchSummary }: { summary: CheckoutSummar
         </h2>
         <div className="mt-4 space-y-4">
           {priceChanged && (
-            <Alert tone="info" title="The price of this course has changed">The summary now shows the current price. Check it, then continue.</Alert>
+            <Alert tone="info" title="The price of this course has changed">
+              The summary now shows the current price. Check it, then continue.
+            </Alert>
           )}
           {error && (
             <Alert tone="error" title="The payment could not be started">
               {error instanceof ApiError ? error.message : 'Please try again.'}
-              {error instanceof ApiError && error.code === 'already_enrolled' && <> <Link to={paths.dashboard} className="font-semibold underline">Go to your dashboard</Link></>}
-              {error instanceof ApiError && error.code === 'session_full' && <> <Link to={paths.course(summary.course.id)} className="font-semibold underline">Choose another session or join the waitlist</Link></>}
+              {error instanceof ApiError && error.code === 'already_enrolled' && (
+                <>
+                  {' '}
+                  <Link to={paths.dashboard} className="font-semibold underline">
+                    Go to your dashboard
+                  </Link>
+                </>
+              )}
+              {error instanceof ApiError && error.code === 'session_full' && (
+                <>
+                  {' '}
+                  <Link to={paths.course(summary.course.id)} className="font-semibold underline">
+                    Choose another session or join the waitlist
+                  </Link>
+                </>
+              )}
             </Alert>
           )}
           {checkout ? (
@@ -162,7 +231,11 @@ function Checkout({ summary, config, refetchSummary }: { summary: CheckoutSummar
             </>
           ) : full ? (
             <Alert tone="error" title="This session is full">
-              Someone took the last seat. <Link to={paths.course(summary.course.id)} className="font-semibold underline">Choose another session or join the waitlist</Link>.
+              Someone took the last seat.{' '}
+              <Link to={paths.course(summary.course.id)} className="font-semibold underline">
+                Choose another session or join the waitlist
+              </Link>
+              .
             </Alert>
           ) : (
             <>
@@ -171,11 +244,11 @@ function Checkout({ summary, config, refetchSummary }: { summary: CheckoutSummar
               ) : (
                 <p className="text-sm text-slate-600">One payment of {money(summary.priceCents, summary.currency)}.</p>
               )}
-              <p className="text-xs text-slate-600">
-                By continuing you agree to the course's refund policy, shown with your order.
-              </p>
+              <p className="text-xs text-slate-600">By continuing you agree to the course's refund policy, shown with your order.</p>
               <div className="flex flex-wrap items-center justify-end gap-3">
-                <ButtonLink to={paths.course(summary.course.id)} variant="secondary">Cancel</ButtonLink>
+                <ButtonLink to={paths.course(summary.course.id)} variant="secondary">
+                  Cancel
+                </ButtonLink>
                 <Button onClick={() => start.mutate()} loading={start.isPending}>
                   {start.isPending ? 'Preparing the card form…' : 'Continue to payment'}
                 </Button>
@@ -204,10 +277,16 @@ export default function CheckoutPage() {
     return (
       <div className="mx-auto max-w-xl space-y-4">
         <PageHeader title="Checkout" />
-        <Alert tone="error" title="This checkout cannot be opened">{failure instanceof ApiError ? failure.message : 'Please try again.'}</Alert>
+        <Alert tone="error" title="This checkout cannot be opened">
+          {failure instanceof ApiError ? failure.message : 'Please try again.'}
+        </Alert>
         <div className="flex flex-wrap gap-3">
-          <ButtonLink to={paths.course(courseId)} variant="secondary">Back to the course</ButtonLink>
-          <Button variant="secondary" onClick={() => void Promise.all([summary.refetch(), config.refetch()])}>Try again</Button>
+          <ButtonLink to={paths.course(courseId)} variant="secondary">
+            Back to the course
+          </ButtonLink>
+          <Button variant="secondary" onClick={() => void Promise.all([summary.refetch(), config.refetch()])}>
+            Try again
+          </Button>
         </div>
       </div>
     );
@@ -215,7 +294,14 @@ export default function CheckoutPage() {
   if (!summary.data || !config.data) return <PageLoading label="Loading your order…" />;
   return (
     <div className="mx-auto max-w-5xl">
-      <PageHeader title="Checkout" subtitle={<>Your seat in <span className="font-medium text-slate-800">{summary.data.course.title}</span></>} />
+      <PageHeader
+        title="Checkout"
+        subtitle={
+          <>
+            Your seat in <span className="font-medium text-slate-800">{summary.data.course.title}</span>
+          </>
+        }
+      />
       <Checkout summary={summary.data} config={config.data} refetchSummary={summary.refetch} />
     </div>
   );

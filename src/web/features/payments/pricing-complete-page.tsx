@@ -14,7 +14,16 @@ export default function PricingCompletePage() {
   const { result, done, timedOut, error, elapsed } = useVerifiedCheckout(checkoutId);
   if (!checkoutId) return <VerifyError error={new ApiError(400, PAYMENT_MESSAGES.sessionMissing, 'bad_request')} />;
   if (error) return <VerifyError error={error} />;
-  if (timedOut) return <StillProcessing actions={<ButtonLink to={paths.pricing} variant="secondary">Back to pricing</ButtonLink>} />;
+  if (timedOut)
+    return (
+      <StillProcessing
+        actions={
+          <ButtonLink to={paths.pricing} variant="secondary">
+            Back to pricing
+          </ButtonLink>
+        }
+      />
+    );
   if (!done || !result) return <Confirming elapsed={elapsed} />;
 
   const plan = planById(result.plan?.id ?? '');
@@ -27,7 +36,12 @@ export default function PricingCompletePage() {
         title={`${name} was not activated`}
         actions={<ButtonLink to={paths.pricing}>Back to pricing</ButtonLink>}
       >
-        <p role="status">{result.purchase.failureReason ?? (result.purchase.status === 'refunded' ? 'Your payment was refunded.' : 'The payment was not completed, so nothing was charged.')}</p>
+        <p role="status">
+          {result.purchase.failureReason ??
+            (result.purchase.status === 'refunded'
+              ? 'Your payment was refunded.'
+              : 'The payment was not completed, so nothing was charged.')}
+        </p>
       </ResultCard>
     );
   }
@@ -35,7 +49,14 @@ export default function PricingCompletePage() {
     <ResultCard
       icon={<Sparkles className="mx-auto h-12 w-12 text-brand-700" aria-hidden="true" />}
       title={`You're on ${name}`}
-      actions={<><ButtonLink to={paths.educatorDashboard}>Go to your educator dashboard</ButtonLink><ButtonLink to={paths.educatorBenefits} variant="secondary">How fees work</ButtonLink></>}
+      actions={
+        <>
+          <ButtonLink to={paths.educatorDashboard}>Go to your educator dashboard</ButtonLink>
+          <ButtonLink to={paths.educatorBenefits} variant="secondary">
+            How fees work
+          </ButtonLink>
+        </>
+      }
     >
       <p role="status">
         {money(result.purchase.amountCents, result.purchase.currency)} paid.

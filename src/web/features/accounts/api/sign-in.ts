@@ -23,7 +23,12 @@ export const resetPassword = (token: string, password: string) =>
 export const startGoogleLogin = () =>
   api<{ url: string; redirect: boolean }>('/api/auth/sign-in/oauth2', {
     method: 'POST',
-    body: { providerId: 'google', callbackURL: paths.googleLogin(), errorCallbackURL: paths.googleLogin('google'), newUserCallbackURL: paths.googleLogin() },
+    body: {
+      providerId: 'google',
+      callbackURL: paths.googleLogin(),
+      errorCallbackURL: paths.googleLogin('google'),
+      newUserCallbackURL: paths.googleLogin(),
+    },
   });
 
 /** Signs out here and in every other tab of this browser. */

@@ -25,7 +25,8 @@ export const linkedAccountsQuery = queryOptions({
   queryFn: () => api<LinkedAccounts>('/api/accounts/linked-accounts'),
 });
 export const linkGoogle = () => api<{ url: string }>('/api/accounts/linked-accounts/google', { method: 'POST' });
-export const unlinkAccount = (provider: LinkedProvider) => api<Ok>('/api/accounts/linked-accounts/unlink', { method: 'POST', body: { provider } });
+export const unlinkAccount = (provider: LinkedProvider) =>
+  api<Ok>('/api/accounts/linked-accounts/unlink', { method: 'POST', body: { provider } });
 export const setPassword = (password: string) => api<Ok>('/api/accounts/password', { method: 'POST', body: { password } });
 export const signOutEverywhere = () => api<Ok>('/api/accounts/sessions/revoke-all', { method: 'POST' });
 

@@ -2,7 +2,8 @@ import type { ClassTimeInput, DropResult, EnrolmentResult, SessionInput } from '
 import { api } from '@web/lib/api';
 
 /** A course's sessions, their class times, and a learner's enrolment in one (enrol, drop). */
-export const createSession = (courseId: string, body: SessionInput) => api<{ id: string }>(`/api/courses/${courseId}/sessions`, { method: 'POST', body });
+export const createSession = (courseId: string, body: SessionInput) =>
+  api<{ id: string }>(`/api/courses/${courseId}/sessions`, { method: 'POST', body });
 export const updateSession = (courseId: string, sessionId: string, body: { capacity?: number; status?: 'scheduled' | 'cancelled' }) =>
   api<{ message: string }>(`/api/courses/${courseId}/sessions/${sessionId}`, { method: 'PATCH', body });
 export const addClassTimes = (courseId: string, sessionId: string, body: ClassTimeInput) =>
@@ -10,6 +11,7 @@ export const addClassTimes = (courseId: string, sessionId: string, body: ClassTi
 export const deleteClassTime = (courseId: string, sessionId: string, classTimeId: string) =>
   api<{ message: string }>(`/api/courses/${courseId}/sessions/${sessionId}/class-times/${classTimeId}`, { method: 'DELETE' });
 
-export const enrol = (courseId: string, sessionId: string) => api<EnrolmentResult>(`/api/courses/${courseId}/sessions/${sessionId}/enrol`, { method: 'POST' });
+export const enrol = (courseId: string, sessionId: string) =>
+  api<EnrolmentResult>(`/api/courses/${courseId}/sessions/${sessionId}/enrol`, { method: 'POST' });
 export const drop = (courseId: string, sessionId: string) =>
   api<DropResult>(`/api/courses/${courseId}/sessions/${sessionId}/drop`, { method: 'POST' });

@@ -5,7 +5,11 @@ import { queryKeys } from '@web/lib/query-keys';
 
 /** GET /api/courses/search: the catalogue, filtered. */
 export function searchCourses(q: SearchQuery) {
-  const params = new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, String(v)]));
+  const params = new URLSearchParams(
+    Object.entries(q)
+      .filter(([, v]) => v !== undefined && v !== '')
+      .map(([k, v]) => [k, String(v)]),
+  );
   return api<SearchResult>(`/api/courses/search?${params}`);
 }
 

@@ -12,7 +12,12 @@ import { paths } from '@web/lib/paths';
 function Seats({ course }: { course: Card }) {
   if (!course.nextStartOn) return <span className="text-slate-600">No upcoming session</span>;
   if (course.seatsLeft === 0) return <span className="font-medium text-amber-800">Full · waitlist open</span>;
-  if (course.seatsLeft <= 3) return <span className="font-medium text-amber-800">Only {course.seatsLeft} {course.seatsLeft === 1 ? 'seat' : 'seats'} left</span>;
+  if (course.seatsLeft <= 3)
+    return (
+      <span className="font-medium text-amber-800">
+        Only {course.seatsLeft} {course.seatsLeft === 1 ? 'seat' : 'seats'} left
+      </span>
+    );
   return <span>{course.seatsLeft} seats left</span>;
 }
 
@@ -28,14 +33,22 @@ export function CourseCard({ course, headingLevel = 3 }: { course: Card; heading
           <Badge>{levelLabel(course.level)}</Badge>
         </div>
         <H className="mt-2 line-clamp-2 text-base font-semibold leading-snug text-slate-900 group-hover:text-brand-700">
-          <Link to={paths.course(course.id)} className="after:absolute after:inset-0 focus:outline-none">{course.title}</Link>
+          <Link to={paths.course(course.id)} className="after:absolute after:inset-0 focus:outline-none">
+            {course.title}
+          </Link>
         </H>
         <p className="mt-0.5 text-sm text-slate-600">by {course.educatorName}</p>
-        <div className="mt-2"><Stars value={course.ratingAvg} count={course.ratingCount} /></div>
+        <div className="mt-2">
+          <Stars value={course.ratingAvg} count={course.ratingCount} />
+        </div>
         <ul className="mt-3 space-y-1 text-sm text-slate-700">
           <li className="flex items-center gap-2">
-            {course.format === 'online' ? <Monitor className="h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" /> : <MapPin className="h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />}
-            <span className="truncate">{course.format === 'online' ? 'Online' : course.city ?? 'In person'}</span>
+            {course.format === 'online' ? (
+              <Monitor className="h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
+            ) : (
+              <MapPin className="h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
+            )}
+            <span className="truncate">{course.format === 'online' ? 'Online' : (course.city ?? 'In person')}</span>
           </li>
           <li className="flex items-center gap-2">
             <CalendarDays className="h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
@@ -68,10 +81,24 @@ export function CourseCardSkeleton() {
 }
 
 /** A responsive grid of course cards (a list, named for screen readers). */
-export function CourseGrid({ courses, label, className = 'grid sm:grid-cols-2 lg:grid-cols-3', itemClassName = '' }: { courses: Card[]; label: string; className?: string; itemClassName?: string }) {
+export function CourseGrid({
+  courses,
+  label,
+  className = 'grid sm:grid-cols-2 lg:grid-cols-3',
+  itemClassName = '',
+}: {
+  courses: Card[];
+  label: string;
+  className?: string;
+  itemClassName?: string;
+}) {
   return (
     <ul aria-label={label} className={`gap-4 ${className}`}>
-      {courses.map((c) => <li key={c.id} className={`flex ${itemClassName}`}><CourseCard course={c} /></li>)}
+      {courses.map((c) => (
+        <li key={c.id} className={`flex ${itemClassName}`}>
+          <CourseCard course={c} />
+        </li>
+      ))}
     </ul>
   );
 }
@@ -79,7 +106,9 @@ export function CourseGrid({ courses, label, className = 'grid sm:grid-cols-2 lg
 export function CourseGridSkeleton({ count = 6, className = 'sm:grid-cols-2 lg:grid-cols-3' }: { count?: number; className?: string }) {
   return (
     <div className={`grid gap-4 ${className}`} role="status" aria-label="Loading courses">
-      {Array.from({ length: count }, (_, i) => <CourseCardSkeleton key={i} />)}
+      {Array.from({ length: count }, (_, i) => (
+        <CourseCardSkeleton key={i} />
+      ))}
     </div>
   );
 }

@@ -8,12 +8,19 @@ import NotFoundPage from '@web/components/not-found-page';
 import { courseQuery } from '../api/courses';
 import { isUuid } from '@web/lib/ids';
 
-
 /**
  * Loads a course and renders `children` with it; an unknown, draft (not the viewer's) or
  * malformed id shows the Not Found page, as the API's 404 says.
  */
-export function CourseGate({ id, loading, children }: { id: string | undefined; loading: ReactNode; children: (course: CourseView) => ReactNode }) {
+export function CourseGate({
+  id,
+  loading,
+  children,
+}: {
+  id: string | undefined;
+  loading: ReactNode;
+  children: (course: CourseView) => ReactNode;
+}) {
   const valid = isUuid(id);
   const { data, error, refetch } = useQuery({ ...courseQuery(id ?? ''), enabled: valid });
   if (!valid) return <NotFoundPage />;
@@ -21,8 +28,12 @@ export function CourseGate({ id, loading, children }: { id: string | undefined; 
     if (error instanceof ApiError && (error.status === 404 || error.status === 400 || error.status === 403)) return <NotFoundPage />;
     return (
       <div className="mx-auto max-w-xl space-y-3">
-        <Alert tone="error" title="This course could not be loaded">{error instanceof ApiError ? error.message : 'Please try again.'}</Alert>
-        <Button variant="secondary" onClick={() => void refetch()}>Try again</Button>
+        <Alert tone="error" title="This course could not be loaded">
+          {error instanceof ApiError ? error.message : 'Please try again.'}
+        </Alert>
+        <Button variant="secondary" onClick={() => void refetch()}>
+          Try again
+        </Button>
       </div>
     );
   }

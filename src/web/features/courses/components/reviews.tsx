@@ -21,11 +21,20 @@ export function RatingSummary({ avg, count, reviews }: { avg: number; count: num
           <ul className="space-y-1" aria-label="Ratings by stars">
             {by.map(({ n, count: c }) => (
               <li key={n} className="flex items-center gap-2 text-sm">
-                <span className="flex w-8 items-center justify-end gap-0.5 text-slate-700" aria-hidden="true">{n}<Star className="h-3.5 w-3.5 fill-amber-400 text-amber-500" /></span>
-                <span className="h-2 flex-1 overflow-hidden rounded-full bg-slate-100" role="img" aria-label={`${n} ${n === 1 ? 'star' : 'stars'}: ${c} ${c === 1 ? 'review' : 'reviews'}`}>
+                <span className="flex w-8 items-center justify-end gap-0.5 text-slate-700" aria-hidden="true">
+                  {n}
+                  <Star className="h-3.5 w-3.5 fill-amber-400 text-amber-500" />
+                </span>
+                <span
+                  className="h-2 flex-1 overflow-hidden rounded-full bg-slate-100"
+                  role="img"
+                  aria-label={`${n} ${n === 1 ? 'star' : 'stars'}: ${c} ${c === 1 ? 'review' : 'reviews'}`}
+                >
                   <span className="block h-full rounded-full bg-amber-400" style={{ width: `${(c / max) * 100}%` }} />
                 </span>
-                <span className="w-6 text-right text-slate-600" aria-hidden="true">{c}</span>
+                <span className="w-6 text-right text-slate-600" aria-hidden="true">
+                  {c}
+                </span>
               </li>
             ))}
           </ul>
@@ -44,7 +53,14 @@ export function ReviewList({ reviews }: { reviews: Review[] }) {
       {reviews.map((r) => (
         <li key={r.id} className="py-4">
           <div className="flex items-center gap-3">
-            <img src={r.authorImage} alt="" className="h-9 w-9 rounded-full border border-slate-200 object-cover" width={36} height={36} loading="lazy" />
+            <img
+              src={r.authorImage}
+              alt=""
+              className="h-9 w-9 rounded-full border border-slate-200 object-cover"
+              width={36}
+              height={36}
+              loading="lazy"
+            />
             <div className="min-w-0">
               <p className="flex flex-wrap items-center gap-2 text-sm font-semibold text-slate-900">
                 {r.authorName} {r.mine && <Badge tone="brand">Your review</Badge>}

@@ -21,11 +21,16 @@ const STATUS: Record<Session['status'], { label: string; tone: BadgeTone }> = {
 /** The viewer's own enrolment, as a badge: "Enrolled", "Waitlisted #2"… */
 export function EnrolmentBadge({ enrolment }: { enrolment: NonNullable<Session['myEnrolment']> }) {
   switch (enrolment.status) {
-    case 'active': return <Badge tone="green">You're enrolled</Badge>;
-    case 'waitlisted': return <Badge tone="amber">Waitlisted{enrolment.waitlistPosition ? ` #${enrolment.waitlistPosition}` : ''}</Badge>;
-    case 'pending_payment': return <Badge tone="amber">Payment pending</Badge>;
-    case 'completed': return <Badge>Completed</Badge>;
-    default: return null;
+    case 'active':
+      return <Badge tone="green">You're enrolled</Badge>;
+    case 'waitlisted':
+      return <Badge tone="amber">Waitlisted{enrolment.waitlistPosition ? ` #${enrolment.waitlistPosition}` : ''}</Badge>;
+    case 'pending_payment':
+      return <Badge tone="amber">Payment pending</Badge>;
+    case 'completed':
+      return <Badge>Completed</Badge>;
+    default:
+      return null;
   }
 }
 
@@ -42,14 +47,26 @@ function ClassTimeRow({ t, viewerZone, sessionZone }: { t: ClassTime; viewerZone
 }
 
 /** The class times of a session in the viewer's zone; long series fold after the first few. */
-export function ClassTimeList({ times, viewerZone, sessionZone, visible = 4 }: { times: ClassTime[]; viewerZone: string; sessionZone: string; visible?: number }) {
+export function ClassTimeList({
+  times,
+  viewerZone,
+  sessionZone,
+  visible = 4,
+}: {
+  times: ClassTime[];
+  viewerZone: string;
+  sessionZone: string;
+  visible?: number;
+}) {
   if (!times.length) return <p className="text-sm text-slate-600">Class times will be announced soon.</p>;
   const head = times.slice(0, visible);
   const rest = times.slice(visible);
   return (
     <div>
       <ul className="divide-y divide-slate-100" aria-label="Class times">
-        {head.map((t) => <ClassTimeRow key={t.id} t={t} viewerZone={viewerZone} sessionZone={sessionZone} />)}
+        {head.map((t) => (
+          <ClassTimeRow key={t.id} t={t} viewerZone={viewerZone} sessionZone={sessionZone} />
+        ))}
       </ul>
       {rest.length > 0 && (
         <details className="group">
@@ -58,7 +75,9 @@ export function ClassTimeList({ times, viewerZone, sessionZone, visible = 4 }: {
             <span className="hidden group-open:inline">Show fewer</span>
           </summary>
           <ul className="divide-y divide-slate-100">
-            {rest.map((t) => <ClassTimeRow key={t.id} t={t} viewerZone={viewerZone} sessionZone={sessionZone} />)}
+            {rest.map((t) => (
+              <ClassTimeRow key={t.id} t={t} viewerZone={viewerZone} sessionZone={sessionZone} />
+            ))}
           </ul>
         </details>
       )}
@@ -67,7 +86,17 @@ export function ClassTimeList({ times, viewerZone, sessionZone, visible = 4 }: {
 }
 
 /** One run of the course: dates, seats, class times, and what the viewer can do. */
-export function SessionCard({ courseId, session, isOwner, viewerZone }: { courseId: string; session: Session; isOwner: boolean; viewerZone: string }) {
+export function SessionCard({
+  courseId,
+  session,
+  isOwner,
+  viewerZone,
+}: {
+  courseId: string;
+  session: Session;
+  isOwner: boolean;
+  viewerZone: string;
+}) {
   const status = STATUS[session.status];
   const dates = formatDateRange(session.startsOn, session.endsOn);
   const mine = session.myEnrolment;
@@ -88,9 +117,14 @@ export function SessionCard({ courseId, session, isOwner, viewerZone }: { course
                 {session.waitlisted > 0 && ` · ${session.waitlisted} waiting`}
               </span>
             )}
-            <span className="inline-flex items-center gap-1 text-slate-600"><Clock className="h-4 w-4 text-slate-500" aria-hidden="true" />{plural(session.classTimes.length, 'class', 'classes')}</span>
+            <span className="inline-flex items-center gap-1 text-slate-600">
+              <Clock className="h-4 w-4 text-slate-500" aria-hidden="true" />
+              {plural(session.classTimes.length, 'class', 'classes')}
+            </span>
           </p>
-          {session.minToRun > 1 && !closed && <p className="mt-1 text-xs text-slate-600">Runs with at least {session.minToRun} learners.</p>}
+          {session.minToRun > 1 && !closed && (
+            <p className="mt-1 text-xs text-slate-600">Runs with at least {session.minToRun} learners.</p>
+          )}
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {mine && <EnrolmentBadge enrolment={mine} />}

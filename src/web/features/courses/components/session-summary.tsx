@@ -17,16 +17,22 @@ export function SessionSummary({ course, session, visible = 6 }: { course: Cours
         <CourseCover src={course.coverImage} category={course.category} className="h-20 w-28 shrink-0 rounded-lg" iconClass="h-8 w-8" />
         <div className="min-w-0">
           <h2 className="break-words font-semibold text-slate-900">
-            <Link to={paths.course(course.id)} className="hover:text-brand-700 hover:underline">{course.title}</Link>
+            <Link to={paths.course(course.id)} className="hover:text-brand-700 hover:underline">
+              {course.title}
+            </Link>
           </h2>
           <p className="text-sm text-slate-600">by {course.educator.name}</p>
-          <p className="mt-1 text-sm font-medium text-slate-800">{formatDateRange(session.startsOn, session.endsOn)} · {plural(session.classTimes.length, 'class', 'classes')}</p>
+          <p className="mt-1 text-sm font-medium text-slate-800">
+            {formatDateRange(session.startsOn, session.endsOn)} · {plural(session.classTimes.length, 'class', 'classes')}
+          </p>
         </div>
       </div>
       <div className="p-5">
         <h3 className="text-sm font-semibold text-slate-900">Class times</h3>
         <p className="text-xs text-slate-600">In your time zone, {zone}.</p>
-        <div className="mt-1"><ClassTimeList times={session.classTimes} viewerZone={zone} sessionZone={session.timeZone} visible={visible} /></div>
+        <div className="mt-1">
+          <ClassTimeList times={session.classTimes} viewerZone={zone} sessionZone={session.timeZone} visible={visible} />
+        </div>
       </div>
       <dl className="flex flex-wrap justify-between gap-3 border-t border-slate-100 p-5 text-sm">
         <div>
@@ -35,7 +41,11 @@ export function SessionSummary({ course, session, visible = 6 }: { course: Cours
         </div>
         <div className="text-right">
           <dt className="text-slate-600">Seats</dt>
-          <dd className="font-medium text-slate-900">{session.seatsLeft > 0 ? `${session.seatsLeft} of ${session.capacity} left` : `Full${session.waitlisted ? `, ${session.waitlisted} waiting` : ''}`}</dd>
+          <dd className="font-medium text-slate-900">
+            {session.seatsLeft > 0
+              ? `${session.seatsLeft} of ${session.capacity} left`
+              : `Full${session.waitlisted ? `, ${session.waitlisted} waiting` : ''}`}
+          </dd>
         </div>
       </dl>
     </div>

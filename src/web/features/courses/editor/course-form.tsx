@@ -40,15 +40,42 @@ export interface CourseFormValues {
   refundPolicy: (typeof REFUND_POLICIES)[number]['id'];
 }
 
-const LANGUAGES = ['English', 'Spanish', 'French', 'German', 'Italian', 'Portuguese', 'Dutch', 'Polish', 'Arabic', 'Chinese', 'Japanese', 'Korean', 'Hindi'];
+const LANGUAGES = [
+  'English',
+  'Spanish',
+  'French',
+  'German',
+  'Italian',
+  'Portuguese',
+  'Dutch',
+  'Polish',
+  'Arabic',
+  'Chinese',
+  'Japanese',
+  'Korean',
+  'Hindi',
+];
 const CURRENCY_SYMBOL: Record<string, string> = { usd: '$', eur: '€', gbp: '£' };
 const PRICE_RE = /^\d{1,6}(?:[.,]\d{1,2})?$/;
 
 function defaults(course?: CourseView, city?: string | null): CourseFormValues {
   if (!course) {
     return {
-      title: '', summary: '', description: '', category: '', level: 'all', language: 'English', audience: '',
-      format: 'online', city: city ?? '', address: '', price: '0', currency: 'usd', plan: 'once', installments: '3', refundPolicy: 'moderate',
+      title: '',
+      summary: '',
+      description: '',
+      category: '',
+      level: 'all',
+      language: 'English',
+      audience: '',
+      format: 'online',
+      city: city ?? '',
+      address: '',
+      price: '0',
+      currency: 'usd',
+      plan: 'once',
+      installments: '3',
+      refundPolicy: 'moderate',
     };
   }
   return {
@@ -66,7 +93,7 @@ function defaults(course?: CourseView, city?: string | null): CourseFormValues {
     currency: (CURRENCIES as readonly string[]).includes(course.currency) ? (course.currency as CourseFormValues['currency']) : 'usd',
     plan: course.installments ? 'installments' : 'once',
     installments: String(course.installments ?? 3),
-    refundPolicy: (REFUND_POLICIES.find((r) => r.id === course.refundPolicy)?.id ?? 'moderate'),
+    refundPolicy: REFUND_POLICIES.find((r) => r.id === course.refundPolicy)?.id ?? 'moderate',
   };
 }
 
@@ -109,7 +136,8 @@ const courseResolver: Resolver<CourseFormValues> = async (values, context, optio
   const errors: FieldErrors<CourseFormValues> = {};
   for (const [key, error] of Object.entries(result.errors)) {
     const name = FIELD_OF[key] ?? key;
-    if (FORM_FIELDS.has(name) && error && 'message' in error) errors[name as keyof CourseFormValues] = { type: String(error.type ?? 'validate'), message: String(error.message) };
+    if (FORM_FIELDS.has(name) && error && 'message' in error)
+      errors[name as keyof CourseFormValues] = { type: String(error.type ?? 'validate'), message: String(error.message) };
   }
   if (Number.isNaN(priceCents(values.price))) errors.price = { type: 'format', message: 'Enter the price as a number, like 49 or 49.50' };
   if (!values.category) errors.category = { type: 'required', message: 'Choose a category' };
@@ -132,7 +160,9 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
     resolver: courseResolver,
     mode: 'onTouched',
   });
-  const [status, setStatus] = useFormStatus<{ tone: 'error' | 'info'; text: ReactNode; validation?: boolean }>(Object.keys(formState.errors).length);
+  const [status, setStatus] = useFormStatus<{ tone: 'error' | 'info'; text: ReactNode; validation?: boolean }>(
+    Object.keys(formState.errors).length,
+  );
   const [intent, setIntent] = useState<Intent | null>(null);
   const [coverFile, setCoverFile] = useState<File | null>(null);
   const [upload, setUpload] = useState<number | null>(null);
@@ -210,10 +240,16 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
             dirtyRef.current = false;
             void queryClient.invalidateQueries({ queryKey: queryKeys.educator(me.id) });
             void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
-            const text = which === 'publish'
-              ? 'Your course is saved as a draft. Add a session with its class times, then publish it.'
-              : 'Draft saved. Next, add a session so learners can enrol.';
-            navigate(paths.editCourse(id), { state: { flash: { text: coverFailed ? `${text} (${coverFailed}: try again below.)` : text, tone: 'success' }, needsSession: which === 'publish' } });
+            const text =
+              which === 'publish'
+                ? 'Your course is saved as a draft. Add a session with its class times, then publish it.'
+                : 'Draft saved. Next, add a session so learners can enrol.';
+            navigate(paths.editCourse(id), {
+              state: {
+                flash: { text: coverFailed ? `${text} (${coverFailed}: try again below.)` : text, tone: 'success' },
+                needsSession: which === 'publish',
+              },
+            });
             return;
           }
           await updateCourse(course.id, input);
@@ -229,7 +265,9 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
                   text: (
                     <>
                       Your changes are saved. To publish, add a session first: learners enrol in a session.{' '}
-                      <Link to={paths.newSession(course.id)} className="font-semibold underline">Add a session</Link>
+                      <Link to={paths.newSession(course.id)} className="font-semibold underline">
+                        Add a session
+                      </Link>
                     </>
                   ),
                 });
@@ -255,7 +293,12 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
   const published = course?.status === 'published';
 
   return (
-    <form onSubmit={(ev) => void submit('draft')(ev)} noValidate className="space-y-6" aria-label={course ? 'Course details' : 'New course'}>
+    <form
+      onSubmit={(ev) => void submit('draft')(ev)}
+      noValidate
+      className="space-y-6"
+      aria-label={course ? 'Course details' : 'New course'}
+    >
       {status && (
         <div ref={errorRef} tabIndex={-1} className="outline-none">
           <Alert tone={status.tone}>{status.text}</Alert>
@@ -263,51 +306,121 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
       )}
 
       <FormSection title="The basics" description="What learners see first in search results.">
-        <Field label="Title" maxLength={120} placeholder="e.g. Watercolour for beginners" error={e.title?.message} hint={`${title.length} / 120 characters`} {...register('title')} />
-        <TextArea label="Summary" rows={3} maxLength={280} count={summary.length} placeholder="One or two sentences: what learners will be able to do." error={e.summary?.message} {...register('summary')} />
+        <Field
+          label="Title"
+          maxLength={120}
+          placeholder="e.g. Watercolour for beginners"
+          error={e.title?.message}
+          hint={`${title.length} / 120 characters`}
+          {...register('title')}
+        />
+        <TextArea
+          label="Summary"
+          rows={3}
+          maxLength={280}
+          count={summary.length}
+          placeholder="One or two sentences: what learners will be able to do."
+          error={e.summary?.message}
+          {...register('summary')}
+        />
         <div className="grid gap-5 sm:grid-cols-2">
           <Select label="Category" error={e.category?.message} {...register('category')}>
             <option value="">Choose a category…</option>
-            {CATEGORIES.map((c) => <option key={c.id} value={c.id}>{c.label}</option>)}
+            {CATEGORIES.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.label}
+              </option>
+            ))}
           </Select>
           <Select label="Level" error={e.level?.message} {...register('level')}>
-            {LEVELS.map((l) => <option key={l.id} value={l.id}>{l.label}</option>)}
+            {LEVELS.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.label}
+              </option>
+            ))}
           </Select>
           <div>
             <Field label="Language" list="course-languages" autoComplete="off" error={e.language?.message} {...register('language')} />
-            <datalist id="course-languages">{LANGUAGES.map((l) => <option key={l} value={l} />)}</datalist>
+            <datalist id="course-languages">
+              {LANGUAGES.map((l) => (
+                <option key={l} value={l} />
+              ))}
+            </datalist>
           </div>
-          <Field label="Audience" placeholder="e.g. Ages 8–12, or adults new to coding" hint="Optional: age range or who it is for." error={e.audience?.message} {...register('audience')} />
+          <Field
+            label="Audience"
+            placeholder="e.g. Ages 8–12, or adults new to coding"
+            hint="Optional: age range or who it is for."
+            error={e.audience?.message}
+            {...register('audience')}
+          />
         </div>
       </FormSection>
 
-      <FormSection title="Description" description="Everything a learner needs to decide: what you will cover, what to bring, what they will make.">
-        <DescriptionEditor value={description} error={e.description?.message} register={register('description')} setValue={setValue} getValues={getValues} />
+      <FormSection
+        title="Description"
+        description="Everything a learner needs to decide: what you will cover, what to bring, what they will make."
+      >
+        <DescriptionEditor
+          value={description}
+          error={e.description?.message}
+          register={register('description')}
+          setValue={setValue}
+          getValues={getValues}
+        />
       </FormSection>
 
       <FormSection title="Format" description="Where the classes take place.">
         <FieldGroup legend="How is it taught?" error={e.format?.message}>
           <div className="grid gap-3 sm:grid-cols-2">
-            <RadioCard value="online" label="Online" text="Live video classes; you add the meeting link to each class time." icon={<Monitor className="h-5 w-5" aria-hidden="true" />} {...register('format')} />
-            <RadioCard value="in_person" label="In person" text="Learners meet you at an address in your city." icon={<MapPin className="h-5 w-5" aria-hidden="true" />} {...register('format')} />
+            <RadioCard
+              value="online"
+              label="Online"
+              text="Live video classes; you add the meeting link to each class time."
+              icon={<Monitor className="h-5 w-5" aria-hidden="true" />}
+              {...register('format')}
+            />
+            <RadioCard
+              value="in_person"
+              label="In person"
+              text="Learners meet you at an address in your city."
+              icon={<MapPin className="h-5 w-5" aria-hidden="true" />}
+              {...register('format')}
+            />
           </div>
         </FieldGroup>
         {format === 'in_person' ? (
           <div className="grid gap-5 sm:grid-cols-2">
             <Field label="City" autoComplete="address-level2" error={e.city?.message} {...register('city')} />
-            <Field label="Address" autoComplete="street-address" hint="Shown to learners on the course page." error={e.address?.message} {...register('address')} />
+            <Field
+              label="Address"
+              autoComplete="street-address"
+              hint="Shown to learners on the course page."
+              error={e.address?.message}
+              {...register('address')}
+            />
           </div>
         ) : (
-          <Field label="City (optional)" autoComplete="address-level2" hint="Helps learners nearby find your online course." error={e.city?.message} {...register('city')} />
+          <Field
+            label="City (optional)"
+            autoComplete="address-level2"
+            hint="Helps learners nearby find your online course."
+            error={e.city?.message}
+            {...register('city')}
+          />
         )}
       </FormSection>
 
       <FormSection title="Price and payment" description="Set the price to 0 for a free course.">
         <div className="grid gap-5 sm:grid-cols-[1fr_10rem]">
           <div>
-            <label htmlFor="course-price" className="mb-1.5 block text-sm font-medium text-slate-800">Price</label>
+            <label htmlFor="course-price" className="mb-1.5 block text-sm font-medium text-slate-800">
+              Price
+            </label>
             <div className="relative">
-              <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-slate-600" aria-hidden="true">{CURRENCY_SYMBOL[currency]}</span>
+              <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-slate-600" aria-hidden="true">
+                {CURRENCY_SYMBOL[currency]}
+              </span>
               <input
                 id="course-price"
                 inputMode="decimal"
@@ -319,41 +432,68 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
               />
             </div>
             {e.price ? (
-              <p id="course-price-error" className="mt-1 text-xs font-medium text-red-700">{e.price.message}</p>
+              <p id="course-price-error" className="mt-1 text-xs font-medium text-red-700">
+                {e.price.message}
+              </p>
             ) : (
               <p id="course-price-hint" className="mt-1 text-xs text-slate-600">
-                {Number.isNaN(cents) ? 'In whole units, like 49 or 49.50.' : paid ? `Learners pay ${formatPrice(cents, currency)} per session.` : 'Free: learners enrol at once.'}
+                {Number.isNaN(cents)
+                  ? 'In whole units, like 49 or 49.50.'
+                  : paid
+                    ? `Learners pay ${formatPrice(cents, currency)} per session.`
+                    : 'Free: learners enrol at once.'}
               </p>
             )}
           </div>
           <Select label="Currency" error={e.currency?.message} {...register('currency')}>
-            {CURRENCIES.map((c) => <option key={c} value={c}>{c.toUpperCase()}</option>)}
+            {CURRENCIES.map((c) => (
+              <option key={c} value={c}>
+                {c.toUpperCase()}
+              </option>
+            ))}
           </Select>
         </div>
         {paid && !me.educator?.stripeConnectAccountId && (
-          <Alert tone="info">Learners can pay for this course once your payouts are set up (the next onboarding step, coming soon). You can prepare and save it now.</Alert>
+          <Alert tone="info">
+            Learners can pay for this course once your payouts are set up (the next onboarding step, coming soon). You can prepare and save
+            it now.
+          </Alert>
         )}
         {paid && (
-          <FieldGroup legend="Payment options" error={e.installments?.message} hint="Installments are charged monthly, the first one at enrolment.">
+          <FieldGroup
+            legend="Payment options"
+            error={e.installments?.message}
+            hint="Installments are charged monthly, the first one at enrolment."
+          >
             <div className="grid gap-3 sm:grid-cols-2">
               <RadioCard value="once" label="One payment" text={`${formatPrice(cents, currency)} at enrolment.`} {...register('plan')} />
               <RadioCard
                 value="installments"
                 label="Monthly installments"
-                text={plan === 'installments' && Number(installments) >= 2 ? `${installments} × ${formatPrice(Math.ceil(cents / Number(installments)), currency)} a month.` : 'Spread the price over 2 to 24 months.'}
+                text={
+                  plan === 'installments' && Number(installments) >= 2
+                    ? `${installments} × ${formatPrice(Math.ceil(cents / Number(installments)), currency)} a month.`
+                    : 'Spread the price over 2 to 24 months.'
+                }
                 {...register('plan')}
               />
             </div>
             {plan === 'installments' && (
               <Select label="Number of monthly installments" className="mt-4 max-w-xs" {...register('installments')}>
-                {Array.from({ length: 23 }, (_, i) => i + 2).map((n) => <option key={n} value={n}>{n} months</option>)}
+                {Array.from({ length: 23 }, (_, i) => i + 2).map((n) => (
+                  <option key={n} value={n}>
+                    {n} months
+                  </option>
+                ))}
               </Select>
             )}
           </FieldGroup>
         )}
         <FieldGroup legend="Refund policy" error={e.refundPolicy?.message}>
           <div className="grid gap-3 lg:grid-cols-3">
-            {REFUND_POLICIES.map((r) => <RadioCard key={r.id} value={r.id} label={r.label} text={r.text} {...register('refundPolicy')} />)}
+            {REFUND_POLICIES.map((r) => (
+              <RadioCard key={r.id} value={r.id} label={r.label} text={r.text} {...register('refundPolicy')} />
+            ))}
           </div>
         </FieldGroup>
       </FormSection>
@@ -361,17 +501,38 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
       {course ? <CoverUploader course={course} /> : <CoverPicker file={coverFile} onFile={setCoverFile} />}
 
       <div className="sticky bottom-0 z-20 -mx-4 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-2xl sm:border sm:shadow-sm">
-        {upload !== null && <div className="mb-3"><ProgressBar value={upload} label="Uploading the cover image" /></div>}
+        {upload !== null && (
+          <div className="mb-3">
+            <ProgressBar value={upload} label="Uploading the cover image" />
+          </div>
+        )}
         <div className="flex flex-wrap items-center justify-end gap-2">
           <p className="mr-auto hidden text-sm text-slate-600 sm:block">
-            {course ? (published ? 'Published: changes show to learners at once.' : course.status === 'archived' ? 'Archived: hidden from search.' : 'Draft: only you can see it.') : 'Saved as a draft until you publish.'}
+            {course
+              ? published
+                ? 'Published: changes show to learners at once.'
+                : course.status === 'archived'
+                  ? 'Archived: hidden from search.'
+                  : 'Draft: only you can see it.'
+              : 'Saved as a draft until you publish.'}
           </p>
           {published ? (
-            <Button type="submit" loading={submitting && intent === 'draft'} disabled={submitting}>Save changes</Button>
+            <Button type="submit" loading={submitting && intent === 'draft'} disabled={submitting}>
+              Save changes
+            </Button>
           ) : (
             <>
-              <Button type="submit" variant="secondary" loading={submitting && intent === 'draft'} disabled={submitting}>Save draft</Button>
-              <Button type="button" loading={submitting && intent === 'publish'} disabled={submitting} onClick={(ev) => void submit('publish')(ev)}>Publish</Button>
+              <Button type="submit" variant="secondary" loading={submitting && intent === 'draft'} disabled={submitting}>
+                Save draft
+              </Button>
+              <Button
+                type="button"
+                loading={submitting && intent === 'publish'}
+                disabled={submitting}
+                onClick={(ev) => void submit('publish')(ev)}
+              >
+                Publish
+              </Button>
             </>
           )}
         </div>
@@ -392,14 +553,38 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
 }
 
 /** A radio input styled as a card (the input stays a real, labelled radio). */
-function RadioCard({ value, label, text, icon, ...field }: { value: string; label: string; text: string; icon?: ReactNode } & ReturnType<ReturnType<typeof useForm<CourseFormValues>>['register']>) {
+function RadioCard({
+  value,
+  label,
+  text,
+  icon,
+  ...field
+}: { value: string; label: string; text: string; icon?: ReactNode } & ReturnType<
+  ReturnType<typeof useForm<CourseFormValues>>['register']
+>) {
   const id = useId();
   return (
-    <label htmlFor={id} className="flex cursor-pointer gap-3 rounded-xl border border-slate-300 bg-white p-3 text-sm shadow-sm hover:border-brand-500 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:checked]:ring-1 has-[:checked]:ring-brand-600 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500">
-      <input id={id} type="radio" value={value} className="mt-0.5 h-4 w-4 shrink-0 accent-brand-700" aria-labelledby={`${id}-label`} aria-describedby={`${id}-text`} {...field} />
+    <label
+      htmlFor={id}
+      className="flex cursor-pointer gap-3 rounded-xl border border-slate-300 bg-white p-3 text-sm shadow-sm hover:border-brand-500 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:checked]:ring-1 has-[:checked]:ring-brand-600 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500"
+    >
+      <input
+        id={id}
+        type="radio"
+        value={value}
+        className="mt-0.5 h-4 w-4 shrink-0 accent-brand-700"
+        aria-labelledby={`${id}-label`}
+        aria-describedby={`${id}-text`}
+        {...field}
+      />
       <span className="min-w-0">
-        <span id={`${id}-label`} className="flex items-center gap-1.5 font-semibold text-slate-900">{icon}{label}</span>
-        <span id={`${id}-text`} className="mt-0.5 block text-slate-600">{text}</span>
+        <span id={`${id}-label`} className="flex items-center gap-1.5 font-semibold text-slate-900">
+          {icon}
+          {label}
+        </span>
+        <span id={`${id}-text`} className="mt-0.5 block text-slate-600">
+          {text}
+        </span>
       </span>
     </label>
   );
@@ -408,8 +593,18 @@ function RadioCard({ value, label, text, icon, ...field }: { value: string; labe
 type Register = ReturnType<ReturnType<typeof useForm<CourseFormValues>>['register']>;
 
 /** The Markdown description with a small toolbar and a live preview (side by side, tabs on small screens). */
-function DescriptionEditor({ value, error, register, setValue, getValues }: {
-  value: string; error?: string; register: Register; setValue: UseFormSetValue<CourseFormValues>; getValues: () => CourseFormValues;
+function DescriptionEditor({
+  value,
+  error,
+  register,
+  setValue,
+  getValues,
+}: {
+  value: string;
+  error?: string;
+  register: Register;
+  setValue: UseFormSetValue<CourseFormValues>;
+  getValues: () => CourseFormValues;
 }) {
   const [tab, setTab] = useState<'write' | 'preview'>('write');
   const preview = useDeferredValue(value);
@@ -449,20 +644,50 @@ function DescriptionEditor({ value, error, register, setValue, getValues }: {
   };
 
   const { ref, ...field } = register;
-  const tabClass = (on: boolean) => `flex-1 rounded-md px-3 py-1.5 text-sm font-medium ${on ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900'}`;
+  const tabClass = (on: boolean) =>
+    `flex-1 rounded-md px-3 py-1.5 text-sm font-medium ${on ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900'}`;
   return (
     <div>
       <div role="tablist" aria-label="Description view" className="mb-3 flex rounded-lg bg-slate-100 p-1 lg:hidden">
-        <button type="button" role="tab" id={`${tabsId}-write`} aria-selected={tab === 'write'} aria-controls={`${tabsId}-write-panel`} className={tabClass(tab === 'write')} onClick={() => setTab('write')}>Write</button>
-        <button type="button" role="tab" id={`${tabsId}-preview`} aria-selected={tab === 'preview'} aria-controls={`${tabsId}-preview-panel`} className={tabClass(tab === 'preview')} onClick={() => setTab('preview')}>Preview</button>
+        <button
+          type="button"
+          role="tab"
+          id={`${tabsId}-write`}
+          aria-selected={tab === 'write'}
+          aria-controls={`${tabsId}-write-panel`}
+          className={tabClass(tab === 'write')}
+          onClick={() => setTab('write')}
+        >
+          Write
+        </button>
+        <button
+          type="button"
+          role="tab"
+          id={`${tabsId}-preview`}
+          aria-selected={tab === 'preview'}
+          aria-controls={`${tabsId}-preview-panel`}
+          className={tabClass(tab === 'preview')}
+          onClick={() => setTab('preview')}
+        >
+          Preview
+        </button>
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <div id={`${tabsId}-write-panel`} className={tab === 'write' ? '' : 'hidden lg:block'}>
           <div className="mb-1.5 flex flex-wrap items-end justify-between gap-2">
-            <label htmlFor={`${tabsId}-text`} className="block text-sm font-medium text-slate-800">Description</label>
+            <label htmlFor={`${tabsId}-text`} className="block text-sm font-medium text-slate-800">
+              Description
+            </label>
             <div role="toolbar" aria-label="Formatting" className="flex gap-0.5">
               {tools.map(({ label, Icon, run }) => (
-                <button key={label} type="button" onClick={() => apply(run)} title={label} aria-label={label} className="rounded-md p-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900">
+                <button
+                  key={label}
+                  type="button"
+                  onClick={() => apply(run)}
+                  title={label}
+                  aria-label={label}
+                  className="rounded-md p-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+                >
                   <Icon className="h-4 w-4" aria-hidden="true" />
                 </button>
               ))}
@@ -483,13 +708,28 @@ function DescriptionEditor({ value, error, register, setValue, getValues }: {
             {...field}
           />
           <p id={`${tabsId}-desc-help`} className={`mt-1 text-xs ${error ? 'font-medium text-red-700' : 'text-slate-600'}`}>
-            {error ?? <>Markdown: <code>## Heading</code>, <code>**bold**</code>, <code>*italic*</code>, <code>- list</code>, <code>[link](https://…)</code>. {value.length} / 20000</>}
+            {error ?? (
+              <>
+                Markdown: <code>## Heading</code>, <code>**bold**</code>, <code>*italic*</code>, <code>- list</code>,{' '}
+                <code>[link](https://…)</code>. {value.length} / 20000
+              </>
+            )}
           </p>
         </div>
         <div id={`${tabsId}-preview-panel`} className={tab === 'preview' ? '' : 'hidden lg:block'}>
-          <p className="mb-1.5 text-sm font-medium text-slate-800" id={`${tabsId}-preview-label`}>Preview</p>
-          <div aria-labelledby={`${tabsId}-preview-label`} role="region" className="min-h-72 max-h-[32rem] overflow-y-auto rounded-lg border border-dashed border-slate-300 bg-slate-50/60 p-4 text-sm">
-            {preview.trim() ? <Markdown source={preview} /> : <p className="text-slate-500">The formatted description appears here as you type.</p>}
+          <p className="mb-1.5 text-sm font-medium text-slate-800" id={`${tabsId}-preview-label`}>
+            Preview
+          </p>
+          <div
+            aria-labelledby={`${tabsId}-preview-label`}
+            role="region"
+            className="min-h-72 max-h-[32rem] overflow-y-auto rounded-lg border border-dashed border-slate-300 bg-slate-50/60 p-4 text-sm"
+          >
+            {preview.trim() ? (
+              <Markdown source={preview} />
+            ) : (
+              <p className="text-slate-500">The formatted description appears here as you type.</p>
+            )}
           </div>
         </div>
       </div>
@@ -502,9 +742,12 @@ function CoverPicker({ file, onFile }: { file: File | null; onFile: (f: File | n
   const [problem, setProblem] = useState<string | null>(null);
   // The preview's object URL is made where the file is picked, and released when replaced or unmounted.
   const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => () => {
-    if (url) URL.revokeObjectURL(url);
-  }, [url]);
+  useEffect(
+    () => () => {
+      if (url) URL.revokeObjectURL(url);
+    },
+    [url],
+  );
   const pick = (f: File | null) => {
     setUrl(f && URL.createObjectURL(f));
     onFile(f);
@@ -513,12 +756,19 @@ function CoverPicker({ file, onFile }: { file: File | null; onFile: (f: File | n
     <FormSection title="Cover image" description="A 16:9 picture shown on the course page and in search. PNG, JPEG or WebP, up to 5 MB.">
       <CoverFrame src={url} />
       <div className="flex flex-wrap items-center gap-3">
-        <FileButton label={file ? 'Choose another cover image' : 'Choose a cover image'} onFile={(f) => {
-          const p = imageProblem(f);
-          setProblem(p);
-          if (!p) pick(f);
-        }} />
-        {file && <Button type="button" variant="ghost" onClick={() => pick(null)}>Remove</Button>}
+        <FileButton
+          label={file ? 'Choose another cover image' : 'Choose a cover image'}
+          onFile={(f) => {
+            const p = imageProblem(f);
+            setProblem(p);
+            if (!p) pick(f);
+          }}
+        />
+        {file && (
+          <Button type="button" variant="ghost" onClick={() => pick(null)}>
+            Remove
+          </Button>
+        )}
         {file && <span className="text-sm text-slate-600">Uploaded when you save.</span>}
       </div>
       {problem && <Alert tone="error">{problem}</Alert>}
@@ -532,9 +782,12 @@ function CoverUploader({ course }: { course: CourseView }) {
   const [progress, setProgress] = useState<number | null>(null);
   const [local, setLocal] = useState<string | null>(null);
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
-  useEffect(() => () => {
-    if (local) URL.revokeObjectURL(local);
-  }, [local]);
+  useEffect(
+    () => () => {
+      if (local) URL.revokeObjectURL(local);
+    },
+    [local],
+  );
 
   async function onFile(file: File) {
     setMessage(null);
@@ -559,7 +812,11 @@ function CoverUploader({ course }: { course: CourseView }) {
     <FormSection title="Cover image" description="A 16:9 picture shown on the course page and in search. PNG, JPEG or WebP, up to 5 MB.">
       <CoverFrame src={local ?? course.coverImage} busy={progress !== null} />
       {progress !== null && <ProgressBar value={progress} label="Uploading the cover image" />}
-      <FileButton label={course.coverImage ? 'Change the cover image' : 'Upload a cover image'} disabled={progress !== null} onFile={onFile} />
+      <FileButton
+        label={course.coverImage ? 'Change the cover image' : 'Upload a cover image'}
+        disabled={progress !== null}
+        onFile={onFile}
+      />
       {message && <Alert tone={message.tone}>{message.text}</Alert>}
     </FormSection>
   );
@@ -583,7 +840,9 @@ function CoverFrame({ src, busy }: { src: string | null; busy?: boolean }) {
 function FileButton({ label, onFile, disabled }: { label: string; onFile: (f: File) => void; disabled?: boolean }) {
   const input = useRef<HTMLInputElement>(null);
   return (
-    <label className={`inline-flex cursor-pointer items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50 focus-within:ring-2 focus-within:ring-brand-500 ${disabled ? 'pointer-events-none opacity-60' : ''}`}>
+    <label
+      className={`inline-flex cursor-pointer items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50 focus-within:ring-2 focus-within:ring-brand-500 ${disabled ? 'pointer-events-none opacity-60' : ''}`}
+    >
       <ImagePlus className="h-4 w-4" aria-hidden="true" />
       {label}
       <input

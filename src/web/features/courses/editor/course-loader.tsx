@@ -36,8 +36,12 @@ function Load({ children }: { children: (course: CourseView) => ReactNode }) {
     if (isNotFound(error)) return <NotFoundPage />;
     return (
       <div className="mx-auto max-w-xl space-y-3">
-        <Alert tone="error" title="This course could not be loaded">{error instanceof ApiError ? error.message : 'Please try again.'}</Alert>
-        <Button variant="secondary" onClick={() => void refetch()}>Try again</Button>
+        <Alert tone="error" title="This course could not be loaded">
+          {error instanceof ApiError ? error.message : 'Please try again.'}
+        </Alert>
+        <Button variant="secondary" onClick={() => void refetch()}>
+          Try again
+        </Button>
       </div>
     );
   }
@@ -50,7 +54,9 @@ function Load({ children }: { children: (course: CourseView) => ReactNode }) {
 export function CourseCrumbs({ course, here }: { course: CourseView; here: string }) {
   return (
     <nav aria-label="Breadcrumb" className="mb-2 flex min-w-0 flex-wrap items-center gap-x-1 text-sm text-slate-600">
-      <Link to={paths.editCourse(course.id)} className="max-w-full truncate hover:text-brand-700 hover:underline">{course.title}</Link>
+      <Link to={paths.editCourse(course.id)} className="max-w-full truncate hover:text-brand-700 hover:underline">
+        {course.title}
+      </Link>
       <span aria-hidden="true">/</span>
       <span>{here}</span>
     </nav>

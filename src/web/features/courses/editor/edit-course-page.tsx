@@ -38,7 +38,9 @@ function EditCourse({ course }: { course: CourseView }) {
   return (
     <div className="mx-auto max-w-5xl">
       <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600">
-        <Link to={paths.educator(me.id)} className="hover:text-brand-700 hover:underline">Your courses</Link>
+        <Link to={paths.educator(me.id)} className="hover:text-brand-700 hover:underline">
+          Your courses
+        </Link>
         <span aria-hidden="true"> / </span>
         <span>Edit course</span>
       </nav>
@@ -51,8 +53,12 @@ function EditCourse({ course }: { course: CourseView }) {
           <p className="mt-1 text-slate-600">{course.summary}</p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <ButtonLink to={paths.course(course.id)} variant="secondary"><Eye className="h-4 w-4" aria-hidden="true" /> {course.status === 'published' ? 'View course page' : 'Preview'}</ButtonLink>
-          <ButtonLink to={paths.courseRoster(course.id)} variant="secondary"><Users className="h-4 w-4" aria-hidden="true" /> Roster</ButtonLink>
+          <ButtonLink to={paths.course(course.id)} variant="secondary">
+            <Eye className="h-4 w-4" aria-hidden="true" /> {course.status === 'published' ? 'View course page' : 'Preview'}
+          </ButtonLink>
+          <ButtonLink to={paths.courseRoster(course.id)} variant="secondary">
+            <Users className="h-4 w-4" aria-hidden="true" /> Roster
+          </ButtonLink>
         </div>
       </header>
 
@@ -80,7 +86,11 @@ function PublishChecklist({ course, onFlash }: { course: CourseView; onFlash: (f
   const hasTimes = open.some((s) => s.classTimes.length > 0);
   const items = [
     { done: true, text: 'Describe the course' },
-    { done: hasSession, text: 'Add a session (dates, seats, time zone)', link: hasSession ? undefined : { to: paths.newSession(course.id), label: 'Add session' } },
+    {
+      done: hasSession,
+      text: 'Add a session (dates, seats, time zone)',
+      link: hasSession ? undefined : { to: paths.newSession(course.id), label: 'Add session' },
+    },
     {
       done: hasTimes,
       text: 'Add its class times (recommended)',
@@ -107,26 +117,54 @@ function PublishChecklist({ course, onFlash }: { course: CourseView; onFlash: (f
     <section aria-labelledby="publish-heading" className="rounded-2xl border border-brand-100 bg-brand-50/60 p-4 sm:p-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
-          <h2 id="publish-heading" className="text-lg font-semibold text-slate-900">{course.status === 'archived' ? 'This course is archived' : 'Ready to publish?'}</h2>
-          <p className="mt-0.5 text-sm text-slate-700">{course.status === 'archived' ? 'It is hidden from search. Publish it again to open it to learners.' : 'Publishing makes the course visible in search and open for enrolment.'}</p>
+          <h2 id="publish-heading" className="text-lg font-semibold text-slate-900">
+            {course.status === 'archived' ? 'This course is archived' : 'Ready to publish?'}
+          </h2>
+          <p className="mt-0.5 text-sm text-slate-700">
+            {course.status === 'archived'
+              ? 'It is hidden from search. Publish it again to open it to learners.'
+              : 'Publishing makes the course visible in search and open for enrolment.'}
+          </p>
         </div>
-        <Button onClick={() => void publish()} loading={busy} disabled={!hasSession} aria-describedby={!hasSession ? 'publish-needs' : undefined}>
+        <Button
+          onClick={() => void publish()}
+          loading={busy}
+          disabled={!hasSession}
+          aria-describedby={!hasSession ? 'publish-needs' : undefined}
+        >
           {course.status === 'archived' ? 'Publish again' : 'Publish course'}
         </Button>
       </div>
       <ul className="mt-4 space-y-2 text-sm">
         {items.map((i) => (
           <li key={i.text} className="flex flex-wrap items-center gap-2">
-            {i.done ? <CheckCircle2 className="h-5 w-5 text-emerald-600" aria-hidden="true" /> : <Circle className="h-5 w-5 text-slate-400" aria-hidden="true" />}
+            {i.done ? (
+              <CheckCircle2 className="h-5 w-5 text-emerald-600" aria-hidden="true" />
+            ) : (
+              <Circle className="h-5 w-5 text-slate-400" aria-hidden="true" />
+            )}
             <span className={i.done ? 'text-slate-700' : 'font-medium text-slate-900'}>
-              <span className="sr-only">{i.done ? 'Done: ' : 'To do: '}</span>{i.text}
+              <span className="sr-only">{i.done ? 'Done: ' : 'To do: '}</span>
+              {i.text}
             </span>
-            {i.link && <Link to={i.link.to} className="font-semibold text-brand-700 hover:underline">{i.link.label}</Link>}
+            {i.link && (
+              <Link to={i.link.to} className="font-semibold text-brand-700 hover:underline">
+                {i.link.label}
+              </Link>
+            )}
           </li>
         ))}
       </ul>
-      {!hasSession && <p id="publish-needs" className="mt-3 text-sm text-slate-700">Learners enrol in a session, so a course needs one before it can be published.</p>}
-      {error && <div className="mt-3"><Alert tone="error">{error}</Alert></div>}
+      {!hasSession && (
+        <p id="publish-needs" className="mt-3 text-sm text-slate-700">
+          Learners enrol in a session, so a course needs one before it can be published.
+        </p>
+      )}
+      {error && (
+        <div className="mt-3">
+          <Alert tone="error">{error}</Alert>
+        </div>
+      )}
     </section>
   );
 }
@@ -152,13 +190,28 @@ function ArchiveCard({ course, onFlash }: { course: CourseView; onFlash: (f: Fla
     }
   }
   return (
-    <section aria-labelledby="archive-heading" className="flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
+    <section
+      aria-labelledby="archive-heading"
+      className="flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-slate-200 bg-white p-4 sm:p-6"
+    >
       <div>
-        <h2 id="archive-heading" className="font-semibold text-slate-900">Archive this course</h2>
+        <h2 id="archive-heading" className="font-semibold text-slate-900">
+          Archive this course
+        </h2>
         <p className="text-sm text-slate-600">Hides it from search and your profile. Enrolled learners keep their sessions.</p>
       </div>
-      <Button variant="secondary" onClick={() => setOpen(true)}><Archive className="h-4 w-4" aria-hidden="true" /> Archive</Button>
-      <ConfirmDialog open={open} title="Archive this course?" confirmLabel="Archive" busy={busy} error={error} onConfirm={() => void archive()} onClose={() => setOpen(false)}>
+      <Button variant="secondary" onClick={() => setOpen(true)}>
+        <Archive className="h-4 w-4" aria-hidden="true" /> Archive
+      </Button>
+      <ConfirmDialog
+        open={open}
+        title="Archive this course?"
+        confirmLabel="Archive"
+        busy={busy}
+        error={error}
+        onConfirm={() => void archive()}
+        onClose={() => setOpen(false)}
+      >
         <p>“{course.title}” will be hidden from search. You can publish it again later.</p>
       </ConfirmDialog>
     </section>

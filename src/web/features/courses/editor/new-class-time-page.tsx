@@ -75,7 +75,13 @@ function toInput(v: Values, timeZone: string): ClassTimeInput | null {
 
 const zod = zodResolver(classTimeInput);
 /** The API's field names -> the form's. */
-const FIELD_OF: Record<string, keyof Values> = { startsAt: 'start', endsAt: 'end', repeatWeeks: 'weeks', location: 'location', meetingUrl: 'meetingUrl' };
+const FIELD_OF: Record<string, keyof Values> = {
+  startsAt: 'start',
+  endsAt: 'end',
+  repeatWeeks: 'weeks',
+  location: 'location',
+  meetingUrl: 'meetingUrl',
+};
 
 function resolverFor(timeZone: string): Resolver<Values> {
   return async (values, context, options) => {
@@ -84,7 +90,8 @@ function resolverFor(timeZone: string): Resolver<Values> {
     if (!TIME.test(values.start)) errors.start = { type: 'required', message: 'Enter the start time' };
     if (!TIME.test(values.end)) errors.end = { type: 'required', message: 'Enter the end time' };
     const weeks = weeksOf(values);
-    if (values.repeat && (!Number.isInteger(weeks) || weeks < 2 || weeks > 52)) errors.weeks = { type: 'range', message: 'Repeat for 2 to 52 weeks' };
+    if (values.repeat && (!Number.isInteger(weeks) || weeks < 2 || weeks > 52))
+      errors.weeks = { type: 'range', message: 'Repeat for 2 to 52 weeks' };
     const input = toInput(values, timeZone);
     if (input && !errors.weeks) {
       const result = await zod(input, context, options as unknown as Parameters<typeof zod>[2]);
@@ -92,7 +99,8 @@ function resolverFor(timeZone: string): Resolver<Values> {
         const name = FIELD_OF[key];
         if (name && !errors[name] && error && 'message' in error) errors[name] = { type: 'validate', message: String(error.message) };
       }
-      if (!errors.start && new Date(input.startsAt).getTime() < Date.now()) errors.start = { type: 'past', message: 'This time has already passed: choose a future time' };
+      if (!errors.start && new Date(input.startsAt).getTime() < Date.now())
+        errors.start = { type: 'past', message: 'This time has already passed: choose a future time' };
     }
     return Object.keys(errors).length ? { values: {}, errors } : { values, errors: {} };
   };
@@ -112,7 +120,10 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
     const candidate = last ? dateIn(addWeeksInZone(new Date(last.startsAt), 1, tz), tz) : session.startsOn;
     return candidate >= today ? candidate : today;
   }, [tz, last, session.startsOn]);
-  const lastTime = (iso: string | undefined) => (iso ? new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso)) : null);
+  const lastTime = (iso: string | undefined) =>
+    iso
+      ? new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso))
+      : null;
 
   const { register, control, handleSubmit, formState, setError } = useForm<Values>({
     resolver,
@@ -148,7 +159,13 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
       const from = addWeeksInZone(t.start, k, tz);
       const to = addWeeksInZone(t.end, k, tz);
       const clash = session.classTimes.find((c) => new Date(c.startsAt) < to && new Date(c.endsAt) > from);
-      return { start: from, end: to, label: formatClassTime(from.toISOString(), to.toISOString(), tz), clash: clash ? formatClassTime(clash.startsAt, clash.endsAt, tz) : null, past: from.getTime() < now };
+      return {
+        start: from,
+        end: to,
+        label: formatClassTime(from.toISOString(), to.toISOString(), tz),
+        clash: clash ? formatClassTime(clash.startsAt, clash.endsAt, tz) : null,
+        past: from.getTime() < now,
+      };
     });
   }, [date, start, end, repeat, weeks, tz, session.classTimes, now]);
   const clashes = preview.filter((p) => p.clash);
@@ -161,7 +178,9 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
     try {
       const { ids } = await addClassTimes(course.id, session.id, input);
       await queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) });
-      navigate(paths.editCourse(course.id), { state: { flash: { text: ids.length === 1 ? 'Class time added' : `${ids.length} class times added` } } });
+      navigate(paths.editCourse(course.id), {
+        state: { flash: { text: ids.length === 1 ? 'Class time added' : `${ids.length} class times added` } },
+      });
     } catch (err) {
       if (notEducator(err)) return;
       if (err instanceof ApiError) {
@@ -180,13 +199,35 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
   return (
     <div className="mx-auto max-w-3xl">
       <CourseCrumbs course={course} here="New class time" />
-      <PageHeader title="Add class times" subtitle={<>Session {formatDateRange(session.startsOn, session.endsOn)} · times in <strong className="font-semibold text-slate-800">{tz}</strong></>} />
+      <PageHeader
+        title="Add class times"
+        subtitle={
+          <>
+            Session {formatDateRange(session.startsOn, session.endsOn)} · times in{' '}
+            <strong className="font-semibold text-slate-800">{tz}</strong>
+          </>
+        }
+      />
       {closed ? (
-        <Alert tone="error" title="This session is closed">Class times can only be added to an open session.</Alert>
+        <Alert tone="error" title="This session is closed">
+          Class times can only be added to an open session.
+        </Alert>
       ) : (
         <form onSubmit={onSubmit} noValidate className="space-y-6">
-          {status && <Alert tone="error" title="The class times were not saved">{status}</Alert>}
-          <FormSection title="When" description={<>Enter the wall-clock time in <strong className="font-semibold">{tz}</strong>{tz !== viewerTimeZone() ? ` (you are in ${viewerTimeZone()})` : ''}.</>}>
+          {status && (
+            <Alert tone="error" title="The class times were not saved">
+              {status}
+            </Alert>
+          )}
+          <FormSection
+            title="When"
+            description={
+              <>
+                Enter the wall-clock time in <strong className="font-semibold">{tz}</strong>
+                {tz !== viewerTimeZone() ? ` (you are in ${viewerTimeZone()})` : ''}.
+              </>
+            }
+          >
             <div className="grid gap-5 sm:grid-cols-3">
               <Field label="Date" type="date" error={e.date?.message} {...register('date')} />
               <Field label="Start time" type="time" step={300} error={e.start?.message} {...register('start')} />
@@ -200,55 +241,113 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
               </label>
               {repeat && (
                 <div className="mt-4 flex flex-wrap items-end gap-3">
-                  <Field label="Number of weeks" type="number" min={2} max={52} inputMode="numeric" className="w-40" error={e.weeks?.message} {...register('weeks')} />
-                  {weekday && preview.length > 1 && <p className="pb-2.5 text-sm text-slate-700">Every {weekday}, {start} – {end}, for {preview.length} weeks</p>}
+                  <Field
+                    label="Number of weeks"
+                    type="number"
+                    min={2}
+                    max={52}
+                    inputMode="numeric"
+                    className="w-40"
+                    error={e.weeks?.message}
+                    {...register('weeks')}
+                  />
+                  {weekday && preview.length > 1 && (
+                    <p className="pb-2.5 text-sm text-slate-700">
+                      Every {weekday}, {start} – {end}, for {preview.length} weeks
+                    </p>
+                  )}
                 </div>
               )}
             </div>
           </FormSection>
 
-          <FormSection title="Where" description={online ? 'Enrolled learners see the meeting link; others do not.' : 'Where learners meet you.'}>
+          <FormSection
+            title="Where"
+            description={online ? 'Enrolled learners see the meeting link; others do not.' : 'Where learners meet you.'}
+          >
             {online ? (
               <>
-                <Field label="Meeting link" type="url" placeholder="https://meet.example.com/your-room" error={e.meetingUrl?.message} {...register('meetingUrl')} />
-                <Field label="Location (optional)" placeholder="e.g. Bring a sketchbook" hint="A note on where or how, if useful." error={e.location?.message} {...register('location')} />
+                <Field
+                  label="Meeting link"
+                  type="url"
+                  placeholder="https://meet.example.com/your-room"
+                  error={e.meetingUrl?.message}
+                  {...register('meetingUrl')}
+                />
+                <Field
+                  label="Location (optional)"
+                  placeholder="e.g. Bring a sketchbook"
+                  hint="A note on where or how, if useful."
+                  error={e.location?.message}
+                  {...register('location')}
+                />
               </>
             ) : (
               <>
-                <Field label="Location" placeholder="e.g. Community hall, 12 High Street, room 3" error={e.location?.message} {...register('location')} />
-                <Field label="Meeting link (optional)" type="url" placeholder="https://…" error={e.meetingUrl?.message} {...register('meetingUrl')} />
+                <Field
+                  label="Location"
+                  placeholder="e.g. Community hall, 12 High Street, room 3"
+                  error={e.location?.message}
+                  {...register('location')}
+                />
+                <Field
+                  label="Meeting link (optional)"
+                  type="url"
+                  placeholder="https://…"
+                  error={e.meetingUrl?.message}
+                  {...register('meetingUrl')}
+                />
               </>
             )}
           </FormSection>
 
           <section aria-labelledby="preview-heading" className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
             <h2 id="preview-heading" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
-              <CalendarDays className="h-5 w-5 text-brand-700" aria-hidden="true" /> {preview.length > 1 ? `${preview.length} class times will be added` : 'Preview'}
+              <CalendarDays className="h-5 w-5 text-brand-700" aria-hidden="true" />{' '}
+              {preview.length > 1 ? `${preview.length} class times will be added` : 'Preview'}
             </h2>
             {preview.length === 0 ? (
-              <p className="mt-2 text-sm text-slate-600">Enter a date, a start time and a later end time to see the class {repeat ? 'times' : 'time'} here.</p>
+              <p className="mt-2 text-sm text-slate-600">
+                Enter a date, a start time and a later end time to see the class {repeat ? 'times' : 'time'} here.
+              </p>
             ) : (
               <ol className="mt-3 divide-y divide-slate-100" aria-label="Class times to add">
                 {preview.map((p) => (
                   <li key={p.start.toISOString()} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 py-2 text-sm">
                     <span className={p.clash || p.past ? 'font-medium text-red-800' : 'font-medium text-slate-900'}>{p.label}</span>
-                    {p.clash && <span className="flex items-center gap-1 text-xs font-medium text-red-700"><AlertTriangle className="h-3.5 w-3.5" aria-hidden="true" /> Overlaps {p.clash}</span>}
+                    {p.clash && (
+                      <span className="flex items-center gap-1 text-xs font-medium text-red-700">
+                        <AlertTriangle className="h-3.5 w-3.5" aria-hidden="true" /> Overlaps {p.clash}
+                      </span>
+                    )}
                     {!p.clash && p.past && <span className="text-xs font-medium text-red-700">In the past</span>}
                   </li>
                 ))}
               </ol>
             )}
             {clashes.length > 0 && (
-              <div className="mt-3"><Alert tone="error">{plural(clashes.length, 'class time')} of this series {clashes.length === 1 ? 'overlaps' : 'overlap'} existing class times of the session. Change the date or time: class times of a session may not overlap.</Alert></div>
+              <div className="mt-3">
+                <Alert tone="error">
+                  {plural(clashes.length, 'class time')} of this series {clashes.length === 1 ? 'overlaps' : 'overlap'} existing class times
+                  of the session. Change the date or time: class times of a session may not overlap.
+                </Alert>
+              </div>
             )}
             {session.classTimes.length > 0 && (
-              <p className="mt-3 text-xs text-slate-600">This session already has {plural(session.classTimes.length, 'class time')}, the last on {formatClassTime(session.classTimes.at(-1)!.startsAt, session.classTimes.at(-1)!.endsAt, tz)}.</p>
+              <p className="mt-3 text-xs text-slate-600">
+                This session already has {plural(session.classTimes.length, 'class time')}, the last on{' '}
+                {formatClassTime(session.classTimes.at(-1)!.startsAt, session.classTimes.at(-1)!.endsAt, tz)}.
+              </p>
             )}
           </section>
 
           <div className="flex flex-wrap justify-end gap-2">
-            <ButtonLink to={paths.editCourse(course.id)} variant="secondary">Cancel</ButtonLink>
-            <Button type="submit" loading={formState.isSubmitting}>{preview.length > 1 ? `Add ${preview.length} class times` : 'Add class time'}</Button>
+            <ButtonLink to={paths.editCourse(course.id)} variant="secondary">
+              Cancel
+            </ButtonLink>
+            <Button type="submit" loading={formState.isSubmitting}>
+              {preview.length > 1 ? `Add ${preview.length} class times` : 'Add class time'}
+            </Button>
           </div>
         </form>
       )}

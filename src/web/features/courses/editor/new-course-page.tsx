@@ -20,11 +20,16 @@ function NewCourse() {
   return (
     <div className="mx-auto max-w-5xl">
       <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600">
-        <Link to={paths.educator(me.id)} className="hover:text-brand-700 hover:underline">Your educator profile</Link>
+        <Link to={paths.educator(me.id)} className="hover:text-brand-700 hover:underline">
+          Your educator profile
+        </Link>
         <span aria-hidden="true"> / </span>
         <span>New course</span>
       </nav>
-      <PageHeader title="Create a course" subtitle="Describe your course; you add its sessions and class times next. Nothing is public until you publish." />
+      <PageHeader
+        title="Create a course"
+        subtitle="Describe your course; you add its sessions and class times next. Nothing is public until you publish."
+      />
       <Steps current={1} />
       <CourseForm />
     </div>
@@ -40,9 +45,20 @@ export function Steps({ current }: { current: 1 | 2 | 3 }) {
         const n = i + 1;
         const state = n < current ? 'done' : n === current ? 'current' : 'todo';
         return (
-          <li key={s} aria-current={state === 'current' ? 'step' : undefined} className={`flex items-center gap-2 rounded-xl border px-3 py-2 ${state === 'current' ? 'border-brand-600 bg-brand-50 text-brand-800' : state === 'done' ? 'border-emerald-200 bg-emerald-50 text-emerald-800' : 'border-slate-200 bg-white text-slate-600'}`}>
-            <span className={`flex h-6 w-6 shrink-0 items-center justify-center rounded-full text-xs font-bold ${state === 'current' ? 'bg-brand-700 text-white' : state === 'done' ? 'bg-emerald-600 text-white' : 'bg-slate-200 text-slate-700'}`}>{state === 'done' ? <Check className="h-3.5 w-3.5" aria-hidden="true" /> : n}</span>
-            <span className="font-medium">{state === 'done' && <span className="sr-only">Done: </span>}{s}</span>
+          <li
+            key={s}
+            aria-current={state === 'current' ? 'step' : undefined}
+            className={`flex items-center gap-2 rounded-xl border px-3 py-2 ${state === 'current' ? 'border-brand-600 bg-brand-50 text-brand-800' : state === 'done' ? 'border-emerald-200 bg-emerald-50 text-emerald-800' : 'border-slate-200 bg-white text-slate-600'}`}
+          >
+            <span
+              className={`flex h-6 w-6 shrink-0 items-center justify-center rounded-full text-xs font-bold ${state === 'current' ? 'bg-brand-700 text-white' : state === 'done' ? 'bg-emerald-600 text-white' : 'bg-slate-200 text-slate-700'}`}
+            >
+              {state === 'done' ? <Check className="h-3.5 w-3.5" aria-hidden="true" /> : n}
+            </span>
+            <span className="font-medium">
+              {state === 'done' && <span className="sr-only">Done: </span>}
+              {s}
+            </span>
           </li>
         );
       })}

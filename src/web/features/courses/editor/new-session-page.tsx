@@ -65,25 +65,68 @@ function NewSession({ course }: { course: CourseView }) {
   return (
     <div className="mx-auto max-w-3xl">
       <CourseCrumbs course={course} here="New session" />
-      <PageHeader title="Add a session" subtitle="A session is one run of your course: its dates, how many learners it takes, and the time zone its class times are set in." />
+      <PageHeader
+        title="Add a session"
+        subtitle="A session is one run of your course: its dates, how many learners it takes, and the time zone its class times are set in."
+      />
       <form onSubmit={onSubmit} noValidate className="space-y-6">
         {status && <Alert tone="error">{status}</Alert>}
-        <FormSection title="Dates" description={validRange ? `${formatDateRange(startsOn, endsOn)}${weeks >= 1 ? ` · about ${weeks} ${weeks === 1 ? 'week' : 'weeks'}` : ''}` : 'When the session starts and ends.'}>
+        <FormSection
+          title="Dates"
+          description={
+            validRange
+              ? `${formatDateRange(startsOn, endsOn)}${weeks >= 1 ? ` · about ${weeks} ${weeks === 1 ? 'week' : 'weeks'}` : ''}`
+              : 'When the session starts and ends.'
+          }
+        >
           <div className="grid gap-5 sm:grid-cols-2">
             <Field label="Start date" type="date" min={today} error={e.startsOn?.message} {...register('startsOn')} />
-            <Field label="End date" type="date" min={startsOn || today} error={e.endsOn?.message} hint="The dates stretch to cover the class times you add." {...register('endsOn')} />
+            <Field
+              label="End date"
+              type="date"
+              min={startsOn || today}
+              error={e.endsOn?.message}
+              hint="The dates stretch to cover the class times you add."
+              {...register('endsOn')}
+            />
           </div>
-          <TimeZoneSelect label="Time zone" error={e.timeZone?.message} hint={`Class times are entered and shown in this zone. Yours is ${zone}.`} {...register('timeZone')} />
+          <TimeZoneSelect
+            label="Time zone"
+            error={e.timeZone?.message}
+            hint={`Class times are entered and shown in this zone. Yours is ${zone}.`}
+            {...register('timeZone')}
+          />
         </FormSection>
         <FormSection title="Seats" description="Learners beyond the capacity join a waitlist and get the next free seat.">
           <div className="grid gap-5 sm:grid-cols-2">
-            <Field label="Capacity" type="number" min={1} max={1000} inputMode="numeric" error={e.capacity?.message} hint="The most learners in this session (1-1000)." {...register('capacity', { valueAsNumber: true })} />
-            <Field label="Minimum to run" type="number" min={1} inputMode="numeric" error={e.minToRun?.message} hint="Fewer enrolments than this and you may cancel." {...register('minToRun', { valueAsNumber: true })} />
+            <Field
+              label="Capacity"
+              type="number"
+              min={1}
+              max={1000}
+              inputMode="numeric"
+              error={e.capacity?.message}
+              hint="The most learners in this session (1-1000)."
+              {...register('capacity', { valueAsNumber: true })}
+            />
+            <Field
+              label="Minimum to run"
+              type="number"
+              min={1}
+              inputMode="numeric"
+              error={e.minToRun?.message}
+              hint="Fewer enrolments than this and you may cancel."
+              {...register('minToRun', { valueAsNumber: true })}
+            />
           </div>
         </FormSection>
         <div className="flex flex-wrap justify-end gap-2">
-          <ButtonLink to={paths.editCourse(course.id)} variant="secondary">Cancel</ButtonLink>
-          <Button type="submit" loading={formState.isSubmitting}>Add session</Button>
+          <ButtonLink to={paths.editCourse(course.id)} variant="secondary">
+            Cancel
+          </ButtonLink>
+          <Button type="submit" loading={formState.isSubmitting}>
+            Add session
+          </Button>
         </div>
       </form>
     </div>

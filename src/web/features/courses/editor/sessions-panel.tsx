@@ -29,10 +29,15 @@ export const SESSION_STATUS: Record<Session['status'], { label: string; tone: 'g
 export function SessionsPanel({ course, highlight, onFlash }: { course: CourseView; highlight?: boolean; onFlash: (f: Flash) => void }) {
   const sessions = course.sessions;
   return (
-    <section aria-labelledby="sessions-heading" className={`rounded-2xl border bg-white p-4 shadow-sm sm:p-6 ${highlight ? 'border-brand-500 ring-2 ring-brand-100' : 'border-slate-200'}`}>
+    <section
+      aria-labelledby="sessions-heading"
+      className={`rounded-2xl border bg-white p-4 shadow-sm sm:p-6 ${highlight ? 'border-brand-500 ring-2 ring-brand-100' : 'border-slate-200'}`}
+    >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
-          <h2 id="sessions-heading" className="text-lg font-semibold text-slate-900">Sessions</h2>
+          <h2 id="sessions-heading" className="text-lg font-semibold text-slate-900">
+            Sessions
+          </h2>
           <p className="mt-0.5 text-sm text-slate-600">Each session is one run of the course, with its own dates, seats and class times.</p>
         </div>
         <ButtonLink to={paths.newSession(course.id)} variant={sessions.length ? 'secondary' : 'primary'}>
@@ -43,11 +48,15 @@ export function SessionsPanel({ course, highlight, onFlash }: { course: CourseVi
         <div className="mt-5 rounded-xl border border-dashed border-slate-300 p-6 text-center">
           <CalendarPlus className="mx-auto h-8 w-8 text-brand-700" aria-hidden="true" />
           <p className="mt-2 font-semibold text-slate-900">No sessions yet</p>
-          <p className="mt-1 text-sm text-slate-600">Add a session (dates, seats, time zone), then its class times. A course needs a session before it can be published.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            Add a session (dates, seats, time zone), then its class times. A course needs a session before it can be published.
+          </p>
         </div>
       ) : (
         <ul className="mt-5 space-y-4" aria-label="Sessions">
-          {sessions.map((s) => <SessionItem key={s.id} courseId={course.id} session={s} onFlash={onFlash} />)}
+          {sessions.map((s) => (
+            <SessionItem key={s.id} courseId={course.id} session={s} onFlash={onFlash} />
+          ))}
         </ul>
       )}
     </section>
@@ -98,7 +107,11 @@ function SessionItem({ courseId, session, onFlash }: { courseId: string; session
             <ButtonLink to={paths.newClassTime(courseId, session.id)} variant="secondary" className="!px-3 !py-2">
               <Clock className="h-4 w-4" aria-hidden="true" /> Add class times
             </ButtonLink>
-            <button type="button" onClick={() => setConfirm(true)} className="rounded-lg px-3 py-2 text-sm font-semibold text-red-700 hover:bg-red-50">
+            <button
+              type="button"
+              onClick={() => setConfirm(true)}
+              className="rounded-lg px-3 py-2 text-sm font-semibold text-red-700 hover:bg-red-50"
+            >
               Cancel session
             </button>
           </div>
@@ -109,7 +122,12 @@ function SessionItem({ courseId, session, onFlash }: { courseId: string; session
         <div className="sm:col-span-2">
           <p className="flex items-center gap-1.5 text-sm text-slate-800">
             <Users className="h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
-            <span><span className="font-semibold">{session.seatsTaken} / {session.capacity}</span> seats taken</span>
+            <span>
+              <span className="font-semibold">
+                {session.seatsTaken} / {session.capacity}
+              </span>{' '}
+              seats taken
+            </span>
             {session.waitlisted > 0 && <span className="text-slate-600">· {session.waitlisted} waitlisted</span>}
           </p>
           <div className="mt-1.5 h-1.5 max-w-xs overflow-hidden rounded-full bg-slate-200" aria-hidden="true">
@@ -118,7 +136,9 @@ function SessionItem({ courseId, session, onFlash }: { courseId: string; session
         </div>
         <p className="text-sm text-slate-600">
           Runs with at least {plural(session.minToRun, 'learner')}
-          {!closed && session.seatsTaken < session.minToRun && <span className="block text-xs text-amber-800">{plural(session.minToRun - session.seatsTaken, 'more learner')} needed</span>}
+          {!closed && session.seatsTaken < session.minToRun && (
+            <span className="block text-xs text-amber-800">{plural(session.minToRun - session.seatsTaken, 'more learner')} needed</span>
+          )}
         </p>
       </div>
 
@@ -127,7 +147,15 @@ function SessionItem({ courseId, session, onFlash }: { courseId: string; session
         {session.classTimes.length === 0 ? (
           <p className="mt-1 text-sm text-slate-600">
             No class times yet.{' '}
-            {!closed && <>Add when the class meets, e.g. <Link to={paths.newClassTime(courseId, session.id)} className="font-semibold text-brand-700 hover:underline">every Tuesday at 18:00</Link>.</>}
+            {!closed && (
+              <>
+                Add when the class meets, e.g.{' '}
+                <Link to={paths.newClassTime(courseId, session.id)} className="font-semibold text-brand-700 hover:underline">
+                  every Tuesday at 18:00
+                </Link>
+                .
+              </>
+            )}
           </p>
         ) : (
           <ClassTimes courseId={courseId} session={session} closed={closed} onFlash={onFlash} />
@@ -146,7 +174,9 @@ function SessionItem({ courseId, session, onFlash }: { courseId: string; session
           setError(null);
         }}
       >
-        <p>The session of <strong>{dates}</strong> will be cancelled and cannot be reopened.</p>
+        <p>
+          The session of <strong>{dates}</strong> will be cancelled and cannot be reopened.
+        </p>
         {session.seatsTaken + session.waitlisted > 0 ? (
           <p className="mt-2">{plural(session.seatsTaken + session.waitlisted, 'learner')} enrolled or waiting will be unenrolled.</p>
         ) : (
@@ -159,16 +189,36 @@ function SessionItem({ courseId, session, onFlash }: { courseId: string; session
 
 const FOLD = 6;
 
-function ClassTimes({ courseId, session, closed, onFlash }: { courseId: string; session: Session; closed: boolean; onFlash: (f: Flash) => void }) {
+function ClassTimes({
+  courseId,
+  session,
+  closed,
+  onFlash,
+}: {
+  courseId: string;
+  session: Session;
+  closed: boolean;
+  onFlash: (f: Flash) => void;
+}) {
   const [all, setAll] = useState(false);
   const times = all ? session.classTimes : session.classTimes.slice(0, FOLD);
   return (
     <>
-      <ul className="mt-1 divide-y divide-slate-100" aria-label={`Class times of the session ${formatDateRange(session.startsOn, session.endsOn)}`}>
-        {times.map((t) => <ClassTimeRow key={t.id} courseId={courseId} session={session} t={t} closed={closed} onFlash={onFlash} />)}
+      <ul
+        className="mt-1 divide-y divide-slate-100"
+        aria-label={`Class times of the session ${formatDateRange(session.startsOn, session.endsOn)}`}
+      >
+        {times.map((t) => (
+          <ClassTimeRow key={t.id} courseId={courseId} session={session} t={t} closed={closed} onFlash={onFlash} />
+        ))}
       </ul>
       {session.classTimes.length > FOLD && (
-        <button type="button" className="mt-1 text-sm font-semibold text-brand-700 hover:underline" aria-expanded={all} onClick={() => setAll((a) => !a)}>
+        <button
+          type="button"
+          className="mt-1 text-sm font-semibold text-brand-700 hover:underline"
+          aria-expanded={all}
+          onClick={() => setAll((a) => !a)}
+        >
           {all ? 'Show fewer' : `Show all ${session.classTimes.length} class times`}
         </button>
       )}
@@ -176,7 +226,19 @@ function ClassTimes({ courseId, session, closed, onFlash }: { courseId: string; 
   );
 }
 
-function ClassTimeRow({ courseId, session, t, closed, onFlash }: { courseId: string; session: Session; t: ClassTime; closed: boolean; onFlash: (f: Flash) => void }) {
+function ClassTimeRow({
+  courseId,
+  session,
+  t,
+  closed,
+  onFlash,
+}: {
+  courseId: string;
+  session: Session;
+  t: ClassTime;
+  closed: boolean;
+  onFlash: (f: Flash) => void;
+}) {
   const queryClient = useQueryClient();
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -205,16 +267,33 @@ function ClassTimeRow({ courseId, session, t, closed, onFlash }: { courseId: str
     <li className="flex items-start gap-3 py-2 text-sm">
       <Clock className="mt-0.5 h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
       <div className="min-w-0 flex-1">
-        <p className={`font-medium ${past ? 'text-slate-500' : 'text-slate-900'}`}>{label}{past && ' · past'}</p>
-        {t.location && <p className="mt-0.5 flex items-center gap-1 text-xs text-slate-600"><MapPin className="h-3.5 w-3.5 shrink-0" aria-hidden="true" /> {t.location}</p>}
+        <p className={`font-medium ${past ? 'text-slate-500' : 'text-slate-900'}`}>
+          {label}
+          {past && ' · past'}
+        </p>
+        {t.location && (
+          <p className="mt-0.5 flex items-center gap-1 text-xs text-slate-600">
+            <MapPin className="h-3.5 w-3.5 shrink-0" aria-hidden="true" /> {t.location}
+          </p>
+        )}
         {t.meetingUrl && (
-          <a href={t.meetingUrl} target="_blank" rel="noopener noreferrer" className="mt-0.5 inline-flex max-w-full items-center gap-1 text-xs text-brand-700 hover:underline">
+          <a
+            href={t.meetingUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="mt-0.5 inline-flex max-w-full items-center gap-1 text-xs text-brand-700 hover:underline"
+          >
             <ExternalLink className="h-3.5 w-3.5 shrink-0" aria-hidden="true" /> <span className="truncate">{t.meetingUrl}</span>
           </a>
         )}
       </div>
       {!closed && !past && (
-        <button type="button" onClick={() => setConfirm(true)} className="rounded-md p-1.5 text-slate-500 hover:bg-red-50 hover:text-red-700" aria-label={`Remove the class time ${label}`}>
+        <button
+          type="button"
+          onClick={() => setConfirm(true)}
+          className="rounded-md p-1.5 text-slate-500 hover:bg-red-50 hover:text-red-700"
+          aria-label={`Remove the class time ${label}`}
+        >
           <Trash2 className="h-4 w-4" aria-hidden="true" />
         </button>
       )}

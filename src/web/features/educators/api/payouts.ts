@@ -8,9 +8,15 @@ import { queryKeys } from '@web/lib/query-keys';
 export const createPayoutAccount = (body: { email: string; user_id: string }) =>
   api<z.infer<typeof createAccountResult>>('/api/stripe/create-stripe-account', { method: 'POST', body });
 export const createAccountLink = (accountId: string) =>
-  api<z.infer<typeof linkResult>>('/api/stripe/create-educator-account-link', { method: 'POST', body: { stripe_connect_account_id: accountId } });
+  api<z.infer<typeof linkResult>>('/api/stripe/create-educator-account-link', {
+    method: 'POST',
+    body: { stripe_connect_account_id: accountId },
+  });
 export const createLoginLink = (accountId: string) =>
-  api<z.infer<typeof linkResult>>('/api/stripe/create-stripe-login-link', { method: 'POST', body: { stripe_connect_account_id: accountId } });
+  api<z.infer<typeof linkResult>>('/api/stripe/create-stripe-login-link', {
+    method: 'POST',
+    body: { stripe_connect_account_id: accountId },
+  });
 
 /** `refresh` re-reads the account from the provider. */
 export const getPayouts = (refresh = false) => api<EducatorPayouts>(`/api/educator/payouts${refresh ? '?refresh=1' : ''}`);

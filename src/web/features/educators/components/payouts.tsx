@@ -18,7 +18,11 @@ export const payoutsReady = (a: EducatorPayouts['account']) => !!a && a.chargesE
 function Flag({ on, label, offText }: { on: boolean; label: string; offText: string }) {
   return (
     <li className="flex items-start gap-2">
-      {on ? <CheckCircle2 className="mt-0.5 h-5 w-5 shrink-0 text-emerald-600" aria-hidden="true" /> : <CircleDashed className="mt-0.5 h-5 w-5 shrink-0 text-amber-600" aria-hidden="true" />}
+      {on ? (
+        <CheckCircle2 className="mt-0.5 h-5 w-5 shrink-0 text-emerald-600" aria-hidden="true" />
+      ) : (
+        <CircleDashed className="mt-0.5 h-5 w-5 shrink-0 text-amber-600" aria-hidden="true" />
+      )}
       <span>
         <span className="font-medium text-slate-900">{label}</span>
         <span className="text-slate-600"> — {on ? 'enabled' : offText}</span>
@@ -37,9 +41,13 @@ export function PayoutFlags({ account }: { account: Account }) {
       </ul>
       {account.requirementsDue.length > 0 && (
         <div className="rounded-xl border border-amber-200 bg-amber-50 p-3 text-amber-900">
-          <p className="flex items-center gap-2 font-semibold"><CircleAlert className="h-4 w-4" aria-hidden="true" /> Stripe still needs</p>
+          <p className="flex items-center gap-2 font-semibold">
+            <CircleAlert className="h-4 w-4" aria-hidden="true" /> Stripe still needs
+          </p>
           <ul className="mt-1 list-disc pl-6">
-            {account.requirementsDue.map((r) => <li key={r}>{requirementLabel(r)}</li>)}
+            {account.requirementsDue.map((r) => (
+              <li key={r}>{requirementLabel(r)}</li>
+            ))}
           </ul>
         </div>
       )}
@@ -70,17 +78,32 @@ export function useStartOnboarding(me: CurrentUser, accountId: string | null | u
     onSuccess: ({ url }) => window.location.assign(url),
     onError: () => setStep(null),
   });
-  return { start: () => mutation.mutate(), pending: mutation.isPending || mutation.isSuccess, progress: step ? STEPS[step] : null, error: mutation.error };
+  return {
+    start: () => mutation.mutate(),
+    pending: mutation.isPending || mutation.isSuccess,
+    progress: step ? STEPS[step] : null,
+    error: mutation.error,
+  };
 }
 
 export function OnboardingButton({ me, accountId, label }: { me: CurrentUser; accountId: string | null | undefined; label: string }) {
   const { start, pending, progress, error } = useStartOnboarding(me, accountId);
   return (
     <div className="space-y-3">
-      {error && <Alert tone="error" title="Payouts could not be set up">{error instanceof ApiError ? error.message : 'Please try again.'}</Alert>}
+      {error && (
+        <Alert tone="error" title="Payouts could not be set up">
+          {error instanceof ApiError ? error.message : 'Please try again.'}
+        </Alert>
+      )}
       <div className="flex flex-wrap items-center gap-3">
-        <Button onClick={start} loading={pending}>{label}</Button>
-        {pending && progress && <span role="status" className="text-sm text-slate-600">{progress}</span>}
+        <Button onClick={start} loading={pending}>
+          {label}
+        </Button>
+        {pending && progress && (
+          <span role="status" className="text-sm text-slate-600">
+            {progress}
+          </span>
+        )}
       </div>
     </div>
   );
@@ -109,7 +132,11 @@ export function PayoutsDashboardButton({ accountId }: { accountId: string }) {
       <Button variant="secondary" onClick={() => mutation.mutate()} loading={mutation.isPending}>
         Open payouts dashboard <ExternalLink className="h-4 w-4" aria-hidden="true" />
       </Button>
-      {mutation.error && <Alert tone="error" title="The payouts dashboard could not be opened">{mutation.error instanceof ApiError ? mutation.error.message : 'Please try again.'}</Alert>}
+      {mutation.error && (
+        <Alert tone="error" title="The payouts dashboard could not be opened">
+          {mutation.error instanceof ApiError ? mutation.error.message : 'Please try again.'}
+        </Alert>
+      )}
     </div>
   );
 }

@@ -32,12 +32,26 @@ export function SalesChart({ daily, currency, days = 30 }: { daily: EducatorPayo
       <figcaption className="text-sm font-semibold text-slate-900">
         Net sales, last {days} days <span className="font-normal text-slate-600">· {money(total, currency)}</span>
       </figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" className="mt-3 block h-32 w-full" role="img" aria-label={`Net sales per day over the last ${days} days, ${money(total, currency)} in total`}>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        preserveAspectRatio="none"
+        className="mt-3 block h-32 w-full"
+        role="img"
+        aria-label={`Net sales per day over the last ${days} days, ${money(total, currency)} in total`}
+      >
         <line x1="0" y1={H - 0.5} x2={W} y2={H - 0.5} className="stroke-slate-300" strokeWidth="1" vectorEffect="non-scaling-stroke" />
         {bars.map((b, i) => {
           const h = b.netCents > 0 ? Math.max(3, (b.netCents / max) * (H - 4)) : 1.5;
           return (
-            <rect key={b.day} x={i * step + step * 0.15} y={H - h} width={step * 0.7} height={h} rx="1" className={b.netCents > 0 ? 'fill-brand-600' : 'fill-slate-200'}>
+            <rect
+              key={b.day}
+              x={i * step + step * 0.15}
+              y={H - h}
+              width={step * 0.7}
+              height={h}
+              rx="1"
+              className={b.netCents > 0 ? 'fill-brand-600' : 'fill-slate-200'}
+            >
               <title>{`${longDay.format(asDate(b.day))}: ${money(b.netCents, currency)}`}</title>
             </rect>
           );
@@ -49,7 +63,15 @@ export function SalesChart({ daily, currency, days = 30 }: { daily: EducatorPayo
         <span>Today</span>
       </div>
       <ul className="sr-only" aria-label="Days with sales">
-        {withSales.length ? withSales.map((b) => <li key={b.day}>{longDay.format(asDate(b.day))}: {money(b.netCents, currency)}</li>) : <li>No sales in this period</li>}
+        {withSales.length ? (
+          withSales.map((b) => (
+            <li key={b.day}>
+              {longDay.format(asDate(b.day))}: {money(b.netCents, currency)}
+            </li>
+          ))
+        ) : (
+          <li>No sales in this period</li>
+        )}
       </ul>
     </figure>
   );

@@ -19,12 +19,22 @@ export const checkoutSummaryQuery = (courseId: string, sessionId: string) =>
 /** A new key per attempt: the client may retry the same attempt, the server treats it as one. */
 const attemptKey = () => crypto.randomUUID();
 
-export interface CourseCheckoutInput { customer: string; course: string; session: string; price: number; installments?: number }
+export interface CourseCheckoutInput {
+  customer: string;
+  course: string;
+  session: string;
+  price: number;
+  installments?: number;
+}
 
 /** One payment, or N monthly installments when `installments` is set. */
 export function startCourseCheckout({ installments, ...body }: CourseCheckoutInput) {
   return installments
-    ? api<CheckoutResult>('/api/stripe/course-embedded-subscription', { method: 'POST', body: { ...body, installments }, idempotencyKey: attemptKey() })
+    ? api<CheckoutResult>('/api/stripe/course-embedded-subscription', {
+        method: 'POST',
+        body: { ...body, installments },
+        idempotencyKey: attemptKey(),
+      })
     : api<CheckoutResult>('/api/stripe/course-embedded-checkout', { method: 'POST', body, idempotencyKey: attemptKey() });
 }
 
@@ -32,4 +42,5 @@ export const startPlanCheckout = (body: { customer: string; product: PlanId; pri
   api<CheckoutResult>('/api/stripe/create-embedded-checkout-session', { method: 'POST', body, idempotencyKey: attemptKey() });
 
 /** How a checkout ended (the API's verify-session; its id is Stripe's checkout session id). */
-export const verifyCheckout = (checkoutId: string) => api<VerifySessionResult>(`/api/stripe/verify-session?session_id=${encodeURIComponent(checkoutId)}`);
+export const verifyCheckout = (checkoutId: string) =>
+  api<VerifySessionResult>(`/api/stripe/verify-session?session_id=${encodeURIComponent(checkoutId)}`);

@@ -35,12 +35,17 @@ export function CardForm({ config, checkout }: { config: PaymentsConfig; checkou
   return (
     <div>
       <p className="mb-3 flex items-center gap-2 text-sm text-slate-600">
-        <Lock className="h-4 w-4 shrink-0 text-emerald-700" aria-hidden="true" /> Your card details go straight to the payment provider; Agora never sees them.
+        <Lock className="h-4 w-4 shrink-0 text-emerald-700" aria-hidden="true" /> Your card details go straight to the payment provider;
+        Agora never sees them.
       </p>
       {config.mode === 'sandbox' ? (
         checkout.sandboxUrl ? (
           <div className="relative">
-            {!loaded && <div className="absolute inset-x-0 top-10 flex justify-center text-brand-700"><Spinner label="Loading the secure card form…" /></div>}
+            {!loaded && (
+              <div className="absolute inset-x-0 top-10 flex justify-center text-brand-700">
+                <Spinner label="Loading the secure card form…" />
+              </div>
+            )}
             <iframe
               ref={frame}
               title="Secure card payment"
@@ -51,10 +56,18 @@ export function CardForm({ config, checkout }: { config: PaymentsConfig; checkou
             />
           </div>
         ) : (
-          <Alert tone="error" title="The card form could not be opened">The payment sandbox gave no form address. Please try again.</Alert>
+          <Alert tone="error" title="The card form could not be opened">
+            The payment sandbox gave no form address. Please try again.
+          </Alert>
         )
       ) : (
-        <Suspense fallback={<div className="flex justify-center py-10 text-brand-700"><Spinner label="Loading the secure card form…" /></div>}>
+        <Suspense
+          fallback={
+            <div className="flex justify-center py-10 text-brand-700">
+              <Spinner label="Loading the secure card form…" />
+            </div>
+          }
+        >
           <StripeEmbedded publishableKey={config.publishableKey} clientSecret={checkout.clientSecret} />
         </Suspense>
       )}

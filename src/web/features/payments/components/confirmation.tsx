@@ -48,7 +48,17 @@ export function useVerifiedCheckout(checkoutId: string) {
 }
 
 /** The big centred card of a confirmation page. */
-export function ResultCard({ icon, title, children, actions }: { icon: ReactNode; title: string; children?: ReactNode; actions?: ReactNode }) {
+export function ResultCard({
+  icon,
+  title,
+  children,
+  actions,
+}: {
+  icon: ReactNode;
+  title: string;
+  children?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="mx-auto max-w-2xl rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm sm:p-8">
       {icon}
@@ -63,7 +73,10 @@ export function ResultCard({ icon, title, children, actions }: { icon: ReactNode
 export function Confirming({ elapsed }: { elapsed: number }) {
   const seconds = Math.min(POLL_LIMIT_MS, elapsed) / 1000;
   return (
-    <ResultCard icon={<CreditCard className="mx-auto h-12 w-12 animate-pulse text-brand-700" aria-hidden="true" />} title="Confirming your payment…">
+    <ResultCard
+      icon={<CreditCard className="mx-auto h-12 w-12 animate-pulse text-brand-700" aria-hidden="true" />}
+      title="Confirming your payment…"
+    >
       <p role="status">This usually takes a few seconds. Please keep this page open.</p>
       <progress
         className="mt-5 h-2 w-full overflow-hidden rounded-full accent-brand-700 [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-brand-600"
@@ -77,8 +90,15 @@ export function Confirming({ elapsed }: { elapsed: number }) {
 
 export function StillProcessing({ actions }: { actions: ReactNode }) {
   return (
-    <ResultCard icon={<Clock className="mx-auto h-12 w-12 text-amber-600" aria-hidden="true" />} title="Your payment is still being processed" actions={actions}>
-      <p role="status">The payment provider has not confirmed it yet. You don't need to pay again: we will email you as soon as it is confirmed, and reloading this page checks again.</p>
+    <ResultCard
+      icon={<Clock className="mx-auto h-12 w-12 text-amber-600" aria-hidden="true" />}
+      title="Your payment is still being processed"
+      actions={actions}
+    >
+      <p role="status">
+        The payment provider has not confirmed it yet. You don't need to pay again: we will email you as soon as it is confirmed, and
+        reloading this page checks again.
+      </p>
     </ResultCard>
   );
 }
@@ -88,7 +108,11 @@ export function VerifyError({ error }: { error: unknown }) {
     <ResultCard
       icon={<AlertTriangle className="mx-auto h-12 w-12 text-red-600" aria-hidden="true" />}
       title="We could not check this payment"
-      actions={<ButtonLink to={paths.dashboard} variant="secondary">Go to your dashboard</ButtonLink>}
+      actions={
+        <ButtonLink to={paths.dashboard} variant="secondary">
+          Go to your dashboard
+        </ButtonLink>
+      }
     >
       <p role="alert">{error instanceof ApiError ? error.message : 'Please reload the page to try again.'}</p>
     </ResultCard>

@@ -29,8 +29,16 @@ export default function StripeEmbedded({ publishableKey, clientSecret }: { publi
   }, [publishableKey, clientSecret]);
   return (
     <div>
-      {state === 'loading' && <div className="flex justify-center py-10 text-brand-700"><Spinner label="Loading the secure card form…" /></div>}
-      {state === 'failed' && <Alert tone="error" title="The card form could not be loaded">Check your connection, then reload the page.</Alert>}
+      {state === 'loading' && (
+        <div className="flex justify-center py-10 text-brand-700">
+          <Spinner label="Loading the secure card form…" />
+        </div>
+      )}
+      {state === 'failed' && (
+        <Alert tone="error" title="The card form could not be loaded">
+          Check your connection, then reload the page.
+        </Alert>
+      )}
       <div ref={host} />
     </div>
   );
