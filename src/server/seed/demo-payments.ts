@@ -42,17 +42,15 @@ export async function seedDemoPayments(app: FastifyInstance): Promise<void> {
     if (acct?.chargesEnabled) continue;
     let accountId = acct?.accountId ?? u.accountId;
     if (!accountId) {
-      const created = await app
-        .stripe()
-        .accounts.create(
-          {
-            type: 'express',
-            email: u.email,
-            capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
-            metadata: { user_id: u.id, demo: 'true' },
-          },
-          { idempotencyKey: `account-${u.id}` },
-        );
+      const created = await app.stripe().accounts.create(
+        {
+          type: 'express',
+          email: u.email,
+          capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+          metadata: { user_id: u.id, demo: 'true' },
+        },
+        { idempotencyKey: `account-${u.id}` },
+      );
       accountId = created.id;
       await db.update(educator).set({ stripeConnectAccountId: accountId }).where(eq(educator.userId, u.id));
     }
