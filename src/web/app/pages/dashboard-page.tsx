@@ -2,9 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { BookOpen, CalendarDays, GraduationCap, Plus, Search } from 'lucide-react';
-import { ApiError } from '@web/lib/api';
-import { Alert } from '@web/components/ui/alert';
-import { Button, ButtonLink } from '@web/components/ui/button';
+import { ButtonLink } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
 import { useViewer } from '@web/lib/viewer';
 import { courseQuery } from '@web/features/courses/api/courses';
@@ -21,6 +19,7 @@ import { ClassChart } from '@web/features/dashboard/class-chart';
 import { Panel } from '@web/components/ui/panel';
 import { paths } from '@web/lib/paths';
 import { ClassTimeDetails } from '@web/components/class-time-details';
+import { LoadError } from '@web/components/ui/load-error';
 
 function EmptyNote({ children }: { children: ReactNode }) {
   return <div className="rounded-xl border border-dashed border-slate-300 p-5 text-center text-sm text-slate-600">{children}</div>;
@@ -216,14 +215,7 @@ export default function DashboardPage() {
         actions={<CalendarActions />}
       />
       {error && !data ? (
-        <div className="space-y-3">
-          <Alert tone="error" title="Your dashboard could not be loaded">
-            {error instanceof ApiError ? error.message : 'Please try again.'}
-          </Alert>
-          <Button variant="secondary" onClick={() => void refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError title="Your dashboard could not be loaded" error={error} onRetry={() => void refetch()} />
       ) : !data ? (
         <DashboardSkeleton />
       ) : (

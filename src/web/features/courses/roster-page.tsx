@@ -3,9 +3,7 @@ import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Download, Users } from 'lucide-react';
 import { type CourseView, type RosterRow } from '@shared/courses-schemas';
-import { ApiError, isNotFound } from '@web/lib/api';
-import { Alert } from '@web/components/ui/alert';
-import { Button } from '@web/components/ui/button';
+import { isNotFound } from '@web/lib/api';
 import { PageHeader } from '@web/components/ui/card';
 import NotFoundPage from '@web/components/not-found-page';
 import { rosterCsvUrl, rosterQuery } from './api/roster';
@@ -15,6 +13,7 @@ import { Skeleton } from '@web/components/ui/skeleton';
 import { CourseCrumbs, OwnedCourse } from './editor/course-loader';
 import { formatDateRange, formatDateTime, plural } from '@web/lib/format';
 import { SESSION_STATUS } from './editor/sessions-panel';
+import { LoadError } from '@web/components/ui/load-error';
 
 /** /course/:courseID/enrollment — the educator's roster per session, with CSV export. */
 export default function RosterPage() {
@@ -62,14 +61,12 @@ function Roster({ course }: { course: CourseView }) {
   if (error && !data) {
     if (isNotFound(error)) return <NotFoundPage />;
     return (
-      <div className="mx-auto max-w-xl space-y-3">
-        <Alert tone="error" title="The roster could not be loaded">
-          {error instanceof ApiError ? error.message : 'Please try again.'}
-        </Alert>
-        <Button variant="secondary" onClick={() => void refetch()}>
-          Try again
-        </Button>
-      </div>
+      <LoadError
+        title="The roster could not be loaded"
+        error={error}
+        onRetry={() => void refetch()}
+        className="mx-auto max-w-xl space-y-3"
+      />
     );
   }
 

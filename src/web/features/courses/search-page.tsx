@@ -4,13 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Search, SearchX, SlidersHorizontal, X } from 'lucide-react';
 import { CATEGORIES, CATEGORY_IDS, LEVELS, LEVEL_IDS, SEARCH_SORTS } from '@shared/courses';
 import type { SearchQuery } from '@shared/courses-schemas';
-import { ApiError } from '@web/lib/api';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
 import { searchCoursesQuery } from './api/search';
 import { CourseGrid, CourseGridSkeleton } from './components/course-card';
 import { paths } from '@web/lib/paths';
+import { LoadError } from '@web/components/ui/load-error';
 
 const PAGE_SIZE = 12;
 const SORT_LABELS: Record<(typeof SEARCH_SORTS)[number], string> = {
@@ -452,14 +452,7 @@ export default function SearchPage() {
           )}
 
           {error && !data ? (
-            <div className="space-y-3">
-              <Alert tone="error" title="The search did not work">
-                {error instanceof ApiError ? error.message : 'Please try again.'}
-              </Alert>
-              <Button variant="secondary" onClick={() => void refetch()}>
-                Try again
-              </Button>
-            </div>
+            <LoadError title="The search did not work" error={error} onRetry={() => void refetch()} />
           ) : isPending ? (
             <CourseGridSkeleton count={6} className="sm:grid-cols-2 xl:grid-cols-3" />
           ) : data && data.items.length === 0 ? (

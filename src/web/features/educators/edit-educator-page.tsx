@@ -2,9 +2,8 @@ import { useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EducatorProfile } from '@shared/educators-schemas';
-import { ApiError, isNotFound } from '@web/lib/api';
-import { Alert } from '@web/components/ui/alert';
-import { Button, ButtonLink } from '@web/components/ui/button';
+import { isNotFound } from '@web/lib/api';
+import { ButtonLink } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
 import NotFoundPage from '@web/components/not-found-page';
 import { useViewer } from '@web/lib/viewer';
@@ -15,6 +14,7 @@ import { educatorQuery, photoUploadUrl, updateEducator } from './api/educators';
 import { EducatorForm, PhotoInput } from './educator-form';
 import { paths } from '@web/lib/paths';
 import { queryKeys } from '@web/lib/query-keys';
+import { LoadError } from '@web/components/ui/load-error';
 
 /** /educator/:educatorID/edit — only the educator themself; anyone else sees Not Found. */
 export default function EditEducatorPage() {
@@ -30,14 +30,12 @@ function EditEducator({ id }: { id: string }) {
   if (error && !data) {
     if (isNotFound(error)) return <NotFoundPage />;
     return (
-      <div className="mx-auto max-w-xl space-y-3">
-        <Alert tone="error" title="Your profile could not be loaded">
-          {error instanceof ApiError ? error.message : 'Please try again.'}
-        </Alert>
-        <Button variant="secondary" onClick={() => void refetch()}>
-          Try again
-        </Button>
-      </div>
+      <LoadError
+        title="Your profile could not be loaded"
+        error={error}
+        onRetry={() => void refetch()}
+        className="mx-auto max-w-xl space-y-3"
+      />
     );
   }
   if (!data) return <EditorSkeleton label="Loading your profile…" />;

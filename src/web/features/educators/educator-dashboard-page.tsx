@@ -3,9 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Plus, Receipt, Sparkles, Wallet } from 'lucide-react';
 import { PLANS } from '@shared/payments';
 import type { EducatorPayouts } from '@shared/payments-schemas';
-import { ApiError } from '@web/lib/api';
-import { Alert } from '@web/components/ui/alert';
-import { Button, ButtonLink } from '@web/components/ui/button';
+import { ButtonLink } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
 import { useViewer } from '@web/lib/viewer';
 import { Badge } from '@web/components/ui/badge';
@@ -17,6 +15,7 @@ import { SalesChart } from './components/sales-chart';
 import { formatDay, money, sequenceLabel } from '@web/lib/format';
 import { Panel } from '@web/components/ui/panel';
 import { paths } from '@web/lib/paths';
+import { LoadError } from '@web/components/ui/load-error';
 
 const PRO = PLANS[0];
 
@@ -218,14 +217,7 @@ function EducatorDashboard() {
         }
       />
       {error && !data ? (
-        <div className="space-y-3">
-          <Alert tone="error" title="Your sales could not be loaded">
-            {error instanceof ApiError ? error.message : 'Please try again.'}
-          </Alert>
-          <Button variant="secondary" onClick={() => void refetch()} loading={isFetching}>
-            Try again
-          </Button>
-        </div>
+        <LoadError title="Your sales could not be loaded" error={error} onRetry={() => void refetch()} retrying={isFetching} />
       ) : !data ? (
         <Loading />
       ) : (

@@ -3,9 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { BookOpen, CalendarDays, ExternalLink, MapPin, Pencil, Plus, Star } from 'lucide-react';
 import { formatPrice } from '@shared/courses';
 import type { EducatorProfile } from '@shared/educators-schemas';
-import { ApiError, isNotFound } from '@web/lib/api';
-import { Alert } from '@web/components/ui/alert';
-import { Button, ButtonLink } from '@web/components/ui/button';
+import { isNotFound } from '@web/lib/api';
+import { ButtonLink } from '@web/components/ui/button';
 import { Markdown } from '@web/components/markdown';
 import { safeHref } from '@web/lib/safe-href';
 import NotFoundPage from '@web/components/not-found-page';
@@ -15,6 +14,7 @@ import { Skeleton } from '@web/components/ui/skeleton';
 import { formatDate, plural } from '@web/lib/format';
 import { educatorQuery } from './api/educators';
 import { paths } from '@web/lib/paths';
+import { LoadError } from '@web/components/ui/load-error';
 
 /** /educator/:id — the public profile: who they are, what they teach, their courses. */
 export default function EducatorPage() {
@@ -25,14 +25,12 @@ export default function EducatorPage() {
   if (error && !data) {
     if (isNotFound(error)) return <NotFoundPage />;
     return (
-      <div className="mx-auto max-w-xl space-y-3">
-        <Alert tone="error" title="This profile could not be loaded">
-          {error instanceof ApiError ? error.message : 'Please try again.'}
-        </Alert>
-        <Button variant="secondary" onClick={() => void refetch()}>
-          Try again
-        </Button>
-      </div>
+      <LoadError
+        title="This profile could not be loaded"
+        error={error}
+        onRetry={() => void refetch()}
+        className="mx-auto max-w-xl space-y-3"
+      />
     );
   }
   if (!data) return <ProfileSkeleton />;

@@ -1,15 +1,13 @@
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { ExternalLink, Receipt } from 'lucide-react';
-import { ApiError } from '@web/lib/api';
-import { Alert } from '@web/components/ui/alert';
-import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { Badge } from '@web/components/ui/badge';
 import { Skeleton } from '@web/components/ui/skeleton';
 import { paymentHistoryQuery, type PaymentHistoryRow } from './api/payment-history';
 import { formatDay, money, sequenceLabel } from '@web/lib/format';
 import { paths } from '@web/lib/paths';
+import { LoadError } from '@web/components/ui/load-error';
 
 function Refund({ p }: { p: PaymentHistoryRow }) {
   if (p.refundPendingCents > 0) return <Badge tone="amber">{`Refund of ${money(p.refundPendingCents, p.currency)} pending`}</Badge>;
@@ -31,14 +29,7 @@ export function PaymentHistoryCard() {
         <p className="text-sm text-slate-600">What you paid for courses and plans, with receipts.</p>
       </div>
       {error && !data ? (
-        <div className="space-y-3">
-          <Alert tone="error" title="Your payments could not be loaded">
-            {error instanceof ApiError ? error.message : 'Please try again.'}
-          </Alert>
-          <Button variant="secondary" onClick={() => void refetch()} loading={isFetching}>
-            Try again
-          </Button>
-        </div>
+        <LoadError title="Your payments could not be loaded" error={error} onRetry={() => void refetch()} retrying={isFetching} />
       ) : !data ? (
         <div className="space-y-2" aria-busy="true">
           <Skeleton className="h-14" />

@@ -2,11 +2,10 @@ import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { CourseView } from '@shared/courses-schemas';
 import { ApiError } from '@web/lib/api';
-import { Alert } from '@web/components/ui/alert';
-import { Button } from '@web/components/ui/button';
 import NotFoundPage from '@web/components/not-found-page';
 import { courseQuery } from '../api/courses';
 import { isUuid } from '@web/lib/ids';
+import { LoadError } from '@web/components/ui/load-error';
 
 /**
  * Loads a course and renders `children` with it; an unknown, draft (not the viewer's) or
@@ -27,14 +26,12 @@ export function CourseGate({
   if (error && !data) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 400 || error.status === 403)) return <NotFoundPage />;
     return (
-      <div className="mx-auto max-w-xl space-y-3">
-        <Alert tone="error" title="This course could not be loaded">
-          {error instanceof ApiError ? error.message : 'Please try again.'}
-        </Alert>
-        <Button variant="secondary" onClick={() => void refetch()}>
-          Try again
-        </Button>
-      </div>
+      <LoadError
+        title="This course could not be loaded"
+        error={error}
+        onRetry={() => void refetch()}
+        className="mx-auto max-w-xl space-y-3"
+      />
     );
   }
   if (!data) return <>{loading}</>;

@@ -2,9 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { CourseView } from '@shared/courses-schemas';
-import { ApiError, isNotFound } from '@web/lib/api';
-import { Alert } from '@web/components/ui/alert';
-import { Button } from '@web/components/ui/button';
+import { isNotFound } from '@web/lib/api';
 import NotFoundPage from '@web/components/not-found-page';
 import { useViewer } from '@web/lib/viewer';
 import { courseQuery } from '../api/courses';
@@ -12,6 +10,7 @@ import { EditorSkeleton } from '@web/components/ui/skeleton';
 import { EducatorOnly } from '@web/components/educator-only';
 import { isUuid } from '@web/lib/ids';
 import { paths } from '@web/lib/paths';
+import { LoadError } from '@web/components/ui/load-error';
 
 /**
  * Loads the course of the URL for its educator and renders `children` with it. A
@@ -35,14 +34,12 @@ function Load({ children }: { children: (course: CourseView) => ReactNode }) {
   if (error && !data) {
     if (isNotFound(error)) return <NotFoundPage />;
     return (
-      <div className="mx-auto max-w-xl space-y-3">
-        <Alert tone="error" title="This course could not be loaded">
-          {error instanceof ApiError ? error.message : 'Please try again.'}
-        </Alert>
-        <Button variant="secondary" onClick={() => void refetch()}>
-          Try again
-        </Button>
-      </div>
+      <LoadError
+        title="This course could not be loaded"
+        error={error}
+        onRetry={() => void refetch()}
+        className="mx-auto max-w-xl space-y-3"
+      />
     );
   }
   if (!data) return <EditorSkeleton label="Loading the course…" />;
