@@ -36,7 +36,12 @@ describe('the log-in limit under concurrent attempts', () => {
     const limited = responses.find((r) => r.statusCode === 429)!;
     expect(limited.json().error.message).toMatch(/Too many failed attempts/);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    // The account is now locked for everyone, its owner included (until the window ends).
+    // The counter holds exactly the attempts that were checked: the rest of the limit can be
+    // used, one by one, and then the account is locked for everyone, its owner included.
+    for (let i = counts[401]; i < LIMIT; i++) {
+      const more = await post(app, '/api/accounts/sign-in', { email: user.email, password: 'Wrong-password-123' }, { ip: randomIp() });
+      expect(more.statusCode).toBe(401);
+    }
     const owner = await post(app, '/api/accounts/sign-in', { email: user.email, password: user.password }, { ip: randomIp() });
     expect(owner.statusCode).toBe(429);
   });
