@@ -115,7 +115,7 @@ describe('checkout calls are idempotent end to end (Idempotency-Key)', () => {
       { customer, course: b.courseId, session: b.sessionId, price: 4900 },
       { cookie: buyer.cookie, headers },
     );
-    expect(reused.statusCode).toBe(400);
+    expect(reused.statusCode).toBe(409);
     expect(reused.json().error.code).toBe('idempotency_key_reused');
     const bad = await post(
       app,

@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 describe('an Idempotency-Key reused with a different checkout', () => {
-  it('answers 400 idempotency_key_reused with a message; a new key opens the checkout', async () => {
+  it('answers 409 idempotency_key_reused with a message; a new key opens the checkout', async () => {
     const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 4900 } });
     const buyer = await makeLearner(app);
     const customer = await customerOf(app, buyer);
@@ -38,7 +38,7 @@ describe('an Idempotency-Key reused with a different checkout', () => {
     const body = { customer, course: courseId, session: sessionId, price: 5900 };
     for (let i = 0; i < 2; i++) {
       const reused = await post(app, '/api/stripe/course-embedded-checkout', body, { cookie: buyer.cookie, headers });
-      expect(reused.statusCode, reused.body).toBe(400);
+      expect(reused.statusCode, reused.body).toBe(409);
       expect(reused.json().error.code).toBe('idempotency_key_reused');
       expect(reused.json().error.message).toMatch(/reload the page/);
     }

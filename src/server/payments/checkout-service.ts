@@ -131,7 +131,7 @@ async function openCheckout(
       ).every((field) => seen[field] === (values[field] ?? null));
       if (!same) {
         throw new AppError(
-          400,
+          409,
           'idempotency_key_reused',
           'This request key was already used for another checkout: reload the page and try again',
         );
