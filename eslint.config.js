@@ -30,6 +30,7 @@ const SERVER_LAYERS = [
   ['educators'],
   ['courses'],
   ['payments'],
+  ['admin'],
 ];
 
 const serverZones = SERVER_LAYERS.flatMap((layer, i) =>

@@ -14,6 +14,7 @@ import { createViewerResolver, touchSignInSession, type Viewer } from './account
 import { installErrorHandler, AppError, frameworkError, nulBytePath } from './http/errors.js';
 import { apiDocs } from './http/api-docs.js';
 import { authRoutes } from './accounts/auth-routes.js';
+import { adminRoutes } from './admin/routes.js';
 import { accountRoutes } from './accounts/routes.js';
 import { twoFactorRoutes } from './accounts/two-factor-routes.js';
 import { userRoutes } from './accounts/user-routes.js';
@@ -259,6 +260,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(courseSearchRoutes);
   await app.register(courseRoutes);
   await app.register(paymentRoutes);
+  await app.register(adminRoutes);
   if (config.payments.mode === 'sandbox' && !config.production) {
     // Imported only here: with a Stripe key set, the sandbox's code is never loaded.
     const { stripeSandbox } = await import('@agora/stripe-sandbox');

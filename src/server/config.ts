@@ -81,6 +81,11 @@ const schema = z
       .optional(),
     /** The platform's share of every course payment, in percent. */
     PLATFORM_FEE_PERCENT: z.coerce.number().int('must be a whole number').min(0).max(50).default(10),
+    /** Comma-separated emails whose accounts are admins (at sign-up and at every start). */
+    ADMIN_EMAILS: z
+      .string()
+      .default('')
+      .refine((v) => v.split(',').every((e) => !e.trim() || /^[^\s@]+@[^\s@]+$/.test(e.trim())), 'must be comma-separated email addresses'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
@@ -134,6 +139,8 @@ export interface Config {
   seedDemo: boolean;
   logLevel: RawEnv['LOG_LEVEL'];
   authRateLimit: number;
+  /** Emails (lower case) of the accounts that are admins (ADMIN_EMAILS). */
+  adminEmails: string[];
   benchRoutes: boolean;
   payments: PaymentsConfig;
 }
@@ -195,6 +202,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     seedDemo: e.SEED_DEMO === 'true',
     logLevel: e.LOG_LEVEL,
     authRateLimit: e.AUTH_RATE_LIMIT,
+    adminEmails: e.ADMIN_EMAILS.split(',').map((v) => v.trim().toLowerCase()).filter(Boolean),
     benchRoutes: e.BENCH_ROUTES === 'true',
     payments: e.STRIPE_SECRET_KEY
       ? {

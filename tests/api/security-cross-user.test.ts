@@ -90,6 +90,8 @@ const PATH_IDS: Record<string, (f: Fixtures) => string> = {
   userId: (f) => f.userId,
   educatorId: (f) => f.educatorId,
   file: (f) => `${f.feedFile}.ics`,
+  // Admin routes (admins only): any job id, the role check comes first.
+  jobId: () => randomUUID(),
 };
 
 /** Body or query fields that name someone's resource -> A's value. */
@@ -119,6 +121,9 @@ const BODIES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'POST /api/stripe/course-embedded-subscription': () => ({ price: 4900, installments: 3 }),
   'POST /api/stripe/create-embedded-checkout-session': () => ({ product: PLAN_IDS[0], price: 1900 }),
   'POST /api/stripe/create-stripe-account': (f) => ({ email: f.email }),
+  'POST /api/admin/users/:userId/ban': () => ({ reason: 'Taken over' }),
+  'PUT /api/admin/users/:userId/role': () => ({ role: 'admin' }),
+  'POST /api/admin/users/:userId/delete': (f) => ({ confirmEmail: f.email }),
 };
 
 let app: TestApp;

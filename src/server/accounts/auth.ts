@@ -158,6 +158,10 @@ export function createAuth(deps: {
     databaseHooks: {
       user: {
         create: {
+          // The first admins come from ADMIN_EMAILS (docs/decisions/0014-admin-console.md).
+          before: async (created) => {
+            if (config.adminEmails.includes(created.email.toLowerCase())) return { data: { ...created, role: 'admin' } };
+          },
           after: async (created) => {
             deps.onUserSeen?.(created.id);
           },

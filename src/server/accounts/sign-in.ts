@@ -1,6 +1,8 @@
 import { APIError } from 'better-auth/api';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES, type SignInBody } from '../../shared/accounts.js';
+import { user } from '../db/schema/accounts.js';
 import { AppError, databaseFailure } from '../http/errors.js';
 import { forwardCookies, toHeaders } from '../http/headers.js';
 import { signInAttackEmail } from '../email/templates.js';
@@ -71,7 +73,10 @@ export async function signIn(
       throw new AppError(403, 'email_not_verified', MESSAGES.emailNotVerified);
     }
     if (err instanceof APIError && err.statusCode === 403) {
-      throw new AppError(403, 'account_banned', 'This account has been suspended. Contact support for help.');
+      // Banned (admin console): the password was right, so the owner may read why.
+      const [row] = await app.database.db.select({ banReason: user.banReason }).from(user).where(eq(user.email, email));
+      const why = row?.banReason ? ` Reason: ${row.banReason}.` : '';
+      throw new AppError(403, 'account_banned', `This account has been suspended.${why} Contact support for help.`);
     }
     // A database that is gone is a 503 for the error handler, not a failed sign-in.
     if (databaseFailure(err) === 'unavailable') throw err;

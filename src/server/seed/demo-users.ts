@@ -20,6 +20,8 @@ export const DEMO_USERS = [
     },
   },
   { email: 'alan@agora.local', firstName: 'Alan', lastName: 'Turing', city: 'Manchester', birthdate: '1992-06-23', educator: null },
+  // The demo admin (the admin console at /admin).
+  { email: 'admin@agora.local', firstName: 'Agora', lastName: 'Admin', city: null, birthdate: null, educator: null, role: 'admin' },
 ] as const;
 
 /**
@@ -44,6 +46,7 @@ export async function seedDemoData(app: FastifyInstance): Promise<boolean> {
           city: d.city,
           birthdate: d.birthdate,
           emailVerified: true,
+          role: 'role' in d ? d.role : 'user',
         })
         .returning({ id: user.id });
       await tx.insert(account).values({ accountId: u.id, providerId: 'credential', userId: u.id, password: hash });

@@ -9,3 +9,4 @@ export * from './email.js';
 export * from './courses.js';
 export * from './payments.js';
 export * from './jobs.js';
+export * from './admin.js';

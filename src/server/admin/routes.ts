@@ -1,0 +1,118 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminMe,
+  adminUserDetail,
+  auditLog,
+  auditQuery,
+  deleteUserInput,
+  failedJobs,
+  okResult,
+  optionalReasonInput,
+  reasonInput,
+  refundsDue,
+  roleInput,
+  userList,
+  userListQuery,
+} from '../../shared/admin-schemas.js';
+import { errorBody } from '../../shared/errors.js';
+import { listFailedJobs, listRefundsDue, readAuditLog, retryJob } from './operations.js';
+import { isAdmin } from './require-admin.js';
+import { banUser, deleteUser, listUsers, promoteConfiguredAdmins, resetTwoFactor, setRole, unbanUser, userDetail } from './users.js';
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 500: errorBody };
+const userParams = z.object({ userId: z.uuid('Unknown user') });
+const jobParams = z.object({ jobId: z.uuid('Unknown job') });
+const ok = { ok: true as const };
+
+/** /api/admin/*: the admin console (docs/decisions/0014-admin-console.md); every use case checks the role. */
+export async function adminRoutes(app: FastifyInstance) {
+  app.addHook('onReady', async () => {
+    await promoteConfiguredAdmins(app);
+  });
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['admin'];
+
+  r.get('/api/admin/me', { schema: { tags, summary: 'Whether you are an admin', response: { 200: adminMe, ...errors } } }, async (request) => ({
+    admin: await isAdmin(app, await app.requireViewer(request)),
+  }));
+
+  r.get(
+    '/api/admin/users',
+    { schema: { tags, summary: 'Users: search by name or email, filter by role or ban', querystring: userListQuery, response: { 200: userList, ...errors } } },
+    async (request) => listUsers(app, await app.requireViewer(request), request.query),
+  );
+
+  r.get(
+    '/api/admin/users/:userId',
+    { schema: { tags, summary: 'One user: profile, sign-in sessions, enrolments, payments', params: userParams, response: { 200: adminUserDetail, ...errors } } },
+    async (request) => userDetail(app, await app.requireViewer(request), request.params.userId),
+  );
+
+  r.post(
+    '/api/admin/users/:userId/ban',
+    { schema: { tags, summary: 'Ban a user (signs them out everywhere)', params: userParams, body: reasonInput, response: { 200: okResult, ...errors } } },
+    async (request) => {
+      await banUser(app, await app.requireViewer(request), request.params.userId, request.body);
+      return ok;
+    },
+  );
+
+  r.post(
+    '/api/admin/users/:userId/unban',
+    { schema: { tags, summary: 'Lift a ban', params: userParams, body: optionalReasonInput, response: { 200: okResult, ...errors } } },
+    async (request) => {
+      await unbanUser(app, await app.requireViewer(request), request.params.userId, request.body);
+      return ok;
+    },
+  );
+
+  r.post(
+    '/api/admin/users/:userId/reset-two-factor',
+    { schema: { tags, summary: "Turn off a user's two-factor sign-in", params: userParams, body: optionalReasonInput, response: { 200: okResult, ...errors } } },
+    async (request) => {
+      await resetTwoFactor(app, await app.requireViewer(request), request.params.userId, request.body);
+      return ok;
+    },
+  );
+
+  r.put(
+    '/api/admin/users/:userId/role',
+    { schema: { tags, summary: 'Grant or revoke the admin role', params: userParams, body: roleInput, response: { 200: okResult, ...errors } } },
+    async (request) => {
+      await setRole(app, await app.requireViewer(request), request.params.userId, request.body);
+      return ok;
+    },
+  );
+
+  r.post(
+    '/api/admin/users/:userId/delete',
+    { schema: { tags, summary: "Erase a user's personal data (payment records stay, pseudonymised)", params: userParams, body: deleteUserInput, response: { 200: okResult, ...errors } } },
+    async (request) => {
+      await deleteUser(app, await app.requireViewer(request), request.params.userId, request.body);
+      return ok;
+    },
+  );
+
+  r.get('/api/admin/jobs', { schema: { tags, summary: 'Background jobs that failed every attempt', response: { 200: failedJobs, ...errors } } }, async (request) =>
+    listFailedJobs(app, await app.requireViewer(request)),
+  );
+
+  r.post(
+    '/api/admin/jobs/:jobId/retry',
+    { schema: { tags, summary: 'Queue a failed job again', params: jobParams, response: { 200: okResult, ...errors } } },
+    async (request) => {
+      await retryJob(app, await app.requireViewer(request), request.params.jobId);
+      return ok;
+    },
+  );
+
+  r.get('/api/admin/refunds-due', { schema: { tags, summary: 'Refunds owed that the provider has not made yet', response: { 200: refundsDue, ...errors } } }, async (request) =>
+    listRefundsDue(app, await app.requireViewer(request)),
+  );
+
+  r.get('/api/admin/audit', { schema: { tags, summary: 'The audit log of admin actions (newest first)', querystring: auditQuery, response: { 200: auditLog, ...errors } } }, async (request) =>
+    readAuditLog(app, await app.requireViewer(request), request.query),
+  );
+}

@@ -1,0 +1,204 @@
+import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { AdminUserDetail, UserList, UserListQuery } from '../../shared/admin-schemas.js';
+import type { AppServices } from '../app-services.js';
+import type { Viewer } from '../accounts/viewer.js';
+import { account, signInSession, twoFactor, user, verification } from '../db/schema/accounts.js';
+import { enrolment } from '../db/schema/courses.js';
+import { purchase } from '../db/schema/payments.js';
+import { AppError } from '../http/errors.js';
+import { audit, requireAdmin } from './require-admin.js';
+
+const rowColumns = {
+  id: user.id,
+  email: user.email,
+  firstName: user.firstName,
+  lastName: user.lastName,
+  role: user.role,
+  banned: user.banned,
+  banReason: user.banReason,
+  verified: user.emailVerified,
+  twoFactorEnabled: user.twoFactorEnabled,
+  createdAt: user.createdAt,
+  lastSignInAt: user.lastSignInAt,
+};
+
+function present<T extends { createdAt: Date; lastSignInAt: Date | null }>(r: T) {
+  return { ...r, createdAt: r.createdAt.toISOString(), lastSignInAt: r.lastSignInAt?.toISOString() ?? null };
+}
+
+/** LIKE wildcards typed by the admin are searched for literally. */
+const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export async function listUsers(app: AppServices, viewer: Viewer, query: UserListQuery): Promise<UserList> {
+  await requireAdmin(app, viewer);
+  const db = app.database.db;
+  const where: SQL[] = [];
+  if (query.q) {
+    const p = likePattern(query.q);
+    where.push(or(ilike(user.email, p), ilike(user.name, p))!);
+  }
+  if (query.role) where.push(eq(user.role, query.role));
+  if (query.banned) where.push(eq(user.banned, query.banned === 'true'));
+  const cond = where.length ? and(...where) : undefined;
+  const [{ total }] = await db.select({ total: count() }).from(user).where(cond);
+  const rows = await db
+    .select(rowColumns)
+    .from(user)
+    .where(cond)
+    .orderBy(desc(user.createdAt), user.id)
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  return { users: rows.map(present), total, page: query.page, pageSize: query.pageSize };
+}
+
+async function findUser(app: AppServices, userId: string) {
+  const [row] = await app.database.db
+    .select({ ...rowColumns, city: user.city, image: user.image })
+    .from(user)
+    .where(eq(user.id, userId));
+  if (!row) throw AppError.notFound('No such user');
+  return row;
+}
+
+export async function userDetail(app: AppServices, viewer: Viewer, userId: string): Promise<AdminUserDetail> {
+  await requireAdmin(app, viewer);
+  const db = app.database.db;
+  const row = await findUser(app, userId);
+  const [sessions, enrolments, payments] = await Promise.all([
+    db
+      .select({
+        id: signInSession.id,
+        ipAddress: signInSession.ipAddress,
+        userAgent: signInSession.userAgent,
+        createdAt: signInSession.createdAt,
+        updatedAt: signInSession.updatedAt,
+      })
+      .from(signInSession)
+      .where(and(eq(signInSession.userId, userId), sql`${signInSession.expiresAt} > now()`))
+      .orderBy(desc(signInSession.updatedAt)),
+    db
+      .select({ id: enrolment.id, courseId: enrolment.courseId, sessionId: enrolment.sessionId, status: enrolment.status, createdAt: enrolment.createdAt })
+      .from(enrolment)
+      .where(eq(enrolment.learnerId, userId))
+      .orderBy(desc(enrolment.createdAt))
+      .limit(100),
+    db
+      .select({
+        id: purchase.id,
+        kind: purchase.kind,
+        courseId: purchase.courseId,
+        amountCents: purchase.amountCents,
+        currency: purchase.currency,
+        status: purchase.status,
+        createdAt: purchase.createdAt,
+      })
+      .from(purchase)
+      .where(eq(purchase.userId, userId))
+      .orderBy(desc(purchase.createdAt))
+      .limit(100),
+  ]);
+  const iso = <T extends { createdAt: Date }>(r: T) => ({ ...r, createdAt: r.createdAt.toISOString() });
+  return {
+    user: { ...present(row), city: row.city, image: row.image },
+    signInSessions: sessions.map((s) => ({ ...iso(s), updatedAt: s.updatedAt.toISOString() })),
+    enrolments: enrolments.map(iso),
+    payments: payments.map(iso),
+  };
+}
+
+function notSelf(viewer: Viewer, userId: string, what: string) {
+  if (viewer.user.id === userId) throw new AppError(409, 'own_account', `You cannot ${what} your own account`);
+}
+
+/** Bans a user and ends every sign-in session of theirs in the same transaction. */
+export async function banUser(app: AppServices, viewer: Viewer, userId: string, input: { reason: string }) {
+  await requireAdmin(app, viewer);
+  notSelf(viewer, userId, 'ban');
+  await findUser(app, userId);
+  await app.database.db.transaction(async (tx) => {
+    await tx.update(user).set({ banned: true, banReason: input.reason, banExpires: null, updatedAt: new Date() }).where(eq(user.id, userId));
+    await tx.delete(signInSession).where(eq(signInSession.userId, userId));
+    await audit(tx, viewer, { action: 'ban', targetId: userId, reason: input.reason });
+  });
+}
+
+export async function unbanUser(app: AppServices, viewer: Viewer, userId: string, input: { reason?: string }) {
+  await requireAdmin(app, viewer);
+  await findUser(app, userId);
+  await app.database.db.transaction(async (tx) => {
+    await tx.update(user).set({ banned: false, banReason: null, banExpires: null, updatedAt: new Date() }).where(eq(user.id, userId));
+    await audit(tx, viewer, { action: 'unban', targetId: userId, reason: input.reason });
+  });
+}
+
+/** For a user who lost their authenticator and backup codes: they sign in with the password alone. */
+export async function resetTwoFactor(app: AppServices, viewer: Viewer, userId: string, input: { reason?: string }) {
+  await requireAdmin(app, viewer);
+  await findUser(app, userId);
+  await app.database.db.transaction(async (tx) => {
+    await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
+    await tx.update(user).set({ twoFactorEnabled: false, updatedAt: new Date() }).where(eq(user.id, userId));
+    await audit(tx, viewer, { action: 'reset_two_factor', targetId: userId, reason: input.reason });
+  });
+}
+
+export async function setRole(app: AppServices, viewer: Viewer, userId: string, input: { role: 'user' | 'admin' }) {
+  await requireAdmin(app, viewer);
+  // The last admin cannot lock everyone out by demoting themselves.
+  if (input.role !== 'admin') notSelf(viewer, userId, 'revoke admin from');
+  await findUser(app, userId);
+  await app.database.db.transaction(async (tx) => {
+    await tx.update(user).set({ role: input.role, updatedAt: new Date() }).where(eq(user.id, userId));
+    await audit(tx, viewer, { action: input.role === 'admin' ? 'grant_admin' : 'revoke_admin', targetId: userId });
+  });
+}
+
+/**
+ * Erases a user's personal data. The row stays, pseudonymised, because purchases and
+ * payments (which the books must keep) reference its id; sign-in is impossible afterwards.
+ */
+export async function deleteUser(app: AppServices, viewer: Viewer, userId: string, input: { confirmEmail: string; reason?: string }) {
+  await requireAdmin(app, viewer);
+  notSelf(viewer, userId, 'delete');
+  const target = await findUser(app, userId);
+  if (input.confirmEmail.toLowerCase() !== target.email.toLowerCase()) {
+    throw new AppError(400, 'confirmation_mismatch', 'Type the email of the account to confirm', {
+      fields: { confirmEmail: 'Does not match the email of the account' },
+    });
+  }
+  await app.database.db.transaction(async (tx) => {
+    await tx
+      .update(user)
+      .set({
+        email: `deleted-${userId}@invalid`,
+        name: 'Deleted user',
+        firstName: 'Deleted',
+        lastName: 'user',
+        city: null,
+        image: null,
+        birthdate: null,
+        emailVerified: false,
+        role: 'user',
+        banned: true,
+        banReason: 'Account deleted',
+        twoFactorEnabled: false,
+        updatedAt: new Date(),
+      })
+      .where(eq(user.id, userId));
+    await tx.delete(signInSession).where(eq(signInSession.userId, userId));
+    await tx.delete(account).where(eq(account.userId, userId));
+    await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
+    // Pending reset links (the library stores the user id as their value).
+    await tx.delete(verification).where(eq(verification.value, userId));
+    await audit(tx, viewer, { action: 'delete_user', targetId: userId, reason: input.reason });
+  });
+}
+
+/** ADMIN_EMAILS at every start: an account created before the setting gets the role too. */
+export async function promoteConfiguredAdmins(app: AppServices) {
+  if (!app.config.adminEmails.length) return;
+  await app.database.db
+    .update(user)
+    .set({ role: 'admin' })
+    .where(and(inArray(sql`lower(${user.email})`, app.config.adminEmails), eq(user.role, 'user')));
+}

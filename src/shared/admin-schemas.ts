@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { str } from './input-schemas.js';
+
+/** The admin console's API (/api/admin/*, docs/decisions/0014-admin-console.md). */
+
+export const ADMIN_PAGE_MAX = 100;
+
+export const userListQuery = z.object({
+  q: str().trim().max(200).optional(),
+  role: z.enum(['user', 'admin']).optional(),
+  banned: z.enum(['true', 'false']).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(ADMIN_PAGE_MAX).default(25),
+});
+export type UserListQuery = z.infer<typeof userListQuery>;
+
+export const adminUserRow = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  role: z.string(),
+  banned: z.boolean(),
+  banReason: z.string().nullable(),
+  verified: z.boolean(),
+  twoFactorEnabled: z.boolean(),
+  createdAt: z.string(),
+  lastSignInAt: z.string().nullable(),
+});
+export type AdminUserRow = z.infer<typeof adminUserRow>;
+
+export const userList = z.object({ users: z.array(adminUserRow), total: z.number(), page: z.number(), pageSize: z.number() });
+export type UserList = z.infer<typeof userList>;
+
+export const adminUserDetail = z.object({
+  user: adminUserRow.extend({ city: z.string().nullable(), image: z.string().nullable() }),
+  signInSessions: z.array(
+    z.object({ id: z.string(), ipAddress: z.string().nullable(), userAgent: z.string().nullable(), createdAt: z.string(), updatedAt: z.string() }),
+  ),
+  enrolments: z.array(z.object({ id: z.string(), courseId: z.string(), sessionId: z.string(), status: z.string(), createdAt: z.string() })),
+  payments: z.array(
+    z.object({ id: z.string(), kind: z.string(), courseId: z.string().nullable(), amountCents: z.number(), currency: z.string(), status: z.string(), createdAt: z.string() }),
+  ),
+});
+export type AdminUserDetail = z.infer<typeof adminUserDetail>;
+
+export const reasonInput = z.object({ reason: str().trim().min(1, 'Give a reason').max(500, 'Keep the reason under 500 characters') });
+export const optionalReasonInput = z.object({ reason: str().trim().max(500, 'Keep the reason under 500 characters').optional() });
+export const roleInput = z.object({ role: z.enum(['user', 'admin']) });
+export const deleteUserInput = z.object({
+  /** The user's email, typed again: a deletion cannot be undone. */
+  confirmEmail: str().trim().min(1, 'Type the email of the account').max(320),
+  reason: str().trim().max(500).optional(),
+});
+export const inviteInput = z.object({
+  email: z.email('Enter a valid email').max(320),
+  firstName: str().trim().min(1, 'First name is required').max(50),
+  lastName: str().trim().max(50).default(''),
+});
+
+export const okResult = z.object({ ok: z.literal(true) });
+export const inviteResult = z.object({ id: z.string() });
+
+export const failedJobs = z.object({
+  jobs: z.array(z.object({ id: z.string(), kind: z.string(), attempts: z.number(), lastError: z.string().nullable(), createdAt: z.string() })),
+});
+export type FailedJobs = z.infer<typeof failedJobs>;
+
+export const refundsDue = z.object({
+  refunds: z.array(
+    z.object({ purchaseId: z.string(), userId: z.string(), amountCents: z.number(), currency: z.string(), attempts: z.number(), lastError: z.string().nullable() }),
+  ),
+});
+export type RefundsDue = z.infer<typeof refundsDue>;
+
+export const auditQuery = z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) });
+export const auditLog = z.object({
+  entries: z.array(
+    z.object({ id: z.string(), adminId: z.string(), adminEmail: z.string().nullable(), action: z.string(), targetId: z.string().nullable(), reason: z.string().nullable(), createdAt: z.string() }),
+  ),
+});
+export type AuditLog = z.infer<typeof auditLog>;
+
+export const adminMe = z.object({ admin: z.boolean() });
