@@ -96,6 +96,8 @@ const PATTERNS = [
   '/mailbox/:senderID',
   '/mailbox/notifications',
   '/mailbox/:userID/:notificationID',
+  // Admin console (admins only; not in the spec's route list)
+  '/admin',
   // Development tools (not served in production)
   '/dev/outbox',
 ] as const;

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
-import { ChevronDown, LogOut, Menu, Settings, X } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
+import { ChevronDown, LogOut, Menu, Settings, ShieldCheck, X } from 'lucide-react';
 import { Logo } from '@web/components/brand';
 import { paths } from '@web/lib/paths';
 import { useSignOut } from '@web/features/accounts/api/sign-in';
+import { adminMeQuery } from '@web/features/admin/api';
 import { useViewer } from '@web/lib/viewer';
 
 const NAV = [
@@ -21,6 +23,8 @@ function AvatarMenu() {
   const me = useViewer();
   const signOut = useSignOut();
   const [open, setOpen] = useState(false);
+  // Asked only once the menu opens: most users never see an admin item.
+  const admin = useQuery({ ...adminMeQuery, enabled: open, staleTime: 60_000 }).data?.admin ?? false;
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
@@ -63,6 +67,16 @@ function AvatarMenu() {
           >
             <Settings className="h-4 w-4" aria-hidden="true" /> Settings
           </Link>
+          {admin && (
+            <Link
+              role="menuitem"
+              to={paths.admin}
+              onClick={() => setOpen(false)}
+              className="flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-slate-800 hover:bg-slate-100"
+            >
+              <ShieldCheck className="h-4 w-4" aria-hidden="true" /> Admin
+            </Link>
+          )}
           <button
             role="menuitem"
             type="button"

@@ -47,6 +47,7 @@ const PAGES: Record<RoutePattern, Page> = {
   '/not-found': { Component: NotFoundPage },
   '/auth-test': lazy(() => import('../features/accounts/auth-test-page')),
   '/user/settings': lazy(() => import('./pages/settings-page')),
+  '/admin': lazy(() => import('../features/admin/admin-page')),
   '/user/:userID/edit': lazy(() => import('../features/accounts/edit-user-page')),
 
   '/course/new': lazy(() => import('../features/courses/editor/new-course-page')),

@@ -34,6 +34,7 @@ export const paths = {
   roadmap: '/roadmap',
   contact: '/contact',
   settings: '/user/settings',
+  admin: '/admin',
   editUser: (id: string) => `/user/${id}/edit`,
   authTest: '/auth-test',
   clubs: '/club/search',
