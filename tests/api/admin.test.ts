@@ -6,8 +6,8 @@ import { adminAudit } from '../../src/server/db/schema/admin.js';
 import { job } from '../../src/server/db/schema/jobs.js';
 import { purchase } from '../../src/server/db/schema/payments.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
-import { createSignedInUser, type SignedInUser } from '../support/factories.js';
-import { call, get, post } from '../support/http.js';
+import { createSignedInUser, followLink, latestLink, type SignedInUser } from '../support/factories.js';
+import { call, get, post, uniqueEmail } from '../support/http.js';
 import { totp } from '../support/totp.js';
 
 const adminEmail = `admin-${randomUUID().slice(0, 8)}@example.com`;
@@ -50,6 +50,7 @@ describe('admin role', () => {
     const routes: [string, string, unknown?][] = [
       ['GET', '/api/admin/users'],
       ['GET', `/api/admin/users/${id}`],
+      ['POST', '/api/admin/users', { email: uniqueEmail(), firstName: 'Eve' }],
       ['POST', `/api/admin/users/${id}/ban`, { reason: 'x' }],
       ['POST', `/api/admin/users/${id}/unban`, {}],
       ['POST', `/api/admin/users/${id}/reset-two-factor`, {}],
@@ -104,6 +105,24 @@ describe('users', () => {
     expect(res.json().user.email).toBe(learner.email);
     expect(res.json().signInSessions.length).toBeGreaterThanOrEqual(1);
     expect((await get(app, `/api/admin/users/${randomUUID()}`, { cookie: admin.cookie })).statusCode).toBe(404);
+  });
+});
+
+describe('invite', () => {
+  it('creates an unverified account and emails a set-password link; setting it lets them in', async () => {
+    const email = uniqueEmail();
+    const res = await post(app, '/api/admin/users', { email, firstName: 'Ivy', lastName: 'Invited' }, { cookie: admin.cookie });
+    expect(res.statusCode, res.body).toBe(200);
+    const [row] = await app.database.db.select().from(userTable).where(eq(userTable.id, res.json().id));
+    expect([row.email, row.emailVerified]).toEqual([email, false]);
+    expect((await post(app, '/api/admin/users', { email, firstName: 'Ivy' }, { cookie: admin.cookie })).statusCode).toBe(409);
+
+    const followed = await followLink(app, await latestLink(app, email, /reset/i));
+    const token = new URL(followed.headers.location!, 'http://x').searchParams.get('token');
+    expect(token).toBeTruthy();
+    expect((await post(app, '/api/accounts/reset-password', { token, password: 'Invited-and-set-2026' })).statusCode).toBe(200);
+    expect((await post(app, '/api/accounts/sign-in', { email, password: 'Invited-and-set-2026' })).statusCode).toBe(200);
+    expect((await auditOf(row.id)).map((a) => a.action)).toEqual(['invite_user']);
   });
 });
 

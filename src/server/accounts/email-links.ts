@@ -63,6 +63,8 @@ export async function resetPassword(
   try {
     await app.auth.api.resetPassword({ body: { token, newPassword: password }, headers });
     if (owner) await attempts.clear([accountAttemptsKey(owner.email)]);
+    // Holding the emailed link proves the address (an invited account starts unverified).
+    if (owner && !owner.emailVerified) await ctx.internalAdapter.updateUser(owner.id, { emailVerified: true });
   } catch (err) {
     if (err instanceof APIError && err.statusCode < 500) {
       throw new AppError(400, 'invalid_token', 'This reset link is invalid or has expired. Ask for a new one.', {

@@ -8,6 +8,8 @@ import {
   auditQuery,
   deleteUserInput,
   failedJobs,
+  inviteInput,
+  inviteResult,
   okResult,
   optionalReasonInput,
   reasonInput,
@@ -19,7 +21,7 @@ import {
 import { errorBody } from '../../shared/errors.js';
 import { listFailedJobs, listRefundsDue, readAuditLog, retryJob } from './operations.js';
 import { isAdmin } from './require-admin.js';
-import { banUser, deleteUser, listUsers, promoteConfiguredAdmins, resetTwoFactor, setRole, unbanUser, userDetail } from './users.js';
+import { banUser, deleteUser, inviteUser, listUsers, promoteConfiguredAdmins, resetTwoFactor, setRole, unbanUser, userDetail } from './users.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 500: errorBody };
 const userParams = z.object({ userId: z.uuid('Unknown user') });
@@ -42,6 +44,12 @@ export async function adminRoutes(app: FastifyInstance) {
     '/api/admin/users',
     { schema: { tags, summary: 'Users: search by name or email, filter by role or ban', querystring: userListQuery, response: { 200: userList, ...errors } } },
     async (request) => listUsers(app, await app.requireViewer(request), request.query),
+  );
+
+  r.post(
+    '/api/admin/users',
+    { schema: { tags, summary: 'Invite someone: an unverified account and an email with a set-password link', body: inviteInput, response: { 200: inviteResult, ...errors } } },
+    async (request) => ({ id: await inviteUser(app, await app.requireViewer(request), request.body) }),
   );
 
   r.get(

@@ -202,3 +202,24 @@ export async function promoteConfiguredAdmins(app: AppServices) {
     .set({ role: 'admin' })
     .where(and(inArray(sql`lower(${user.email})`, app.config.adminEmails), eq(user.role, 'user')));
 }
+
+/**
+ * Invites someone by email: the account is created unverified with no password, and the
+ * password-reset email carries the link to set one (setting it proves the address).
+ */
+export async function inviteUser(app: AppServices, viewer: Viewer, input: { email: string; firstName: string; lastName: string }) {
+  await requireAdmin(app, viewer);
+  const email = input.email.toLowerCase();
+  const id = await app.database.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(user)
+      .values({ email, name: [input.firstName, input.lastName].filter(Boolean).join(' '), firstName: input.firstName, lastName: input.lastName, emailVerified: false })
+      .onConflictDoNothing()
+      .returning({ id: user.id });
+    if (!created) throw new AppError(409, 'email_taken', 'An account with this email already exists', { fields: { email: 'Already has an account' } });
+    await audit(tx, viewer, { action: 'invite_user', targetId: created.id });
+    return created.id;
+  });
+  await app.auth.api.requestPasswordReset({ body: { email, redirectTo: '/reset-password' } });
+  return id;
+}

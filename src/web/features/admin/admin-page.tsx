@@ -18,6 +18,7 @@ import {
   auditQuery,
   banUser,
   deleteUser,
+  inviteUser,
   jobsQuery,
   PAGE_SIZE,
   refundsQuery,
@@ -91,7 +92,7 @@ function UsersSection() {
   }
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+    <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <Card>
         <form onSubmit={search} className="mb-4 grid gap-3 sm:grid-cols-[1fr_auto_auto_auto] sm:items-end" role="search" aria-label="Search users">
           <Field label="Name or email" value={draft.q} maxLength={200} onChange={(e) => setDraft({ ...draft, q: e.target.value })} />
@@ -153,14 +154,55 @@ function UsersSection() {
           </>
         )}
       </Card>
-      {selected ? (
-        <UserPanel key={selected} id={selected} />
-      ) : (
-        <Card>
-          <p className="text-sm text-slate-600">Choose a user to see their profile, sign-in sessions, enrolments and payments.</p>
-        </Card>
-      )}
+      <div className="space-y-6">
+        {selected ? (
+          <UserPanel key={selected} id={selected} />
+        ) : (
+          <Card>
+            <p className="text-sm text-slate-600">Choose a user to see their profile, sign-in sessions, enrolments and payments.</p>
+          </Card>
+        )}
+        <InviteForm />
+      </div>
     </div>
+  );
+}
+
+function InviteForm() {
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState({ email: '', firstName: '', lastName: '' });
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setMessage(null);
+    try {
+      await inviteUser(form);
+      setMessage({ tone: 'success', text: `Invited ${form.email}: they got an email with a link to set their password.` });
+      setForm({ email: '', firstName: '', lastName: '' });
+      await queryClient.invalidateQueries({ queryKey: ['admin'] });
+    } catch (err) {
+      setMessage({ tone: 'error', text: errorText(err) });
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Card>
+      <h2 className="mb-3 text-lg font-semibold text-slate-900">Invite someone</h2>
+      <form onSubmit={submit} className="space-y-3" aria-label="Invite someone">
+        <Field label="Email" type="email" required maxLength={320} value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+        <div className="grid gap-3 sm:grid-cols-2">
+          <Field label="First name" required maxLength={50} value={form.firstName} onChange={(e) => setForm({ ...form, firstName: e.target.value })} />
+          <Field label="Last name" maxLength={50} value={form.lastName} onChange={(e) => setForm({ ...form, lastName: e.target.value })} />
+        </div>
+        {message && <Alert tone={message.tone}>{message.text}</Alert>}
+        <Button type="submit" loading={busy}>
+          Send invitation
+        </Button>
+      </form>
+    </Card>
   );
 }
 

@@ -41,3 +41,5 @@ export const resetTwoFactor = (id: string) => act(`/api/admin/users/${id}/reset-
 export const setRole = (id: string, role: 'user' | 'admin') => act(`/api/admin/users/${id}/role`, { role }, 'PUT');
 export const deleteUser = (id: string, confirmEmail: string) => act(`/api/admin/users/${id}/delete`, { confirmEmail });
 export const retryJob = (id: string) => act(`/api/admin/jobs/${id}/retry`);
+export const inviteUser = (body: { email: string; firstName: string; lastName: string }) =>
+  api<{ id: string }>('/api/admin/users', { method: 'POST', body });
