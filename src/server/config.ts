@@ -202,7 +202,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     seedDemo: e.SEED_DEMO === 'true',
     logLevel: e.LOG_LEVEL,
     authRateLimit: e.AUTH_RATE_LIMIT,
-    adminEmails: e.ADMIN_EMAILS.split(',').map((v) => v.trim().toLowerCase()).filter(Boolean),
+    adminEmails: e.ADMIN_EMAILS.split(',')
+      .map((v) => v.trim().toLowerCase())
+      .filter(Boolean),
     benchRoutes: e.BENCH_ROUTES === 'true',
     payments: e.STRIPE_SECRET_KEY
       ? {

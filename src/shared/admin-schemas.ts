@@ -35,11 +35,25 @@ export type UserList = z.infer<typeof userList>;
 export const adminUserDetail = z.object({
   user: adminUserRow.extend({ city: z.string().nullable(), image: z.string().nullable() }),
   signInSessions: z.array(
-    z.object({ id: z.string(), ipAddress: z.string().nullable(), userAgent: z.string().nullable(), createdAt: z.string(), updatedAt: z.string() }),
+    z.object({
+      id: z.string(),
+      ipAddress: z.string().nullable(),
+      userAgent: z.string().nullable(),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+    }),
   ),
   enrolments: z.array(z.object({ id: z.string(), courseId: z.string(), sessionId: z.string(), status: z.string(), createdAt: z.string() })),
   payments: z.array(
-    z.object({ id: z.string(), kind: z.string(), courseId: z.string().nullable(), amountCents: z.number(), currency: z.string(), status: z.string(), createdAt: z.string() }),
+    z.object({
+      id: z.string(),
+      kind: z.string(),
+      courseId: z.string().nullable(),
+      amountCents: z.number(),
+      currency: z.string(),
+      status: z.string(),
+      createdAt: z.string(),
+    }),
   ),
 });
 export type AdminUserDetail = z.infer<typeof adminUserDetail>;
@@ -62,13 +76,22 @@ export const okResult = z.object({ ok: z.literal(true) });
 export const inviteResult = z.object({ id: z.string() });
 
 export const failedJobs = z.object({
-  jobs: z.array(z.object({ id: z.string(), kind: z.string(), attempts: z.number(), lastError: z.string().nullable(), createdAt: z.string() })),
+  jobs: z.array(
+    z.object({ id: z.string(), kind: z.string(), attempts: z.number(), lastError: z.string().nullable(), createdAt: z.string() }),
+  ),
 });
 export type FailedJobs = z.infer<typeof failedJobs>;
 
 export const refundsDue = z.object({
   refunds: z.array(
-    z.object({ purchaseId: z.string(), userId: z.string(), amountCents: z.number(), currency: z.string(), attempts: z.number(), lastError: z.string().nullable() }),
+    z.object({
+      purchaseId: z.string(),
+      userId: z.string(),
+      amountCents: z.number(),
+      currency: z.string(),
+      attempts: z.number(),
+      lastError: z.string().nullable(),
+    }),
   ),
 });
 export type RefundsDue = z.infer<typeof refundsDue>;
@@ -76,7 +99,15 @@ export type RefundsDue = z.infer<typeof refundsDue>;
 export const auditQuery = z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) });
 export const auditLog = z.object({
   entries: z.array(
-    z.object({ id: z.string(), adminId: z.string(), adminEmail: z.string().nullable(), action: z.string(), targetId: z.string().nullable(), reason: z.string().nullable(), createdAt: z.string() }),
+    z.object({
+      id: z.string(),
+      adminId: z.string(),
+      adminEmail: z.string().nullable(),
+      action: z.string(),
+      targetId: z.string().nullable(),
+      reason: z.string().nullable(),
+      createdAt: z.string(),
+    }),
   ),
 });
 export type AuditLog = z.infer<typeof auditLog>;

@@ -24,7 +24,8 @@ afterAll(async () => {
   await app.close();
 });
 
-const roleOf = async (id: string) => (await app.database.db.select({ role: userTable.role }).from(userTable).where(eq(userTable.id, id)))[0].role;
+const roleOf = async (id: string) =>
+  (await app.database.db.select({ role: userTable.role }).from(userTable).where(eq(userTable.id, id)))[0].role;
 const auditOf = (targetId: string) => app.database.db.select().from(adminAudit).where(eq(adminAudit.targetId, targetId));
 
 describe('admin role', () => {
@@ -167,7 +168,9 @@ describe('reset two-factor', () => {
     expect(confirm.statusCode, confirm.body).toBe(200);
     expect((await post(app, '/api/accounts/sign-in', { email: u.email, password: u.password })).statusCode).toBe(202);
 
-    expect((await post(app, `/api/admin/users/${u.id}/reset-two-factor`, { reason: 'Lost phone' }, { cookie: admin.cookie })).statusCode).toBe(200);
+    expect(
+      (await post(app, `/api/admin/users/${u.id}/reset-two-factor`, { reason: 'Lost phone' }, { cookie: admin.cookie })).statusCode,
+    ).toBe(200);
     expect(await app.database.db.select().from(twoFactor).where(eq(twoFactor.userId, u.id))).toEqual([]);
     expect((await post(app, '/api/accounts/sign-in', { email: u.email, password: u.password })).statusCode).toBe(200);
     expect((await auditOf(u.id)).map((a) => a.action)).toContain('reset_two_factor');
@@ -184,7 +187,12 @@ describe('delete', () => {
 
     const wrong = await post(app, `/api/admin/users/${u.id}/delete`, { confirmEmail: 'not-it@example.com' }, { cookie: admin.cookie });
     expect(wrong.statusCode).toBe(400);
-    const res = await post(app, `/api/admin/users/${u.id}/delete`, { confirmEmail: u.email, reason: 'Asked by email' }, { cookie: admin.cookie });
+    const res = await post(
+      app,
+      `/api/admin/users/${u.id}/delete`,
+      { confirmEmail: u.email, reason: 'Asked by email' },
+      { cookie: admin.cookie },
+    );
     expect(res.statusCode, res.body).toBe(200);
 
     const [row] = await app.database.db.select().from(userTable).where(eq(userTable.id, u.id));

@@ -21,7 +21,17 @@ import {
 import { errorBody } from '../../shared/errors.js';
 import { listFailedJobs, listRefundsDue, readAuditLog, retryJob } from './operations.js';
 import { isAdmin } from './require-admin.js';
-import { banUser, deleteUser, inviteUser, listUsers, promoteConfiguredAdmins, resetTwoFactor, setRole, unbanUser, userDetail } from './users.js';
+import {
+  banUser,
+  deleteUser,
+  inviteUser,
+  listUsers,
+  promoteConfiguredAdmins,
+  resetTwoFactor,
+  setRole,
+  unbanUser,
+  userDetail,
+} from './users.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 500: errorBody };
 const userParams = z.object({ userId: z.uuid('Unknown user') });
@@ -36,31 +46,64 @@ export async function adminRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
 
-  r.get('/api/admin/me', { schema: { tags, summary: 'Whether you are an admin', response: { 200: adminMe, ...errors } } }, async (request) => ({
-    admin: await isAdmin(app, await app.requireViewer(request)),
-  }));
+  r.get(
+    '/api/admin/me',
+    { schema: { tags, summary: 'Whether you are an admin', response: { 200: adminMe, ...errors } } },
+    async (request) => ({
+      admin: await isAdmin(app, await app.requireViewer(request)),
+    }),
+  );
 
   r.get(
     '/api/admin/users',
-    { schema: { tags, summary: 'Users: search by name or email, filter by role or ban', querystring: userListQuery, response: { 200: userList, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Users: search by name or email, filter by role or ban',
+        querystring: userListQuery,
+        response: { 200: userList, ...errors },
+      },
+    },
     async (request) => listUsers(app, await app.requireViewer(request), request.query),
   );
 
   r.post(
     '/api/admin/users',
-    { schema: { tags, summary: 'Invite someone: an unverified account and an email with a set-password link', body: inviteInput, response: { 200: inviteResult, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Invite someone: an unverified account and an email with a set-password link',
+        body: inviteInput,
+        response: { 200: inviteResult, ...errors },
+      },
+    },
     async (request) => ({ id: await inviteUser(app, await app.requireViewer(request), request.body) }),
   );
 
   r.get(
     '/api/admin/users/:userId',
-    { schema: { tags, summary: 'One user: profile, sign-in sessions, enrolments, payments', params: userParams, response: { 200: adminUserDetail, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'One user: profile, sign-in sessions, enrolments, payments',
+        params: userParams,
+        response: { 200: adminUserDetail, ...errors },
+      },
+    },
     async (request) => userDetail(app, await app.requireViewer(request), request.params.userId),
   );
 
   r.post(
     '/api/admin/users/:userId/ban',
-    { schema: { tags, summary: 'Ban a user (signs them out everywhere)', params: userParams, body: reasonInput, response: { 200: okResult, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Ban a user (signs them out everywhere)',
+        params: userParams,
+        body: reasonInput,
+        response: { 200: okResult, ...errors },
+      },
+    },
     async (request) => {
       await banUser(app, await app.requireViewer(request), request.params.userId, request.body);
       return ok;
@@ -78,7 +121,15 @@ export async function adminRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/admin/users/:userId/reset-two-factor',
-    { schema: { tags, summary: "Turn off a user's two-factor sign-in", params: userParams, body: optionalReasonInput, response: { 200: okResult, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: "Turn off a user's two-factor sign-in",
+        params: userParams,
+        body: optionalReasonInput,
+        response: { 200: okResult, ...errors },
+      },
+    },
     async (request) => {
       await resetTwoFactor(app, await app.requireViewer(request), request.params.userId, request.body);
       return ok;
@@ -87,7 +138,15 @@ export async function adminRoutes(app: FastifyInstance) {
 
   r.put(
     '/api/admin/users/:userId/role',
-    { schema: { tags, summary: 'Grant or revoke the admin role', params: userParams, body: roleInput, response: { 200: okResult, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Grant or revoke the admin role',
+        params: userParams,
+        body: roleInput,
+        response: { 200: okResult, ...errors },
+      },
+    },
     async (request) => {
       await setRole(app, await app.requireViewer(request), request.params.userId, request.body);
       return ok;
@@ -96,15 +155,25 @@ export async function adminRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/admin/users/:userId/delete',
-    { schema: { tags, summary: "Erase a user's personal data (payment records stay, pseudonymised)", params: userParams, body: deleteUserInput, response: { 200: okResult, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: "Erase a user's personal data (payment records stay, pseudonymised)",
+        params: userParams,
+        body: deleteUserInput,
+        response: { 200: okResult, ...errors },
+      },
+    },
     async (request) => {
       await deleteUser(app, await app.requireViewer(request), request.params.userId, request.body);
       return ok;
     },
   );
 
-  r.get('/api/admin/jobs', { schema: { tags, summary: 'Background jobs that failed every attempt', response: { 200: failedJobs, ...errors } } }, async (request) =>
-    listFailedJobs(app, await app.requireViewer(request)),
+  r.get(
+    '/api/admin/jobs',
+    { schema: { tags, summary: 'Background jobs that failed every attempt', response: { 200: failedJobs, ...errors } } },
+    async (request) => listFailedJobs(app, await app.requireViewer(request)),
   );
 
   r.post(
@@ -116,11 +185,22 @@ export async function adminRoutes(app: FastifyInstance) {
     },
   );
 
-  r.get('/api/admin/refunds-due', { schema: { tags, summary: 'Refunds owed that the provider has not made yet', response: { 200: refundsDue, ...errors } } }, async (request) =>
-    listRefundsDue(app, await app.requireViewer(request)),
+  r.get(
+    '/api/admin/refunds-due',
+    { schema: { tags, summary: 'Refunds owed that the provider has not made yet', response: { 200: refundsDue, ...errors } } },
+    async (request) => listRefundsDue(app, await app.requireViewer(request)),
   );
 
-  r.get('/api/admin/audit', { schema: { tags, summary: 'The audit log of admin actions (newest first)', querystring: auditQuery, response: { 200: auditLog, ...errors } } }, async (request) =>
-    readAuditLog(app, await app.requireViewer(request), request.query),
+  r.get(
+    '/api/admin/audit',
+    {
+      schema: {
+        tags,
+        summary: 'The audit log of admin actions (newest first)',
+        querystring: auditQuery,
+        response: { 200: auditLog, ...errors },
+      },
+    },
+    async (request) => readAuditLog(app, await app.requireViewer(request), request.query),
   );
 }

@@ -77,7 +77,13 @@ export async function userDetail(app: AppServices, viewer: Viewer, userId: strin
       .where(and(eq(signInSession.userId, userId), sql`${signInSession.expiresAt} > now()`))
       .orderBy(desc(signInSession.updatedAt)),
     db
-      .select({ id: enrolment.id, courseId: enrolment.courseId, sessionId: enrolment.sessionId, status: enrolment.status, createdAt: enrolment.createdAt })
+      .select({
+        id: enrolment.id,
+        courseId: enrolment.courseId,
+        sessionId: enrolment.sessionId,
+        status: enrolment.status,
+        createdAt: enrolment.createdAt,
+      })
       .from(enrolment)
       .where(eq(enrolment.learnerId, userId))
       .orderBy(desc(enrolment.createdAt))
@@ -116,7 +122,10 @@ export async function banUser(app: AppServices, viewer: Viewer, userId: string, 
   notSelf(viewer, userId, 'ban');
   await findUser(app, userId);
   await app.database.db.transaction(async (tx) => {
-    await tx.update(user).set({ banned: true, banReason: input.reason, banExpires: null, updatedAt: new Date() }).where(eq(user.id, userId));
+    await tx
+      .update(user)
+      .set({ banned: true, banReason: input.reason, banExpires: null, updatedAt: new Date() })
+      .where(eq(user.id, userId));
     await tx.delete(signInSession).where(eq(signInSession.userId, userId));
     await audit(tx, viewer, { action: 'ban', targetId: userId, reason: input.reason });
   });
@@ -213,10 +222,17 @@ export async function inviteUser(app: AppServices, viewer: Viewer, input: { emai
   const id = await app.database.db.transaction(async (tx) => {
     const [created] = await tx
       .insert(user)
-      .values({ email, name: [input.firstName, input.lastName].filter(Boolean).join(' '), firstName: input.firstName, lastName: input.lastName, emailVerified: false })
+      .values({
+        email,
+        name: [input.firstName, input.lastName].filter(Boolean).join(' '),
+        firstName: input.firstName,
+        lastName: input.lastName,
+        emailVerified: false,
+      })
       .onConflictDoNothing()
       .returning({ id: user.id });
-    if (!created) throw new AppError(409, 'email_taken', 'An account with this email already exists', { fields: { email: 'Already has an account' } });
+    if (!created)
+      throw new AppError(409, 'email_taken', 'An account with this email already exists', { fields: { email: 'Already has an account' } });
     await audit(tx, viewer, { action: 'invite_user', targetId: created.id });
     return created.id;
   });

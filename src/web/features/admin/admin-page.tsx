@@ -49,7 +49,8 @@ export default function AdminPage() {
   const me = useQuery(adminMeQuery);
   const [tab, setTab] = useState<Tab>('users');
   if (me.isPending) return <Spinner label="Loading…" />;
-  if (me.isError) return <LoadError title="Could not load the admin console" error={me.error} onRetry={() => me.refetch()} retrying={me.isFetching} />;
+  if (me.isError)
+    return <LoadError title="Could not load the admin console" error={me.error} onRetry={() => me.refetch()} retrying={me.isFetching} />;
   if (!me.data.admin) return <NotFoundPage />;
   return (
     <div className="space-y-6">
@@ -94,14 +95,23 @@ function UsersSection() {
   return (
     <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <Card>
-        <form onSubmit={search} className="mb-4 grid gap-3 sm:grid-cols-[1fr_auto_auto_auto] sm:items-end" role="search" aria-label="Search users">
+        <form
+          onSubmit={search}
+          className="mb-4 grid gap-3 sm:grid-cols-[1fr_auto_auto_auto] sm:items-end"
+          role="search"
+          aria-label="Search users"
+        >
           <Field label="Name or email" value={draft.q} maxLength={200} onChange={(e) => setDraft({ ...draft, q: e.target.value })} />
           <Select label="Role" value={draft.role} onChange={(e) => setDraft({ ...draft, role: e.target.value as UserFilter['role'] })}>
             <option value="">Any</option>
             <option value="user">User</option>
             <option value="admin">Admin</option>
           </Select>
-          <Select label="Status" value={draft.banned} onChange={(e) => setDraft({ ...draft, banned: e.target.value as UserFilter['banned'] })}>
+          <Select
+            label="Status"
+            value={draft.banned}
+            onChange={(e) => setDraft({ ...draft, banned: e.target.value as UserFilter['banned'] })}
+          >
             <option value="">Any</option>
             <option value="false">Active</option>
             <option value="true">Banned</option>
@@ -109,17 +119,27 @@ function UsersSection() {
           <Button type="submit">Search</Button>
         </form>
         {users.isPending && <TableSkeleton />}
-        {users.isError && <LoadError title="Could not load users" error={users.error} onRetry={() => users.refetch()} retrying={users.isFetching} />}
-        {users.data && users.data.users.length === 0 && <p className="py-6 text-center text-sm text-slate-600">No user matches this search.</p>}
+        {users.isError && (
+          <LoadError title="Could not load users" error={users.error} onRetry={() => users.refetch()} retrying={users.isFetching} />
+        )}
+        {users.data && users.data.users.length === 0 && (
+          <p className="py-6 text-center text-sm text-slate-600">No user matches this search.</p>
+        )}
         {users.data && users.data.users.length > 0 && (
           <>
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Users ({users.data.total})</caption>
               <thead className="text-xs uppercase text-slate-600">
                 <tr>
-                  <th scope="col" className="py-2">Name</th>
-                  <th scope="col" className="py-2">Email</th>
-                  <th scope="col" className="py-2">Status</th>
+                  <th scope="col" className="py-2">
+                    Name
+                  </th>
+                  <th scope="col" className="py-2">
+                    Email
+                  </th>
+                  <th scope="col" className="py-2">
+                    Status
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -192,9 +212,22 @@ function InviteForm() {
     <Card>
       <h2 className="mb-3 text-lg font-semibold text-slate-900">Invite someone</h2>
       <form onSubmit={submit} className="space-y-3" aria-label="Invite someone">
-        <Field label="Email" type="email" required maxLength={320} value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+        <Field
+          label="Email"
+          type="email"
+          required
+          maxLength={320}
+          value={form.email}
+          onChange={(e) => setForm({ ...form, email: e.target.value })}
+        />
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field label="First name" required maxLength={50} value={form.firstName} onChange={(e) => setForm({ ...form, firstName: e.target.value })} />
+          <Field
+            label="First name"
+            required
+            maxLength={50}
+            value={form.firstName}
+            onChange={(e) => setForm({ ...form, firstName: e.target.value })}
+          />
           <Field label="Last name" maxLength={50} value={form.lastName} onChange={(e) => setForm({ ...form, lastName: e.target.value })} />
         </div>
         {message && <Alert tone={message.tone}>{message.text}</Alert>}
@@ -246,7 +279,12 @@ function UserPanel({ id }: { id: string }) {
     }
   }
 
-  if (detail.isPending) return <Card><TableSkeleton /></Card>;
+  if (detail.isPending)
+    return (
+      <Card>
+        <TableSkeleton />
+      </Card>
+    );
   if (detail.isError)
     return (
       <Card>
@@ -286,17 +324,33 @@ function UserPanel({ id }: { id: string }) {
             Unban
           </Button>
         ) : (
-          <Button variant="secondary" className="text-red-700" onClick={() => { setReason(''); setDialogError(null); setDialog('ban'); }}>
+          <Button
+            variant="secondary"
+            className="text-red-700"
+            onClick={() => {
+              setReason('');
+              setDialogError(null);
+              setDialog('ban');
+            }}
+          >
             Ban…
           </Button>
         )}
         {u.twoFactorEnabled && (
-          <Button variant="secondary" loading={busy === '2fa'} onClick={() => run('2fa', () => resetTwoFactor(id), 'Two-factor sign-in is off for this user.')}>
+          <Button
+            variant="secondary"
+            loading={busy === '2fa'}
+            onClick={() => run('2fa', () => resetTwoFactor(id), 'Two-factor sign-in is off for this user.')}
+          >
             Reset two-factor
           </Button>
         )}
         {u.role === 'admin' ? (
-          <Button variant="secondary" loading={busy === 'role'} onClick={() => run('role', () => setRole(id, 'user'), 'No longer an admin.')}>
+          <Button
+            variant="secondary"
+            loading={busy === 'role'}
+            onClick={() => run('role', () => setRole(id, 'user'), 'No longer an admin.')}
+          >
             Revoke admin
           </Button>
         ) : (
@@ -304,7 +358,15 @@ function UserPanel({ id }: { id: string }) {
             Make admin
           </Button>
         )}
-        <Button variant="secondary" className="text-red-700" onClick={() => { setConfirmEmail(''); setDialogError(null); setDialog('delete'); }}>
+        <Button
+          variant="secondary"
+          className="text-red-700"
+          onClick={() => {
+            setConfirmEmail('');
+            setDialogError(null);
+            setDialog('delete');
+          }}
+        >
           Delete…
         </Button>
       </div>
@@ -377,7 +439,8 @@ function UserPanel({ id }: { id: string }) {
         onConfirm={() => run('delete', () => deleteUser(id, confirmEmail), 'The account is deleted; payment records stay, pseudonymised.')}
       >
         <p className="mb-3">
-          Names, email, photo and sign-ins are erased; purchases and payments stay under a pseudonym. This cannot be undone. Type <strong className="break-all">{u.email}</strong> to confirm.
+          Names, email, photo and sign-ins are erased; purchases and payments stay under a pseudonym. This cannot be undone. Type{' '}
+          <strong className="break-all">{u.email}</strong> to confirm.
         </p>
         <Field label="Email of the account" value={confirmEmail} autoComplete="off" onChange={(e) => setConfirmEmail(e.target.value)} />
       </ConfirmDialog>
@@ -405,9 +468,15 @@ function JobsSection() {
   return (
     <Card>
       <h2 className="mb-3 text-lg font-semibold text-slate-900">Failed jobs</h2>
-      {message && <div className="mb-3"><Alert tone={message.tone}>{message.text}</Alert></div>}
+      {message && (
+        <div className="mb-3">
+          <Alert tone={message.tone}>{message.text}</Alert>
+        </div>
+      )}
       {jobs.isPending && <TableSkeleton />}
-      {jobs.isError && <LoadError title="Could not load failed jobs" error={jobs.error} onRetry={() => jobs.refetch()} retrying={jobs.isFetching} />}
+      {jobs.isError && (
+        <LoadError title="Could not load failed jobs" error={jobs.error} onRetry={() => jobs.refetch()} retrying={jobs.isFetching} />
+      )}
       {jobs.data?.jobs.length === 0 && <p className="text-sm text-slate-600">No failed jobs: every background job finished.</p>}
       <ul className="divide-y divide-slate-100">
         {jobs.data?.jobs.map((j) => (
@@ -435,7 +504,14 @@ function RefundsSection() {
       <h2 className="mb-3 text-lg font-semibold text-slate-900">Refunds owed</h2>
       <p className="mb-3 text-sm text-slate-600">Refunds the payment provider has not made yet; they are retried automatically.</p>
       {refunds.isPending && <TableSkeleton />}
-      {refunds.isError && <LoadError title="Could not load refunds owed" error={refunds.error} onRetry={() => refunds.refetch()} retrying={refunds.isFetching} />}
+      {refunds.isError && (
+        <LoadError
+          title="Could not load refunds owed"
+          error={refunds.error}
+          onRetry={() => refunds.refetch()}
+          retrying={refunds.isFetching}
+        />
+      )}
       {refunds.data?.refunds.length === 0 && <p className="text-sm text-slate-600">No refunds owed.</p>}
       <ul className="divide-y divide-slate-100">
         {refunds.data?.refunds.map((r) => (
@@ -455,12 +531,15 @@ function AuditSection() {
       <h2 className="mb-3 text-lg font-semibold text-slate-900">Audit log</h2>
       <p className="mb-3 text-sm text-slate-600">Every admin action, newest first. Nobody can edit or delete it.</p>
       {audit.isPending && <TableSkeleton />}
-      {audit.isError && <LoadError title="Could not load the audit log" error={audit.error} onRetry={() => audit.refetch()} retrying={audit.isFetching} />}
+      {audit.isError && (
+        <LoadError title="Could not load the audit log" error={audit.error} onRetry={() => audit.refetch()} retrying={audit.isFetching} />
+      )}
       {audit.data?.entries.length === 0 && <p className="text-sm text-slate-600">No admin actions yet.</p>}
       <ul className="divide-y divide-slate-100">
         {audit.data?.entries.map((a) => (
           <li key={a.id} className="py-2 text-sm text-slate-700">
-            <span className="font-medium text-slate-900">{a.action.replace(/_/g, ' ')}</span> by {a.adminEmail ?? a.adminId} · {when(a.createdAt)}
+            <span className="font-medium text-slate-900">{a.action.replace(/_/g, ' ')}</span> by {a.adminEmail ?? a.adminId} ·{' '}
+            {when(a.createdAt)}
             {a.targetId && <> · target {a.targetId}</>}
             {a.reason && <> · “{a.reason}”</>}
           </li>

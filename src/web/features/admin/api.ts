@@ -29,7 +29,8 @@ export const usersQuery = (f: UserFilter) =>
     },
   });
 
-export const userQuery = (id: string) => queryOptions({ queryKey: ['admin', 'user', id], queryFn: () => api<AdminUserDetail>(`/api/admin/users/${id}`) });
+export const userQuery = (id: string) =>
+  queryOptions({ queryKey: ['admin', 'user', id], queryFn: () => api<AdminUserDetail>(`/api/admin/users/${id}`) });
 export const jobsQuery = queryOptions({ queryKey: ['admin', 'jobs'], queryFn: () => api<FailedJobs>('/api/admin/jobs') });
 export const refundsQuery = queryOptions({ queryKey: ['admin', 'refunds'], queryFn: () => api<RefundsDue>('/api/admin/refunds-due') });
 export const auditQuery = queryOptions({ queryKey: ['admin', 'audit'], queryFn: () => api<AuditLog>('/api/admin/audit') });
