@@ -5,6 +5,9 @@ import { account, signInSession, twoFactor, user as userTable } from '../../src/
 import { adminAudit } from '../../src/server/db/schema/admin.js';
 import { job } from '../../src/server/db/schema/jobs.js';
 import { purchase } from '../../src/server/db/schema/payments.js';
+import { course as courseTable } from '../../src/server/db/schema/courses.js';
+import { educator as educatorTable } from '../../src/server/db/schema/educators.js';
+import { makeEducator, makePublishedCourse } from '../support/courses.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { createSignedInUser, followLink, latestLink, type SignedInUser } from '../support/factories.js';
 import { call, get, post, uniqueEmail } from '../support/http.js';
@@ -209,6 +212,21 @@ describe('delete', () => {
     expect(kept[0].userId).toBe(u.id);
     expect((await post(app, '/api/accounts/sign-in', { email: u.email, password: u.password })).statusCode).toBe(401);
     expect((await auditOf(u.id)).map((a) => [a.action, a.reason])).toContainEqual(['delete_user', 'Asked by email']);
+  });
+});
+
+describe('delete an educator', () => {
+  it('erases the public profile, takes their courses out of the catalogue and their name off them', async () => {
+    const teacher = await makeEducator(app, { firstName: 'Tamsin', lastName: 'Teachwell' });
+    const { courseId } = await makePublishedCourse(app, teacher);
+    const res = await post(app, `/api/admin/users/${teacher.id}/delete`, { confirmEmail: teacher.email }, { cookie: admin.cookie });
+    expect(res.statusCode, res.body).toBe(200);
+
+    const [profile] = await app.database.db.select().from(educatorTable).where(eq(educatorTable.userId, teacher.id));
+    expect([profile.bio, profile.headline, profile.profileImage, profile.links, profile.subjects]).toEqual([null, null, null, [], []]);
+    const [c] = await app.database.db.select().from(courseTable).where(eq(courseTable.id, courseId));
+    expect([c.status, c.educatorName]).toEqual(['archived', 'Deleted user']);
+    expect(JSON.stringify(profile) + JSON.stringify(c)).not.toContain('Teachwell');
   });
 });
 

@@ -3,7 +3,8 @@ import type { AdminUserDetail, UserList, UserListQuery } from '../../shared/admi
 import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { account, signInSession, twoFactor, user, verification } from '../db/schema/accounts.js';
-import { enrolment } from '../db/schema/courses.js';
+import { course, enrolment } from '../db/schema/courses.js';
+import { educator } from '../db/schema/educators.js';
 import { purchase } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
 import { audit, requireAdmin } from './require-admin.js';
@@ -175,7 +176,7 @@ export async function deleteUser(app: AppServices, viewer: Viewer, userId: strin
       fields: { confirmEmail: 'Does not match the email of the account' },
     });
   }
-  await app.database.db.transaction(async (tx) => {
+  await app.accountEvents.transaction(app.database.db, async (tx, announce) => {
     await tx
       .update(user)
       .set({
@@ -199,6 +200,17 @@ export async function deleteUser(app: AppServices, viewer: Viewer, userId: strin
     await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
     // Pending reset links (the library stores the user id as their value).
     await tx.delete(verification).where(eq(verification.value, userId));
+    // An educator's public profile is personal data too; their courses leave the catalogue
+    // (enrolment and payment records keep them) and stop showing the name.
+    await tx
+      .update(educator)
+      .set({ bio: null, headline: null, profileImage: null, links: [], subjects: [] })
+      .where(eq(educator.userId, userId));
+    await tx
+      .update(course)
+      .set({ status: 'archived', updatedAt: new Date() })
+      .where(and(eq(course.educatorId, userId), eq(course.status, 'published')));
+    await announce('user.renamed', { userId, name: 'Deleted user' });
     await audit(tx, viewer, { action: 'delete_user', targetId: userId, reason: input.reason });
   });
 }
