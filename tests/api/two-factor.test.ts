@@ -33,13 +33,13 @@ function merge(cookie: string, res: Response): string {
 }
 
 /** Turns two-factor on for a signed-in user; answers the key, the backup codes and the new cookie. */
-async function enable(u: SignedInUser) {
-  const setup = await post(app, '/api/accounts/two-factor/setup', { password: u.password }, { cookie: u.cookie });
+async function enable(u: SignedInUser, on: TestApp = app) {
+  const setup = await post(on, '/api/accounts/two-factor/setup', { password: u.password }, { cookie: u.cookie });
   expect(setup.statusCode, setup.body).toBe(200);
   const { key, qrCode, totpUri } = setup.json();
   expect(qrCode).toMatch(/^data:image\/svg\+xml;base64,/);
   expect(totpUri).toContain(`secret=${key}`);
-  const confirm = await post(app, '/api/accounts/two-factor/confirm', { code: totp(key) }, { cookie: u.cookie });
+  const confirm = await post(on, '/api/accounts/two-factor/confirm', { code: totp(key) }, { cookie: u.cookie });
   expect(confirm.statusCode, confirm.body).toBe(200);
   const codes: string[] = confirm.json().backupCodes;
   return { key, codes, cookie: merge(u.cookie, confirm) };
@@ -335,5 +335,54 @@ describe('linked accounts with Google (local OIDC provider)', () => {
     const unlink = await post(gApp, '/api/accounts/linked-accounts/unlink', { provider: 'google' }, { cookie });
     expect(unlink.statusCode).toBe(200);
     expect(await providers(cookie)).toEqual(['password']);
+  });
+  it('with two-factor on, a Google log-in gets no session until the code; then the session is aal2', async () => {
+    const u = await createSignedInUser(gApp);
+    const { key, cookie: enabled } = await enable(u, gApp);
+    google.setProfile(profile(u.email));
+    const link = await post(gApp, '/api/accounts/linked-accounts/google', undefined, { cookie: enabled });
+    expect(link.statusCode, link.body).toBe(200);
+    expect((await followGoogle(link, enabled)).statusCode).toBe(302);
+    const before = (await gApp.database.db.select().from(signInSession).where(eq(signInSession.userId, u.id))).length;
+
+    const start = await post(gApp, '/api/auth/sign-in/oauth2', { providerId: 'google', callbackURL: '/google-login' });
+    const callback = await followGoogle(start);
+    expect(callback.statusCode, callback.body).toBe(302);
+    expect(callback.headers.location).toBe('/login?step=two-factor');
+    expect(cookieHeader(callback)).not.toMatch(/session_token=[^;]/);
+    const jar = merge('', callback);
+    expect(jar).toMatch(/agora\.two_factor=/);
+    expect((await get(gApp, '/api/me', { cookie: jar })).statusCode).toBe(401);
+    // The session the callback created is gone, not just its cookie.
+    expect((await gApp.database.db.select().from(signInSession).where(eq(signInSession.userId, u.id))).length).toBe(before);
+
+    const wrong = await post(gApp, '/api/accounts/sign-in/two-factor', { code: totp(key, Date.now(), 10) }, { cookie: jar });
+    expect(wrong.statusCode).toBe(400);
+    const done = await post(gApp, '/api/accounts/sign-in/two-factor', { code: totp(key), trustDevice: true }, { cookie: jar });
+    expect(done.statusCode, done.body).toBe(200);
+    const cookie = merge(jar, done);
+    expect((await get(gApp, '/api/me', { cookie })).json().email).toBe(u.email);
+    expect((await get(gApp, '/api/accounts/two-factor', { cookie })).json()).toMatchObject({ enabled: true, aal: 'aal2' });
+
+    // A trusted device skips the code on the next Google log-in, as with a password.
+    const trust = cookie.split('; ').find((c) => c.startsWith('agora.trust_device='))!;
+    expect(trust).toBeDefined();
+    const again = await followGoogle(
+      await post(gApp, '/api/auth/sign-in/oauth2', { providerId: 'google', callbackURL: '/google-login' }),
+      trust,
+    );
+    expect(again.headers.location).toBe('/google-login');
+    expect((await get(gApp, '/api/me', { cookie: merge(trust, again) })).json().email).toBe(u.email);
+  });
+
+  it('without two-factor, a Google log-in is unchanged: a session and the callback URL', async () => {
+    google.setProfile(profile(uniqueEmail('ada')));
+    const start = await post(gApp, '/api/auth/sign-in/oauth2', { providerId: 'google', callbackURL: '/google-login' });
+    const callback = await followGoogle(start);
+    expect(callback.statusCode, callback.body).toBe(302);
+    expect(callback.headers.location).toBe('/google-login');
+    const jar = merge('', callback);
+    expect(jar).not.toMatch(/two_factor=/);
+    expect((await get(gApp, '/api/me', { cookie: jar })).statusCode).toBe(200);
   });
 });

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { totp } from '../support/totp';
 import { seriousViolations } from './checks';
-import { createVerifiedUser, logIn, openAvatarMenu, whoAmI } from './support';
+import { BASE_URL, createVerifiedUser, logIn, openAvatarMenu, useGoogleProfile, whoAmI } from './support';
 
 async function signOut(page: Page) {
   const menu = await openAvatarMenu(page);
@@ -61,5 +61,31 @@ test('turn on an authenticator app in settings, then log in with password + code
   await page.getByLabel('Code').fill(backupCodes[0]);
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).not.toHaveURL(/\/login/);
+  expect(await whoAmI(context)).toMatchObject({ email: user.email });
+});
+
+test('with two-factor on, a Google log-in opens the code step and returns to the page first asked for', async ({ context }) => {
+  const user = await createVerifiedUser();
+  await logIn(context, user);
+  const api = (path: string, data?: object) => context.request.post(`${BASE_URL}${path}`, { data, headers: { origin: BASE_URL } });
+  const { key } = await (await api('/api/accounts/two-factor/setup', { password: user.password })).json();
+  expect((await api('/api/accounts/two-factor/confirm', { code: totp(key) })).status()).toBe(200);
+  await useGoogleProfile(context, { email: user.email, name: 'Katherine Johnson' });
+  const link = await api('/api/accounts/linked-accounts/google');
+  expect(link.status(), await link.text()).toBe(200);
+  const page = await context.newPage();
+  await page.goto((await link.json()).url);
+  await expect(page).toHaveURL(/\/user\/settings/);
+  await signOut(page);
+
+  await page.goto('/course/search');
+  await expect(page).toHaveURL(/\/login\?next=/);
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await expect(page).toHaveURL(/\/login\?step=two-factor$/);
+  await expect(page.getByRole('heading', { name: 'Two-factor sign-in' })).toBeVisible();
+  expect(await whoAmI(context)).toBe(401);
+  await page.getByLabel('Code').fill(totp(key));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/course\/search$/);
   expect(await whoAmI(context)).toMatchObject({ email: user.email });
 });

@@ -8,6 +8,7 @@ import type { Db } from '../db/client.js';
 import * as schema from '../db/schema/index.js';
 import type { Mailer } from '../email/mailer.js';
 import { passwordResetEmail, verificationEmail } from '../email/templates.js';
+import { googleTwoFactor } from './google-two-factor.js';
 
 export const SESSION_MAX_AGE_SECONDS = 400 * 24 * 60 * 60;
 export const COOKIE_PREFIX = 'agora';
@@ -40,6 +41,7 @@ export function createAuth(deps: {
   onUserSeen?: (userId: string) => void;
 }) {
   const { config, db, mailer, log } = deps;
+  const trustDeviceMaxAge = 30 * 24 * 60 * 60;
   const plugins = [
     admin(),
     // Authenticator apps (TOTP) and backup codes; reached only through our routes
@@ -48,10 +50,12 @@ export function createAuth(deps: {
       issuer: 'Agora',
       // A Google-only account can turn it on without a password (it has none).
       allowPasswordless: true,
-      trustDeviceMaxAge: 30 * 24 * 60 * 60,
+      trustDeviceMaxAge,
       backupCodeOptions: { amount: 10, length: 10 },
       accountLockout: { enabled: true, maxFailedAttempts: 10, durationSeconds: 15 * 60 },
     }),
+    // ...and the same second step after a Google log-in, which the plugin does not hold back.
+    googleTwoFactor({ trustDeviceMaxAge }),
   ] as unknown[];
   if (config.google) {
     plugins.push(

@@ -23,16 +23,20 @@ const REASONS: Record<string, string> = {
 
 export default function LoginPage() {
   const [params] = useSearchParams();
-  const next = safeNext(params.get('next'));
+  // A Google log-in that needs its second factor lands here (step=two-factor); the page it
+  // was started from is where the Google button left it.
+  const fromGoogle = params.get('step') === 'two-factor';
+  const next = safeNext(params.get('next') ?? (fromGoogle ? sessionStorage.getItem('agora:next') : null));
   const reason = REASONS[params.get('reason') ?? ''];
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { register, handleSubmit, getValues, formState } = useForm<{ email: string; password: string }>();
   const [error, setError] = useState<ApiError | null>(null);
   const [resent, setResent] = useState<string | null>(null);
-  const [askCode, setAskCode] = useState(false);
+  const [askCode, setAskCode] = useState(fromGoogle);
 
   const signedIn = (me: CurrentUser) => {
+    if (fromGoogle) sessionStorage.removeItem('agora:next');
     queryClient.setQueryData(meQuery.queryKey, me);
     broadcastSignIn('signed-in');
     navigate(next, { replace: true });
