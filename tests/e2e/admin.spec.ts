@@ -15,7 +15,10 @@ test('an admin finds a user and bans them with a reason; the user sees the reaso
 
   await page.getByLabel('Name or email').fill(victim.email);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
-  await page.getByRole('button', { name: `${victim.firstName} ${victim.lastName}` }).click();
+  // Test users share default names: pick the row by its email (once the search has answered).
+  const row = page.getByRole('row').filter({ hasText: victim.email });
+  await expect(row).toHaveCount(1);
+  await row.getByRole('button', { name: `${victim.firstName} ${victim.lastName}` }).click();
   await expect(page.getByRole('heading', { name: `${victim.firstName} ${victim.lastName}` })).toBeVisible();
   await page.getByRole('button', { name: 'Ban…' }).click();
   const dialog = page.getByRole('dialog');
