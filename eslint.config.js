@@ -30,6 +30,11 @@ const SERVER_LAYERS = [
   ['educators'],
   ['courses'],
   ['payments'],
+  ['analytics'],
+  ['clubs'],
+  ['mailbox'],
+  ['notifications'],
+  ['contact'],
   ['admin'],
 ];
 

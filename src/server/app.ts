@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { createMailer, queuedMailer, type Mailer } from './email/mailer.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
+import { createLocalRealtime, type Realtime } from './realtime/hub.js';
 import { createAuth, SESSION_MAX_AGE_SECONDS, sessionCookieName, type Auth } from './accounts/auth.js';
 import { createViewerResolver, touchSignInSession, type Viewer } from './accounts/viewer.js';
 import { installErrorHandler, AppError, frameworkError, nulBytePath } from './http/errors.js';
@@ -57,6 +58,8 @@ declare module 'fastify' {
      */
     drain(ceilingMs?: number): Promise<void>;
     /** What accounts announce; other domains subscribe at start-up (accounts/events.ts). */
+    /** Pushes events to a user's open tabs (realtime/hub.ts). */
+    realtime: Realtime;
     accountEvents: AccountEvents;
     /** What courses announce; other domains subscribe at start-up (courses/events.ts). */
     courseEvents: CourseEvents;
@@ -128,6 +131,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.decorate('database', db);
   app.decorate('mailer', mailer);
   app.decorate('jobs', jobs);
+  app.decorate('realtime', createLocalRealtime());
   app.decorate('auth', auth);
   app.decorate('images', createImageStore(config.dataDir));
   app.decorate('viewerFromCookie', viewerFromCookie);

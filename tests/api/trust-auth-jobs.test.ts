@@ -118,4 +118,35 @@ describe('the job queue', () => {
     expect(seen.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     await Promise.all(queues.map((q) => q.stop()));
   });
+  it('runs a scheduled job when it is due, once per key, and not at all once unscheduled', async () => {
+    const kind = `test.scheduled.${crypto.randomUUID()}`;
+    const key = `${kind}:reminder`;
+    const seen: unknown[] = [];
+    const queue = createJobQueue(db(), app.log);
+    queue.register(kind, async (payload) => {
+      seen.push(payload);
+    });
+    const later = new Date(Date.now() + 60_000);
+    expect(await queue.schedule(kind, { n: 1 }, { runAt: later, key })).toBe(true);
+    expect(await queue.schedule(kind, { n: 2 }, { runAt: later, key })).toBe(false);
+    await queue.runDue();
+    expect(seen).toEqual([]);
+    await db().execute(sql`update job set run_at = now() where kind = ${kind}`);
+    await queue.runDue();
+    expect(seen).toEqual([{ n: 1 }]);
+
+    // Written in a transaction that rolls back: no job.
+    await db()
+      .transaction(async (tx) => {
+        await queue.schedule(kind, { n: 3 }, { conn: tx, key: `${key}:rolled-back` });
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    await queue.schedule(kind, { n: 4 }, { key: `${key}:cancelled` });
+    await queue.unschedule(`${key}:cancelled`);
+    await queue.runDue();
+    expect(seen).toEqual([{ n: 1 }]);
+    expect(await rows(kind)).toEqual([]);
+    await queue.stop();
+  });
 });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
+import type { Conn } from '../db/transaction.js';
 
 /** What one kind of job does with its payload; throwing schedules a retry. */
 export type JobHandler = (payload: unknown) => Promise<void>;
@@ -127,6 +128,28 @@ export function createJobQueue(db: Db, log: FastifyBaseLogger, options: JobQueue
         return;
       }
       void run(job);
+    },
+    /**
+     * Stores a job to run at `runAt` (default: now) by whichever process polls first; with a
+     * `key`, at most one queued job holds it (a second schedule with the same key is ignored,
+     * answering false). Pass `conn` (a transaction) to store the job with the write that
+     * caused it: it exists exactly when that write committed.
+     */
+    async schedule(kind: string, payload: unknown, options: { runAt?: Date; key?: string; conn?: Conn } = {}): Promise<boolean> {
+      const conn = options.conn ?? db;
+      const runAt = (options.runAt ?? new Date()).toISOString();
+      const inserted = rowsOf<{ id: string }>(
+        await conn.execute(sql`
+        insert into job (kind, payload, run_at, key)
+        values (${kind}, ${JSON.stringify(payload)}::jsonb, ${runAt}::timestamptz, ${options.key ?? null})
+        on conflict (key) where state = 'queued' do nothing
+        returning id`),
+      );
+      return inserted.length > 0;
+    },
+    /** Removes the queued job with this key, if any (a reminder for an event that was cancelled). */
+    async unschedule(key: string, conn: Conn = db): Promise<void> {
+      await conn.execute(sql`delete from job where key = ${key} and state = 'queued'`);
     },
     /** Starts polling for due jobs (retries, and jobs left behind by a process that died). */
     start() {

@@ -1,4 +1,5 @@
-import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ts } from './columns.js';
 
 /**
@@ -19,7 +20,14 @@ export const job = pgTable(
     /** A process working on the job holds it until then; after, any process may take it. */
     lockedUntil: ts('locked_until'),
     lastError: text('last_error'),
+    /** Optional identity of a scheduled job ("event-reminder:<event>:<user>:24h"): at most one queued job per key. */
+    key: text('key'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [index('job_due_idx').on(t.state, t.runAt)],
+  (t) => [
+    index('job_due_idx').on(t.state, t.runAt),
+    uniqueIndex('job_queued_key_uq')
+      .on(t.key)
+      .where(sql`state = 'queued'`),
+  ],
 );
