@@ -24,6 +24,13 @@ export interface Realtime {
   publish(userId: string, event: RealtimeEvent): Promise<void>;
   /** Registers what to do with client messages of `type` (one handler per type). */
   onClientMessage(type: string, handler: ClientMessageHandler): void;
+  /**
+   * The unread badge (app shell) sums named counters: mailbox registers 'messages',
+   * notifications 'notifications'. Publish { type: 'unread.changed' } when one changes.
+   */
+  registerUnreadCounter(name: string, count: (userId: string) => Promise<number>): void;
+  /** Every registered counter for `userId` ({ messages: 2, notifications: 5 }). */
+  unreadCounts(userId: string): Promise<Record<string, number>>;
   /** Local listeners (tests, and the socket layer): called for every event published to `userId` on this process. */
   subscribe(userId: string, listener: (event: RealtimeEvent) => void): () => void;
 }
@@ -32,7 +39,15 @@ export interface Realtime {
 export function createLocalRealtime(): Realtime {
   const listeners = new Map<string, Set<(event: RealtimeEvent) => void>>();
   const handlers = new Map<string, ClientMessageHandler>();
+  const counters = new Map<string, (userId: string) => Promise<number>>();
   return {
+    registerUnreadCounter(name, count) {
+      counters.set(name, count);
+    },
+    async unreadCounts(userId) {
+      const entries = await Promise.all([...counters].map(async ([name, count]) => [name, await count(userId)] as const));
+      return Object.fromEntries(entries);
+    },
     async publish(userId, event) {
       for (const listener of listeners.get(userId) ?? []) {
         try {
