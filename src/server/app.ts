@@ -22,6 +22,7 @@ import { userRoutes } from './accounts/user-routes.js';
 import { courseRoutes } from './courses/routes.js';
 import { createCourseEvents, type CourseEvents } from './courses/events.js';
 import { createAccountEvents, type AccountEvents } from './accounts/events.js';
+import { createMailboxEvents, type MailboxEvents } from './mailbox/events.js';
 import { courseSearchRoutes } from './courses/search-routes.js';
 import { educatorRoutes } from './educators/routes.js';
 import { systemRoutes } from './system/routes.js';
@@ -63,6 +64,8 @@ declare module 'fastify' {
     accountEvents: AccountEvents;
     /** What courses announce; other domains subscribe at start-up (courses/events.ts). */
     courseEvents: CourseEvents;
+    /** What the mailbox announces; notifications subscribe at start-up (mailbox/events.ts). */
+    mailboxEvents: MailboxEvents;
   }
 }
 
@@ -139,6 +142,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.decorate('stripe', createStripeClient(config.payments, app));
   app.decorate('accountEvents', createAccountEvents(app.log));
   app.decorate('courseEvents', createCourseEvents(app.log));
+  app.decorate('mailboxEvents', createMailboxEvents(app.log));
   app.decorate('requireViewer', async (request) => {
     const viewer = await resolveViewer(request);
     if (!viewer) throw new AppError(401, 'unauthorized', 'Your session has ended. Please log in again.');

@@ -1,0 +1,17 @@
+import { DomainEvents } from '../events/domain-events.js';
+
+/**
+ * What the mailbox announces (docs/decisions/0007-domain-events.md). Higher domains
+ * (notifications: "new message", emailed only if still unread after a delay) subscribe at
+ * start-up; the mailbox never imports them.
+ */
+export type MailboxEventMap = {
+  /** A message was stored (a retried send with the same clientId announces nothing new). */
+  'message.sent': { event: { messageId: string; senderId: string; recipientId: string } };
+};
+
+export type MailboxEvents = DomainEvents<MailboxEventMap>;
+
+export function createMailboxEvents(log: { error(obj: object, msg: string): void }): MailboxEvents {
+  return new DomainEvents<MailboxEventMap>(log);
+}
