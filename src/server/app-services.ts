@@ -20,4 +20,5 @@ export type AppServices = Pick<
   | 'accountEvents'
   | 'courseEvents'
   | 'mailboxEvents'
+  | 'paymentEvents'
 >;

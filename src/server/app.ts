@@ -23,6 +23,7 @@ import { courseRoutes } from './courses/routes.js';
 import { createCourseEvents, type CourseEvents } from './courses/events.js';
 import { createAccountEvents, type AccountEvents } from './accounts/events.js';
 import { createMailboxEvents, type MailboxEvents } from './mailbox/events.js';
+import { createPaymentEvents, type PaymentEvents } from './payments/events.js';
 import { courseSearchRoutes } from './courses/search-routes.js';
 import { educatorRoutes } from './educators/routes.js';
 import { systemRoutes } from './system/routes.js';
@@ -30,6 +31,7 @@ import { devRoutes } from './dev/routes.js';
 import { benchRoutes } from './dev/bench-routes.js';
 import { pageRoutes } from './pages/routes.js';
 import { paymentRoutes } from './payments/routes.js';
+import { notificationRoutes } from './notifications/routes.js';
 import { createStripeClient } from './payments/stripe-client.js';
 import { ensureCustomerInBackground } from './payments/customers.js';
 import type Stripe from 'stripe';
@@ -66,6 +68,8 @@ declare module 'fastify' {
     courseEvents: CourseEvents;
     /** What the mailbox announces; notifications subscribe at start-up (mailbox/events.ts). */
     mailboxEvents: MailboxEvents;
+    /** What payments announce; notifications subscribe at start-up (payments/events.ts). */
+    paymentEvents: PaymentEvents;
   }
 }
 
@@ -143,6 +147,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.decorate('accountEvents', createAccountEvents(app.log));
   app.decorate('courseEvents', createCourseEvents(app.log));
   app.decorate('mailboxEvents', createMailboxEvents(app.log));
+  app.decorate('paymentEvents', createPaymentEvents(app.log));
   app.decorate('requireViewer', async (request) => {
     const viewer = await resolveViewer(request);
     if (!viewer) throw new AppError(401, 'unauthorized', 'Your session has ended. Please log in again.');
@@ -240,7 +245,11 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     if (route.startsWith('/api/')) {
       const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       const uploads = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes?.includes('multipart/form-data');
-      if (FORM_TYPES.has(type) && !(uploads && type === 'multipart/form-data')) {
+      // A route that takes a form on purpose (the one-click unsubscribe of RFC 8058) says so.
+      const forms =
+        (request.routeOptions.config as { acceptsForms?: boolean } | undefined)?.acceptsForms &&
+        type === 'application/x-www-form-urlencoded';
+      if (FORM_TYPES.has(type) && !(uploads && type === 'multipart/form-data') && !forms) {
         throw new AppError(415, 'unsupported_media_type', 'Send this request as JSON (Content-Type: application/json)');
       }
     }
@@ -268,6 +277,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(courseSearchRoutes);
   await app.register(courseRoutes);
   await app.register(paymentRoutes);
+  await app.register(notificationRoutes);
   await app.register(adminRoutes);
   if (config.payments.mode === 'sandbox' && !config.production) {
     // Imported only here: with a Stripe key set, the sandbox's code is never loaded.

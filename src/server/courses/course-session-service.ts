@@ -94,7 +94,7 @@ export async function addClassTimes(
   if (start.getTime() < Date.now() - 60_000)
     throw AppError.badRequest('The class time is in the past', { startsAt: 'Choose a future time' });
   try {
-    return await app.database.db.transaction(async (tx) => {
+    const { value } = await app.courseEvents.transaction(app.database.db, async (tx, announce) => {
       const { session } = await ownedCourseSession(tx, courseId, sessionId, viewer);
       if (session.status === 'cancelled') throw AppError.badRequest('This session is cancelled');
       const rows = Array.from({ length: input.repeatWeeks }, (_, k) => ({
@@ -112,8 +112,10 @@ export async function addClassTimes(
           ends_on = greatest(ends_on, (select max((ends_at at time zone time_zone)::date) from class_time where session_id = ${sessionId}))
         where id = ${sessionId}`);
       await refreshCourseStats(tx, courseId);
+      await announce('course-session.changed', { courseId, courseSessionId: sessionId, change: 'class-times-added' });
       return inserted.map((r) => r.id);
     });
+    return value;
   } catch (err) {
     if (pgCode(err) === PG.exclusionViolation) {
       throw AppError.badRequest('This class time overlaps another class time of the session', { startsAt: 'Overlaps another class time' });
@@ -123,11 +125,13 @@ export async function addClassTimes(
 }
 
 export async function deleteClassTime(app: AppServices, viewer: Viewer, courseId: string, sessionId: string, classTimeId: string) {
-  const db = app.database.db;
-  await ownedCourseSession(db, courseId, sessionId, viewer);
-  const rows = await db
-    .delete(classTime)
-    .where(and(eq(classTime.id, classTimeId), eq(classTime.sessionId, sessionId)))
-    .returning({ id: classTime.id });
-  if (!rows.length) throw AppError.notFound('This class time does not exist');
+  await app.courseEvents.transaction(app.database.db, async (tx, announce) => {
+    await ownedCourseSession(tx, courseId, sessionId, viewer);
+    const rows = await tx
+      .delete(classTime)
+      .where(and(eq(classTime.id, classTimeId), eq(classTime.sessionId, sessionId)))
+      .returning({ id: classTime.id });
+    if (!rows.length) throw AppError.notFound('This class time does not exist');
+    await announce('course-session.changed', { courseId, courseSessionId: sessionId, change: 'class-time-removed' });
+  });
 }

@@ -14,7 +14,7 @@ import { assertNotEnrolled, checkEligible, lockCourseSession, releaseEnrolment, 
 export async function enrolInSession(app: AppServices, viewer: Viewer, input: { courseId: string; sessionId: string }) {
   const { courseId, sessionId } = input;
   try {
-    return await app.database.db.transaction(async (tx) => {
+    const { value } = await app.courseEvents.transaction(app.database.db, async (tx, announce) => {
       await lockCourseSession(tx, sessionId);
       const row = await checkEligible(tx, sessionId, viewer.user.id);
       if (row.c.id !== courseId) throw AppError.notFound('This session does not exist');
@@ -22,8 +22,17 @@ export async function enrolInSession(app: AppServices, viewer: Viewer, input: { 
       if (row.c.priceCents > 0) {
         return { paid: true as const, checkout: `/course/checkout?course=${courseId}&session=${sessionId}` };
       }
-      return { paid: false as const, enrolment: await takeSeat(tx, row, { sessionId, learnerId: viewer.user.id }) };
+      const taken = await takeSeat(tx, row, { sessionId, learnerId: viewer.user.id });
+      await announce('enrolment.created', {
+        enrolmentId: taken.id,
+        courseId,
+        courseSessionId: sessionId,
+        learnerId: viewer.user.id,
+        status: taken.status === 'waitlisted' ? 'waitlisted' : 'active',
+      });
+      return { paid: false as const, enrolment: taken };
     });
+    return value;
   } catch (err) {
     if (pgCode(err) === PG.uniqueViolation) throw new AppError(409, 'already_enrolled', 'You are already enrolled in this session');
     throw err;

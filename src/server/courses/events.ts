@@ -23,6 +23,14 @@ export type CourseEventMap = {
   };
   /** The educator cancelled a course session: every enrolment in it was dropped. */
   'course-session.cancelled': { event: { courseId: string; courseSessionId: string; droppedLearnerIds: string[] } };
+  /** A learner took a seat (or a waitlist place) in a free course session; paid seats are announced by payments. */
+  'enrolment.created': {
+    event: { enrolmentId: string; courseId: string; courseSessionId: string; learnerId: string; status: 'active' | 'waitlisted' };
+  };
+  /** The class times of a course session changed (added or removed) while learners were in it. */
+  'course-session.changed': { event: { courseId: string; courseSessionId: string; change: 'class-times-added' | 'class-time-removed' } };
+  /** A learner published a review of a course (`created`: a first review, not an edit). */
+  'review.posted': { event: { reviewId: string; courseId: string; learnerId: string; rating: number; created: boolean } };
   /** Learners on the waitlist got a seat (capacity raised, a seat freed). */
   'waitlist.promoted': { event: { courseId: string; courseSessionId: string; learnerIds: string[] } };
 };

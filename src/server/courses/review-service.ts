@@ -7,8 +7,7 @@ import { refreshCourseRating } from './stats.js';
 
 /** One review per learner per course, by learners who took (or are taking) it. */
 export async function upsertReview(app: AppServices, viewer: Viewer, courseId: string, input: { rating: number; text: string }) {
-  const db = app.database.db;
-  return db.transaction(async (tx) => {
+  const { value } = await app.courseEvents.transaction(app.database.db, async (tx, announce) => {
     const [c] = await tx
       .select({ educatorId: course.educatorId, status: course.status })
       .from(course)
@@ -34,8 +33,10 @@ export async function upsertReview(app: AppServices, viewer: Viewer, courseId: s
         target: [review.courseId, review.learnerId],
         set: { rating: input.rating, text: input.text, updatedAt: new Date() },
       })
-      .returning({ id: review.id });
+      .returning({ id: review.id, created: sql<boolean>`xmax = 0` });
     await refreshCourseRating(tx, courseId);
+    await announce('review.posted', { reviewId: row.id, courseId, learnerId: viewer.user.id, rating: input.rating, created: row.created });
     return row.id;
   });
+  return value;
 }

@@ -20,7 +20,6 @@ import { calendarFeedUrl, calendarForFeed, userCalendar } from './calendar.js';
 import { archiveCourse, courseViewJson, createCourse, publishCourse, setCourseCover, updateCourse } from './course-service.js';
 import { addClassTimes, changeCourseSession, createCourseSession, deleteClassTime } from './course-session-service.js';
 import { getDashboard } from './dashboard-service.js';
-import { subscribeEnrolmentEmails } from './enrolment-emails.js';
 import { subscribeEducatorNames } from './educator-names.js';
 import { dropEnrolment, enrolInSession } from './enrolment-service.js';
 import { upsertReview } from './review-service.js';
@@ -35,7 +34,6 @@ const ok = z.object({ ok: z.literal(true), message: z.string() });
 export async function courseRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['courses'];
-  subscribeEnrolmentEmails(app);
   subscribeEducatorNames(app);
 
   r.post(

@@ -9,6 +9,8 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (List-Unsubscribe and List-Unsubscribe-Post of a notification email, RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 /** Sends email: over SMTP when SMTP_URL is set, else into the local outbox table. */
@@ -33,7 +35,7 @@ export function createMailer(opts: { smtpUrl?: string; from: string; db: Db; log
   return {
     transport: 'outbox',
     async send(message) {
-      await opts.db.insert(emailOutbox).values({ ...message, transport: 'outbox' });
+      await opts.db.insert(emailOutbox).values({ ...message, headers: message.headers ?? null, transport: 'outbox' });
       const link = /https?:\/\/\S+/.exec(message.text)?.[0];
       opts.log.info({ to: message.to, subject: message.subject, link }, 'email kept in the local outbox (/dev/outbox)');
     },

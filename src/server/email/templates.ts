@@ -207,3 +207,64 @@ export function signInAttackEmail(to: string, firstName: string, url: string): E
     footer: 'If it was not you, nothing has changed: your password stays the same. Choose a password you use nowhere else.',
   });
 }
+
+/* Notifications (issue 10). */
+
+/** A notification email in the branded layout. */
+export function noticeEmail(
+  to: string,
+  firstName: string,
+  o: { subject: string; body: string; action: string; url: string; footer: string },
+): EmailMessage {
+  return layout({ to, greeting: `Hi ${firstName || 'there'},`, ...o });
+}
+
+/** The day's notifications in one email. */
+export function digestEmail(
+  to: string,
+  firstName: string,
+  o: { day: string; items: { title: string; body: string; url: string }[]; url: string },
+): EmailMessage {
+  const n = o.items.length;
+  const subject = `Your Agora digest: ${n} update${n === 1 ? '' : 's'} on ${o.day}`;
+  const list = o.items
+    .map(
+      (i) =>
+        `<li style="padding:8px 0"><a href="${escape(i.url)}" style="color:#4338ca;font-weight:600">${escape(i.title)}</a><br>${escape(i.body)}</li>`,
+    )
+    .join('');
+  const message = layout({
+    to,
+    subject,
+    greeting: `Hi ${firstName || 'there'},`,
+    body: `Here is what happened on ${o.day}:`,
+    action: 'See your notifications',
+    url: o.url,
+    footer: 'You get this digest once a day for the notifications you chose to receive this way.',
+  });
+  return {
+    ...message,
+    html: message.html.replace('<p style="padding:16px 0">', `<ul style="padding-left:20px">${list}</ul><p style="padding:16px 0">`),
+    text: message.text.replace(
+      `\n\nSee your notifications:`,
+      `\n\n${o.items.map((i) => `- ${i.title}: ${i.body}\n  ${i.url}`).join('\n')}\n\nSee your notifications:`,
+    ),
+  };
+}
+
+/**
+ * Adds the one-click unsubscribe of a notification email (RFC 8058): the link in the text
+ * and the HTML, and the List-Unsubscribe headers a mail client shows as "Unsubscribe".
+ */
+export function withUnsubscribe(message: EmailMessage, url: string, what: string): EmailMessage {
+  const line = `Stop emails about ${what}: ${url}`;
+  return {
+    ...message,
+    text: `${message.text}\n\n${line}`,
+    html: message.html.replace(
+      '</td></tr></table></td></tr></table></body>',
+      `<p style="font-size:12px;color:#71717a"><a href="${escape(url)}" style="color:#71717a">Stop emails about ${escape(what)}</a> (one click, no sign-in needed).</p></td></tr></table></td></tr></table></body>`,
+    ),
+    headers: { ...message.headers, 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  };
+}

@@ -60,6 +60,16 @@ export class DomainEvents<M extends EventMap> {
   }
 
   /**
+   * Announces an event about work already done outside an announcing transaction (a refund
+   * carried out at the provider, a payment recorded): its in-transaction listeners run in a
+   * transaction of their own (their writes commit together), then their follow-ups and the
+   * after-commit listeners, as for `transaction`.
+   */
+  async announceCommitted<K extends keyof M & string>(db: Db, name: K, event: M[K]['event']): Promise<void> {
+    await this.transaction(db, (_tx, announce) => announce(name, event));
+  }
+
+  /**
    * Runs `work` in one transaction of `db`. Each event it announces runs its
    * in-transaction listeners at once, inside; after the commit, the follow-ups they
    * answered, then the after-commit listeners, each event in the order announced.

@@ -78,9 +78,15 @@ export function createJobQueue(db: Db, log: FastifyBaseLogger, options: JobQueue
     return work;
   }
 
-  async function pollOnce() {
+  async function pollOnce(keys?: string[]) {
     const kinds = [...handlers.keys()];
-    if (!kinds.length || stopped) return;
+    if (!kinds.length || stopped || keys?.length === 0) return;
+    const byKey = keys
+      ? sql`and key in (${sql.join(
+          keys.map((k) => sql`${k}`),
+          sql`, `,
+        )})`
+      : sql``;
     const claimed = rowsOf<ClaimedJob>(
       await db.execute(sql`
       update job set attempts = attempts + 1, locked_until = now() + make_interval(secs => ${lockSeconds})
@@ -90,7 +96,7 @@ export function createJobQueue(db: Db, log: FastifyBaseLogger, options: JobQueue
           and kind in (${sql.join(
             kinds.map((k) => sql`${k}`),
             sql`, `,
-          )})
+          )}) ${byKey}
         order by run_at
         limit 20
         for update skip locked
@@ -150,6 +156,15 @@ export function createJobQueue(db: Db, log: FastifyBaseLogger, options: JobQueue
     /** Removes the queued job with this key, if any (a reminder for an event that was cancelled). */
     async unschedule(key: string, conn: Conn = db): Promise<void> {
       await conn.execute(sql`delete from job where key = ${key} and state = 'queued'`);
+    },
+    /**
+     * Runs the due queued jobs with these keys now, in this process (a job just scheduled in
+     * a transaction that has committed), instead of waiting for the next poll. Resolves when
+     * they are done; a job another process holds is left to it.
+     */
+    async runNow(keys: string[]): Promise<void> {
+      if (stopped) return;
+      await pollOnce(keys).catch((err) => log.warn({ err }, 'could not start background jobs'));
     },
     /** Starts polling for due jobs (retries, and jobs left behind by a process that died). */
     start() {

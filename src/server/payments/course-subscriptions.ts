@@ -4,7 +4,6 @@ import type { AppServices } from '../app-services.js';
 import { course } from '../db/schema/courses.js';
 import { payoutAccount, purchase } from '../db/schema/payments.js';
 import type { Tx } from '../db/transaction.js';
-import { dropRefundEmail } from '../email/templates.js';
 import { AppError } from '../http/errors.js';
 import { ensureCourseProduct } from './products.js';
 import { describe } from './provider-calls.js';
@@ -68,23 +67,20 @@ async function ensureProductAfterPublish(app: AppServices, courseId: string) {
 }
 
 /** What the learner is told after a paid drop; the refund (and installment cancel) runs at the provider now. */
-async function finishDrop(app: AppServices, learner: { email: string; firstName: string }, plan: RefundPlan) {
+async function finishDrop(app: AppServices, learner: { id: string }, plan: RefundPlan) {
   // Recorded in refund_due by the drop's transaction: a failure here is retried later.
   const { refundedCents, failed } = await runPlan(app, plan);
   const currency = plan.currency;
   if (plan.totalCents > 0 && refundedCents > 0 && plan.courseId) {
     const [c] = await app.database.db.select({ title: course.title }).from(course).where(eq(course.id, plan.courseId)).limit(1);
-    try {
-      await app.mailer.send(
-        dropRefundEmail(learner.email, learner.firstName, {
-          courseTitle: c?.title ?? 'your course',
-          amount: formatPrice(refundedCents, currency),
-          courseUrl: `${app.config.publicUrl}/course/${plan.courseId}`,
-        }),
-      );
-    } catch (err) {
-      app.log.error({ err }, 'payments: could not send the refund email');
-    }
+    await app.paymentEvents.announceCommitted(app.database.db, 'refund.issued', {
+      purchaseId: plan.purchaseId,
+      userId: learner.id,
+      courseId: plan.courseId,
+      title: c?.title ?? 'your course',
+      amount: formatPrice(refundedCents, currency),
+      reason: 'drop',
+    });
   }
   const amount = formatPrice(plan.totalCents, currency);
   const stopped = plan.subscriptionId ? ' No further installments will be taken.' : '';

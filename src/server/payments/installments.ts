@@ -3,15 +3,13 @@ import type Stripe from 'stripe';
 import { formatPrice } from '../../shared/courses.js';
 import { planById } from '../../shared/payments.js';
 import type { AppServices } from '../app-services.js';
-import { notifyPromotions } from '../courses/enrolment-emails.js';
 import { lockCourseSession, releaseEnrolment } from '../courses/seats.js';
 import { enrolment } from '../db/schema/courses.js';
 import { payment, payoutAccount, purchase } from '../db/schema/payments.js';
-import { installmentFailedEmail, installmentReceiptEmail, seatReleasedEmail } from '../email/templates.js';
 import { invoiceFacts } from './provider-facts.js';
 import { idOf } from './provider-calls.js';
 import { lockPurchase, purchaseFor, recordPayment } from './purchases.js';
-import { learnerAndCourse, send } from './receipts.js';
+import { learnerAndCourse } from './receipts.js';
 
 /**
  * Installment plans (and platform plans) after the checkout: each paid invoice, a failed
@@ -58,22 +56,23 @@ export async function handleInvoicePaid(app: AppServices, invoiceId: string) {
     }
     return { ...rec, purchase: p };
   });
-  // The first installment's receipt is the "You're enrolled" email of the fulfilment.
+  // The first installment's receipt is the "You're enrolled" of the fulfilment.
   if (r.inserted && r.sequence > 1 && r.purchase.status !== 'open') {
     const { u, c } = await learnerAndCourse(app, r.purchase);
     if (u) {
       const title = r.purchase.kind === 'plan' ? (planById(r.purchase.planId ?? '')?.name ?? 'Agora plan') : (c?.title ?? 'your course');
-      await send(
-        app,
-        installmentReceiptEmail(u.email, u.firstName, {
-          title,
-          amount: formatPrice(facts.amountCents, facts.currency),
-          sequence: r.sequence,
-          installments: r.purchase.installments,
-          receiptUrl: facts.receiptUrl,
-          url: `${app.config.publicUrl}/user/settings`,
-        }),
-      );
+      await app.paymentEvents.announceCommitted(app.database.db, 'payment.received', {
+        purchaseId: r.purchase.id,
+        userId: r.purchase.userId,
+        kind: 'installment',
+        courseId: c?.id ?? null,
+        title,
+        amount: formatPrice(facts.amountCents, facts.currency),
+        detail: '',
+        receiptUrl: facts.receiptUrl,
+        sequence: r.sequence,
+        installments: r.purchase.installments,
+      });
     }
   }
 }
@@ -103,14 +102,14 @@ export async function handleInvoiceFailed(app: AppServices, invoiceId: string) {
   const { u, c } = await learnerAndCourse(app, found);
   if (u) {
     const title = found.kind === 'plan' ? (planById(found.planId ?? '')?.name ?? 'Agora plan') : (c?.title ?? 'your course');
-    await send(
-      app,
-      installmentFailedEmail(u.email, u.firstName, {
-        courseTitle: title,
-        amount: formatPrice(invoice.amount_due, invoice.currency),
-        url: `${app.config.publicUrl}/user/settings`,
-      }),
-    );
+    await app.paymentEvents.announceCommitted(app.database.db, 'installment.failed', {
+      purchaseId: found.id,
+      userId: found.userId,
+      courseId: c?.id ?? null,
+      title,
+      amount: formatPrice(invoice.amount_due, invoice.currency),
+      released: false,
+    });
   }
 }
 
@@ -183,10 +182,22 @@ export async function handleSubscriptionDeleted(app: AppServices, subscriptionId
     return { released: true, promoted };
   });
   if (!outcome?.released) return;
-  if (found.courseId) await notifyPromotions(app, outcome.promoted, found.courseId);
+  if (found.courseId && found.courseSessionId && outcome.promoted.length)
+    await app.courseEvents.announceCommitted(app.database.db, 'waitlist.promoted', {
+      courseId: found.courseId,
+      courseSessionId: found.courseSessionId,
+      learnerIds: outcome.promoted,
+    });
   const { u, c } = await learnerAndCourse(app, found);
   if (u && c)
-    await send(app, seatReleasedEmail(u.email, u.firstName, { courseTitle: c.title, courseUrl: `${app.config.publicUrl}/course/${c.id}` }));
+    await app.paymentEvents.announceCommitted(app.database.db, 'installment.failed', {
+      purchaseId: found.id,
+      userId: found.userId,
+      courseId: c.id,
+      title: c.title,
+      amount: '',
+      released: true,
+    });
 }
 
 /** Months added in UTC (clamped to the last day of a shorter month). */

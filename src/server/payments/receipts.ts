@@ -5,7 +5,6 @@ import type { AppServices } from '../app-services.js';
 import { user } from '../db/schema/accounts.js';
 import { course } from '../db/schema/courses.js';
 import type { EmailMessage } from '../email/mailer.js';
-import { enrolledReceiptEmail, planActiveEmail, seatGoneRefundEmail } from '../email/templates.js';
 import type { PaidFacts } from './provider-facts.js';
 import type { Purchase } from './purchases.js';
 
@@ -28,39 +27,58 @@ export async function send(app: AppServices, message: EmailMessage) {
   }
 }
 
-/** The fulfilment's email: the receipt and "you're enrolled", the plan, or the refund of a seat that was gone. */
+/**
+ * The fulfilment's announcement (notifications turn it into the receipt and "you're
+ * enrolled", the plan's welcome, or the refund of a seat that was gone).
+ */
 export async function sendFulfilmentEmail(app: AppServices, p: Purchase, facts: PaidFacts | null, refused: string | null) {
   const { u, c } = await learnerAndCourse(app, p);
   if (!u) return;
-  const base = app.config.publicUrl;
+  const events = app.paymentEvents;
   if (p.kind === 'plan') {
     const plan = planById(p.planId ?? '');
     if (plan)
-      await send(
-        app,
-        planActiveEmail(u.email, u.firstName, { planName: plan.name, feePercent: plan.feePercent, url: `${base}/educator/dashboard` }),
-      );
+      await events.announceCommitted(app.database.db, 'payment.received', {
+        purchaseId: p.id,
+        userId: p.userId,
+        kind: 'plan',
+        courseId: null,
+        title: plan.name,
+        amount: formatPrice(facts?.amountCents ?? p.amountCents, p.currency),
+        detail: '',
+        receiptUrl: facts?.receiptUrl ?? null,
+        sequence: 1,
+        installments: null,
+        feePercent: plan.feePercent,
+      });
     return;
   }
   const title = c?.title ?? 'your course';
-  const courseUrl = c ? `${base}/course/${c.id}` : `${base}/explore`;
   if (refused) {
     const paidCents = facts?.amountCents ?? p.installmentCents ?? p.amountCents;
-    await send(
-      app,
-      seatGoneRefundEmail(u.email, u.firstName, {
-        courseTitle: title,
-        amount: formatPrice(paidCents, p.currency),
-        reason: refused,
-        courseUrl,
-      }),
-    );
+    await events.announceCommitted(app.database.db, 'refund.issued', {
+      purchaseId: p.id,
+      userId: p.userId,
+      courseId: c?.id ?? null,
+      title,
+      amount: formatPrice(paidCents, p.currency),
+      reason: 'seat_gone',
+      detail: refused,
+    });
     return;
   }
   const amount = formatPrice(facts?.amountCents ?? p.installmentCents ?? p.amountCents, p.currency);
   const detail = p.installments ? `installment 1 of ${p.installments}; the next ones are taken monthly` : '';
-  await send(
-    app,
-    enrolledReceiptEmail(u.email, u.firstName, { courseTitle: title, amount, detail, receiptUrl: facts?.receiptUrl ?? null, courseUrl }),
-  );
+  await events.announceCommitted(app.database.db, 'payment.received', {
+    purchaseId: p.id,
+    userId: p.userId,
+    kind: 'enrolled',
+    courseId: c?.id ?? null,
+    title,
+    amount,
+    detail,
+    receiptUrl: facts?.receiptUrl ?? null,
+    sequence: 1,
+    installments: p.installments,
+  });
 }

@@ -2,10 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import { formatPrice } from '../../shared/courses.js';
 import type { Tx } from '../db/transaction.js';
-import { user } from '../db/schema/accounts.js';
 import { course } from '../db/schema/courses.js';
 import { refundDue } from '../db/schema/payments.js';
-import { delayedRefundEmail } from '../email/templates.js';
 import { describe } from './provider-calls.js';
 import { executeRefundPlan, refundKey, type RefundStep } from './provider-refunds.js';
 import type { RefundItem, RefundPlan } from './refund-policy.js';
@@ -108,22 +106,19 @@ export async function runRefundDue(
   return result;
 }
 
+/** Announces a delayed refund that has gone through (notifications tell the learner). */
 async function emailDelayedRefund(app: AppServices, plan: StoredPlan, cents: number) {
-  try {
-    const db = app.database.db;
-    const [u] = await db.select({ email: user.email, firstName: user.firstName }).from(user).where(eq(user.id, plan.learnerId)).limit(1);
-    if (!u) return;
-    const [c] = plan.courseId ? await db.select({ title: course.title }).from(course).where(eq(course.id, plan.courseId)).limit(1) : [];
-    await app.mailer.send(
-      delayedRefundEmail(u.email, u.firstName, {
-        courseTitle: c?.title ?? 'your course',
-        amount: formatPrice(cents, plan.currency),
-        courseUrl: `${app.config.publicUrl}/course/${plan.courseId ?? ''}`,
-      }),
-    );
-  } catch (err) {
-    app.log.error({ err: describe(err), purchase: plan.purchaseId }, 'payments: could not send the delayed refund email');
-  }
+  const [c] = plan.courseId
+    ? await app.database.db.select({ title: course.title }).from(course).where(eq(course.id, plan.courseId)).limit(1)
+    : [];
+  await app.paymentEvents.announceCommitted(app.database.db, 'refund.issued', {
+    purchaseId: plan.purchaseId,
+    userId: plan.learnerId,
+    courseId: plan.courseId ?? null,
+    title: c?.title ?? 'your course',
+    amount: formatPrice(cents, plan.currency),
+    reason: 'delayed',
+  });
 }
 
 /**

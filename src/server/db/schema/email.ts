@@ -1,4 +1,4 @@
-import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { ts } from './columns.js';
 
 /** Every email the app sends; with no SMTP_URL this is the local outbox. */
@@ -10,6 +10,8 @@ export const emailOutbox = pgTable(
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     html: text('html').notNull(),
+    /** Extra headers the message carried (List-Unsubscribe of a notification email). */
+    headers: jsonb('headers').$type<Record<string, string>>(),
     /** 'outbox' (kept locally) or 'smtp' (handed to the SMTP server). */
     transport: text('transport').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),

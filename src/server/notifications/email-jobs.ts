@@ -1,0 +1,110 @@
+import { and, asc, eq, gte, isNull, lt } from 'drizzle-orm';
+import { NOTIFICATION_TYPES, type NotificationType } from '../../shared/notifications-schemas.js';
+import type { AppServices } from '../app-services.js';
+import { user } from '../db/schema/accounts.js';
+import { notification } from '../db/schema/notifications.js';
+import { digestEmail, withUnsubscribe } from '../email/templates.js';
+import { JOBS } from './notify.js';
+import { preferenceOf } from './preferences.js';
+import { render, renderEmail, type NotificationData } from './render.js';
+import { scopeLabel, unsubscribeUrl } from './unsubscribe.js';
+
+/**
+ * The jobs behind notification emails (jobs/queue.ts: durable, retried, at least once).
+ * Each re-reads the user's preference when it runs: an unsubscribe between the cause and
+ * the job stops the email.
+ */
+export function registerNotificationJobs(app: AppServices) {
+  app.jobs.register(JOBS.email, (payload) => sendNow(app, payload as { userId: string; type: NotificationType; data: NotificationData }));
+  app.jobs.register(JOBS.digest, (payload) => sendDigest(app, payload as { userId: string; day: string }));
+  app.jobs.register(JOBS.unreadMessage, (payload) =>
+    sendUnreadMessage(app, payload as { recipientId: string; senderId: string; notificationId: string | null }),
+  );
+}
+
+async function recipient(app: AppServices, userId: string) {
+  const [u] = await app.database.db
+    .select({ email: user.email, firstName: user.firstName, banned: user.banned })
+    .from(user)
+    .where(eq(user.id, userId))
+    .limit(1);
+  return u && !u.banned ? u : null;
+}
+
+async function sendNow(app: AppServices, job: { userId: string; type: NotificationType; data: NotificationData }) {
+  if (!(NOTIFICATION_TYPES as readonly string[]).includes(job.type)) return;
+  if ((await preferenceOf(app.database.db, job.userId, job.type)).email !== 'instant') return;
+  const u = await recipient(app, job.userId);
+  if (!u) return;
+  const message = renderEmail(job.type, job.data, u, app.config.publicUrl);
+  await app.mailer.send(withUnsubscribe(message, unsubscribeUrl(app, job.userId, job.type), scopeLabel(job.type)));
+}
+
+/** One email with the day's items still set to the digest; each item goes out once. */
+async function sendDigest(app: AppServices, job: { userId: string; day: string }) {
+  const db = app.database.db;
+  const u = await recipient(app, job.userId);
+  if (!u) return;
+  const start = new Date(`${job.day}T00:00:00Z`);
+  const end = new Date(start.getTime() + 24 * 3600_000);
+  const rows = await db
+    .select({ id: notification.id, type: notification.type, data: notification.data })
+    .from(notification)
+    .where(
+      and(
+        eq(notification.userId, job.userId),
+        isNull(notification.digestedAt),
+        gte(notification.createdAt, start),
+        lt(notification.createdAt, end),
+      ),
+    )
+    .orderBy(asc(notification.createdAt));
+  const wanted = new Map<string, boolean>();
+  const items: { id: string; title: string; body: string; url: string }[] = [];
+  for (const row of rows) {
+    if (!(NOTIFICATION_TYPES as readonly string[]).includes(row.type)) continue;
+    const type = row.type as NotificationType;
+    if (!wanted.has(type)) wanted.set(type, (await preferenceOf(db, job.userId, type)).email === 'digest');
+    if (!wanted.get(type)) continue;
+    const r = render(type, row.data);
+    items.push({ id: row.id, title: r.title, body: r.body, url: `${app.config.publicUrl}${r.link}` });
+  }
+  if (!items.length) return;
+  const day = start.toLocaleDateString('en', { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  const message = digestEmail(u.email, u.firstName, { day, items, url: `${app.config.publicUrl}/mailbox/notifications` });
+  await app.mailer.send(withUnsubscribe(message, unsubscribeUrl(app, job.userId, 'digest'), scopeLabel('digest')));
+  for (const item of items) await db.update(notification).set({ digestedAt: new Date() }).where(eq(notification.id, item.id));
+}
+
+/**
+ * A new message still unread after the delay: one email for the conversation. Unread is
+ * what the mailbox's counter says (no unread messages: nothing to tell) and what the
+ * notification says (opened in the app: read).
+ */
+async function sendUnreadMessage(app: AppServices, job: { recipientId: string; senderId: string; notificationId: string | null }) {
+  const db = app.database.db;
+  if ((await preferenceOf(db, job.recipientId, 'new_message')).email !== 'instant') return;
+  const counts = await app.realtime.unreadCounts(job.recipientId);
+  if (counts.messages === 0) return;
+  let data: NotificationData = { senderId: job.senderId };
+  if (job.notificationId) {
+    const [n] = await db
+      .select({ data: notification.data, readAt: notification.readAt })
+      .from(notification)
+      .where(eq(notification.id, job.notificationId))
+      .limit(1);
+    if (n?.readAt) return;
+    if (n) data = n.data;
+  } else {
+    const [sender] = await db
+      .select({ firstName: user.firstName, lastName: user.lastName })
+      .from(user)
+      .where(eq(user.id, job.senderId))
+      .limit(1);
+    if (sender) data = { ...data, senderName: `${sender.firstName} ${sender.lastName}`.trim() };
+  }
+  const u = await recipient(app, job.recipientId);
+  if (!u) return;
+  const message = renderEmail('new_message', data, u, app.config.publicUrl);
+  await app.mailer.send(withUnsubscribe(message, unsubscribeUrl(app, job.recipientId, 'new_message'), scopeLabel('new_message')));
+}

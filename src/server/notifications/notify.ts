@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { NotificationType } from '../../shared/notifications-schemas.js';
+import type { AppServices } from '../app-services.js';
+import { notification } from '../db/schema/notifications.js';
+import type { Conn } from '../db/transaction.js';
+import { preferenceOf } from './preferences.js';
+import type { NotificationData } from './render.js';
+
+/** Job kinds of notifications (handlers in notifications/email-jobs.ts). */
+export const JOBS = {
+  email: 'notification.email',
+  digest: 'notification.digest',
+  unreadMessage: 'notification.unread-message',
+} as const;
+
+/** How long a new message waits unread before its email goes (one email per conversation, never per message). */
+export const UNREAD_MESSAGE_DELAY_MS = 10 * 60_000;
+
+export type Notify = typeof notify;
+
+export interface Notified {
+  /** The stored notification (null: the user's preferences stored none). */
+  id: string | null;
+  /** Pushes it live and starts its email; run once the transaction has committed (notify runs it itself without `conn`). */
+  afterCommit: () => Promise<void>;
+}
+
+/** The UTC day of `at` (yyyy-mm-dd): the digest it belongs to. */
+export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+
+/**
+ * The one way anything reaches a user (issue 10): honours their preferences for `type`
+ * (off: nothing; in-app off: no list entry), stores the notification, and schedules its
+ * email (at once, in the day's digest, or for a new message: once, if still unread after a
+ * delay). With `conn` (the causing transaction) everything is written there, so the
+ * notification and its email exist exactly when the change committed; the caller runs
+ * `afterCommit` once committed (an in-transaction listener returns it as its follow-up).
+ */
+export async function notify(
+  app: AppServices,
+  userId: string,
+  type: NotificationType,
+  data: NotificationData,
+  opts: { conn?: Conn } = {},
+): Promise<Notified> {
+  const conn = opts.conn ?? app.database.db;
+  const pref = await preferenceOf(conn, userId, type);
+  const nothing: Notified = { id: null, afterCommit: async () => {} };
+  if (!pref.inApp && pref.email === 'off') return nothing;
+
+  let id: string | null = null;
+  if (pref.inApp || pref.email === 'digest') {
+    id =
+      (type === 'new_message' && pref.inApp ? await foldIntoUnread(conn, userId, data) : null) ??
+      (await store(conn, userId, type, data, pref.inApp));
+  }
+  const emailKeys: string[] = [];
+  if (pref.email === 'instant') {
+    if (type === 'new_message') {
+      const senderId = String(data.senderId ?? '');
+      await app.jobs.schedule(
+        JOBS.unreadMessage,
+        { recipientId: userId, senderId, notificationId: id },
+        { runAt: new Date(Date.now() + UNREAD_MESSAGE_DELAY_MS), key: `unread-message:${userId}:${senderId}`, conn },
+      );
+    } else {
+      const key = `notification-email:${id ?? randomUUID()}`;
+      await app.jobs.schedule(JOBS.email, { userId, type, data }, { key, conn });
+      emailKeys.push(key);
+    }
+  } else if (pref.email === 'digest') {
+    const day = dayOf(new Date());
+    const runAt = new Date(`${day}T00:00:00Z`);
+    runAt.setUTCDate(runAt.getUTCDate() + 1);
+    await app.jobs.schedule(JOBS.digest, { userId, day }, { runAt, key: `digest:${userId}:${day}`, conn });
+  }
+
+  const inApp = pref.inApp && id;
+  const afterCommit = async () => {
+    if (inApp) {
+      await app.realtime.publish(userId, { type: 'notification.new', notificationId: id });
+      await app.realtime.publish(userId, { type: 'unread.changed' });
+    }
+    if (emailKeys.length) {
+      // Sent by the job, never by the request. The local outbox is one insert: it is waited
+      // for (as the mailer did before, ADR 0012); over SMTP the request does not wait.
+      const sending = app.jobs.runNow(emailKeys);
+      if (app.mailer.transport === 'outbox') await sending;
+    }
+  };
+  if (!opts.conn) await afterCommit();
+  return { id, afterCommit };
+}
+
+async function store(conn: Conn, userId: string, type: NotificationType, data: NotificationData, inApp: boolean) {
+  const [row] = await conn.insert(notification).values({ userId, type, data, inApp }).returning({ id: notification.id });
+  return row.id;
+}
+
+/** New messages from one sender gather in one unread notification ("3 new messages from Ada"). */
+async function foldIntoUnread(conn: Conn, userId: string, data: NotificationData): Promise<string | null> {
+  const [row] = await conn
+    .update(notification)
+    .set({
+      data: sql`${notification.data} || jsonb_build_object('count', coalesce((${notification.data}->>'count')::int, 1) + 1) || ${JSON.stringify(data)}::jsonb - 'count'`,
+      createdAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(notification.userId, userId),
+        eq(notification.type, 'new_message'),
+        isNull(notification.readAt),
+        eq(notification.inApp, true),
+        sql`${notification.data}->>'senderId' = ${String(data.senderId ?? '')}`,
+      ),
+    )
+    .returning({ id: notification.id });
+  return row?.id ?? null;
+}

@@ -1,0 +1,211 @@
+import type { NotificationType } from '../../shared/notifications-schemas.js';
+import type { EmailMessage } from '../email/mailer.js';
+import {
+  delayedRefundEmail,
+  dropRefundEmail,
+  enrolledReceiptEmail,
+  installmentFailedEmail,
+  installmentReceiptEmail,
+  noticeEmail,
+  planActiveEmail,
+  seatGoneRefundEmail,
+  seatReleasedEmail,
+  sessionCancelledEmail,
+  waitlistPromotionEmail,
+} from '../email/templates.js';
+
+/**
+ * How each type of notification reads: in the app (title, body, the link to what it is
+ * about) and by email. `data` is what notify stored: ids and the few words needed here.
+ * The emails of moments that had one before (receipts, refunds, a cancelled session)
+ * keep their content (email/templates.ts).
+ */
+export type NotificationData = Record<string, unknown>;
+
+export interface Rendered {
+  title: string;
+  body: string;
+  /** A path in the web app. */
+  link: string;
+}
+
+const str = (v: unknown, fallback = '') => (typeof v === 'string' ? v : fallback);
+const num = (v: unknown) => (typeof v === 'number' ? v : null);
+const coursePath = (d: NotificationData) => (d.courseId ? `/course/${str(d.courseId)}` : '/explore');
+const PAYMENTS = '/user/settings';
+
+export function render(type: NotificationType, d: NotificationData): Rendered {
+  const title = str(d.title, str(d.courseTitle, 'your course'));
+  switch (type) {
+    case 'new_message': {
+      const n = num(d.count) ?? 1;
+      const who = str(d.senderName, 'Someone');
+      return {
+        title: n > 1 ? `${n} new messages from ${who}` : `New message from ${who}`,
+        body: str(d.preview, 'Open the conversation to read it.'),
+        link: `/mailbox/${str(d.senderId)}`,
+      };
+    }
+    case 'enrolled':
+      return d.status === 'waitlisted'
+        ? {
+            title: `You're on the waitlist for ${title}`,
+            body: `The session is full: you are on its waitlist${num(d.position) ? ` (position ${num(d.position)})` : ''}. You will hear from us as soon as a seat opens.`,
+            link: coursePath(d),
+          }
+        : {
+            title: `You're enrolled in ${title}`,
+            body: `Your seat in "${title}" is confirmed. It is free: nothing to pay.`,
+            link: coursePath(d),
+          };
+    case 'learner_enrolled':
+      return {
+        title: `${str(d.learnerName, 'A learner')} enrolled in ${title}`,
+        body: d.status === 'waitlisted' ? 'They joined the waitlist of a full session.' : 'They took a seat in one of your sessions.',
+        link: coursePath(d),
+      };
+    case 'waitlist_promoted':
+      return {
+        title: `A seat opened up: you are enrolled in ${title}`,
+        body: `You have moved from the waitlist to enrolled in "${title}".`,
+        link: coursePath(d),
+      };
+    case 'session_changed':
+      return d.change === 'cancelled'
+        ? {
+            title: `A session of ${title} was cancelled`,
+            body: 'The educator cancelled the session you were in. Paid enrolments are refunded in full.',
+            link: coursePath(d),
+          }
+        : {
+            title: `The schedule of ${title} changed`,
+            body:
+              d.change === 'class-time-removed'
+                ? 'The educator removed a class time from your session. Check the new schedule.'
+                : 'The educator added class times to your session. Check the new schedule.',
+            link: coursePath(d),
+          };
+    case 'payment_receipt':
+      if (d.kind === 'plan')
+        return { title: `Welcome to ${title}`, body: `${title} is active; we received ${str(d.amount)}.`, link: '/educator/dashboard' };
+      if (d.kind === 'installment') {
+        const which = num(d.installments) ? `installment ${num(d.sequence)} of ${num(d.installments)}` : `payment ${num(d.sequence)}`;
+        return { title: `Receipt: ${title}, ${which}`, body: `We received ${str(d.amount)} for "${title}" (${which}).`, link: PAYMENTS };
+      }
+      return {
+        title: `You're enrolled in ${title}`,
+        body: `We received your payment of ${str(d.amount)}${d.detail ? ` (${str(d.detail)})` : ''}.`,
+        link: coursePath(d),
+      };
+    case 'installment_failed':
+      return d.released
+        ? {
+            title: `Your seat in ${title} was released`,
+            body: 'We could not collect the installments, so the seat was released.',
+            link: coursePath(d),
+          }
+        : {
+            title: `Your installment for ${title} failed`,
+            body: `We could not collect ${str(d.amount)}. Your seat is kept for now; we will try your card again.`,
+            link: PAYMENTS,
+          };
+    case 'refund_issued':
+      return {
+        title: d.reason === 'delayed' ? `Your refund for ${title} has gone through` : `Refund for ${title}`,
+        body:
+          d.reason === 'seat_gone'
+            ? `We could not give you a seat (${str(d.detail, 'the session was full').toLowerCase()}); ${str(d.amount)} was refunded in full.`
+            : `${str(d.amount)} was refunded to your card; it arrives within a few days.`,
+        link: coursePath(d),
+      };
+    case 'new_review':
+      return {
+        title: `New ${num(d.rating) ?? ''}-star review of ${title}`.replace('New -star', 'New'),
+        body: `${str(d.learnerName, 'A learner')} reviewed your course${d.text ? `: "${truncate(str(d.text), 140)}"` : '.'}`,
+        link: coursePath(d),
+      };
+  }
+}
+
+const truncate = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** The email of one notification (before its unsubscribe link is added). */
+export function renderEmail(
+  type: NotificationType,
+  d: NotificationData,
+  to: { email: string; firstName: string },
+  base: string,
+): EmailMessage {
+  const r = render(type, d);
+  const url = `${base}${r.link}`;
+  const courseUrl = `${base}${coursePath(d)}`;
+  const courseTitle = str(d.title, str(d.courseTitle, 'your course'));
+  const { email, firstName } = to;
+  switch (type) {
+    case 'waitlist_promoted':
+      return waitlistPromotionEmail(email, firstName, courseTitle, courseUrl);
+    case 'session_changed':
+      if (d.change === 'cancelled') return sessionCancelledEmail(email, firstName, courseTitle, courseUrl);
+      break;
+    case 'payment_receipt':
+      if (d.kind === 'plan')
+        return planActiveEmail(email, firstName, {
+          planName: courseTitle,
+          feePercent: num(d.feePercent) ?? 0,
+          url: `${base}/educator/dashboard`,
+        });
+      if (d.kind === 'installment')
+        return installmentReceiptEmail(email, firstName, {
+          title: courseTitle,
+          amount: str(d.amount),
+          sequence: num(d.sequence) ?? 1,
+          installments: num(d.installments),
+          receiptUrl: typeof d.receiptUrl === 'string' ? d.receiptUrl : null,
+          url: `${base}${PAYMENTS}`,
+        });
+      return enrolledReceiptEmail(email, firstName, {
+        courseTitle,
+        amount: str(d.amount),
+        detail: str(d.detail),
+        receiptUrl: typeof d.receiptUrl === 'string' ? d.receiptUrl : null,
+        courseUrl,
+      });
+    case 'installment_failed':
+      return d.released
+        ? seatReleasedEmail(email, firstName, { courseTitle, courseUrl })
+        : installmentFailedEmail(email, firstName, { courseTitle, amount: str(d.amount), url: `${base}${PAYMENTS}` });
+    case 'refund_issued':
+      if (d.reason === 'seat_gone')
+        return seatGoneRefundEmail(email, firstName, {
+          courseTitle,
+          amount: str(d.amount),
+          reason: str(d.detail, 'This session is full'),
+          courseUrl,
+        });
+      if (d.reason === 'delayed') return delayedRefundEmail(email, firstName, { courseTitle, amount: str(d.amount), courseUrl });
+      return dropRefundEmail(email, firstName, { courseTitle, amount: str(d.amount), courseUrl });
+    default:
+      break;
+  }
+  const action: Record<NotificationType, string> = {
+    new_message: 'Reply',
+    enrolled: 'See the course',
+    learner_enrolled: 'See the course',
+    waitlist_promoted: 'See the course',
+    session_changed: 'See the schedule',
+    payment_receipt: 'See your payments',
+    installment_failed: 'Check your payments',
+    refund_issued: 'See the course',
+    new_review: 'See the review',
+  };
+  return noticeEmail(email, firstName, {
+    subject: r.title,
+    body: r.body,
+    action: action[type],
+    url,
+    footer:
+      type === 'enrolled'
+        ? 'If you can no longer come, drop the session from the course page so someone else gets the seat.'
+        : 'You get this email because of your notification settings.',
+  });
+}
