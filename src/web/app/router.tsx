@@ -78,9 +78,9 @@ const PAGES: Record<RoutePattern, Page> = {
   '/club/:clubID/new-event': soon('New event', 'Club organisers will plan events here.'),
   '/club/:clubID/event/:eventID': soon('Event', 'Event details will be shown here.'),
   '/mailbox': soon('Mailbox', 'Your conversations with learners and educators.'),
-  '/mailbox/notifications': soon('Notifications', 'Everything that happened while you were away.'),
+  '/mailbox/notifications': lazy(() => import('../features/notifications/notifications-page')),
   '/mailbox/:senderID': soon('Conversation', 'Your messages with this person.'),
-  '/mailbox/:userID/:notificationID': soon('Notification', 'The details of a notification.'),
+  '/mailbox/:userID/:notificationID': lazy(() => import('../features/notifications/notification-page')),
 };
 
 const pagesOf = (layout: Layout): RouteObject[] =>

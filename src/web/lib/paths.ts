@@ -39,6 +39,9 @@ export const paths = {
   authTest: '/auth-test',
   clubs: '/club/search',
   mailbox: '/mailbox',
+  notifications: '/mailbox/notifications',
+  /** One notification (the spec's /mailbox/{userID}/{notificationID}). */
+  notification: (userId: string, id: string) => `/mailbox/${userId}/${id}`,
 
   courseSearch: (query?: Query | URLSearchParams) => `/course/search${search(query)}`,
   newCourse: '/course/new',

@@ -27,4 +27,9 @@ export const queryKeys = {
   payouts: ['payments', 'payouts'] as const,
   payoutsFrom: (source: 'fresh' | 'stored') => ['payments', 'payouts', source] as const,
   devOutbox: ['dev', 'outbox'] as const,
+  /** Every notifications query: the lists, one notification, the preferences. */
+  notifications: ['notifications'] as const,
+  notificationList: (filter: 'all' | 'unread') => ['notifications', 'list', filter] as const,
+  notification: (id: string) => ['notifications', 'one', id] as const,
+  notificationPreferences: ['notifications', 'preferences'] as const,
 };

@@ -7,6 +7,7 @@ import { ProfileForm } from '@web/features/accounts/profile-form';
 import { SignInSessionsCard } from '@web/features/accounts/sign-in-sessions-card';
 import { TwoFactorCard } from '@web/features/accounts/two-factor-card';
 import { LinkedAccountsCard } from '@web/features/accounts/linked-accounts-card';
+import { NotificationPreferencesCard } from '@web/features/notifications/notification-preferences-card';
 
 export default function SettingsPage() {
   const me = useViewer();
@@ -16,6 +17,7 @@ export default function SettingsPage() {
       <div className="space-y-6">
         <ProfileForm user={me} />
         <PaymentHistoryCard />
+        <NotificationPreferencesCard />
         <TwoFactorCard />
         <LinkedAccountsCard />
         <SignInSessionsCard />
