@@ -119,6 +119,8 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
   'POST /api/accounts/password-reset': () => ({ email: uniqueEmail() }),
   'POST /api/accounts/reset-password': () => ({ token: 'x'.repeat(24), password: 'Analytical-Engine-1843' }),
   'PATCH /api/users/:userId': () => ({ firstName: 'Grace', lastName: 'Hopper', city: 'Paris' }),
+  'PUT /api/notifications/preferences': () => ({ preferences: { enrolled: { inApp: true, email: 'instant' } } }),
+  'GET /api/notifications': () => ({ unread: 'false', limit: 20 }),
   'POST /api/educators': () => educatorBody(),
   'PUT /api/educators/:educatorId': () => educatorBody(),
   'POST /api/courses': () => courseBody(),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PLAN_IDS } from '../../src/shared/payments.js';
@@ -78,6 +79,7 @@ interface Fixtures {
   connectAccount: string;
   checkoutSession: string;
   email: string;
+  notificationId: string;
 }
 
 /** Path parameter -> A's id (one name per kind of id: docs/glossary.md). */
@@ -90,6 +92,8 @@ const PATH_IDS: Record<string, (f: Fixtures) => string> = {
   userId: (f) => f.userId,
   educatorId: (f) => f.educatorId,
   file: (f) => `${f.feedFile}.ics`,
+  // A's own notification (a learner enrolled in A's course).
+  notificationId: (f) => f.notificationId,
   // Admin routes (admins only): any job id, the role check comes first.
   jobId: () => randomUUID(),
 };
@@ -163,8 +167,13 @@ beforeAll(async () => {
   const aSession = (await get(app, '/api/accounts/session', { cookie: a.cookie })).json().session.id as string;
   const learnerSession = (await get(app, '/api/accounts/session', { cookie: learner.cookie })).json().session.id as string;
 
+  const [aNotification] = await app.database.db
+    .execute<{ id: string }>(sql`select id from notification where user_id = ${a.id} and in_app order by created_at limit 1`)
+    .then((r) => (r as unknown as { rows: { id: string }[] }).rows);
+  expect(aNotification, "A has a notification (the learner's enrolment)").toBeDefined();
   const common = {
     userId: a.id,
+    notificationId: aNotification.id,
     educatorId: a.id,
     authSessionId: aSession,
     feedFile,

@@ -113,7 +113,7 @@ function Row({ n, href, onRead }: { n: NotificationView; href: string; onRead: (
       </span>
       <TypeIcon type={n.type} />
       <div className="min-w-0 flex-1">
-        <Link to={href} className="break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">
+        <Link to={href} className="relative block break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">
           {!n.read && <span className="sr-only">Unread: </span>}
           {n.title}
         </Link>
