@@ -110,6 +110,19 @@ test('a notification appears, opens its detail page, and preferences turn its em
     expect(subjects).not.toContain("You're enrolled in Bookbinding by hand");
   });
 
+  await test.step("the email's unsubscribe link works without signing in: a confirmation page, then one click", async () => {
+    const mail = await latestEmail(learnerApi, learner.email, /You're enrolled in Sketching city streets/);
+    const link = /Stop emails about [^:]+: (\S+)/.exec(mail.text)![1];
+    const visitor = await browser.newContext();
+    const tab = await visitor.newPage();
+    await tab.goto(link);
+    await expect(tab.getByRole('heading', { name: 'Stop emails about enrolment confirmations?' })).toBeVisible();
+    await checkScreen(tab, 'unsubscribe');
+    await tab.getByRole('button', { name: 'Unsubscribe' }).click();
+    await expect(tab.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
+    await visitor.close();
+  });
+
   await test.step('mark all read, then the unread filter is empty', async () => {
     await page.getByRole('button', { name: 'Mark all read' }).click();
     await expect(page.getByText('You are all caught up.')).toBeVisible();

@@ -147,14 +147,12 @@ export async function notificationRoutes(app: FastifyInstance) {
         if (!done) return refuse(request, reply);
         if (!page(request)) return { ok: true as const };
         const what = scopeLabel(done.scope);
-        return reply
-          .type('text/html; charset=utf-8')
-          .send(
-            unsubscribePage({
-              title: 'You are unsubscribed',
-              detail: `You will no longer get emails about ${what}. Change your mind any time in your notification settings.`,
-            }),
-          );
+        return reply.type('text/html; charset=utf-8').send(
+          unsubscribePage({
+            title: 'You are unsubscribed',
+            detail: `You will no longer get emails about ${what}. Change your mind any time in your notification settings.`,
+          }),
+        );
       },
     );
   });
