@@ -38,6 +38,11 @@ export default defineConfig(({ command }) => ({
   },
   server: {
     port: 5173,
-    proxy: { '/api': 'http://localhost:3000', '/uploads': 'http://localhost:3000', '/sandbox': 'http://localhost:3000' },
+    proxy: {
+      '/api/realtime': { target: 'ws://localhost:3000', ws: true },
+      '/api': 'http://localhost:3000',
+      '/uploads': 'http://localhost:3000',
+      '/sandbox': 'http://localhost:3000',
+    },
   },
 }));

@@ -9,7 +9,9 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { createMailer, queuedMailer, type Mailer } from './email/mailer.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
-import { createLocalRealtime, type Realtime } from './realtime/hub.js';
+import { createRealtime, type Realtime } from './realtime/hub.js';
+import { createFanOut } from './realtime/fan-out.js';
+import { installRealtimeSockets, type RealtimeSockets } from './realtime/sockets.js';
 import { createAuth, SESSION_MAX_AGE_SECONDS, sessionCookieName, type Auth } from './accounts/auth.js';
 import { createViewerResolver, touchSignInSession, type Viewer } from './accounts/viewer.js';
 import { installErrorHandler, AppError, frameworkError, nulBytePath } from './http/errors.js';
@@ -24,6 +26,8 @@ import { createCourseEvents, type CourseEvents } from './courses/events.js';
 import { createAccountEvents, type AccountEvents } from './accounts/events.js';
 import { createMailboxEvents, type MailboxEvents } from './mailbox/events.js';
 import { createPaymentEvents, type PaymentEvents } from './payments/events.js';
+import { startMailboxRealtime } from './mailbox/live.js';
+import { mailboxRoutes } from './mailbox/routes.js';
 import { courseSearchRoutes } from './courses/search-routes.js';
 import { educatorRoutes } from './educators/routes.js';
 import { systemRoutes } from './system/routes.js';
@@ -60,9 +64,11 @@ declare module 'fastify' {
      * waited for (at most `ceilingMs`), so close() never cuts one half way.
      */
     drain(ceilingMs?: number): Promise<void>;
-    /** What accounts announce; other domains subscribe at start-up (accounts/events.ts). */
-    /** Pushes events to a user's open tabs (realtime/hub.ts). */
+    /** Pushes events to a user's open tabs (realtime/hub.ts), on every app process. */
     realtime: Realtime;
+    /** This process's open WebSockets (realtime/sockets.ts). */
+    realtimeSockets: RealtimeSockets;
+    /** What accounts announce; other domains subscribe at start-up (accounts/events.ts). */
     accountEvents: AccountEvents;
     /** What courses announce; other domains subscribe at start-up (courses/events.ts). */
     courseEvents: CourseEvents;
@@ -138,7 +144,13 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.decorate('database', db);
   app.decorate('mailer', mailer);
   app.decorate('jobs', jobs);
-  app.decorate('realtime', createLocalRealtime());
+  // Realtime fan-out between processes: PostgreSQL LISTEN/NOTIFY (PGlite's own in one
+  // process), ADR 0015. The listener starts with the app and stops with it.
+  const realtime = createRealtime({
+    fanOut: createFanOut({ database: db, databaseUrl: config.databaseUrl, log: app.log }),
+    log: app.log,
+  });
+  app.decorate('realtime', realtime);
   app.decorate('auth', auth);
   app.decorate('images', createImageStore(config.dataDir));
   app.decorate('viewerFromCookie', viewerFromCookie);
@@ -165,7 +177,8 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     if (counted.delete(request) && --inFlight === 0) onDrained?.();
   };
   app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.url?.startsWith('/v1/')) return;
+    // A WebSocket lives as long as the tab: it is closed on shutdown, not waited for.
+    if (request.routeOptions.url?.startsWith('/v1/') || request.routeOptions.url === REALTIME_ROUTE) return;
     if (draining) {
       reply.header('connection', 'close');
       throw new AppError(503, 'shutting_down', 'The server is restarting. Please try again in a moment.', { retryAfterSeconds: 5 });
@@ -187,9 +200,13 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     });
   });
 
-  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onReady', async () => {
+    await realtime.start();
+    await jobs.start();
+  });
   app.addHook('onClose', async () => {
     await jobs.stop();
+    await realtime.stop();
     mailer.close();
     if (!database) await db.close();
   });
@@ -225,6 +242,16 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
 
+  const sameOrigin = (request: FastifyRequest) => {
+    const origin = request.headers.origin;
+    const fetchSite = request.headers['sec-fetch-site'];
+    // A form posted by one of our own pages says `Origin: null` (our Referrer-Policy is
+    // no-referrer); the browser's Sec-Fetch-Site, which no page can forge, says where it came from.
+    const ours =
+      origin === config.publicUrl || isSameHost(origin, request.headers.host) || (origin === 'null' && fetchSite === 'same-origin');
+    return origin ? ours : fetchSite !== 'cross-site';
+  };
+
   // CSRF defence besides SameSite=Lax, decided on the routed path (the raw URL can spell it
   // differently: /%61pi/...). Every state-changing request must come from our own origin,
   // and a JSON endpoint refuses the content types a plain HTML form can send.
@@ -233,13 +260,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     const route = request.routeOptions.url ?? '';
     // better-auth checks origins itself; the Stripe webhook is server to server and signed.
     if (route.startsWith('/api/auth/') || route === STRIPE_WEBHOOK) return;
-    const origin = request.headers.origin;
-    const fetchSite = request.headers['sec-fetch-site'];
-    // A form posted by one of our own pages says `Origin: null` (our Referrer-Policy is
-    // no-referrer); the browser's Sec-Fetch-Site, which no page can forge, says where it came from.
-    const ours =
-      origin === config.publicUrl || isSameHost(origin, request.headers.host) || (origin === 'null' && fetchSite === 'same-origin');
-    if (origin ? !ours : fetchSite === 'cross-site') {
+    if (!sameOrigin(request)) {
       throw new AppError(403, 'bad_origin', 'This request came from another site and was refused');
     }
     if (route.startsWith('/api/')) {
@@ -267,6 +288,37 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
       });
   });
 
+  // The realtime socket: signed in by the session cookie, same origin rule as every write
+  // (a WebSocket upgrade is a GET the browser sends cross-site with cookies).
+  app.decorate(
+    'realtimeSockets',
+    await installRealtimeSockets(app, {
+      realtime,
+      sameOrigin,
+      authenticate: async (cookie) => {
+        const viewer = await viewerFromCookie(cookie);
+        return viewer && { userId: viewer.user.id };
+      },
+    }),
+  );
+  // A user's open sockets close promptly when their sessions end (this process or another):
+  // the routes that end sessions ask every process to re-check that user's sockets.
+  const endsSessionsOf = new WeakMap<FastifyRequest, string>();
+  app.addHook('onRequest', async (request) => {
+    const route = request.routeOptions.url ?? '';
+    if (SAFE_METHODS.has(request.method)) return;
+    if (ENDS_OWN_SESSIONS.has(route)) {
+      const viewer = await viewerFromCookie(request.headers.cookie).catch(() => null);
+      if (viewer) endsSessionsOf.set(request, viewer.user.id);
+    }
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode >= 400) return;
+    const route = request.routeOptions.url ?? '';
+    const userId = ENDS_USER_SESSIONS.has(route) ? (request.params as { userId?: string }).userId : endsSessionsOf.get(request);
+    if (userId) await realtime.recheckSessions(userId);
+  });
+
   if (config.devTools) await app.register(apiDocs);
   await app.register(authRoutes);
   await app.register(systemRoutes);
@@ -278,6 +330,8 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(courseRoutes);
   await app.register(paymentRoutes);
   await app.register(notificationRoutes);
+  await app.register(mailboxRoutes);
+  startMailboxRealtime(app);
   await app.register(adminRoutes);
   if (config.payments.mode === 'sandbox' && !config.production) {
     // Imported only here: with a Stripe key set, the sandbox's code is never loaded.
@@ -299,6 +353,17 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const REALTIME_ROUTE = '/api/realtime';
+/** Routes that end some of the caller's sessions: their sockets are re-checked after. */
+const ENDS_OWN_SESSIONS = new Set([
+  '/api/accounts/sign-out',
+  '/api/accounts/sessions/:signInSessionId',
+  '/api/accounts/sessions/revoke-others',
+  '/api/accounts/sessions/revoke-all',
+  '/api/accounts/password',
+]);
+/** Admin routes that end a user's sessions (the user is the path's :userId). */
+const ENDS_USER_SESSIONS = new Set(['/api/admin/users/:userId/ban', '/api/admin/users/:userId/delete']);
 const STRIPE_WEBHOOK = '/api/stripe/webhook';
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
 

@@ -60,6 +60,8 @@ const schema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Rate limit for sign-in attempts per IP and per account, per 15 minutes. */
     AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+    /** Messages a user may send per minute (mailbox). */
+    MAILBOX_SEND_LIMIT: z.coerce.number().int().min(1).default(30),
     /** Extra reference routes for `npm run bench`; never in production. */
     BENCH_ROUTES: z.enum(['true', 'false']).default('false'),
     /** Real Stripe when set; otherwise the local payments sandbox (never in production). */
@@ -139,6 +141,8 @@ export interface Config {
   seedDemo: boolean;
   logLevel: RawEnv['LOG_LEVEL'];
   authRateLimit: number;
+  /** Messages a user may send per minute (MAILBOX_SEND_LIMIT). */
+  mailboxSendLimit: number;
   /** Emails (lower case) of the accounts that are admins (ADMIN_EMAILS). */
   adminEmails: string[];
   benchRoutes: boolean;
@@ -202,6 +206,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     seedDemo: e.SEED_DEMO === 'true',
     logLevel: e.LOG_LEVEL,
     authRateLimit: e.AUTH_RATE_LIMIT,
+    mailboxSendLimit: e.MAILBOX_SEND_LIMIT,
     adminEmails: e.ADMIN_EMAILS.split(',')
       .map((v) => v.trim().toLowerCase())
       .filter(Boolean),

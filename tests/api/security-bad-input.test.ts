@@ -100,6 +100,12 @@ const ROUTE_PATH_VALUES: Record<string, Record<string, (c: Ctx) => string>> = {
   '/api/accounts/sessions/:signInSessionId': { signInSessionId: (c) => c.ids.spareAuthSession },
   '/api/auth/reset-password/:token': { token: () => 'x'.repeat(24) },
   '/api/auth/callback/:providerId': { providerId: () => 'google' },
+  // The mailbox: the educator talks to the learner (their own id would be "yourself").
+  '/api/mailbox/threads/:userId': { userId: (c) => c.learner.id },
+  '/api/mailbox/threads/:userId/messages': { userId: (c) => c.learner.id },
+  '/api/mailbox/threads/:userId/read': { userId: (c) => c.learner.id },
+  '/api/mailbox/blocks/:userId': { userId: (c) => c.learner.id },
+  '/api/mailbox/messages/:messageId/report': { messageId: (c) => c.ids.message },
 };
 
 /** Who calls a route: its owner (the educator) unless a learner is the one who can. */
@@ -172,6 +178,11 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
   'GET /api/auth/verify-email': () => ({ token: 'x'.repeat(24), callbackURL: '/email-verified' }),
   'GET /api/auth/reset-password/:token': () => ({ callbackURL: '/reset-password' }),
   'GET /api/auth/callback/:providerId': () => ({ code: 'x', state: 'y' }),
+  'GET /api/mailbox/conversations': () => ({ q: 'hello' }),
+  'GET /api/mailbox/threads/:userId': () => ({ limit: '20' }),
+  'POST /api/mailbox/threads/:userId/messages': () => ({ body: 'Hello there', clientId: randomUUID() }),
+  'POST /api/mailbox/threads/:userId/read': () => ({}),
+  'POST /api/mailbox/messages/:messageId/report': () => ({ reason: 'Looks like spam' }),
 };
 
 /** Extra whole inputs for one route, beyond one bad field at a time. */
@@ -226,6 +237,13 @@ beforeAll(async () => {
     current: boolean;
   }[];
   const feed = await post(app, '/api/calendar/feed', undefined, { cookie: educator.cookie });
+  const sent = await post(
+    app,
+    `/api/mailbox/threads/${educator.id}/messages`,
+    { body: 'Hello', clientId: randomUUID() },
+    { cookie: learner.cookie },
+  );
+  expect(sent.statusCode, sent.body).toBe(201);
   ctx = {
     educator: { ...educator, customer: await customerOf(app, educator) },
     learner: { ...learner, customer: learnerCustomer },
@@ -238,6 +256,7 @@ beforeAll(async () => {
       checkout: checkout.json().sessionId,
       spareAuthSession: sessions.find((s) => !s.current)!.id,
       feed: /feed\/([^/]+)\.ics$/.exec(feed.json().url)![1],
+      message: sent.json().message.id,
     },
   };
 }, 120_000);

@@ -63,6 +63,14 @@ const PUBLIC: Record<string, { when: Variant[]; reason: string; anyData?: string
     anyData: "the feed is A's own calendar by design; a guessed link is checked to answer 404",
   },
   'HEAD /api/calendar/feed/:file': { when: ['published', 'draft'], reason: 'as GET', anyData: 'as GET' },
+  // The mailbox: a user id names the person to talk to; the thread is always the caller's own
+  // with that person (A's conversations with others never show: A's message to the learner is a private marker).
+  'GET /api/mailbox/threads/:userId': { when: ['published'], reason: "the caller's own thread with A (empty), never A's with others" },
+  'HEAD /api/mailbox/threads/:userId': { when: ['published'], reason: 'as GET' },
+  'POST /api/mailbox/threads/:userId/messages': { when: ['published'], reason: 'anyone may message A (unless blocked)' },
+  'POST /api/mailbox/threads/:userId/read': { when: ['published'], reason: "marks the caller's own thread with A read" },
+  'PUT /api/mailbox/blocks/:userId': { when: ['published'], reason: 'anyone may block A' },
+  'DELETE /api/mailbox/blocks/:userId': { when: ['published'], reason: "lifts the caller's own block of A" },
 };
 
 type Variant = 'published' | 'draft';
@@ -80,6 +88,8 @@ interface Fixtures {
   checkoutSession: string;
   email: string;
   notificationId: string;
+  messageId: string;
+  clientId: string;
 }
 
 /** Path parameter -> A's id (one name per kind of id: docs/glossary.md). */
@@ -94,6 +104,7 @@ const PATH_IDS: Record<string, (f: Fixtures) => string> = {
   file: (f) => `${f.feedFile}.ics`,
   // A's own notification (a learner enrolled in A's course).
   notificationId: (f) => f.notificationId,
+  messageId: (f) => f.messageId,
   // Admin routes (admins only): any job id, the role check comes first.
   jobId: () => randomUUID(),
 };
@@ -106,6 +117,8 @@ const FIELD_IDS: Record<string, (f: Fixtures) => string | number> = {
   user_id: (f) => f.userId,
   stripe_connect_account_id: (f) => f.connectAccount,
   session_id: (f) => f.checkoutSession,
+  // The sender's own idempotency key (unique per sender): A's key, to show it reaches nothing of A's.
+  clientId: (f) => f.clientId,
 };
 
 /** A field looks like an id: it must then have an entry in FIELD_IDS. */
@@ -126,6 +139,8 @@ const BODIES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'POST /api/stripe/create-embedded-checkout-session': () => ({ product: PLAN_IDS[0], price: 1900 }),
   'POST /api/stripe/create-stripe-account': (f) => ({ email: f.email }),
   'POST /api/admin/users/:userId/ban': () => ({ reason: 'Taken over' }),
+  'POST /api/mailbox/threads/:userId/messages': () => ({ body: 'Hello from someone else' }),
+  'POST /api/mailbox/messages/:messageId/report': () => ({ reason: 'Reported by someone else' }),
   'PUT /api/admin/users/:userId/role': () => ({ role: 'admin' }),
   'POST /api/admin/users/:userId/delete': (f) => ({ confirmEmail: f.email }),
 };
@@ -171,6 +186,13 @@ beforeAll(async () => {
     .execute<{ id: string }>(sql`select id from notification where user_id = ${a.id} and in_app order by created_at limit 1`)
     .then((r) => (r as unknown as { rows: { id: string }[] }).rows);
   expect(aNotification, "A has a notification (the learner's enrolment)").toBeDefined();
+  // A's conversation with the learner: its text and the message's id are private to the two.
+  const secretMessage = `Secret message ${randomUUID()}`;
+  const clientId = randomUUID();
+  const sent = await post(app, `/api/mailbox/threads/${learner.id}/messages`, { body: secretMessage, clientId }, { cookie: a.cookie });
+  expect(sent.statusCode, sent.body).toBe(201);
+  const messageId = sent.json().message.id as string;
+
   const common = {
     userId: a.id,
     notificationId: aNotification.id,
@@ -181,6 +203,8 @@ beforeAll(async () => {
     connectAccount: a.accountId,
     checkoutSession: checkout.sessionId,
     email: a.email,
+    messageId,
+    clientId,
   };
   fixtures.published = { ...common, courseId: pub.courseId, sessionId: pub.sessionId, classTimeId: pub.classTimeIds[0] };
   fixtures.draft = { ...common, courseId: draftId, sessionId: draftSession, classTimeId: draftClassTime };
@@ -198,6 +222,7 @@ beforeAll(async () => {
     feedFile,
     draftId,
     draftTitle,
+    secretMessage,
   ];
 });
 afterAll(async () => {

@@ -12,6 +12,11 @@ export interface Database {
   kind: 'postgres' | 'pglite';
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
+  /**
+   * PGlite only: its own LISTEN (one process, so no connection of its own). On PostgreSQL
+   * a listener needs a dedicated connection, which realtime/fan-out.ts opens from the URL.
+   */
+  listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -82,6 +87,7 @@ export async function openDatabase(opts: {
       db: db as unknown as Db,
       kind: 'pglite',
       ping: () => ping(db as unknown as Db),
+      listen: (channel, onPayload) => client.listen(channel, onPayload),
       close: () => client.close(),
     };
   }

@@ -3,10 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { emailOutbox } from '../db/schema/email.js';
+import { devRealtimeRoutes } from './realtime-routes.js';
 
 /** Development tools; never registered in production. */
 export async function devRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  await app.register(devRealtimeRoutes);
   r.get(
     '/api/dev/outbox',
     {

@@ -1,7 +1,8 @@
-import { and, asc, eq, gte, isNull, lt } from 'drizzle-orm';
+import { and, asc, count, eq, gt, gte, isNull, lt } from 'drizzle-orm';
 import { NOTIFICATION_TYPES, type NotificationType } from '../../shared/notifications-schemas.js';
 import type { AppServices } from '../app-services.js';
 import { user } from '../db/schema/accounts.js';
+import { conversationMember, message } from '../db/schema/mailbox.js';
 import { notification } from '../db/schema/notifications.js';
 import { digestEmail, withUnsubscribe } from '../email/templates.js';
 import { JOBS } from './notify.js';
@@ -76,16 +77,25 @@ async function sendDigest(app: AppServices, job: { userId: string; day: string }
   for (const item of items) await db.update(notification).set({ digestedAt: new Date() }).where(eq(notification.id, item.id));
 }
 
+/** Messages from `senderId` that `userId` has not read (past their read position in the conversation). */
+async function unreadFrom(app: AppServices, userId: string, senderId: string): Promise<number> {
+  const [row] = await app.database.db
+    .select({ n: count() })
+    .from(conversationMember)
+    .innerJoin(message, and(eq(message.conversationId, conversationMember.conversationId), gt(message.id, conversationMember.readUpTo)))
+    .where(and(eq(conversationMember.userId, userId), eq(conversationMember.otherUserId, senderId), eq(message.senderId, senderId)));
+  return Number(row?.n ?? 0);
+}
+
 /**
  * A new message still unread after the delay: one email for the conversation. Unread is
- * what the mailbox's counter says (no unread messages: nothing to tell) and what the
- * notification says (opened in the app: read).
+ * the mailbox's read position in that conversation (the thread opened: nothing to tell) and
+ * the notification's own state (opened in the app: read).
  */
 async function sendUnreadMessage(app: AppServices, job: { recipientId: string; senderId: string; notificationId: string | null }) {
   const db = app.database.db;
   if ((await preferenceOf(db, job.recipientId, 'new_message')).email !== 'instant') return;
-  const counts = await app.realtime.unreadCounts(job.recipientId);
-  if (counts.messages === 0) return;
+  if ((await unreadFrom(app, job.recipientId, job.senderId)) === 0) return;
   let data: NotificationData = { senderId: job.senderId };
   if (job.notificationId) {
     const [n] = await db

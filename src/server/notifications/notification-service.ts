@@ -77,7 +77,7 @@ export async function markRead(app: AppServices, viewer: Viewer, notificationId:
     .where(and(eq(notification.id, notificationId), mine(viewer.user.id)))
     .returning();
   if (!row) throw AppError.notFound('This notification does not exist');
-  await app.realtime.publish(viewer.user.id, { type: 'unread.changed' });
+  await app.realtime.publish(viewer.user.id, { type: 'unread.changed', counter: 'notifications' });
   return present(row);
 }
 
@@ -88,6 +88,6 @@ export async function markAllRead(app: AppServices, viewer: Viewer): Promise<{ m
     .set({ readAt: sql`now()` })
     .where(and(mine(viewer.user.id), isNull(notification.readAt)))
     .returning({ id: notification.id });
-  if (rows.length) await app.realtime.publish(viewer.user.id, { type: 'unread.changed' });
+  if (rows.length) await app.realtime.publish(viewer.user.id, { type: 'unread.changed', counter: 'notifications' });
   return { marked: rows.length };
 }

@@ -80,7 +80,7 @@ export async function notify(
   const afterCommit = async () => {
     if (inApp) {
       await app.realtime.publish(userId, { type: 'notification.new', notificationId: id });
-      await app.realtime.publish(userId, { type: 'unread.changed' });
+      await app.realtime.publish(userId, { type: 'unread.changed', counter: 'notifications' });
     }
     if (emailKeys.length) {
       // Sent by the job, never by the request. The local outbox is one insert: it is waited

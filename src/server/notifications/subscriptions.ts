@@ -3,6 +3,7 @@ import type { NotificationType } from '../../shared/notifications-schemas.js';
 import type { AppServices } from '../app-services.js';
 import { user } from '../db/schema/accounts.js';
 import { course, enrolment } from '../db/schema/courses.js';
+import { message } from '../db/schema/mailbox.js';
 import type { Tx } from '../db/transaction.js';
 import { notify, type Notified } from './notify.js';
 import type { NotificationData } from './render.js';
@@ -81,7 +82,10 @@ export function subscribeNotifications(app: AppServices) {
 
   app.mailboxEvents.inTransaction('message.sent', async (tx, e) => {
     const senderName = await nameOf(tx, e.senderId);
-    return send(app, tx, [[e.recipientId, 'new_message', { senderId: e.senderId, senderName, messageId: e.messageId }]]);
+    const id = Number(e.messageId);
+    const [m] = Number.isSafeInteger(id) ? await tx.select({ body: message.body }).from(message).where(eq(message.id, id)).limit(1) : [];
+    const preview = m ? (m.body.length > 140 ? `${m.body.slice(0, 139)}…` : m.body) : undefined;
+    return send(app, tx, [[e.recipientId, 'new_message', { senderId: e.senderId, senderName, messageId: e.messageId, preview }]]);
   });
 }
 

@@ -6,10 +6,12 @@
  * to fetch what it missed; the client re-reads through the API. Delivery is best effort:
  * on every (re)connect the client refetches, so a lost push costs a moment, never data.
  *
- * This file is the seam every domain codes against. The implementation behind it (the
- * WebSocket route, PostgreSQL LISTEN/NOTIFY fan-out between processes, heartbeats) lives
- * beside it in src/server/realtime/.
+ * This file is the seam every domain codes against. The implementation behind it lives
+ * beside it: fan-out.ts (PostgreSQL LISTEN/NOTIFY between processes, PGlite's own
+ * listen/notify in one process) and sockets.ts (the WebSocket route, heartbeats, sessions).
  */
+import type { FanOut } from './fan-out.js';
+
 export interface RealtimeEvent {
   /** 'message.new', 'message.read', 'typing', 'notification.new', 'unread.changed', ... */
   type: string;
@@ -18,6 +20,9 @@ export interface RealtimeEvent {
 
 /** Handles a message a client sent over its socket ('typing' ...); `userId` is the socket's signed-in user. */
 export type ClientMessageHandler = (userId: string, message: Record<string, unknown>) => Promise<void> | void;
+
+/** What the socket layer hears besides events: a user's sessions to re-check, or "resync everyone". */
+export type RealtimeControl = { kind: 'recheck'; userId: string } | { kind: 'resync' };
 
 export interface Realtime {
   /** Pushes `event` to every open socket of `userId`, on every app process. Never throws. */
@@ -33,14 +38,100 @@ export interface Realtime {
   unreadCounts(userId: string): Promise<Record<string, number>>;
   /** Local listeners (tests, and the socket layer): called for every event published to `userId` on this process. */
   subscribe(userId: string, listener: (event: RealtimeEvent) => void): () => void;
+  /**
+   * Runs the handler registered for a client message's `type` (the socket layer calls it);
+   * false when no handler is registered. A handler's failure is logged, never thrown.
+   */
+  dispatchClientMessage(userId: string, message: { type: string } & Record<string, unknown>): Promise<boolean>;
+  /**
+   * Asks every process to re-check the sessions of `userId`'s open sockets now (after a
+   * sign-out, a revoked device, a ban): a socket whose session ended is closed. Never throws.
+   */
+  recheckSessions(userId: string): Promise<void>;
+  /** The socket layer's control channel (recheck, resync after the fan-out reconnected). */
+  onControl(listener: (control: RealtimeControl) => void): () => void;
 }
 
-/** In-process realtime: one process, no sockets yet. The socket layer replaces it. */
-export function createLocalRealtime(): Realtime {
+/** PostgreSQL's NOTIFY refuses payloads of 8000 bytes or more; we stay clear of it. */
+export const MAX_NOTIFY_BYTES = 7500;
+
+interface Logger {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+const silent: Logger = { warn() {}, error() {} };
+
+/** The wire format between processes: ids only ({ u: user, e: event } or { u, c: 'recheck' }). */
+type Envelope = { u: string; e: RealtimeEvent } | { u: string; c: 'recheck' };
+
+/**
+ * Realtime over a fan-out: `publish` hands `{u, e}` to the fan-out (pg_notify), and every
+ * process (this one included) delivers what the fan-out hears to its local listeners.
+ * Without a fan-out, delivery is in-process (one process, tests of the seam).
+ */
+export function createRealtime(opts: { fanOut?: FanOut; log?: Logger } = {}): Realtime & { start(): Promise<void>; stop(): Promise<void> } {
+  const log = opts.log ?? silent;
   const listeners = new Map<string, Set<(event: RealtimeEvent) => void>>();
+  const controls = new Set<(control: RealtimeControl) => void>();
   const handlers = new Map<string, ClientMessageHandler>();
   const counters = new Map<string, (userId: string) => Promise<number>>();
+
+  const control = (c: RealtimeControl) => {
+    for (const listener of controls) {
+      try {
+        listener(c);
+      } catch (err) {
+        log.error({ err }, 'realtime control listener failed');
+      }
+    }
+  };
+
+  const deliver = (envelope: Envelope) => {
+    if ('c' in envelope) return control({ kind: 'recheck', userId: envelope.u });
+    for (const listener of listeners.get(envelope.u) ?? []) {
+      try {
+        listener(envelope.e);
+      } catch (err) {
+        // A listener's failure is its own; the publisher carries on.
+        log.error({ err }, 'realtime listener failed');
+      }
+    }
+  };
+
+  const receive = (payload: string) => {
+    let envelope: unknown;
+    try {
+      envelope = JSON.parse(payload);
+    } catch {
+      return log.warn({ payload: payload.slice(0, 200) }, 'realtime: unreadable notification ignored');
+    }
+    if (!isEnvelope(envelope)) return log.warn({ payload: payload.slice(0, 200) }, 'realtime: unexpected notification ignored');
+    deliver(envelope);
+  };
+
+  const send = async (envelope: Envelope) => {
+    const payload = JSON.stringify(envelope);
+    if (Buffer.byteLength(payload) > MAX_NOTIFY_BYTES) {
+      log.error({ userId: envelope.u, bytes: Buffer.byteLength(payload) }, 'realtime: event too large to publish (send ids only)');
+      return;
+    }
+    if (!opts.fanOut) return deliver(JSON.parse(payload) as Envelope);
+    try {
+      await opts.fanOut.notify(payload);
+    } catch (err) {
+      // Best effort: the client refetches on its next reconnect.
+      log.warn({ err: (err as Error).message }, 'realtime: publish failed');
+    }
+  };
+
   return {
+    async start() {
+      await opts.fanOut?.start({ onMessage: receive, onResync: () => control({ kind: 'resync' }) });
+    },
+    async stop() {
+      await opts.fanOut?.stop();
+    },
     registerUnreadCounter(name, count) {
       counters.set(name, count);
     },
@@ -48,17 +139,24 @@ export function createLocalRealtime(): Realtime {
       const entries = await Promise.all([...counters].map(async ([name, count]) => [name, await count(userId)] as const));
       return Object.fromEntries(entries);
     },
-    async publish(userId, event) {
-      for (const listener of listeners.get(userId) ?? []) {
-        try {
-          listener(event);
-        } catch {
-          // A listener's failure is its own; the publisher carries on.
-        }
-      }
+    publish(userId, event) {
+      return send({ u: userId, e: event });
+    },
+    recheckSessions(userId) {
+      return send({ u: userId, c: 'recheck' });
     },
     onClientMessage(type, handler) {
       handlers.set(type, handler);
+    },
+    async dispatchClientMessage(userId, message) {
+      const handler = handlers.get(message.type);
+      if (!handler) return false;
+      try {
+        await handler(userId, message);
+      } catch (err) {
+        log.error({ err, type: message.type }, 'realtime: client message handler failed');
+      }
+      return true;
     },
     subscribe(userId, listener) {
       let set = listeners.get(userId);
@@ -69,5 +167,24 @@ export function createLocalRealtime(): Realtime {
         if (!set.size) listeners.delete(userId);
       };
     },
+    onControl(listener) {
+      controls.add(listener);
+      return () => {
+        controls.delete(listener);
+      };
+    },
   };
+}
+
+/** In-process realtime: one process, no fan-out (kept for tests and tools that need no database). */
+export function createLocalRealtime(): Realtime {
+  return createRealtime();
+}
+
+function isEnvelope(value: unknown): value is Envelope {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  if (typeof v.u !== 'string') return false;
+  if (v.c === 'recheck') return true;
+  return !!v.e && typeof v.e === 'object' && typeof (v.e as Record<string, unknown>).type === 'string';
 }

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { buildId } from '../http/build-info.js';
 import { errorBody } from '../../shared/errors.js';
+import { unreadResponse } from '../../shared/realtime-schemas.js';
 
 export async function systemRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -39,6 +40,25 @@ export async function systemRoutes(app: FastifyInstance) {
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       return { buildId: buildId() };
+    },
+  );
+
+  // The app shell's unread badge: every domain's counter (realtime/hub.ts), summed.
+  r.get(
+    '/api/me/unread',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Unread counts for the app shell badge (messages, notifications ...) and their total',
+        response: { 200: unreadResponse, 401: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const viewer = await app.requireViewer(request);
+      reply.header('cache-control', 'no-store');
+      const counts = await app.realtime.unreadCounts(viewer.user.id);
+      const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+      return { counts, total };
     },
   );
 }

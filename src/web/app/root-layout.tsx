@@ -7,6 +7,7 @@ import { paths } from '@web/lib/paths';
 import { isPublicPath } from '@shared/routes';
 import { meQuery } from '@web/lib/viewer';
 import { VersionBanner } from './version-banner';
+import { RealtimeConnection, ReconnectingIndicator } from './realtime-connection';
 import { queryKeys } from '@web/lib/query-keys';
 
 /** Wraps every page: sign-in events from other tabs, 401 handling, deploy detection. */
@@ -41,6 +42,8 @@ export function RootLayout() {
       </a>
       <Outlet />
       <VersionBanner />
+      <RealtimeConnection />
+      <ReconnectingIndicator />
       <ScrollRestoration />
     </>
   );

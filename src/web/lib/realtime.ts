@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 
 /**
  * The web side of realtime (issue 10): one WebSocket per tab, shared by every screen.
@@ -70,4 +70,38 @@ export function useRealtimeReconnect(handler: () => void) {
       reconnectListeners.delete(listener);
     };
   }, []);
+}
+
+/**
+ * The tab's socket state, for a small "Reconnecting…" indicator: 'idle' (signed out or
+ * stopped), 'connecting' (the first attempt), 'open', 'reconnecting' (lost, trying again).
+ */
+export type RealtimeStatus = 'idle' | 'connecting' | 'open' | 'reconnecting';
+
+let status: RealtimeStatus = 'idle';
+const statusListeners = new Set<() => void>();
+
+/** Called by the socket layer when its state changes. */
+export function setRealtimeStatus(next: RealtimeStatus) {
+  if (next === status) return;
+  status = next;
+  for (const listener of statusListeners) listener();
+}
+
+export function getRealtimeStatus(): RealtimeStatus {
+  return status;
+}
+
+/** The socket's state, re-rendering when it changes. */
+export function useRealtimeStatus(): RealtimeStatus {
+  return useSyncExternalStore(
+    (onChange) => {
+      statusListeners.add(onChange);
+      return () => {
+        statusListeners.delete(onChange);
+      };
+    },
+    getRealtimeStatus,
+    getRealtimeStatus,
+  );
 }

@@ -11,3 +11,4 @@ export * from './payments.js';
 export * from './jobs.js';
 export * from './admin.js';
 export * from './notifications.js';
+export * from './mailbox.js';

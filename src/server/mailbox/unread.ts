@@ -1,0 +1,20 @@
+import { sql } from 'drizzle-orm';
+import type { AppServices } from '../app-services.js';
+import type { Conn } from '../db/transaction.js';
+import { rowsOf } from './access.js';
+
+/** Messages sent to `userId` after their read position, over every conversation. */
+export async function unreadMessages(conn: Conn, userId: string): Promise<number> {
+  const [row] = await rowsOf<{ n: number | string }>(
+    conn,
+    sql`select count(*) as n from conversation_member cm
+        join message m on m.conversation_id = cm.conversation_id and m.id > cm.read_up_to and m.sender_id <> ${userId}
+        where cm.user_id = ${userId}`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** Tells the user's tabs that their unread-messages count changed (the badge re-reads it). */
+export function publishUnreadChanged(app: AppServices, userId: string) {
+  return app.realtime.publish(userId, { type: 'unread.changed', counter: 'messages' });
+}

@@ -1,0 +1,189 @@
+import websocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { AppError } from '../http/errors.js';
+import type { Realtime } from './hub.js';
+
+/**
+ * The WebSocket endpoint, GET /api/realtime (issue 10): one socket per tab, signed in by
+ * the HttpOnly session cookie on the upgrade request, Origin checked like every write.
+ *
+ * - Heartbeat every 25 s (the spec's constant): a WebSocket ping, and a `{type:'heartbeat'}`
+ *   text the browser can see (its watchdog reconnects when they stop). A socket that did
+ *   not answer the previous ping is cut.
+ * - The session is re-checked at every heartbeat, and at once when the composition says a
+ *   user's sessions changed (sign-out, a revoked device): ended -> close code 4401.
+ * - Client messages are JSON `{type, ...}` up to 4 KiB, at most ~10 a second per socket
+ *   (bursts of 20), handed to the handler registered for their type; unknown types are ignored.
+ *
+ * It knows no domain: the composition (app.ts) says who a cookie belongs to and which
+ * origins are ours.
+ */
+export const HEARTBEAT_MS = 25_000;
+/** Close code for "your session ended": the client stops and does not reconnect. */
+export const SESSION_ENDED = 4401;
+const MAX_MESSAGE_BYTES = 4096;
+const BURST = 20;
+const PER_SECOND = 10;
+/** Messages dropped in a row by the rate limit before the socket is closed (policy violation). */
+const DROPS_BEFORE_CLOSE = 100;
+const TYPE = /^[a-z][a-z0-9._-]{0,63}$/i;
+
+export interface RealtimeSocketOptions {
+  realtime: Realtime;
+  /** Who the Cookie header signs in (one query), or null. */
+  authenticate(cookieHeader: string | undefined): Promise<{ userId: string } | null>;
+  /** The same origin rule as every state-changing request (app.ts). */
+  sameOrigin(request: FastifyRequest): boolean;
+  heartbeatMs?: number;
+}
+
+interface Connection {
+  socket: WebSocket;
+  userId: string;
+  cookie: string | undefined;
+  alive: boolean;
+  tokens: number;
+  refilledAt: number;
+  dropped: number;
+}
+
+export interface RealtimeSockets {
+  /** Open sockets on this process (all, or one user's). */
+  count(userId?: string): number;
+  /** One heartbeat now (tests): pings, cuts the silent, re-checks every session. */
+  heartbeat(): Promise<void>;
+}
+
+export async function installRealtimeSockets(app: FastifyInstance, opts: RealtimeSocketOptions): Promise<RealtimeSockets> {
+  const { realtime } = opts;
+  const byUser = new Map<string, Set<Connection>>();
+  const all = () => [...byUser.values()].flatMap((set) => [...set]);
+
+  await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false } });
+
+  const send = (conn: Connection, data: string) => {
+    if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(data);
+  };
+
+  /** Closes the sockets (of one user, or all) whose session no longer signs them in. */
+  const recheck = async (conns: Connection[]) => {
+    for (let i = 0; i < conns.length; i += 20) {
+      await Promise.all(
+        conns.slice(i, i + 20).map(async (conn) => {
+          if (conn.socket.readyState !== conn.socket.OPEN) return;
+          let who: { userId: string } | null;
+          try {
+            who = await opts.authenticate(conn.cookie);
+          } catch {
+            return; // the database is unreachable: keep the socket, check again next beat
+          }
+          if (who?.userId !== conn.userId) conn.socket.close(SESSION_ENDED, 'Session ended');
+        }),
+      );
+    }
+  };
+
+  const heartbeat = async () => {
+    const conns = all();
+    for (const conn of conns) {
+      if (!conn.alive) {
+        conn.socket.terminate();
+        continue;
+      }
+      conn.alive = false;
+      conn.socket.ping();
+      send(conn, '{"type":"heartbeat"}');
+    }
+    await recheck(conns);
+  };
+  const timer = setInterval(() => {
+    heartbeat().catch((err) => app.log.warn({ err }, 'realtime heartbeat failed'));
+  }, opts.heartbeatMs ?? HEARTBEAT_MS);
+  timer.unref();
+
+  const offControl = realtime.onControl((control) => {
+    if (control.kind === 'resync') {
+      for (const conn of all()) send(conn, '{"type":"resync"}');
+    } else {
+      void recheck([...(byUser.get(control.userId) ?? [])]);
+    }
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    offControl();
+  });
+
+  const onMessage = async (conn: Connection, data: Buffer, isBinary: boolean) => {
+    const now = Date.now();
+    conn.tokens = Math.min(BURST, conn.tokens + ((now - conn.refilledAt) / 1000) * PER_SECOND);
+    conn.refilledAt = now;
+    if (conn.tokens < 1) {
+      if (++conn.dropped >= DROPS_BEFORE_CLOSE) conn.socket.close(1008, 'Too many messages');
+      return;
+    }
+    conn.tokens -= 1;
+    conn.dropped = 0;
+    if (isBinary) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(data.toString('utf8'));
+    } catch {
+      return send(conn, JSON.stringify({ type: 'error', code: 'invalid_message', message: 'Messages are JSON objects with a type' }));
+    }
+    if (!message || typeof message !== 'object' || Array.isArray(message)) return;
+    const type = (message as Record<string, unknown>).type;
+    if (typeof type !== 'string' || !TYPE.test(type)) return;
+    if (type === 'ping') return send(conn, '{"type":"pong"}');
+    await realtime.dispatchClientMessage(conn.userId, message as { type: string } & Record<string, unknown>);
+  };
+
+  app.route({
+    method: 'GET',
+    url: '/api/realtime',
+    schema: { hide: true },
+    preValidation: async (request) => {
+      if (!opts.sameOrigin(request)) throw new AppError(403, 'bad_origin', 'This request came from another site and was refused');
+      const who = await opts.authenticate(request.headers.cookie);
+      if (!who) throw AppError.unauthorized();
+      (request as FastifyRequest & { realtimeUserId?: string }).realtimeUserId = who.userId;
+    },
+    handler: async () => {
+      throw new AppError(426, 'upgrade_required', 'This address is a WebSocket: connect with a WebSocket client');
+    },
+    wsHandler: (socket, request) => {
+      const userId = (request as FastifyRequest & { realtimeUserId?: string }).realtimeUserId!;
+      const conn: Connection = {
+        socket,
+        userId,
+        cookie: request.headers.cookie,
+        alive: true,
+        tokens: BURST,
+        refilledAt: Date.now(),
+        dropped: 0,
+      };
+      let set = byUser.get(userId);
+      if (!set) byUser.set(userId, (set = new Set()));
+      set.add(conn);
+      const unsubscribe = realtime.subscribe(userId, (event) => send(conn, JSON.stringify(event)));
+      socket.on('pong', () => {
+        conn.alive = true;
+      });
+      socket.on('message', (data: Buffer, isBinary: boolean) => {
+        onMessage(conn, data, isBinary).catch((err) => request.log.warn({ err }, 'realtime message failed'));
+      });
+      socket.on('close', () => {
+        unsubscribe();
+        set.delete(conn);
+        if (!set.size && byUser.get(userId) === set) byUser.delete(userId);
+      });
+      // Subscribed: from here on nothing published to this user is missed by this socket.
+      send(conn, '{"type":"ready"}');
+    },
+  });
+
+  return {
+    count: (userId) => (userId ? (byUser.get(userId)?.size ?? 0) : all().length),
+    heartbeat,
+  };
+}
