@@ -36,6 +36,7 @@ import { benchRoutes } from './dev/bench-routes.js';
 import { pageRoutes } from './pages/routes.js';
 import { paymentRoutes } from './payments/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
+import { registerNotificationJobs } from './notifications/email-jobs.js';
 import { createStripeClient } from './payments/stripe-client.js';
 import { ensureCustomerInBackground } from './payments/customers.js';
 import type Stripe from 'stripe';
@@ -330,6 +331,8 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(courseRoutes);
   await app.register(paymentRoutes);
   await app.register(notificationRoutes);
+  // The jobs behind notification emails: at once, the daily digest, a message still unread (ADR 0015).
+  registerNotificationJobs(app);
   await app.register(mailboxRoutes);
   startMailboxRealtime(app);
   await app.register(adminRoutes);

@@ -12,7 +12,6 @@ import {
   unsubscribeQuery,
 } from '../../shared/notifications-schemas.js';
 import { AppError } from '../http/errors.js';
-import { registerNotificationJobs } from './email-jobs.js';
 import { listNotifications, markAllRead, markRead, readNotification, unreadNotifications } from './notification-service.js';
 import { readPreferences, updatePreferences } from './preferences.js';
 import { subscribeNotifications } from './subscriptions.js';
@@ -24,7 +23,6 @@ const errors = { 400: errorBody, 401: errorBody, 404: errorBody, 500: errorBody 
 /** /api/notifications/*: the viewer's notifications and preferences; the unsubscribe link of every notification email. */
 export async function notificationRoutes(app: FastifyInstance) {
   subscribeNotifications(app);
-  registerNotificationJobs(app);
   app.realtime.registerUnreadCounter('notifications', (userId) => unreadNotifications(app.database.db, userId));
 
   const r = app.withTypeProvider<ZodTypeProvider>();
