@@ -5,6 +5,7 @@ import { course } from '../db/schema/courses.js';
 import { educator } from '../db/schema/educators.js';
 import { payoutAccount } from '../db/schema/payments.js';
 import { DEMO_USERS } from './demo-users.js';
+import { DEMO_EDUCATORS } from './demo-catalogue-data.js';
 import { isMissing } from '../payments/provider-calls.js';
 import { selfBaseUrl } from '../payments/stripe-client.js';
 import { ensureCustomer } from '../payments/customers.js';
@@ -21,7 +22,7 @@ export async function seedDemoPayments(app: FastifyInstance): Promise<void> {
   if (app.config.payments.mode !== 'sandbox') return;
   const db = app.database.db;
   await forgetLostProviderIds(app);
-  const emails = DEMO_USERS.map((u) => u.email);
+  const emails = [...DEMO_USERS.map((u) => u.email), ...DEMO_EDUCATORS.map((e) => e.email)];
   const users = await db
     .select({
       id: user.id,
