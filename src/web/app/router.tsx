@@ -86,6 +86,17 @@ const PAGES: Record<RoutePattern, Page> = {
 const pagesOf = (layout: Layout): RouteObject[] =>
   ROUTES.filter((r) => r.layout === layout).map((r) => ({ path: r.pattern, ...PAGES[r.pattern] }));
 
+/**
+ * The landing layout's pages, each under the public-path rule (spec section 2): a page
+ * that is not public (/landing, /pricing) sends a visitor to /login as a reload does.
+ */
+const landingPages = (queryClient: QueryClient): RouteObject[] =>
+  ROUTES.filter((r) => r.layout === 'landing').map((r) => ({
+    path: r.pattern,
+    ...PAGES[r.pattern],
+    ...(r.public ? {} : { loader: requireSignIn(queryClient) }),
+  }));
+
 /** Protected pages: without a sign-in session the visitor goes to /login?next=<path>. */
 function requireSignIn(queryClient: QueryClient) {
   return async ({ request }: LoaderFunctionArgs) => {
@@ -107,7 +118,7 @@ export function createRouter(queryClient: QueryClient) {
         {
           Component: LandingLayout,
           errorElement: <ErrorPage />,
-          children: [...pagesOf('landing'), { path: '*', Component: NotFoundPage }],
+          children: [...landingPages(queryClient), { path: '*', Component: NotFoundPage }],
         },
         { Component: AuthLayout, errorElement: <ErrorPage />, children: pagesOf('auth') },
         {

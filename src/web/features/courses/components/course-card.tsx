@@ -26,7 +26,13 @@ export function CourseCard({ course, headingLevel = 3 }: { course: Card; heading
   const H = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className="group relative flex w-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition hover:border-brand-500 hover:shadow-md focus-within:ring-2 focus-within:ring-brand-500">
-      <CourseCover src={course.coverImage} category={course.category} className="aspect-[16/9] w-full" />
+      <CourseCover
+        src={course.coverImage}
+        seed={course.id}
+        title={course.title}
+        category={course.category}
+        className="aspect-[16/9] w-full"
+      />
       <div className="flex flex-1 flex-col p-4">
         <div className="flex flex-wrap gap-1.5">
           <Badge tone="brand">{categoryLabel(course.category)}</Badge>
