@@ -25,8 +25,8 @@ const soon = (title: string, text: string): Page => ({ Component: comingSoon(tit
  * type makes a pattern without a page, or a page without a pattern, a compile error.
  */
 const PAGES: Record<RoutePattern, Page> = {
-  '/': lazy(() => import('../features/marketing/landing-page')),
-  '/landing': lazy(() => import('../features/marketing/landing-page')),
+  '/': lazy(() => import('./pages/landing-page')),
+  '/landing': lazy(() => import('./pages/landing-page')),
   '/pricing': lazy(() => import('./pages/pricing-page')),
   '/pricing/complete': lazy(() => import('../features/payments/pricing-complete-page')),
   '/project': info('ProjectPage'),

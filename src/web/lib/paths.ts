@@ -38,6 +38,7 @@ export const paths = {
   editUser: (id: string) => `/user/${id}/edit`,
   authTest: '/auth-test',
   clubs: '/club/search',
+  club: (id: string) => `/club/${id}`,
   mailbox: '/mailbox',
 
   courseSearch: (query?: Query | URLSearchParams) => `/course/search${search(query)}`,

@@ -27,4 +27,5 @@ export const queryKeys = {
   payouts: ['payments', 'payouts'] as const,
   payoutsFrom: (source: 'fresh' | 'stored') => ['payments', 'payouts', source] as const,
   devOutbox: ['dev', 'outbox'] as const,
+  landing: ['landing'] as const,
 };
