@@ -15,7 +15,7 @@ import { AuthLayout, LandingLayout } from './landing-layout';
 type Page = { lazy: ReturnType<typeof lazyPage> } | { Component: ComponentType };
 
 const lazy = (load: Parameters<typeof lazyPage>[0]): Page => ({ lazy: lazyPage(load) });
-const info = (name: 'ProjectPage' | 'RoadmapPage' | 'ContactPage') =>
+const info = (name: 'ProjectPage' | 'RoadmapPage') =>
   lazy(() => import('../features/marketing/info-pages').then((m) => ({ default: m[name] })));
 /** Placeholders for the screens later issues build. */
 const soon = (title: string, text: string): Page => ({ Component: comingSoon(title, text) });
@@ -31,7 +31,7 @@ const PAGES: Record<RoutePattern, Page> = {
   '/pricing/complete': lazy(() => import('../features/payments/pricing-complete-page')),
   '/project': info('ProjectPage'),
   '/roadmap': info('RoadmapPage'),
-  '/contact': info('ContactPage'),
+  '/contact': lazy(() => import('../features/contact/contact-page')),
   '/dev/outbox': lazy(() => import('../features/dev/outbox-page')),
 
   '/login': lazy(() => import('../features/accounts/login-page')),

@@ -28,4 +28,5 @@ export const queryKeys = {
   payoutsFrom: (source: 'fresh' | 'stored') => ['payments', 'payouts', source] as const,
   devOutbox: ['dev', 'outbox'] as const,
   landing: ['landing'] as const,
+  contactForm: ['contact', 'form'] as const,
 };
