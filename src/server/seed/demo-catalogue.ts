@@ -139,7 +139,23 @@ async function ensureCatalogueUsers(app: FastifyInstance): Promise<Map<string, s
       if (eds.length) await tx.insert(educator).values(eds);
     });
   }
-  // Grace's profile picture, drawn the same way, when she has none.
+  // The first demo accounts' pictures, drawn the same way, when they have none.
+  const bare = await db
+    .select({ id: user.id, first: user.firstName, last: user.lastName })
+    .from(user)
+    .where(
+      and(
+        inArray(
+          user.email,
+          DEMO_USERS.map((u) => u.email).filter((e) => e !== GRACE),
+        ),
+        sql`${user.image} is null`,
+      ),
+    );
+  for (const [k, u] of bare.entries()) {
+    const path = await app.images.saveAvatar(await avatarPng(u.first, u.last, k + 4));
+    await db.update(user).set({ image: path }).where(eq(user.id, u.id));
+  }
   const graceId = ids.get(GRACE);
   if (graceId) {
     const [g] = await db.select({ img: educator.profileImage }).from(educator).where(eq(educator.userId, graceId)).limit(1);
@@ -193,7 +209,7 @@ async function insertCourse(
   who: { educatorId: string; educatorName: string; canCharge: boolean; pool: string[]; ada: string | undefined; skipFill: boolean },
 ) {
   const r = prng(index * 7919 + 17);
-  const description = `${c.summary}\n\n## What you will learn\n\n${c.learn.map((l) => `- ${l}`).join('\n')}\n\n## How it works\n\n${
+  const description = `${c.weeks} weekly classes of ${c.minutes} minutes, in a group of at most ${c.capacity} learners.\n\n## What you will learn\n\n${c.learn.map((l) => `- ${l}`).join('\n')}\n\n## How it works\n\n${
     c.city
       ? `We meet in person in ${c.city}${c.address ? ` (${c.address})` : ''}. Everything you need is provided.`
       : 'Classes are live online in a small group; the link is on your dashboard once you are enrolled.'
@@ -264,7 +280,7 @@ async function insertCourse(
         sessionId: s.id,
         startsAt,
         endsAt: new Date(startsAt.getTime() + c.minutes * 60_000),
-        location: c.city ? (c.address ?? c.city) : null,
+        location: c.city ? (c.address ? `${c.address}, ${c.city}` : c.city) : null,
         meetingUrl: c.city ? null : `https://meet.agora.local/${courseId.slice(0, 8)}-${si + 1}`,
       };
     });

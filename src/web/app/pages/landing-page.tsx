@@ -42,7 +42,7 @@ function Figures() {
     ? [
         { n: data.figures.courses, label: data.figures.courses === 1 ? 'course' : 'courses' },
         { n: data.figures.educators, label: data.figures.educators === 1 ? 'educator' : 'educators' },
-        { n: data.figures.cities, label: data.figures.cities === 1 ? 'city with classes in person' : 'cities with classes in person' },
+        { n: data.figures.cities, label: data.figures.cities === 1 ? 'city in person' : 'cities in person' },
       ]
     : [];
   return (
@@ -156,6 +156,9 @@ function Featured({ signedIn }: { signedIn: boolean }) {
             <CourseGrid
               courses={data?.featuredCourses ?? []}
               label="Featured courses"
+              // Phones: a row to swipe through; wider screens: a grid.
+              className="-mx-4 flex snap-x snap-mandatory scroll-px-4 overflow-x-auto px-4 pb-2 sm:mx-0 sm:grid sm:grid-cols-2 sm:overflow-visible sm:px-0 sm:pb-0 lg:grid-cols-3"
+              itemClassName="w-[80%] shrink-0 snap-start sm:w-auto"
               linkTo={signedIn ? undefined : (id) => paths.login(paths.course(id))}
             />
           )}
