@@ -9,8 +9,13 @@ import type { TestApp } from '../support/app.js';
 import { queryRows } from '../support/courses.js';
 import { get } from '../support/http.js';
 
-/** First start must stay fast: the whole demo (users, payments sandbox, catalogue, sales), measured. */
-const BUDGET_MS = 20_000;
+/**
+ * First start must stay fast: the whole demo (users, payments sandbox, catalogue, sales),
+ * measured. About 4-7 s on an idle two-core machine; the budget is a guard against a
+ * regression in kind (say, 40 courses through the use cases one request at a time), wide
+ * enough for a machine busy with several test runs at once (measured up to 65 s then).
+ */
+const BUDGET_MS = 90_000;
 
 let app: TestApp;
 let db: RunDatabase | null = null;
@@ -29,7 +34,7 @@ beforeAll(async () => {
   steps = result.steps;
   firstMs = performance.now() - t0;
   expect(created).toBe(40);
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   await app?.close();
   await db?.drop();
