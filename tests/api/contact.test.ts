@@ -129,4 +129,15 @@ describe('contact form', () => {
     expect((await get(app, '/api/admin/contact-messages', { cookie: learner.cookie })).statusCode).toBe(403);
     expect((await get(app, '/api/admin/contact-messages')).statusCode).toBe(401);
   });
+
+  it("erases a user's messages when an admin deletes the account", async () => {
+    const user = await createSignedInUser(app);
+    await post(app, '/api/contact', form({ email: user.email }), { cookie: user.cookie });
+    await post(app, '/api/contact', form({ email: user.email.toUpperCase() }));
+    expect(await stored(user.email)).toHaveLength(1);
+    const res = await post(app, `/api/admin/users/${user.id}/delete`, { confirmEmail: user.email }, { cookie: admin.cookie });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await stored(user.email)).toHaveLength(0);
+    expect(await stored(user.email.toUpperCase())).toHaveLength(0);
+  });
 });
