@@ -31,6 +31,8 @@ import { mailboxRoutes } from './mailbox/routes.js';
 import { courseSearchRoutes } from './courses/search-routes.js';
 import { educatorRoutes } from './educators/routes.js';
 import { systemRoutes } from './system/routes.js';
+import { landingRoutes } from './system/landing-routes.js';
+import { contactRoutes } from './contact/routes.js';
 import { devRoutes } from './dev/routes.js';
 import { benchRoutes } from './dev/bench-routes.js';
 import { pageRoutes } from './pages/routes.js';
@@ -323,6 +325,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   if (config.devTools) await app.register(apiDocs);
   await app.register(authRoutes);
   await app.register(systemRoutes);
+  await app.register(landingRoutes);
   await app.register(accountRoutes);
   await app.register(twoFactorRoutes);
   await app.register(userRoutes);
@@ -335,6 +338,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   registerNotificationJobs(app);
   await app.register(mailboxRoutes);
   startMailboxRealtime(app);
+  await app.register(contactRoutes);
   await app.register(adminRoutes);
   if (config.payments.mode === 'sandbox' && !config.production) {
     // Imported only here: with a Stripe key set, the sandbox's code is never loaded.

@@ -53,6 +53,12 @@ const schema = z
     AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SMTP_URL: url(['smtp:', 'smtps:']).optional(),
     MAIL_FROM: z.string().default('Agora <hello@agora.local>'),
+    /** Where contact form messages go (in the local outbox without SMTP_URL). */
+    CONTACT_TO: z
+      .string()
+      .trim()
+      .default('team@agora.local')
+      .refine((v) => /^[^\s@]+@[^\s@]+$/.test(v), 'must be an email address'),
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
     GOOGLE_DISCOVERY_URL: url(['http:', 'https:']).default(GOOGLE_DISCOVERY),
@@ -137,6 +143,8 @@ export interface Config {
   authSecret: string;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** The team's address for contact form messages (CONTACT_TO). */
+  contactTo: string;
   google: { clientId: string; clientSecret: string; discoveryUrl: string } | null;
   seedDemo: boolean;
   logLevel: RawEnv['LOG_LEVEL'];
@@ -199,6 +207,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     authSecret: e.AUTH_SECRET ?? DEV_SECRET,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    contactTo: e.CONTACT_TO,
     google:
       e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
         ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, discoveryUrl: e.GOOGLE_DISCOVERY_URL }

@@ -1,8 +1,7 @@
 import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
 import { seedDemoData } from './seed/demo-users.js';
-import { seedDemoCourses } from './seed/demo-courses.js';
-import { seedDemoPayments } from './seed/demo-payments.js';
+import { seedDemoCatalogue } from './seed/demo-catalogue.js';
 
 /** Starts the server: configuration checked once, then the app, then demo data. */
 async function main() {
@@ -21,8 +20,11 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   // Payments demo data needs the server listening: the SDK reaches the sandbox over HTTP.
   if (config.seedDemo && !config.production) {
-    await seedDemoPayments(app).catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo payments not set up'));
-    await seedDemoCourses(app).catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo courses not created'));
+    const t0 = performance.now();
+    await seedDemoCatalogue(app).then(
+      ({ created }) => created > 0 && app.log.info(`demo data ready in ${Math.round(performance.now() - t0)} ms`),
+      (err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo catalogue not created'),
+    );
   }
   app.log.info(`Agora is ready at ${config.publicUrl} (database: ${app.database.kind}, email: ${app.mailer.transport})`);
 

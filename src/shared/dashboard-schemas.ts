@@ -24,6 +24,8 @@ export const dashboardEnrolment = z.object({
   startsOn: z.string(),
   endsOn: z.string(),
   coverImage: z.string().nullable(),
+  /** The course's category (its generated cover without an image). */
+  category: z.string(),
 });
 
 export const dashboardTeaching = z.object({

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isTimeZone } from '../../src/shared/input-schemas.js';
 import { POSTGRES_TIME_ZONES } from '../../src/shared/time-zones.js';
 import { PLANS } from '../../src/shared/payments.js';
+import { contactFormToken } from '../../src/server/contact/form-token.js';
 import type { TestApp } from '../support/app.js';
 import {
   classTimeBody,
@@ -138,6 +139,15 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
     repeatWeeks: 2,
   }),
   'PUT /api/courses/:courseId/review': () => ({ rating: 4, text: 'Clear and kind' }),
+  'POST /api/contact': () => ({
+    name: 'Vera Visitor',
+    email: uniqueEmail(),
+    topic: 'question',
+    message: 'How do installments work?',
+    // A form loaded ten seconds ago (the minimum fill time is 3 s).
+    formToken: contactFormToken(app.config.authSecret, Date.now() - 10_000),
+    website: '',
+  }),
   'GET /api/courses/search': () => ({
     q: 'watercolour',
     minPrice: '0',

@@ -54,8 +54,9 @@ test('following a link to a protected page without a session goes to /login in t
   page.on('request', (r) => r.resourceType() === 'document' && documents.push(r.url()));
   await page.evaluate(() => ((window as unknown as { e2eMarker: string }).e2eMarker = 'same page'));
 
-  await page.getByRole('link', { name: 'Why educators choose Agora' }).click();
-  await expect(page).toHaveURL(/\/login\?next=%2Feducator%2Fbenefits$/);
+  // The landing page links only where a visitor may go: a featured course asks to log in first.
+  await page.getByRole('list', { name: 'Featured courses' }).getByRole('link').first().click();
+  await expect(page).toHaveURL(/\/login\?next=%2Fcourse%2F[0-9a-f-]+$/);
   await expect(page.getByRole('heading', { name: 'Log in to Agora' })).toBeVisible();
   // Handled by the router: no page load happened.
   expect(documents).toEqual([]);
@@ -67,6 +68,12 @@ test('following a link to a protected page without a session goes to /login in t
     dispatchEvent(new PopStateEvent('popstate'));
   });
   await expect(page).toHaveURL(/\/login\?next=%2Fuser%2Fsettings$/);
+  // A page of the landing layout that is not public (/pricing) is guarded the same way.
+  await page.evaluate(() => {
+    history.pushState(null, '', '/pricing');
+    dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await expect(page).toHaveURL(/\/login\?next=%2Fpricing$/);
   expect(documents).toEqual([]);
 });
 

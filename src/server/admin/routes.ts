@@ -19,8 +19,10 @@ import {
   userListQuery,
 } from '../../shared/admin-schemas.js';
 import { errorBody } from '../../shared/errors.js';
+import { contactMessageList, contactMessageQuery } from '../../shared/contact-schemas.js';
+import { listContactMessages } from '../contact/list-messages.js';
 import { listFailedJobs, listRefundsDue, readAuditLog, retryJob } from './operations.js';
-import { isAdmin } from './require-admin.js';
+import { isAdmin, requireAdmin } from './require-admin.js';
 import {
   banUser,
   deleteUser,
@@ -52,6 +54,22 @@ export async function adminRoutes(app: FastifyInstance) {
     async (request) => ({
       admin: await isAdmin(app, await app.requireViewer(request)),
     }),
+  );
+
+  r.get(
+    '/api/admin/contact-messages',
+    {
+      schema: {
+        tags,
+        summary: 'Messages sent with the contact form, newest first',
+        querystring: contactMessageQuery,
+        response: { 200: contactMessageList, ...errors },
+      },
+    },
+    async (request) => {
+      await requireAdmin(app, await app.requireViewer(request));
+      return listContactMessages(app, request.query);
+    },
   );
 
   r.get(

@@ -4,6 +4,7 @@ import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { account, signInSession, twoFactor, user, verification } from '../db/schema/accounts.js';
 import { course, enrolment } from '../db/schema/courses.js';
+import { contactMessage } from '../db/schema/contact.js';
 import { educator } from '../db/schema/educators.js';
 import { purchase } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
@@ -210,6 +211,10 @@ export async function deleteUser(app: AppServices, viewer: Viewer, userId: strin
       .update(course)
       .set({ status: 'archived', updatedAt: new Date() })
       .where(and(eq(course.educatorId, userId), eq(course.status, 'published')));
+    // Contact form messages carry a name and an email: erased with the account.
+    await tx
+      .delete(contactMessage)
+      .where(or(eq(contactMessage.userId, userId), sql`lower(${contactMessage.email}) = lower(${target.email})`));
     await announce('user.renamed', { userId, name: 'Deleted user' });
     await audit(tx, viewer, { action: 'delete_user', targetId: userId, reason: input.reason });
   });

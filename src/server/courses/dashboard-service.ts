@@ -36,6 +36,7 @@ export async function getDashboard(app: AppServices, viewer: Viewer) {
         startsOn: courseSession.startsOn,
         endsOn: courseSession.endsOn,
         coverImage: course.coverImage,
+        category: course.category,
       })
       .from(enrolment)
       .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))

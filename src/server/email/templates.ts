@@ -3,7 +3,7 @@ import type { EmailMessage } from './mailer.js';
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** One branded layout for every email, with a plain-text part that carries the same link. */
-function layout(opts: {
+export function layout(opts: {
   to: string;
   subject: string;
   greeting: string;

@@ -5,6 +5,7 @@ import { course } from '../db/schema/courses.js';
 import { educator } from '../db/schema/educators.js';
 import { payoutAccount } from '../db/schema/payments.js';
 import { DEMO_USERS } from './demo-users.js';
+import { DEMO_EDUCATORS } from './demo-catalogue-data.js';
 import { isMissing } from '../payments/provider-calls.js';
 import { selfBaseUrl } from '../payments/stripe-client.js';
 import { ensureCustomer } from '../payments/customers.js';
@@ -21,7 +22,7 @@ export async function seedDemoPayments(app: FastifyInstance): Promise<void> {
   if (app.config.payments.mode !== 'sandbox') return;
   const db = app.database.db;
   await forgetLostProviderIds(app);
-  const emails = DEMO_USERS.map((u) => u.email);
+  const emails = [...DEMO_USERS.map((u) => u.email), ...DEMO_EDUCATORS.map((e) => e.email)];
   const users = await db
     .select({
       id: user.id,
@@ -35,46 +36,61 @@ export async function seedDemoPayments(app: FastifyInstance): Promise<void> {
     .from(user)
     .leftJoin(educator, eq(educator.userId, user.id))
     .where(inArray(user.email, emails));
-  for (const u of users) {
-    if (!u.stripeCustomerId) await ensureCustomer(app, u);
-    if (!u.educatorId) continue;
-    const [acct] = await db.select().from(payoutAccount).where(eq(payoutAccount.userId, u.id)).limit(1);
-    if (acct?.chargesEnabled) continue;
-    let accountId = acct?.accountId ?? u.accountId;
-    if (!accountId) {
-      const created = await app.stripe().accounts.create(
-        {
-          type: 'express',
-          email: u.email,
-          capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
-          metadata: { user_id: u.id, demo: 'true' },
-        },
-        { idempotencyKey: `account-${u.id}` },
-      );
-      accountId = created.id;
-      await db.update(educator).set({ stripeConnectAccountId: accountId }).where(eq(educator.userId, u.id));
-    }
-    await db.insert(payoutAccount).values({ userId: u.id, accountId }).onConflictDoNothing();
-    // The onboarding form the account link opens, submitted as the educator would.
-    const link = await app.stripe().accountLinks.create({
-      account: accountId,
-      type: 'account_onboarding',
-      refresh_url: `${app.config.publicUrl}/educator/onboard?step=payouts`,
-      return_url: `${app.config.publicUrl}/educator/onboard-success`,
-    });
-    // Reached on this server, where the sandbox is mounted: PUBLIC_URL may be a proxy
-    // (Vite's in `npm run dev`) that is not up yet.
-    const page = new URL(link.url);
-    const res = await fetch(`${selfBaseUrl(app)}${page.pathname}${page.search}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ legal_name: `${u.firstName} ${u.lastName}`, country: 'US' }).toString(),
-      redirect: 'manual',
-    });
-    if (res.status >= 400) throw new Error(`sandbox onboarding answered ${res.status}`);
-    await refreshPayoutAccount(app, accountId);
-  }
+  // Each user on its own (independent calls to the sandbox), all at once: first start stays fast.
+  await Promise.all(users.map((u) => readyForPayments(app, u)));
   app.log.info('demo payments ready: demo educators can take payments in the sandbox');
+}
+
+async function readyForPayments(
+  app: FastifyInstance,
+  u: {
+    id: string;
+    email: string;
+    firstName: string;
+    lastName: string;
+    stripeCustomerId: string | null;
+    educatorId: string | null;
+    accountId: string | null;
+  },
+): Promise<void> {
+  const db = app.database.db;
+  if (!u.stripeCustomerId) await ensureCustomer(app, u);
+  if (!u.educatorId) return;
+  const [acct] = await db.select().from(payoutAccount).where(eq(payoutAccount.userId, u.id)).limit(1);
+  if (acct?.chargesEnabled) return;
+  let accountId = acct?.accountId ?? u.accountId;
+  if (!accountId) {
+    const created = await app.stripe().accounts.create(
+      {
+        type: 'express',
+        email: u.email,
+        capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+        metadata: { user_id: u.id, demo: 'true' },
+      },
+      { idempotencyKey: `account-${u.id}` },
+    );
+    accountId = created.id;
+    await db.update(educator).set({ stripeConnectAccountId: accountId }).where(eq(educator.userId, u.id));
+  }
+  await db.insert(payoutAccount).values({ userId: u.id, accountId }).onConflictDoNothing();
+  // The onboarding form the account link opens, submitted as the educator would.
+  const link = await app.stripe().accountLinks.create({
+    account: accountId,
+    type: 'account_onboarding',
+    refresh_url: `${app.config.publicUrl}/educator/onboard?step=payouts`,
+    return_url: `${app.config.publicUrl}/educator/onboard-success`,
+  });
+  // Reached on this server, where the sandbox is mounted: PUBLIC_URL may be a proxy
+  // (Vite's in `npm run dev`) that is not up yet.
+  const page = new URL(link.url);
+  const res = await fetch(`${selfBaseUrl(app)}${page.pathname}${page.search}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ legal_name: `${u.firstName} ${u.lastName}`, country: 'US' }).toString(),
+    redirect: 'manual',
+  });
+  if (res.status >= 400) throw new Error(`sandbox onboarding answered ${res.status}`);
+  await refreshPayoutAccount(app, accountId);
 }
 
 /**

@@ -4,16 +4,18 @@ import { ButtonLink } from '@web/components/ui/button';
 import { useMe } from '@web/lib/viewer';
 import { paths } from '@web/lib/paths';
 
-const LINKS = [
-  { to: paths.pricing, label: 'Pricing' },
+/** The public pages (spec section 2); Pricing only for a signed-in user, who may open it. */
+const PUBLIC_LINKS = [
   { to: paths.project, label: 'Project' },
   { to: paths.roadmap, label: 'Roadmap' },
   { to: paths.contact, label: 'Contact' },
 ];
+const linksFor = (signedIn: boolean) => (signedIn ? [{ to: paths.pricing, label: 'Pricing' }, ...PUBLIC_LINKS] : PUBLIC_LINKS);
 
 /** The landing layout: public marketing pages. */
 export function LandingLayout() {
   const { data: me } = useMe();
+  const LINKS = linksFor(Boolean(me));
   return (
     <div className="flex min-h-screen flex-col">
       <header className="border-b border-slate-200 bg-white">

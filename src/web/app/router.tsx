@@ -15,7 +15,7 @@ import { AuthLayout, LandingLayout } from './landing-layout';
 type Page = { lazy: ReturnType<typeof lazyPage> } | { Component: ComponentType };
 
 const lazy = (load: Parameters<typeof lazyPage>[0]): Page => ({ lazy: lazyPage(load) });
-const info = (name: 'ProjectPage' | 'RoadmapPage' | 'ContactPage') =>
+const info = (name: 'ProjectPage' | 'RoadmapPage') =>
   lazy(() => import('../features/marketing/info-pages').then((m) => ({ default: m[name] })));
 /** Placeholders for the screens later issues build. */
 const soon = (title: string, text: string): Page => ({ Component: comingSoon(title, text) });
@@ -25,13 +25,13 @@ const soon = (title: string, text: string): Page => ({ Component: comingSoon(tit
  * type makes a pattern without a page, or a page without a pattern, a compile error.
  */
 const PAGES: Record<RoutePattern, Page> = {
-  '/': lazy(() => import('../features/marketing/landing-page')),
-  '/landing': lazy(() => import('../features/marketing/landing-page')),
+  '/': lazy(() => import('./pages/landing-page')),
+  '/landing': lazy(() => import('./pages/landing-page')),
   '/pricing': lazy(() => import('./pages/pricing-page')),
   '/pricing/complete': lazy(() => import('../features/payments/pricing-complete-page')),
   '/project': info('ProjectPage'),
   '/roadmap': info('RoadmapPage'),
-  '/contact': info('ContactPage'),
+  '/contact': lazy(() => import('../features/contact/contact-page')),
   '/dev/outbox': lazy(() => import('../features/dev/outbox-page')),
 
   '/login': lazy(() => import('../features/accounts/login-page')),
@@ -86,6 +86,17 @@ const PAGES: Record<RoutePattern, Page> = {
 const pagesOf = (layout: Layout): RouteObject[] =>
   ROUTES.filter((r) => r.layout === layout).map((r) => ({ path: r.pattern, ...PAGES[r.pattern] }));
 
+/**
+ * The landing layout's pages, each under the public-path rule (spec section 2): a page
+ * that is not public (/landing, /pricing) sends a visitor to /login as a reload does.
+ */
+const landingPages = (queryClient: QueryClient): RouteObject[] =>
+  ROUTES.filter((r) => r.layout === 'landing').map((r) => ({
+    path: r.pattern,
+    ...PAGES[r.pattern],
+    ...(r.public ? {} : { loader: requireSignIn(queryClient) }),
+  }));
+
 /** Protected pages: without a sign-in session the visitor goes to /login?next=<path>. */
 function requireSignIn(queryClient: QueryClient) {
   return async ({ request }: LoaderFunctionArgs) => {
@@ -107,7 +118,7 @@ export function createRouter(queryClient: QueryClient) {
         {
           Component: LandingLayout,
           errorElement: <ErrorPage />,
-          children: [...pagesOf('landing'), { path: '*', Component: NotFoundPage }],
+          children: [...landingPages(queryClient), { path: '*', Component: NotFoundPage }],
         },
         { Component: AuthLayout, errorElement: <ErrorPage />, children: pagesOf('auth') },
         {

@@ -38,6 +38,7 @@ export const paths = {
   editUser: (id: string) => `/user/${id}/edit`,
   authTest: '/auth-test',
   clubs: '/club/search',
+  club: (id: string) => `/club/${id}`,
   mailbox: '/mailbox',
   notifications: '/mailbox/notifications',
   /** One notification (the spec's /mailbox/{userID}/{notificationID}). */

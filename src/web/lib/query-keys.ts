@@ -32,4 +32,6 @@ export const queryKeys = {
   notificationList: (filter: 'all' | 'unread') => ['notifications', 'list', filter] as const,
   notification: (id: string) => ['notifications', 'one', id] as const,
   notificationPreferences: ['notifications', 'preferences'] as const,
+  landing: ['landing'] as const,
+  contactForm: ['contact', 'form'] as const,
 };

@@ -12,3 +12,4 @@ export * from './jobs.js';
 export * from './admin.js';
 export * from './notifications.js';
 export * from './mailbox.js';
+export * from './contact.js';

@@ -75,7 +75,13 @@ function MyCourses({ courses }: { courses: DashboardEnrolment[] }) {
     <ul className="grid gap-3 sm:grid-cols-2" aria-label="Your courses">
       {courses.map((c) => (
         <li key={c.enrolmentId} className="flex gap-3 rounded-xl border border-slate-200 p-3">
-          <CourseCover src={c.coverImage} category="" className="h-16 w-20 shrink-0 rounded-lg" iconClass="h-6 w-6" />
+          <CourseCover
+            src={c.coverImage}
+            seed={c.courseId}
+            title={c.courseTitle}
+            category={c.category}
+            className="h-16 w-20 shrink-0 rounded-lg"
+          />
           <div className="min-w-0 text-sm">
             <Link
               to={paths.course(c.courseId)}

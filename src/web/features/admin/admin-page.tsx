@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminUserRow } from '@shared/admin-schemas';
 import { ApiError } from '@web/lib/api';
@@ -30,31 +31,35 @@ import {
   usersQuery,
   type UserFilter,
 } from './api';
+import { ContactMessagesSection } from './contact-messages';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—');
 const money = (cents: number, currency: string) =>
   new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
 const errorText = (err: unknown) => (err instanceof ApiError ? err.message : 'Something went wrong');
 
-type Tab = 'users' | 'jobs' | 'refunds' | 'audit';
+type Tab = 'users' | 'jobs' | 'refunds' | 'contact' | 'audit';
 const TABS: [Tab, string][] = [
   ['users', 'Users'],
   ['jobs', 'Failed jobs'],
   ['refunds', 'Refunds owed'],
+  ['contact', 'Contact messages'],
   ['audit', 'Audit log'],
 ];
 
 /** /admin: admins only; everyone else sees the not-found page (the route is not advertised). */
 export default function AdminPage() {
   const me = useQuery(adminMeQuery);
-  const [tab, setTab] = useState<Tab>('users');
+  // ?section=contact (the link in a contact message's email) opens that section.
+  const [search] = useSearchParams();
+  const [tab, setTab] = useState<Tab>(() => TABS.find(([key]) => key === search.get('section'))?.[0] ?? 'users');
   if (me.isPending) return <Spinner label="Loading…" />;
   if (me.isError)
     return <LoadError title="Could not load the admin console" error={me.error} onRetry={() => me.refetch()} retrying={me.isFetching} />;
   if (!me.data.admin) return <NotFoundPage />;
   return (
     <div className="space-y-6">
-      <PageHeader title="Admin" subtitle="Users, background jobs, refunds owed and the audit log of admin actions." />
+      <PageHeader title="Admin" subtitle="Users, background jobs, refunds owed, contact messages and the audit log of admin actions." />
       <nav aria-label="Admin sections" className="flex flex-wrap gap-2">
         {TABS.map(([key, label]) => (
           <Button key={key} variant={tab === key ? 'primary' : 'secondary'} aria-pressed={tab === key} onClick={() => setTab(key)}>
@@ -65,6 +70,7 @@ export default function AdminPage() {
       {tab === 'users' && <UsersSection />}
       {tab === 'jobs' && <JobsSection />}
       {tab === 'refunds' && <RefundsSection />}
+      {tab === 'contact' && <ContactMessagesSection />}
       {tab === 'audit' && <AuditSection />}
     </div>
   );

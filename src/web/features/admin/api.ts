@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { AdminUserDetail, AuditLog, FailedJobs, RefundsDue, UserList } from '@shared/admin-schemas';
+import type { ContactMessageList } from '@shared/contact-schemas';
 import { api } from '@web/lib/api';
 
 /** The admin console's calls (/api/admin/*, docs/decisions/0014-admin-console.md). */
@@ -33,6 +34,11 @@ export const userQuery = (id: string) =>
   queryOptions({ queryKey: ['admin', 'user', id], queryFn: () => api<AdminUserDetail>(`/api/admin/users/${id}`) });
 export const jobsQuery = queryOptions({ queryKey: ['admin', 'jobs'], queryFn: () => api<FailedJobs>('/api/admin/jobs') });
 export const refundsQuery = queryOptions({ queryKey: ['admin', 'refunds'], queryFn: () => api<RefundsDue>('/api/admin/refunds-due') });
+export const contactMessagesQuery = (page: number) =>
+  queryOptions({
+    queryKey: ['admin', 'contact-messages', page],
+    queryFn: () => api<ContactMessageList>(`/api/admin/contact-messages?page=${page}`),
+  });
 export const auditQuery = queryOptions({ queryKey: ['admin', 'audit'], queryFn: () => api<AuditLog>('/api/admin/audit') });
 
 const act = (path: string, body: unknown = {}, method: 'POST' | 'PUT' = 'POST') => api<{ ok: true }>(path, { method, body });

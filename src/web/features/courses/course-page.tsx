@@ -111,15 +111,16 @@ function CourseDetail({ course }: { course: CourseView }) {
         </div>
       )}
 
-      <CourseCover
-        src={course.coverImage}
-        category={course.category}
-        className={`w-full rounded-2xl ${course.coverImage ? 'aspect-[2/1] sm:aspect-[3/1]' : 'h-32 sm:h-44'}`}
-        iconClass="h-14 w-14"
-      />
-
-      <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_20rem]">
+      <div className="grid gap-8 lg:grid-cols-[1fr_20rem]">
         <div className="min-w-0 space-y-10">
+          {/* The cover keeps its 16:9 shape (an uploaded cover is stored at 1200x675). */}
+          <CourseCover
+            src={course.coverImage}
+            seed={course.id}
+            title={course.title}
+            category={course.category}
+            className="aspect-[16/9] w-full rounded-2xl"
+          />
           <header>
             <ul className="flex flex-wrap gap-1.5" aria-label="About this course">
               <li>

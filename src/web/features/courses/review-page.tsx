@@ -167,9 +167,10 @@ export default function ReviewPage() {
             <div className="mb-6 flex items-center gap-4">
               <CourseCover
                 src={course.coverImage}
+                seed={course.id}
+                title={course.title}
                 category={course.category}
                 className="h-16 w-24 shrink-0 rounded-lg"
-                iconClass="h-7 w-7"
               />
               <div className="min-w-0">
                 <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">

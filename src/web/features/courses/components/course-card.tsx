@@ -22,18 +22,33 @@ function Seats({ course }: { course: Card }) {
 }
 
 /** A course in a list of results: everything to decide whether to open it. */
-export function CourseCard({ course, headingLevel = 3 }: { course: Card; headingLevel?: 2 | 3 }) {
+export function CourseCard({
+  course,
+  headingLevel = 3,
+  linkTo = paths.course,
+}: {
+  course: Card;
+  headingLevel?: 2 | 3;
+  /** Where the card leads (the landing page sends a visitor to log in first). */
+  linkTo?: (courseId: string) => string;
+}) {
   const H = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className="group relative flex w-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition hover:border-brand-500 hover:shadow-md focus-within:ring-2 focus-within:ring-brand-500">
-      <CourseCover src={course.coverImage} category={course.category} className="aspect-[16/9] w-full" />
+      <CourseCover
+        src={course.coverImage}
+        seed={course.id}
+        title={course.title}
+        category={course.category}
+        className="aspect-[16/9] w-full"
+      />
       <div className="flex flex-1 flex-col p-4">
         <div className="flex flex-wrap gap-1.5">
           <Badge tone="brand">{categoryLabel(course.category)}</Badge>
           <Badge>{levelLabel(course.level)}</Badge>
         </div>
         <H className="mt-2 line-clamp-2 text-base font-semibold leading-snug text-slate-900 group-hover:text-brand-700">
-          <Link to={paths.course(course.id)} className="after:absolute after:inset-0 focus:outline-none">
+          <Link to={linkTo(course.id)} className="after:absolute after:inset-0 focus:outline-none">
             {course.title}
           </Link>
         </H>
@@ -86,17 +101,19 @@ export function CourseGrid({
   label,
   className = 'grid sm:grid-cols-2 lg:grid-cols-3',
   itemClassName = '',
+  linkTo,
 }: {
   courses: Card[];
   label: string;
   className?: string;
   itemClassName?: string;
+  linkTo?: (courseId: string) => string;
 }) {
   return (
     <ul aria-label={label} className={`gap-4 ${className}`}>
       {courses.map((c) => (
         <li key={c.id} className={`flex ${itemClassName}`}>
-          <CourseCard course={c} />
+          <CourseCard course={c} linkTo={linkTo} />
         </li>
       ))}
     </ul>

@@ -14,7 +14,13 @@ export function SessionSummary({ course, session, visible = 6 }: { course: Cours
   return (
     <div className="rounded-2xl border border-slate-200 bg-white shadow-sm">
       <div className="flex gap-4 border-b border-slate-100 p-5">
-        <CourseCover src={course.coverImage} category={course.category} className="h-20 w-28 shrink-0 rounded-lg" iconClass="h-8 w-8" />
+        <CourseCover
+          src={course.coverImage}
+          seed={course.id}
+          title={course.title}
+          category={course.category}
+          className="h-20 w-28 shrink-0 rounded-lg"
+        />
         <div className="min-w-0">
           <h2 className="break-words font-semibold text-slate-900">
             <Link to={paths.course(course.id)} className="hover:text-brand-700 hover:underline">

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { landingResult, type LandingResult } from '../../shared/landing-schemas.js';
+import { getLandingCourses } from '../courses/landing-service.js';
+
+/**
+ * GET /api/landing (public, no session): what the landing page shows from the data.
+ * Composition, not a domain: it gathers courses (and clubs, once that domain exists).
+ */
+export async function landingRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/api/landing',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Public figures (courses, educators, cities) and featured courses and clubs for the landing page',
+        response: { 200: landingResult },
+      },
+    },
+    async (_request, reply): Promise<LandingResult> => {
+      const { figures, featured } = await getLandingCourses(app);
+      reply.header('cache-control', 'public, max-age=60');
+      return { figures, featuredCourses: featured, featuredClubs: [] };
+    },
+  );
+}
