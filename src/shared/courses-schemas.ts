@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { INT32_MAX, isoDate, isoDateTime, isTimeZone, str } from './input-schemas.js';
+import { MIN_INSTALLMENT_CENTS, maxInstallmentsFor } from './payments.js';
+import { formatMoney } from './money.js';
 import {
   CATEGORY_IDS,
   CURRENCIES,
@@ -56,6 +58,18 @@ export const courseInput = z
       ctx.addIssue({ code: 'custom', path: ['city'], message: 'City is required for an in-person course' });
     if (v.installments && v.priceCents === 0)
       ctx.addIssue({ code: 'custom', path: ['installments'], message: 'A free course cannot be paid in installments' });
+    else if (v.installments && v.installments > maxInstallmentsFor(v.priceCents)) {
+      const max = maxInstallmentsFor(v.priceCents);
+      const min = formatMoney(MIN_INSTALLMENT_CENTS, v.currency ?? 'usd');
+      ctx.addIssue({
+        code: 'custom',
+        path: ['installments'],
+        message:
+          max >= 2
+            ? `Each monthly payment must be at least ${min}: at most ${max} installments at this price`
+            : `Each monthly payment must be at least ${min}: this price is paid in one payment`,
+      });
+    }
   });
 export type CourseInput = z.input<typeof courseInput>;
 

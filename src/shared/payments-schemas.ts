@@ -158,16 +158,24 @@ export const educatorPayouts = z.object({
     })
     .nullable(),
   plan: z.object({ id: z.string(), feePercent: z.number() }),
-  totals: z.object({
-    grossCents: z.number(),
-    feeCents: z.number(),
-    refundedCents: z.number(),
-    netCents: z.number(),
-    currency: z.string(),
-    sales: z.number(),
-  }),
-  /** Net per day, last 30 days (for the chart). */
-  daily: z.array(z.object({ day: z.string(), netCents: z.number() })),
+  /**
+   * One total per currency sold in (sorted by currency code): amounts in different
+   * currencies are never added. Net = gross - fee - refunded + fee refunded.
+   */
+  totals: z.array(
+    z.object({
+      currency: z.string(),
+      grossCents: z.number(),
+      feeCents: z.number(),
+      refundedCents: z.number(),
+      /** The platform's fee given back with refunds (all of it on a full refund). */
+      feeRefundedCents: z.number(),
+      netCents: z.number(),
+      sales: z.number(),
+    }),
+  ),
+  /** Net per day and currency, last 30 days (for the chart). */
+  daily: z.array(z.object({ day: z.string(), currency: z.string(), netCents: z.number() })),
   sales: z.array(
     z.object({
       id: z.string(),
@@ -178,6 +186,7 @@ export const educatorPayouts = z.object({
       amountCents: z.number(),
       feeCents: z.number(),
       refundedCents: z.number(),
+      feeRefundedCents: z.number(),
       netCents: z.number(),
       currency: z.string(),
       sequence: z.number(),
@@ -186,3 +195,20 @@ export const educatorPayouts = z.object({
   ),
 });
 export type EducatorPayouts = z.infer<typeof educatorPayouts>;
+
+/** GET /api/courses/:courseId/sessions/:sessionId/drop-refund: what a drop would refund now. */
+export const dropRefund = z.object({
+  /** False for a free seat (nothing was paid). */
+  paid: z.boolean(),
+  /** What the drop refunds, computed by the code that refunds. */
+  amountCents: z.number(),
+  /** What was paid and not yet refunded. */
+  paidCents: z.number(),
+  currency: z.string(),
+  /** Everything paid comes back. */
+  full: z.boolean(),
+  policy: z.string(),
+  /** An installment plan: dropping cancels the payments still to come. */
+  stopsInstallments: z.boolean(),
+});
+export type DropRefund = z.infer<typeof dropRefund>;

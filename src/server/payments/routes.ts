@@ -6,6 +6,7 @@ import {
   accountLinkInput,
   checkoutResult,
   checkoutSummary,
+  dropRefund,
   courseCheckoutInput,
   courseSubscriptionInput,
   createAccountInput,
@@ -31,6 +32,7 @@ import { educatorPayoutsFor, paymentHistoryFor } from './history.js';
 import { startRefundRetries } from './refund-due.js';
 import { createProduct } from './products.js';
 import { verifyCheckout } from './verify-checkout.js';
+import { dropRefundPreview } from './drop-refund.js';
 import { webhookRoutes } from './webhook.js';
 
 /** The client's Idempotency-Key header (a retried checkout call answers the same session). */
@@ -237,6 +239,22 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
       reply.header('cache-control', 'no-store');
       const refresh = request.query.refresh === '1' || request.query.refresh === 'true';
       return educatorPayoutsFor(app, await app.requireViewer(request), refresh);
+    },
+  );
+
+  r.get(
+    '/api/courses/:courseId/sessions/:sessionId/drop-refund',
+    {
+      schema: {
+        tags,
+        summary: 'What dropping this session would refund you now (the drop page shows it)',
+        params: z.object({ courseId: z.uuid('Unknown course'), sessionId: z.uuid('Unknown session') }),
+        response: { 200: dropRefund, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return dropRefundPreview(app, await app.requireViewer(request), request.params.courseId, request.params.sessionId);
     },
   );
 

@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { TestApp } from '../support/app.js';
+import { drop, makeLearner, makePublishedCourse, queryRows } from '../support/courses.js';
+import { get } from '../support/http.js';
+import { buildPaymentsApp, buy, makePayoutEducator, paidSeat, waitFor, waitForPurchase } from '../support/payments.js';
+
+/**
+ * Money that is right everywhere (issue 13): totals per currency, the platform's fee given
+ * back with refunds (all of it on a full refund, in proportion on a partial one) as the
+ * provider's objects say, and the dashboard agreeing to the cent with our payments table
+ * and with the provider, read through the official Stripe SDK.
+ */
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await buildPaymentsApp();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const payouts = async (educator: { cookie: string }) => {
+  const res = await get(app, '/api/educator/payouts', { cookie: educator.cookie });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+};
+
+async function paymentRow(purchaseId: string) {
+  const [row] = await queryRows<{
+    amount_cents: number;
+    fee_cents: number;
+    refunded_cents: number;
+    fee_refunded_cents: number;
+    charge_id: string;
+  }>(
+    app,
+    sql`select amount_cents, fee_cents, refunded_cents, fee_refunded_cents, charge_id from payment where purchase_id = ${purchaseId}`,
+  );
+  return row;
+}
+
+/** The educator's net of one charge as the provider has it: amount - refunded - (fee - fee refunded). */
+async function providerNet(chargeId: string) {
+  const charge = await app.stripe().charges.retrieve(chargeId);
+  const fee = charge.application_fee ? await app.stripe().applicationFees.retrieve(charge.application_fee as string) : null;
+  return {
+    currency: charge.currency,
+    net: charge.amount - charge.amount_refunded - ((fee?.amount ?? 0) - (fee?.amount_refunded ?? 0)),
+    fee,
+    charge,
+  };
+}
+
+describe('refunds give the platform fee back', () => {
+  it('a full refund of a $120 sale leaves the educator $0.00 net, fee returned at the provider', async () => {
+    const educator = await makePayoutEducator(app);
+    const { courseId, sessionId, learner, purchase } = await paidSeat(app, educator, { priceCents: 12000, refundPolicy: 'moderate' });
+    const res = await drop(app, learner, courseId, sessionId);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().refund).toMatchObject({ amountCents: 12000, full: true });
+    const row = await waitFor(async () => {
+      const r = await paymentRow(purchase.id);
+      return r.fee_refunded_cents === 1200 ? r : null;
+    }, 'fee refunded recorded');
+    expect(row).toMatchObject({ amount_cents: 12000, fee_cents: 1200, refunded_cents: 12000, fee_refunded_cents: 1200 });
+    const provider = await providerNet(row.charge_id);
+    expect(provider.charge.amount_refunded).toBe(12000);
+    expect(provider.fee).toMatchObject({ amount: 1200, amount_refunded: 1200, refunded: true });
+    expect(provider.net).toBe(0);
+    const p = await payouts(educator);
+    expect(p.totals).toEqual([
+      { currency: 'usd', grossCents: 12000, feeCents: 1200, refundedCents: 12000, feeRefundedCents: 1200, netCents: 0, sales: 1 },
+    ]);
+    expect(p.sales[0]).toMatchObject({ netCents: 0, feeRefundedCents: 1200 });
+  });
+
+  it('a partial refund (flexible policy, first week) returns the fee in proportion', async () => {
+    const educator = await makePayoutEducator(app);
+    const { courseId, sessionId, learner, purchase } = await paidSeat(app, educator, { priceCents: 12000, refundPolicy: 'flexible' });
+    await app.database.db.execute(
+      sql`update class_time set starts_at = now() - interval '1 day', ends_at = now() - interval '23 hours' where session_id = ${sessionId}`,
+    );
+    // The drop page's figure, then the drop: the same amount.
+    const preview = await get(app, `/api/courses/${courseId}/sessions/${sessionId}/drop-refund`, { cookie: learner.cookie });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json()).toMatchObject({ paid: true, amountCents: 6000, paidCents: 12000, currency: 'usd', full: false });
+    const res = await drop(app, learner, courseId, sessionId);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().refund).toMatchObject({ amountCents: preview.json().amountCents, full: false });
+    const row = await waitFor(async () => {
+      const r = await paymentRow(purchase.id);
+      return r.fee_refunded_cents === 600 ? r : null;
+    }, 'fee refunded recorded');
+    expect(row).toMatchObject({ refunded_cents: 6000, fee_refunded_cents: 600 });
+    const provider = await providerNet(row.charge_id);
+    expect(provider.charge.amount_refunded).toBe(6000);
+    expect(provider.fee).toMatchObject({ amount: 1200, amount_refunded: 600, refunded: false });
+    // 120.00 - 12.00 fee - 60.00 refunded + 6.00 fee back = 54.00
+    expect(provider.net).toBe(5400);
+    expect((await payouts(educator)).totals[0]).toMatchObject({ netCents: 5400, feeRefundedCents: 600 });
+  });
+
+  it('the drop page figure: 404 for a session the caller is not in, nothing for a free seat', async () => {
+    const educator = await makePayoutEducator(app);
+    const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 0 } });
+    const stranger = await makeLearner(app);
+    const res = await get(app, `/api/courses/${courseId}/sessions/${sessionId}/drop-refund`, { cookie: stranger.cookie });
+    expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('totals per currency', () => {
+  it('sales in USD, GBP and EUR are three totals, never one sum', async () => {
+    const educator = await makePayoutEducator(app);
+    for (const [currency, price] of [
+      ['usd', 4000],
+      ['gbp', 5000],
+      ['eur', 7000],
+    ] as const) {
+      const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: price, currency } });
+      const learner = await makeLearner(app);
+      await waitForPurchase(app, await buy(app, learner, courseId, sessionId, price));
+    }
+    const p = await payouts(educator);
+    expect(p.totals).toEqual([
+      { currency: 'eur', grossCents: 7000, feeCents: 700, refundedCents: 0, feeRefundedCents: 0, netCents: 6300, sales: 1 },
+      { currency: 'gbp', grossCents: 5000, feeCents: 500, refundedCents: 0, feeRefundedCents: 0, netCents: 4500, sales: 1 },
+      { currency: 'usd', grossCents: 4000, feeCents: 400, refundedCents: 0, feeRefundedCents: 0, netCents: 3600, sales: 1 },
+    ]);
+    expect(new Set(p.daily.map((d: { currency: string }) => d.currency))).toEqual(new Set(['usd', 'gbp', 'eur']));
+  });
+});
+
+describe('the dashboard agrees with the payments table and the provider', () => {
+  it('to the cent, per currency, with full, partial and no refunds', async () => {
+    const educator = await makePayoutEducator(app);
+    const a = await paidSeat(app, educator, { priceCents: 12000, refundPolicy: 'flexible' });
+    const b = await paidSeat(app, educator, { priceCents: 3333, refundPolicy: 'moderate' });
+    await paidSeat(app, educator, { priceCents: 4999, currency: 'gbp' });
+    await app.database.db.execute(
+      sql`update class_time set starts_at = now() - interval '1 day', ends_at = now() - interval '23 hours' where session_id = ${a.sessionId}`,
+    );
+    expect((await drop(app, a.learner, a.courseId, a.sessionId)).statusCode).toBe(200);
+    expect((await drop(app, b.learner, b.courseId, b.sessionId)).statusCode).toBe(200);
+    await waitFor(
+      async () => (await paymentRow(a.purchase.id)).fee_refunded_cents > 0 && (await paymentRow(b.purchase.id)).fee_refunded_cents > 0,
+      'refunds recorded',
+    );
+
+    const dashboard = (await payouts(educator)).totals as { currency: string; netCents: number; grossCents: number }[];
+    const table = await queryRows<{ currency: string; net: number; gross: number; charges: string[] }>(
+      app,
+      sql`select currency, sum(amount_cents - fee_cents - refunded_cents + fee_refunded_cents)::int as net, sum(amount_cents)::int as gross,
+            array_agg(charge_id) as charges
+          from payment where educator_id = ${educator.id} group by currency order by currency`,
+    );
+    expect(dashboard.map((t) => [t.currency, t.netCents, t.grossCents])).toEqual(table.map((t) => [t.currency, t.net, t.gross]));
+    for (const t of table) {
+      let providerSum = 0;
+      for (const charge of t.charges) {
+        const n = await providerNet(charge);
+        expect(n.currency).toBe(t.currency);
+        providerSum += n.net;
+      }
+      expect(providerSum).toBe(t.net);
+    }
+    // 120.00 half refunded (54.00) + 33.33 fully refunded (0.00) in USD; 49.99 - 5.00 in GBP.
+    expect(dashboard).toEqual([
+      expect.objectContaining({ currency: 'gbp', netCents: 4499 }),
+      expect.objectContaining({ currency: 'usd', netCents: 5400 }),
+    ]);
+  });
+});
