@@ -120,9 +120,14 @@ export const checkoutSummary = z.object({
   }),
   priceCents: z.number(),
   currency: z.string(),
-  /** Null: one payment only. */
+  /**
+   * The installments offered for this session (the course's number, limited to a minimum
+   * payment and to a last payment on or before the session's last day); null: one payment only.
+   */
   installments: z.number().nullable(),
   installmentCents: z.number().nullable(),
+  /** The day of the last installment (YYYY-MM-DD) when paying in installments from today. */
+  lastInstallmentOn: z.string().nullable(),
   customer: z.string(),
 });
 export type CheckoutSummary = z.infer<typeof checkoutSummary>;

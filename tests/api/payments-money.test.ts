@@ -1,9 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { TestApp } from '../support/app.js';
-import { drop, makeLearner, makePublishedCourse, queryRows } from '../support/courses.js';
-import { get } from '../support/http.js';
-import { buildPaymentsApp, buy, makePayoutEducator, paidSeat, waitFor, waitForPurchase } from '../support/payments.js';
+import { addMonths } from '../../src/shared/payments.js';
+import { dateIn } from '../../src/shared/time.js';
+import {
+  classTimeBody,
+  courseBody,
+  dayFromNow,
+  drop,
+  makeClassTimes,
+  makeCourse,
+  makeLearner,
+  makePublishedCourse,
+  makeSession,
+  publish,
+  queryRows,
+} from '../support/courses.js';
+import { get, post } from '../support/http.js';
+import { buildPaymentsApp, buy, makePayoutEducator, paidSeat, startCheckout, waitFor, waitForPurchase } from '../support/payments.js';
 
 /**
  * Money that is right everywhere (issue 13): totals per currency, the platform's fee given
@@ -170,5 +184,46 @@ describe('the dashboard agrees with the payments table and the provider', () => 
       expect.objectContaining({ currency: 'gbp', netCents: 4499 }),
       expect.objectContaining({ currency: 'usd', netCents: 5400 }),
     ]);
+  });
+});
+
+describe('installments limited to what makes sense', () => {
+  it('each payment at least $20.00: a $45 course allows 2 installments, not 3', async () => {
+    const educator = await makePayoutEducator(app);
+    const res = await post(app, '/api/courses', courseBody({ priceCents: 4500, installments: 3 }), { cookie: educator.cookie });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.fields.installments).toBe('Each monthly payment must be at least $20.00: at most 2 installments at this price');
+    const low = await post(app, '/api/courses', courseBody({ priceCents: 3000, installments: 2 }), { cookie: educator.cookie });
+    expect(low.json().error.fields.installments).toBe('Each monthly payment must be at least $20.00: this price is paid in one payment');
+    const ok = await post(app, '/api/courses', courseBody({ priceCents: 4500, installments: 2 }), { cookie: educator.cookie });
+    expect(ok.statusCode, ok.body).toBe(201);
+  });
+
+  it('the last payment falls before the session ends: the checkout offers fewer, or one payment', async () => {
+    const educator = await makePayoutEducator(app);
+    const learner = await makeLearner(app);
+    const { courseId, sessionId } = await makePublishedCourse(app, educator, {
+      course: { priceCents: 12000, installments: 6 },
+      session: { startsOn: dayFromNow(10), endsOn: dayFromNow(70) },
+    });
+    const summary = await get(app, `/api/course/${courseId}/checkout?session=${sessionId}`, { cookie: learner.cookie });
+    expect(summary.statusCode, summary.body).toBe(200);
+    const today = dateIn(new Date(), 'Europe/London');
+    expect(summary.json()).toMatchObject({ installments: 3, installmentCents: 4000, lastInstallmentOn: addMonths(today, 2) });
+    const six = await startCheckout(app, learner, courseId, sessionId, 12000, 6);
+    expect(six.statusCode).toBe(400);
+    expect(six.json().error.message).toBe('This session is paid in 3 monthly installments');
+    expect((await startCheckout(app, learner, courseId, sessionId, 12000, 3)).statusCode).toBe(200);
+
+    const shortCourse = await makeCourse(app, educator, { priceCents: 12000, installments: 6 });
+    const shortSession = await makeSession(app, educator, shortCourse, { startsOn: dayFromNow(5), endsOn: dayFromNow(20) });
+    await makeClassTimes(app, educator, shortCourse, shortSession, classTimeBody(10));
+    await publish(app, educator, shortCourse);
+    const short = { courseId: shortCourse, sessionId: shortSession };
+    const one = await get(app, `/api/course/${short.courseId}/checkout?session=${short.sessionId}`, { cookie: learner.cookie });
+    expect(one.json()).toMatchObject({ installments: null, installmentCents: null, lastInstallmentOn: null });
+    const refused = await startCheckout(app, learner, short.courseId, short.sessionId, 12000, 2);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.fields.installments).toMatch(/one payment/);
   });
 });
