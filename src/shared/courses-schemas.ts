@@ -267,6 +267,21 @@ export const enrolmentResult = z.object({
 });
 export type EnrolmentResult = z.infer<typeof enrolmentResult>;
 
+/**
+ * How a roster row's seat was paid: free (nothing to pay), paid (in full, or every
+ * installment), installments (k of N paid so far), past due (an installment failed),
+ * refunded (money given back, fully or in part).
+ */
+export const ROSTER_PAYMENT_STATUSES = ['free', 'paid', 'installments', 'past_due', 'refunded'] as const;
+export const rosterPayment = z.object({
+  status: z.enum(ROSTER_PAYMENT_STATUSES),
+  /** "Paid", "Installments 2 of 3", "Past due", "Refunded", "Partly refunded", "Free": the roster's and the CSV's words. */
+  label: z.string(),
+  paidInstallments: z.number().nullable(),
+  installments: z.number().nullable(),
+});
+export type RosterPayment = z.infer<typeof rosterPayment>;
+
 export const rosterRow = z.object({
   enrolmentId: z.string(),
   sessionId: z.string(),
@@ -274,6 +289,7 @@ export const rosterRow = z.object({
   learnerEmail: z.string(),
   status: z.enum(ENROLMENT_STATUSES),
   enrolledAt: z.string(),
+  payment: rosterPayment,
 });
 
 /** The answer of GET /api/courses/:courseId/roster: every enrolment, with its session's start. */

@@ -227,3 +227,50 @@ describe('installments limited to what makes sense', () => {
     expect(refused.json().error.fields.installments).toMatch(/one payment/);
   });
 });
+
+describe('the roster says how each seat was paid', () => {
+  it('paid, installments k of N, past due, refunded: in the roster and its CSV', async () => {
+    const educator = await makePayoutEducator(app);
+    const { courseId, sessionId } = await makePublishedCourse(app, educator, {
+      course: { priceCents: 9000, installments: 3, refundPolicy: 'moderate', title: 'Roster money' },
+    });
+    const once = await makeLearner(app, { email: `once-${Date.now()}@example.com` });
+    const monthly = await makeLearner(app, { email: `monthly-${Date.now()}@example.com` });
+    const late = await makeLearner(app, { email: `late-${Date.now()}@example.com` });
+    const gone = await makeLearner(app, { email: `gone-${Date.now()}@example.com` });
+    await waitForPurchase(app, await buy(app, once, courseId, sessionId, 9000));
+    await waitForPurchase(app, await buy(app, monthly, courseId, sessionId, 9000, 3));
+    await waitForPurchase(app, await buy(app, late, courseId, sessionId, 9000, 3));
+    await waitForPurchase(app, await buy(app, gone, courseId, sessionId, 9000));
+    // The first invoice of each plan is recorded when its invoice.paid arrives.
+    for (const who of [monthly, late]) {
+      await waitFor(async () => {
+        const [r] = await queryRows<{ n: number }>(app, sql`select count(*)::int as n from payment where user_id = ${who.id}`);
+        return r.n === 1;
+      }, 'first installment recorded');
+    }
+    await app.database.db.execute(sql`update purchase set status = 'past_due' where user_id = ${late.id} and course_id = ${courseId}`);
+    expect((await drop(app, gone, courseId, sessionId)).statusCode).toBe(200);
+    await waitFor(async () => {
+      const [r] = await queryRows<{ n: number }>(
+        app,
+        sql`select count(*)::int as n from payment where user_id = ${gone.id} and refunded_cents > 0`,
+      );
+      return r.n === 1;
+    }, 'refund recorded');
+
+    const res = await get(app, `/api/courses/${courseId}/roster`, { cookie: educator.cookie });
+    expect(res.statusCode, res.body).toBe(200);
+    const byEmail = Object.fromEntries(res.json().rows.map((r: { learnerEmail: string; payment: unknown }) => [r.learnerEmail, r.payment]));
+    expect(byEmail[once.email]).toEqual({ status: 'paid', label: 'Paid', paidInstallments: null, installments: null });
+    expect(byEmail[monthly.email]).toEqual({ status: 'installments', label: 'Installments 1 of 3', paidInstallments: 1, installments: 3 });
+    expect(byEmail[late.email]).toMatchObject({ status: 'past_due', label: 'Past due (1 of 3 paid)' });
+    expect(byEmail[gone.email]).toMatchObject({ status: 'refunded', label: 'Refunded' });
+
+    const csv = await get(app, `/api/courses/${courseId}/roster.csv`, { cookie: educator.cookie });
+    const lines = csv.body.split('\r\n').filter(Boolean);
+    expect(lines[0]).toContain('"Payment"');
+    expect(lines.find((l) => l.includes(monthly.email))).toContain('"Installments 1 of 3"');
+    expect(lines.find((l) => l.includes(gone.email))).toContain('"Refunded"');
+  });
+});

@@ -1,4 +1,4 @@
-import type { DropRefund } from '../../shared/courses-schemas.js';
+import type { DropRefund, RosterPayment } from '../../shared/courses-schemas.js';
 import { DomainEvents } from '../events/domain-events.js';
 
 /**
@@ -23,6 +23,11 @@ export type CourseEventMap = {
   };
   /** The educator cancelled a course session: every enrolment in it was dropped. */
   'course-session.cancelled': { event: { courseId: string; courseSessionId: string; droppedLearnerIds: string[] } };
+  /**
+   * The educator's roster is being read: a listener answers how each enrolment was paid
+   * (payments), keyed by enrolment id; one with no answer is free.
+   */
+  'roster.reading': { event: { courseId: string; enrolmentIds: string[] }; reply: Record<string, RosterPayment> };
   /** Learners on the waitlist got a seat (capacity raised, a seat freed). */
   'waitlist.promoted': { event: { courseId: string; courseSessionId: string; learnerIds: string[] } };
 };
