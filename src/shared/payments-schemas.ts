@@ -217,3 +217,32 @@ export const dropRefund = z.object({
   stopsInstallments: z.boolean(),
 });
 export type DropRefund = z.infer<typeof dropRefund>;
+
+/** GET /api/payments/installments: the caller's installment plans still running (settings). */
+export const myInstallments = z.object({
+  plans: z.array(
+    z.object({
+      purchaseId: z.string(),
+      courseId: z.string().nullable(),
+      courseTitle: z.string(),
+      installments: z.number(),
+      paidInstallments: z.number(),
+      installmentCents: z.number(),
+      paidCents: z.number(),
+      /** What is still to pay. */
+      leftCents: z.number(),
+      currency: z.string(),
+      /** YYYY-MM-DD of the next payment; null when none is due. */
+      nextDueOn: z.string().nullable(),
+      nextAmountCents: z.number(),
+      pastDue: z.boolean(),
+    }),
+  ),
+  /** The card that pays them (the customer's default), if known. */
+  card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+});
+export type MyInstallments = z.infer<typeof myInstallments>;
+
+/** POST /api/payments/card-update: where to change the card (the provider's customer portal). */
+export const cardUpdate = z.object({ url: z.string() });
+export type CardUpdate = z.infer<typeof cardUpdate>;

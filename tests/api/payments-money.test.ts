@@ -274,3 +274,74 @@ describe('the roster says how each seat was paid', () => {
     expect(lines.find((l) => l.includes(gone.email))).toContain('"Refunded"');
   });
 });
+
+describe('installments in settings', () => {
+  it('next due date, amount left and the card; the card changes on the provider portal page', async () => {
+    const educator = await makePayoutEducator(app);
+    const { learner, purchase } = await paidSeat(app, educator, { priceCents: 9000, installments: 3 });
+    await waitFor(async () => {
+      const [r] = await queryRows<{ n: number }>(app, sql`select count(*)::int as n from payment where purchase_id = ${purchase.id}`);
+      return r.n === 1;
+    }, 'first installment recorded');
+    const res = await get(app, '/api/payments/installments', { cookie: learner.cookie });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.plans).toHaveLength(1);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(body.plans[0]).toMatchObject({
+      installments: 3,
+      paidInstallments: 1,
+      installmentCents: 3000,
+      paidCents: 3000,
+      leftCents: 6000,
+      currency: 'usd',
+      nextAmountCents: 3000,
+      pastDue: false,
+    });
+    // About a month from today (the provider's current period end).
+    const due = Date.parse(body.plans[0].nextDueOn) - Date.parse(today);
+    expect(due / 86400_000).toBeGreaterThanOrEqual(27);
+    expect(due / 86400_000).toBeLessThanOrEqual(32);
+    expect(body.card).toEqual({ brand: 'visa', last4: '4242' });
+
+    const portal = await post(app, '/api/payments/card-update', undefined, { cookie: learner.cookie });
+    expect(portal.statusCode, portal.body).toBe(200);
+    const url = new URL(portal.json().url);
+    expect(url.pathname).toMatch(/^\/sandbox\/billing\/bps_/);
+    const pageRes = await app.inject({ method: 'GET', url: url.pathname });
+    expect(pageRes.statusCode).toBe(200);
+    expect(pageRes.body).toContain('Change your card');
+    const bad = await app.inject({
+      method: 'POST',
+      url: url.pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ number: '4242 4242 4242 4241', exp: '12/34', cvc: '123' }).toString(),
+    });
+    expect(bad.statusCode).toBe(402);
+    expect(bad.body).toMatch(/card number is invalid/);
+    const saved = await app.inject({
+      method: 'POST',
+      url: url.pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ number: '5555 5555 5555 4444', exp: '12/34', cvc: '123' }).toString(),
+    });
+    expect(saved.statusCode).toBe(303);
+    expect(saved.headers.location).toMatch(/\/user\/settings\?card=updated#installments$/);
+    expect((await get(app, '/api/payments/installments', { cookie: learner.cookie })).json().card).toEqual({
+      brand: 'mastercard',
+      last4: '4444',
+    });
+    const [p] = await queryRows<{ subscription_id: string }>(app, sql`select subscription_id from purchase where id = ${purchase.id}`);
+    const sub = await app.stripe().subscriptions.retrieve(p.subscription_id);
+    const pm = await app.stripe().paymentMethods.retrieve(sub.default_payment_method as string);
+    expect(pm.card?.last4).toBe('4444');
+  });
+
+  it('without installments: an empty list, and no card page (400)', async () => {
+    const learner = await makeLearner(app);
+    expect((await get(app, '/api/payments/installments', { cookie: learner.cookie })).json()).toEqual({ plans: [], card: null });
+    const portal = await post(app, '/api/payments/card-update', undefined, { cookie: learner.cookie });
+    expect(portal.statusCode).toBe(400);
+    expect((await get(app, '/api/payments/installments')).statusCode).toBe(401);
+  });
+});
