@@ -202,7 +202,7 @@ export const educatorPayouts = z.object({
 export type EducatorPayouts = z.infer<typeof educatorPayouts>;
 
 /** GET /api/courses/:courseId/sessions/:sessionId/drop-refund: what a drop would refund now. */
-export const dropRefund = z.object({
+export const dropRefundPreview = z.object({
   /** False for a free seat (nothing was paid). */
   paid: z.boolean(),
   /** What the drop refunds, computed by the code that refunds. */
@@ -216,7 +216,7 @@ export const dropRefund = z.object({
   /** An installment plan: dropping cancels the payments still to come. */
   stopsInstallments: z.boolean(),
 });
-export type DropRefund = z.infer<typeof dropRefund>;
+export type DropRefundPreview = z.infer<typeof dropRefundPreview>;
 
 /** GET /api/payments/installments: the caller's installment plans still running (settings). */
 export const myInstallments = z.object({

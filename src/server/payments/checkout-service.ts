@@ -206,7 +206,18 @@ export async function createCourseCheckout(
     clientKey,
     async (purchaseId) => {
       const product = await ensureCourseProduct(app, c);
-      const metadata = { purchase_id: purchaseId, kind: installments ? 'course_installments' : 'course_payment', ...metadataBase };
+      const metadata = {
+        purchase_id: purchaseId,
+        kind: installments ? 'course_installments' : 'course_payment',
+        ...metadataBase,
+        // The card form's words: "3 monthly payments of $40.00, last on ..." (the sandbox reads these).
+        ...(installments
+          ? {
+              installments: String(installments),
+              last_payment_on: installmentDates(dateIn(new Date(), s.timeZone), installments)[installments - 1],
+            }
+          : {}),
+      };
       const common = {
         ui_mode: 'embedded_page' as const,
         customer,

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
-import type { DropRefund } from '../../shared/payments-schemas.js';
+import type { DropRefundPreview } from '../../shared/payments-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { course, enrolment } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
@@ -11,7 +11,7 @@ import { dropRefundFor } from './refund-plans.js';
  * the caller now, computed by the code the drop itself runs (dropRefundFor), so the
  * figure on the drop page is the amount refunded.
  */
-export async function dropRefundPreview(app: AppServices, viewer: Viewer, courseId: string, sessionId: string): Promise<DropRefund> {
+export async function dropRefundPreview(app: AppServices, viewer: Viewer, courseId: string, sessionId: string): Promise<DropRefundPreview> {
   const db = app.database.db;
   const [row] = await db
     .select({ id: enrolment.id, status: enrolment.status, policy: course.refundPolicy, currency: course.currency })

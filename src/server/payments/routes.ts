@@ -7,7 +7,7 @@ import {
   checkoutResult,
   cardUpdate,
   checkoutSummary,
-  dropRefund,
+  dropRefundPreview as dropRefundPreviewResult,
   myInstallments as myInstallmentsResult,
   courseCheckoutInput,
   courseSubscriptionInput,
@@ -252,7 +252,7 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
         tags,
         summary: 'What dropping this session would refund you now (the drop page shows it)',
         params: z.object({ courseId: z.uuid('Unknown course'), sessionId: z.uuid('Unknown session') }),
-        response: { 200: dropRefund, ...errors },
+        response: { 200: dropRefundPreviewResult, ...errors },
       },
     },
     async (request, reply) => {
