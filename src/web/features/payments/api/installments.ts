@@ -11,4 +11,3 @@ export const myInstallmentsQuery = queryOptions({
 
 /** POST /api/payments/card-update: the provider's page to change the card. */
 export const startCardUpdate = () => api<CardUpdate>('/api/payments/card-update', { method: 'POST' });
-
