@@ -12,6 +12,9 @@ import { formatDate, money } from '@web/lib/format';
 import { paths } from '@web/lib/paths';
 import { myInstallmentsQuery, startCardUpdate } from './api/installments';
 
+const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover' };
+const brandName = (brand: string) => BRANDS[brand] ?? `${brand.charAt(0).toUpperCase()}${brand.slice(1)} card`;
+
 /**
  * Settings: the installment plans still running, each with what is paid, what is left and
  * the next due date, and one button to change the card that pays them (the provider's
@@ -115,7 +118,9 @@ export function InstallmentsCard() {
         <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
           <p className="flex items-center gap-2 text-sm text-slate-700">
             <CreditCard className="h-4 w-4 text-slate-500" aria-hidden="true" />
-            {data.card ? `Paid with the ${data.card.brand} card ending in ${data.card.last4}` : 'Paid with the card you used at checkout'}
+            {data.card
+              ? `Paid with your ${brandName(data.card.brand)} ending in ${data.card.last4}`
+              : 'Paid with the card you used at checkout'}
           </p>
           <Button variant="secondary" onClick={() => change.mutate()} loading={change.isPending}>
             Change card
