@@ -93,9 +93,6 @@ export const money = formatMoney;
 /** A fee or refund taken off: "−$12.00". */
 export const deduction = formatDeduction;
 
-/** "3 × $33.34 monthly" for installments. */
-export const installmentsLabel = (n: number, eachCents: number, currency: string) => `${n} × ${money(eachCents, currency)} monthly`;
-
 /** "Installment 2 of 3" for a payment of an installment plan; null for a one-off payment. */
 export const sequenceLabel = (sequence: number, installments: number | null) =>
   installments ? `Installment ${sequence} of ${installments}` : null;
