@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { CalendarDays, CreditCard, ShieldCheck, Users } from 'lucide-react';
@@ -198,12 +198,15 @@ function Checkout({
   });
   const full = summary.session.seatsLeft <= 0;
   const checkout = checkouts[chosen];
-  const { mutate, isPending, isError, variables } = start;
+  const { mutate, isPending, variables } = start;
   // The card form of the chosen way to pay opens with the page (and on a change of choice).
+  // Once per choice (a ref, so a re-run of the effect, e.g. React's strict mode, opens no second purchase).
+  const requested = useRef(new Set<Plan>());
   useEffect(() => {
-    if (full || checkout || isPending || (isError && variables === chosen)) return;
+    if (full || checkout || isPending || requested.current.has(chosen)) return;
+    requested.current.add(chosen);
     mutate(chosen);
-  }, [chosen, full, checkout, isPending, isError, variables, mutate]);
+  }, [chosen, full, checkout, isPending, mutate]);
   const error = start.error;
 
   return (
