@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { INT32_MAX, isoDate, isoDateTime, isTimeZone, str } from './input-schemas.js';
+import { MIN_INSTALLMENT_CENTS, maxInstallmentsFor } from './payments.js';
+import { formatMoney } from './money.js';
 import {
   CATEGORY_IDS,
   CURRENCIES,
@@ -56,6 +58,18 @@ export const courseInput = z
       ctx.addIssue({ code: 'custom', path: ['city'], message: 'City is required for an in-person course' });
     if (v.installments && v.priceCents === 0)
       ctx.addIssue({ code: 'custom', path: ['installments'], message: 'A free course cannot be paid in installments' });
+    else if (v.installments && v.installments > maxInstallmentsFor(v.priceCents)) {
+      const max = maxInstallmentsFor(v.priceCents);
+      const min = formatMoney(MIN_INSTALLMENT_CENTS, v.currency ?? 'usd');
+      ctx.addIssue({
+        code: 'custom',
+        path: ['installments'],
+        message:
+          max >= 2
+            ? `Each monthly payment must be at least ${min}: at most ${max} installments at this price`
+            : `Each monthly payment must be at least ${min}: this price is paid in one payment`,
+      });
+    }
   });
 export type CourseInput = z.input<typeof courseInput>;
 
@@ -253,6 +267,21 @@ export const enrolmentResult = z.object({
 });
 export type EnrolmentResult = z.infer<typeof enrolmentResult>;
 
+/**
+ * How a roster row's seat was paid: free (nothing to pay), paid (in full, or every
+ * installment), installments (k of N paid so far), past due (an installment failed),
+ * refunded (money given back, fully or in part).
+ */
+export const ROSTER_PAYMENT_STATUSES = ['free', 'paid', 'installments', 'past_due', 'refunded'] as const;
+export const rosterPayment = z.object({
+  status: z.enum(ROSTER_PAYMENT_STATUSES),
+  /** "Paid", "Installments 2 of 3", "Past due", "Refunded", "Partly refunded", "Free": the roster's and the CSV's words. */
+  label: z.string(),
+  paidInstallments: z.number().nullable(),
+  installments: z.number().nullable(),
+});
+export type RosterPayment = z.infer<typeof rosterPayment>;
+
 export const rosterRow = z.object({
   enrolmentId: z.string(),
   sessionId: z.string(),
@@ -260,6 +289,7 @@ export const rosterRow = z.object({
   learnerEmail: z.string(),
   status: z.enum(ENROLMENT_STATUSES),
   enrolledAt: z.string(),
+  payment: rosterPayment,
 });
 
 /** The answer of GET /api/courses/:courseId/roster: every enrolment, with its session's start. */

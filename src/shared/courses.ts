@@ -1,4 +1,6 @@
 /** Course vocabulary shared by the server and the web app (no runtime dependencies). */
+import { formatMoney } from './money.js';
+
 export const CATEGORIES = [
   { id: 'arts', label: 'Arts & Crafts' },
   { id: 'business', label: 'Business' },
@@ -43,5 +45,5 @@ export const MAX_PAGE_SIZE = 100;
 
 export function formatPrice(cents: number, currency: string): string {
   if (cents === 0) return 'Free';
-  return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+  return formatMoney(cents, currency);
 }

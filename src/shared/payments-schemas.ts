@@ -120,9 +120,14 @@ export const checkoutSummary = z.object({
   }),
   priceCents: z.number(),
   currency: z.string(),
-  /** Null: one payment only. */
+  /**
+   * The installments offered for this session (the course's number, limited to a minimum
+   * payment and to a last payment on or before the session's last day); null: one payment only.
+   */
   installments: z.number().nullable(),
   installmentCents: z.number().nullable(),
+  /** The day of the last installment (YYYY-MM-DD) when paying in installments from today. */
+  lastInstallmentOn: z.string().nullable(),
   customer: z.string(),
 });
 export type CheckoutSummary = z.infer<typeof checkoutSummary>;
@@ -158,16 +163,24 @@ export const educatorPayouts = z.object({
     })
     .nullable(),
   plan: z.object({ id: z.string(), feePercent: z.number() }),
-  totals: z.object({
-    grossCents: z.number(),
-    feeCents: z.number(),
-    refundedCents: z.number(),
-    netCents: z.number(),
-    currency: z.string(),
-    sales: z.number(),
-  }),
-  /** Net per day, last 30 days (for the chart). */
-  daily: z.array(z.object({ day: z.string(), netCents: z.number() })),
+  /**
+   * One total per currency sold in (sorted by currency code): amounts in different
+   * currencies are never added. Net = gross - fee - refunded + fee refunded.
+   */
+  totals: z.array(
+    z.object({
+      currency: z.string(),
+      grossCents: z.number(),
+      feeCents: z.number(),
+      refundedCents: z.number(),
+      /** The platform's fee given back with refunds (all of it on a full refund). */
+      feeRefundedCents: z.number(),
+      netCents: z.number(),
+      sales: z.number(),
+    }),
+  ),
+  /** Net per day and currency, last 30 days (for the chart). */
+  daily: z.array(z.object({ day: z.string(), currency: z.string(), netCents: z.number() })),
   sales: z.array(
     z.object({
       id: z.string(),
@@ -178,6 +191,7 @@ export const educatorPayouts = z.object({
       amountCents: z.number(),
       feeCents: z.number(),
       refundedCents: z.number(),
+      feeRefundedCents: z.number(),
       netCents: z.number(),
       currency: z.string(),
       sequence: z.number(),
@@ -186,3 +200,49 @@ export const educatorPayouts = z.object({
   ),
 });
 export type EducatorPayouts = z.infer<typeof educatorPayouts>;
+
+/** GET /api/courses/:courseId/sessions/:sessionId/drop-refund: what a drop would refund now. */
+export const dropRefundPreview = z.object({
+  /** False for a free seat (nothing was paid). */
+  paid: z.boolean(),
+  /** What the drop refunds, computed by the code that refunds. */
+  amountCents: z.number(),
+  /** What was paid and not yet refunded. */
+  paidCents: z.number(),
+  currency: z.string(),
+  /** Everything paid comes back. */
+  full: z.boolean(),
+  policy: z.string(),
+  /** An installment plan: dropping cancels the payments still to come. */
+  stopsInstallments: z.boolean(),
+});
+export type DropRefundPreview = z.infer<typeof dropRefundPreview>;
+
+/** GET /api/payments/installments: the caller's installment plans still running (settings). */
+export const myInstallments = z.object({
+  plans: z.array(
+    z.object({
+      purchaseId: z.string(),
+      courseId: z.string().nullable(),
+      courseTitle: z.string(),
+      installments: z.number(),
+      paidInstallments: z.number(),
+      installmentCents: z.number(),
+      paidCents: z.number(),
+      /** What is still to pay. */
+      leftCents: z.number(),
+      currency: z.string(),
+      /** YYYY-MM-DD of the next payment; null when none is due. */
+      nextDueOn: z.string().nullable(),
+      nextAmountCents: z.number(),
+      pastDue: z.boolean(),
+    }),
+  ),
+  /** The card that pays them (the customer's default), if known. */
+  card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+});
+export type MyInstallments = z.infer<typeof myInstallments>;
+
+/** POST /api/payments/card-update: where to change the card (the provider's customer portal). */
+export const cardUpdate = z.object({ url: z.string() });
+export type CardUpdate = z.infer<typeof cardUpdate>;

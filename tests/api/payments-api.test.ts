@@ -170,7 +170,7 @@ describe('course checkout: refused before any money moves', () => {
     const three = await makePublishedCourse(app, educator, { course: { priceCents: 9000, installments: 3 } });
     const wrong = await startCheckout(app, learner, three.courseId, three.sessionId, 9000, 6);
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().error.message).toBe('This course is paid in 3 monthly installments');
+    expect(wrong.json().error.message).toBe('This session is paid in 3 monthly installments');
   });
 
   it('a full session answers 409 "This session is full" before paying', async () => {

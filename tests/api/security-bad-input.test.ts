@@ -170,7 +170,7 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
     course: c.ids.paidCourse,
     session: c.ids.paidSession,
     price: 4900,
-    installments: 3,
+    installments: 2,
   }),
   'POST /api/stripe/create-embedded-checkout-session': (c) => ({
     customer: c.educator.customer,
@@ -233,7 +233,7 @@ beforeAll(async () => {
 
   const educator = await makePayoutEducator(app);
   const free = await makePublishedCourse(app, educator);
-  const paid = await makePublishedCourse(app, educator, { course: { priceCents: 4900, installments: 3 } });
+  const paid = await makePublishedCourse(app, educator, { course: { priceCents: 4900, installments: 2 } });
   const [spareClassTime] = await makeClassTimes(app, educator, free.courseId, free.sessionId, classTimeBody(50));
   const learner = await makeLearner(app);
   expect((await enrol(app, learner, free.courseId, free.sessionId)).statusCode).toBe(200);

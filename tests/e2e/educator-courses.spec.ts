@@ -154,8 +154,16 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await expect(page.getByText('Enter the price as a number, like 49 or 49.50')).toBeVisible();
     await page.getByLabel('Price', { exact: true }).fill('120');
     await page.getByLabel('Monthly installments', { exact: true }).check();
+    // Each payment at least $20.00: $120 offers 2 to 6 months, not 24.
+    await expect(page.getByLabel('Number of monthly installments').locator('option')).toHaveText([
+      '2 months',
+      '3 months',
+      '4 months',
+      '5 months',
+      '6 months',
+    ]);
     await page.getByLabel('Number of monthly installments').selectOption('4');
-    await expect(page.getByText('4 × $30.00 a month.')).toBeVisible();
+    await expect(page.getByText('4 monthly payments of $30.00.')).toBeVisible();
     await page.getByLabel('In person', { exact: true }).check();
     await page.getByRole('button', { name: 'Save draft' }).click();
     await expect(page.getByText('City is required for an in-person course')).toBeVisible();

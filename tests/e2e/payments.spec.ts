@@ -40,16 +40,24 @@ async function myEnrolment(context: BrowserContext, course: PaidCourse): Promise
   return view.sessions.find((s) => s.id === course.sessionId)?.myEnrolment?.status ?? null;
 }
 
-/** From the course's enrol page to the card form: the order summary, then "Continue to payment". */
+/**
+ * Paying is one page: from the course page, Enrol opens the checkout with the order
+ * summary, how to pay and the card form at once (no "Continue to payment" step).
+ */
 async function openCardForm(page: Page, course: PaidCourse, how: 'full' | 'installments' = 'full') {
-  await page.goto(`/course/${course.courseId}/session/${course.sessionId}/enroll`);
-  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await page.goto(`/course/${course.courseId}`);
+  await page
+    .getByRole('link', { name: /^Enrol in the session of/ })
+    .first()
+    .click();
   await expect(page).toHaveURL(new RegExp(`/course/checkout\\?course=${course.courseId}&session=${course.sessionId}$`));
   await expect(page.getByRole('heading', { name: 'Checkout', level: 1 })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Order summary' })).toContainText(course.title);
+  await expect(page.getByRole('button', { name: 'Continue to payment' })).toHaveCount(0);
   if (how === 'installments') await page.getByRole('radio', { name: /monthly installments/ }).check();
-  await page.getByRole('button', { name: 'Continue to payment' }).click();
-  await expect(page.frameLocator('iframe[title="Secure card payment"]').getByLabel('Card number')).toBeVisible();
+  const form = page.frameLocator('iframe[title="Secure card payment"]');
+  await expect(form.getByLabel('Card number')).toBeVisible();
+  await expect(form.getByRole('heading', { name: how === 'installments' ? 'Subscribe' : 'Pay' })).toBeVisible();
 }
 
 test('a learner pays once with 4242 and is enrolled; the course is on their dashboard', async ({ page, context }) => {
@@ -57,26 +65,36 @@ test('a learner pays once with 4242 and is enrolled; the course is on their dash
   const course = await paidCourseOnSale({ priceCents: 10000, installments: 3, title: 'Botanical drawing in ink' });
   await logIn(context, await createVerifiedUser({ firstName: 'Ada', lastName: 'Byron' }));
 
-  await test.step('the order summary shows the price, the seats and the refund policy, and offers installments', async () => {
-    await page.goto(`/course/${course.courseId}/session/${course.sessionId}/enroll`);
-    await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await test.step('one page: Enrol opens the order summary, the payment options and the card form together', async () => {
+    await openCardForm(page, course);
     const summary = page.getByRole('region', { name: 'Order summary' });
     await expect(summary).toContainText('Botanical drawing in ink');
     await expect(summary).toContainText('$100.00');
     await expect(summary).toContainText('8 seats left');
     await expect(summary).toContainText('Moderate refund policy');
     await expect(page.getByRole('radio', { name: /Pay in full/ })).toBeChecked();
-    await page.getByRole('radio', { name: /3 monthly installments/ }).check();
-    await expect(summary).toContainText('3 × $33.34 monthly');
-    await expect(summary).toContainText('total $100.02');
     await checkPage(page, 'checkout');
-    await page.getByRole('radio', { name: /Pay in full/ }).check();
   });
 
-  await test.step('the card form appears in the page; 4242 pays', async () => {
-    await page.getByRole('button', { name: 'Continue to payment' }).click();
-    await expect(page.frameLocator('iframe[title="Secure card payment"]').getByLabel('Card number')).toBeVisible();
-    await checkPage(page, 'checkout-card');
+  await test.step('installments say "3 monthly payments of $33.34, last on ..." on the page and in the card form', async () => {
+    await page.getByRole('radio', { name: /3 monthly installments/ }).check();
+    const terms = page.getByTestId('installment-terms');
+    await expect(terms).toHaveText(/^3 monthly payments of \$33\.34, last on \w{3},? \d{1,2} \w{3} \d{4}\.$/);
+    const summary = page.getByRole('region', { name: 'Order summary' });
+    await expect(summary).toContainText('$33.34 today');
+    await expect(summary).toContainText('total $100.02');
+    const form = page.frameLocator('iframe[title="Secure card payment"]');
+    await expect(form.getByText(/^3 monthly payments of \$33\.34, last on \d{1,2} \w{3} \d{4}$/)).toBeVisible();
+    await checkPage(page, 'checkout-installments');
+    await page.screenshot({ path: 'test-results/money-checkout-installments-1280.png', fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: 'test-results/money-checkout-installments-390.png', fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.getByRole('radio', { name: /Pay in full/ }).check();
+    await expect(form.getByRole('heading', { name: 'Pay' })).toBeVisible();
+  });
+
+  await test.step('4242 pays in the same page', async () => {
     await payWithCard(page, TEST_CARDS.success);
   });
 
@@ -102,6 +120,10 @@ test('a learner pays once with 4242 and is enrolled; the course is on their dash
 
   await test.step('dropping before the first class refunds everything, and the drop page says so', async () => {
     await page.goto(`/course/${course.courseId}/session/${course.sessionId}/drop`);
+    // Before dropping, the page shows the amount the drop refunds.
+    await expect(page.getByText('You get back everything you paid')).toBeVisible();
+    await expect(page.getByTestId('refund-due')).toHaveText('$100.00');
+    await checkPage(page, 'drop');
     await page.getByRole('button', { name: 'Drop this session' }).click();
     await expect(page.getByRole('heading', { name: 'You have left this session' })).toBeVisible();
     await expect(page.getByText('Refunded in full')).toBeVisible();
@@ -125,6 +147,35 @@ test('a learner pays in 3 installments; the test clock runs 3 months: 3 invoices
   await payWithCard(page, TEST_CARDS.success);
   await expect(page.getByRole('heading', { name: "You're enrolled" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText(/\$30\.00 paid today, the first of 3 monthly installments/)).toBeVisible();
+
+  await test.step('settings show the installments: next due date, amount left, and a card change on the provider page', async () => {
+    await page.goto('/user/settings');
+    const plans = page.getByRole('region', { name: 'Installments' });
+    await expect(async () => {
+      await page.reload();
+      await expect(plans.getByText('1 of 3 paid')).toBeVisible({ timeout: 2000 });
+    }).toPass({ timeout: 20_000 });
+    await expect(plans).toContainText(course.title);
+    await expect(plans).toContainText(/Next payment\s*\$30\.00 on \w{3},? \d{1,2} \w{3} \d{4}/);
+    await expect(plans).toContainText(/Left to pay\s*\$60\.00/);
+    await expect(plans).toContainText('Paid with your Visa ending in 4242');
+    await checkPage(page, 'settings-installments');
+    await page.screenshot({ path: 'test-results/money-settings-1280.png', fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await plans.screenshot({ path: 'test-results/money-settings-390.png' });
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await plans.getByRole('button', { name: 'Change card' }).click();
+    await expect(page).toHaveURL(/\/sandbox\/billing\/bps_/);
+    await expect(page.getByRole('heading', { name: 'Change your card' })).toBeVisible();
+    expect(await seriousViolations(page), 'axe on the card update page').toEqual([]);
+    await page.getByLabel('Card number').fill('5555 5555 5555 4444');
+    await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+    await page.getByLabel('CVC').fill('123');
+    await page.getByRole('button', { name: 'Save card' }).click();
+    await expect(page).toHaveURL(/\/user\/settings\?card=updated#installments$/);
+    await expect(page.getByText('Your card is changed')).toBeVisible();
+    await expect(plans).toContainText('Paid with your Mastercard ending in 4444');
+  });
 
   const config = await context.request.get(`${BASE_URL}/api/stripe/config`);
   const customer = ((await config.json()) as { customer: string }).customer;
@@ -228,6 +279,14 @@ test('an educator sets up payouts, publishes a paid course, a learner buys it: t
     await expect(totals).toContainText('$90.00');
     await expect(page.getByRole('region', { name: 'Payouts' })).toContainText('Charges — enabled');
     await checkPage(page, 'educator-dashboard');
+  });
+
+  await test.step('the roster says how the seat was paid', async () => {
+    await page.goto(`/course/${course.courseId}/enrollment`);
+    const table = page.getByRole('table');
+    await expect(table.getByRole('columnheader', { name: 'Payment' })).toBeVisible();
+    await expect(table.getByRole('row').filter({ hasText: 'Grace Murray' })).toContainText('Paid');
+    await checkPage(page, 'roster');
   });
 });
 

@@ -291,7 +291,12 @@ export async function createPaidCourse(
       ...(opts.currency && { currency: opts.currency }),
       ...(opts.refundPolicy && { refundPolicy: opts.refundPolicy }),
     },
-    session: { startsOn: dayFromNow(startsIn), endsOn: dayFromNow(startsIn + 40), capacity: opts.capacity ?? 8 },
+    // Installments end before the session does: a plan of N months needs a session that long.
+    session: {
+      startsOn: dayFromNow(startsIn),
+      endsOn: dayFromNow(Math.max(startsIn + 40, (opts.installments ?? 0) * 31)),
+      capacity: opts.capacity ?? 8,
+    },
     classTimes: {
       startsAt: londonTime(startsIn + 1, 18, 0),
       endsAt: londonTime(startsIn + 1, 19, 30),

@@ -83,7 +83,7 @@ export const courseBody = (overrides: Record<string, unknown> = {}) => ({
 
 export const sessionBody = (overrides: Record<string, unknown> = {}) => ({
   startsOn: dayFromNow(30),
-  endsOn: dayFromNow(60),
+  endsOn: dayFromNow(100),
   capacity: 10,
   minToRun: 1,
   timeZone: 'Europe/London',

@@ -6,6 +6,7 @@ import { checkoutRoutes } from './api/checkout.js';
 import { connectRoutes } from './api/connect.js';
 import { customerAndPriceRoutes } from './api/customers-and-prices.js';
 import { paymentRoutes } from './api/payments.js';
+import { billingPortalRoutes } from './api/billing-portal.js';
 import { createRouter } from './api/router.js';
 import { StripeError } from './errors.js';
 import { parseForm } from './form.js';
@@ -159,6 +160,7 @@ export const stripeSandbox = fp<StripeSandboxOptions>(
           checkoutRoutes(router);
           paymentRoutes(router);
           billingRoutes(router);
+          billingPortalRoutes(router);
           connectRoutes(router);
         },
         { prefix: '/v1' },

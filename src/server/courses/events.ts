@@ -1,4 +1,4 @@
-import type { DropRefund } from '../../shared/courses-schemas.js';
+import type { DropRefund, RosterPayment } from '../../shared/courses-schemas.js';
 import { DomainEvents } from '../events/domain-events.js';
 
 /**
@@ -31,6 +31,11 @@ export type CourseEventMap = {
   'course-session.changed': { event: { courseId: string; courseSessionId: string; change: 'class-times-added' | 'class-time-removed' } };
   /** A learner published a review of a course (`created`: a first review, not an edit). */
   'review.posted': { event: { reviewId: string; courseId: string; learnerId: string; rating: number; created: boolean } };
+  /**
+   * The educator's roster is being read: a listener answers how each enrolment was paid
+   * (payments), keyed by enrolment id; one with no answer is free.
+   */
+  'roster.reading': { event: { courseId: string; enrolmentIds: string[] }; reply: Record<string, RosterPayment> };
   /** Learners on the waitlist got a seat (capacity raised, a seat freed). */
   'waitlist.promoted': { event: { courseId: string; courseSessionId: string; learnerIds: string[] } };
 };

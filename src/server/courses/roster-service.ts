@@ -4,6 +4,9 @@ import { user } from '../db/schema/accounts.js';
 import { courseSession, enrolment } from '../db/schema/courses.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { ownedCourse } from './access.js';
+import type { RosterPayment } from '../../shared/courses-schemas.js';
+
+const FREE: RosterPayment = { status: 'free', label: 'Free', paidInstallments: null, installments: null };
 
 /** The educator's roster: every enrolment of every session of their course. */
 export async function getRoster(app: AppServices, viewer: Viewer, courseId: string) {
@@ -25,6 +28,11 @@ export async function getRoster(app: AppServices, viewer: Viewer, courseId: stri
     .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
     .where(eq(enrolment.courseId, courseId))
     .orderBy(asc(courseSession.startsOn), asc(enrolment.createdAt));
+  // How each seat was paid: payments answers (courses never imports it).
+  const committed = await app.courseEvents.transaction(db, async (_tx, announce) =>
+    announce('roster.reading', { courseId, enrolmentIds: rows.map((r) => r.enrolmentId) }),
+  );
+  const payments = Object.assign({}, ...committed.replies('roster.reading')) as Record<string, RosterPayment>;
   return {
     course: c,
     rows: rows.map((r) => ({
@@ -35,6 +43,7 @@ export async function getRoster(app: AppServices, viewer: Viewer, courseId: stri
       learnerEmail: r.email,
       status: r.status,
       enrolledAt: r.enrolledAt.toISOString(),
+      payment: payments[r.enrolmentId] ?? FREE,
     })),
   };
 }
@@ -46,7 +55,9 @@ const cell = (v: string) => {
 };
 
 export function rosterCsv(rows: Awaited<ReturnType<typeof getRoster>>['rows']): string {
-  const header = ['Session start', 'Name', 'Email', 'Status', 'Enrolled at'];
-  const lines = rows.map((r) => [r.sessionStartsOn, r.learnerName, r.learnerEmail, r.status, r.enrolledAt].map(cell).join(','));
+  const header = ['Session start', 'Name', 'Email', 'Status', 'Payment', 'Enrolled at'];
+  const lines = rows.map((r) =>
+    [r.sessionStartsOn, r.learnerName, r.learnerEmail, r.status, r.payment.label, r.enrolledAt].map(cell).join(','),
+  );
   return [header.map(cell).join(','), ...lines].join('\r\n') + '\r\n';
 }

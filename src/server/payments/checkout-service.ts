@@ -2,7 +2,8 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import type Stripe from 'stripe';
 import { formatPrice } from '../../shared/courses.js';
-import { installmentAmount, planById, platformFee, type PlanId } from '../../shared/payments.js';
+import { installmentAmount, installmentDates, installmentsOffered, planById, platformFee, type PlanId } from '../../shared/payments.js';
+import { dateIn } from '../../shared/time.js';
 import type { CheckoutResult, CheckoutSummary } from '../../shared/payments-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { requireEducator } from '../educators/require-educator.js';
@@ -55,13 +56,23 @@ async function checkCourseCheckout(
     });
   }
   if (input.installments !== undefined) {
-    if (!c.installments)
-      throw new AppError(400, 'no_installments', 'This course is paid in one payment only', {
-        fields: { installments: 'This course does not offer installments' },
-      });
-    if (input.installments !== c.installments) {
-      throw new AppError(400, 'installments_changed', `This course is paid in ${c.installments} monthly installments`, {
-        fields: { installments: `Choose ${c.installments} installments` },
+    const offered = installmentsOffered(c, row.s.endsOn, dateIn(new Date(), row.s.timeZone));
+    if (!offered)
+      throw new AppError(
+        400,
+        'no_installments',
+        c.installments ? 'This session is paid in one payment only' : 'This course is paid in one payment only',
+        {
+          fields: {
+            installments: c.installments
+              ? 'Installments must be at least the minimum payment and end before the session does: pay in one payment'
+              : 'This course does not offer installments',
+          },
+        },
+      );
+    if (input.installments !== offered) {
+      throw new AppError(400, 'installments_changed', `This session is paid in ${offered} monthly installments`, {
+        fields: { installments: `Choose ${offered} installments` },
       });
     }
   }
@@ -195,7 +206,18 @@ export async function createCourseCheckout(
     clientKey,
     async (purchaseId) => {
       const product = await ensureCourseProduct(app, c);
-      const metadata = { purchase_id: purchaseId, kind: installments ? 'course_installments' : 'course_payment', ...metadataBase };
+      const metadata = {
+        purchase_id: purchaseId,
+        kind: installments ? 'course_installments' : 'course_payment',
+        ...metadataBase,
+        // The card form's words: "3 monthly payments of $40.00, last on ..." (the sandbox reads these).
+        ...(installments
+          ? {
+              installments: String(installments),
+              last_payment_on: installmentDates(dateIn(new Date(), s.timeZone), installments)[installments - 1],
+            }
+          : {}),
+      };
       const common = {
         ui_mode: 'embedded_page' as const,
         customer,
@@ -327,6 +349,8 @@ export async function checkoutSummaryFor(
     .orderBy(asc(classTime.startsAt))
     .limit(1);
   const customer = await ensureCustomer(app, viewer.user);
+  const today = dateIn(new Date(), s.timeZone);
+  const offered = installmentsOffered(c, s.endsOn, today);
   return {
     course: {
       id: c.id,
@@ -345,8 +369,9 @@ export async function checkoutSummaryFor(
     },
     priceCents: c.priceCents,
     currency: c.currency,
-    installments: c.installments,
-    installmentCents: c.installments ? installmentAmount(c.priceCents, c.installments) : null,
+    installments: offered,
+    installmentCents: offered ? installmentAmount(c.priceCents, offered) : null,
+    lastInstallmentOn: offered ? installmentDates(today, offered)[offered - 1] : null,
     customer,
   };
 }

@@ -9,6 +9,7 @@ import { ensureCourseProduct } from './products.js';
 import { describe } from './provider-calls.js';
 import { fullRefundPlan, refundPlanForDrop } from './refund-plans.js';
 import { recordRefundDue, runRefundDue } from './refund-due.js';
+import { rosterPayments } from './roster-payments.js';
 import type { RefundPlan } from './refund-policy.js';
 
 /**
@@ -25,6 +26,11 @@ export function subscribeToCourses(app: AppServices) {
     // refund policy gives back is planned and recorded in refund_due, in the drop's transaction.
     const plan = await refundPlanForDrop(tx, e.enrolmentId);
     return plan ? () => finishDrop(app, e.learner, plan) : undefined;
+  });
+  // The roster's payment column: how each seat was paid.
+  events.inTransaction('roster.reading', async (tx, e) => {
+    const statuses = await rosterPayments(tx, e.enrolmentIds);
+    return async () => statuses;
   });
   events.inTransaction('course-session.cancelled', async (tx, e) => {
     const plans = await refundCancelledSession(tx, e.courseSessionId);

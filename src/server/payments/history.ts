@@ -8,6 +8,7 @@ import { user } from '../db/schema/accounts.js';
 import { course } from '../db/schema/courses.js';
 import { payment, payoutAccount, purchase, refundDue } from '../db/schema/payments.js';
 import { refreshOwnAccount } from './connect-service.js';
+import { netOf } from '../../shared/money.js';
 
 /** GET /api/payments: the caller's payments with receipts, newest first. */
 export async function paymentHistoryFor(app: AppServices, viewer: Viewer) {
@@ -64,26 +65,31 @@ export async function educatorPayoutsFor(app: AppServices, viewer: Viewer, refre
   const [acct] = await db.select().from(payoutAccount).where(eq(payoutAccount.userId, viewer.user.id)).limit(1);
   const pro = acct?.plan === 'pro' ? planById('educator-pro') : null;
   const feePercent = pro?.feePercent ?? app.config.payments.platformFeePercent;
-  const net = sql<number>`(${payment.amountCents} - ${payment.feeCents} - ${payment.refundedCents})`;
-  const [totals] = await db
+  const net = sql<number>`(${payment.amountCents} - ${payment.feeCents} - ${payment.refundedCents} + ${payment.feeRefundedCents})`;
+  // One total per currency: amounts in different currencies are never added.
+  const totals = await db
     .select({
+      currency: payment.currency,
       gross: sql<number>`coalesce(sum(${payment.amountCents}), 0)::int`,
       fee: sql<number>`coalesce(sum(${payment.feeCents}), 0)::int`,
       refunded: sql<number>`coalesce(sum(${payment.refundedCents}), 0)::int`,
+      feeRefunded: sql<number>`coalesce(sum(${payment.feeRefundedCents}), 0)::int`,
       sales: sql<number>`count(*)::int`,
-      currency: sql<string | null>`min(${payment.currency})`,
     })
     .from(payment)
-    .where(eq(payment.educatorId, viewer.user.id));
+    .where(eq(payment.educatorId, viewer.user.id))
+    .groupBy(payment.currency)
+    .orderBy(payment.currency);
   const daily = await db
     .select({
       day: sql<string>`to_char(date_trunc('day', ${payment.paidAt} at time zone 'UTC'), 'YYYY-MM-DD')`,
+      currency: payment.currency,
       netCents: sql<number>`sum(${net})::int`,
     })
     .from(payment)
     .where(sql`${payment.educatorId} = ${viewer.user.id} and ${payment.paidAt} >= now() - interval '30 days'`)
-    .groupBy(sql`1`)
-    .orderBy(sql`1`);
+    .groupBy(sql`1`, payment.currency)
+    .orderBy(sql`1`, payment.currency);
   const sales = await db
     .select({
       p: payment,
@@ -112,15 +118,16 @@ export async function educatorPayoutsFor(app: AppServices, viewer: Viewer, refre
         }
       : null,
     plan: { id: pro ? pro.id : 'standard', feePercent },
-    totals: {
-      grossCents: Number(totals.gross),
-      feeCents: Number(totals.fee),
-      refundedCents: Number(totals.refunded),
-      netCents: Number(totals.gross) - Number(totals.fee) - Number(totals.refunded),
-      currency: totals.currency ?? 'usd',
-      sales: Number(totals.sales),
-    },
-    daily: daily.map((d) => ({ day: d.day, netCents: Number(d.netCents) })),
+    totals: totals.map((t) => ({
+      currency: t.currency,
+      grossCents: Number(t.gross),
+      feeCents: Number(t.fee),
+      refundedCents: Number(t.refunded),
+      feeRefundedCents: Number(t.feeRefunded),
+      netCents: Number(t.gross) - Number(t.fee) - Number(t.refunded) + Number(t.feeRefunded),
+      sales: Number(t.sales),
+    })),
+    daily: daily.map((d) => ({ day: d.day, currency: d.currency, netCents: Number(d.netCents) })),
     sales: sales.map((s) => ({
       id: s.p.id,
       paidAt: s.p.paidAt.toISOString(),
@@ -130,7 +137,8 @@ export async function educatorPayoutsFor(app: AppServices, viewer: Viewer, refre
       amountCents: s.p.amountCents,
       feeCents: s.p.feeCents,
       refundedCents: s.p.refundedCents,
-      netCents: s.p.amountCents - s.p.feeCents - s.p.refundedCents,
+      feeRefundedCents: s.p.feeRefundedCents,
+      netCents: netOf(s.p),
       currency: s.p.currency,
       sequence: s.p.sequence,
       installments: s.kind === 'course_installments' ? s.installments : null,

@@ -44,7 +44,9 @@ export async function executeRefundPlan(
           amount: item.amountCents,
           reason: 'requested_by_customer',
           reverse_transfer: true,
-          refund_application_fee: plan.share === 1,
+          // The platform's fee comes back with the money: all of it on a full refund, in
+          // proportion on a partial one (Stripe's rule for refund_application_fee).
+          refund_application_fee: true,
           metadata: { purchase_id: plan.purchaseId, sequence: String(item.sequence), why: plan.reason },
         },
         { idempotencyKey: refundKey(plan.purchaseId, item.sequence) },
@@ -56,6 +58,16 @@ export async function executeRefundPlan(
           refundedCents: sql`least(${payment.amountCents}, greatest(${payment.refundedCents}, ${item.refundedCents + refund.amount}))`,
         })
         .where(eq(payment.id, item.paymentId));
+      // The fee given back is the provider's figure (read now; charge.refunded re-reads it too).
+      const refundedCharge = idOf(refund.charge);
+      if (refundedCharge) {
+        await handleChargeRefunded(app, refundedCharge).catch((err: unknown) =>
+          app.log.warn(
+            { err: describe(err), purchase: plan.purchaseId },
+            'payments: could not re-read a refunded charge (the webhook will)',
+          ),
+        );
+      }
       await opts.onStep?.({ kind: 'refund', sequence: item.sequence, refundId: refund.id, amountCents: refund.amount });
     } catch (err) {
       failed = true;
@@ -89,14 +101,17 @@ export async function cancelSubscription(stripe: Stripe, subscriptionId: string,
   }
 }
 
-/** charge.refunded: our payment rows take the provider's refunded amount. */
+/** charge.refunded: our payment rows take the provider's refunded amount and the fee it gave back. */
 export async function handleChargeRefunded(app: AppServices, chargeId: string) {
   const charge = await app.stripe().charges.retrieve(chargeId);
   const pi = idOf(charge.payment_intent);
+  const feeId = idOf(charge.application_fee);
+  const feeRefunded = feeId ? (await app.stripe().applicationFees.retrieve(feeId)).amount_refunded : 0;
   await app.database.db
     .update(payment)
     .set({
       refundedCents: sql`least(${payment.amountCents}, ${charge.amount_refunded})`,
+      feeRefundedCents: sql`least(${payment.feeCents}, ${feeRefunded})`,
       chargeId: sql`coalesce(${payment.chargeId}, ${charge.id})`,
     })
     .where(

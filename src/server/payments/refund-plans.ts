@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { classTime, course, courseSession } from '../db/schema/courses.js';
 import { payment, purchase } from '../db/schema/payments.js';
-import type { Tx } from '../db/transaction.js';
+import type { Conn, Tx } from '../db/transaction.js';
 import { refundShare, type RefundItem, type RefundPlan } from './refund-policy.js';
 import { recordRefundDue } from './refund-due.js';
 
@@ -12,23 +12,28 @@ import { recordRefundDue } from './refund-due.js';
  * (refund-due.ts), so one the provider failed is retried until done.
  */
 
-/** The purchase behind an enrolment being dropped: ends it and plans its refund. */
-export async function refundPlanForDrop(tx: Tx, enrolmentId: string, now = new Date()): Promise<RefundPlan | null> {
-  const [p] = await tx
+/**
+ * What dropping an enrolment gives back, per the course's refund policy: the purchase, the
+ * share and the amount per payment. The one computation behind the drop page's figure
+ * (GET .../drop-refund) and the drop itself, so the amount shown is the amount refunded.
+ */
+export async function dropRefundFor(conn: Conn, enrolmentId: string, opts: { now?: Date; lock?: boolean } = {}) {
+  const q = conn
     .select()
     .from(purchase)
     .where(and(eq(purchase.enrolmentId, enrolmentId), inArray(purchase.status, ['fulfilled', 'past_due', 'completed'])))
-    .for('update')
-    .limit(1);
+    .limit(1)
+    .$dynamic();
+  const [p] = opts.lock ? await q.for('update') : await q;
   if (!p) return null;
-  const [c] = await tx
+  const [c] = await conn
     .select({ refundPolicy: course.refundPolicy })
     .from(course)
     .where(eq(course.id, p.courseId ?? '00000000-0000-0000-0000-000000000000'))
     .limit(1);
-  const firstClassAt = await firstClassOf(tx, p.courseSessionId);
-  const share = firstClassAt ? refundShare(c?.refundPolicy ?? 'moderate', firstClassAt, now) : 1;
-  const paid = await tx.select().from(payment).where(eq(payment.purchaseId, p.id)).orderBy(asc(payment.sequence));
+  const firstClassAt = await firstClassOf(conn, p.courseSessionId);
+  const share = firstClassAt ? refundShare(c?.refundPolicy ?? 'moderate', firstClassAt, opts.now ?? new Date()) : 1;
+  const paid = await conn.select().from(payment).where(eq(payment.purchaseId, p.id)).orderBy(asc(payment.sequence));
   const items: RefundItem[] = paid
     .map((row) => ({
       paymentId: row.id,
@@ -39,6 +44,15 @@ export async function refundPlanForDrop(tx: Tx, enrolmentId: string, now = new D
       amountCents: Math.floor((row.amountCents - row.refundedCents) * share),
     }))
     .filter((i) => i.amountCents > 0);
+  const paidCents = paid.reduce((n, row) => n + row.amountCents - row.refundedCents, 0);
+  return { purchase: p, share, items, paidCents, totalCents: items.reduce((n, i) => n + i.amountCents, 0) };
+}
+
+/** The purchase behind an enrolment being dropped: ends it and plans its refund. */
+export async function refundPlanForDrop(tx: Tx, enrolmentId: string, now = new Date()): Promise<RefundPlan | null> {
+  const due = await dropRefundFor(tx, enrolmentId, { now, lock: true });
+  if (!due) return null;
+  const { purchase: p, share, items } = due;
   await tx.update(purchase).set({ status: 'cancelled', updatedAt: new Date() }).where(eq(purchase.id, p.id));
   const plan: RefundPlan = {
     purchaseId: p.id,
@@ -47,7 +61,7 @@ export async function refundPlanForDrop(tx: Tx, enrolmentId: string, now = new D
     subscriptionId: p.subscriptionId,
     currency: p.currency,
     share,
-    totalCents: items.reduce((n, i) => n + i.amountCents, 0),
+    totalCents: due.totalCents,
     items,
     reason: 'requested_by_customer',
   };
@@ -85,7 +99,7 @@ export async function fullRefundPlan(tx: Tx, purchaseId: string, reason = 'reque
 }
 
 /** The course session's first class time (or its start date at midnight UTC when it has none yet). */
-export async function firstClassOf(tx: Tx, courseSessionId: string | null): Promise<Date | null> {
+export async function firstClassOf(tx: Conn, courseSessionId: string | null): Promise<Date | null> {
   if (!courseSessionId) return null;
   const [t] = await tx
     .select({ at: sql<Date | string | null>`min(${classTime.startsAt})` })

@@ -5,7 +5,10 @@ import { errorBody } from '../../shared/errors.js';
 import {
   accountLinkInput,
   checkoutResult,
+  cardUpdate,
   checkoutSummary,
+  dropRefundPreview as dropRefundPreviewResult,
+  myInstallments as myInstallmentsResult,
   courseCheckoutInput,
   courseSubscriptionInput,
   createAccountInput,
@@ -31,6 +34,8 @@ import { educatorPayoutsFor, paymentHistoryFor } from './history.js';
 import { startRefundRetries } from './refund-due.js';
 import { createProduct } from './products.js';
 import { verifyCheckout } from './verify-checkout.js';
+import { dropRefundPreview } from './drop-refund.js';
+import { myInstallments, startCardUpdate } from './my-installments.js';
 import { webhookRoutes } from './webhook.js';
 
 /** The client's Idempotency-Key header (a retried checkout call answers the same session). */
@@ -238,6 +243,49 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
       const refresh = request.query.refresh === '1' || request.query.refresh === 'true';
       return educatorPayoutsFor(app, await app.requireViewer(request), refresh);
     },
+  );
+
+  r.get(
+    '/api/courses/:courseId/sessions/:sessionId/drop-refund',
+    {
+      schema: {
+        tags,
+        summary: 'What dropping this session would refund you now (the drop page shows it)',
+        params: z.object({ courseId: z.uuid('Unknown course'), sessionId: z.uuid('Unknown session') }),
+        response: { 200: dropRefundPreviewResult, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return dropRefundPreview(app, await app.requireViewer(request), request.params.courseId, request.params.sessionId);
+    },
+  );
+
+  r.get(
+    '/api/payments/installments',
+    {
+      schema: {
+        tags,
+        summary: 'Your installment plans still running: next due date, amount left, the card that pays',
+        response: { 200: myInstallmentsResult, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return myInstallments(app, await app.requireViewer(request));
+    },
+  );
+
+  r.post(
+    '/api/payments/card-update',
+    {
+      schema: {
+        tags,
+        summary: 'A page to change the card of your installments (the provider customer portal)',
+        response: { 200: cardUpdate, ...errors, 502: errorBody },
+      },
+    },
+    async (request) => startCardUpdate(app, await app.requireViewer(request)),
   );
 
   r.get(

@@ -1,5 +1,6 @@
 import { CATEGORIES, LEVELS, REFUND_POLICIES } from '@shared/courses';
 import { dateIn } from '@shared/time';
+import { formatDeduction, formatMoney } from '@shared/money';
 
 /** Display helpers of every screen: labels, dates, times and money, one spelling each. */
 export const categoryLabel = (id: string) => CATEGORIES.find((c) => c.id === id)?.label ?? id;
@@ -83,13 +84,14 @@ export function startsIn(isoDate: string, now = new Date()): string {
   return `on ${shortDayFormat.format(asUtc(isoDate))}`;
 }
 
-/** "$100.00" for cents (zero is "$0.00", unlike a course price where zero reads "Free"). */
-export function money(cents: number, currency: string): string {
-  return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
-}
-
-/** "3 × $33.34 monthly" for installments. */
-export const installmentsLabel = (n: number, eachCents: number, currency: string) => `${n} × ${money(eachCents, currency)} monthly`;
+/**
+ * "$100.00" for cents, "−$12.00" below zero (zero is "$0.00", unlike a course price where
+ * zero reads "Free"): the one money format of the app (src/shared/money.ts, also used by
+ * emails and CSV on the server).
+ */
+export const money = formatMoney;
+/** A fee or refund taken off: "−$12.00". */
+export const deduction = formatDeduction;
 
 /** "Installment 2 of 3" for a payment of an installment plan; null for a one-off payment. */
 export const sequenceLabel = (sequence: number, installments: number | null) =>

@@ -23,6 +23,8 @@ export const queryKeys = {
   checkoutSummary: (courseId: string, sessionId: string) => ['payments', 'checkout', courseId, sessionId] as const,
   checkoutVerification: (checkoutId: string) => ['payments', 'verify', checkoutId] as const,
   paymentHistory: ['payments', 'history'] as const,
+  myInstallments: ['payments', 'installments'] as const,
+  dropRefund: (courseId: string, sessionId: string) => ['payments', 'drop-refund', courseId, sessionId] as const,
   /** Both forms of the payouts query (stored and re-read from the provider). */
   payouts: ['payments', 'payouts'] as const,
   payoutsFrom: (source: 'fresh' | 'stored') => ['payments', 'payouts', source] as const,

@@ -1,7 +1,9 @@
-import { invalidRequest, missingParam } from '../errors.js';
+import { sql } from 'drizzle-orm';
+import { invalidRequest, missingParam, noSuch } from '../errors.js';
+import { sandboxObject } from '../schema.js';
 import * as shapes from '../shapes.js';
 import type Stripe from 'stripe';
-import { emit, get, insert, list, listEnvelope, save, unixNow, type Obj } from '../store.js';
+import { emit, find, get, insert, list, listEnvelope, save, unixNow, type Ctx, type Obj } from '../store.js';
 import { page, type Router } from './router.js';
 
 const money = (cents: number, currency: string) =>
@@ -73,9 +75,14 @@ export function paymentRoutes(r: Router) {
       reverse_transfer: reverseTransfer,
     }) as Obj;
     // Connect bookkeeping for the Express dashboard: what goes back from the account.
+    // Stripe: a full refund with refund_application_fee returns the whole fee, a partial one the
+    // fee in proportion to the amount refunded. Counted on the running total, so partial
+    // refunds that add up to the whole charge return exactly the whole fee.
     const transferred = charge.amount - (charge.application_fee_amount ?? 0);
-    const feeRefunded =
-      refundFee && charge.application_fee_amount ? Math.round((charge.application_fee_amount * amount) / charge.amount) : 0;
+    const fee = charge.application_fee_amount ?? 0;
+    const feeBefore = charge._sandbox?.fee_refunded ?? 0;
+    const feeAfter = refundFee && fee ? Math.round((fee * (charge.amount_refunded + amount)) / charge.amount) : feeBefore;
+    const feeRefunded = Math.max(0, Math.min(fee, feeAfter) - feeBefore);
     refund._sandbox = {
       reversed: reverseTransfer ? Math.round((transferred * amount) / charge.amount) : 0,
       fee_refunded: feeRefunded,
@@ -85,11 +92,30 @@ export function paymentRoutes(r: Router) {
     const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
     charge.amount_refunded += amount;
     charge.refunded = charge.amount_refunded >= charge.amount;
+    charge._sandbox = { ...(charge._sandbox ?? {}), fee_refunded: feeBefore + feeRefunded };
     await save(ctx, charge);
     await emit(ctx, 'refund.created', refund);
     await emit(ctx, 'charge.refunded', charge, { previousAttributes: previous });
     return refund;
   });
+  // Application fees (the platform's fee on a destination charge), as Stripe shows them:
+  // `amount_refunded` grows with refunds made with refund_application_fee.
+  r.get('/application_fees/:id', async ({ ctx, path }) => {
+    const charge = path.id.startsWith('fee_') ? await find(ctx, `ch_${path.id.slice(4)}`, 'charge', { anyAccount: true }) : null;
+    if (!charge || charge.application_fee !== path.id) throw noSuch('application_fee', path.id);
+    return applicationFee(ctx, charge);
+  });
+  r.get('/application_fees', async ({ ctx, params }) => {
+    const chargeId = params.str('charge');
+    const { data, hasMore } = await list(ctx, 'charge', {
+      ...page(params),
+      where: chargeId ? { id: chargeId } : {},
+      extra: sql`${sandboxObject.data}->>'application_fee' is not null`,
+      anyAccount: true,
+    });
+    return listEnvelope('/v1/application_fees', await Promise.all(data.map((c) => applicationFee(ctx, c))), hasMore);
+  });
+
   r.get('/refunds/:id', ({ ctx, path }) => get(ctx, path.id, 'refund', { anyAccount: true }));
   r.get('/refunds', async ({ ctx, params }) => {
     const { data, hasMore } = await list(ctx, 'refund', {
@@ -99,4 +125,40 @@ export function paymentRoutes(r: Router) {
     });
     return listEnvelope('/v1/refunds', data, hasMore);
   });
+}
+
+/** The application fee of a destination charge, with its refunds (Stripe's `application_fee`). */
+async function applicationFee(ctx: Ctx, charge: Obj): Promise<Stripe.ApplicationFee> {
+  const refunds = (await list(ctx, 'refund', { parent: charge.id, anyAccount: true, limit: 100 })).data;
+  const feeRefunds = refunds
+    .filter((r) => (r._sandbox?.fee_refunded ?? 0) > 0)
+    .map((r) => ({
+      id: `fr_${r.id.slice(3)}`,
+      object: 'fee_refund' as const,
+      amount: r._sandbox.fee_refunded as number,
+      balance_transaction: null,
+      created: r.created as number,
+      currency: charge.currency as string,
+      fee: charge.application_fee as string,
+      metadata: {},
+    }));
+  const amountRefunded = charge._sandbox?.fee_refunded ?? 0;
+  const amount = charge.application_fee_amount ?? 0;
+  return {
+    id: charge.application_fee,
+    object: 'application_fee',
+    account: charge.transfer_data?.destination ?? null,
+    amount,
+    amount_refunded: amountRefunded,
+    application: 'ca_sandbox',
+    balance_transaction: null,
+    charge: charge.id,
+    created: charge.created,
+    currency: charge.currency,
+    fee_source: { charge: charge.id, type: 'charge' },
+    livemode: false,
+    originating_transaction: null,
+    refunded: amount > 0 && amountRefunded >= amount,
+    refunds: { object: 'list', data: feeRefunds, has_more: false, url: `/v1/application_fees/${charge.application_fee}/refunds` },
+  } as unknown as Stripe.ApplicationFee;
 }

@@ -10,6 +10,26 @@ function cadence(price: Stripe.Price): string {
 }
 
 /**
+ * What follows today's payment: "3 monthly payments of $40.00, last on 22 Jan 2027" when
+ * the session's metadata names the number of payments (`installments`, and optionally
+ * `last_payment_on`, YYYY-MM-DD); otherwise Stripe's "Then $40.00 per month".
+ */
+function thenLine(session: Obj, price: Stripe.Price): string {
+  const each = formatMoney(session.amount_total, session.currency);
+  const n = Number(session.metadata?.installments ?? 0);
+  const monthly = price.recurring?.interval === 'month' && price.recurring.interval_count === 1;
+  if (n >= 2 && monthly) {
+    const last = /^\d{4}-\d{2}-\d{2}$/.test(session.metadata?.last_payment_on ?? '')
+      ? new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' }).format(
+          new Date(`${session.metadata.last_payment_on}T00:00:00Z`),
+        )
+      : null;
+    return `${n} monthly payments of ${each}${last ? `, last on ${last}` : ''}`;
+  }
+  return `Then ${each} ${cadence(price)}${n ? `, ${n} payments in total` : ''}`;
+}
+
+/**
  * The checkout form shown where Stripe's Embedded Checkout would be (in an iframe of the
  * app's checkout page). Plain HTML; /sandbox/assets/checkout.js submits it and moves the
  * top window to the return URL once paid.
@@ -20,10 +40,7 @@ export function checkoutPage(session: Obj, clientSecret: string): string {
   const recurring = items.find((li) => li.price?.recurring);
   const summary = recurring
     ? html`<p class="total"><span>Due today</span> <strong>${total}</strong></p>
-        <p class="then">
-          Then ${formatMoney(session.amount_total, session.currency)}
-          ${cadence(recurring.price!)}${session.metadata?.installments ? `, ${session.metadata.installments} payments in total` : ''}
-        </p>`
+        <p class="then">${thenLine(session, recurring.price!)}</p>`
     : html`<p class="total"><span>Total</span> <strong>${total}</strong></p>`;
 
   if (session.status !== 'open') {

@@ -100,3 +100,33 @@ export function expressDashboardPage(acct: Obj, charges: Obj[], refunds: Obj[]):
   </main>`;
   return page({ title: 'Payouts dashboard', body });
 }
+
+/** The customer portal's card update (where Stripe's hosted portal would be). */
+export function cardUpdatePage(session: Obj, opts: { error?: string; last4?: string | null }): string {
+  const back = session.return_url ?? '/';
+  const body = html`<main class="card narrow" aria-labelledby="card-title">
+    <h1 id="card-title">Change your card</h1>
+    <p class="muted">The new card pays your next installments${opts.last4 ? html` (instead of the card ending in ${opts.last4})` : ''}.</p>
+    ${opts.error ? html`<p class="error" role="alert">${opts.error}</p>` : ''}
+    <form method="post" action="/sandbox/billing/${session.id}" class="form">
+      <div class="field">
+        <label for="number">Card number</label
+        ><input id="number" name="number" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required />
+      </div>
+      <div class="row">
+        <div class="field">
+          <label for="exp">Expiry (MM/YY)</label><input id="exp" name="exp" autocomplete="cc-exp" placeholder="12/34" required />
+        </div>
+        <div class="field">
+          <label for="cvc">CVC</label><input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" required />
+        </div>
+      </div>
+      <button type="submit" class="pay">Save card</button>
+    </form>
+    <p><a href="${back}">Back without changing</a></p>
+    <aside class="test-note">
+      <p><strong>Test mode — payments sandbox.</strong> Use 4242 4242 4242 4242, any future date and any CVC.</p>
+    </aside>
+  </main>`;
+  return page({ title: 'Change your card', body });
+}

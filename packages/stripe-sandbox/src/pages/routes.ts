@@ -12,7 +12,7 @@ import * as shapes from '../shapes.js';
 import { emit, find, get, insert, list, save, unixNow, type Ctx, type Obj } from '../store.js';
 import { boundary, clockTime, days } from '../time.js';
 import { checkoutPage } from './checkout.js';
-import { expressDashboardPage, onboardingPage } from './connect.js';
+import { cardUpdatePage, expressDashboardPage, onboardingPage } from './connect.js';
 import { devDashboardPage } from './dashboard.js';
 import { errorPage } from './layout.js';
 import { receiptPage } from './receipt.js';
@@ -116,6 +116,41 @@ export async function sandboxPages(scope: FastifyInstance, sandbox: Sandbox) {
     });
     if (!data || !data.charge.paid) return notFound(reply, 'This receipt');
     return sendHtml(reply, receiptPage(data.charge, data.refunds));
+  });
+
+  // ── The customer portal's card update (billing_portal.session url) ───────────────
+  const portalSession = (id: string) =>
+    sandbox.db.transaction((tx) => find(ctxOf(sandbox, tx), id, 'billing_portal.session', { anyAccount: true }));
+  const currentLast4 = async (customerId: string) =>
+    sandbox.db.transaction(async (tx) => {
+      const ctx = ctxOf(sandbox, tx);
+      const customer = await find(ctx, customerId, 'customer', { anyAccount: true });
+      const pmId = customer?.invoice_settings?.default_payment_method as string | undefined;
+      const pm = pmId ? await find(ctx, pmId, 'payment_method', { anyAccount: true }) : null;
+      return (pm?.card?.last4 as string | undefined) ?? null;
+    });
+  scope.get<{ Params: { id: string } }>('/sandbox/billing/:id', async (request, reply) => {
+    const session = await portalSession(request.params.id);
+    if (!session) return notFound(reply, 'This card update session');
+    reply.header('x-sandbox-form-action', originOf(session.return_url));
+    return sendHtml(reply, cardUpdatePage(session, { last4: await currentLast4(session.customer) }));
+  });
+  scope.post<{ Params: { id: string }; Body: Record<string, unknown> }>('/sandbox/billing/:id', async (request, reply) => {
+    const session = await portalSession(request.params.id);
+    if (!session) return notFound(reply, 'This card update session');
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    try {
+      await sandbox.transaction((ctx) =>
+        changeCard(ctx, session.customer, { number: String(body.number ?? ''), exp: String(body.exp ?? ''), cvc: String(body.cvc ?? '') }),
+      );
+    } catch (err) {
+      if (err instanceof StripeError) {
+        const message = (err.toJSON() as { error?: { message?: string } }).error?.message ?? 'This card cannot be used.';
+        return sendHtml(reply, cardUpdatePage(session, { error: message, last4: await currentLast4(session.customer) }), 402);
+      }
+      throw err;
+    }
+    return reply.redirect(safeRedirect(session.return_url ?? '/'), 303);
   });
 
   // ── Connect onboarding and Express dashboard ──────────────────────────────────────

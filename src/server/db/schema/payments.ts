@@ -108,6 +108,12 @@ export const payment = pgTable(
     /** The platform's application fee; the educator receives amount - fee - refunds. */
     feeCents: integer('fee_cents').notNull(),
     refundedCents: integer('refunded_cents').notNull().default(0),
+    /**
+     * The part of the platform's fee given back with refunds (the provider's application
+     * fee `amount_refunded`): all of it on a full refund, in proportion on a partial one.
+     * The educator's net is amount - fee - refunded + fee refunded (decision 0017).
+     */
+    feeRefundedCents: integer('fee_refunded_cents').notNull().default(0),
     currency: text('currency').notNull(),
     receiptUrl: text('receipt_url'),
     paidAt: ts('paid_at').notNull(),

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { paths } from '@web/lib/paths';
 import { PageHeader } from '@web/components/ui/card';
 import { PaymentHistoryCard } from '@web/features/payments/payment-history-card';
+import { InstallmentsCard } from '@web/features/payments/installments-card';
 import { useViewer } from '@web/lib/viewer';
 import { ProfileForm } from '@web/features/accounts/profile-form';
 import { SignInSessionsCard } from '@web/features/accounts/sign-in-sessions-card';
@@ -16,6 +17,7 @@ export default function SettingsPage() {
       <PageHeader title="Settings" subtitle="Your profile, picture, payments, sign-in security and signed-in devices." />
       <div className="space-y-6">
         <ProfileForm user={me} />
+        <InstallmentsCard />
         <PaymentHistoryCard />
         <NotificationPreferencesCard />
         <TwoFactorCard />

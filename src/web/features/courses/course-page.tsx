@@ -207,7 +207,14 @@ function CourseDetail({ course }: { course: CourseView }) {
                 </p>
                 <div className="space-y-4">
                   {upcoming.map((s) => (
-                    <SessionCard key={s.id} courseId={course.id} session={s} isOwner={course.isOwner} viewerZone={zone} />
+                    <SessionCard
+                      key={s.id}
+                      courseId={course.id}
+                      session={s}
+                      isOwner={course.isOwner}
+                      viewerZone={zone}
+                      paid={course.priceCents > 0}
+                    />
                   ))}
                 </div>
               </>
@@ -219,7 +226,14 @@ function CourseDetail({ course }: { course: CourseView }) {
                 </summary>
                 <div className="mt-3 space-y-4">
                   {past.map((s) => (
-                    <SessionCard key={s.id} courseId={course.id} session={s} isOwner={course.isOwner} viewerZone={zone} />
+                    <SessionCard
+                      key={s.id}
+                      courseId={course.id}
+                      session={s}
+                      isOwner={course.isOwner}
+                      viewerZone={zone}
+                      paid={course.priceCents > 0}
+                    />
                   ))}
                 </div>
               </details>

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DoorOpen } from 'lucide-react';
-import { formatPrice } from '@shared/courses';
 import { type CourseView, type DropRefund } from '@shared/courses-schemas';
 import { ApiError } from '@web/lib/api';
 import { Alert } from '@web/components/ui/alert';
@@ -11,7 +10,9 @@ import { PageLoading } from '@web/components/ui/spinner';
 import NotFoundPage from '@web/components/not-found-page';
 import { drop } from './api/course-sessions';
 import { CourseGate } from './components/course-gate';
-import { refundPolicy } from '@web/lib/format';
+import { money, refundPolicy } from '@web/lib/format';
+import { Skeleton } from '@web/components/ui/skeleton';
+import { dropRefundQuery } from './api/drop-refund';
 import { SessionSummary } from './components/session-summary';
 import { paths } from '@web/lib/paths';
 import { queryKeys } from '@web/lib/query-keys';
@@ -20,7 +21,7 @@ type Session = CourseView['sessions'][number];
 
 /** What a paid drop gave back: the amount (or none, per the refund policy) and the server's words. */
 function RefundOutcome({ refund, message }: { refund: DropRefund; message: string }) {
-  const amount = formatPrice(refund.amountCents, refund.currency);
+  const amount = money(refund.amountCents, refund.currency);
   const label =
     refund.amountCents === 0 ? 'No refund' : refund.pending ? 'Refund on its way' : refund.full ? 'Refunded in full' : 'Refunded';
   return (
@@ -37,6 +38,48 @@ function RefundOutcome({ refund, message }: { refund: DropRefund; message: strin
   );
 }
 
+/**
+ * Before dropping: the amount that will be refunded, as the server computes it with the code
+ * the drop runs, beside the course's refund policy.
+ */
+function RefundDue({ course, session, policy }: { course: CourseView; session: Session; policy: ReturnType<typeof refundPolicy> }) {
+  const { data, error } = useQuery(dropRefundQuery(course.id, session.id));
+  return (
+    <section aria-labelledby="refund-due-heading" className="rounded-xl border border-slate-200 bg-slate-50 p-4">
+      <h2 id="refund-due-heading" className="sr-only">
+        Your refund
+      </h2>
+      {data ? (
+        data.paid ? (
+          <dl className="flex flex-wrap items-baseline justify-between gap-3">
+            <dt className="text-sm font-medium text-slate-700">
+              {data.amountCents === 0 ? 'No refund under the policy' : data.full ? 'You get back everything you paid' : 'You get back'}
+            </dt>
+            <dd className="text-xl font-bold tabular-nums text-slate-900" data-testid="refund-due">
+              {money(data.amountCents, data.currency)}
+            </dd>
+          </dl>
+        ) : (
+          <p className="text-sm text-slate-700">Nothing was paid for this seat: nothing to refund.</p>
+        )
+      ) : error ? (
+        <p className="text-sm text-slate-700">The refund amount could not be loaded; the policy below applies.</p>
+      ) : (
+        <Skeleton className="h-7" />
+      )}
+      {data?.paid && data.amountCents < data.paidCents && (
+        <p className="mt-1 text-sm text-slate-600">
+          Of {money(data.paidCents, data.currency)} paid{data.stopsInstallments ? ' so far' : ''}.
+        </p>
+      )}
+      {data?.stopsInstallments && <p className="mt-1 text-sm text-slate-600">No further installments will be taken.</p>}
+      <p className="mt-2 text-sm text-slate-600">
+        {policy.label} refunds: {policy.text}
+      </p>
+    </section>
+  );
+}
+
 function Drop({ course, session }: { course: CourseView; session: Session }) {
   const queryClient = useQueryClient();
   const [done, setDone] = useState<{ message: string; refund: DropRefund | null } | null>(null);
@@ -48,6 +91,8 @@ function Drop({ course, session }: { course: CourseView; session: Session }) {
         queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) }),
         queryClient.invalidateQueries({ queryKey: queryKeys.dashboard }),
         queryClient.invalidateQueries({ queryKey: queryKeys.courseLists }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.myInstallments }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.paymentHistory }),
       ]);
     },
   });
@@ -102,12 +147,7 @@ function Drop({ course, session }: { course: CourseView; session: Session }) {
             A completed session cannot be dropped.
           </Alert>
         ) : (
-          course.priceCents > 0 &&
-          !waitlisted && (
-            <p className="text-sm text-slate-600">
-              {policy.label} refunds: {policy.text}
-            </p>
-          )
+          course.priceCents > 0 && !waitlisted && <RefundDue course={course} session={session} policy={policy} />
         )}
         {mutation.error && (
           <Alert tone="error" title="You could not drop this session">

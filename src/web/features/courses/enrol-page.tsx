@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CalendarCheck2, Hourglass } from 'lucide-react';
 import type { CourseView, EnrolmentResult } from '@shared/courses-schemas';
@@ -112,6 +112,9 @@ function Enrol({ course, session }: { course: CourseView; session: Session }) {
         It has not been published.
       </Alert>
     );
+
+  // A paid seat is bought on one page: the checkout (order summary, how to pay, card form).
+  if (paid && !full && !blocker) return <Navigate to={paths.checkout(course.id, session.id)} replace />;
 
   return (
     <div className="mx-auto max-w-2xl">

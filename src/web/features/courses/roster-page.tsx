@@ -179,6 +179,19 @@ function Empty({ text }: { text: string }) {
   );
 }
 
+const PAYMENT_TONE: Record<RosterRow['payment']['status'], 'green' | 'amber' | 'slate' | 'brand' | 'red'> = {
+  free: 'slate',
+  paid: 'green',
+  installments: 'brand',
+  past_due: 'red',
+  refunded: 'amber',
+};
+
+/** How the seat was paid: Paid, Installments 2 of 3, Past due, Refunded, Free. */
+function PaymentBadge({ payment }: { payment: RosterRow['payment'] }) {
+  return <Badge tone={PAYMENT_TONE[payment.status]}>{payment.label}</Badge>;
+}
+
 function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) {
   return (
     <>
@@ -197,6 +210,9 @@ function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) 
               Status
             </th>
             <th scope="col" className="px-4 py-2 font-semibold">
+              Payment
+            </th>
+            <th scope="col" className="px-4 py-2 font-semibold">
               Enrolled
             </th>
           </tr>
@@ -212,6 +228,9 @@ function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) 
               </td>
               <td className="px-4 py-2.5">
                 <Badge tone={STATUS[r.status]?.tone ?? 'slate'}>{STATUS[r.status]?.label ?? r.status}</Badge>
+              </td>
+              <td className="px-4 py-2.5">
+                <PaymentBadge payment={r.payment} />
               </td>
               <td className="px-4 py-2.5 text-slate-700">{formatDateTime(r.enrolledAt)}</td>
             </tr>
@@ -229,7 +248,9 @@ function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) 
             <a href={`mailto:${r.learnerEmail}`} className="block break-all text-brand-700 hover:underline">
               {r.learnerEmail}
             </a>
-            <p className="text-xs text-slate-600">Enrolled {formatDateTime(r.enrolledAt)}</p>
+            <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
+              <PaymentBadge payment={r.payment} /> Enrolled {formatDateTime(r.enrolledAt)}
+            </p>
           </li>
         ))}
       </ul>

@@ -99,7 +99,15 @@ export default function BenefitsPage() {
             ))}
             <li>Dropping an installment plan also stops the future installments.</li>
           </ul>
-          <p>A refund comes out of the sale it refunds: your dashboard shows sales net of fees and refunds.</p>
+          <p>
+            A refund gives the platform fee back too. A full refund returns the whole fee: on a fully refunded {money(12000, 'usd')} sale
+            you neither keep nor owe anything (your net is {money(0, 'usd')}, not {money(-platformFee(12000, STANDARD_FEE), 'usd')}). A
+            partial refund returns the fee in proportion: refund half the price and half the fee comes back with it.
+          </p>
+          <p>
+            Your dashboard shows every figure per currency (sales in USD, GBP and EUR are three totals, never one sum), net of fees and
+            refunds, and agrees to the cent with Stripe.
+          </p>
         </Section>
 
         <Section id="pro" icon={<Sparkles className="h-5 w-5 text-brand-700" aria-hidden="true" />} title={PRO.name}>

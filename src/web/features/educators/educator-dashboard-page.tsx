@@ -12,7 +12,7 @@ import { EducatorOnly } from '@web/components/educator-only';
 import { payoutsQuery } from './api/payouts';
 import { OnboardingButton, PayoutFlags, PayoutsDashboardButton, payoutsReady } from './components/payouts';
 import { SalesChart } from './components/sales-chart';
-import { formatDay, money, sequenceLabel } from '@web/lib/format';
+import { deduction, formatDay, money, sequenceLabel } from '@web/lib/format';
 import { Panel } from '@web/components/ui/panel';
 import { paths } from '@web/lib/paths';
 import { LoadError } from '@web/components/ui/load-error';
@@ -70,27 +70,45 @@ function PlanPanel({ data }: { data: EducatorPayouts }) {
   );
 }
 
+/** One row of tiles per currency sold in: amounts in different currencies are never added. */
 function Totals({ totals }: { totals: EducatorPayouts['totals'] }) {
-  const c = totals.currency;
-  const tiles: [string, string, string?][] = [
-    ['Gross sales', money(totals.grossCents, c), `${totals.sales} ${totals.sales === 1 ? 'payment' : 'payments'}`],
-    ['Platform fee', money(totals.feeCents, c)],
-    ['Refunds', money(totals.refundedCents, c)],
-    ['Net', money(totals.netCents, c), 'yours, paid out by Stripe'],
-  ];
+  const rows = totals.length
+    ? totals
+    : [{ currency: 'usd', grossCents: 0, feeCents: 0, refundedCents: 0, feeRefundedCents: 0, netCents: 0, sales: 0 }];
+  const several = rows.length > 1;
   return (
-    <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4" aria-label="Sales totals">
-      {tiles.map(([label, value, note], i) => (
-        <div
-          key={label}
-          className={`rounded-2xl border p-4 shadow-sm ${i === 3 ? 'border-brand-100 bg-brand-50' : 'border-slate-200 bg-white'}`}
-        >
-          <dt className="text-sm text-slate-600">{label}</dt>
-          <dd className="mt-1 text-xl font-bold tabular-nums text-slate-900 sm:text-2xl">{value}</dd>
-          {note && <dd className="text-xs text-slate-600">{note}</dd>}
-        </div>
-      ))}
-    </dl>
+    <div className="space-y-3">
+      {rows.map((t) => {
+        const c = t.currency;
+        const tiles: [string, string, string?][] = [
+          ['Gross sales', money(t.grossCents, c), `${t.sales} ${t.sales === 1 ? 'payment' : 'payments'}`],
+          [
+            'Platform fee',
+            deduction(t.feeCents - t.feeRefundedCents, c),
+            t.feeRefundedCents > 0 ? `${money(t.feeRefundedCents, c)} given back with refunds` : undefined,
+          ],
+          ['Refunds', deduction(t.refundedCents, c)],
+          ['Net', money(t.netCents, c), 'yours, paid out by Stripe'],
+        ];
+        return (
+          <section key={c} aria-label={several ? `Sales totals in ${c.toUpperCase()}` : 'Sales totals'}>
+            {several && <h2 className="mb-2 text-sm font-semibold text-slate-700">In {c.toUpperCase()}</h2>}
+            <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+              {tiles.map(([label, value, note], i) => (
+                <div
+                  key={label}
+                  className={`rounded-2xl border p-4 shadow-sm ${i === 3 ? 'border-brand-100 bg-brand-50' : 'border-slate-200 bg-white'}`}
+                >
+                  <dt className="text-sm text-slate-600">{label}</dt>
+                  <dd className="mt-1 text-xl font-bold tabular-nums text-slate-900 sm:text-2xl">{value}</dd>
+                  {note && <dd className="text-xs text-slate-600">{note}</dd>}
+                </div>
+              ))}
+            </dl>
+          </section>
+        );
+      })}
+    </div>
   );
 }
 
@@ -148,7 +166,9 @@ function SalesTable({ sales }: { sales: EducatorPayouts['sales'] }) {
                 </td>
                 <td className="py-2.5 pr-3 text-slate-700">{s.learnerName}</td>
                 <td className="whitespace-nowrap py-2.5 pr-3 text-right tabular-nums">{money(s.amountCents, s.currency)}</td>
-                <td className="whitespace-nowrap py-2.5 pr-3 text-right tabular-nums text-slate-600">−{money(s.feeCents, s.currency)}</td>
+                <td className="whitespace-nowrap py-2.5 pr-3 text-right tabular-nums text-slate-600">
+                  {deduction(s.feeCents - s.feeRefundedCents, s.currency)}
+                </td>
                 <td className="whitespace-nowrap py-2.5 pr-3 text-right font-semibold tabular-nums text-slate-900">
                   {money(s.netCents, s.currency)}
                   {s.refundedCents > 0 && (
@@ -172,8 +192,8 @@ function SalesTable({ sales }: { sales: EducatorPayouts['sales'] }) {
               {s.learnerName} · {formatDay(s.paidAt)}
             </p>
             <p className="text-xs text-slate-600">
-              {money(s.amountCents, s.currency)} − fee {money(s.feeCents, s.currency)}
-              {s.refundedCents > 0 && ` − refunded ${money(s.refundedCents, s.currency)}`}
+              {money(s.amountCents, s.currency)}, fee {deduction(s.feeCents - s.feeRefundedCents, s.currency)}
+              {s.refundedCents > 0 && `, refunded ${deduction(s.refundedCents, s.currency)}`}
               {s.installments ? ` · ${sequenceLabel(s.sequence, s.installments)}` : ''}
             </p>
           </li>
@@ -227,9 +247,15 @@ function EducatorDashboard() {
             <PlanPanel data={data} />
           </div>
           <Totals totals={data.totals} />
-          <section aria-label="Net sales per day" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-            <SalesChart daily={data.daily} currency={data.totals.currency} />
-          </section>
+          {(data.totals.length ? data.totals.map((t) => t.currency) : ['usd']).map((c) => (
+            <section
+              key={c}
+              aria-label={data.totals.length > 1 ? `Net sales per day in ${c.toUpperCase()}` : 'Net sales per day'}
+              className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
+            >
+              <SalesChart daily={data.daily.filter((d) => d.currency === c)} currency={c} />
+            </section>
+          ))}
           <Panel
             id="sales-heading"
             title="Sales"

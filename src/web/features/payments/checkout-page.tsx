@@ -1,22 +1,29 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { ArrowLeft, CalendarDays, CreditCard, ShieldCheck, Users } from 'lucide-react';
+import { CalendarDays, CreditCard, ShieldCheck, Users } from 'lucide-react';
 import type { CheckoutResult, CheckoutSummary } from '@shared/payments-schemas';
 import { ApiError } from '@web/lib/api';
 import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
-import { PageLoading } from '@web/components/ui/spinner';
+import { PageLoading, Spinner } from '@web/components/ui/spinner';
 import NotFoundPage from '@web/components/not-found-page';
 import { CourseCover } from '@web/components/ui/cover';
-import { formatDateRange, plural, refundPolicy, viewerTimeZone, installmentsLabel, money } from '@web/lib/format';
+import { formatDate, formatDateRange, plural, refundPolicy, viewerTimeZone, money } from '@web/lib/format';
 import { checkoutSummaryQuery, paymentsConfigQuery, startCourseCheckout, type PaymentsConfig } from './api/checkout';
 import { CardForm } from './components/card-form';
 import { isUuid } from '@web/lib/ids';
 import { paths } from '@web/lib/paths';
 
 type Plan = 'full' | 'installments';
+
+/** "3 monthly payments of $40.00, last on 22 Jan 2027" (the card form says it too). */
+function installmentWords(summary: CheckoutSummary): string {
+  const n = summary.installments!;
+  const last = summary.lastInstallmentOn ? `, last on ${formatDate(summary.lastInstallmentOn)}` : '';
+  return `${n} monthly payments of ${money(summary.installmentCents!, summary.currency)}${last}`;
+}
 
 function firstClass(iso: string) {
   const zone = viewerTimeZone();
@@ -80,11 +87,9 @@ function OrderSummary({ summary, plan }: { summary: CheckoutSummary; plan: Plan 
         <dd className="text-right">
           {inInstallments ? (
             <>
-              <span className="block text-xl font-bold text-slate-900">
-                {installmentsLabel(summary.installments!, summary.installmentCents!, currency)}
-              </span>
+              <span className="block text-xl font-bold text-slate-900">{money(summary.installmentCents!, currency)} today</span>
               <span className="block text-sm text-slate-600">
-                total {money(summary.installments! * summary.installmentCents!, currency)}
+                {installmentWords(summary)} (total {money(summary.installments! * summary.installmentCents!, currency)})
               </span>
             </>
           ) : (
@@ -114,7 +119,7 @@ function PlanChoice({
     {
       id: 'installments',
       title: `${n} monthly installments`,
-      text: `${money(each, summary.currency)} today, then every month until ${n} are paid (total ${money(n * each, summary.currency)})`,
+      text: `${installmentWords(summary)}; the first today (total ${money(n * each, summary.currency)})`,
     },
   ];
   const id = useId();
@@ -152,6 +157,11 @@ function PlanChoice({
   );
 }
 
+/**
+ * The payment side of the one checkout page: how to pay (once or in installments) and the
+ * card form for that choice, opened at once. Each choice opens its checkout once (kept while
+ * the page is open), so switching back and forth opens no new purchase.
+ */
 function Checkout({
   summary,
   config,
@@ -162,20 +172,21 @@ function Checkout({
   refetchSummary: () => Promise<unknown>;
 }) {
   const [plan, setPlan] = useState<Plan>('full');
-  const [checkout, setCheckout] = useState<CheckoutResult | null>(null);
+  const [checkouts, setCheckouts] = useState<Partial<Record<Plan, CheckoutResult>>>({});
   const [priceChanged, setPriceChanged] = useState(false);
   const offersInstallments = !!summary.installments && !!summary.installmentCents;
+  const chosen: Plan = offersInstallments ? plan : 'full';
   const start = useMutation({
-    mutationFn: () =>
+    mutationFn: (how: Plan) =>
       startCourseCheckout({
         customer: summary.customer,
         course: summary.course.id,
         session: summary.session.id,
         price: summary.priceCents,
-        installments: plan === 'installments' && offersInstallments ? summary.installments! : undefined,
+        installments: how === 'installments' ? summary.installments! : undefined,
       }),
     onMutate: () => setPriceChanged(false),
-    onSuccess: setCheckout,
+    onSuccess: (result, how) => setCheckouts((c) => ({ ...c, [how]: result })),
     onError: async (err) => {
       // The seat count or price may have moved since the page loaded: show the order as it is now.
       if (err instanceof ApiError && (err.status === 400 || err.status === 409)) {
@@ -186,11 +197,21 @@ function Checkout({
     },
   });
   const full = summary.session.seatsLeft <= 0;
+  const checkout = checkouts[chosen];
+  const { mutate, isPending, variables } = start;
+  // The card form of the chosen way to pay opens with the page (and on a change of choice).
+  // Once per choice (a ref, so a re-run of the effect, e.g. React's strict mode, opens no second purchase).
+  const requested = useRef(new Set<Plan>());
+  useEffect(() => {
+    if (full || checkout || isPending || requested.current.has(chosen)) return;
+    requested.current.add(chosen);
+    mutate(chosen);
+  }, [chosen, full, checkout, isPending, mutate]);
   const error = start.error;
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)] lg:items-start">
-      <OrderSummary summary={summary} plan={offersInstallments ? plan : 'full'} />
+      <OrderSummary summary={summary} plan={chosen} />
       <section aria-labelledby="payment-heading" className="min-w-0 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
         <h2 id="payment-heading" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
           <CreditCard className="h-5 w-5 text-brand-700" aria-hidden="true" /> Payment
@@ -198,38 +219,10 @@ function Checkout({
         <div className="mt-4 space-y-4">
           {priceChanged && (
             <Alert tone="info" title="The price of this course has changed">
-              The summary now shows the current price. Check it, then continue.
+              The summary now shows the current price. Check it, then try again.
             </Alert>
           )}
-          {error && (
-            <Alert tone="error" title="The payment could not be started">
-              {error instanceof ApiError ? error.message : 'Please try again.'}
-              {error instanceof ApiError && error.code === 'already_enrolled' && (
-                <>
-                  {' '}
-                  <Link to={paths.dashboard} className="font-semibold underline">
-                    Go to your dashboard
-                  </Link>
-                </>
-              )}
-              {error instanceof ApiError && error.code === 'session_full' && (
-                <>
-                  {' '}
-                  <Link to={paths.course(summary.course.id)} className="font-semibold underline">
-                    Choose another session or join the waitlist
-                  </Link>
-                </>
-              )}
-            </Alert>
-          )}
-          {checkout ? (
-            <>
-              <CardForm config={config} checkout={checkout} />
-              <Button variant="ghost" onClick={() => setCheckout(null)} className="px-2">
-                <ArrowLeft className="h-4 w-4" aria-hidden="true" /> {offersInstallments ? 'Change how you pay' : 'Back'}
-              </Button>
-            </>
-          ) : full ? (
+          {full ? (
             <Alert tone="error" title="This session is full">
               Someone took the last seat.{' '}
               <Link to={paths.course(summary.course.id)} className="font-semibold underline">
@@ -240,19 +233,53 @@ function Checkout({
           ) : (
             <>
               {offersInstallments ? (
-                <PlanChoice summary={summary} plan={plan} onPlan={setPlan} disabled={start.isPending} />
+                <PlanChoice summary={summary} plan={plan} onPlan={setPlan} disabled={false} />
               ) : (
                 <p className="text-sm text-slate-600">One payment of {money(summary.priceCents, summary.currency)}.</p>
               )}
-              <p className="text-xs text-slate-600">By continuing you agree to the course's refund policy, shown with your order.</p>
-              <div className="flex flex-wrap items-center justify-end gap-3">
-                <ButtonLink to={paths.course(summary.course.id)} variant="secondary">
-                  Cancel
-                </ButtonLink>
-                <Button onClick={() => start.mutate()} loading={start.isPending}>
-                  {start.isPending ? 'Preparing the card form…' : 'Continue to payment'}
-                </Button>
-              </div>
+              {chosen === 'installments' && (
+                <p className="rounded-lg bg-brand-50 px-3 py-2 text-sm font-medium text-brand-800" data-testid="installment-terms">
+                  {installmentWords(summary)}.
+                </p>
+              )}
+              <p className="text-xs text-slate-600">By paying you agree to the course's refund policy, shown with your order.</p>
+              {error && !checkout && variables === chosen ? (
+                <Alert tone="error" title="The card form could not be opened">
+                  {error instanceof ApiError ? error.message : 'Please try again.'}
+                  {error instanceof ApiError && error.code === 'already_enrolled' && (
+                    <>
+                      {' '}
+                      <Link to={paths.dashboard} className="font-semibold underline">
+                        Go to your dashboard
+                      </Link>
+                    </>
+                  )}
+                  {error instanceof ApiError && error.code === 'session_full' && (
+                    <>
+                      {' '}
+                      <Link to={paths.course(summary.course.id)} className="font-semibold underline">
+                        Choose another session or join the waitlist
+                      </Link>
+                    </>
+                  )}
+                  <span className="mt-2 block">
+                    <Button variant="secondary" onClick={() => mutate(chosen)} loading={isPending}>
+                      Try again
+                    </Button>
+                  </span>
+                </Alert>
+              ) : checkout ? (
+                <CardForm key={checkout.sessionId} config={config} checkout={checkout} />
+              ) : (
+                <div className="flex justify-center py-10 text-brand-700">
+                  <Spinner label="Preparing the secure card form…" />
+                </div>
+              )}
+              <p className="text-sm">
+                <Link to={paths.course(summary.course.id)} className="font-semibold text-brand-700 hover:underline">
+                  Back to the course
+                </Link>
+              </p>
             </>
           )}
         </div>
@@ -261,7 +288,7 @@ function Checkout({
   );
 }
 
-/** /course/checkout?course=&session= — the order summary, how to pay, then the card form. */
+/** /course/checkout?course=&session= — one page: the order summary, how to pay, and the card form. */
 export default function CheckoutPage() {
   const [params] = useSearchParams();
   const courseId = params.get('course') ?? '';

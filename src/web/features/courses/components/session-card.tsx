@@ -91,11 +91,14 @@ export function SessionCard({
   session,
   isOwner,
   viewerZone,
+  paid = false,
 }: {
   courseId: string;
   session: Session;
   isOwner: boolean;
   viewerZone: string;
+  /** A paid course: Enrol opens the one checkout page (order, how to pay, card). */
+  paid?: boolean;
 }) {
   const status = STATUS[session.status];
   const dates = formatDateRange(session.startsOn, session.endsOn);
@@ -139,7 +142,7 @@ export function SessionCard({
               Join waitlist<span className="sr-only"> for the session of {dates}</span>
             </ButtonLink>
           ) : (
-            <ButtonLink to={paths.enrol(courseId, session.id)} className="py-2">
+            <ButtonLink to={paid ? paths.checkout(courseId, session.id) : paths.enrol(courseId, session.id)} className="py-2">
               Enrol<span className="sr-only"> in the session of {dates}</span>
             </ButtonLink>
           )}

@@ -21,6 +21,7 @@ import { type Flash } from '@web/components/ui/toast';
 import { paths } from '@web/lib/paths';
 import { queryKeys } from '@web/lib/query-keys';
 import { useFormStatus } from '@web/lib/form-status';
+import { MIN_INSTALLMENT_CENTS, maxInstallmentsFor } from '@shared/payments';
 
 export interface CourseFormValues {
   title: string;
@@ -175,6 +176,8 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
   });
   const cents = priceCents(price);
   const paid = cents > 0;
+  // Each monthly payment is at least the minimum: a $45 course offers 2, not 24 (decision 0017).
+  const maxInstallments = Number.isNaN(cents) ? 0 : maxInstallmentsFor(cents);
 
   // Leaving with unsaved changes asks first: a link in the app, or closing the tab.
   const dirty = formState.isDirty && !formState.isSubmitSuccessful;
@@ -463,7 +466,7 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
           <FieldGroup
             legend="Payment options"
             error={e.installments?.message}
-            hint="Installments are charged monthly, the first one at enrolment."
+            hint={`Installments are charged monthly, the first one at enrolment; each is at least ${formatPrice(MIN_INSTALLMENT_CENTS, currency)}, and the last one falls before the session ends (a learner joining late pays in fewer).`}
           >
             <div className="grid gap-3 sm:grid-cols-2">
               <RadioCard value="once" label="One payment" text={`${formatPrice(cents, currency)} at enrolment.`} {...register('plan')} />
@@ -472,15 +475,17 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
                 label="Monthly installments"
                 text={
                   plan === 'installments' && Number(installments) >= 2
-                    ? `${installments} × ${formatPrice(Math.ceil(cents / Number(installments)), currency)} a month.`
-                    : 'Spread the price over 2 to 24 months.'
+                    ? `${installments} monthly payments of ${formatPrice(Math.ceil(cents / Number(installments)), currency)}.`
+                    : maxInstallments >= 2
+                      ? `Spread the price over 2 to ${maxInstallments} months.`
+                      : `From ${formatPrice(2 * MIN_INSTALLMENT_CENTS, currency)}: each payment is at least ${formatPrice(MIN_INSTALLMENT_CENTS, currency)}.`
                 }
                 {...register('plan')}
               />
             </div>
             {plan === 'installments' && (
               <Select label="Number of monthly installments" className="mt-4 max-w-xs" {...register('installments')}>
-                {Array.from({ length: 23 }, (_, i) => i + 2).map((n) => (
+                {Array.from({ length: Math.max(1, maxInstallments - 1) }, (_, i) => i + 2).map((n) => (
                   <option key={n} value={n}>
                     {n} months
                   </option>

@@ -1,0 +1,1 @@
+ALTER TABLE "payment" ADD COLUMN "fee_refunded_cents" integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,42 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { AppServices } from '../app-services.js';
+import type { DropRefundPreview } from '../../shared/payments-schemas.js';
+import type { Viewer } from '../accounts/viewer.js';
+import { course, enrolment } from '../db/schema/courses.js';
+import { AppError } from '../http/errors.js';
+import { dropRefundFor } from './refund-plans.js';
+
+/**
+ * GET /api/courses/:courseId/sessions/:sessionId/drop-refund: what dropping would refund
+ * the caller now, computed by the code the drop itself runs (dropRefundFor), so the
+ * figure on the drop page is the amount refunded.
+ */
+export async function dropRefundPreview(app: AppServices, viewer: Viewer, courseId: string, sessionId: string): Promise<DropRefundPreview> {
+  const db = app.database.db;
+  const [row] = await db
+    .select({ id: enrolment.id, status: enrolment.status, policy: course.refundPolicy, currency: course.currency })
+    .from(enrolment)
+    .innerJoin(course, eq(course.id, enrolment.courseId))
+    .where(
+      and(
+        eq(enrolment.courseId, courseId),
+        eq(enrolment.sessionId, sessionId),
+        eq(enrolment.learnerId, viewer.user.id),
+        inArray(enrolment.status, ['active', 'past_due', 'waitlisted', 'pending_payment']),
+      ),
+    )
+    .limit(1);
+  if (!row) throw AppError.notFound('You are not enrolled in this session');
+  const due = await dropRefundFor(db, row.id);
+  if (!due)
+    return { paid: false, amountCents: 0, paidCents: 0, currency: row.currency, full: false, policy: row.policy, stopsInstallments: false };
+  return {
+    paid: true,
+    amountCents: due.totalCents,
+    paidCents: due.paidCents,
+    currency: due.purchase.currency,
+    full: due.share === 1 && due.totalCents === due.paidCents,
+    policy: row.policy,
+    stopsInstallments: !!due.purchase.subscriptionId && due.purchase.status !== 'completed',
+  };
+}
