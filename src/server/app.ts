@@ -22,6 +22,9 @@ import { userRoutes } from './accounts/user-routes.js';
 import { courseRoutes } from './courses/routes.js';
 import { createCourseEvents, type CourseEvents } from './courses/events.js';
 import { createAccountEvents, type AccountEvents } from './accounts/events.js';
+import { createClubEvents, type ClubEvents } from './clubs/events.js';
+import { clubRoutes } from './clubs/routes.js';
+import { registerClubJobs } from './clubs/reminders.js';
 import { courseSearchRoutes } from './courses/search-routes.js';
 import { educatorRoutes } from './educators/routes.js';
 import { systemRoutes } from './system/routes.js';
@@ -63,6 +66,8 @@ declare module 'fastify' {
     accountEvents: AccountEvents;
     /** What courses announce; other domains subscribe at start-up (courses/events.ts). */
     courseEvents: CourseEvents;
+    /** What clubs announce; notifications subscribe at start-up (clubs/events.ts). */
+    clubEvents: ClubEvents;
   }
 }
 
@@ -139,6 +144,8 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.decorate('stripe', createStripeClient(config.payments, app));
   app.decorate('accountEvents', createAccountEvents(app.log));
   app.decorate('courseEvents', createCourseEvents(app.log));
+  app.decorate('clubEvents', createClubEvents(app.log));
+  registerClubJobs(app);
   app.decorate('requireViewer', async (request) => {
     const viewer = await resolveViewer(request);
     if (!viewer) throw new AppError(401, 'unauthorized', 'Your session has ended. Please log in again.');
@@ -264,6 +271,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(courseSearchRoutes);
   await app.register(courseRoutes);
   await app.register(paymentRoutes);
+  await app.register(clubRoutes);
   await app.register(adminRoutes);
   if (config.payments.mode === 'sandbox' && !config.production) {
     // Imported only here: with a Stripe key set, the sandbox's code is never loaded.
