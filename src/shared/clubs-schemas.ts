@@ -108,7 +108,7 @@ export const eventUpdate = z.object(eventFields).superRefine(eventChecks);
 export type EventUpdate = z.input<typeof eventUpdate>;
 
 export const rsvpInput = z.object({ answer: z.enum(['going', 'not_going'], { error: 'Answer going or not going' }) });
-export const joinInput = z.object({ answer: optionalText('Your answer', 1000) }).optional();
+export const joinInput = z.object({ answer: optionalText('Your answer', 1000) }).nullish();
 export const memberActionInput = z.object({ action: z.enum(MEMBER_ACTIONS, { error: 'Unknown action' }) });
 export const deleteClubInput = z.object({ confirmName: str({ error: 'Type the club name to confirm' }).max(200) });
 
