@@ -18,7 +18,8 @@ import {
   sessionBody,
 } from '../support/courses.js';
 import { newUser, signIn } from '../support/factories.js';
-import { get, post, randomIp, uniqueEmail, type Response } from '../support/http.js';
+import { get, post, randomIp, sendAs, uniqueEmail, type Response } from '../support/http.js';
+import { clubBody, createClub, createClubEvents, eventBody, localIn } from '../support/club-data.js';
 import { BAD_BODIES, BAD_PATH_VALUES, BAD_TIME_ZONES, NUMERIC_STRINGS, RAW_NUMBERS, badValue, badValuesFor } from '../support/bad-input.js';
 import { buildPaymentsApp, customerOf, makePayoutEducator, startCheckout } from '../support/payments.js';
 import { fillPath, inputJsonSchema, objectProperties, routeTable, type AppRoute, type JsonSchema } from '../support/route-table.js';
@@ -95,6 +96,8 @@ const PATH_VALUES: Record<string, (c: Ctx) => string> = {
   userId: (c) => c.educator.id,
   educatorId: (c) => c.educator.id,
   file: (c) => `${c.ids.feed}.ics`,
+  clubId: (c) => c.ids.club,
+  eventId: (c) => c.ids.clubEvent,
 };
 const ROUTE_PATH_VALUES: Record<string, Record<string, (c: Ctx) => string>> = {
   '/api/accounts/sessions/:signInSessionId': { signInSessionId: (c) => c.ids.spareAuthSession },
@@ -139,6 +142,10 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
     pageSize: '10',
   }),
   'POST /api/calendar/feed': () => ({ rotate: false }),
+  'POST /api/clubs': () => clubBody(),
+  'PUT /api/clubs/:clubId': () => clubBody(),
+  'POST /api/clubs/:clubId/events': () => eventBody({ startsAt: localIn(30, '19:00'), endsAt: localIn(30, '21:00') }),
+  'PUT /api/clubs/:clubId/events/:eventId': () => eventBody({ startsAt: localIn(30, '19:00'), endsAt: localIn(30, '21:00') }),
   'POST /api/stripe/create-stripe-customer': (c) => ({ email: c.educator.email, name: 'Grace Hopper' }),
   'POST /api/stripe/create-product': (c) => ({ name: 'Watercolour', course: c.ids.course }),
   'POST /api/stripe/course-embedded-checkout': (c) => ({
@@ -224,6 +231,8 @@ beforeAll(async () => {
     current: boolean;
   }[];
   const feed = await post(app, '/api/calendar/feed', undefined, { cookie: educator.cookie });
+  const club = await createClub(sendAs(app, educator.cookie));
+  const [clubEvent] = await createClubEvents(sendAs(app, educator.cookie), club);
   ctx = {
     educator: { ...educator, customer: await customerOf(app, educator) },
     learner: { ...learner, customer: learnerCustomer },
@@ -236,6 +245,8 @@ beforeAll(async () => {
       checkout: checkout.json().sessionId,
       spareAuthSession: sessions.find((s) => !s.current)!.id,
       feed: /feed\/([^/]+)\.ics$/.exec(feed.json().url)![1],
+      club,
+      clubEvent,
     },
   };
 }, 120_000);

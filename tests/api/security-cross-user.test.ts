@@ -15,7 +15,8 @@ import {
   putReview,
   sessionBody,
 } from '../support/courses.js';
-import { call, get, post, type Response } from '../support/http.js';
+import { call, get, post, sendAs, type Response } from '../support/http.js';
+import { clubBody, createClub, createClubEvents, eventBody } from '../support/club-data.js';
 import { fileForm } from '../support/multipart.js';
 import { buildPaymentsApp, buy, customerOf, makePayoutEducator, purchaseOf, waitFor } from '../support/payments.js';
 import { fillPath, inputJsonSchema, objectProperties, routeTable, type AppRoute, type JsonSchema } from '../support/route-table.js';
@@ -62,11 +63,23 @@ const PUBLIC: Record<string, { when: Variant[]; reason: string; anyData?: string
     anyData: "the feed is A's own calendar by design; a guessed link is checked to answer 404",
   },
   'HEAD /api/calendar/feed/:file': { when: ['published', 'draft'], reason: 'as GET', anyData: 'as GET' },
+  'GET /api/clubs/:clubId': {
+    when: ['published', 'draft'],
+    reason: "a club's public part (name, description, member count) is for everyone; A's club is an approval club, so no members or events",
+  },
+  'HEAD /api/clubs/:clubId': { when: ['published', 'draft'], reason: 'as GET' },
+  'POST /api/clubs/:clubId/join': {
+    when: ['published', 'draft'],
+    reason: "asking to join a club is what users do (the caller's own request)",
+  },
+  'POST /api/clubs/:clubId/leave': { when: ['published', 'draft'], reason: "withdrawing the caller's own request to join" },
 };
 
 type Variant = 'published' | 'draft';
 
 interface Fixtures {
+  clubId: string;
+  clubEventId: string;
   courseId: string;
   sessionId: string;
   classTimeId: string;
@@ -90,6 +103,8 @@ const PATH_IDS: Record<string, (f: Fixtures) => string> = {
   userId: (f) => f.userId,
   educatorId: (f) => f.educatorId,
   file: (f) => `${f.feedFile}.ics`,
+  clubId: (f) => f.clubId,
+  eventId: (f) => f.clubEventId,
   // Admin routes (admins only): any job id, the role check comes first.
   jobId: () => randomUUID(),
 };
@@ -122,6 +137,12 @@ const BODIES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'POST /api/stripe/create-embedded-checkout-session': () => ({ product: PLAN_IDS[0], price: 1900 }),
   'POST /api/stripe/create-stripe-account': (f) => ({ email: f.email }),
   'POST /api/admin/users/:userId/ban': () => ({ reason: 'Taken over' }),
+  'PUT /api/clubs/:clubId': () => clubBody({ name: 'Taken over' }),
+  'POST /api/clubs/:clubId/delete': () => ({ confirmName: 'Members-only circle of A' }),
+  'POST /api/clubs/:clubId/members/:userId': () => ({ action: 'remove' }),
+  'POST /api/clubs/:clubId/events': () => eventBody({ title: 'Hijacked event' }),
+  'PUT /api/clubs/:clubId/events/:eventId': () => eventBody({ title: 'Hijacked event' }),
+  'PUT /api/clubs/:clubId/events/:eventId/rsvp': () => ({ answer: 'going' }),
   'PUT /api/admin/users/:userId/role': () => ({ role: 'admin' }),
   'POST /api/admin/users/:userId/delete': (f) => ({ confirmEmail: f.email }),
 };
@@ -163,7 +184,23 @@ beforeAll(async () => {
   const aSession = (await get(app, '/api/accounts/session', { cookie: a.cookie })).json().session.id as string;
   const learnerSession = (await get(app, '/api/accounts/session', { cookie: learner.cookie })).json().session.id as string;
 
+  // A's approval club, with a member going to its event: members-only for everyone else.
+  const clubMember = await makeLearner(app);
+  const clubId = await createClub(sendAs(app, a.cookie), clubBody({ name: 'Members-only circle of A', visibility: 'approval' }));
+  await post(app, `/api/clubs/${clubId}/join`, { answer: 'Please' }, { cookie: clubMember.cookie });
+  expect((await post(app, `/api/clubs/${clubId}/members/${clubMember.id}`, { action: 'approve' }, { cookie: a.cookie })).statusCode).toBe(
+    200,
+  );
+  const clubEventTitle = `Secret club event ${randomUUID()}`;
+  const [clubEventId] = await createClubEvents(sendAs(app, a.cookie), clubId, { title: clubEventTitle });
+  expect(
+    (await call(app, 'PUT', `/api/clubs/${clubId}/events/${clubEventId}/rsvp`, { answer: 'going' }, { cookie: clubMember.cookie }))
+      .statusCode,
+  ).toBe(200);
+
   const common = {
+    clubId,
+    clubEventId,
     userId: a.id,
     educatorId: a.id,
     authSessionId: aSession,
@@ -189,6 +226,10 @@ beforeAll(async () => {
     feedFile,
     draftId,
     draftTitle,
+    clubEventTitle,
+    clubEventId,
+    clubMember.id,
+    clubMember.email,
   ];
 });
 afterAll(async () => {
