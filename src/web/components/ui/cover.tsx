@@ -11,6 +11,8 @@ import {
   Languages,
   Music,
   PenLine,
+  PartyPopper,
+  Trophy,
   type LucideIcon,
 } from 'lucide-react';
 
@@ -26,6 +28,8 @@ const LOOKS: Record<string, { Icon: LucideIcon; bg: string }> = {
   sports: { Icon: Dumbbell, bg: 'from-lime-100 to-emerald-100 text-emerald-800' },
   wellbeing: { Icon: HeartPulse, bg: 'from-pink-100 to-rose-100 text-pink-700' },
   writing: { Icon: PenLine, bg: 'from-stone-100 to-amber-100 text-stone-700' },
+  social: { Icon: PartyPopper, bg: 'from-violet-100 to-rose-100 text-violet-700' },
+  sport: { Icon: Trophy, bg: 'from-emerald-100 to-lime-100 text-emerald-800' },
 };
 const FALLBACK = { Icon: GraduationCap, bg: 'from-brand-50 to-slate-100 text-brand-700' };
 
