@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { seedDemoData } from './seed/demo-users.js';
 import { seedDemoCourses } from './seed/demo-courses.js';
 import { seedDemoPayments } from './seed/demo-payments.js';
+import { seedDemoClubs } from './seed/demo-clubs.js';
 
 /** Starts the server: configuration checked once, then the app, then demo data. */
 async function main() {
@@ -23,6 +24,7 @@ async function main() {
   if (config.seedDemo && !config.production) {
     await seedDemoPayments(app).catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo payments not set up'));
     await seedDemoCourses(app).catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo courses not created'));
+    await seedDemoClubs(app).catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo clubs not created'));
   }
   app.log.info(`Agora is ready at ${config.publicUrl} (database: ${app.database.kind}, email: ${app.mailer.transport})`);
 
