@@ -21,6 +21,12 @@ export async function seedDemoClubs(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
   const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(club);
   if (n > 0) return;
+  await createDemoClubs(app);
+}
+
+/** The demo clubs themselves (for the seed, and its test): needs the demo users. */
+export async function createDemoClubs(app: FastifyInstance): Promise<void> {
+  const db = app.database.db;
   const rows = await db
     .select()
     .from(user)

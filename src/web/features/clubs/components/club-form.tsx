@@ -107,11 +107,8 @@ export function ClubForm({ club }: { club?: ClubView }) {
       {saved && <Alert tone="success">{saved}</Alert>}
       <Field label="Name" value={v.name} onChange={(e) => set('name', e.target.value)} error={errors.name} maxLength={80} required />
       <div>
-        <div className="mb-1.5 flex items-center justify-between">
-          <span className="text-sm font-medium text-slate-800" id="about-label">
-            About the club (Markdown)
-          </span>
-          <div role="group" aria-label="Description view" className="flex gap-1 text-sm">
+        <div className="mb-1 flex justify-end">
+          <div role="group" aria-label="Write or preview" className="flex gap-1 text-sm">
             <button
               type="button"
               aria-pressed={!preview}
@@ -131,12 +128,12 @@ export function ClubForm({ club }: { club?: ClubView }) {
           </div>
         </div>
         {preview ? (
-          <div className="min-h-32 rounded-lg border border-slate-200 bg-slate-50 p-3" aria-labelledby="about-label">
+          <div className="min-h-32 rounded-lg border border-slate-200 bg-slate-50 p-3" aria-label="Preview of the description">
             {v.description.trim() ? <Markdown source={v.description} /> : <p className="text-sm text-slate-600">Nothing to preview yet.</p>}
           </div>
         ) : (
           <TextArea
-            label="Description"
+            label="About the club (Markdown)"
             rows={7}
             value={v.description}
             onChange={(e) => set('description', e.target.value)}
