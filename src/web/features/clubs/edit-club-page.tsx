@@ -15,6 +15,7 @@ import { Toast, useFlash } from '@web/components/ui/toast';
 import { ApiError, isNotFound } from '@web/lib/api';
 import { paths } from '@web/lib/paths';
 import { queryKeys } from '@web/lib/query-keys';
+import { useViewer } from '@web/lib/viewer';
 import { clubMembersQuery, clubQuery, deleteClub, memberAction } from './api/clubs';
 import { Avatar } from './components/club-bits';
 import { ClubForm } from './components/club-form';
@@ -23,6 +24,7 @@ type Tab = 'settings' | 'members' | 'danger';
 
 function Members({ club, onFlash }: { club: ClubView; onFlash: (text: string) => void }) {
   const queryClient = useQueryClient();
+  const me = useViewer();
   const q = useQuery(clubMembersQuery(club.id));
   const [transferTo, setTransferTo] = useState<{ id: string; name: string } | null>(null);
   const act = useMutation({
@@ -99,13 +101,15 @@ function Members({ club, onFlash }: { club: ClubView; onFlash: (text: string) =>
                 )}
               </div>
               <div className="flex flex-wrap gap-2">
-                <Link
-                  to={paths.messageTo(m.id)}
-                  className="inline-flex items-center gap-1 rounded-lg px-3 py-2 text-sm font-medium text-brand-700 hover:bg-slate-100"
-                >
-                  <MessageSquare className="h-4 w-4" aria-hidden="true" />
-                  Message<span className="sr-only"> {m.name}</span>
-                </Link>
+                {m.id !== me.id && (
+                  <Link
+                    to={paths.messageTo(m.id)}
+                    className="inline-flex items-center gap-1 rounded-lg px-3 py-2 text-sm font-medium text-brand-700 hover:bg-slate-100"
+                  >
+                    <MessageSquare className="h-4 w-4" aria-hidden="true" />
+                    Message<span className="sr-only"> {m.name}</span>
+                  </Link>
+                )}
                 {club.isOwner && m.role === 'member' && (
                   <Button variant="ghost" onClick={() => act.mutate({ userId: m.id, action: 'promote' })} loading={busy(m.id, 'promote')}>
                     Make organiser<span className="sr-only"> ({m.name})</span>

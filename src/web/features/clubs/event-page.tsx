@@ -14,6 +14,7 @@ import { LoadError } from '@web/components/ui/load-error';
 import { Skeleton } from '@web/components/ui/skeleton';
 import { Toast, useFlash } from '@web/components/ui/toast';
 import { ApiError, isNotFound } from '@web/lib/api';
+import { viewerTimeZone } from '@web/lib/format';
 import { paths } from '@web/lib/paths';
 import { queryKeys } from '@web/lib/query-keys';
 import { attendeesCsvUrl, cancelEvent, clubEventQuery, eventIcsUrl, rsvp, updateEvent } from './api/clubs';
@@ -128,9 +129,11 @@ function EventDetail({ event }: { event: EventView }) {
             <CalendarDays className="mt-0.5 h-5 w-5 shrink-0 text-slate-500" aria-hidden="true" />
             <span>
               {eventTime(event.startsAt, event.endsAt)}
-              <span className="block text-sm text-slate-600">
-                Organiser’s time: {eventTime(event.startsAt, event.endsAt, event.timeZone)}
-              </span>
+              {viewerTimeZone() !== event.timeZone && (
+                <span className="block text-sm text-slate-600">
+                  Organiser’s time: {eventTime(event.startsAt, event.endsAt, event.timeZone)}
+                </span>
+              )}
             </span>
           </li>
           {event.address && (

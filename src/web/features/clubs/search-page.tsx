@@ -78,7 +78,7 @@ export default function ClubSearchPage() {
           Search
         </Button>
       </form>
-      <div className="mt-4 grid gap-3 sm:grid-cols-4">
+      <div className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-4">
         <Select label="Category" value={query.category ?? ''} onChange={(e) => update({ category: e.target.value || undefined })}>
           <option value="">All categories</option>
           {CLUB_CATEGORIES.map((c) => (
