@@ -8,5 +8,16 @@ import type { FastifyInstance } from 'fastify';
  */
 export type AppServices = Pick<
   FastifyInstance,
-  'database' | 'config' | 'mailer' | 'log' | 'images' | 'auth' | 'stripe' | 'jobs' | 'realtime' | 'accountEvents' | 'courseEvents' | 'clubEvents'
+  | 'database'
+  | 'config'
+  | 'mailer'
+  | 'log'
+  | 'images'
+  | 'auth'
+  | 'stripe'
+  | 'jobs'
+  | 'realtime'
+  | 'accountEvents'
+  | 'courseEvents'
+  | 'clubEvents'
 >;

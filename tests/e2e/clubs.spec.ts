@@ -196,6 +196,7 @@ test('club and event text never runs script; an unknown club is the not-found pa
   await page.goto(`/club/search?q=club`);
   await page.goto('/explore');
   await expect(page.locator('#clubs-shelf')).toBeVisible();
+  await axeClean(page, 'explore');
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { name: 'Your clubs and events' })).toBeVisible();
   await axeClean(page, 'dashboard');
