@@ -21,4 +21,5 @@ export type AppServices = Pick<
   | 'courseEvents'
   | 'mailboxEvents'
   | 'paymentEvents'
+  | 'clubEvents'
 >;

@@ -28,6 +28,9 @@ import { createMailboxEvents, type MailboxEvents } from './mailbox/events.js';
 import { createPaymentEvents, type PaymentEvents } from './payments/events.js';
 import { startMailboxRealtime } from './mailbox/live.js';
 import { mailboxRoutes } from './mailbox/routes.js';
+import { createClubEvents, type ClubEvents } from './clubs/events.js';
+import { clubRoutes } from './clubs/routes.js';
+import { registerClubJobs } from './clubs/reminders.js';
 import { courseSearchRoutes } from './courses/search-routes.js';
 import { educatorRoutes } from './educators/routes.js';
 import { systemRoutes } from './system/routes.js';
@@ -79,6 +82,8 @@ declare module 'fastify' {
     mailboxEvents: MailboxEvents;
     /** What payments announce; notifications subscribe at start-up (payments/events.ts). */
     paymentEvents: PaymentEvents;
+    /** What clubs announce; notifications subscribe at start-up (clubs/events.ts). */
+    clubEvents: ClubEvents;
   }
 }
 
@@ -163,6 +168,8 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.decorate('courseEvents', createCourseEvents(app.log));
   app.decorate('mailboxEvents', createMailboxEvents(app.log));
   app.decorate('paymentEvents', createPaymentEvents(app.log));
+  app.decorate('clubEvents', createClubEvents(app.log));
+  registerClubJobs(app);
   app.decorate('requireViewer', async (request) => {
     const viewer = await resolveViewer(request);
     if (!viewer) throw new AppError(401, 'unauthorized', 'Your session has ended. Please log in again.');
@@ -339,6 +346,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(mailboxRoutes);
   startMailboxRealtime(app);
   await app.register(contactRoutes);
+  await app.register(clubRoutes);
   await app.register(adminRoutes);
   if (config.payments.mode === 'sandbox' && !config.production) {
     // Imported only here: with a Stripe key set, the sandbox's code is never loaded.

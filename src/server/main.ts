@@ -2,6 +2,7 @@ import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
 import { seedDemoData } from './seed/demo-users.js';
 import { seedDemoCatalogue } from './seed/demo-catalogue.js';
+import { seedDemoClubs } from './seed/demo-clubs.js';
 
 /** Starts the server: configuration checked once, then the app, then demo data. */
 async function main() {
@@ -25,6 +26,7 @@ async function main() {
       ({ created }) => created > 0 && app.log.info(`demo data ready in ${Math.round(performance.now() - t0)} ms`),
       (err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo catalogue not created'),
     );
+    await seedDemoClubs(app).catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo clubs not created'));
   }
   app.log.info(`Agora is ready at ${config.publicUrl} (database: ${app.database.kind}, email: ${app.mailer.transport})`);
 

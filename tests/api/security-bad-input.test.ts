@@ -19,7 +19,8 @@ import {
   sessionBody,
 } from '../support/courses.js';
 import { newUser, signIn } from '../support/factories.js';
-import { get, post, randomIp, uniqueEmail, type Response } from '../support/http.js';
+import { get, post, randomIp, sendAs, uniqueEmail, type Response } from '../support/http.js';
+import { clubBody, createClub, createClubEvents, eventBody, localIn } from '../support/club-data.js';
 import { BAD_BODIES, BAD_PATH_VALUES, BAD_TIME_ZONES, NUMERIC_STRINGS, RAW_NUMBERS, badValue, badValuesFor } from '../support/bad-input.js';
 import { buildPaymentsApp, customerOf, makePayoutEducator, startCheckout } from '../support/payments.js';
 import { fillPath, inputJsonSchema, objectProperties, routeTable, type AppRoute, type JsonSchema } from '../support/route-table.js';
@@ -96,6 +97,8 @@ const PATH_VALUES: Record<string, (c: Ctx) => string> = {
   userId: (c) => c.educator.id,
   educatorId: (c) => c.educator.id,
   file: (c) => `${c.ids.feed}.ics`,
+  clubId: (c) => c.ids.club,
+  eventId: (c) => c.ids.clubEvent,
 };
 const ROUTE_PATH_VALUES: Record<string, Record<string, (c: Ctx) => string>> = {
   '/api/accounts/sessions/:signInSessionId': { signInSessionId: (c) => c.ids.spareAuthSession },
@@ -157,6 +160,10 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
     pageSize: '10',
   }),
   'POST /api/calendar/feed': () => ({ rotate: false }),
+  'POST /api/clubs': () => clubBody(),
+  'PUT /api/clubs/:clubId': () => clubBody(),
+  'POST /api/clubs/:clubId/events': () => eventBody({ startsAt: localIn(30, '19:00'), endsAt: localIn(30, '21:00') }),
+  'PUT /api/clubs/:clubId/events/:eventId': () => eventBody({ startsAt: localIn(30, '19:00'), endsAt: localIn(30, '21:00') }),
   'POST /api/stripe/create-stripe-customer': (c) => ({ email: c.educator.email, name: 'Grace Hopper' }),
   'POST /api/stripe/create-product': (c) => ({ name: 'Watercolour', course: c.ids.course }),
   'POST /api/stripe/course-embedded-checkout': (c) => ({
@@ -254,6 +261,8 @@ beforeAll(async () => {
     { cookie: learner.cookie },
   );
   expect(sent.statusCode, sent.body).toBe(201);
+  const club = await createClub(sendAs(app, educator.cookie));
+  const [clubEvent] = await createClubEvents(sendAs(app, educator.cookie), club);
   ctx = {
     educator: { ...educator, customer: await customerOf(app, educator) },
     learner: { ...learner, customer: learnerCustomer },
@@ -267,6 +276,8 @@ beforeAll(async () => {
       spareAuthSession: sessions.find((s) => !s.current)!.id,
       feed: /feed\/([^/]+)\.ics$/.exec(feed.json().url)![1],
       message: sent.json().message.id,
+      club,
+      clubEvent,
     },
   };
 }, 120_000);

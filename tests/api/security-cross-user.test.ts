@@ -16,7 +16,8 @@ import {
   putReview,
   sessionBody,
 } from '../support/courses.js';
-import { call, get, post, type Response } from '../support/http.js';
+import { call, get, post, sendAs, type Response } from '../support/http.js';
+import { clubBody, createClub, createClubEvents, eventBody } from '../support/club-data.js';
 import { fileForm } from '../support/multipart.js';
 import { buildPaymentsApp, buy, customerOf, makePayoutEducator, purchaseOf, waitFor } from '../support/payments.js';
 import { fillPath, inputJsonSchema, objectProperties, routeTable, type AppRoute, type JsonSchema } from '../support/route-table.js';
@@ -71,11 +72,23 @@ const PUBLIC: Record<string, { when: Variant[]; reason: string; anyData?: string
   'POST /api/mailbox/threads/:userId/read': { when: ['published'], reason: "marks the caller's own thread with A read" },
   'PUT /api/mailbox/blocks/:userId': { when: ['published'], reason: 'anyone may block A' },
   'DELETE /api/mailbox/blocks/:userId': { when: ['published'], reason: "lifts the caller's own block of A" },
+  'GET /api/clubs/:clubId': {
+    when: ['published', 'draft'],
+    reason: "a club's public part (name, description, member count) is for everyone; A's club is an approval club, so no members or events",
+  },
+  'HEAD /api/clubs/:clubId': { when: ['published', 'draft'], reason: 'as GET' },
+  'POST /api/clubs/:clubId/join': {
+    when: ['published', 'draft'],
+    reason: "asking to join a club is what users do (the caller's own request)",
+  },
+  'POST /api/clubs/:clubId/leave': { when: ['published', 'draft'], reason: "withdrawing the caller's own request to join" },
 };
 
 type Variant = 'published' | 'draft';
 
 interface Fixtures {
+  clubId: string;
+  clubEventId: string;
   courseId: string;
   sessionId: string;
   classTimeId: string;
@@ -105,6 +118,8 @@ const PATH_IDS: Record<string, (f: Fixtures) => string> = {
   // A's own notification (a learner enrolled in A's course).
   notificationId: (f) => f.notificationId,
   messageId: (f) => f.messageId,
+  clubId: (f) => f.clubId,
+  eventId: (f) => f.clubEventId,
   // Admin routes (admins only): any job id, the role check comes first.
   jobId: () => randomUUID(),
 };
@@ -141,6 +156,12 @@ const BODIES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'POST /api/admin/users/:userId/ban': () => ({ reason: 'Taken over' }),
   'POST /api/mailbox/threads/:userId/messages': () => ({ body: 'Hello from someone else' }),
   'POST /api/mailbox/messages/:messageId/report': () => ({ reason: 'Reported by someone else' }),
+  'PUT /api/clubs/:clubId': () => clubBody({ name: 'Taken over' }),
+  'POST /api/clubs/:clubId/delete': () => ({ confirmName: 'Members-only circle of A' }),
+  'POST /api/clubs/:clubId/members/:userId': () => ({ action: 'remove' }),
+  'POST /api/clubs/:clubId/events': () => eventBody({ title: 'Hijacked event' }),
+  'PUT /api/clubs/:clubId/events/:eventId': () => eventBody({ title: 'Hijacked event' }),
+  'PUT /api/clubs/:clubId/events/:eventId/rsvp': () => ({ answer: 'going' }),
   'PUT /api/admin/users/:userId/role': () => ({ role: 'admin' }),
   'POST /api/admin/users/:userId/delete': (f) => ({ confirmEmail: f.email }),
 };
@@ -192,8 +213,23 @@ beforeAll(async () => {
   const sent = await post(app, `/api/mailbox/threads/${learner.id}/messages`, { body: secretMessage, clientId }, { cookie: a.cookie });
   expect(sent.statusCode, sent.body).toBe(201);
   const messageId = sent.json().message.id as string;
+  // A's approval club, with a member going to its event: members-only for everyone else.
+  const clubMember = await makeLearner(app);
+  const clubId = await createClub(sendAs(app, a.cookie), clubBody({ name: 'Members-only circle of A', visibility: 'approval' }));
+  await post(app, `/api/clubs/${clubId}/join`, { answer: 'Please' }, { cookie: clubMember.cookie });
+  expect((await post(app, `/api/clubs/${clubId}/members/${clubMember.id}`, { action: 'approve' }, { cookie: a.cookie })).statusCode).toBe(
+    200,
+  );
+  const clubEventTitle = `Secret club event ${randomUUID()}`;
+  const [clubEventId] = await createClubEvents(sendAs(app, a.cookie), clubId, { title: clubEventTitle });
+  expect(
+    (await call(app, 'PUT', `/api/clubs/${clubId}/events/${clubEventId}/rsvp`, { answer: 'going' }, { cookie: clubMember.cookie }))
+      .statusCode,
+  ).toBe(200);
 
   const common = {
+    clubId,
+    clubEventId,
     userId: a.id,
     notificationId: aNotification.id,
     educatorId: a.id,
@@ -223,6 +259,10 @@ beforeAll(async () => {
     draftId,
     draftTitle,
     secretMessage,
+    clubEventTitle,
+    clubEventId,
+    clubMember.id,
+    clubMember.email,
   ];
 });
 afterAll(async () => {

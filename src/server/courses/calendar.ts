@@ -32,17 +32,51 @@ export async function userCalendar(app: AppServices, userId: string): Promise<st
     )
     .orderBy(asc(classTime.startsAt))
     .limit(2000);
+  const entries: CalendarEntry[] = rows.map((r) => ({
+    uid: `${r.id}@agora`,
+    startsAt: r.startsAt,
+    endsAt: r.endsAt,
+    title: r.title,
+    location: r.location || r.meetingUrl || null,
+    url: `${publicUrl}/course/${r.courseId}`,
+  }));
+  // Other domains' entries (club events the user is going to), added at start-up.
+  for (const source of sources.get(app.courseEvents) ?? []) entries.push(...(await source(app, userId)));
+  entries.sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
+  return icsDocument(entries, 'Agora classes');
+}
+
+/** One event of an iCalendar document. */
+export interface CalendarEntry {
+  uid: string;
+  startsAt: Date;
+  endsAt: Date;
+  title: string;
+  location: string | null;
+  url: string;
+}
+export type CalendarSource = (app: AppServices, userId: string) => Promise<CalendarEntry[]>;
+/** Per app (code wiring at start-up, the same in every process). */
+const sources = new WeakMap<object, CalendarSource[]>();
+
+/** A domain above courses adds its entries to the user's calendar (the .ics download and the private feed). */
+export function addCalendarSource(app: AppServices, source: CalendarSource) {
+  sources.set(app.courseEvents, [...(sources.get(app.courseEvents) ?? []), source]);
+}
+
+/** An iCalendar (RFC 5545) document, times in UTC (Z). */
+export function icsDocument(entries: CalendarEntry[], name: string): string {
   const stamp = ics(new Date());
-  const events = rows.map((r) =>
+  const events = entries.map((r) =>
     [
       'BEGIN:VEVENT',
-      `UID:${r.id}@agora`,
+      `UID:${r.uid}`,
       `DTSTAMP:${stamp}`,
       `DTSTART:${ics(r.startsAt)}`,
       `DTEND:${ics(r.endsAt)}`,
       fold(`SUMMARY:${escapeText(r.title)}`),
-      r.location || r.meetingUrl ? fold(`LOCATION:${escapeText(r.location || r.meetingUrl || '')}`) : null,
-      fold(`URL:${publicUrl}/course/${r.courseId}`),
+      r.location ? fold(`LOCATION:${escapeText(r.location)}`) : null,
+      fold(`URL:${r.url}`),
       'END:VEVENT',
     ]
       .filter(Boolean)
@@ -55,7 +89,7 @@ export async function userCalendar(app: AppServices, userId: string): Promise<st
       'PRODID:-//Agora//Class times//EN',
       'CALSCALE:GREGORIAN',
       'METHOD:PUBLISH',
-      'X-WR-CALNAME:Agora classes',
+      fold(`X-WR-CALNAME:${escapeText(name)}`),
       ...events,
       'END:VCALENDAR',
     ].join('\r\n') + '\r\n'

@@ -48,7 +48,8 @@ export async function getRoster(app: AppServices, viewer: Viewer, courseId: stri
   };
 }
 
-const cell = (v: string) => {
+/** A CSV cell: quoted, and a spreadsheet formula defused (shared with the clubs' attendee export). */
+export const csvCell = (v: string) => {
   // Quote every cell, and defuse spreadsheet formulas (=, +, -, @ at the start).
   const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
   return `"${safe.replace(/"/g, '""')}"`;
@@ -57,7 +58,7 @@ const cell = (v: string) => {
 export function rosterCsv(rows: Awaited<ReturnType<typeof getRoster>>['rows']): string {
   const header = ['Session start', 'Name', 'Email', 'Status', 'Payment', 'Enrolled at'];
   const lines = rows.map((r) =>
-    [r.sessionStartsOn, r.learnerName, r.learnerEmail, r.status, r.payment.label, r.enrolledAt].map(cell).join(','),
+    [r.sessionStartsOn, r.learnerName, r.learnerEmail, r.status, r.payment.label, r.enrolledAt].map(csvCell).join(','),
   );
-  return [header.map(cell).join(','), ...lines].join('\r\n') + '\r\n';
+  return [header.map(csvCell).join(','), ...lines].join('\r\n') + '\r\n';
 }

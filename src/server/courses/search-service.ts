@@ -296,9 +296,14 @@ export function editDistance(a: string, b: string, max: number): number {
  * correction. Candidates are the trigram nearest neighbours of each word among the words
  * of titles and educator names (`search_word`, GiST KNN: a handful of index pages
  * whatever the number of courses); the closest by edit distance wins, within one edit for
- * words of 4-6 letters and two beyond. One statement for every word at once.
+ * words of 4-6 letters and two beyond. One statement for every word at once. Club search
+ * uses it over its own words (club_search_word).
  */
-export async function correctTypos(db: Db, q: string): Promise<string | null> {
+export async function correctTypos(
+  db: Db,
+  q: string,
+  wordTable: 'search_word' | 'club_search_word' = 'search_word',
+): Promise<string | null> {
   const words = q.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 4 && !STOP_WORDS.has(w));
   if (!words.length) return null;
   const res = (await db.execute(sql`
@@ -307,7 +312,10 @@ export async function correctTypos(db: Db, q: string): Promise<string | null> {
       words.map((w) => sql`${w}`),
       sql`, `,
     )}]::text[]) as w(q)
-    cross join lateral (select word from search_word order by word <-> w.q limit 8) n`)) as unknown as Rows<{ q: string; word: string }>;
+    cross join lateral (select word from ${sql.identifier(wordTable)} order by word <-> w.q limit 8) n`)) as unknown as Rows<{
+    q: string;
+    word: string;
+  }>;
   const candidates = new Map<string, string[]>();
   for (const row of res.rows) candidates.set(row.q, [...(candidates.get(row.q) ?? []), row.word]);
 

@@ -64,4 +64,12 @@ export const paths = {
   educatorOnboard: '/educator/onboard',
   educatorBenefits: '/educator/benefits',
   educatorDashboard: '/educator/dashboard',
+
+  clubSearch: (query?: Query | URLSearchParams) => `/club/search${search(query)}`,
+  newClub: '/club/new',
+  editClub: (id: string, tab?: string) => `/club/${id}/edit${tab ? `#${tab}` : ''}`,
+  newClubEvent: (clubId: string) => `/club/${clubId}/new-event`,
+  clubEvent: (clubId: string, eventId: string) => `/club/${clubId}/event/${eventId}`,
+  /** A conversation with one person in the mailbox (the spec's /mailbox/:senderID). */
+  messageTo: (userId: string) => `/mailbox/${userId}`,
 } as const;

@@ -36,4 +36,13 @@ export const queryKeys = {
   notificationPreferences: ['notifications', 'preferences'] as const,
   landing: ['landing'] as const,
   contactForm: ['contact', 'form'] as const,
+  /** Every club query (a club, its members, its events); club listings under clubLists. */
+  clubs: ['club'] as const,
+  club: (id: string) => ['club', id] as const,
+  clubMembers: (id: string) => ['club', id, 'members'] as const,
+  clubEvent: (clubId: string, eventId: string) => ['club', clubId, 'event', eventId] as const,
+  clubLists: ['clubs'] as const,
+  clubSearch: (q: unknown) => ['clubs', 'search', q] as const,
+  myClubs: ['clubs', 'mine'] as const,
+  exploreClubs: ['clubs', 'explore'] as const,
 };

@@ -13,3 +13,4 @@ export * from './admin.js';
 export * from './notifications.js';
 export * from './mailbox.js';
 export * from './contact.js';
+export * from './clubs.js';

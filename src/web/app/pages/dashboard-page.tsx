@@ -20,6 +20,7 @@ import { Panel } from '@web/components/ui/panel';
 import { paths } from '@web/lib/paths';
 import { ClassTimeDetails } from '@web/components/class-time-details';
 import { LoadError } from '@web/components/ui/load-error';
+import { MyClubsPanel } from '@web/features/clubs/home-sections';
 
 function EmptyNote({ children }: { children: ReactNode }) {
   return <div className="rounded-xl border border-dashed border-slate-300 p-5 text-center text-sm text-slate-600">{children}</div>;
@@ -226,6 +227,7 @@ export default function DashboardPage() {
         <DashboardSkeleton />
       ) : (
         <div className="flex flex-col gap-6">
+          <MyClubsPanel />
           {learnerNothing ? (
             isEducator ? (
               <Panel id="learning" title="Learning">

@@ -10,6 +10,7 @@ import { useViewer } from '@web/lib/viewer';
 import { CourseGrid, CourseGridSkeleton } from '@web/features/courses/components/course-card';
 import { paths } from '@web/lib/paths';
 import { exploreQuery } from '@web/features/courses/api/explore';
+import { ClubsExploreSection } from '@web/features/clubs/home-sections';
 
 const AREAS = [
   { to: paths.courseSearch(), title: 'Courses', text: 'Live classes in sessions, online or near you.', Icon: BookOpen },
@@ -144,6 +145,7 @@ export default function ExplorePage() {
           )}
         </>
       ) : null}
+      <ClubsExploreSection />
     </div>
   );
 }

@@ -12,6 +12,8 @@ import {
   Languages,
   Music,
   PenLine,
+  PartyPopper,
+  Trophy,
   type LucideIcon,
 } from 'lucide-react';
 
@@ -28,6 +30,8 @@ const LOOKS: Record<string, { Icon: LucideIcon; hue: number }> = {
   sports: { Icon: Dumbbell, hue: 135 },
   wellbeing: { Icon: HeartPulse, hue: 330 },
   writing: { Icon: PenLine, hue: 40 },
+  social: { Icon: PartyPopper, hue: 275 },
+  sport: { Icon: Trophy, hue: 150 },
 };
 const FALLBACK = { Icon: GraduationCap, hue: 260 };
 

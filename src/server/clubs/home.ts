@@ -1,0 +1,74 @@
+import { and, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import type { ClubsHome } from '../../shared/clubs-schemas.js';
+import type { AppServices } from '../app-services.js';
+import type { Viewer } from '../accounts/viewer.js';
+import { user } from '../db/schema/accounts.js';
+import { clubEvent, clubMembership } from '../db/schema/clubs.js';
+import { eventCards } from './club-view.js';
+import { CLUB_CARD_COLUMNS, toCard } from './search-clubs.js';
+
+/** The viewer's clubs and the events they answered going (or waitlisted) to come: the dashboard. */
+export async function myClubs(app: AppServices, viewer: Viewer): Promise<ClubsHome> {
+  const db = app.database.db;
+  const uid = viewer.user.id;
+  const res = (await db.execute(sql`
+    select ${CLUB_CARD_COLUMNS}, m.role from club join club_membership m on m.club_id = club.id
+    where m.user_id = ${uid} and m.state = 'active' order by club.name limit 100`)) as unknown as {
+    rows: (Parameters<typeof toCard>[0] & { role: 'member' })[];
+  };
+  const events = await eventCards(
+    db,
+    uid,
+    and(
+      gt(clubEvent.endsAt, new Date()),
+      sql`${clubEvent.id} in (select event_id from club_rsvp where user_id = ${uid} and status in ('going', 'waitlisted'))`,
+      // Still a member (a removed member's answers were released, this is a second guard).
+      sql`${clubEvent.clubId} in (select club_id from club_membership where user_id = ${uid} and state = 'active')`,
+    ),
+    'asc',
+    20,
+  );
+  return { clubs: res.rows.map((r) => ({ ...toCard(r), role: r.role })), events };
+}
+
+/**
+ * The explore page's clubs shelf (clubs in the viewer's city first, then the biggest) and
+ * upcoming events of public clubs (members-only events never show here).
+ */
+export async function exploreClubs(app: AppServices, viewer: Viewer): Promise<ClubsHome> {
+  const db = app.database.db;
+  const [me] = await db.select({ city: user.city }).from(user).where(eq(user.id, viewer.user.id));
+  const city = me?.city?.trim().toLowerCase() ?? '';
+  const res = (await db.execute(sql`
+    (select ${CLUB_CARD_COLUMNS}, 0 as near from club where ${city} <> '' and lower(city) = ${city} order by member_count desc, id limit 8)
+    union all
+    (select ${CLUB_CARD_COLUMNS}, 1 as near from club order by member_count desc, id limit 16)`)) as unknown as {
+    rows: Parameters<typeof toCard>[0][];
+  };
+  const seen = new Set<string>();
+  const clubs = res.rows
+    .filter((r) => !seen.has(r.id) && seen.add(r.id))
+    .slice(0, 8)
+    .map((r) => ({ ...toCard(r), role: null }));
+  const events = await eventCards(
+    db,
+    viewer.user.id,
+    and(
+      eq(clubEvent.status, 'scheduled'),
+      gt(clubEvent.startsAt, new Date()),
+      or(
+        sql`${clubEvent.clubId} in (select id from club where visibility = 'public')`,
+        inArray(
+          clubEvent.clubId,
+          db
+            .select({ id: clubMembership.clubId })
+            .from(clubMembership)
+            .where(and(eq(clubMembership.userId, viewer.user.id), eq(clubMembership.state, 'active'))),
+        ),
+      ),
+    ),
+    'asc',
+    8,
+  );
+  return { clubs, events };
+}
