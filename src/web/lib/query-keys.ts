@@ -27,4 +27,6 @@ export const queryKeys = {
   payouts: ['payments', 'payouts'] as const,
   payoutsFrom: (source: 'fresh' | 'stored') => ['payments', 'payouts', source] as const,
   devOutbox: ['dev', 'outbox'] as const,
+  /** The app shell's unread badge (messages + notifications ...). */
+  unread: ['unread'] as const,
 };
