@@ -13,6 +13,10 @@
  *      processes (the fan-out's cost, as a ratio of the one-process p50/p99);
  *   4. the ceiling: higher rates through the two processes, and raw NOTIFY throughput.
  *
+ * Beside send-to-receipt, each part reports the send request alone (HTTP, insert, publish)
+ * and publish-to-receipt (the fan-out alone: NOTIFY, the listener, the socket), timed with
+ * the clock the bench and the servers share on this machine.
+ *
  * Budget: p99 < 100 ms, 0 lost, 0 duplicated, in parts 2 and 3. Figures go to
  * bench/results/realtime-latest.json. REALTIME_BENCH_SOCKETS, REALTIME_BENCH_RATE,
  * REALTIME_BENCH_SECONDS and REALTIME_BENCH_STEPS ("500,1000"; "" for none) override.
@@ -71,6 +75,9 @@ interface PhaseResult {
   /** The send request's own round trip (insert + publish + answer). */
   httpP50: number;
   httpP99: number;
+  /** From the publish (after the insert committed) to the receipt: NOTIFY, listener, socket, client. */
+  fanOutP50: number;
+  fanOutP99: number;
   cross?: { delivered: number; p50: number; p99: number };
   same?: { delivered: number; p50: number; p99: number };
 }
@@ -148,7 +155,22 @@ async function main() {
   // Report.
   console.log('');
   table(
-    ['part', 'rate/s', 'sent', 'delivered', 'lost', 'dup', 'http err', 'p50 ms', 'p99 ms', 'max ms', 'send p50', 'send p99'],
+    [
+      'part',
+      'rate/s',
+      'sent',
+      'delivered',
+      'lost',
+      'dup',
+      'http err',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      'send p50',
+      'send p99',
+      'fan-out p50',
+      'fan-out p99',
+    ],
     results.map((r) => [
       r.name,
       String(r.rate),
@@ -162,6 +184,8 @@ async function main() {
       ms(r.max),
       ms(r.httpP50),
       ms(r.httpP99),
+      ms(r.fanOutP50),
+      ms(r.fanOutP99),
     ]),
   );
   const [one, two] = results;
@@ -228,7 +252,7 @@ async function makeUsers(db: pg.Client, n: number): Promise<Client[]> {
   return clients;
 }
 
-type Handler = (message: { type: string; seq?: number }) => void;
+type Handler = (message: { type: string; seq?: number; publishedAt?: number }) => void;
 const handlers = new WeakMap<WebSocket, Handler>();
 
 /** Opens every client's socket on its server, 50 at a time; resolves once all said ready. */
@@ -248,7 +272,7 @@ async function openSockets(clients: Client[], servers: RunningServer[]) {
             ws.once('unexpected-response', (_req, res) => reject(new Error(`socket refused: ${res.statusCode}`)));
             ws.once('error', reject);
             ws.on('message', (data) => {
-              const message = JSON.parse(String(data)) as { type: string; seq?: number };
+              const message = JSON.parse(String(data)) as { type: string; seq?: number; publishedAt?: number };
               if (message.type === 'ready') return resolve();
               handlers.get(ws)?.(message);
             });
@@ -272,6 +296,7 @@ async function run(name: string, clients: Client[], servers: RunningServer[], ra
   const receipts = new Uint16Array(total);
   const answeredAt = new Float64Array(total);
   const accepted = new Uint8Array(total);
+  const fanOutMs = new Float64Array(total).fill(NaN);
   const expectedBy = new Int32Array(total).fill(-1);
   let httpErrors = 0;
   let misdelivered = 0;
@@ -280,7 +305,10 @@ async function run(name: string, clients: Client[], servers: RunningServer[], ra
     handlers.set(c.ws!, (m) => {
       if (m.type !== 'bench.message' || typeof m.seq !== 'number' || m.seq >= total) return;
       if (expectedBy[m.seq] !== index) return void misdelivered++; // another user's event: must never happen
-      if (receipts[m.seq]++ === 0) receivedAt[m.seq] = performance.now();
+      if (receipts[m.seq]++ === 0) {
+        receivedAt[m.seq] = performance.now();
+        if (typeof m.publishedAt === 'number') fanOutMs[m.seq] = Date.now() - m.publishedAt;
+      }
     }),
   );
   const inFlight: Promise<void>[] = [];
@@ -334,7 +362,8 @@ async function run(name: string, clients: Client[], servers: RunningServer[], ra
     (crossed[seq] ? cross : same).push(latency);
   }
   const http = Array.from(answeredAt, (t, seq) => t - sentAt[seq]).filter((t) => t > 0);
-  for (const list of [all, cross, same, http]) list.sort((a, b) => a - b);
+  const fan = Array.from(fanOutMs).filter((t) => Number.isFinite(t));
+  for (const list of [all, cross, same, http, fan]) list.sort((a, b) => a - b);
   const result: PhaseResult = {
     name,
     rate,
@@ -349,13 +378,15 @@ async function run(name: string, clients: Client[], servers: RunningServer[], ra
     max: all[all.length - 1] ?? NaN,
     httpP50: pct(http, 50),
     httpP99: pct(http, 99),
+    fanOutP50: pct(fan, 50),
+    fanOutP99: pct(fan, 99),
   };
   if (servers.length > 1) {
     result.cross = { delivered: cross.length, p50: pct(cross, 50), p99: pct(cross, 99) };
     result.same = { delivered: same.length, p50: pct(same, 50), p99: pct(same, 99) };
   }
   console.log(
-    `  ${name}: ${total} sent at ${rate}/s, ${all.length} delivered, ${lost} lost, ${duplicated} duplicated, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms (the send request: p50 ${ms(result.httpP50)}, p99 ${ms(result.httpP99)} ms)`,
+    `  ${name}: ${total} sent at ${rate}/s, ${all.length} delivered, ${lost} lost, ${duplicated} duplicated, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms (the send request: p50 ${ms(result.httpP50)}, p99 ${ms(result.httpP99)} ms; publish to receipt: p50 ${ms(result.fanOutP50)}, p99 ${ms(result.fanOutP99)} ms)`,
   );
   return result;
 }
