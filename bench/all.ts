@@ -1,8 +1,8 @@
 /**
- * `npm run bench`: the accounts bench (bench/run.ts), then the search bench
- * (bench/search.ts), each in its own process with its own database and server.
- * `npm run bench -- --accounts-only` or `-- --search-only` runs one of them.
- * Exits 1 when either failed.
+ * `npm run bench`: the accounts bench (bench/run.ts), the search bench (bench/search.ts)
+ * and the realtime bench (bench/realtime.ts), each in its own process with its own
+ * database and server(s). `npm run bench -- --accounts-only`, `-- --search-only` or
+ * `-- --realtime-only` runs one of them. Exits 1 when any failed.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -10,10 +10,12 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
+const only = args.find((a) => /^--[a-z]+-only$/.test(a))?.slice(2, -5);
 const parts = [
-  { name: 'accounts', script: 'bench/run.ts', skip: args.includes('--search-only') },
-  { name: 'search', script: 'bench/search.ts', skip: args.includes('--accounts-only') },
-];
+  { name: 'accounts', script: 'bench/run.ts' },
+  { name: 'search', script: 'bench/search.ts' },
+  { name: 'realtime', script: 'bench/realtime.ts' },
+].map((p) => ({ ...p, skip: !!only && only !== p.name }));
 
 const failed: string[] = [];
 for (const part of parts) {

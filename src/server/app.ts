@@ -153,7 +153,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.decorate('mailer', mailer);
   app.decorate('jobs', jobs);
   // Realtime fan-out between processes: PostgreSQL LISTEN/NOTIFY (PGlite's own in one
-  // process), ADR 0015. The listener starts with the app and stops with it.
+  // process), ADR 0018. The listener starts with the app and stops with it.
   const realtime = createRealtime({
     fanOut: createFanOut({ database: db, databaseUrl: config.databaseUrl, log: app.log }),
     log: app.log,

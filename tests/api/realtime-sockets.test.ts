@@ -47,6 +47,17 @@ describe('realtime socket', () => {
     for (const tab of [adaTab1, adaTab2, bobTab]) tab.close();
   });
 
+  it('refuses to publish an event near NOTIFY’s 8000-byte limit (never throws), and goes on delivering', async () => {
+    await listen();
+    const ada = await createSignedInUser(ctx.app);
+    const tab = opened(await openSocket(base, { cookie: ada.cookie }));
+    await expect(ctx.app.realtime.publish(ada.id, { type: 'test.huge', text: 'x'.repeat(8000) })).resolves.toBeUndefined();
+    await ctx.app.realtime.publish(ada.id, { type: 'test.small' });
+    await tab.next((m) => m.type === 'test.small');
+    expect(tab.received.some((m) => m.type === 'test.huge')).toBe(false);
+    tab.close();
+  });
+
   it('hands a client message to its registered handler with the socket user id; ignores unknown and malformed ones', async () => {
     await listen();
     const ada = await createSignedInUser(ctx.app);

@@ -9,7 +9,7 @@ import type { ClubEventMap } from './events.js';
  * The steps every RSVP change shares, inside the caller's transaction, under the event's
  * row lock (FOR NO KEY UPDATE): going_count never exceeds capacity however many answers
  * arrive at once, and the waitlist is served in the order the answers took the lock.
- * Reminders are keyed jobs stored in the same transaction (docs/decisions/0015-clubs-model.md).
+ * Reminders are keyed jobs stored in the same transaction (docs/decisions/0020-clubs-model.md).
  */
 export type EventRow = typeof clubEvent.$inferSelect;
 export const REMINDER_JOB = 'club.event-reminder';

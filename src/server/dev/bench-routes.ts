@@ -10,7 +10,8 @@ import { user } from '../db/schema/accounts.js';
  * Reference routes for `npm run bench` (BENCH_ROUTES=true; refused in production):
  * one without I/O, one with a single primary-key SELECT prepared like the session query,
  * and for the search bench (bench/search.ts) the naive search query and the real search
- * without its result cache. None of them looks at the session.
+ * without its result cache, and for the realtime bench (bench/realtime.ts) an insert and a
+ * publish. None of them looks at the session.
  */
 export async function benchRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -59,5 +60,28 @@ export async function benchRoutes(app: FastifyInstance) {
       schema: { hide: true, querystring: searchQuery },
     },
     async (request) => searchCourses(app.searchRunner, request.query),
+  );
+
+  // The realtime bench: what sending a message costs (one insert, then a publish after the
+  // commit), with ids only in the event. The bench creates bench_message before the load.
+  r.post(
+    '/api/bench/realtime/send',
+    {
+      schema: {
+        hide: true,
+        body: z.object({ from: z.uuid(), to: z.uuid(), seq: z.number().int().min(0) }),
+        response: { 200: z.object({ id: z.string() }) },
+      },
+    },
+    async (request) => {
+      const { from, to, seq } = request.body;
+      const res = (await app.database.db.execute(
+        sql`insert into bench_message (from_id, to_id, seq) values (${from}, ${to}, ${seq}) returning id`,
+      )) as unknown as { rows: { id: string | number }[] };
+      const id = String(res.rows[0].id);
+      // `publishedAt` (bench only) lets the bench time the fan-out alone: same machine, same clock.
+      await app.realtime.publish(to, { type: 'bench.message', id, seq, publishedAt: Date.now() });
+      return { id };
+    },
   );
 }

@@ -4,7 +4,7 @@ import type { Database } from '../db/client.js';
 
 /**
  * How an event published on one app process reaches the sockets on every process
- * (docs/decisions/0015-realtime-fan-out.md): PostgreSQL NOTIFY on one channel, and one
+ * (docs/decisions/0018-realtime-fan-out.md): PostgreSQL NOTIFY on one channel, and one
  * dedicated LISTEN connection per process. On PGlite (one process) the same NOTIFY runs
  * through PGlite's own listen/notify.
  */
@@ -41,7 +41,8 @@ export function createFanOut(opts: { database: Database; databaseUrl?: string; l
       },
     };
   }
-  if (database.kind === 'postgres' && opts.databaseUrl) return postgresFanOut(opts.databaseUrl, notify, opts.log);
+  if (database.kind === 'postgres' && opts.databaseUrl)
+    return postgresFanOut(opts.databaseUrl, batchedPublisher(opts.databaseUrl), opts.log);
   return undefined;
 }
 
@@ -50,7 +51,7 @@ export function createFanOut(opts: { database: Database; databaseUrl?: string; l
  * reconnects with back-off (250 ms doubling to 10 s, jittered) and then asks every local
  * socket to resync, since what was notified meanwhile never reached this process.
  */
-function postgresFanOut(url: string, notify: (payload: string) => Promise<void>, log: Logger): FanOut {
+function postgresFanOut(url: string, publisher: Publisher, log: Logger): FanOut {
   let client: Client | null = null;
   let stopped = false;
   let attempt = 0;
@@ -105,7 +106,7 @@ function postgresFanOut(url: string, notify: (payload: string) => Promise<void>,
   };
 
   return {
-    notify,
+    notify: publisher.notify,
     async start(h) {
       handlers = h;
       stopped = false;
@@ -121,6 +122,95 @@ function postgresFanOut(url: string, notify: (payload: string) => Promise<void>,
       stopped = true;
       if (timer) clearTimeout(timer);
       timer = null;
+      const c = client;
+      client = null;
+      await c?.end().catch(() => {});
+      await publisher.stop();
+    },
+  };
+}
+
+interface Publisher {
+  notify(payload: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * NOTIFY on a connection of its own, outside the app's pool: a publish never waits behind
+ * requests for a pooled connection (under load that wait is what drops publishes), and the
+ * publishes of a process keep their order. What queues while one statement runs goes out
+ * in the next, up to 100 at a time (`select pg_notify(..), pg_notify(..)`: one commit, one
+ * turn of NOTIFY's commit lock for the lot). PostgreSQL folds identical payloads within one
+ * transaction into one notification: the same event to the same user twice in one batch is
+ * delivered once, which is harmless for "look again" events.
+ */
+function batchedPublisher(url: string): Publisher {
+  type Pending = { payload: string; resolve: () => void; reject: (err: Error) => void };
+  let client: Client | null = null;
+  let connecting: Promise<Client> | null = null;
+  let queue: Pending[] = [];
+  let busy = false;
+  let stopped = false;
+
+  const connection = (): Promise<Client> => {
+    if (client) return Promise.resolve(client);
+    connecting ??= (async () => {
+      const { default: pg } = await import('pg');
+      const c = new pg.Client({
+        connectionString: url,
+        keepAlive: true,
+        application_name: 'agora-realtime-publisher',
+        query_timeout: 5000,
+      });
+      const forget = () => {
+        if (client === c) client = null;
+      };
+      c.on('error', forget);
+      c.on('end', forget);
+      await c.connect();
+      client = c;
+      return c;
+    })().finally(() => {
+      connecting = null;
+    });
+    return connecting;
+  };
+
+  const flush = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      while (queue.length) {
+        const batch = queue.slice(0, 100);
+        queue = queue.slice(batch.length);
+        try {
+          const c = await connection();
+          const text = 'select ' + batch.map((_, i) => `pg_notify($1, $${i + 2})`).join(', ');
+          await c.query(text, [REALTIME_CHANNEL, ...batch.map((p) => p.payload)]);
+          for (const p of batch) p.resolve();
+        } catch (err) {
+          // A broken connection is dropped; the next publish opens a new one.
+          const c = client;
+          client = null;
+          c?.end().catch(() => {});
+          for (const p of batch) p.reject(err as Error);
+        }
+      }
+    } finally {
+      busy = false;
+    }
+  };
+
+  return {
+    notify(payload) {
+      if (stopped) return Promise.reject(new Error('realtime publisher stopped'));
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ payload, resolve, reject });
+        void flush();
+      });
+    },
+    async stop() {
+      stopped = true;
       const c = client;
       client = null;
       await c?.end().catch(() => {});

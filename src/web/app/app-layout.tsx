@@ -7,6 +7,7 @@ import { paths } from '@web/lib/paths';
 import { useSignOut } from '@web/features/accounts/api/sign-in';
 import { adminMeQuery } from '@web/features/admin/api';
 import { useViewer } from '@web/lib/viewer';
+import { UnreadBadge, useUnreadTotal } from './unread-badge';
 
 const NAV = [
   { to: paths.explore, label: 'Explore' },
@@ -95,6 +96,7 @@ function AvatarMenu() {
 export function AppLayout() {
   const [menu, setMenu] = useState(false);
   const { pathname } = useLocation();
+  const unread = useUnreadTotal();
   // The mobile menu closes on navigation: adjusted while rendering, not in an effect.
   const [menuPath, setMenuPath] = useState(pathname);
   if (pathname !== menuPath) {
@@ -111,6 +113,7 @@ export function AppLayout() {
               {NAV.map((n) => (
                 <NavLink key={n.to} to={n.to} className={navClass}>
                   {n.label}
+                  {n.to === paths.mailbox && <UnreadBadge total={unread} />}
                 </NavLink>
               ))}
             </nav>
@@ -119,13 +122,16 @@ export function AppLayout() {
             <AvatarMenu />
             <button
               type="button"
-              className="rounded-lg p-2 text-slate-700 hover:bg-slate-100 md:hidden"
+              className="relative rounded-lg p-2 text-slate-700 hover:bg-slate-100 md:hidden"
               aria-expanded={menu}
               aria-controls="mobile-nav"
-              aria-label={menu ? 'Close menu' : 'Open menu'}
+              aria-label={menu ? 'Close menu' : unread > 0 ? `Open menu, ${unread} unread` : 'Open menu'}
               onClick={() => setMenu((m) => !m)}
             >
               {menu ? <X className="h-5 w-5" aria-hidden="true" /> : <Menu className="h-5 w-5" aria-hidden="true" />}
+              {!menu && unread > 0 && (
+                <span aria-hidden="true" className="absolute right-1 top-1 h-2.5 w-2.5 rounded-full bg-brand-700 ring-2 ring-white" />
+              )}
             </button>
           </div>
         </div>
@@ -134,6 +140,7 @@ export function AppLayout() {
             {NAV.map((n) => (
               <NavLink key={n.to} to={n.to} className={(s) => `block ${navClass(s)}`}>
                 {n.label}
+                {n.to === paths.mailbox && <UnreadBadge total={unread} />}
               </NavLink>
             ))}
           </nav>

@@ -1,21 +1,35 @@
 import { useEffect, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { startRealtimeSocket } from '@web/lib/realtime-socket';
 import { useRealtimeStatus } from '@web/lib/realtime';
-import { meQuery, useMe } from '@web/lib/viewer';
+import { api } from '@web/lib/api';
+import { useMe } from '@web/lib/viewer';
 
 /**
  * Starts the tab's realtime socket while someone is signed in, and stops it on sign-out
- * (a different user signing in gets a new socket). When the server closes it because the
- * session ended, the viewer is re-read: the sign-in guard takes it from there.
+ * (a different user signing in gets a new socket).
  */
 export function RealtimeConnection() {
   const userId = useMe().data?.id;
-  const queryClient = useQueryClient();
   useEffect(() => {
     if (!userId) return;
-    return startRealtimeSocket({ onSessionEnded: () => void queryClient.invalidateQueries({ queryKey: meQuery.queryKey }) });
-  }, [userId, queryClient]);
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = startRealtimeSocket({
+      // The server closed the socket because this session ended (signed out elsewhere, a
+      // revoked device, expired). Unless this tab signed out itself (then the effect is
+      // cleaned up first), one request shows the app's usual 401 path: /login, with why.
+      onSessionEnded: () => {
+        timer = setTimeout(() => {
+          if (!stopped) api('/api/me').catch(() => {});
+        }, 1000);
+      },
+    });
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      stop();
+    };
+  }, [userId]);
   return null;
 }
 
@@ -32,14 +46,14 @@ export function ReconnectingIndicator() {
       setShown(false);
     };
   }, [status]);
+  // Rendered only while shown: other status messages of the page stay the only ones.
+  if (!shown || status !== 'reconnecting') return null;
   return (
-    <div role="status" aria-live="polite" className="pointer-events-none fixed bottom-4 left-4 z-40">
-      {shown && status === 'reconnecting' && (
-        <span className="inline-flex items-center gap-2 rounded-full bg-slate-900/90 px-3 py-1.5 text-xs font-medium text-white shadow">
-          <span className="h-2 w-2 animate-pulse rounded-full bg-amber-400" aria-hidden="true" />
-          Reconnecting…
-        </span>
-      )}
+    <div role="status" className="pointer-events-none fixed bottom-4 left-4 z-40">
+      <span className="inline-flex items-center gap-2 rounded-full bg-slate-900/90 px-3 py-1.5 text-xs font-medium text-white shadow">
+        <span className="h-2 w-2 animate-pulse rounded-full bg-amber-400" aria-hidden="true" />
+        Reconnecting…
+      </span>
     </div>
   );
 }

@@ -45,4 +45,6 @@ export const queryKeys = {
   clubSearch: (q: unknown) => ['clubs', 'search', q] as const,
   myClubs: ['clubs', 'mine'] as const,
   exploreClubs: ['clubs', 'explore'] as const,
+  /** The app shell's unread badge (messages + notifications ...). */
+  unread: ['unread'] as const,
 };

@@ -7,7 +7,7 @@ import { dispatchRealtimeEvent, dispatchRealtimeReconnect, setRealtimeSender, se
  *   `heartbeat` every 25 s; hearing nothing for 25 + 10 s, the tab assumes the connection
  *   is dead (a sleeping laptop, a dropped Wi-Fi) and reconnects.
  * - Reconnects with exponential back-off and full jitter (0.5 s doubling, capped at 30 s),
- *   at once when the browser comes back online.
+ *   at once when the browser comes back online (and dropped at once when it goes offline).
  * - After every reconnect, and when the server says `resync` (its fan-out missed some
  *   events), screens are told to refetch what they missed (useRealtimeReconnect).
  * - Close code 4401 (the session ended): it stops and calls `onSessionEnded`.
@@ -123,7 +123,14 @@ export function startRealtimeSocket(opts: { onSessionEnded?: () => void } = {}):
     attempt = 0;
     connect();
   };
+  // The browser knows the network went away: no need to wait for the watchdog.
+  const offline = () => {
+    if (!socket) return;
+    drop(socket);
+    retry();
+  };
   window.addEventListener('online', online);
+  window.addEventListener('offline', offline);
 
   setRealtimeStatus('connecting');
   connect();
@@ -133,6 +140,7 @@ export function startRealtimeSocket(opts: { onSessionEnded?: () => void } = {}):
     clearInterval(watchdog);
     clearTimeout(retryTimer);
     window.removeEventListener('online', online);
+    window.removeEventListener('offline', offline);
     if (socket) drop(socket);
     setRealtimeStatus('idle');
   };

@@ -17,7 +17,7 @@ import { user } from './accounts.js';
 import { ts } from './columns.js';
 
 /**
- * Clubs (docs/decisions/0015-clubs-model.md): a club has memberships (one owner,
+ * Clubs (docs/decisions/0020-clubs-model.md): a club has memberships (one owner,
  * organisers, members, pending requests, removed/banned people) and events; members
  * answer an event with an RSVP. Derived counts (member_count, going_count) are kept in the
  * transaction of the write that changes them; repeats are separate event rows of one series.
