@@ -29,6 +29,8 @@ import { devRoutes } from './dev/routes.js';
 import { benchRoutes } from './dev/bench-routes.js';
 import { pageRoutes } from './pages/routes.js';
 import { paymentRoutes } from './payments/routes.js';
+import { analyticsRoutes } from './analytics/routes.js';
+import { countCoursePageViews } from './analytics/page-views.js';
 import { createStripeClient } from './payments/stripe-client.js';
 import { ensureCustomerInBackground } from './payments/customers.js';
 import type Stripe from 'stripe';
@@ -50,6 +52,8 @@ declare module 'fastify' {
     resolveViewer(request: FastifyRequest): Promise<Viewer | null>;
     /** The signed-in user, or a 401. */
     requireViewer(request: FastifyRequest): Promise<Viewer>;
+    /** The viewer this request already resolved (undefined: it never asked). */
+    resolvedViewer(request: FastifyRequest): Viewer | null | undefined;
     /** The Stripe SDK client (real Stripe, or the payments sandbox of this server). */
     stripe(): Stripe;
     /**
@@ -119,8 +123,11 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   const mailer = directMailer.transport === 'smtp' ? queuedMailer(directMailer, jobs) : directMailer;
   const auth = createAuth({ config, db: db.db, mailer, log: app.log, onUserSeen: (userId) => ensureCustomerInBackground(app, userId) });
   const viewerFromCookie = createViewerResolver(db.db, sessionCookieName(config), config.authSecret);
+  // The viewer each request resolved, so an onResponse hook (page-view counting) reads it without a second query.
+  const resolved = new WeakMap<FastifyRequest, Viewer | null>();
   const resolveViewer = async (request: FastifyRequest) => {
     const viewer = await viewerFromCookie(request.headers.cookie);
+    resolved.set(request, viewer);
     if (viewer) {
       touchSignInSession(db.db, viewer, SESSION_MAX_AGE_SECONDS).catch((err) => request.log.warn({ err }, 'could not touch session'));
     }
@@ -136,6 +143,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.decorate('images', createImageStore(config.dataDir));
   app.decorate('viewerFromCookie', viewerFromCookie);
   app.decorate('resolveViewer', resolveViewer);
+  app.decorate('resolvedViewer', (request: FastifyRequest) => resolved.get(request));
   app.decorate('stripe', createStripeClient(config.payments, app));
   app.decorate('accountEvents', createAccountEvents(app.log));
   app.decorate('courseEvents', createCourseEvents(app.log));
@@ -254,6 +262,8 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
       });
   });
 
+  // Course page views (analytics/page-views.ts): counted after the answer is sent, flushed in batches.
+  countCoursePageViews(app);
   if (config.devTools) await app.register(apiDocs);
   await app.register(authRoutes);
   await app.register(systemRoutes);
@@ -264,6 +274,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(courseSearchRoutes);
   await app.register(courseRoutes);
   await app.register(paymentRoutes);
+  await app.register(analyticsRoutes);
   await app.register(adminRoutes);
   if (config.payments.mode === 'sandbox' && !config.production) {
     // Imported only here: with a Stripe key set, the sandbox's code is never loaded.

@@ -39,7 +39,8 @@ export async function getRoster(app: AppServices, viewer: Viewer, courseId: stri
   };
 }
 
-const cell = (v: string) => {
+/** One CSV cell: quoted, and spreadsheet formulas defused (=, +, -, @ at the start). Analytics' CSVs use it too. */
+export const csvCell = (v: string) => {
   // Quote every cell, and defuse spreadsheet formulas (=, +, -, @ at the start).
   const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
   return `"${safe.replace(/"/g, '""')}"`;
@@ -47,6 +48,6 @@ const cell = (v: string) => {
 
 export function rosterCsv(rows: Awaited<ReturnType<typeof getRoster>>['rows']): string {
   const header = ['Session start', 'Name', 'Email', 'Status', 'Enrolled at'];
-  const lines = rows.map((r) => [r.sessionStartsOn, r.learnerName, r.learnerEmail, r.status, r.enrolledAt].map(cell).join(','));
-  return [header.map(cell).join(','), ...lines].join('\r\n') + '\r\n';
+  const lines = rows.map((r) => [r.sessionStartsOn, r.learnerName, r.learnerEmail, r.status, r.enrolledAt].map(csvCell).join(','));
+  return [header.map(csvCell).join(','), ...lines].join('\r\n') + '\r\n';
 }

@@ -10,3 +10,4 @@ export * from './courses.js';
 export * from './payments.js';
 export * from './jobs.js';
 export * from './admin.js';
+export * from './analytics.js';

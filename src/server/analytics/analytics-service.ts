@@ -1,0 +1,384 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { AppServices } from '../app-services.js';
+import type { Viewer } from '../accounts/viewer.js';
+import type { AnalyticsQuery, AnalyticsResult, MoneyFigures } from '../../shared/analytics-schemas.js';
+import { AppError } from '../http/errors.js';
+import { addDays, bucketOf, bucketsOf, readRange, todayUtc, type DayRange } from './range.js';
+
+/**
+ * Educator analytics (issue 13), computed at read time from the tables of record
+ * (enrolment, purchase, payment, review, course_session) and the daily view counts:
+ * docs/decisions/0015-analytics.md says why, and what the bench measured. Each source is
+ * read once, grouped per course and UTC day over both periods (the current one and the
+ * one before it); every figure, series and table row is summed from those daily rows,
+ * so they agree with each other and, to the cent, with the payment table.
+ */
+
+type Row = object;
+const rowsOf = async <T extends Row>(app: AppServices, query: SQL) =>
+  ((await app.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+
+export interface AnalyticsScope {
+  educatorId: string;
+  courseId: string | null;
+  courses: { id: string; title: string; status: string }[];
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Only the educator (and admins) may read an educator's figures; anyone else gets the
+ * same 404 as an unknown educator, so the answer does not say who is an educator.
+ */
+export async function analyticsScope(app: AppServices, viewer: Viewer, educatorId: string, course?: string): Promise<AnalyticsScope> {
+  const notFound = new AppError(404, 'not_found', 'These analytics do not exist, or are not yours to see');
+  if (viewer.user.id !== educatorId) {
+    const [me] = await rowsOf<{ role: string }>(app, sql`select role from "user" where id = ${viewer.user.id}`);
+    if (me?.role !== 'admin') throw notFound;
+  }
+  const [edu] = await rowsOf<{ ok: number }>(app, sql`select 1 as ok from educator where user_id = ${educatorId}`);
+  if (!edu) throw notFound;
+  let courseId: string | null = null;
+  if (course !== undefined && course !== '') {
+    if (!UUID_RE.test(course)) throw AppError.badRequest('course: Unknown course', { course: 'Unknown course' });
+    courseId = course.toLowerCase();
+  }
+  const courses = await rowsOf<{ id: string; title: string; status: string }>(
+    app,
+    sql`select id, title, status from course where educator_id = ${educatorId} order by lower(title), id`,
+  );
+  if (courseId && !courses.some((c) => c.id === courseId)) throw new AppError(404, 'not_found', 'This course is not one of yours');
+  return { educatorId, courseId, courses };
+}
+
+interface Daily {
+  courseId: string | null;
+  day: string;
+}
+interface EnrolRow extends Daily {
+  n: number;
+}
+interface MoneyRow extends Daily {
+  currency: string;
+  sales: number;
+  gross: number;
+  fee: number;
+  refunded: number;
+  refunds: number;
+}
+interface PurchaseRow extends Daily {
+  checkouts: number;
+  paid: number;
+}
+interface ReviewRow extends Daily {
+  rating: number;
+  n: number;
+}
+interface SessionRow {
+  sessionId: string;
+  courseId: string;
+  courseTitle: string;
+  startsOn: string;
+  seatsTaken: number;
+  capacity: number;
+  waitlisted: number;
+}
+
+/** The daily rows of every source over [previousFrom, to]. */
+async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRange) {
+  const E = scope.educatorId;
+  const a = `${range.previousFrom}T00:00:00Z`;
+  const b = `${addDays(range.to, 1)}T00:00:00Z`;
+  const onCourse = (col: SQL) => (scope.courseId ? sql`and ${col} = ${scope.courseId}::uuid` : sql``);
+  const day = (col: SQL) => sql`((${col}) at time zone 'UTC')::date::text`;
+  const lastStart = range.to < todayUtc() ? range.to : todayUtc();
+
+  const [enrolments, drops, money, purchases, views, reviews, sessions] = await Promise.all([
+    rowsOf<EnrolRow>(
+      app,
+      sql`select e.course_id as "courseId", ${day(sql`e.created_at`)} as day, count(*)::int as n
+          from enrolment e join course c on c.id = e.course_id
+          where c.educator_id = ${E} ${onCourse(sql`e.course_id`)}
+            and e.created_at >= ${a}::timestamptz and e.created_at < ${b}::timestamptz
+            and e.status not in ('waitlisted', 'pending_payment')
+          group by 1, 2`,
+    ),
+    rowsOf<EnrolRow>(
+      app,
+      sql`select e.course_id as "courseId", ${day(sql`e.dropped_at`)} as day, count(*)::int as n
+          from enrolment e join course c on c.id = e.course_id
+          where c.educator_id = ${E} ${onCourse(sql`e.course_id`)} and e.status = 'dropped'
+            and e.dropped_at >= ${a}::timestamptz and e.dropped_at < ${b}::timestamptz
+          group by 1, 2`,
+    ),
+    rowsOf<MoneyRow>(
+      app,
+      sql`select pu.course_id as "courseId", ${day(sql`p.paid_at`)} as day, p.currency,
+            count(*)::int as sales, sum(p.amount_cents)::float8 as gross, sum(p.fee_cents)::float8 as fee,
+            sum(p.refunded_cents)::float8 as refunded, count(*) filter (where p.refunded_cents > 0)::int as refunds
+          from payment p join purchase pu on pu.id = p.purchase_id
+          where p.educator_id = ${E} and pu.kind <> 'plan' ${onCourse(sql`pu.course_id`)}
+            and p.paid_at >= ${a}::timestamptz and p.paid_at < ${b}::timestamptz
+          group by 1, 2, 3`,
+    ),
+    rowsOf<PurchaseRow>(
+      app,
+      sql`select pu.course_id as "courseId", ${day(sql`pu.created_at`)} as day, count(*)::int as checkouts,
+            count(*) filter (where pu.fulfilled_at is not null)::int as paid
+          from purchase pu
+          where pu.educator_id = ${E} and pu.kind <> 'plan' ${onCourse(sql`pu.course_id`)}
+            and pu.created_at >= ${a}::timestamptz and pu.created_at < ${b}::timestamptz
+          group by 1, 2`,
+    ),
+    rowsOf<EnrolRow>(
+      app,
+      sql`select v.course_id as "courseId", v.day::text as day, sum(v.views)::int as n
+          from course_view_day v join course c on c.id = v.course_id
+          where c.educator_id = ${E} ${onCourse(sql`v.course_id`)}
+            and v.day >= ${range.previousFrom}::date and v.day <= ${range.to}::date
+          group by 1, 2`,
+    ),
+    rowsOf<ReviewRow>(
+      app,
+      sql`select r.course_id as "courseId", ${day(sql`r.created_at`)} as day, r.rating::int as rating, count(*)::int as n
+          from review r join course c on c.id = r.course_id
+          where c.educator_id = ${E} ${onCourse(sql`r.course_id`)}
+            and r.created_at >= ${a}::timestamptz and r.created_at < ${b}::timestamptz
+          group by 1, 2, 3`,
+    ),
+    rowsOf<SessionRow>(
+      app,
+      sql`select s.id as "sessionId", s.course_id as "courseId", c.title as "courseTitle", s.starts_on::text as "startsOn",
+            s.seats_taken as "seatsTaken", s.capacity,
+            (select count(*)::int from enrolment w where w.session_id = s.id and w.status = 'waitlisted') as waitlisted
+          from course_session s join course c on c.id = s.course_id
+          where c.educator_id = ${E} ${onCourse(sql`s.course_id`)} and s.status <> 'cancelled'
+            and s.starts_on >= ${range.previousFrom}::date and s.starts_on <= ${lastStart}::date
+          order by s.starts_on desc, s.id`,
+    ),
+  ]);
+  return { enrolments, drops, money, purchases, views, reviews, sessions };
+}
+
+/** Learners of a period, and those of them with two or more of this educator's courses (up to the period's end). */
+async function readLearners(app: AppServices, scope: AnalyticsScope, from: string, to: string) {
+  const a = `${from}T00:00:00Z`;
+  const b = `${addDays(to, 1)}T00:00:00Z`;
+  const inScope = scope.courseId ? sql`e.course_id = ${scope.courseId}::uuid` : sql`true`;
+  const [row] = await rowsOf<{ learners: number; returning: number }>(
+    app,
+    sql`select count(*) filter (where here > 0)::int as learners, count(*) filter (where here > 0 and courses >= 2)::int as returning
+        from (
+          select e.learner_id, count(*) filter (where ${inScope} and e.created_at >= ${a}::timestamptz) as here,
+                 count(distinct e.course_id) as courses
+          from enrolment e join course c on c.id = e.course_id
+          where c.educator_id = ${scope.educatorId} and e.status not in ('waitlisted', 'pending_payment')
+            and e.created_at < ${b}::timestamptz
+          group by e.learner_id
+        ) l`,
+  );
+  return row;
+}
+
+const ratio = (num: number, den: number) => (den > 0 ? num / den : null);
+const zeroMoney = (): MoneyFigures => ({ gross: 0, fee: 0, refunds: 0, net: 0 });
+
+export async function getAnalytics(app: AppServices, viewer: Viewer, educatorId: string, query: AnalyticsQuery): Promise<AnalyticsResult> {
+  const range = readRange(query);
+  const scope = await analyticsScope(app, viewer, educatorId, query.course);
+  const [daily, learnersNow, learnersBefore] = await Promise.all([
+    readDaily(app, scope, range),
+    readLearners(app, scope, range.from, range.to),
+    readLearners(app, scope, range.previousFrom, range.previousTo),
+  ]);
+  const inNow = (d: string) => d >= range.from;
+  const sum = <T extends Daily>(rows: T[], f: (r: T) => number) => {
+    let current = 0;
+    let previous = 0;
+    for (const r of rows) {
+      if (r.day > range.to || r.day < range.previousFrom) continue;
+      if (inNow(r.day)) current += f(r);
+      else previous += f(r);
+    }
+    return { current, previous };
+  };
+
+  // Money: per currency, never added across currencies.
+  const revenue = new Map<string, { currency: string; current: MoneyFigures; previous: MoneyFigures }>();
+  for (const m of daily.money) {
+    const entry = revenue.get(m.currency) ?? { currency: m.currency, current: zeroMoney(), previous: zeroMoney() };
+    const side = inNow(m.day) ? entry.current : entry.previous;
+    side.gross += m.gross;
+    side.fee += m.fee;
+    side.refunds += m.refunded;
+    side.net += m.gross - m.fee - m.refunded;
+    revenue.set(m.currency, entry);
+  }
+
+  const reviewCount = sum(daily.reviews, (r) => r.n);
+  const starSum = sum(daily.reviews, (r) => r.n * r.rating);
+  const sessionsNow = daily.sessions.filter((s) => s.startsOn >= range.from);
+  const sessionsBefore = daily.sessions.filter((s) => s.startsOn < range.from);
+  const fill = (list: SessionRow[]) =>
+    ratio(
+      list.reduce((n, s) => n + s.seatsTaken, 0),
+      list.reduce((n, s) => n + s.capacity, 0),
+    );
+  const views = sum(daily.views, (r) => r.n);
+  const checkouts = sum(daily.purchases, (r) => r.checkouts);
+  const paid = sum(daily.purchases, (r) => r.paid);
+
+  // Series over the current period, in buckets chosen by its length.
+  const buckets = bucketsOf(range);
+  const enrolSeries = new Map(buckets.map((b) => [b, 0]));
+  for (const r of daily.enrolments)
+    if (inNow(r.day)) enrolSeries.set(bucketOf(r.day, range.bucket), (enrolSeries.get(bucketOf(r.day, range.bucket)) ?? 0) + r.n);
+  const currencies = [...revenue.keys()].sort();
+  const revenueSeries = new Map<string, { bucket: string; currency: string; net: number; gross: number }>();
+  for (const b of buckets) for (const c of currencies) revenueSeries.set(`${b}|${c}`, { bucket: b, currency: c, net: 0, gross: 0 });
+  for (const m of daily.money) {
+    if (!inNow(m.day)) continue;
+    const point = revenueSeries.get(`${bucketOf(m.day, range.bucket)}|${m.currency}`);
+    if (!point) continue;
+    point.net += m.gross - m.fee - m.refunded;
+    point.gross += m.gross;
+  }
+  const stars = [1, 2, 3, 4, 5].map((s) => ({ stars: s, count: 0 }));
+  const trend = new Map(buckets.map((b) => [b, { bucket: b, sum: 0, count: 0 }]));
+  for (const r of daily.reviews) {
+    if (!inNow(r.day)) continue;
+    stars[r.rating - 1].count += r.n;
+    const t = trend.get(bucketOf(r.day, range.bucket));
+    if (t) {
+      t.sum += r.rating * r.n;
+      t.count += r.n;
+    }
+  }
+
+  // The per-course table (current period).
+  const table = new Map(
+    scope.courses
+      .filter((c) => !scope.courseId || c.id === scope.courseId)
+      .map((c) => [
+        c.id,
+        {
+          courseId: c.id,
+          title: c.title,
+          views: 0,
+          enrolments: 0,
+          paid: 0,
+          conversion: null as number | null,
+          fillRate: null as number | null,
+          ratingAvg: null as number | null,
+          ratingCount: 0,
+          drops: 0,
+          refunds: 0,
+          revenue: [] as { currency: string; gross: number; refunds: number; net: number }[],
+          taken: 0,
+          offered: 0,
+          stars: 0,
+        },
+      ]),
+  );
+  const rowOf = (id: string | null) => (id ? table.get(id) : undefined);
+  for (const r of daily.views) if (inNow(r.day)) rowOf(r.courseId) && (rowOf(r.courseId)!.views += r.n);
+  for (const r of daily.enrolments) if (inNow(r.day)) rowOf(r.courseId) && (rowOf(r.courseId)!.enrolments += r.n);
+  for (const r of daily.purchases) if (inNow(r.day)) rowOf(r.courseId) && (rowOf(r.courseId)!.paid += r.paid);
+  for (const r of daily.drops) if (inNow(r.day)) rowOf(r.courseId) && (rowOf(r.courseId)!.drops += r.n);
+  for (const r of daily.reviews) {
+    const row = rowOf(r.courseId);
+    if (!row || !inNow(r.day)) continue;
+    row.ratingCount += r.n;
+    row.stars += r.n * r.rating;
+  }
+  for (const s of sessionsNow) {
+    const row = rowOf(s.courseId);
+    if (!row) continue;
+    row.taken += s.seatsTaken;
+    row.offered += s.capacity;
+  }
+  for (const m of daily.money) {
+    const row = rowOf(m.courseId);
+    if (!row || !inNow(m.day)) continue;
+    row.refunds += m.refunds;
+    let money = row.revenue.find((x) => x.currency === m.currency);
+    if (!money) row.revenue.push((money = { currency: m.currency, gross: 0, refunds: 0, net: 0 }));
+    money.gross += m.gross;
+    money.refunds += m.refunded;
+    money.net += m.gross - m.fee - m.refunded;
+  }
+
+  return {
+    educatorId: scope.educatorId,
+    from: range.from,
+    to: range.to,
+    previousFrom: range.previousFrom,
+    previousTo: range.previousTo,
+    bucket: range.bucket,
+    course: scope.courseId,
+    courses: scope.courses,
+    hasActivity:
+      daily.enrolments.length + daily.money.length + daily.views.length + daily.purchases.length + daily.reviews.length > 0 ||
+      (await hasEverActivity(app, scope)),
+    figures: {
+      enrolments: sum(daily.enrolments, (r) => r.n),
+      learners: { current: learnersNow.learners, previous: learnersBefore.learners },
+      averageRating: { current: ratio(starSum.current, reviewCount.current), previous: ratio(starSum.previous, reviewCount.previous) },
+      reviews: reviewCount,
+      fillRate: { current: fill(sessionsNow), previous: fill(sessionsBefore) },
+      views,
+      checkouts,
+      paid,
+      conversion: { current: ratio(paid.current, views.current), previous: ratio(paid.previous, views.previous) },
+      drops: sum(daily.drops, (r) => r.n),
+      refunds: sum(daily.money, (r) => r.refunds),
+      waitlist: {
+        current: sessionsNow.reduce((n, s) => n + s.waitlisted, 0),
+        previous: sessionsBefore.reduce((n, s) => n + s.waitlisted, 0),
+      },
+      reenrolmentRate: {
+        current: ratio(learnersNow.returning, learnersNow.learners),
+        previous: ratio(learnersBefore.returning, learnersBefore.learners),
+      },
+    },
+    revenue: currencies.map((c) => revenue.get(c)!),
+    series: {
+      enrolments: [...enrolSeries].map(([bucket, enrolments]) => ({ bucket, enrolments })),
+      revenue: [...revenueSeries.values()],
+      funnel: [
+        { stage: 'Page views', count: views.current },
+        { stage: 'Checkouts started', count: checkouts.current },
+        { stage: 'Paid', count: paid.current },
+      ],
+      ratings: stars,
+      ratingTrend: [...trend.values()].filter((t) => t.count > 0).map((t) => ({ bucket: t.bucket, average: t.sum / t.count, count: t.count })),
+      fill: sessionsNow.slice(0, 60).map((s) => ({
+        sessionId: s.sessionId,
+        courseId: s.courseId,
+        courseTitle: s.courseTitle,
+        startsOn: s.startsOn,
+        seatsTaken: s.seatsTaken,
+        capacity: s.capacity,
+        fillRate: s.seatsTaken / s.capacity,
+      })),
+    },
+    table: [...table.values()].map(({ taken, offered, stars: starTotal, ...row }) => ({
+      ...row,
+      conversion: ratio(row.paid, row.views),
+      fillRate: ratio(taken, offered),
+      ratingAvg: ratio(starTotal, row.ratingCount),
+    })),
+  };
+}
+
+/** Whether these courses ever had an enrolment or a view (the page's empty state otherwise). */
+async function hasEverActivity(app: AppServices, scope: AnalyticsScope): Promise<boolean> {
+  if (!scope.courses.length) return false;
+  const onCourse = scope.courseId ? sql`and c.id = ${scope.courseId}::uuid` : sql``;
+  const [row] = await rowsOf<{ any: boolean }>(
+    app,
+    sql`select exists (select 1 from enrolment e join course c on c.id = e.course_id where c.educator_id = ${scope.educatorId} ${onCourse})
+          or exists (select 1 from course_view_day v join course c on c.id = v.course_id where c.educator_id = ${scope.educatorId} ${onCourse}) as any`,
+  );
+  return !!row?.any;
+}
