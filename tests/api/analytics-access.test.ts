@@ -29,7 +29,8 @@ beforeAll(async () => {
 
 describe('who may see an educator analytics', () => {
   it('the educator: the figures and both CSVs', async () => {
-    for (const path of paths(ctx.educator.id)) expect((await get(ctx.app, path, { cookie: ctx.educator.cookie })).statusCode, path).toBe(200);
+    for (const path of paths(ctx.educator.id))
+      expect((await get(ctx.app, path, { cookie: ctx.educator.cookie })).statusCode, path).toBe(200);
   });
   it('another educator: 404 for the figures and the CSVs', async () => {
     for (const path of paths(ctx.educator.id)) {
@@ -96,7 +97,7 @@ describe('ranges', () => {
     const year = (await ask('?from=2025-01-01&to=2025-12-31')).json();
     expect(year.bucket).toBe('month');
     expect(year.series.enrolments).toHaveLength(12);
-    expect([year.previousFrom, year.previousTo]).toEqual(['2024-01-02', '2024-12-31']) // 365 days: the same length (2024 is a leap year);
+    expect([year.previousFrom, year.previousTo]).toEqual(['2024-01-02', '2024-12-31']); // 365 days: the same length (2024 is a leap year);
   });
   it('a new educator: no activity yet', async () => {
     const fresh = await makeEducator(ctx.app);

@@ -4,7 +4,7 @@ import type { AnalyticsResult } from '../../src/shared/analytics-schemas.js';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
 import { get } from '../support/http.js';
 import { dayFromNow } from '../support/test-data.js';
-import { drop, enrol, makeEducator, makePublishedCourse, patchSession, putReview, queryRows, useCoursesApp } from '../support/courses.js';
+import { drop, enrol, makeEducator, makePublishedCourse, putReview, queryRows, useCoursesApp } from '../support/courses.js';
 
 /**
  * Educator analytics from a known data set (issue 13): every headline figure equals the
@@ -29,7 +29,13 @@ let sB: string;
 let L: SignedInUser[];
 let result: AnalyticsResult;
 
-async function purchase(learner: string, courseId: string, sessionId: string, at: string, paid: { amount: number; fee: number; refunded: number; currency: string } | null) {
+async function purchase(
+  learner: string,
+  courseId: string,
+  sessionId: string,
+  at: string,
+  paid: { amount: number; fee: number; refunded: number; currency: string } | null,
+) {
   const [row] = await queryRows<{ id: string }>(
     ctx.app,
     sql`insert into purchase (user_id, kind, course_id, session_id, educator_id, amount_cents, currency, fee_percent, status, created_at, fulfilled_at)
@@ -50,7 +56,10 @@ const analyticsOf = (user: { cookie: string }, educatorId: string, query = '') =
 
 beforeAll(async () => {
   const app = ctx.app;
-  ({ courseId: A, sessionId: sA } = await makePublishedCourse(app, ctx.educator, { course: { title: 'Course A' }, session: { capacity: 3 } }));
+  ({ courseId: A, sessionId: sA } = await makePublishedCourse(app, ctx.educator, {
+    course: { title: 'Course A' },
+    session: { capacity: 3 },
+  }));
   ({ courseId: B, sessionId: sB } = await makePublishedCourse(app, ctx.educator, { course: { title: 'Course B', currency: 'gbp' } }));
   L = [];
   for (const name of ['Lena', 'Omar', 'Priya', 'Sam']) L.push(await createSignedInUser(app, { firstName: name }));
@@ -75,7 +84,8 @@ beforeAll(async () => {
   await queryRows(app, sql`update review set created_at = ${ago(40)}::timestamptz where learner_id = ${l3.id}`);
   await queryRows(app, sql`update course_session set starts_on = ${dayFromNow(-5)} where id = ${sA}`);
 
-  const view = (who: { cookie: string }, c: string, ua: string) => get(app, `/api/courses/${c}`, { cookie: who.cookie, headers: { 'user-agent': ua } });
+  const view = (who: { cookie: string }, c: string, ua: string) =>
+    get(app, `/api/courses/${c}`, { cookie: who.cookie, headers: { 'user-agent': ua } });
   for (const [who, c, ua] of [
     [l1, A, BROWSER],
     [l1, A, BROWSER],
@@ -110,7 +120,11 @@ describe('headline figures equal the hand-computed values', () => {
   it('revenue per currency: USD and GBP apart, net = gross - fee - refunds', () => {
     expect(result.revenue).toEqual([
       { currency: 'gbp', current: { gross: 5000, fee: 500, refunds: 1000, net: 3500 }, previous: { gross: 0, fee: 0, refunds: 0, net: 0 } },
-      { currency: 'usd', current: { gross: 24000, fee: 2400, refunds: 12000, net: 9600 }, previous: { gross: 9000, fee: 900, refunds: 0, net: 8100 } },
+      {
+        currency: 'usd',
+        current: { gross: 24000, fee: 2400, refunds: 12000, net: 9600 },
+        previous: { gross: 9000, fee: 900, refunds: 0, net: 8100 },
+      },
     ]);
   });
   it('average rating: (5 + 3) / 2 = 4 now, 2 before', () => {
@@ -195,4 +209,3 @@ describe('CSV exports', () => {
     expect(res.body).toContain(`"'=HYPERLINK(""http://x"")"`);
   });
 });
-

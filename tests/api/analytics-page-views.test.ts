@@ -12,7 +12,8 @@ let courseId: string;
 
 const viewsOf = async (id: string) =>
   Number(
-    (await queryRows<{ n: number }>(ctx.app, sql`select coalesce(sum(views), 0)::int as n from course_view_day where course_id = ${id}`))[0].n,
+    (await queryRows<{ n: number }>(ctx.app, sql`select coalesce(sum(views), 0)::int as n from course_view_day where course_id = ${id}`))[0]
+      .n,
   );
 const open = (cookie: string | undefined, ua = BROWSER, ip?: string) =>
   get(ctx.app, `/api/courses/${courseId}`, { cookie, ip, headers: { 'user-agent': ua } });
@@ -69,7 +70,10 @@ describe('course page views', () => {
     ctx.app.pageViews.note(courseId, { userId: null, ip: '192.0.2.8', userAgent: BROWSER });
     await ctx.app.pageViews.flush();
     expect(await viewsOf(courseId)).toBe(before + 2);
-    const keys = await queryRows<{ viewer_key: string }>(ctx.app, sql`select viewer_key from course_view_seen where course_id = ${courseId}`);
+    const keys = await queryRows<{ viewer_key: string }>(
+      ctx.app,
+      sql`select viewer_key from course_view_seen where course_id = ${courseId}`,
+    );
     for (const { viewer_key } of keys) {
       expect(viewer_key).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(viewer_key).not.toContain('192.0.2');
@@ -78,7 +82,10 @@ describe('course page views', () => {
 
   it('a failed page (unknown course) counts nothing', async () => {
     const learner = await createSignedInUser(ctx.app);
-    const res = await get(ctx.app, '/api/courses/00000000-0000-4000-8000-000000000000', { cookie: learner.cookie, headers: { 'user-agent': BROWSER } });
+    const res = await get(ctx.app, '/api/courses/00000000-0000-4000-8000-000000000000', {
+      cookie: learner.cookie,
+      headers: { 'user-agent': BROWSER },
+    });
     expect(res.statusCode).toBe(404);
     expect(ctx.app.pageViews.pending()).toBe(0);
   });
@@ -86,7 +93,8 @@ describe('course page views', () => {
   it('a big burst is flushed in batches, and nothing is lost', async () => {
     await ctx.app.pageViews.flush();
     const before = await viewsOf(courseId);
-    for (let i = 0; i < 1200; i++) ctx.app.pageViews.note(courseId, { userId: null, ip: `198.51.${i >> 8}.${i & 255}`, userAgent: BROWSER });
+    for (let i = 0; i < 1200; i++)
+      ctx.app.pageViews.note(courseId, { userId: null, ip: `198.51.${i >> 8}.${i & 255}`, userAgent: BROWSER });
     await ctx.app.pageViews.flush();
     expect(await viewsOf(courseId)).toBe(before + 1200);
   });

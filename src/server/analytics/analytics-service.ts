@@ -281,10 +281,14 @@ export async function getAnalytics(app: AppServices, viewer: Viewer, educatorId:
       ]),
   );
   const rowOf = (id: string | null) => (id ? table.get(id) : undefined);
-  for (const r of daily.views) if (inNow(r.day)) rowOf(r.courseId) && (rowOf(r.courseId)!.views += r.n);
-  for (const r of daily.enrolments) if (inNow(r.day)) rowOf(r.courseId) && (rowOf(r.courseId)!.enrolments += r.n);
-  for (const r of daily.purchases) if (inNow(r.day)) rowOf(r.courseId) && (rowOf(r.courseId)!.paid += r.paid);
-  for (const r of daily.drops) if (inNow(r.day)) rowOf(r.courseId) && (rowOf(r.courseId)!.drops += r.n);
+  const add = (id: string | null, day: string, f: (row: NonNullable<ReturnType<typeof rowOf>>) => void) => {
+    const row = rowOf(id);
+    if (row && inNow(day)) f(row);
+  };
+  for (const r of daily.views) add(r.courseId, r.day, (row) => (row.views += r.n));
+  for (const r of daily.enrolments) add(r.courseId, r.day, (row) => (row.enrolments += r.n));
+  for (const r of daily.purchases) add(r.courseId, r.day, (row) => (row.paid += r.paid));
+  for (const r of daily.drops) add(r.courseId, r.day, (row) => (row.drops += r.n));
   for (const r of daily.reviews) {
     const row = rowOf(r.courseId);
     if (!row || !inNow(r.day)) continue;
@@ -351,7 +355,9 @@ export async function getAnalytics(app: AppServices, viewer: Viewer, educatorId:
         { stage: 'Paid', count: paid.current },
       ],
       ratings: stars,
-      ratingTrend: [...trend.values()].filter((t) => t.count > 0).map((t) => ({ bucket: t.bucket, average: t.sum / t.count, count: t.count })),
+      ratingTrend: [...trend.values()]
+        .filter((t) => t.count > 0)
+        .map((t) => ({ bucket: t.bucket, average: t.sum / t.count, count: t.count })),
       fill: sessionsNow.slice(0, 60).map((s) => ({
         sessionId: s.sessionId,
         courseId: s.courseId,

@@ -19,7 +19,8 @@ const csv = (header: string[], rows: (string | number)[][]) => [line(header), ..
 export function decimal(cents: number, currency: string): string {
   let digits = 2;
   try {
-    digits = new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).resolvedOptions().maximumFractionDigits ?? 2;
+    digits =
+      new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).resolvedOptions().maximumFractionDigits ?? 2;
   } catch {
     digits = 2;
   }
@@ -30,11 +31,41 @@ const pct = (x: number | null) => (x === null ? '' : (x * 100).toFixed(1));
 export async function coursesCsv(app: AppServices, viewer: Viewer, educatorId: string, query: AnalyticsQuery) {
   const result = await getAnalytics(app, viewer, educatorId, query);
   const rows = result.table.flatMap((r) => {
-    const base = [r.title, r.views, r.enrolments, r.paid, pct(r.conversion), pct(r.fillRate), r.ratingAvg?.toFixed(2) ?? '', r.drops, r.refunds];
+    const base = [
+      r.title,
+      r.views,
+      r.enrolments,
+      r.paid,
+      pct(r.conversion),
+      pct(r.fillRate),
+      r.ratingAvg?.toFixed(2) ?? '',
+      r.drops,
+      r.refunds,
+    ];
     if (!r.revenue.length) return [[...base, '', '', '', '']];
-    return r.revenue.map((m) => [...base, m.currency.toUpperCase(), decimal(m.gross, m.currency), decimal(m.refunds, m.currency), decimal(m.net, m.currency)]);
+    return r.revenue.map((m) => [
+      ...base,
+      m.currency.toUpperCase(),
+      decimal(m.gross, m.currency),
+      decimal(m.refunds, m.currency),
+      decimal(m.net, m.currency),
+    ]);
   });
-  const header = ['Course', 'Views', 'Enrolments', 'Paid', 'Conversion %', 'Fill rate %', 'Rating', 'Drops', 'Refunds', 'Currency', 'Gross', 'Refunded', 'Net'];
+  const header = [
+    'Course',
+    'Views',
+    'Enrolments',
+    'Paid',
+    'Conversion %',
+    'Fill rate %',
+    'Rating',
+    'Drops',
+    'Refunds',
+    'Currency',
+    'Gross',
+    'Refunded',
+    'Net',
+  ];
   return { filename: `analytics-courses-${result.from}-to-${result.to}.csv`, body: csv(header, rows) };
 }
 
@@ -54,7 +85,16 @@ export async function salesCsv(app: AppServices, viewer: Viewer, educatorId: str
     where p.educator_id = ${scope.educatorId} and pu.kind <> 'plan' ${onCourse}
       and p.paid_at >= ${`${range.from}T00:00:00Z`}::timestamptz and p.paid_at < ${`${addDays(range.to, 1)}T00:00:00Z`}::timestamptz
     order by p.paid_at, p.id`)) as unknown as {
-    rows: { paid: string; course: string; session: string; learner: string; gross: number; fee: number; refunded: number; currency: string }[];
+    rows: {
+      paid: string;
+      course: string;
+      session: string;
+      learner: string;
+      gross: number;
+      fee: number;
+      refunded: number;
+      currency: string;
+    }[];
   };
   const rows = res.rows.map((r) => [
     r.paid,

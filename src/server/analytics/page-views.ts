@@ -85,10 +85,12 @@ export function createPageViewCounter(app: Pick<FastifyInstance, 'database' | 'l
       // A note of a day already over (flushed just after midnight) counts under today's salt.
       const s = await saltOf(day < today ? today : day);
       for (let i = 0; i < list.length; i += BATCH) {
-        const rows = list.slice(i, i + BATCH).map(
-          (n) =>
-            sql`(${n.courseId}::uuid, ${n.day}::date, ${createHash('sha256').update(`${s}\n${n.who}`).digest('base64url')}, ${n.userId}::uuid)`,
-        );
+        const rows = list
+          .slice(i, i + BATCH)
+          .map(
+            (n) =>
+              sql`(${n.courseId}::uuid, ${n.day}::date, ${createHash('sha256').update(`${s}\n${n.who}`).digest('base64url')}, ${n.userId}::uuid)`,
+          );
         await db.execute(sql`
           with input (course_id, day, viewer_key, user_id) as (values ${sql.join(rows, sql`, `)}),
           eligible as (

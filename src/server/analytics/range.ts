@@ -37,7 +37,12 @@ export function readRange(query: Pick<AnalyticsQuery, 'from' | 'to'>, now = new 
     else if (from < '2000-01-01' || to > '2100-12-31') fields[from < '2000-01-01' ? 'from' : 'to'] = 'Choose a date between 2000 and 2100';
   }
   if (!from || !to || Object.keys(fields).length) {
-    throw AppError.badRequest(Object.entries(fields).map(([f, m]) => `${f}: ${m}`).join('; '), fields);
+    throw AppError.badRequest(
+      Object.entries(fields)
+        .map(([f, m]) => `${f}: ${m}`)
+        .join('; '),
+      fields,
+    );
   }
   const days = (dayMs(to) - dayMs(from)) / DAY_MS + 1;
   return {

@@ -69,7 +69,7 @@ const PAGES: Record<RoutePattern, Page> = {
   '/educator/dashboard': lazy(() => import('../features/educators/educator-dashboard-page')),
   '/educator/onboard-success': lazy(() => import('../features/educators/onboard-success-page')),
   '/educator/:educatorID/edit': lazy(() => import('../features/educators/edit-educator-page')),
-  '/educator/:educatorID/analytics': soon('Analytics', 'Enrolments and revenue over time.'),
+  '/educator/:educatorID/analytics': lazy(() => import('../features/analytics/analytics-page')),
 
   '/club/new': soon('Create a club', 'Start a club around what you love.'),
   '/club/search': soon('Find a club', 'Search clubs near you and online.'),

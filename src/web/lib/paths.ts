@@ -60,4 +60,5 @@ export const paths = {
   educatorOnboard: '/educator/onboard',
   educatorBenefits: '/educator/benefits',
   educatorDashboard: '/educator/dashboard',
+  educatorAnalytics: (id: string, q: Record<string, string | undefined> = {}) => `/educator/${id}/analytics${search(q)}`,
 } as const;

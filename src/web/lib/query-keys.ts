@@ -27,4 +27,6 @@ export const queryKeys = {
   payouts: ['payments', 'payouts'] as const,
   payoutsFrom: (source: 'fresh' | 'stored') => ['payments', 'payouts', source] as const,
   devOutbox: ['dev', 'outbox'] as const,
+  /** An educator's analytics for one range and course filter. */
+  analytics: (educatorId: string, q: unknown) => ['analytics', educatorId, q] as const,
 };

@@ -42,4 +42,3 @@ export const courseViewSalt = pgTable('course_view_salt', {
   salt: text('salt').notNull(),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
-
