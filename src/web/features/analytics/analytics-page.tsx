@@ -26,7 +26,19 @@ const show = (v: number | null, kind: Kind) =>
   v === null ? '–' : kind === 'rate' ? percent(v) : kind === 'stars' ? `${v.toFixed(2)} ★` : count.format(v);
 
 /** The change against the previous period, in words a screen reader reads too. */
-function Delta({ pair, kind, money: currency, lowerIsBetter }: { pair: FigurePair; kind: Kind; money?: string; lowerIsBetter?: boolean }) {
+function Delta({
+  pair,
+  kind,
+  money: currency,
+  lowerIsBetter,
+  compact,
+}: {
+  pair: FigurePair;
+  kind: Kind;
+  money?: string;
+  lowerIsBetter?: boolean;
+  compact?: boolean;
+}) {
   const { current, previous } = pair;
   if (current === null || previous === null) return <span className="text-xs text-slate-600">No figure for the previous period</span>;
   const diff = current - previous;
@@ -44,7 +56,7 @@ function Delta({ pair, kind, money: currency, lowerIsBetter }: { pair: FigurePai
   return (
     <span className={`inline-flex items-center gap-1 text-xs font-medium ${tone}`}>
       <Icon className="h-3.5 w-3.5" aria-hidden="true" />
-      {diff === 0 ? 'No change' : text} <span className="font-normal text-slate-600">vs previous period</span>
+      {diff === 0 ? 'No change' : text} <span className={compact ? 'sr-only' : 'font-normal text-slate-600'}>vs previous period</span>
     </span>
   );
 }
@@ -78,7 +90,7 @@ function Headline({ data }: { data: AnalyticsResult }) {
   const f = data.figures;
   return (
     <div className="space-y-4">
-      <dl className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4" aria-label="Headline figures">
+      <dl className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-3" aria-label="Headline figures">
         <Figure label="Enrolments" pair={f.enrolments} />
         <Figure label="Learners" pair={f.learners} />
         <Figure label="Course page views" pair={f.views} note="One per person per day" />
@@ -90,10 +102,14 @@ function Headline({ data }: { data: AnalyticsResult }) {
         />
         <Figure label="Average rating" pair={f.averageRating} kind="stars" note={`${f.reviews.current ?? 0} reviews`} />
         <Figure label="Fill rate" pair={f.fillRate} kind="rate" note="Seats taken in sessions that started" />
-        <Figure label="Drops" pair={f.drops} lowerIsBetter note={`${f.refunds.current ?? 0} sales refunded`} />
+        <Figure
+          label="Drops"
+          pair={f.drops}
+          lowerIsBetter
+          note={`${f.refunds.current ?? 0} sales refunded (${f.refunds.previous ?? 0} before)`}
+        />
         <Figure label="Waitlist demand" pair={f.waitlist} note="Waiting when a session started" />
         <Figure label="Re-enrolment rate" pair={f.reenrolmentRate} kind="rate" note="Learners with 2+ of your courses" />
-        <Figure label="Refunds" pair={f.refunds} lowerIsBetter />
       </dl>
       <Revenue data={data} />
     </div>
@@ -108,7 +124,7 @@ function Revenue({ data }: { data: AnalyticsResult }) {
       </p>
     );
   return (
-    <div className="grid gap-3 lg:grid-cols-2">
+    <div className="grid gap-3">
       {data.revenue.map((r) => (
         <section
           key={r.currency}

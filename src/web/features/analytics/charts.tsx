@@ -90,7 +90,7 @@ export function ChartPanel({
           </table>
         </div>
       ) : (
-        <div id={`${id}-table`} className="h-60 w-full" aria-hidden="true">
+        <div id={`${id}-table`} className="h-60 w-full" role="img" aria-label={`${title} (chart; "Show as table" gives the figures)`}>
           {children}
         </div>
       )}
@@ -115,7 +115,7 @@ export function EnrolmentsChart({ data }: { data: AnalyticsResult }) {
       empty="No enrolments in this range."
     >
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+        <BarChart accessibilityLayer={false} data={points} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tick={axis} interval="preserveStartEnd" minTickGap={16} />
           <YAxis allowDecimals={false} tick={axis} />
@@ -146,7 +146,7 @@ export function RevenueChart({ data }: { data: AnalyticsResult }) {
       empty="No sales in this range."
     >
       <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={[...byBucket.values()]} margin={{ top: 8, right: 8, bottom: 0, left: -8 }}>
+        <LineChart accessibilityLayer={false} data={[...byBucket.values()]} margin={{ top: 8, right: 8, bottom: 0, left: -8 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tick={axis} interval="preserveStartEnd" minTickGap={16} />
           <YAxis tick={axis} />
@@ -184,7 +184,7 @@ export function FunnelChart({ data }: { data: AnalyticsResult }) {
       empty="No views or checkouts in this range."
     >
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data.series.funnel} layout="vertical" margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
+        <BarChart accessibilityLayer={false} data={data.series.funnel} layout="vertical" margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" horizontal={false} />
           <XAxis type="number" allowDecimals={false} tick={axis} />
           <YAxis type="category" dataKey="stage" tick={axis} width={110} />
@@ -240,7 +240,7 @@ export function RatingTrendChart({ data }: { data: AnalyticsResult }) {
       empty="No reviews in this range."
     >
       <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+        <LineChart accessibilityLayer={false} data={points} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tick={axis} />
           <YAxis domain={[1, 5]} ticks={[1, 2, 3, 4, 5]} tick={axis} />
