@@ -1,5 +1,6 @@
 CREATE TABLE "course_view_day" (
 	"course_id" uuid NOT NULL,
+	"educator_id" uuid NOT NULL,
 	"day" date NOT NULL,
 	"views" integer DEFAULT 0 NOT NULL,
 	CONSTRAINT "course_view_day_course_id_day_pk" PRIMARY KEY("course_id","day"),
@@ -19,4 +20,5 @@ CREATE TABLE "course_view_seen" (
 	CONSTRAINT "course_view_seen_day_course_id_viewer_key_pk" PRIMARY KEY("day","course_id","viewer_key")
 );
 --> statement-breakpoint
-ALTER TABLE "course_view_day" ADD CONSTRAINT "course_view_day_course_id_course_id_fk" FOREIGN KEY ("course_id") REFERENCES "public"."course"("id") ON DELETE cascade ON UPDATE no action;
+ALTER TABLE "course_view_day" ADD CONSTRAINT "course_view_day_course_id_course_id_fk" FOREIGN KEY ("course_id") REFERENCES "public"."course"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "course_view_day_educator_idx" ON "course_view_day" USING btree ("educator_id","day","course_id","views");

@@ -145,8 +145,9 @@ export async function seedBigEducator(db: SqlRunner, opts: BigEducatorOptions) {
     );
     await step(
       'big: views',
-      `insert into course_view_day (course_id, day, views)
-       select c.id, current_date - d, 3 + (c.n * 7 + d * 13) % 40 from big_course c, generate_series(0, 364) d`,
+      `insert into course_view_day (course_id, educator_id, day, views)
+       select c.id, $1::uuid, current_date - d, 3 + (c.n * 7 + d * 13) % 40 from big_course c, generate_series(0, 364) d`,
+      [educatorId],
     );
     await step(
       'big: ratings',

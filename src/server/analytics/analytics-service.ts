@@ -51,9 +51,10 @@ export async function analyticsScope(app: AppServices, viewer: Viewer, educatorI
   return { educatorId, courseId, courses };
 }
 
+/** A day row (courseId null: both periods) or a course row (day null: the current period). */
 interface Daily {
   courseId: string | null;
-  day: string;
+  day: string | null;
 }
 interface EnrolRow extends Daily {
   n: number;
@@ -84,67 +85,85 @@ interface SessionRow {
   waitlisted: number;
 }
 
-/** The daily rows of every source over [previousFrom, to]. */
+/**
+ * Every source read once over [previousFrom, to], aggregated in PostgreSQL with grouping
+ * sets into two kinds of row: per UTC day over both periods (courseId null: the totals and
+ * series) and per course over the current period only (day null: the course table).
+ */
 async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRange) {
   const E = scope.educatorId;
   const a = `${range.previousFrom}T00:00:00Z`;
+  const mid = `${range.from}T00:00:00Z`;
   const b = `${addDays(range.to, 1)}T00:00:00Z`;
   const onCourse = (col: SQL) => (scope.courseId ? sql`and ${col} = ${scope.courseId}::uuid` : sql``);
-  const day = (col: SQL) => sql`((${col}) at time zone 'UTC')::date::text`;
+  const myCourses = sql`(select id from course where educator_id = ${E})`;
+  const utcDay = (col: SQL) => sql`((${col}) at time zone 'UTC')::date`;
   const lastStart = range.to < todayUtc() ? range.to : todayUtc();
+  /** A metric: over the day's rows (day rows), or over the current period (course rows). */
+  const metric = (agg: (where: SQL) => SQL) =>
+    sql`case when grouping(x.course_id) = 0 then ${agg(sql`x.now`)} else ${agg(sql`true`)} end`;
+  const count = metric((w) => sql`(count(*) filter (where ${w}))::int`);
+  const total = (col: string) => metric((w) => sql`(coalesce(sum(${sql.raw(col)}) filter (where ${w}), 0))::float8`);
+  const keys = sql`case when grouping(x.course_id) = 0 then x.course_id end as "courseId", case when grouping(x.d) = 0 then x.d::text end as day`;
 
   const [enrolments, drops, money, purchases, views, reviews, sessions] = await Promise.all([
     rowsOf<EnrolRow>(
       app,
-      sql`select e.course_id as "courseId", ${day(sql`e.created_at`)} as day, count(*)::int as n
-          from enrolment e join course c on c.id = e.course_id
-          where c.educator_id = ${E} ${onCourse(sql`e.course_id`)}
-            and e.created_at >= ${a}::timestamptz and e.created_at < ${b}::timestamptz
-            and e.status not in ('waitlisted', 'pending_payment')
-          group by 1, 2`,
+      sql`select ${keys}, ${count} as n
+          from (select e.course_id, ${utcDay(sql`e.created_at`)} as d, e.created_at >= ${mid}::timestamptz as now
+                from enrolment e
+                where e.course_id in ${myCourses} ${onCourse(sql`e.course_id`)}
+                  and e.created_at >= ${a}::timestamptz and e.created_at < ${b}::timestamptz
+                  and e.status not in ('waitlisted', 'pending_payment')) x
+          group by grouping sets ((x.course_id), (x.d))`,
     ),
     rowsOf<EnrolRow>(
       app,
-      sql`select e.course_id as "courseId", ${day(sql`e.dropped_at`)} as day, count(*)::int as n
-          from enrolment e join course c on c.id = e.course_id
-          where c.educator_id = ${E} ${onCourse(sql`e.course_id`)} and e.status = 'dropped'
-            and e.dropped_at >= ${a}::timestamptz and e.dropped_at < ${b}::timestamptz
-          group by 1, 2`,
+      sql`select ${keys}, ${count} as n
+          from (select e.course_id, ${utcDay(sql`e.dropped_at`)} as d, e.dropped_at >= ${mid}::timestamptz as now
+                from enrolment e
+                where e.course_id in ${myCourses} ${onCourse(sql`e.course_id`)} and e.status = 'dropped'
+                  and e.dropped_at >= ${a}::timestamptz and e.dropped_at < ${b}::timestamptz) x
+          group by grouping sets ((x.course_id), (x.d))`,
     ),
     rowsOf<MoneyRow>(
       app,
-      sql`select pu.course_id as "courseId", ${day(sql`p.paid_at`)} as day, p.currency,
-            count(*)::int as sales, sum(p.amount_cents)::float8 as gross, sum(p.fee_cents)::float8 as fee,
-            sum(p.refunded_cents)::float8 as refunded, count(*) filter (where p.refunded_cents > 0)::int as refunds
-          from payment p join purchase pu on pu.id = p.purchase_id
-          where p.educator_id = ${E} and pu.kind <> 'plan' ${onCourse(sql`pu.course_id`)}
-            and p.paid_at >= ${a}::timestamptz and p.paid_at < ${b}::timestamptz
-          group by 1, 2, 3`,
+      sql`select ${keys}, x.currency, ${count} as sales, ${total('x.amount_cents')} as gross, ${total('x.fee_cents')} as fee,
+                 ${total('x.refunded_cents')} as refunded, ${metric((w) => sql`(count(*) filter (where ${w} and x.refunded_cents > 0))::int`)} as refunds
+          from (select pu.course_id, ${utcDay(sql`p.paid_at`)} as d, p.paid_at >= ${mid}::timestamptz as now, p.currency,
+                       p.amount_cents, p.fee_cents, p.refunded_cents
+                from payment p join purchase pu on pu.id = p.purchase_id
+                where p.educator_id = ${E} and pu.kind <> 'plan' ${onCourse(sql`pu.course_id`)}
+                  and p.paid_at >= ${a}::timestamptz and p.paid_at < ${b}::timestamptz) x
+          group by grouping sets ((x.course_id, x.currency), (x.d, x.currency))`,
     ),
     rowsOf<PurchaseRow>(
       app,
-      sql`select pu.course_id as "courseId", ${day(sql`pu.created_at`)} as day, count(*)::int as checkouts,
-            count(*) filter (where pu.fulfilled_at is not null)::int as paid
-          from purchase pu
-          where pu.educator_id = ${E} and pu.kind <> 'plan' ${onCourse(sql`pu.course_id`)}
-            and pu.created_at >= ${a}::timestamptz and pu.created_at < ${b}::timestamptz
-          group by 1, 2`,
+      sql`select ${keys}, ${count} as checkouts, ${metric((w) => sql`(count(*) filter (where ${w} and x.paid))::int`)} as paid
+          from (select pu.course_id, ${utcDay(sql`pu.created_at`)} as d, pu.created_at >= ${mid}::timestamptz as now,
+                       pu.fulfilled_at is not null as paid
+                from purchase pu
+                where pu.educator_id = ${E} and pu.kind <> 'plan' ${onCourse(sql`pu.course_id`)}
+                  and pu.created_at >= ${a}::timestamptz and pu.created_at < ${b}::timestamptz) x
+          group by grouping sets ((x.course_id), (x.d))`,
     ),
     rowsOf<EnrolRow>(
       app,
-      sql`select v.course_id as "courseId", v.day::text as day, sum(v.views)::int as n
-          from course_view_day v join course c on c.id = v.course_id
-          where c.educator_id = ${E} ${onCourse(sql`v.course_id`)}
-            and v.day >= ${range.previousFrom}::date and v.day <= ${range.to}::date
-          group by 1, 2`,
+      sql`select ${keys}, ${metric((w) => sql`(coalesce(sum(x.views) filter (where ${w}), 0))::int`)} as n
+          from (select v.course_id, v.day as d, v.day >= ${range.from}::date as now, v.views
+                from course_view_day v
+                where v.educator_id = ${E} ${onCourse(sql`v.course_id`)}
+                  and v.day >= ${range.previousFrom}::date and v.day <= ${range.to}::date) x
+          group by grouping sets ((x.course_id), (x.d))`,
     ),
     rowsOf<ReviewRow>(
       app,
-      sql`select r.course_id as "courseId", ${day(sql`r.created_at`)} as day, r.rating::int as rating, count(*)::int as n
-          from review r join course c on c.id = r.course_id
-          where c.educator_id = ${E} ${onCourse(sql`r.course_id`)}
-            and r.created_at >= ${a}::timestamptz and r.created_at < ${b}::timestamptz
-          group by 1, 2, 3`,
+      sql`select ${keys}, x.rating, ${count} as n
+          from (select r.course_id, ${utcDay(sql`r.created_at`)} as d, r.created_at >= ${mid}::timestamptz as now, r.rating::int as rating
+                from review r
+                where r.course_id in ${myCourses} ${onCourse(sql`r.course_id`)}
+                  and r.created_at >= ${a}::timestamptz and r.created_at < ${b}::timestamptz) x
+          group by grouping sets ((x.course_id, x.rating), (x.d, x.rating))`,
     ),
     rowsOf<SessionRow>(
       app,
@@ -160,20 +179,28 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
   return { enrolments, drops, money, purchases, views, reviews, sessions };
 }
 
-/** Learners of a period, and those of them with two or more of this educator's courses (up to the period's end). */
-async function readLearners(app: AppServices, scope: AnalyticsScope, from: string, to: string) {
-  const a = `${from}T00:00:00Z`;
-  const b = `${addDays(to, 1)}T00:00:00Z`;
+/**
+ * Learners of each period, and those of them who hold seats in two or more of this
+ * educator's courses by the period's end (re-enrolment): one pass over the educator's enrolments.
+ */
+async function readLearners(app: AppServices, scope: AnalyticsScope, range: DayRange) {
+  const a = `${range.previousFrom}T00:00:00Z`;
+  const mid = `${range.from}T00:00:00Z`;
+  const b = `${addDays(range.to, 1)}T00:00:00Z`;
   const inScope = scope.courseId ? sql`e.course_id = ${scope.courseId}::uuid` : sql`true`;
-  const [row] = await rowsOf<{ learners: number; returning: number }>(
+  const [row] = await rowsOf<{ now: number; nowReturning: number; before: number; beforeReturning: number }>(
     app,
-    sql`select count(*) filter (where here > 0)::int as learners, count(*) filter (where here > 0 and courses >= 2)::int as returning
+    sql`select count(*) filter (where here_now)::int as "now", count(*) filter (where here_now and courses_now >= 2)::int as "nowReturning",
+               count(*) filter (where here_before)::int as "before", count(*) filter (where here_before and courses_before >= 2)::int as "beforeReturning"
         from (
-          select e.learner_id, count(*) filter (where ${inScope} and e.created_at >= ${a}::timestamptz) as here,
-                 count(distinct e.course_id) as courses
-          from enrolment e join course c on c.id = e.course_id
-          where c.educator_id = ${scope.educatorId} and e.status not in ('waitlisted', 'pending_payment')
-            and e.created_at < ${b}::timestamptz
+          select e.learner_id,
+                 bool_or(${inScope} and e.created_at >= ${mid}::timestamptz) as here_now,
+                 bool_or(${inScope} and e.created_at >= ${a}::timestamptz and e.created_at < ${mid}::timestamptz) as here_before,
+                 count(distinct e.course_id) as courses_now,
+                 count(distinct e.course_id) filter (where e.created_at < ${mid}::timestamptz) as courses_before
+          from enrolment e
+          where e.course_id in (select id from course where educator_id = ${scope.educatorId})
+            and e.status not in ('waitlisted', 'pending_payment') and e.created_at < ${b}::timestamptz
           group by e.learner_id
         ) l`,
   );
@@ -186,16 +213,15 @@ const zeroMoney = (): MoneyFigures => ({ gross: 0, fee: 0, refunds: 0, net: 0 })
 export async function getAnalytics(app: AppServices, viewer: Viewer, educatorId: string, query: AnalyticsQuery): Promise<AnalyticsResult> {
   const range = readRange(query);
   const scope = await analyticsScope(app, viewer, educatorId, query.course);
-  const [daily, learnersNow, learnersBefore] = await Promise.all([
-    readDaily(app, scope, range),
-    readLearners(app, scope, range.from, range.to),
-    readLearners(app, scope, range.previousFrom, range.previousTo),
-  ]);
+  const [daily, learners] = await Promise.all([readDaily(app, scope, range), readLearners(app, scope, range)]);
   const inNow = (d: string) => d >= range.from;
+  /** The day rows (both periods) of a source; course rows are for the table. */
+  const days = <T extends Daily>(rows: T[]) => rows.filter((r): r is T & { day: string } => r.day !== null);
+  const courseRows = <T extends Daily>(rows: T[]) => rows.filter((r) => r.day === null);
   const sum = <T extends Daily>(rows: T[], f: (r: T) => number) => {
     let current = 0;
     let previous = 0;
-    for (const r of rows) {
+    for (const r of days(rows)) {
       if (r.day > range.to || r.day < range.previousFrom) continue;
       if (inNow(r.day)) current += f(r);
       else previous += f(r);
@@ -205,7 +231,7 @@ export async function getAnalytics(app: AppServices, viewer: Viewer, educatorId:
 
   // Money: per currency, never added across currencies.
   const revenue = new Map<string, { currency: string; current: MoneyFigures; previous: MoneyFigures }>();
-  for (const m of daily.money) {
+  for (const m of days(daily.money)) {
     const entry = revenue.get(m.currency) ?? { currency: m.currency, current: zeroMoney(), previous: zeroMoney() };
     const side = inNow(m.day) ? entry.current : entry.previous;
     side.gross += m.gross;
@@ -231,12 +257,12 @@ export async function getAnalytics(app: AppServices, viewer: Viewer, educatorId:
   // Series over the current period, in buckets chosen by its length.
   const buckets = bucketsOf(range);
   const enrolSeries = new Map(buckets.map((b) => [b, 0]));
-  for (const r of daily.enrolments)
+  for (const r of days(daily.enrolments))
     if (inNow(r.day)) enrolSeries.set(bucketOf(r.day, range.bucket), (enrolSeries.get(bucketOf(r.day, range.bucket)) ?? 0) + r.n);
   const currencies = [...revenue.keys()].sort();
   const revenueSeries = new Map<string, { bucket: string; currency: string; net: number; gross: number }>();
   for (const b of buckets) for (const c of currencies) revenueSeries.set(`${b}|${c}`, { bucket: b, currency: c, net: 0, gross: 0 });
-  for (const m of daily.money) {
+  for (const m of days(daily.money)) {
     if (!inNow(m.day)) continue;
     const point = revenueSeries.get(`${bucketOf(m.day, range.bucket)}|${m.currency}`);
     if (!point) continue;
@@ -245,7 +271,7 @@ export async function getAnalytics(app: AppServices, viewer: Viewer, educatorId:
   }
   const stars = [1, 2, 3, 4, 5].map((s) => ({ stars: s, count: 0 }));
   const trend = new Map(buckets.map((b) => [b, { bucket: b, sum: 0, count: 0 }]));
-  for (const r of daily.reviews) {
+  for (const r of days(daily.reviews)) {
     if (!inNow(r.day)) continue;
     stars[r.rating - 1].count += r.n;
     const t = trend.get(bucketOf(r.day, range.bucket));
@@ -281,17 +307,19 @@ export async function getAnalytics(app: AppServices, viewer: Viewer, educatorId:
       ]),
   );
   const rowOf = (id: string | null) => (id ? table.get(id) : undefined);
-  const add = (id: string | null, day: string, f: (row: NonNullable<ReturnType<typeof rowOf>>) => void) => {
-    const row = rowOf(id);
-    if (row && inNow(day)) f(row);
+  const add = <T extends Daily>(rows: T[], f: (row: NonNullable<ReturnType<typeof rowOf>>, r: T) => void) => {
+    for (const r of courseRows(rows)) {
+      const row = rowOf(r.courseId);
+      if (row) f(row, r);
+    }
   };
-  for (const r of daily.views) add(r.courseId, r.day, (row) => (row.views += r.n));
-  for (const r of daily.enrolments) add(r.courseId, r.day, (row) => (row.enrolments += r.n));
-  for (const r of daily.purchases) add(r.courseId, r.day, (row) => (row.paid += r.paid));
-  for (const r of daily.drops) add(r.courseId, r.day, (row) => (row.drops += r.n));
-  for (const r of daily.reviews) {
+  add(daily.views, (row, r) => (row.views += r.n));
+  add(daily.enrolments, (row, r) => (row.enrolments += r.n));
+  add(daily.purchases, (row, r) => (row.paid += r.paid));
+  add(daily.drops, (row, r) => (row.drops += r.n));
+  for (const r of courseRows(daily.reviews)) {
     const row = rowOf(r.courseId);
-    if (!row || !inNow(r.day)) continue;
+    if (!row) continue;
     row.ratingCount += r.n;
     row.stars += r.n * r.rating;
   }
@@ -301,9 +329,9 @@ export async function getAnalytics(app: AppServices, viewer: Viewer, educatorId:
     row.taken += s.seatsTaken;
     row.offered += s.capacity;
   }
-  for (const m of daily.money) {
+  for (const m of courseRows(daily.money)) {
     const row = rowOf(m.courseId);
-    if (!row || !inNow(m.day)) continue;
+    if (!row || !(m.sales > 0)) continue;
     row.refunds += m.refunds;
     let money = row.revenue.find((x) => x.currency === m.currency);
     if (!money) row.revenue.push((money = { currency: m.currency, gross: 0, refunds: 0, net: 0 }));
@@ -326,7 +354,7 @@ export async function getAnalytics(app: AppServices, viewer: Viewer, educatorId:
       (await hasEverActivity(app, scope)),
     figures: {
       enrolments: sum(daily.enrolments, (r) => r.n),
-      learners: { current: learnersNow.learners, previous: learnersBefore.learners },
+      learners: { current: learners.now, previous: learners.before },
       averageRating: { current: ratio(starSum.current, reviewCount.current), previous: ratio(starSum.previous, reviewCount.previous) },
       reviews: reviewCount,
       fillRate: { current: fill(sessionsNow), previous: fill(sessionsBefore) },
@@ -341,8 +369,8 @@ export async function getAnalytics(app: AppServices, viewer: Viewer, educatorId:
         previous: sessionsBefore.reduce((n, s) => n + s.waitlisted, 0),
       },
       reenrolmentRate: {
-        current: ratio(learnersNow.returning, learnersNow.learners),
-        previous: ratio(learnersBefore.returning, learnersBefore.learners),
+        current: ratio(learners.nowReturning, learners.now),
+        previous: ratio(learners.beforeReturning, learners.before),
       },
     },
     revenue: currencies.map((c) => revenue.get(c)!),

@@ -94,7 +94,7 @@ export function createPageViewCounter(app: Pick<FastifyInstance, 'database' | 'l
         await db.execute(sql`
           with input (course_id, day, viewer_key, user_id) as (values ${sql.join(rows, sql`, `)}),
           eligible as (
-            select i.course_id, i.day, i.viewer_key from input i join course c on c.id = i.course_id
+            select i.course_id, c.educator_id, i.day, i.viewer_key from input i join course c on c.id = i.course_id
             where i.user_id is null or c.educator_id <> i.user_id
           ),
           fresh as (
@@ -103,8 +103,8 @@ export function createPageViewCounter(app: Pick<FastifyInstance, 'database' | 'l
             on conflict do nothing
             returning course_id, day
           )
-          insert into course_view_day (course_id, day, views)
-          select course_id, day, count(*)::int from fresh group by course_id, day
+          insert into course_view_day (course_id, educator_id, day, views)
+          select f.course_id, c.educator_id, f.day, count(*)::int from fresh f join course c on c.id = f.course_id group by f.course_id, c.educator_id, f.day
           on conflict (course_id, day) do update set views = course_view_day.views + excluded.views`);
       }
     }

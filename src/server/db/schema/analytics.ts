@@ -1,4 +1,4 @@
-import { check, date, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { check, date, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { ts } from './columns.js';
 import { course } from './courses.js';
@@ -15,10 +15,17 @@ export const courseViewDay = pgTable(
     courseId: uuid('course_id')
       .notNull()
       .references(() => course.id, { onDelete: 'cascade' }),
+    /** The course's educator, copied so an educator's views are read from one index without a join. */
+    educatorId: uuid('educator_id').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     views: integer('views').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.courseId, t.day] }), check('course_view_day_views', sql`${t.views} >= 0`)],
+  (t) => [
+    primaryKey({ columns: [t.courseId, t.day] }),
+    // Covers the analytics read (an index-only scan of one educator's days).
+    index('course_view_day_educator_idx').on(t.educatorId, t.day, t.courseId, t.views),
+    check('course_view_day_views', sql`${t.views} >= 0`),
+  ],
 );
 
 /**

@@ -90,7 +90,7 @@ function Headline({ data }: { data: AnalyticsResult }) {
   const f = data.figures;
   return (
     <div className="space-y-4">
-      <dl className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-3" aria-label="Headline figures">
+      <dl className="grid grid-cols-2 gap-2 sm:gap-3 lg:grid-cols-3" aria-label="Headline figures">
         <Figure label="Enrolments" pair={f.enrolments} />
         <Figure label="Learners" pair={f.learners} />
         <Figure label="Course page views" pair={f.views} note="One per person per day" />

@@ -120,7 +120,7 @@ export function EnrolmentsChart({ data }: { data: AnalyticsResult }) {
           <XAxis dataKey="label" tick={axis} interval="preserveStartEnd" minTickGap={16} />
           <YAxis allowDecimals={false} tick={axis} />
           <Tooltip />
-          <Bar dataKey="enrolments" name="Enrolments" fill={COLORS[0]} radius={[4, 4, 0, 0]} />
+          <Bar isAnimationActive={false} dataKey="enrolments" name="Enrolments" fill={COLORS[0]} radius={[4, 4, 0, 0]} />
         </BarChart>
       </ResponsiveContainer>
     </ChartPanel>
@@ -189,7 +189,7 @@ export function FunnelChart({ data }: { data: AnalyticsResult }) {
           <XAxis type="number" allowDecimals={false} tick={axis} />
           <YAxis type="category" dataKey="stage" tick={axis} width={110} />
           <Tooltip />
-          <Bar dataKey="count" name="Count" radius={[0, 4, 4, 0]}>
+          <Bar isAnimationActive={false} dataKey="count" name="Count" radius={[0, 4, 4, 0]}>
             {data.series.funnel.map((f, i) => (
               <Cell key={f.stage} fill={COLORS[i % COLORS.length]} />
             ))}
@@ -219,7 +219,7 @@ export function RatingsChart({ data }: { data: AnalyticsResult }) {
           <XAxis dataKey="label" tick={axis} />
           <YAxis allowDecimals={false} tick={axis} />
           <Tooltip />
-          <Bar dataKey="count" name="Reviews" fill={COLORS[2]} radius={[4, 4, 0, 0]} />
+          <Bar isAnimationActive={false} dataKey="count" name="Reviews" fill={COLORS[2]} radius={[4, 4, 0, 0]} />
         </BarChart>
       </ResponsiveContainer>
     </ChartPanel>
@@ -245,7 +245,7 @@ export function RatingTrendChart({ data }: { data: AnalyticsResult }) {
           <XAxis dataKey="label" tick={axis} />
           <YAxis domain={[1, 5]} ticks={[1, 2, 3, 4, 5]} tick={axis} />
           <Tooltip />
-          <Line type="monotone" dataKey="average" name="Average" stroke={COLORS[2]} strokeWidth={2} />
+          <Line isAnimationActive={false} type="monotone" dataKey="average" name="Average" stroke={COLORS[2]} strokeWidth={2} />
         </LineChart>
       </ResponsiveContainer>
     </ChartPanel>
@@ -279,7 +279,7 @@ export function FillChart({ data }: { data: AnalyticsResult }) {
           <XAxis dataKey="label" tick={axis} />
           <YAxis domain={[0, 100]} unit="%" tick={axis} />
           <Tooltip formatter={(v) => `${String(v)}%`} labelFormatter={(l, p) => `${String(p?.[0]?.payload?.title ?? '')} · ${String(l)}`} />
-          <Bar dataKey="fill" name="Fill rate" fill={COLORS[1]} radius={[4, 4, 0, 0]} />
+          <Bar isAnimationActive={false} dataKey="fill" name="Fill rate" fill={COLORS[1]} radius={[4, 4, 0, 0]} />
         </BarChart>
       </ResponsiveContainer>
     </ChartPanel>
