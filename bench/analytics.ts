@@ -120,7 +120,11 @@ async function main() {
     [
       { ...me, name: 'me (50)' },
       { name: 'course page, counting', path: coursePath, headers: { cookie: learner.cookie, 'user-agent': BROWSER } },
-      { name: 'course page, not counting', path: coursePath, headers: { cookie: learner.cookie, 'user-agent': BROWSER, 'x-bench-no-count': '1' } },
+      {
+        name: 'course page, not counting',
+        path: coursePath,
+        headers: { cookie: learner.cookie, 'user-agent': BROWSER, 'x-bench-no-count': '1' },
+      },
     ],
     pageLoad,
     log,
@@ -161,7 +165,13 @@ async function main() {
   writeResults(
     ROOT,
     RESULTS,
-    { budget: BUDGET, settings: { analytics: analyticsLoad, page: pageLoad }, seed: { seconds: seed.totalSeconds, counts }, routes: all, failures },
+    {
+      budget: BUDGET,
+      settings: { analytics: analyticsLoad, page: pageLoad },
+      seed: { seconds: seed.totalSeconds, counts },
+      routes: all,
+      failures,
+    },
     { loadBefore, loadAfter },
   );
   if (failures.length) {

@@ -97,7 +97,10 @@ beforeAll(async () => {
   ] as const)
     expect((await view(who, c, ua)).statusCode).toBe(200);
   await app.pageViews.flush();
-  await queryRows(app, sql`insert into course_view_day (course_id, educator_id, day, views) values (${A}, ${ctx.educator.id}, ${dayFromNow(-35)}, 7)`);
+  await queryRows(
+    app,
+    sql`insert into course_view_day (course_id, educator_id, day, views) values (${A}, ${ctx.educator.id}, ${dayFromNow(-35)}, 7)`,
+  );
 
   await purchase(l1.id, A, sA, ago(3), { amount: 12000, fee: 1200, refunded: 0, currency: 'usd' });
   await purchase(l2.id, A, sA, ago(2), { amount: 12000, fee: 1200, refunded: 12000, currency: 'usd' });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { TEST_CARDS } from '../../src/shared/payments';
-import { createEducator, createPaidCourse, createVerifiedUser, enablePayouts, logIn, payWithCard } from './support';
+import { createEducator, createPaidCourse, createVerifiedUser, enablePayouts, logIn, openAvatarMenu, payWithCard } from './support';
 import { fitsNarrowScreen, seriousViolations } from './checks';
 
 /**
@@ -126,7 +126,10 @@ test('a new educator sees what will appear, and when', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await logIn(context, user);
-  await page.goto(`/educator/${user.id}/analytics`);
+  await page.goto('/dashboard');
+  const menu = await openAvatarMenu(page);
+  await menu.getByRole('menuitem', { name: 'Analytics' }).click();
+  await expect(page).toHaveURL(new RegExp(`/educator/${user.id}/analytics$`));
   await expect(page.getByRole('heading', { name: 'No courses yet' })).toBeVisible();
   await expect(page.getByText(/views here within a few seconds/)).toBeVisible();
   await checkPage(page, 'empty');

@@ -100,8 +100,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
   const utcDay = (col: SQL) => sql`((${col}) at time zone 'UTC')::date`;
   const lastStart = range.to < todayUtc() ? range.to : todayUtc();
   /** A metric: over the day's rows (day rows), or over the current period (course rows). */
-  const metric = (agg: (where: SQL) => SQL) =>
-    sql`case when grouping(x.course_id) = 0 then ${agg(sql`x.now`)} else ${agg(sql`true`)} end`;
+  const metric = (agg: (where: SQL) => SQL) => sql`case when grouping(x.course_id) = 0 then ${agg(sql`x.now`)} else ${agg(sql`true`)} end`;
   const count = metric((w) => sql`(count(*) filter (where ${w}))::int`);
   const total = (col: string) => metric((w) => sql`(coalesce(sum(${sql.raw(col)}) filter (where ${w}), 0))::float8`);
   const keys = sql`case when grouping(x.course_id) = 0 then x.course_id end as "courseId", case when grouping(x.d) = 0 then x.d::text end as day`;
