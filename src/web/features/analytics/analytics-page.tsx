@@ -321,7 +321,9 @@ export default function AnalyticsPage() {
           ) : undefined
         }
       />
-      <Filters key={`${range.from}|${range.to}`} data={current ?? data} params={{ ...params, preset: range.preset }} />
+      {(!current || current.courses.length > 0) && (
+        <Filters key={`${range.from}|${range.to}`} data={current ?? data} params={{ ...params, preset: range.preset }} />
+      )}
       {rangeError ? (
         <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800">
           {Object.values(rangeError.fields).join(' ') || rangeError.message}
