@@ -6,7 +6,9 @@
  *      and one educator with a large catalogue (scripts/seed-analytics.ts: the demo
  *      educator gets 500 courses and 50k enrolments, with payments, reviews and a year of views);
  *   2. interleaved rounds, in the same run: GET /api/me (the demo learner), the analytics
- *      API of that educator for 12 months and for 30 days, and a course page with view
+ *      API of that educator for 12 months and for 30 days (as served: a large catalogue's
+ *      figures are kept 30 s), the 12 months computed on every request (header
+ *      x-bench-no-cache, BENCH_ROUTES only), and a course page with view
  *      counting on beside the same page with counting off (header x-bench-no-count, honoured
  *      only with BENCH_ROUTES);
  *   3. a table, bench/results/analytics-latest.json; exit 1 when the 12-month p99 is not
@@ -101,16 +103,23 @@ async function main() {
   await fetch(server.baseUrl + coursePath, { headers: { cookie: learner.cookie, 'user-agent': BROWSER } });
   await new Promise((r) => setTimeout(r, 3000));
 
-  const analytics = (name: string, from: string) => ({
+  // The answer carries when it was computed (asOf): statuses are checked, not bodies.
+  const analytics = (name: string, from: string, fresh = false) => ({
     name,
     path: `/api/educator/${big.educatorId}/analytics?from=${from}&to=${day(0)}`,
-    headers: { cookie: educator.cookie },
+    headers: { cookie: educator.cookie, ...(fresh && { 'x-bench-no-cache': '1' }) },
+    anyBody: true,
   });
   const me = { name: 'me', path: '/api/me', headers: { cookie: learner.cookie } };
   console.log(`\nLoad: analytics and /api/me at ${analyticsLoad.connections} connections`);
   const apiRoutes = await measure(
     server.baseUrl,
-    [me, analytics('analytics 12 months', day(-364)), analytics('analytics 30 days', day(-29))],
+    [
+      me,
+      analytics('analytics 12 months', day(-364)),
+      analytics('analytics 30 days', day(-29)),
+      analytics('analytics 12 months, computed', day(-364), true),
+    ],
     analyticsLoad,
     log,
   );
@@ -153,7 +162,11 @@ async function main() {
   const byName = (name: string) => all.find((r) => r.name === name) as TargetResult;
   const year = byName('analytics 12 months').median;
   const ok = year.p99Ms < BUDGET.p99Ms;
+  const computed = byName('analytics 12 months, computed').median;
   console.log(`\n  analytics, 12 months: p99 ${year.p99Ms} ms (budget < ${BUDGET.p99Ms} ms) ${ok ? 'ok' : 'OVER BUDGET'}`);
+  console.log(
+    `  analytics, 12 months computed on every request: ${computed.reqPerSec} req/s, p50 ${computed.p50Ms} ms, p99 ${computed.p99Ms} ms (no budget)`,
+  );
   if (!ok) failures.push(`analytics 12 months p99 ${year.p99Ms} ms`);
   const on = byName('course page, counting').median;
   const off = byName('course page, not counting').median;

@@ -26,6 +26,8 @@ export type MoneyFigures = z.infer<typeof moneyFigures>;
 
 export const analyticsResult = z.object({
   educatorId: z.string(),
+  /** When these figures were computed (a large catalogue's may be up to 30 s old). */
+  asOf: z.string(),
   from: z.string(),
   to: z.string(),
   previousFrom: z.string(),

@@ -214,9 +214,43 @@ async function readLearners(app: AppServices, scope: AnalyticsScope, range: DayR
 const ratio = (num: number, den: number) => (den > 0 ? num / den : null);
 const zeroMoney = (): MoneyFigures => ({ gross: 0, fee: 0, refunds: 0, net: 0 });
 
-export async function getAnalytics(app: AppServices, viewer: Viewer, educatorId: string, query: AnalyticsQuery): Promise<AnalyticsResult> {
+/**
+ * Figures that took long to compute (a large catalogue) are kept for CACHE_MS per app
+ * process and answered from there (with their `asOf`); quick ones are always computed
+ * afresh. Derived data only: a lost cache costs one computation (ADR 0015).
+ */
+const CACHE_MS = 30_000;
+const SLOW_MS = 80;
+const CACHE_MAX = 200;
+const caches = new WeakMap<object, Map<string, { at: number; value: AnalyticsResult }>>();
+
+export async function getAnalytics(
+  app: AppServices,
+  viewer: Viewer,
+  educatorId: string,
+  query: AnalyticsQuery,
+  opts: { fresh?: boolean } = {},
+): Promise<AnalyticsResult> {
   const range = readRange(query);
+  // The access check runs on every request, cached figures or not.
   const scope = await analyticsScope(app, viewer, educatorId, query.course);
+  let cache = caches.get(app.database);
+  if (!cache) caches.set(app.database, (cache = new Map()));
+  const key = `${scope.educatorId}|${range.from}|${range.to}|${scope.courseId ?? ''}`;
+  const hit = cache.get(key);
+  if (hit && !opts.fresh && Date.now() - hit.at < CACHE_MS) return hit.value;
+  const started = Date.now();
+  const value = await computeAnalytics(app, scope, range);
+  if (Date.now() - started >= SLOW_MS) {
+    cache.delete(key);
+    cache.set(key, { at: started, value });
+    while (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
+  }
+  return value;
+}
+
+async function computeAnalytics(app: AppServices, scope: AnalyticsScope, range: DayRange): Promise<AnalyticsResult> {
+  const asOf = new Date().toISOString();
   const [daily, learners] = await Promise.all([readDaily(app, scope, range), readLearners(app, scope, range)]);
   const inNow = (d: string) => d >= range.from;
   /** The day rows (both periods) of a source; course rows are for the table. */
@@ -346,6 +380,7 @@ export async function getAnalytics(app: AppServices, viewer: Viewer, educatorId:
 
   return {
     educatorId: scope.educatorId,
+    asOf,
     from: range.from,
     to: range.to,
     previousFrom: range.previousFrom,

@@ -25,7 +25,11 @@ export async function analyticsRoutes(app: FastifyInstance) {
         response: { 200: analyticsResult, ...errors },
       },
     },
-    async (request) => getAnalytics(app, await app.requireViewer(request), request.params.educatorId, request.query),
+    async (request) =>
+      getAnalytics(app, await app.requireViewer(request), request.params.educatorId, request.query, {
+        // Bench only (BENCH_ROUTES, refused in production): measure the computation beside the cached answer.
+        fresh: app.config.benchRoutes && !!request.headers['x-bench-no-cache'],
+      }),
   );
 
   for (const [name, build, summary] of [

@@ -324,6 +324,12 @@ export default function AnalyticsPage() {
       {(!current || current.courses.length > 0) && (
         <Filters key={`${range.from}|${range.to}`} data={current ?? data} params={{ ...params, preset: range.preset }} />
       )}
+      {current?.hasActivity && (
+        <p className="-mt-3 mb-4 text-xs text-slate-600">
+          Figures as of {new Date(current.asOf).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' })}; page views arrive
+          within a few seconds.
+        </p>
+      )}
       {rangeError ? (
         <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800">
           {Object.values(rangeError.fields).join(' ') || rangeError.message}
