@@ -31,6 +31,12 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
  * same 404 as an unknown educator, so the answer does not say who is an educator.
  */
 export async function analyticsScope(app: AppServices, viewer: Viewer, educatorId: string, course?: string): Promise<AnalyticsScope> {
+  const courseId = await checkAccess(app, viewer, educatorId, course);
+  return loadScope(app, educatorId, courseId);
+}
+
+/** The access check (every request, cached figures or not); answers the course filter. */
+async function checkAccess(app: AppServices, viewer: Viewer, educatorId: string, course?: string): Promise<string | null> {
   const notFound = new AppError(404, 'not_found', 'These analytics do not exist, or are not yours to see');
   if (viewer.user.id !== educatorId) {
     const [me] = await rowsOf<{ role: string }>(app, sql`select role from "user" where id = ${viewer.user.id}`);
@@ -38,11 +44,12 @@ export async function analyticsScope(app: AppServices, viewer: Viewer, educatorI
   }
   const [edu] = await rowsOf<{ ok: number }>(app, sql`select 1 as ok from educator where user_id = ${educatorId}`);
   if (!edu) throw notFound;
-  let courseId: string | null = null;
-  if (course !== undefined && course !== '') {
-    if (!UUID_RE.test(course)) throw AppError.badRequest('course: Unknown course', { course: 'Unknown course' });
-    courseId = course.toLowerCase();
-  }
+  if (course === undefined || course === '') return null;
+  if (!UUID_RE.test(course)) throw AppError.badRequest('course: Unknown course', { course: 'Unknown course' });
+  return course.toLowerCase();
+}
+
+async function loadScope(app: AppServices, educatorId: string, courseId: string | null): Promise<AnalyticsScope> {
   const courses = await rowsOf<{ id: string; title: string; status: string }>(
     app,
     sql`select id, title, status from course where educator_id = ${educatorId} order by lower(title), id`,
@@ -222,31 +229,42 @@ const zeroMoney = (): MoneyFigures => ({ gross: 0, fee: 0, refunds: 0, net: 0 })
 const CACHE_MS = 30_000;
 const SLOW_MS = 80;
 const CACHE_MAX = 200;
-const caches = new WeakMap<object, Map<string, { at: number; value: AnalyticsResult }>>();
+interface Cached {
+  at: number;
+  value: AnalyticsResult;
+  /** The answer as sent (serialized once). */
+  json: string;
+}
+const caches = new WeakMap<object, Map<string, Cached>>();
 
-export async function getAnalytics(
+/** The figures and their JSON (the route sends the JSON as is, cached or computed). */
+export async function analyticsAnswer(
   app: AppServices,
   viewer: Viewer,
   educatorId: string,
   query: AnalyticsQuery,
   opts: { fresh?: boolean } = {},
-): Promise<AnalyticsResult> {
+): Promise<Cached> {
   const range = readRange(query);
-  // The access check runs on every request, cached figures or not.
-  const scope = await analyticsScope(app, viewer, educatorId, query.course);
+  const courseId = await checkAccess(app, viewer, educatorId, query.course);
   let cache = caches.get(app.database);
   if (!cache) caches.set(app.database, (cache = new Map()));
-  const key = `${scope.educatorId}|${range.from}|${range.to}|${scope.courseId ?? ''}`;
+  const key = `${educatorId}|${range.from}|${range.to}|${courseId ?? ''}`;
   const hit = cache.get(key);
-  if (hit && !opts.fresh && Date.now() - hit.at < CACHE_MS) return hit.value;
+  if (hit && !opts.fresh && Date.now() - hit.at < CACHE_MS) return hit;
   const started = Date.now();
-  const value = await computeAnalytics(app, scope, range);
+  const value = await computeAnalytics(app, await loadScope(app, educatorId, courseId), range);
+  const answer = { at: started, value, json: JSON.stringify(value) };
   if (Date.now() - started >= SLOW_MS) {
     cache.delete(key);
-    cache.set(key, { at: started, value });
+    cache.set(key, answer);
     while (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
   }
-  return value;
+  return answer;
+}
+
+export async function getAnalytics(app: AppServices, viewer: Viewer, educatorId: string, query: AnalyticsQuery): Promise<AnalyticsResult> {
+  return (await analyticsAnswer(app, viewer, educatorId, query)).value;
 }
 
 async function computeAnalytics(app: AppServices, scope: AnalyticsScope, range: DayRange): Promise<AnalyticsResult> {

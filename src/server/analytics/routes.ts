@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { analyticsQuery, analyticsResult } from '../../shared/analytics-schemas.js';
+import { analyticsQuery, analyticsResult, type AnalyticsResult } from '../../shared/analytics-schemas.js';
 import { errorBody } from '../../shared/errors.js';
-import { getAnalytics } from './analytics-service.js';
+import { analyticsAnswer } from './analytics-service.js';
 import { coursesCsv, salesCsv } from './csv-service.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
@@ -25,11 +25,14 @@ export async function analyticsRoutes(app: FastifyInstance) {
         response: { 200: analyticsResult, ...errors },
       },
     },
-    async (request) =>
-      getAnalytics(app, await app.requireViewer(request), request.params.educatorId, request.query, {
+    async (request, reply) => {
+      const answer = await analyticsAnswer(app, await app.requireViewer(request), request.params.educatorId, request.query, {
         // Bench only (BENCH_ROUTES, refused in production): measure the computation beside the cached answer.
         fresh: app.config.benchRoutes && !!request.headers['x-bench-no-cache'],
-      }),
+      });
+      // Serialized once (analytics-service.ts) and sent as is, like the course page.
+      return reply.type('application/json; charset=utf-8').send(answer.json as unknown as AnalyticsResult);
+    },
   );
 
   for (const [name, build, summary] of [
