@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
 import { get } from '../support/http.js';
-import { makeEducator, makePublishedCourse, queryRows, useCoursesApp, type Educator } from '../support/courses.js';
+import { enrol, makeEducator, makePublishedCourse, queryRows, useCoursesApp, type Educator } from '../support/courses.js';
 
 /** Who may read an educator's analytics, and which ranges are refused (issue 13). */
 const ctx = useCoursesApp();
@@ -98,6 +98,15 @@ describe('ranges', () => {
     expect(year.bucket).toBe('month');
     expect(year.series.enrolments).toHaveLength(12);
     expect([year.previousFrom, year.previousTo]).toEqual(['2024-01-02', '2024-12-31']); // 365 days: the same length (2024 is a leap year);
+  });
+  it('figures of a small catalogue are computed afresh on every request (only 100+ courses are kept 30 s)', async () => {
+    const before = (await ask('')).json().figures.enrolments.current;
+    const { sessionId } = await makePublishedCourse(ctx.app, ctx.educator, { course: { title: 'Another one' } });
+    const [newCourse] = await queryRows<{ course_id: string }>(ctx.app, sql`select course_id from course_session where id = ${sessionId}`);
+    expect((await enrol(ctx.app, learner, newCourse.course_id, sessionId)).statusCode).toBe(200);
+    const after = (await ask('')).json();
+    expect(after.figures.enrolments.current).toBe(before + 1);
+    expect(Date.parse(after.asOf)).toBeGreaterThan(Date.now() - 60_000);
   });
   it('a new educator: no activity yet', async () => {
     const fresh = await makeEducator(ctx.app);
