@@ -12,7 +12,8 @@
  * ...) a handful each. Runs can be repeated: each call adds a new batch (emails are
  * tagged with the batch), so the bench seeds 10k, measures, then adds 90k.
  *
- * Options: --courses N (required), --seed X (0..1, deterministic text), DATABASE_URL
+ * Options: --courses N (required), --seed X (0..1, deterministic text), --big-educator EMAIL
+ * (that user gets 500 courses and 50k enrolments: scripts/seed-analytics.ts), DATABASE_URL
  * (PostgreSQL; PGlite only for at most 2000 courses, in DATA_DIR).
  */
 import { performance } from 'node:perf_hooks';
@@ -842,6 +843,9 @@ async function main() {
   console.log(`Seeding ${courses} courses into ${url ? new URL(url).pathname.slice(1) : `PGlite at ${dataDir}`}`);
   try {
     const result = await seedCourses(runner, { courses, seed: seed ? Number(seed) : undefined, log });
+    // One educator with a large catalogue for the analytics bench (scripts/seed-analytics.ts).
+    const big = argValue(args, '--big-educator');
+    if (big) await (await import('./seed-analytics.js')).seedBigEducator(runner, { email: big, log });
     console.log(`\nDone in ${result.totalSeconds.toFixed(1)} s (batch ${result.batch}). Totals in the database now:`);
     for (const [k, v] of Object.entries(result.counts)) console.log(`  ${k.padEnd(12)} ${v.toLocaleString('en')}`);
   } finally {

@@ -42,6 +42,8 @@ import { pageRoutes } from './pages/routes.js';
 import { paymentRoutes } from './payments/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { registerNotificationJobs } from './notifications/email-jobs.js';
+import { analyticsRoutes } from './analytics/routes.js';
+import { countCoursePageViews } from './analytics/page-views.js';
 import { createStripeClient } from './payments/stripe-client.js';
 import { ensureCustomerInBackground } from './payments/customers.js';
 import type Stripe from 'stripe';
@@ -63,6 +65,8 @@ declare module 'fastify' {
     resolveViewer(request: FastifyRequest): Promise<Viewer | null>;
     /** The signed-in user, or a 401. */
     requireViewer(request: FastifyRequest): Promise<Viewer>;
+    /** The viewer this request already resolved (undefined: it never asked). */
+    resolvedViewer(request: FastifyRequest): Viewer | null | undefined;
     /** The Stripe SDK client (real Stripe, or the payments sandbox of this server). */
     stripe(): Stripe;
     /**
@@ -140,8 +144,11 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   const mailer = directMailer.transport === 'smtp' ? queuedMailer(directMailer, jobs) : directMailer;
   const auth = createAuth({ config, db: db.db, mailer, log: app.log, onUserSeen: (userId) => ensureCustomerInBackground(app, userId) });
   const viewerFromCookie = createViewerResolver(db.db, sessionCookieName(config), config.authSecret);
+  // The viewer each request resolved, so an onResponse hook (page-view counting) reads it without a second query.
+  const resolved = new WeakMap<FastifyRequest, Viewer | null>();
   const resolveViewer = async (request: FastifyRequest) => {
     const viewer = await viewerFromCookie(request.headers.cookie);
+    resolved.set(request, viewer);
     if (viewer) {
       touchSignInSession(db.db, viewer, SESSION_MAX_AGE_SECONDS).catch((err) => request.log.warn({ err }, 'could not touch session'));
     }
@@ -163,6 +170,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.decorate('images', createImageStore(config.dataDir));
   app.decorate('viewerFromCookie', viewerFromCookie);
   app.decorate('resolveViewer', resolveViewer);
+  app.decorate('resolvedViewer', (request: FastifyRequest) => resolved.get(request));
   app.decorate('stripe', createStripeClient(config.payments, app));
   app.decorate('accountEvents', createAccountEvents(app.log));
   app.decorate('courseEvents', createCourseEvents(app.log));
@@ -329,6 +337,8 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     if (userId) await realtime.recheckSessions(userId);
   });
 
+  // Course page views (analytics/page-views.ts): counted after the answer is sent, flushed in batches.
+  countCoursePageViews(app);
   if (config.devTools) await app.register(apiDocs);
   await app.register(authRoutes);
   await app.register(systemRoutes);
@@ -347,6 +357,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   startMailboxRealtime(app);
   await app.register(contactRoutes);
   await app.register(clubRoutes);
+  await app.register(analyticsRoutes);
   await app.register(adminRoutes);
   if (config.payments.mode === 'sandbox' && !config.production) {
     // Imported only here: with a Stripe key set, the sandbox's code is never loaded.

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { ChevronDown, LogOut, Menu, Settings, ShieldCheck, X } from 'lucide-react';
+import { BarChart3, ChevronDown, LogOut, Menu, Settings, ShieldCheck, X } from 'lucide-react';
 import { Logo } from '@web/components/brand';
 import { paths } from '@web/lib/paths';
 import { useSignOut } from '@web/features/accounts/api/sign-in';
@@ -68,6 +68,16 @@ function AvatarMenu() {
           >
             <Settings className="h-4 w-4" aria-hidden="true" /> Settings
           </Link>
+          {me.educator && (
+            <Link
+              role="menuitem"
+              to={paths.educatorAnalytics(me.id)}
+              onClick={() => setOpen(false)}
+              className="flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-slate-800 hover:bg-slate-100"
+            >
+              <BarChart3 className="h-4 w-4" aria-hidden="true" /> Analytics
+            </Link>
+          )}
           {admin && (
             <Link
               role="menuitem"

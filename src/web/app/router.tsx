@@ -69,7 +69,7 @@ const PAGES: Record<RoutePattern, Page> = {
   '/educator/dashboard': lazy(() => import('../features/educators/educator-dashboard-page')),
   '/educator/onboard-success': lazy(() => import('../features/educators/onboard-success-page')),
   '/educator/:educatorID/edit': lazy(() => import('../features/educators/edit-educator-page')),
-  '/educator/:educatorID/analytics': soon('Analytics', 'Enrolments and revenue over time.'),
+  '/educator/:educatorID/analytics': lazy(() => import('../features/analytics/analytics-page')),
 
   '/club/new': lazy(() => import('../features/clubs/new-club-page')),
   '/club/search': lazy(() => import('../features/clubs/search-page')),

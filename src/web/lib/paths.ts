@@ -72,4 +72,5 @@ export const paths = {
   clubEvent: (clubId: string, eventId: string) => `/club/${clubId}/event/${eventId}`,
   /** A conversation with one person in the mailbox (the spec's /mailbox/:senderID). */
   messageTo: (userId: string) => `/mailbox/${userId}`,
+  educatorAnalytics: (id: string, q: Record<string, string | undefined> = {}) => `/educator/${id}/analytics${search(q)}`,
 } as const;

@@ -47,4 +47,6 @@ export const queryKeys = {
   exploreClubs: ['clubs', 'explore'] as const,
   /** The app shell's unread badge (messages + notifications ...). */
   unread: ['unread'] as const,
+  /** An educator's analytics for one range and course filter. */
+  analytics: (educatorId: string, q: unknown) => ['analytics', educatorId, q] as const,
 };

@@ -14,3 +14,4 @@ export * from './notifications.js';
 export * from './mailbox.js';
 export * from './contact.js';
 export * from './clubs.js';
+export * from './analytics.js';

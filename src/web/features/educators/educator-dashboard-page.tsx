@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Plus, Receipt, Sparkles, Wallet } from 'lucide-react';
+import { BarChart3, Plus, Receipt, Sparkles, Wallet } from 'lucide-react';
 import { PLANS } from '@shared/payments';
 import type { EducatorPayouts } from '@shared/payments-schemas';
 import { ButtonLink } from '@web/components/ui/button';
@@ -224,6 +224,7 @@ function Loading() {
 }
 
 function EducatorDashboard() {
+  const me = useViewer();
   const { data, error, refetch, isFetching } = useQuery(payoutsQuery());
   return (
     <div className="mx-auto max-w-6xl">
@@ -231,9 +232,14 @@ function EducatorDashboard() {
         title="Educator dashboard"
         subtitle="Your sales, fees and payouts."
         actions={
-          <ButtonLink to={paths.newCourse}>
-            <Plus className="h-4 w-4" aria-hidden="true" /> Create a course
-          </ButtonLink>
+          <div className="flex flex-wrap gap-2">
+            <ButtonLink to={paths.educatorAnalytics(me.id)} variant="secondary">
+              <BarChart3 className="h-4 w-4" aria-hidden="true" /> Analytics
+            </ButtonLink>
+            <ButtonLink to={paths.newCourse}>
+              <Plus className="h-4 w-4" aria-hidden="true" /> Create a course
+            </ButtonLink>
+          </div>
         }
       />
       {error && !data ? (
