@@ -1,3 +1,4 @@
+import { loggerOptions, logRequests } from './http/logger.js';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 import helmet from 'helmet';
@@ -78,7 +79,8 @@ export interface BuildOptions {
  */
 export async function buildApp({ config, database }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config),
+    disableRequestLogging: true,
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'].slice(0, 64) : randomUUID()),
     // Only a configured proxy may say who the client is (rate limits and the device list use it).
     // Fastify ignores a bare hop count (it cannot tell the proxy from a direct client), so a
@@ -91,6 +93,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     // shutting_down, with Retry-After), not by Fastify's own 503 in another error shape.
     return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
+  logRequests(app, config);
 
   // An empty JSON body (a POST that needs no input) is no body, not an error.
   const jsonParser = app.getDefaultJsonParser('error', 'error');

@@ -58,6 +58,7 @@ const schema = z
     GOOGLE_DISCOVERY_URL: url(['http:', 'https:']).default(GOOGLE_DISCOVERY),
     SEED_DEMO: z.enum(['true', 'false']).default('true'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
     /** Rate limit for sign-in attempts per IP and per account, per 15 minutes. */
     AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
     /** Extra reference routes for `npm run bench`; never in production. */
@@ -138,6 +139,8 @@ export interface Config {
   google: { clientId: string; clientSecret: string; discoveryUrl: string } | null;
   seedDemo: boolean;
   logLevel: RawEnv['LOG_LEVEL'];
+  /** `pretty` (one readable line per entry, requests at debug) outside production; `json` in production. */
+  logFormat: 'pretty' | 'json';
   authRateLimit: number;
   /** Emails (lower case) of the accounts that are admins (ADMIN_EMAILS). */
   adminEmails: string[];
@@ -201,6 +204,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : null,
     seedDemo: e.SEED_DEMO === 'true',
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (production ? 'json' : 'pretty'),
     authRateLimit: e.AUTH_RATE_LIMIT,
     adminEmails: e.ADMIN_EMAILS.split(',')
       .map((v) => v.trim().toLowerCase())

@@ -197,6 +197,8 @@ export const courseView = z.object({
   sessions: z.array(sessionView),
   reviews: z.array(reviewView),
   canReview: z.boolean(),
+  /** When the viewer, enrolled, may review: the start of their first class (null when not enrolled or no class is planned). */
+  reviewOpensAt: z.string().nullable(),
 });
 export type CourseView = z.infer<typeof courseView>;
 

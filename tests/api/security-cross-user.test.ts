@@ -13,6 +13,7 @@ import {
   makePublishedCourse,
   makeSession,
   putReview,
+  firstClassTookPlace,
   sessionBody,
 } from '../support/courses.js';
 import { call, get, post, type Response } from '../support/http.js';
@@ -154,6 +155,7 @@ beforeAll(async () => {
     const p = await purchaseOf(app, checkout.sessionId);
     return p?.status === 'fulfilled' ? p : null;
   }, 'purchase fulfilled');
+  await firstClassTookPlace(app, pub.courseId);
   expect((await putReview(app, learner, pub.courseId, { rating: 5, text: 'Lovely evenings' })).statusCode).toBe(200);
   const learnerCustomer = await customerOf(app, learner);
 

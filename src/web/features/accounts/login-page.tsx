@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { safeNext } from '@shared/routes';
+import { homeAfterSignIn, safeNext } from '@shared/routes';
 import { MESSAGES, type CurrentUser } from '@shared/accounts';
 import { ApiError } from '@web/lib/api';
 import { broadcastSignIn } from '@web/lib/sign-in-channel';
@@ -12,7 +12,7 @@ import { Button } from '@web/components/ui/button';
 import { Field } from '@web/components/ui/field';
 import { meQuery } from '@web/lib/viewer';
 import { resendVerification, signIn, signInWithCode } from './api/sign-in';
-import { GoogleButton, OrDivider } from './google-button';
+import { GoogleOption } from './google-button';
 import { AuthCard } from './auth-card';
 
 const REASONS: Record<string, string> = {
@@ -26,7 +26,8 @@ export default function LoginPage() {
   // A Google log-in that needs its second factor lands here (step=two-factor); the page it
   // was started from is where the Google button left it.
   const fromGoogle = params.get('step') === 'two-factor';
-  const next = safeNext(params.get('next') ?? (fromGoogle ? sessionStorage.getItem('agora:next') : null));
+  const rawNext = params.get('next') ?? (fromGoogle ? sessionStorage.getItem('agora:next') : null);
+  const next = rawNext ? safeNext(rawNext) : undefined;
   const reason = REASONS[params.get('reason') ?? ''];
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -39,7 +40,7 @@ export default function LoginPage() {
     if (fromGoogle) sessionStorage.removeItem('agora:next');
     queryClient.setQueryData(meQuery.queryKey, me);
     broadcastSignIn('signed-in');
-    navigate(next, { replace: true });
+    navigate(safeNext(rawNext, homeAfterSignIn(me)), { replace: true });
   };
 
   const onSubmit = handleSubmit(async (values) => {
@@ -84,8 +85,6 @@ export default function LoginPage() {
           <Alert tone="info">{reason}</Alert>
         </div>
       )}
-      <GoogleButton next={next} />
-      <OrDivider />
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         {error && (
           <Alert tone="error" title={error.message}>
@@ -115,6 +114,7 @@ export default function LoginPage() {
           Log in
         </Button>
       </form>
+      <GoogleOption next={next} />
     </AuthCard>
   );
 }

@@ -12,7 +12,7 @@ import { Skeleton } from '@web/components/ui/skeleton';
 import { CourseCover } from '@web/components/ui/cover';
 import { CourseGate } from './components/course-gate';
 import { EducatorCard } from './components/educator-card';
-import { categoryLabel, formatDateRange, levelLabel, refundPolicy, startsIn, viewerTimeZone } from '@web/lib/format';
+import { categoryLabel, formatDateRange, formatDateTime, levelLabel, refundPolicy, startsIn, viewerTimeZone } from '@web/lib/format';
 import { RatingSummary, ReviewList } from './components/reviews';
 import { SessionCard } from './components/session-card';
 import { Stars } from '@web/components/ui/stars';
@@ -277,6 +277,11 @@ function CourseDetail({ course }: { course: CourseView }) {
               ) : (
                 <p className="mt-4 text-sm text-slate-600">
                   {course.canReview ? 'Be the first to share how it went.' : 'Learners who take this course can review it here.'}
+                </p>
+              )}
+              {!course.canReview && course.reviewOpensAt && (
+                <p className="mt-4 text-sm text-slate-700">
+                  You can review this course after your first class: from {formatDateTime(course.reviewOpensAt)}.
                 </p>
               )}
             </Card>
