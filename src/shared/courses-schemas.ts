@@ -90,6 +90,8 @@ export const classTimeInput = z
     ...classTimeFields,
     /** Weekly repeats: 1 = just this one; 8 = every week for 8 weeks. */
     repeatWeeks: z.number().int().min(1, 'Repeat at least once').max(52, 'Repeat at most 52 weeks').default(1),
+    /** Class times that end after the session's last day move that day: only when the educator said yes. */
+    extendSession: z.boolean().default(false),
   })
   .superRefine((v, ctx) => {
     if (new Date(v.endsAt) <= new Date(v.startsAt))

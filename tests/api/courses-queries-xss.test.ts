@@ -64,7 +64,7 @@ describe('no N+1 queries', () => {
     const big = await makeCourse(app, educator, { title: 'A long course' });
     for (let s = 0; s < 5; s++) {
       const sessionId = await makeSession(app, educator, big);
-      await makeClassTimes(app, educator, big, sessionId, { ...classTimeBody(20 + s), repeatWeeks: 8 });
+      await makeClassTimes(app, educator, big, sessionId, { ...classTimeBody(20 + s), repeatWeeks: 8, extendSession: true });
     }
     await publish(app, educator, big);
     // Some enrolments and reviews on both, so every part of the page has rows.

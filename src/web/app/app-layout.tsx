@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronDown, LogOut, Menu, Settings, ShieldCheck, X } from 'lucide-react';
@@ -91,8 +91,8 @@ function AvatarMenu() {
   );
 }
 
-/** The default layout: the app shell for signed-in screens. */
-export function AppLayout() {
+/** The default layout: the app shell for signed-in screens (children instead of the route's outlet: the not-found page). */
+export function AppLayout({ children }: { children?: ReactNode }) {
   const [menu, setMenu] = useState(false);
   const { pathname } = useLocation();
   // The mobile menu closes on navigation: adjusted while rendering, not in an effect.
@@ -140,7 +140,7 @@ export function AppLayout() {
         )}
       </header>
       <main id="main" className="mx-auto max-w-6xl px-4 py-8">
-        <Outlet />
+        {children ?? <Outlet />}
       </main>
     </div>
   );

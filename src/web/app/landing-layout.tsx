@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link, Outlet } from 'react-router';
 import { Logo } from '@web/components/brand';
 import { ButtonLink } from '@web/components/ui/button';
@@ -11,8 +12,8 @@ const LINKS = [
   { to: paths.contact, label: 'Contact' },
 ];
 
-/** The landing layout: public marketing pages. */
-export function LandingLayout() {
+/** The landing layout: public marketing pages (children instead of the route's outlet: the not-found page). */
+export function LandingLayout({ children }: { children?: ReactNode }) {
   const { data: me } = useMe();
   return (
     <div className="flex min-h-screen flex-col">
@@ -41,7 +42,7 @@ export function LandingLayout() {
         </div>
       </header>
       <main id="main" className="flex-1">
-        <Outlet />
+        {children ?? <Outlet />}
       </main>
       <footer className="border-t border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-8 text-sm text-slate-600">

@@ -8,6 +8,7 @@ import { meQuery } from '@web/lib/viewer';
 import { comingSoon } from '@web/components/coming-soon';
 import NotFoundPage from '@web/components/not-found-page';
 import ErrorPage from './error-page';
+import { NotFoundInLayout } from './not-found-in-layout';
 import { RootLayout } from './root-layout';
 import { AppLayout } from './app-layout';
 import { AuthLayout, LandingLayout } from './landing-layout';
@@ -107,7 +108,7 @@ export function createRouter(queryClient: QueryClient) {
         {
           Component: LandingLayout,
           errorElement: <ErrorPage />,
-          children: [...pagesOf('landing'), { path: '*', Component: NotFoundPage }],
+          children: pagesOf('landing'),
         },
         { Component: AuthLayout, errorElement: <ErrorPage />, children: pagesOf('auth') },
         {
@@ -119,6 +120,8 @@ export function createRouter(queryClient: QueryClient) {
           errorElement: <ErrorPage />,
           children: pagesOf('default'),
         },
+        // An unknown path: the not-found page in the app's layout for a signed-in user, the landing layout otherwise.
+        { path: '*', loader: () => queryClient.ensureQueryData(meQuery).then(() => null), Component: NotFoundInLayout },
       ],
     },
   ];
