@@ -17,8 +17,10 @@ import { installErrorHandler, AppError, frameworkError, nulBytePath } from './ht
 import { apiDocs } from './http/api-docs.js';
 import { authRoutes } from './accounts/auth-routes.js';
 import { adminRoutes } from './admin/routes.js';
+import { accountDeletionRoutes } from './admin/account-deletion-routes.js';
 import { accountRoutes } from './accounts/routes.js';
 import { twoFactorRoutes } from './accounts/two-factor-routes.js';
+import { accountSettingsRoutes } from './accounts/account-settings-routes.js';
 import { userRoutes } from './accounts/user-routes.js';
 import { courseRoutes } from './courses/routes.js';
 import { createCourseEvents, type CourseEvents } from './courses/events.js';
@@ -262,12 +264,14 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(systemRoutes);
   await app.register(accountRoutes);
   await app.register(twoFactorRoutes);
+  await app.register(accountSettingsRoutes);
   await app.register(userRoutes);
   await app.register(educatorRoutes);
   await app.register(courseSearchRoutes);
   await app.register(courseRoutes);
   await app.register(paymentRoutes);
   await app.register(adminRoutes);
+  await app.register(accountDeletionRoutes);
   if (config.payments.mode === 'sandbox' && !config.production) {
     // Imported only here: with a Stripe key set, the sandbox's code is never loaded.
     const { stripeSandbox } = await import('@agora/stripe-sandbox');
