@@ -173,7 +173,7 @@ describe('changing the email', () => {
 
 describe('deleting the account', () => {
   it('needs the password and the email typed again; then personal data is erased, the session ends, sign-in is impossible', async () => {
-    const u = await createSignedInUser(app, { city: 'Bath' });
+    const u = await createSignedInUser(app);
     const mismatch = await post(app, '/api/accounts/delete', { password: u.password, confirmEmail: 'someone@else.test' }, opts(u));
     expect(mismatch.statusCode).toBe(400);
     expect(mismatch.json().error.fields.confirmEmail).toBe('Does not match your email');
@@ -186,7 +186,7 @@ describe('deleting the account', () => {
     expect(String(res.headers['set-cookie'])).toMatch(/Max-Age=0/);
     expect((await get(app, '/api/me', { cookie: u.cookie })).statusCode).toBe(401);
     const [row] = await app.database.db.select().from(userTable).where(eq(userTable.id, u.id));
-    expect(row).toMatchObject({ email: `deleted-${u.id}@invalid`, firstName: 'Deleted', lastName: 'user', city: null, banned: true });
+    expect(row).toMatchObject({ email: `deleted-${u.id}@invalid`, firstName: 'Deleted', lastName: 'user', city: null, image: null, banned: true });
     expect((await post(app, '/api/accounts/sign-in', { email: u.email, password: u.password })).statusCode).toBe(401);
     expect((await outbox(app, u.email)).some((m) => /account was deleted/.test(m.subject))).toBe(true);
   });
