@@ -34,10 +34,7 @@ async function twoFactorOnButNotRecent(u: SignedInUser) {
   for (const c of cookieHeader(confirm).split('; ').filter(Boolean)) jar.set(c.slice(0, c.indexOf('=')), c);
   u.cookie = [...jar.values()].join('; ');
   // The second factor of this session was more than an hour ago.
-  await app.database.db
-    .update(signInSession)
-    .set({ aal: 'aal1', secondFactorAt: null })
-    .where(eq(signInSession.userId, u.id));
+  await app.database.db.update(signInSession).set({ aal: 'aal1', secondFactorAt: null }).where(eq(signInSession.userId, u.id));
   return key as string;
 }
 
@@ -46,7 +43,12 @@ describe('changing the password', () => {
     const u = await createSignedInUser(app);
     const otherDevice = await signIn(app, u.email, u.password);
 
-    const wrong = await post(app, '/api/accounts/password/change', { currentPassword: 'Not-my-password-1', newPassword: NEW_PASSWORD }, opts(u));
+    const wrong = await post(
+      app,
+      '/api/accounts/password/change',
+      { currentPassword: 'Not-my-password-1', newPassword: NEW_PASSWORD },
+      opts(u),
+    );
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error).toMatchObject({ code: 'wrong_password', fields: { currentPassword: 'Not your current password' } });
 
@@ -76,7 +78,12 @@ describe('changing the password', () => {
   it('wrong passwords are limited: the 6th in 15 minutes answers 429', async () => {
     const u = await createSignedInUser(app);
     for (let i = 0; i < 5; i++) {
-      const res = await post(app, '/api/accounts/password/change', { currentPassword: `Wrong-password-${i}`, newPassword: NEW_PASSWORD }, opts(u));
+      const res = await post(
+        app,
+        '/api/accounts/password/change',
+        { currentPassword: `Wrong-password-${i}`, newPassword: NEW_PASSWORD },
+        opts(u),
+      );
       expect(res.statusCode).toBe(400);
     }
     const limited = await post(app, '/api/accounts/password/change', { currentPassword: u.password, newPassword: NEW_PASSWORD }, opts(u));
@@ -142,7 +149,9 @@ describe('changing the email', () => {
 
     const newEmail = uniqueEmail('late');
     expect((await post(app, '/api/accounts/email', { newEmail, password: u.password }, opts(u))).statusCode).toBe(200);
-    await app.database.db.execute(sql`update verification set expires_at = now() - interval '1 minute' where identifier like 'email-change:%'`);
+    await app.database.db.execute(
+      sql`update verification set expires_at = now() - interval '1 minute' where identifier like 'email-change:%'`,
+    );
     const mail = (await outbox(app, newEmail))[0];
     const link = /https?:\/\/\S+email-change\/confirm\?token=[\w-]+/.exec(mail.text)![0];
     expect((await followLink(app, link)).headers.location).toBe('/email-verified?change=invalid');
@@ -186,7 +195,14 @@ describe('deleting the account', () => {
     expect(String(res.headers['set-cookie'])).toMatch(/Max-Age=0/);
     expect((await get(app, '/api/me', { cookie: u.cookie })).statusCode).toBe(401);
     const [row] = await app.database.db.select().from(userTable).where(eq(userTable.id, u.id));
-    expect(row).toMatchObject({ email: `deleted-${u.id}@invalid`, firstName: 'Deleted', lastName: 'user', city: null, image: null, banned: true });
+    expect(row).toMatchObject({
+      email: `deleted-${u.id}@invalid`,
+      firstName: 'Deleted',
+      lastName: 'user',
+      city: null,
+      image: null,
+      banned: true,
+    });
     expect((await post(app, '/api/accounts/sign-in', { email: u.email, password: u.password })).statusCode).toBe(401);
     expect((await outbox(app, u.email)).some((m) => /account was deleted/.test(m.subject))).toBe(true);
   });
@@ -208,7 +224,9 @@ describe('deleting the account', () => {
 
     const v = await createSignedInUser(app);
     for (let i = 0; i < 5; i++) {
-      expect((await post(app, '/api/accounts/delete', { password: `Wrong-${i}-password`, confirmEmail: v.email }, opts(v))).statusCode).toBe(400);
+      expect(
+        (await post(app, '/api/accounts/delete', { password: `Wrong-${i}-password`, confirmEmail: v.email }, opts(v))).statusCode,
+      ).toBe(400);
     }
     expect((await post(app, '/api/accounts/delete', { password: v.password, confirmEmail: v.email }, opts(v))).statusCode).toBe(429);
     expect((await get(app, '/api/me', { cookie: v.cookie })).statusCode).toBe(200);

@@ -19,7 +19,12 @@ export async function accountSettingsRoutes(app: FastifyInstance) {
     '/api/accounts/password/change',
     {
       config: perIp(10),
-      schema: { tags, summary: 'Change the password (the current one first); other devices are signed out', body: changePasswordBody, response: { 200: settingsMessage, ...errors } },
+      schema: {
+        tags,
+        summary: 'Change the password (the current one first); other devices are signed out',
+        body: changePasswordBody,
+        response: { 200: settingsMessage, ...errors },
+      },
     },
     async (request) => {
       const { signedOut } = await changePassword(app, attempts, await app.requireViewer(request), request.body);
@@ -34,7 +39,12 @@ export async function accountSettingsRoutes(app: FastifyInstance) {
     '/api/accounts/email',
     {
       config: perIp(10),
-      schema: { tags, summary: 'Ask to change the email: a link goes to the new address', body: changeEmailBody, response: { 200: settingsMessage, ...errors } },
+      schema: {
+        tags,
+        summary: 'Ask to change the email: a link goes to the new address',
+        body: changeEmailBody,
+        response: { 200: settingsMessage, ...errors },
+      },
     },
     async (request) => {
       const { message } = await requestEmailChange(app, attempts, await app.requireViewer(request), request.body);

@@ -8,14 +8,12 @@ import { meQuery } from '@web/lib/viewer';
 import { comingSoon } from '@web/components/coming-soon';
 import NotFoundPage from '@web/components/not-found-page';
 import ErrorPage from './error-page';
-import { NotFoundInLayout } from './not-found-in-layout';
 import { RootLayout } from './root-layout';
-import { AppLayout } from './app-layout';
-import { AuthLayout, LandingLayout } from './landing-layout';
 
 type Page = { lazy: ReturnType<typeof lazyPage> } | { Component: ComponentType };
 
 const lazy = (load: Parameters<typeof lazyPage>[0]): Page => ({ lazy: lazyPage(load) });
+const layout = lazyPage;
 const info = (name: 'ProjectPage' | 'RoadmapPage' | 'ContactPage') =>
   lazy(() => import('../features/marketing/info-pages').then((m) => ({ default: m[name] })));
 /** Placeholders for the screens later issues build. */
@@ -105,14 +103,20 @@ export function createRouter(queryClient: QueryClient) {
       Component: RootLayout,
       errorElement: <ErrorPage />,
       children: [
+        // The layouts load with the first page that needs them (in parallel with it): the
+        // first visit to /login does not download the app shell (decision 0015).
         {
-          Component: LandingLayout,
+          lazy: layout(() => import('./landing-layout').then((m) => ({ default: m.LandingLayout }))),
           errorElement: <ErrorPage />,
           children: pagesOf('landing'),
         },
-        { Component: AuthLayout, errorElement: <ErrorPage />, children: pagesOf('auth') },
         {
-          Component: AppLayout,
+          lazy: layout(() => import('./auth-layout').then((m) => ({ default: m.AuthLayout }))),
+          errorElement: <ErrorPage />,
+          children: pagesOf('auth'),
+        },
+        {
+          lazy: layout(() => import('./app-layout').then((m) => ({ default: m.AppLayout }))),
           loader: requireSignIn(queryClient),
           // Filters in the query string (search) need no sign-in check; a new page does.
           shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
@@ -121,7 +125,11 @@ export function createRouter(queryClient: QueryClient) {
           children: pagesOf('default'),
         },
         // An unknown path: the not-found page in the app's layout for a signed-in user, the landing layout otherwise.
-        { path: '*', loader: () => queryClient.ensureQueryData(meQuery).then(() => null), Component: NotFoundInLayout },
+        {
+          path: '*',
+          loader: () => queryClient.ensureQueryData(meQuery).then(() => null),
+          lazy: layout(() => import('./not-found-in-layout').then((m) => ({ default: m.NotFoundInLayout }))),
+        },
       ],
     },
   ];

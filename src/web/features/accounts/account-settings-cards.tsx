@@ -93,7 +93,10 @@ function PasswordCard() {
     const form = e.currentTarget;
     setDone(null);
     void run(async () => {
-      const { message } = await changePassword({ currentPassword: field(form, 'currentPassword'), newPassword: field(form, 'newPassword') });
+      const { message } = await changePassword({
+        currentPassword: field(form, 'currentPassword'),
+        newPassword: field(form, 'newPassword'),
+      });
       form.reset();
       setDone({ tone: 'success', text: message });
     });
@@ -105,7 +108,13 @@ function PasswordCard() {
         {error && !error.fields.currentPassword && !error.fields.newPassword && <Alert tone="error">{error.message}</Alert>}
         {done && <Alert tone={done.tone}>{done.text}</Alert>}
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" error={error?.fields.currentPassword} />
+          <Field
+            label="Current password"
+            name="currentPassword"
+            type="password"
+            autoComplete="current-password"
+            error={error?.fields.currentPassword}
+          />
           <Field
             label="New password"
             name="newPassword"
@@ -143,8 +152,8 @@ function EmailCard({ user }: { user: CurrentUser }) {
       title="Email address"
       text={
         <>
-          You log in with <strong className="font-semibold text-slate-800">{user.email}</strong>. A new address takes effect once you
-          open the link we send to it; we tell your current address too.
+          You log in with <strong className="font-semibold text-slate-800">{user.email}</strong>. A new address takes effect once you open
+          the link we send to it; we tell your current address too.
         </>
       }
     >
@@ -223,7 +232,13 @@ function DeleteAccountCard({ user }: { user: CurrentUser }) {
                 hint={user.email}
                 error={error?.fields.confirmEmail}
               />
-              <Field label="Current password" name="password" type="password" autoComplete="current-password" error={error?.fields.password} />
+              <Field
+                label="Current password"
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                error={error?.fields.password}
+              />
             </div>
             <div className="flex flex-wrap justify-end gap-2">
               <Button type="button" variant="ghost" onClick={() => setOpen(false)}>
