@@ -128,7 +128,9 @@ function summarize(page: Page, url: string, lhrs: Lhr[]): PageResult {
 
 async function main() {
   cleanupOnSignals();
-  console.log(`Agora Lighthouse — ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs, ${RUNS} run(s) per page\n`);
+  console.log(
+    `Agora Lighthouse — ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs, ${RUNS} run(s) per page\n`,
+  );
 
   if (process.env.LIGHTHOUSE_SKIP_BUILD !== '1') {
     console.log('Building the web app (vite build)…');
@@ -233,7 +235,12 @@ async function main() {
     '',
     ...results.flatMap((r) =>
       r.failedAudits.length
-        ? [`## ${r.name}: audits below 0.9`, '', ...r.failedAudits.map((a) => `- ${a.category}: ${a.title}${a.displayValue ? ` (${a.displayValue})` : ''}`), '']
+        ? [
+            `## ${r.name}: audits below 0.9`,
+            '',
+            ...r.failedAudits.map((a) => `- ${a.category}: ${a.title}${a.displayValue ? ` (${a.displayValue})` : ''}`),
+            '',
+          ]
         : [],
     ),
   ].join('\n');

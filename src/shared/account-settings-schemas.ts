@@ -22,7 +22,9 @@ export type ChangeEmailBody = z.input<typeof changeEmailBody>;
 export const deleteAccountBody = z.object({
   password: currentPassword,
   /** The account's email, typed again. */
-  confirmEmail: str().max(254, 'Type the email of your account').transform((s) => s.trim()),
+  confirmEmail: str()
+    .max(254, 'Type the email of your account')
+    .transform((s) => s.trim()),
 });
 export type DeleteAccountBody = z.input<typeof deleteAccountBody>;
 

@@ -196,7 +196,7 @@ describe('class times', () => {
     expect(await classTimeCount(sessionId)).toBe(before);
   });
 
-  it('a series past the session\'s last day answers 409 until the educator confirms; then it is added as one and the session stretches', async () => {
+  it("a series past the session's last day answers 409 until the educator confirms; then it is added as one and the session stretches", async () => {
     const sessionId = await makeSession(ctx.app, ctx.educator, courseId, { startsOn: dayFromNow(40), endsOn: dayFromNow(41) });
     const unconfirmed = await addClassTimes(ctx.app, ctx.educator, courseId, sessionId, { ...classTimeBody(37), repeatWeeks: 6 });
     expect(unconfirmed.statusCode, unconfirmed.body).toBe(409);
@@ -208,7 +208,11 @@ describe('class times', () => {
     const before = (await getCourse(ctx.app, ctx.educator, courseId)).json().sessions.find((x: { id: string }) => x.id === sessionId);
     expect(before.classTimes).toHaveLength(0);
     expect(before.endsOn).toBe(dayFromNow(41));
-    const ids = await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, { ...classTimeBody(37), repeatWeeks: 6, extendSession: true });
+    const ids = await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, {
+      ...classTimeBody(37),
+      repeatWeeks: 6,
+      extendSession: true,
+    });
     expect(ids).toHaveLength(6);
     const s = (await getCourse(ctx.app, ctx.educator, courseId)).json().sessions.find((x: { id: string }) => x.id === sessionId);
     expect(s.classTimes).toHaveLength(6);

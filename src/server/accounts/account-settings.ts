@@ -96,13 +96,18 @@ export async function requestEmailChange(
   await checkCurrentPassword(app, attempts, viewer, input.password, 'password');
   // At most 3 links an hour per account: each one is an email to an address we do not know yet.
   await attempts.take([`email-change:${viewer.user.id}`], 3, 3600, 'You asked for several email changes recently.');
-  const [taken] = await app.database.db.select({ id: user.id }).from(user).where(eq(sql`lower(${user.email})`, newEmail)).limit(1);
-  if (taken)
-    throw new AppError(409, 'email_taken', 'Another account uses this email address', { fields: { newEmail: 'Already in use' } });
+  const [taken] = await app.database.db
+    .select({ id: user.id })
+    .from(user)
+    .where(eq(sql`lower(${user.email})`, newEmail))
+    .limit(1);
+  if (taken) throw new AppError(409, 'email_taken', 'Another account uses this email address', { fields: { newEmail: 'Already in use' } });
 
   const token = randomBytes(32).toString('base64url');
   await app.database.db.transaction(async (tx) => {
-    await tx.execute(sql`delete from verification where identifier like ${EMAIL_CHANGE_PREFIX + '%'} and value like ${`%"userId":"${viewer.user.id}"%`}`);
+    await tx.execute(
+      sql`delete from verification where identifier like ${EMAIL_CHANGE_PREFIX + '%'} and value like ${`%"userId":"${viewer.user.id}"%`}`,
+    );
     await tx.insert(verification).values({
       identifier: EMAIL_CHANGE_PREFIX + tokenHash(token),
       value: JSON.stringify({ userId: viewer.user.id, newEmail }),
@@ -133,7 +138,11 @@ export async function confirmEmailChange(app: App, token: string): Promise<{ ok:
       .where(eq(user.id, userId))
       .for('update');
     if (!before || before.banned) return null;
-    const [taken] = await tx.select({ id: user.id }).from(user).where(eq(sql`lower(${user.email})`, newEmail)).limit(1);
+    const [taken] = await tx
+      .select({ id: user.id })
+      .from(user)
+      .where(eq(sql`lower(${user.email})`, newEmail))
+      .limit(1);
     if (taken) return null;
     await tx.update(user).set({ email: newEmail, emailVerified: true, updatedAt: now }).where(eq(user.id, userId));
     return { oldEmail: before.email, firstName: before.firstName ?? '', newEmail };

@@ -91,8 +91,8 @@ export function TimeZoneSelect({
   const auto = useId();
   const inputId = id ?? auto;
   const listId = `${inputId}-list`;
-  const options = useMemo(timeZoneOptions, []);
-  const own = useMemo(viewerTimeZone, []);
+  const options = useMemo(() => timeZoneOptions(), []);
+  const own = useMemo(() => viewerTimeZone(), []);
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState<string | null>(null);
   const [active, setActive] = useState(0);
@@ -134,7 +134,12 @@ export function TimeZoneSelect({
       e.preventDefault();
       if (!open) {
         setOpen(true);
-        setActive(Math.max(0, shown.findIndex((o) => o.id === value)));
+        setActive(
+          Math.max(
+            0,
+            shown.findIndex((o) => o.id === value),
+          ),
+        );
       } else move(activeIndex + 1);
     } else if (e.key === 'ArrowUp') {
       e.preventDefault();
@@ -232,6 +237,8 @@ export function TimeZoneSelect({
           </li>
         )}
         {shown.map((o, i) => (
+          // The keyboard works through the combobox input (aria-activedescendant), as the ARIA pattern has it.
+          // eslint-disable-next-line jsx-a11y/click-events-have-key-events
           <li
             key={o.id}
             id={`${listId}-${i}`}

@@ -4,7 +4,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Archive, CheckCircle2, Circle, Eye, Users } from 'lucide-react';
 import type { CourseView } from '@shared/courses-schemas';
 import { ApiError } from '@web/lib/api';
-import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
 import { useViewer } from '@web/lib/viewer';
 import { archiveCourse } from '../api/courses';

@@ -389,8 +389,8 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
       >
         <p>
           The session ends on {formatDate(session.endsOn)}. These class times go on until{' '}
-          {confirmExtend ? formatDate(confirmExtend.lastDay) : ''}: adding them moves the session&apos;s last day, which learners
-          see on the course page. Keep its dates to choose fewer weeks instead.
+          {confirmExtend ? formatDate(confirmExtend.lastDay) : ''}: adding them moves the session&apos;s last day, which learners see on the
+          course page. Keep its dates to choose fewer weeks instead.
         </p>
       </ConfirmDialog>
       <Toast flash={flash} onClose={() => setFlash(null)} />
