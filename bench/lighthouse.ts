@@ -180,15 +180,21 @@ async function main() {
     const url = `${server.baseUrl}${page.path}`;
     const lhrs: Lhr[] = [];
     for (let run = 0; run < RUNS; run++) {
-      const result = await lighthouse(url, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
-        extraHeaders: page.signedIn ? { Cookie: session.cookie } : undefined,
-      });
-      if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
-      if (result.lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${result.lhr.runtimeError.message}`);
+      // A trace that failed to record (NO_NAVSTART and the like) is Lighthouse's hiccup: tried again, twice.
+      let result: Awaited<ReturnType<typeof lighthouse>>;
+      for (let attempt = 1; ; attempt++) {
+        result = await lighthouse(url, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+          extraHeaders: page.signedIn ? { Cookie: session.cookie } : undefined,
+        });
+        if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+        if (!result.lhr.runtimeError) break;
+        if (attempt === 3) throw new Error(`Lighthouse on ${url}: ${result.lhr.runtimeError.message}`);
+        console.log(`  (${page.name}: ${result.lhr.runtimeError.code}, trying again)`);
+      }
       lhrs.push(result.lhr);
       writeFileSync(path.join(FULL_REPORTS, `${LABEL}-${page.name}-${run + 1}.json`), JSON.stringify(result.lhr));
     }
