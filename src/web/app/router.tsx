@@ -102,11 +102,10 @@ const pagesOf = (layout: Layout, queryClient: QueryClient): RouteObject[] =>
     const { prefetch, ...page } = PAGES[r.pattern] as Page & { prefetch?: Prefetch };
     // Not awaited: the page renders as soon as its chunk is there, its data arriving in the cache meanwhile.
     // Only for a signed-in viewer (the sign-in guard redirects the others; their 401 would read as "session ended").
+    // On the first load the viewer is not known yet, but the server only serves a protected page with a session.
     const loader = ({ params }: LoaderFunctionArgs) => {
-      void queryClient
-        .ensureQueryData(meQuery)
-        .then((me) => me && prefetch!(queryClient, params))
-        .catch(() => {});
+      const me = queryClient.getQueryData(meQuery.queryKey);
+      if (me !== null) void prefetch!(queryClient, params).catch(() => {});
       return null;
     };
     return { path: r.pattern, ...page, ...(prefetch && { loader }) };
