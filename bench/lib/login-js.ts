@@ -85,7 +85,10 @@ export function measureLoginJs(root: string, log: (line: string) => void): Login
   if (!manifest) {
     loginRoute = 'no Vite manifest in dist/web: entry and modulepreloads only (a lazy login chunk, if any, is not counted)';
   } else {
-    const keys = Object.keys(manifest).filter((k) => manifest[k].isDynamicEntry && isLoginModule(manifest[k].src ?? k));
+    // The login page and its layout (the layouts load lazily too, with the first page that needs them).
+    const keys = Object.keys(manifest).filter(
+      (k) => manifest[k].isDynamicEntry && (isLoginModule(manifest[k].src ?? k) || /(^|\/)auth-layout\.tsx$/.test(manifest[k].src ?? k)),
+    );
     if (!keys.length) {
       loginRoute = 'manifest has no lazy login chunk (the login page is in the initial JS)';
     } else {

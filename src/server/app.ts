@@ -1,3 +1,4 @@
+import { loggerOptions, logRequests } from './http/logger.js';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 import helmet from 'helmet';
@@ -18,8 +19,10 @@ import { installErrorHandler, AppError, frameworkError, nulBytePath } from './ht
 import { apiDocs } from './http/api-docs.js';
 import { authRoutes } from './accounts/auth-routes.js';
 import { adminRoutes } from './admin/routes.js';
+import { accountDeletionRoutes } from './admin/account-deletion-routes.js';
 import { accountRoutes } from './accounts/routes.js';
 import { twoFactorRoutes } from './accounts/two-factor-routes.js';
+import { accountSettingsRoutes } from './accounts/account-settings-routes.js';
 import { userRoutes } from './accounts/user-routes.js';
 import { courseRoutes } from './courses/routes.js';
 import { createCourseEvents, type CourseEvents } from './courses/events.js';
@@ -103,7 +106,8 @@ export interface BuildOptions {
  */
 export async function buildApp({ config, database }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config),
+    disableRequestLogging: true,
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'].slice(0, 64) : randomUUID()),
     // Only a configured proxy may say who the client is (rate limits and the device list use it).
     // Fastify ignores a bare hop count (it cannot tell the proxy from a direct client), so a
@@ -116,6 +120,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     // shutting_down, with Retry-After), not by Fastify's own 503 in another error shape.
     return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
+  logRequests(app, config);
 
   // An empty JSON body (a POST that needs no input) is no body, not an error.
   const jsonParser = app.getDefaultJsonParser('error', 'error');
@@ -345,6 +350,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(landingRoutes);
   await app.register(accountRoutes);
   await app.register(twoFactorRoutes);
+  await app.register(accountSettingsRoutes);
   await app.register(userRoutes);
   await app.register(educatorRoutes);
   await app.register(courseSearchRoutes);
@@ -359,6 +365,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(clubRoutes);
   await app.register(analyticsRoutes);
   await app.register(adminRoutes);
+  await app.register(accountDeletionRoutes);
   if (config.payments.mode === 'sandbox' && !config.production) {
     // Imported only here: with a Stripe key set, the sandbox's code is never loaded.
     const { stripeSandbox } = await import('@agora/stripe-sandbox');

@@ -64,6 +64,7 @@ const schema = z
     GOOGLE_DISCOVERY_URL: url(['http:', 'https:']).default(GOOGLE_DISCOVERY),
     SEED_DEMO: z.enum(['true', 'false']).default('true'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
     /** Rate limit for sign-in attempts per IP and per account, per 15 minutes. */
     AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
     /** Messages a user may send per minute (mailbox). */
@@ -148,6 +149,8 @@ export interface Config {
   google: { clientId: string; clientSecret: string; discoveryUrl: string } | null;
   seedDemo: boolean;
   logLevel: RawEnv['LOG_LEVEL'];
+  /** `pretty` (one readable line per entry, requests at debug) outside production; `json` in production. */
+  logFormat: 'pretty' | 'json';
   authRateLimit: number;
   /** Messages a user may send per minute (MAILBOX_SEND_LIMIT). */
   mailboxSendLimit: number;
@@ -214,6 +217,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : null,
     seedDemo: e.SEED_DEMO === 'true',
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (production ? 'json' : 'pretty'),
     authRateLimit: e.AUTH_RATE_LIMIT,
     mailboxSendLimit: e.MAILBOX_SEND_LIMIT,
     adminEmails: e.ADMIN_EMAILS.split(',')

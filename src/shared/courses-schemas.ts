@@ -104,6 +104,8 @@ export const classTimeInput = z
     ...classTimeFields,
     /** Weekly repeats: 1 = just this one; 8 = every week for 8 weeks. */
     repeatWeeks: z.number().int().min(1, 'Repeat at least once').max(52, 'Repeat at most 52 weeks').default(1),
+    /** Class times that end after the session's last day move that day: only when the educator said yes. */
+    extendSession: z.boolean().default(false),
   })
   .superRefine((v, ctx) => {
     if (new Date(v.endsAt) <= new Date(v.startsAt))
@@ -211,6 +213,8 @@ export const courseView = z.object({
   sessions: z.array(sessionView),
   reviews: z.array(reviewView),
   canReview: z.boolean(),
+  /** When the viewer, enrolled, may review: the start of their first class (null when not enrolled or no class is planned). */
+  reviewOpensAt: z.string().nullable(),
 });
 export type CourseView = z.infer<typeof courseView>;
 

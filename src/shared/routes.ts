@@ -171,6 +171,9 @@ export function loginRedirect(pathAndQuery: string): string {
 }
 
 /** Only same-site relative paths are accepted as a post-login destination. */
+/** Where a log-in without `?next=` lands: educators on their dashboard, learners on /explore. */
+export const homeAfterSignIn = (user: { educator: unknown }): string => (user.educator ? '/educator/dashboard' : '/explore');
+
 export function safeNext(next: string | null | undefined, fallback = '/explore'): string {
   if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
   return next;

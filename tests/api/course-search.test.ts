@@ -7,7 +7,7 @@ import { isPreparedShape, searchSql, type SearchParams } from '../../src/server/
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
 import { call, get, patch, post } from '../support/http.js';
-import { dayFromNow, makeCourse, makeSession, publish } from '../support/courses.js';
+import { dayFromNow, firstClassTookPlace, makeCourse, makeSession, publish } from '../support/courses.js';
 
 /**
  * GET /api/courses/search and GET /api/explore. The test database is shared with other
@@ -152,6 +152,7 @@ beforeAll(async () => {
     const enrol = await post(app, `/api/courses/${id}/sessions/${sessionId}/enrol`, undefined, { cookie: learner.cookie });
     expect(enrol.statusCode, enrol.body).toBe(200);
     expect(enrol.json().enrolment.status).toBe('active');
+    await firstClassTookPlace(app, id);
     const review = await call(app, 'PUT', `/api/courses/${id}/review`, { rating, text: 'Good' }, { cookie: learner.cookie });
     expect(review.statusCode, review.body).toBe(200);
   }

@@ -16,6 +16,7 @@ import {
   makeSession,
   publish,
   putReview,
+  firstClassTookPlace,
   queryRows,
   type Educator,
 } from '../support/courses.js';
@@ -63,13 +64,14 @@ describe('no N+1 queries', () => {
     const big = await makeCourse(app, educator, { title: 'A long course' });
     for (let s = 0; s < 5; s++) {
       const sessionId = await makeSession(app, educator, big);
-      await makeClassTimes(app, educator, big, sessionId, { ...classTimeBody(20 + s), repeatWeeks: 8 });
+      await makeClassTimes(app, educator, big, sessionId, { ...classTimeBody(20 + s), repeatWeeks: 8, extendSession: true });
     }
     await publish(app, educator, big);
     // Some enrolments and reviews on both, so every part of the page has rows.
     for (const id of [small.courseId, big]) {
       const view = (await getCourse(app, learner, id)).json();
       await enrol(app, learner, id, view.sessions[0].id);
+      await firstClassTookPlace(app, id);
       expect((await putReview(app, learner, id, { rating: 5, text: 'Lovely' })).statusCode).toBe(200);
     }
     const bigView = (await getCourse(app, learner, big)).json();
@@ -140,6 +142,7 @@ describe('stored XSS payloads are kept and answered as plain text', () => {
     const { courseId, sessionId } = await makePublishedCourse(app, educator);
     const reviewer = await createSignedInUser(app);
     await enrol(app, reviewer, courseId, sessionId);
+    await firstClassTookPlace(app, courseId);
     const text = `Great ${script} ${img}`;
     expect((await putReview(app, reviewer, courseId, { rating: 5, text })).statusCode).toBe(200);
     expect((await getCourse(app, reviewer, courseId)).json().reviews[0].text).toBe(text);

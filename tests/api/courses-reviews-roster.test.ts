@@ -6,6 +6,7 @@ import { UNKNOWN_ID } from '../support/test-data.js';
 import {
   drop,
   enrol,
+  firstClassTookPlace,
   getCourse,
   makeCourse,
   makeEducator,
@@ -63,6 +64,25 @@ describe('reviews', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error.fields.rating).toMatch(/between 1 and 5|whole number/);
     expect(await reviewCount(courseId)).toBe(0);
+  });
+
+  it('an enrolled learner whose first class has not taken place yet answers 409 saying from when', async () => {
+    const before = (await getCourse(ctx.app, alice, courseId)).json();
+    expect(before.canReview).toBe(false);
+    const firstClass = before.sessions[0].classTimes[0].startsAt;
+    expect(before.reviewOpensAt).toBe(firstClass);
+    const res = await putReview(ctx.app, alice, courseId, { rating: 5, text: 'Can not wait!' });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json().error).toMatchObject({
+      code: 'review_too_early',
+      message: expect.stringMatching(/^You can review this course once your first class has taken place \(from .+ UTC\)$/),
+    });
+    expect(await reviewCount(courseId)).toBe(0);
+    // Someone else sees no opening date (they are not enrolled).
+    expect((await getCourse(ctx.app, await createSignedInUser(ctx.app), courseId)).json().reviewOpensAt).toBeNull();
+    await firstClassTookPlace(ctx.app, courseId);
+    const after = (await getCourse(ctx.app, alice, courseId)).json();
+    expect(after.canReview).toBe(true);
   });
 
   it('an active learner reviews; a second PUT edits the same review; the course shows average and count', async () => {

@@ -180,6 +180,7 @@ describe('class times', () => {
     await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, {
       startsAt: week5.toISOString(),
       endsAt: new Date(week5.getTime() + 3600_000).toISOString(),
+      extendSession: true,
     });
     const before = await classTimeCount(sessionId);
     expect(before).toBe(1);
@@ -188,15 +189,30 @@ describe('class times', () => {
       ...series,
       endsAt: new Date(new Date(series.startsAt).getTime() + 3 * 3600_000).toISOString(),
       repeatWeeks: 8,
+      extendSession: true,
     });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().error.fields.startsAt).toMatch(/overlaps/i);
     expect(await classTimeCount(sessionId)).toBe(before);
   });
 
-  it('a weekly series is added as one, and the session dates stretch to cover it', async () => {
+  it("a series past the session's last day answers 409 until the educator confirms; then it is added as one and the session stretches", async () => {
     const sessionId = await makeSession(ctx.app, ctx.educator, courseId, { startsOn: dayFromNow(40), endsOn: dayFromNow(41) });
-    const ids = await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, { ...classTimeBody(37), repeatWeeks: 6 });
+    const unconfirmed = await addClassTimes(ctx.app, ctx.educator, courseId, sessionId, { ...classTimeBody(37), repeatWeeks: 6 });
+    expect(unconfirmed.statusCode, unconfirmed.body).toBe(409);
+    expect(unconfirmed.json().error).toMatchObject({
+      code: 'extends_session',
+      message: expect.stringContaining(`after the session's last day (${dayFromNow(41)}): confirm to extend the session to`),
+      fields: { repeatWeeks: `The session ends on ${dayFromNow(41)}` },
+    });
+    const before = (await getCourse(ctx.app, ctx.educator, courseId)).json().sessions.find((x: { id: string }) => x.id === sessionId);
+    expect(before.classTimes).toHaveLength(0);
+    expect(before.endsOn).toBe(dayFromNow(41));
+    const ids = await makeClassTimes(ctx.app, ctx.educator, courseId, sessionId, {
+      ...classTimeBody(37),
+      repeatWeeks: 6,
+      extendSession: true,
+    });
     expect(ids).toHaveLength(6);
     const s = (await getCourse(ctx.app, ctx.educator, courseId)).json().sessions.find((x: { id: string }) => x.id === sessionId);
     expect(s.classTimes).toHaveLength(6);
@@ -217,6 +233,7 @@ describe('class times', () => {
       startsAt: `${firstTuesday}T18:00:00Z`,
       endsAt: `${firstTuesday}T19:30:00Z`,
       repeatWeeks: 8,
+      extendSession: true,
     });
     expect(ids).toHaveLength(8);
     const times: { startsAt: string; endsAt: string }[] = (await getCourse(ctx.app, ctx.educator, courseId))
@@ -257,6 +274,7 @@ describe('class times', () => {
       startsAt: `${firstTuesday}T18:00:00+01:00`,
       endsAt: `${firstTuesday}T19:00:00+01:00`,
       repeatWeeks: 8,
+      extendSession: true,
     });
     const times: { startsAt: string }[] = (await getCourse(ctx.app, ctx.educator, courseId))
       .json()

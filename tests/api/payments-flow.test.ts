@@ -5,6 +5,7 @@ import type { TestApp } from '../support/app.js';
 import {
   drop,
   enrolmentCounts,
+  firstClassTookPlace,
   makeLearner,
   makePublishedCourse,
   makeSession,
@@ -282,6 +283,7 @@ describe('installments', () => {
     await waitFor(async () => (await enrolmentCounts(app, sessionId)).past_due === 1, 'past due');
     expect(await seatsTaken(app, sessionId)).toEqual({ seatsTaken: 1, capacity: 1 });
     // Past due still holds the seat: the class links and the review stay open to the learner.
+    await firstClassTookPlace(app, courseId);
     const view = (await get(app, `/api/courses/${courseId}`, { cookie: learner.cookie })).json();
     expect(view.canReview).toBe(true);
     expect(view.sessions[0].classTimes.every((t: { meetingUrl: string | null }) => !!t.meetingUrl)).toBe(true);

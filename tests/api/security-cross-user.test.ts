@@ -14,6 +14,7 @@ import {
   makePublishedCourse,
   makeSession,
   putReview,
+  firstClassTookPlace,
   sessionBody,
 } from '../support/courses.js';
 import { call, get, post, sendAs, type Response } from '../support/http.js';
@@ -194,6 +195,7 @@ beforeAll(async () => {
     const p = await purchaseOf(app, checkout.sessionId);
     return p?.status === 'fulfilled' ? p : null;
   }, 'purchase fulfilled');
+  await firstClassTookPlace(app, pub.courseId);
   expect((await putReview(app, learner, pub.courseId, { rating: 5, text: 'Lovely evenings' })).statusCode).toBe(200);
   const learnerCustomer = await customerOf(app, learner);
 

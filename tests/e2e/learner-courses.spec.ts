@@ -12,7 +12,7 @@ import {
   logIn,
 } from './support';
 import { scrollWidth, seriousViolations } from './checks';
-import { UNKNOWN_ID } from '../support/test-data';
+import { createClassTimes, UNKNOWN_ID } from '../support/test-data';
 
 /**
  * The learner's side of courses in the browser: search (with a typo), the course page,
@@ -92,7 +92,7 @@ test('a learner finds a course by search with a typo, enrols, sees it on the das
   const word = uniqueWord();
   const title = `Kalimba for beginners ${word}`;
   const { api } = await educator();
-  const { courseId } = await publishedCourse(api, { title, description: XSS_DESCRIPTION });
+  const { courseId, sessionId } = await publishedCourse(api, { title, description: XSS_DESCRIPTION });
   const dialogs = collectDialogs(page);
   await logIn(context, await createVerifiedUser({ firstName: 'Ada', lastName: 'Byron' }));
 
@@ -179,6 +179,19 @@ test('a learner finds a course by search with a typo, enrols, sees it on the das
     await expect(page.getByRole('heading', { name: "You're enrolled" })).toBeVisible();
     await page.getByRole('link', { name: 'Back to the course' }).click();
     await expect(page.getByText('9 of 10 seats left')).toBeVisible();
+  });
+
+  await test.step('reviews open once the first class took place; the page says when', async () => {
+    await expect(page.getByText(/^You can review this course after your first class: from /)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Write a review' })).toHaveCount(0);
+    // The educator adds a class that began half a minute ago: the learner's first class took place.
+    const now = Date.now();
+    await createClassTimes(api.send, courseId, sessionId, {
+      startsAt: new Date(now - 30_000).toISOString(),
+      endsAt: new Date(now + 3600_000).toISOString(),
+      meetingUrl: 'https://meet.example.com/kalimba',
+    });
+    await page.reload();
   });
 
   await test.step('the learner writes a review and sees it on the course page', async () => {

@@ -145,3 +145,19 @@ export async function allowPaidPublishing(app: TestApp, courseId: string): Promi
     select educator_id, 'acct_test_' || replace(educator_id::text, '-', ''), true, true, true from course where id = ${courseId} and price_cents > 0
     on conflict do nothing`);
 }
+
+/**
+ * The first class of every session of the course took place (it began an hour ago): a
+ * learner may review only from then on. Class times cannot be created in the past, so the
+ * test moves the first one there (or adds one to a session without class times).
+ */
+export async function firstClassTookPlace(app: TestApp, courseId: string): Promise<void> {
+  await app.database.db.execute(sql`
+    insert into class_time (session_id, starts_at, ends_at)
+    select s.id, now() - interval '1 hour', now() - interval '1 minute' from course_session s
+    where s.course_id = ${courseId} and not exists (select 1 from class_time t where t.session_id = s.id)`);
+  await app.database.db.execute(sql`
+    update class_time t set starts_at = now() - interval '1 hour', ends_at = now() - interval '1 minute'
+    where t.id in (select distinct on (ct.session_id) ct.id from class_time ct join course_session s on s.id = ct.session_id
+                   where s.course_id = ${courseId} order by ct.session_id, ct.starts_at)`);
+}

@@ -8,7 +8,7 @@ import { contactMessage } from '../db/schema/contact.js';
 import { educator } from '../db/schema/educators.js';
 import { purchase } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
-import { audit, requireAdmin } from './require-admin.js';
+import { audit, requireAdmin, type Tx } from './require-admin.js';
 
 const rowColumns = {
   id: user.id,
@@ -178,46 +178,63 @@ export async function deleteUser(app: AppServices, viewer: Viewer, userId: strin
     });
   }
   await app.accountEvents.transaction(app.database.db, async (tx, announce) => {
-    await tx
-      .update(user)
-      .set({
-        email: `deleted-${userId}@invalid`,
-        name: 'Deleted user',
-        firstName: 'Deleted',
-        lastName: 'user',
-        city: null,
-        image: null,
-        birthdate: null,
-        emailVerified: false,
-        role: 'user',
-        banned: true,
-        banReason: 'Account deleted',
-        twoFactorEnabled: false,
-        updatedAt: new Date(),
-      })
-      .where(eq(user.id, userId));
-    await tx.delete(signInSession).where(eq(signInSession.userId, userId));
-    await tx.delete(account).where(eq(account.userId, userId));
-    await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
-    // Pending reset links (the library stores the user id as their value).
-    await tx.delete(verification).where(eq(verification.value, userId));
-    // An educator's public profile is personal data too; their courses leave the catalogue
-    // (enrolment and payment records keep them) and stop showing the name.
-    await tx
-      .update(educator)
-      .set({ bio: null, headline: null, profileImage: null, links: [], subjects: [] })
-      .where(eq(educator.userId, userId));
-    await tx
-      .update(course)
-      .set({ status: 'archived', updatedAt: new Date() })
-      .where(and(eq(course.educatorId, userId), eq(course.status, 'published')));
-    // Contact form messages carry a name and an email: erased with the account.
-    await tx
-      .delete(contactMessage)
-      .where(or(eq(contactMessage.userId, userId), sql`lower(${contactMessage.email}) = lower(${target.email})`));
-    await announce('user.renamed', { userId, name: 'Deleted user' });
+    await eraseUser(tx, announce, userId, 'Account deleted');
     await audit(tx, viewer, { action: 'delete_user', targetId: userId, reason: input.reason });
   });
+}
+
+type Announce = Parameters<Parameters<AppServices['accountEvents']['transaction']>[1]>[1];
+
+/**
+ * The erasure itself, in the caller's transaction (an admin's delete, or the owner's from
+ * settings): personal data gone, sign-in impossible, the row kept under a pseudonym for the
+ * payment records that reference it.
+ */
+export async function eraseUser(tx: Tx, announce: Announce, userId: string, banReason: string) {
+  const [before] = await tx.select({ email: user.email }).from(user).where(eq(user.id, userId)).limit(1);
+  // Contact form messages carry a name and an email: erased with the account.
+  await tx
+    .delete(contactMessage)
+    .where(
+      before
+        ? or(eq(contactMessage.userId, userId), sql`lower(${contactMessage.email}) = lower(${before.email})`)
+        : eq(contactMessage.userId, userId),
+    );
+  await tx
+    .update(user)
+    .set({
+      email: `deleted-${userId}@invalid`,
+      name: 'Deleted user',
+      firstName: 'Deleted',
+      lastName: 'user',
+      city: null,
+      image: null,
+      birthdate: null,
+      emailVerified: false,
+      role: 'user',
+      banned: true,
+      banReason,
+      twoFactorEnabled: false,
+      updatedAt: new Date(),
+    })
+    .where(eq(user.id, userId));
+  await tx.delete(signInSession).where(eq(signInSession.userId, userId));
+  await tx.delete(account).where(eq(account.userId, userId));
+  await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
+  // Pending reset links (the library stores the user id as their value), email changes too.
+  await tx.delete(verification).where(eq(verification.value, userId));
+  await tx.execute(sql`delete from verification where identifier like 'email-change:%' and value like ${`%"userId":"${userId}"%`}`);
+  // An educator's public profile is personal data too; their courses leave the catalogue
+  // (enrolment and payment records keep them) and stop showing the name.
+  await tx
+    .update(educator)
+    .set({ bio: null, headline: null, profileImage: null, links: [], subjects: [] })
+    .where(eq(educator.userId, userId));
+  await tx
+    .update(course)
+    .set({ status: 'archived', updatedAt: new Date() })
+    .where(and(eq(course.educatorId, userId), eq(course.status, 'published')));
+  await announce('user.renamed', { userId, name: 'Deleted user' });
 }
 
 /** ADMIN_EMAILS at every start: an account created before the setting gets the role too. */

@@ -149,7 +149,13 @@ function courseViewStatement(db: Db) {
       from (select r.*, ru.first_name, ru.last_name, ru.profile_image as image from review r join "user" ru on ru.id = r.learner_id
             where r.course_id = c.id order by r.updated_at desc limit 50) r), '[]'::json),
     'canReview', c.educator_id <> ${viewer} and exists (
-      select 1 from enrolment m where m.course_id = c.id and m.learner_id = ${viewer} and m.status in ('active', 'past_due', 'completed'))
+      select 1 from enrolment m join course_session ms on ms.id = m.session_id
+      where m.course_id = c.id and m.learner_id = ${viewer} and m.status in ('active', 'past_due', 'completed')
+        and (m.status = 'completed' or ms.ends_on < ${today}
+             or exists (select 1 from class_time t where t.session_id = m.session_id and t.starts_at <= now()))),
+    'reviewOpensAt', (
+      select ${sql.raw(iso('min(t.starts_at)'))} from enrolment m join class_time t on t.session_id = m.session_id
+      where c.educator_id <> ${viewer} and m.course_id = c.id and m.learner_id = ${viewer} and m.status in ('active', 'past_due'))
   )::text`;
   return db
     .select({ status: sql<string>`c.status`, educatorId: sql<string>`c.educator_id`, view })

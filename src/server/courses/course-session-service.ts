@@ -87,7 +87,11 @@ export async function addClassTimes(
   viewer: Viewer,
   courseId: string,
   sessionId: string,
-  input: Required<Pick<ClassTimeInput, 'startsAt' | 'endsAt' | 'repeatWeeks'>> & { location?: string | null; meetingUrl?: string | null },
+  input: Required<Pick<ClassTimeInput, 'startsAt' | 'endsAt' | 'repeatWeeks'>> & {
+    location?: string | null;
+    meetingUrl?: string | null;
+    extendSession?: boolean;
+  },
 ) {
   const start = new Date(input.startsAt);
   const end = new Date(input.endsAt);
@@ -104,6 +108,16 @@ export async function addClassTimes(
         location: input.location || null,
         meetingUrl: input.meetingUrl || null,
       }));
+      // Going past the session's last day moves it: never silently (the educator is asked first).
+      const lastDay = dateIn(rows[rows.length - 1].endsAt, session.timeZone);
+      if (lastDay > session.endsOn && !input.extendSession) {
+        throw new AppError(
+          409,
+          'extends_session',
+          `${rows.length === 1 ? 'This class time ends' : 'These class times end'} after the session's last day (${session.endsOn}): confirm to extend the session to ${lastDay}`,
+          { fields: { repeatWeeks: `The session ends on ${session.endsOn}` } },
+        );
+      }
       const inserted = await tx.insert(classTime).values(rows).returning({ id: classTime.id, startsAt: classTime.startsAt });
       // The session's dates stretch to cover its class times.
       await tx.execute(sql`

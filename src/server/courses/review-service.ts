@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
-import { course, enrolment, review } from '../db/schema/courses.js';
+import { classTime, course, courseSession, enrolment, review } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { refreshCourseRating } from './stats.js';
@@ -15,9 +15,15 @@ export async function upsertReview(app: AppServices, viewer: Viewer, courseId: s
       .limit(1);
     if (!c || c.status === 'draft') throw AppError.notFound('This course does not exist');
     if (c.educatorId === viewer.user.id) throw AppError.forbidden('You cannot review your own course');
-    const [{ n }] = await tx
-      .select({ n: sql<number>`count(*)::int` })
+    const mine = await tx
+      .select({
+        // The first class took place: it began (or the session is over, or the enrolment completed).
+        started: sql<boolean>`${enrolment.status} = 'completed' or ${courseSession.endsOn} < (now() at time zone 'UTC')::date
+          or exists (select 1 from ${classTime} where ${classTime.sessionId} = ${enrolment.sessionId} and ${classTime.startsAt} <= now())`,
+        opensAt: sql<Date | null>`(select min(${classTime.startsAt}) from ${classTime} where ${classTime.sessionId} = ${enrolment.sessionId})`,
+      })
       .from(enrolment)
+      .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
       .where(
         and(
           eq(enrolment.courseId, courseId),
@@ -25,7 +31,15 @@ export async function upsertReview(app: AppServices, viewer: Viewer, courseId: s
           inArray(enrolment.status, ['active', 'past_due', 'completed']),
         ),
       );
-    if (n === 0) throw AppError.forbidden('Only learners enrolled in this course can review it');
+    if (mine.length === 0) throw AppError.forbidden('Only learners enrolled in this course can review it');
+    if (!mine.some((m) => m.started)) {
+      const opens = mine.map((m) => (m.opensAt ? new Date(m.opensAt) : null)).filter((d): d is Date => !!d);
+      const first = opens.length ? new Date(Math.min(...opens.map(Number))) : null;
+      const when = first
+        ? ` (from ${first.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC)`
+        : '';
+      throw new AppError(409, 'review_too_early', `You can review this course once your first class has taken place${when}`);
+    }
     const [row] = await tx
       .insert(review)
       .values({ courseId, learnerId: viewer.user.id, rating: input.rating, text: input.text })

@@ -268,3 +268,39 @@ export function withUnsubscribe(message: EmailMessage, url: string, what: string
     headers: { ...message.headers, 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
   };
 }
+
+export function emailChangeEmail(to: string, firstName: string, oldEmail: string, url: string): EmailMessage {
+  return layout({
+    to,
+    subject: 'Confirm your new email for Agora',
+    greeting: `Hi ${firstName || 'there'},`,
+    body: `You asked to use this address for your Agora account instead of ${oldEmail}. Confirm it to make the change: until then, nothing changes.`,
+    action: 'Confirm my new email',
+    url,
+    footer: 'The link works for 24 hours. If you did not ask for this, ignore this email.',
+  });
+}
+
+export function emailChangedNoticeEmail(to: string, firstName: string, newEmail: string, url: string): EmailMessage {
+  return layout({
+    to,
+    subject: 'Your Agora email address was changed',
+    greeting: `Hi ${firstName || 'there'},`,
+    body: `The email address of your Agora account is now ${newEmail}. Emails about your account go there from now on, and you log in with it.`,
+    action: 'Not you? Reset your password',
+    url,
+    footer: 'If you did not make this change, reset your password and contact us at once.',
+  });
+}
+
+export function accountDeletedEmail(to: string, firstName: string, url: string): EmailMessage {
+  return layout({
+    to,
+    subject: 'Your Agora account was deleted',
+    greeting: `Hi ${firstName || 'there'},`,
+    body: 'Your Agora account has been deleted, as you asked: your profile, sign-ins and personal details are erased. Records of payments are kept, without your name, for as long as the law requires.',
+    action: 'Visit Agora',
+    url,
+    footer: 'If you did not delete your account, contact us at once.',
+  });
+}

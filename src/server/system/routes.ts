@@ -33,13 +33,13 @@ export async function systemRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['system'],
-        summary: 'The deployed build, polled by the web app',
-        response: { 200: z.object({ buildId: z.string() }) },
+        summary: 'The deployed build, polled by the web app, and the log-ins it offers',
+        response: { 200: z.object({ buildId: z.string(), googleLogin: z.boolean() }) },
       },
     },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
-      return { buildId: buildId() };
+      return { buildId: buildId(), googleLogin: app.config.google !== null };
     },
   );
 

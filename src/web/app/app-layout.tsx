@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { BarChart3, ChevronDown, LogOut, Menu, Settings, ShieldCheck, X } from 'lucide-react';
@@ -102,8 +102,8 @@ function AvatarMenu() {
   );
 }
 
-/** The default layout: the app shell for signed-in screens. */
-export function AppLayout() {
+/** The default layout: the app shell for signed-in screens (children instead of the route's outlet: the not-found page). */
+export function AppLayout({ children }: { children?: ReactNode }) {
   const [menu, setMenu] = useState(false);
   const { pathname } = useLocation();
   const unread = useUnreadTotal();
@@ -157,7 +157,7 @@ export function AppLayout() {
         )}
       </header>
       <main id="main" className="mx-auto max-w-6xl px-4 py-8">
-        <Outlet />
+        {children ?? <Outlet />}
       </main>
     </div>
   );

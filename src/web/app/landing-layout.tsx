@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link, Outlet } from 'react-router';
 import { Logo } from '@web/components/brand';
 import { ButtonLink } from '@web/components/ui/button';
@@ -12,8 +13,8 @@ const PUBLIC_LINKS = [
 ];
 const linksFor = (signedIn: boolean) => (signedIn ? [{ to: paths.pricing, label: 'Pricing' }, ...PUBLIC_LINKS] : PUBLIC_LINKS);
 
-/** The landing layout: public marketing pages. */
-export function LandingLayout() {
+/** The landing layout: public marketing pages (children instead of the route's outlet: the not-found page). */
+export function LandingLayout({ children }: { children?: ReactNode }) {
   const { data: me } = useMe();
   const LINKS = linksFor(Boolean(me));
   return (
@@ -43,7 +44,7 @@ export function LandingLayout() {
         </div>
       </header>
       <main id="main" className="flex-1">
-        <Outlet />
+        {children ?? <Outlet />}
       </main>
       <footer className="border-t border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-8 text-sm text-slate-600">
@@ -57,20 +58,6 @@ export function LandingLayout() {
           </nav>
         </div>
       </footer>
-    </div>
-  );
-}
-
-/** Centred layout of the sign-in screens. */
-export function AuthLayout() {
-  return (
-    <div className="flex min-h-screen flex-col bg-gradient-to-b from-brand-50 to-slate-50">
-      <header className="mx-auto flex h-16 w-full max-w-6xl items-center px-4">
-        <Logo />
-      </header>
-      <main id="main" className="flex flex-1 items-start justify-center px-4 py-8 sm:py-14">
-        <Outlet />
-      </main>
     </div>
   );
 }

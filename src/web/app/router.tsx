@@ -6,15 +6,20 @@ import { paths } from '@web/lib/paths';
 import { lazyPage } from '@web/lib/lazy-page';
 import { meQuery } from '@web/lib/viewer';
 import { comingSoon } from '@web/components/coming-soon';
+import { isUuid } from '@web/lib/ids';
+import { courseQuery } from '../features/courses/api/courses';
+import { exploreQuery } from '../features/courses/api/explore';
+import { dashboardQuery } from '../features/dashboard/api/dashboard';
 import NotFoundPage from '@web/components/not-found-page';
 import ErrorPage from './error-page';
 import { RootLayout } from './root-layout';
-import { AppLayout } from './app-layout';
-import { AuthLayout, LandingLayout } from './landing-layout';
 
-type Page = { lazy: ReturnType<typeof lazyPage> } | { Component: ComponentType };
+/** A page prefetching its data: the request starts with the page's chunk, not after it rendered. */
+type Prefetch = (queryClient: QueryClient, params: Record<string, string | undefined>) => Promise<unknown>;
+type Page = { lazy: ReturnType<typeof lazyPage>; prefetch?: Prefetch } | { Component: ComponentType };
 
-const lazy = (load: Parameters<typeof lazyPage>[0]): Page => ({ lazy: lazyPage(load) });
+const lazy = (load: Parameters<typeof lazyPage>[0], prefetch?: Prefetch): Page => ({ lazy: lazyPage(load), prefetch });
+const layout = lazyPage;
 const info = (name: 'ProjectPage' | 'RoadmapPage') =>
   lazy(() => import('../features/marketing/info-pages').then((m) => ({ default: m[name] })));
 /** Placeholders for the screens later issues build. */
@@ -42,8 +47,14 @@ const PAGES: Record<RoutePattern, Page> = {
   '/reset-password': lazy(() => import('../features/accounts/reset-password-page')),
   '/google-login': lazy(() => import('../features/accounts/google-login-page')),
 
-  '/explore': lazy(() => import('./pages/explore-page')),
-  '/dashboard': lazy(() => import('./pages/dashboard-page')),
+  '/explore': lazy(
+    () => import('./pages/explore-page'),
+    (qc) => qc.prefetchQuery(exploreQuery),
+  ),
+  '/dashboard': lazy(
+    () => import('./pages/dashboard-page'),
+    (qc) => qc.prefetchQuery(dashboardQuery),
+  ),
   '/not-found': { Component: NotFoundPage },
   '/auth-test': lazy(() => import('../features/accounts/auth-test-page')),
   '/user/settings': lazy(() => import('./pages/settings-page')),
@@ -52,7 +63,10 @@ const PAGES: Record<RoutePattern, Page> = {
 
   '/course/new': lazy(() => import('../features/courses/editor/new-course-page')),
   '/course/search': lazy(() => import('../features/courses/search-page')),
-  '/course/:id': lazy(() => import('../features/courses/course-page')),
+  '/course/:id': lazy(
+    () => import('../features/courses/course-page'),
+    (qc, { id }) => (id && isUuid(id) ? qc.prefetchQuery(courseQuery(id)) : Promise.resolve()),
+  ),
   '/course/checkout': lazy(() => import('../features/payments/checkout-page')),
   '/course/checkout/complete': lazy(() => import('../features/payments/checkout-complete-page')),
   '/course/:courseID/edit': lazy(() => import('../features/courses/editor/edit-course-page')),
@@ -83,19 +97,28 @@ const PAGES: Record<RoutePattern, Page> = {
   '/mailbox/:userID/:notificationID': lazy(() => import('../features/notifications/notification-page')),
 };
 
-const pagesOf = (layout: Layout): RouteObject[] =>
-  ROUTES.filter((r) => r.layout === layout).map((r) => ({ path: r.pattern, ...PAGES[r.pattern] }));
+const pagesOf = (layout: Layout, queryClient: QueryClient): RouteObject[] =>
+  ROUTES.filter((r) => r.layout === layout).map((r) => {
+    const { prefetch, ...page } = PAGES[r.pattern] as Page & { prefetch?: Prefetch };
+    // Not awaited: the page renders as soon as its chunk is there, its data arriving in the cache meanwhile.
+    // Only for a signed-in viewer (the sign-in guard redirects the others; their 401 would read as "session ended").
+    // On the first load the viewer is not known yet, but the server only serves a protected page with a session.
+    const loader = ({ params }: LoaderFunctionArgs) => {
+      const me = queryClient.getQueryData(meQuery.queryKey);
+      if (me !== null) void prefetch!(queryClient, params).catch(() => {});
+      return null;
+    };
+    return { path: r.pattern, ...page, ...(prefetch && { loader }) };
+  });
 
 /**
  * The landing layout's pages, each under the public-path rule (spec section 2): a page
  * that is not public (/landing, /pricing) sends a visitor to /login as a reload does.
  */
 const landingPages = (queryClient: QueryClient): RouteObject[] =>
-  ROUTES.filter((r) => r.layout === 'landing').map((r) => ({
-    path: r.pattern,
-    ...PAGES[r.pattern],
-    ...(r.public ? {} : { loader: requireSignIn(queryClient) }),
-  }));
+  pagesOf('landing', queryClient).map((page) =>
+    ROUTES.find((r) => r.pattern === page.path)?.public ? page : { ...page, loader: requireSignIn(queryClient) },
+  );
 
 /** Protected pages: without a sign-in session the visitor goes to /login?next=<path>. */
 function requireSignIn(queryClient: QueryClient) {
@@ -115,20 +138,32 @@ export function createRouter(queryClient: QueryClient) {
       Component: RootLayout,
       errorElement: <ErrorPage />,
       children: [
+        // The layouts load with the first page that needs them (in parallel with it): the
+        // first visit to /login does not download the app shell (decision 0022).
         {
-          Component: LandingLayout,
+          lazy: layout(() => import('./landing-layout').then((m) => ({ default: m.LandingLayout }))),
           errorElement: <ErrorPage />,
-          children: [...landingPages(queryClient), { path: '*', Component: NotFoundPage }],
+          children: landingPages(queryClient),
         },
-        { Component: AuthLayout, errorElement: <ErrorPage />, children: pagesOf('auth') },
         {
-          Component: AppLayout,
+          lazy: layout(() => import('./auth-layout').then((m) => ({ default: m.AuthLayout }))),
+          errorElement: <ErrorPage />,
+          children: pagesOf('auth', queryClient),
+        },
+        {
+          lazy: layout(() => import('./app-layout').then((m) => ({ default: m.AppLayout }))),
           loader: requireSignIn(queryClient),
           // Filters in the query string (search) need no sign-in check; a new page does.
           shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
             currentUrl.pathname !== nextUrl.pathname && defaultShouldRevalidate,
           errorElement: <ErrorPage />,
-          children: pagesOf('default'),
+          children: pagesOf('default', queryClient),
+        },
+        // An unknown path: the not-found page in the app's layout for a signed-in user, the landing layout otherwise.
+        {
+          path: '*',
+          loader: () => queryClient.ensureQueryData(meQuery).then(() => null),
+          lazy: layout(() => import('./not-found-in-layout').then((m) => ({ default: m.NotFoundInLayout }))),
         },
       ],
     },

@@ -5,6 +5,7 @@
  */
 export const queryKeys = {
   me: ['me'] as const,
+  appInfo: ['app-info'] as const,
   signInSessions: ['me', 'sessions'] as const,
   currentSignInSession: ['me', 'session'] as const,
   twoFactor: ['me', 'two-factor'] as const,

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CurrentUser } from '@shared/accounts';
 import { api, ApiError } from './api';
@@ -21,9 +22,16 @@ export function useMe() {
   return useQuery(meQuery);
 }
 
-/** The signed-in user on pages behind the sign-in guard (never null there). */
+/**
+ * The signed-in user on pages behind the sign-in guard (never null there). While signing
+ * out, the viewer is cleared before the browser leaves the page: the screen still shown
+ * keeps the user it had for that moment instead of failing.
+ */
 export function useViewer(): CurrentUser {
   const { data } = useQuery(meQuery);
-  if (!data) throw new Error('useViewer used outside the sign-in guard');
-  return data;
+  const [last, setLast] = useState(data);
+  if (data && data !== last) setLast(data);
+  const viewer = data ?? last;
+  if (!viewer) throw new Error('useViewer used outside the sign-in guard');
+  return viewer;
 }

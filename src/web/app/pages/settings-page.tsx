@@ -9,6 +9,7 @@ import { SignInSessionsCard } from '@web/features/accounts/sign-in-sessions-card
 import { TwoFactorCard } from '@web/features/accounts/two-factor-card';
 import { LinkedAccountsCard } from '@web/features/accounts/linked-accounts-card';
 import { NotificationPreferencesCard } from '@web/features/notifications/notification-preferences-card';
+import { AccountSettingsSection } from '@web/features/accounts/account-settings-cards';
 
 export default function SettingsPage() {
   const me = useViewer();
@@ -23,6 +24,7 @@ export default function SettingsPage() {
         <TwoFactorCard />
         <LinkedAccountsCard />
         <SignInSessionsCard />
+        <AccountSettingsSection user={me} />
         <p className="text-sm text-slate-600">
           Need help from support? Share the details on your{' '}
           <Link to={paths.authTest} className="font-semibold text-brand-700 hover:underline">

@@ -16,11 +16,14 @@ export function useFlash(): [Flash | null, (f: Flash | null) => void] {
   const navigate = useNavigate();
   const incoming = (location.state as { flash?: Flash } | null)?.flash ?? null;
   const [flash, setFlash] = useState<Flash | null>(incoming);
-  // A new flash arriving (another navigation) replaces the shown one: adjusted while rendering.
+  // A new flash arriving (another navigation) replaces the shown one; moving to another
+  // page takes an old one away: adjusted while rendering.
   const [seen, setSeen] = useState(incoming);
-  if (incoming !== seen) {
+  const [page, setPage] = useState(location.pathname);
+  if (incoming !== seen || location.pathname !== page) {
     setSeen(incoming);
-    if (incoming) setFlash(incoming);
+    setPage(location.pathname);
+    if (incoming || location.pathname !== page) setFlash(incoming);
   }
   useEffect(() => {
     if (incoming) navigate(location.pathname + location.search, { replace: true, state: null });

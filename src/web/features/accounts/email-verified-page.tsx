@@ -9,6 +9,29 @@ export default function EmailVerifiedPage() {
   const [params] = useSearchParams();
   const failed = params.get('error');
   const { data: me } = useMe();
+  const change = params.get('change');
+  if (change) {
+    const done = change === 'done';
+    return (
+      <AuthCard title={done ? 'Your email address is changed' : 'This link did not work'}>
+        <div className="flex flex-col items-center text-center">
+          {done ? (
+            <BadgeCheck className="h-12 w-12 text-emerald-600" aria-hidden="true" />
+          ) : (
+            <CircleAlert className="h-12 w-12 text-red-700" aria-hidden="true" />
+          )}
+          <p className="mt-4 text-slate-700">
+            {done
+              ? 'From now on you log in with your new address, and our emails go there.'
+              : 'The link is invalid, was used already or has expired. Ask for a new one in your settings.'}
+          </p>
+        </div>
+        <ButtonLink to={me ? paths.settings : paths.login()} className="mt-6 w-full">
+          {me ? 'Back to settings' : 'Log in'}
+        </ButtonLink>
+      </AuthCard>
+    );
+  }
   if (failed) {
     return (
       <AuthCard title="This link did not work">

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { MESSAGES } from '@shared/accounts';
 import { GoogleIcon } from '@web/components/brand';
 import { Button } from '@web/components/ui/button';
+import { useGoogleLogin } from '@web/lib/app-info';
 import { startGoogleLogin } from './api/sign-in';
 
 /** "Continue with Google": the server starts the redirect flow (PKCE) and returns the URL. */
@@ -37,6 +38,21 @@ export function GoogleButton({ next }: { next?: string }) {
         </p>
       )}
     </div>
+  );
+}
+
+/**
+ * "or" and the Google button, below the password form: shown only when the server has
+ * Google configured (GET /api/version), and appended below the form so that its arrival
+ * moves nothing already on screen.
+ */
+export function GoogleOption({ next }: { next?: string }) {
+  if (!useGoogleLogin()) return null;
+  return (
+    <>
+      <OrDivider />
+      <GoogleButton next={next} />
+    </>
   );
 }
 

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { MESSAGES } from '@shared/accounts';
-import { safeNext } from '@shared/routes';
+import { homeAfterSignIn, safeNext } from '@shared/routes';
 import { paths } from '@web/lib/paths';
 import { broadcastSignIn } from '@web/lib/sign-in-channel';
 import { Alert } from '@web/components/ui/alert';
@@ -25,7 +25,7 @@ export default function GoogleLoginPage() {
         if (cancelled) return;
         if (!me) return navigate(paths.googleLogin('no-session'), { replace: true });
         broadcastSignIn('signed-in');
-        const next = safeNext(sessionStorage.getItem('agora:next'));
+        const next = safeNext(sessionStorage.getItem('agora:next'), homeAfterSignIn(me));
         sessionStorage.removeItem('agora:next');
         navigate(next, { replace: true });
       },

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import { Camera } from 'lucide-react';
@@ -19,6 +19,11 @@ export function AvatarEditor({ user }: { user: CurrentUser }) {
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  useEffect(() => {
+    if (message?.tone !== 'success') return;
+    const t = setTimeout(() => setMessage((m) => (m?.tone === 'success' ? null : m)), 6000);
+    return () => clearTimeout(t);
+  }, [message]);
 
   async function onFile(file: File | undefined) {
     if (!file) return;
@@ -80,6 +85,17 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
     defaultValues: { firstName: user.firstName, lastName: user.lastName, city: user.city ?? '' },
   });
   const [status, setStatus] = useState<{ tone: 'success' | 'error'; text: string; fields?: Record<string, string> } | null>(null);
+  // "Saved" describes the last save: it goes once the form is edited again, or after a while.
+  const [wasDirty, setWasDirty] = useState(formState.isDirty);
+  if (formState.isDirty !== wasDirty) {
+    setWasDirty(formState.isDirty);
+    if (formState.isDirty && status?.tone === 'success') setStatus(null);
+  }
+  useEffect(() => {
+    if (status?.tone !== 'success') return;
+    const t = setTimeout(() => setStatus((s) => (s?.tone === 'success' ? null : s)), 6000);
+    return () => clearTimeout(t);
+  }, [status]);
 
   const onSubmit = handleSubmit(async (values) => {
     setStatus(null);

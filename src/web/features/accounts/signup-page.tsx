@@ -9,7 +9,7 @@ import { Button } from '@web/components/ui/button';
 import { Field } from '@web/components/ui/field';
 import { signUp } from './api/sign-in';
 import { AuthCard } from './auth-card';
-import { GoogleButton, OrDivider } from './google-button';
+import { GoogleOption } from './google-button';
 
 type Values = Required<SignUpBody>;
 const LABELS: Record<keyof Values, string> = {
@@ -74,8 +74,6 @@ export default function SignUpPage() {
         </>
       }
     >
-      <GoogleButton />
-      <OrDivider />
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         {error && (
           <Alert tone="error" title={error.message}>
@@ -114,6 +112,7 @@ export default function SignUpPage() {
         </Button>
         <p className="text-center text-xs text-slate-600">By signing up you agree to learn kindly and teach honestly.</p>
       </form>
+      <GoogleOption />
     </AuthCard>
   );
 }

@@ -1,9 +1,8 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { CalendarDays, ClipboardList, Globe2, MapPin, Monitor, Pencil, ShieldCheck, Star, Users } from 'lucide-react';
 import type { CourseView } from '@shared/courses-schemas';
 import { formatPrice } from '@shared/courses';
-import { Markdown } from '@web/components/markdown';
 import { Alert } from '@web/components/ui/alert';
 import { ButtonLink, buttonClass } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
@@ -12,11 +11,14 @@ import { Skeleton } from '@web/components/ui/skeleton';
 import { CourseCover } from '@web/components/ui/cover';
 import { CourseGate } from './components/course-gate';
 import { EducatorCard } from './components/educator-card';
-import { categoryLabel, formatDateRange, levelLabel, refundPolicy, startsIn, viewerTimeZone } from '@web/lib/format';
+import { categoryLabel, formatDateRange, formatDateTime, levelLabel, refundPolicy, startsIn, viewerTimeZone } from '@web/lib/format';
 import { RatingSummary, ReviewList } from './components/reviews';
 import { SessionCard } from './components/session-card';
 import { Stars } from '@web/components/ui/stars';
 import { paths } from '@web/lib/paths';
+
+// The Markdown renderer (about 50 kB) loads after the page is on screen: the description is below the fold.
+const Markdown = lazy(() => import('@web/components/markdown').then((m) => ({ default: m.Markdown })));
 
 function CourseSkeleton() {
   return (
@@ -241,7 +243,17 @@ function CourseDetail({ course }: { course: CourseView }) {
           </Section>
 
           <Section id="about" title="About this course">
-            <Markdown source={course.description} baseLevel={3} />
+            <Suspense
+              fallback={
+                <div className="space-y-2" aria-hidden="true">
+                  <Skeleton className="h-4 w-full" />
+                  <Skeleton className="h-4 w-5/6" />
+                  <Skeleton className="h-4 w-2/3" />
+                </div>
+              }
+            >
+              <Markdown source={course.description} baseLevel={3} />
+            </Suspense>
             <dl className="mt-6 grid gap-4 rounded-2xl border border-slate-200 bg-white p-5 text-sm sm:grid-cols-2">
               <div>
                 <dt className="font-medium text-slate-900">Level</dt>
@@ -292,6 +304,11 @@ function CourseDetail({ course }: { course: CourseView }) {
               ) : (
                 <p className="mt-4 text-sm text-slate-600">
                   {course.canReview ? 'Be the first to share how it went.' : 'Learners who take this course can review it here.'}
+                </p>
+              )}
+              {!course.canReview && course.reviewOpensAt && (
+                <p className="mt-4 text-sm text-slate-700">
+                  You can review this course after your first class: from {formatDateTime(course.reviewOpensAt)}.
                 </p>
               )}
             </Card>

@@ -11,6 +11,7 @@ import { saveReview } from './api/reviews';
 import { CourseCover } from '@web/components/ui/cover';
 import { CourseGate } from './components/course-gate';
 import { paths } from '@web/lib/paths';
+import { formatDateTime } from '@web/lib/format';
 import { queryKeys } from '@web/lib/query-keys';
 
 const MAX_TEXT = 4000;
@@ -84,6 +85,16 @@ function ReviewForm({ course }: { course: CourseView }) {
     return (
       <Alert tone="info" title="This is your course">
         Educators cannot review their own courses.{' '}
+        <Link to={paths.course(course.id)} className="font-semibold underline">
+          Back to the course
+        </Link>
+      </Alert>
+    );
+  }
+  if (!course.canReview && course.reviewOpensAt) {
+    return (
+      <Alert tone="info" title="You can review this course after your first class">
+        Reviews open once your first class has taken place: from {formatDateTime(course.reviewOpensAt)}.{' '}
         <Link to={paths.course(course.id)} className="font-semibold underline">
           Back to the course
         </Link>

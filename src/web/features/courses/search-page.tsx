@@ -412,6 +412,8 @@ export default function SearchPage() {
         </div>
 
         <section aria-label="Results" aria-busy={isFetching || undefined}>
+          {/* The course cards' titles are h3: their section heading, for screen readers. */}
+          <h2 className="sr-only">Results</h2>
           <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
             <p className="text-sm text-slate-700" aria-live="polite">
               {data ? (

@@ -152,7 +152,7 @@ export function EventForm({
         <TimeZoneSelect
           label="Time zone"
           value={v.timeZone}
-          onChange={(e) => set('timeZone', e.target.value)}
+          onChange={(zone) => set('timeZone', zone)}
           error={errors.timeZone}
           hint="Times stay the same on the clock here, across summer time"
         />

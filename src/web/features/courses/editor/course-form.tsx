@@ -536,7 +536,7 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
                 disabled={submitting}
                 onClick={(ev) => void submit('publish')(ev)}
               >
-                Publish
+                {course?.status === 'archived' ? 'Publish again' : 'Publish course'}
               </Button>
             </>
           )}

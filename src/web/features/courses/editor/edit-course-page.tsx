@@ -4,10 +4,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Archive, CheckCircle2, Circle, Eye, Users } from 'lucide-react';
 import type { CourseView } from '@shared/courses-schemas';
 import { ApiError } from '@web/lib/api';
-import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
 import { useViewer } from '@web/lib/viewer';
-import { archiveCourse, publishCourse } from '../api/courses';
+import { archiveCourse } from '../api/courses';
 import { Badge } from '@web/components/ui/badge';
 import { ConfirmDialog } from '@web/components/ui/dialog';
 import { Toast, useFlash, type Flash } from '@web/components/ui/toast';
@@ -63,7 +62,7 @@ function EditCourse({ course }: { course: CourseView }) {
       </header>
 
       <div className="space-y-6">
-        {course.status !== 'published' && <PublishChecklist course={course} onFlash={setFlash} />}
+        {course.status !== 'published' && <PublishChecklist course={course} />}
         <SessionsPanel course={course} highlight={highlight && course.sessions.length === 0} onFlash={setFlash} />
         <div>
           <h2 className="sr-only">Course details</h2>
@@ -76,11 +75,8 @@ function EditCourse({ course }: { course: CourseView }) {
   );
 }
 
-/** What a draft still needs, and the Publish button once it can be published. */
-function PublishChecklist({ course, onFlash }: { course: CourseView; onFlash: (f: Flash) => void }) {
-  const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+/** What a draft still needs; the one Publish button is the form's (it saves the changes first). */
+function PublishChecklist({ course }: { course: CourseView }) {
   const open = course.sessions.filter((s) => s.status !== 'cancelled' && s.status !== 'completed');
   const hasSession = open.length > 0;
   const hasTimes = open.some((s) => s.classTimes.length > 0);
@@ -98,43 +94,16 @@ function PublishChecklist({ course, onFlash }: { course: CourseView; onFlash: (f
     },
   ];
 
-  async function publish() {
-    setBusy(true);
-    setError(null);
-    try {
-      const { message } = await publishCourse(course.id);
-      await queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.educator(course.educator.userId) });
-      onFlash({ text: message });
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'The course could not be published');
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return (
     <section aria-labelledby="publish-heading" className="rounded-2xl border border-brand-100 bg-brand-50/60 p-4 sm:p-6">
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <h2 id="publish-heading" className="text-lg font-semibold text-slate-900">
-            {course.status === 'archived' ? 'This course is archived' : 'Ready to publish?'}
-          </h2>
-          <p className="mt-0.5 text-sm text-slate-700">
-            {course.status === 'archived'
-              ? 'It is hidden from search. Publish it again to open it to learners.'
-              : 'Publishing makes the course visible in search and open for enrolment.'}
-          </p>
-        </div>
-        <Button
-          onClick={() => void publish()}
-          loading={busy}
-          disabled={!hasSession}
-          aria-describedby={!hasSession ? 'publish-needs' : undefined}
-        >
-          {course.status === 'archived' ? 'Publish again' : 'Publish course'}
-        </Button>
-      </div>
+      <h2 id="publish-heading" className="text-lg font-semibold text-slate-900">
+        {course.status === 'archived' ? 'This course is archived' : 'Ready to publish?'}
+      </h2>
+      <p className="mt-0.5 text-sm text-slate-700">
+        {course.status === 'archived'
+          ? 'It is hidden from search. Publish it again (at the bottom of the page) to open it to learners.'
+          : 'Publishing makes the course visible in search and open for enrolment: use "Publish course" at the bottom of the page.'}
+      </p>
       <ul className="mt-4 space-y-2 text-sm">
         {items.map((i) => (
           <li key={i.text} className="flex flex-wrap items-center gap-2">
@@ -156,14 +125,7 @@ function PublishChecklist({ course, onFlash }: { course: CourseView; onFlash: (f
         ))}
       </ul>
       {!hasSession && (
-        <p id="publish-needs" className="mt-3 text-sm text-slate-700">
-          Learners enrol in a session, so a course needs one before it can be published.
-        </p>
-      )}
-      {error && (
-        <div className="mt-3">
-          <Alert tone="error">{error}</Alert>
-        </div>
+        <p className="mt-3 text-sm text-slate-700">Learners enrol in a session, so a course needs one before it can be published.</p>
       )}
     </section>
   );

@@ -13,7 +13,8 @@ import { PageHeader } from '@web/components/ui/card';
 import { Field } from '@web/components/ui/field';
 import NotFoundPage from '@web/components/not-found-page';
 import { addClassTimes } from '../api/course-sessions';
-import { viewerTimeZone, formatDateRange, plural, todayIn } from '@web/lib/format';
+import { viewerTimeZone, formatDate, formatDateRange, plural, todayIn } from '@web/lib/format';
+import { ConfirmDialog } from '@web/components/ui/dialog';
 import { FormSection } from '@web/components/ui/inputs';
 import { Toast, useFlash } from '@web/components/ui/toast';
 import { useNotEducatorRedirect } from '@web/components/educator-only';
@@ -61,7 +62,14 @@ function instants(v: Pick<Values, 'date' | 'start' | 'end'>, timeZone: string): 
 
 const weeksOf = (v: Pick<Values, 'repeat' | 'weeks'>) => (v.repeat ? Number(v.weeks) : 1);
 
-function toInput(v: Values, timeZone: string): ClassTimeInput | null {
+/** The weekly repeats that fit between the first class's date and the session's last day (2 to 52). */
+function weeksUntil(date: string, endsOn: string): number {
+  if (!DATE.test(date)) return 2;
+  const days = (Date.parse(`${endsOn}T00:00:00Z`) - Date.parse(`${date}T00:00:00Z`)) / 86400_000;
+  return Math.min(52, Math.max(2, Math.floor(days / 7) + 1));
+}
+
+function toInput(v: Values, timeZone: string, extendSession = false): ClassTimeInput | null {
   const t = instants(v, timeZone);
   if (!t) return null;
   return {
@@ -70,6 +78,7 @@ function toInput(v: Values, timeZone: string): ClassTimeInput | null {
     location: v.location.trim() || null,
     meetingUrl: v.meetingUrl.trim() || null,
     repeatWeeks: weeksOf(v),
+    extendSession,
   };
 }
 
@@ -125,7 +134,7 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
       ? new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso))
       : null;
 
-  const { register, control, handleSubmit, formState, setError } = useForm<Values>({
+  const { register, control, handleSubmit, formState, setError, setValue, getFieldState } = useForm<Values>({
     resolver,
     mode: 'onTouched',
     defaultValues: {
@@ -135,13 +144,20 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
       location: last?.location ?? (course.format === 'in_person' ? [course.address, course.city].filter(Boolean).join(', ') : ''),
       meetingUrl: last?.meetingUrl ?? '',
       repeat: false,
-      weeks: '8',
+      // Weekly repeats default to the session's dates (from the first class to its last day).
+      weeks: String(weeksUntil(defaultDate, session.endsOn)),
     },
   });
   const [status, setStatus] = useState<string | null>(null);
   const e = formState.errors;
   const [date, start, end, repeat, weeks] = useWatch({ control, name: ['date', 'start', 'end', 'repeat', 'weeks'] });
   const closed = session.status === 'cancelled' || session.status === 'completed';
+  // Until the educator types a number of weeks, it follows the date: the series ends with the session.
+  useEffect(() => {
+    if (repeat && !getFieldState('weeks').isDirty) setValue('weeks', String(weeksUntil(date, session.endsOn)));
+  }, [date, repeat, session.endsOn, getFieldState, setValue]);
+  // A series that ends after the session's last day: asked before it is sent (the API refuses it unconfirmed).
+  const [confirmExtend, setConfirmExtend] = useState<{ values: Values; lastDay: string } | null>(null);
 
   // The clock for the "In the past" marks: read outside render (render stays pure), refreshed while the page is open.
   const [now, setNow] = useState(Date.now);
@@ -171,9 +187,9 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
   const clashes = preview.filter((p) => p.clash);
   const weekday = preview[0] ? new Intl.DateTimeFormat('en-GB', { timeZone: tz, weekday: 'long' }).format(preview[0].start) : null;
 
-  const onSubmit = handleSubmit(async (values) => {
+  const save = async (values: Values, extendSession: boolean) => {
     setStatus(null);
-    const input = toInput(values, tz);
+    const input = toInput(values, tz, extendSession);
     if (!input) return;
     try {
       const { ids } = await addClassTimes(course.id, session.id, input);
@@ -193,6 +209,11 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
         setStatus(err.message);
       } else setStatus('The class time could not be saved. Please try again.');
     }
+  };
+  const onSubmit = handleSubmit(async (values) => {
+    const lastDay = preview.length ? dateIn(preview[preview.length - 1].end, tz) : null;
+    if (lastDay && lastDay > session.endsOn) return setConfirmExtend({ values, lastDay });
+    await save(values, false);
   });
 
   const online = course.format === 'online';
@@ -248,6 +269,7 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
                     max={52}
                     inputMode="numeric"
                     className="w-40"
+                    hint={`The session ends on ${formatDate(session.endsOn)}`}
                     error={e.weeks?.message}
                     {...register('weeks')}
                   />
@@ -351,6 +373,26 @@ function NewClassTime({ course, session }: { course: CourseView; session: Sessio
           </div>
         </form>
       )}
+      <ConfirmDialog
+        open={!!confirmExtend}
+        title="Extend the session?"
+        tone="primary"
+        confirmLabel={confirmExtend ? `Extend to ${formatDate(confirmExtend.lastDay)}` : 'Extend'}
+        cancelLabel="Keep its dates"
+        busy={formState.isSubmitting}
+        onConfirm={() => {
+          const pending = confirmExtend!;
+          setConfirmExtend(null);
+          void save(pending.values, true);
+        }}
+        onClose={() => setConfirmExtend(null)}
+      >
+        <p>
+          The session ends on {formatDate(session.endsOn)}. These class times go on until{' '}
+          {confirmExtend ? formatDate(confirmExtend.lastDay) : ''}: adding them moves the session&apos;s last day, which learners see on the
+          course page. Keep its dates to choose fewer weeks instead.
+        </p>
+      </ConfirmDialog>
       <Toast flash={flash} onClose={() => setFlash(null)} />
     </div>
   );

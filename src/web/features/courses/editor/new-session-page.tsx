@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useForm, useWatch } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { sessionInput, type CourseView, type SessionInput } from '@shared/courses-schemas';
@@ -12,7 +12,7 @@ import { Field } from '@web/components/ui/field';
 import { createSession } from '../api/course-sessions';
 import { viewerTimeZone, addDays, formatDateRange, todayIn } from '@web/lib/format';
 import { FormSection } from '@web/components/ui/inputs';
-import { TimeZoneSelect } from '@web/components/ui/time-zone-select';
+import { TimeZoneSelect, timeZoneLabel } from '@web/components/ui/time-zone-select';
 import { useNotEducatorRedirect } from '@web/components/educator-only';
 import { CourseCrumbs, OwnedCourse } from './course-loader';
 import { paths } from '@web/lib/paths';
@@ -90,11 +90,20 @@ function NewSession({ course }: { course: CourseView }) {
               {...register('endsOn')}
             />
           </div>
-          <TimeZoneSelect
-            label="Time zone"
-            error={e.timeZone?.message}
-            hint={`Class times are entered and shown in this zone. Yours is ${zone}.`}
-            {...register('timeZone')}
+          <Controller
+            control={control}
+            name="timeZone"
+            render={({ field }) => (
+              <TimeZoneSelect
+                label="Time zone"
+                name={field.name}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={e.timeZone?.message}
+                hint={`Class times are entered and shown in this zone. Yours is ${timeZoneLabel(zone)}: type a city or "GMT+2" to find another.`}
+              />
+            )}
           />
         </FormSection>
         <FormSection title="Seats" description="Learners beyond the capacity join a waitlist and get the next free seat.">
