@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page, type WebSocket } from '@playwright/test';
 import { createVerifiedUser, logIn, signedInClient } from './support';
 import { fitsNarrowScreen, seriousViolations } from './checks';
 
@@ -6,13 +6,23 @@ import { fitsNarrowScreen, seriousViolations } from './checks';
  * The tab's realtime socket (issue 10): opened by the app shell when signed in, it hears
  * the user's events; the unread badge on Mailbox and the document title follow live.
  */
+
+/** Opens `path` and resolves with the tab's socket once the server said ready (listening from before the page loads). */
+async function openedSocket(page: Page, path: string): Promise<WebSocket> {
+  const ready = page
+    .waitForEvent('websocket', (ws) => ws.url().endsWith('/api/realtime'))
+    .then(async (ws) => {
+      await ws.waitForEvent('framereceived', (f) => String(f.payload).includes('"ready"'));
+      return ws;
+    });
+  await page.goto(path);
+  return ready;
+}
+
 test('the signed-in tab opens one socket and hears its user’s events', async ({ page }) => {
   const user = await createVerifiedUser();
   await logIn(page.context(), user);
-  const socket = page.waitForEvent('websocket', (ws) => ws.url().endsWith('/api/realtime'));
-  await page.goto('/explore');
-  const ws = await socket;
-  await ws.waitForEvent('framereceived', (f) => String(f.payload).includes('"ready"'));
+  const ws = await openedSocket(page, '/explore');
 
   const other = await signedInClient(user);
   const echoed = ws.waitForEvent('framereceived', (f) => String(f.payload).includes('dev.echo'));
@@ -25,13 +35,7 @@ test('the unread badge on Mailbox and the document title follow a counter live, 
   await logIn(context, user);
   const first = await context.newPage();
   const second = await context.newPage();
-  for (const page of [first, second]) {
-    const ready = page
-      .waitForEvent('websocket')
-      .then((ws) => ws.waitForEvent('framereceived', (f) => String(f.payload).includes('"ready"')));
-    await page.goto('/explore');
-    await ready;
-  }
+  for (const page of [first, second]) await openedSocket(page, '/explore');
   const mailbox = (page: typeof first) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Mailbox/ });
   await expect(mailbox(first)).toHaveAccessibleName('Mailbox');
   expect(await first.title()).not.toMatch(/^\(/);
@@ -64,9 +68,7 @@ test('the unread badge on Mailbox and the document title follow a counter live, 
 test('a tab whose socket drops reconnects by itself and refetches the badge it missed', async ({ page }) => {
   const user = await createVerifiedUser();
   await logIn(page.context(), user);
-  const firstSocket = page.waitForEvent('websocket');
-  await page.goto('/explore');
-  await (await firstSocket).waitForEvent('framereceived', (f) => String(f.payload).includes('"ready"'));
+  await openedSocket(page, '/explore');
 
   // Offline: the socket is cut and cannot come back; meanwhile the counter changes.
   const api = await signedInClient(user);
