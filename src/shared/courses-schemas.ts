@@ -256,6 +256,7 @@ export type EnrolmentResult = z.infer<typeof enrolmentResult>;
 export const rosterRow = z.object({
   enrolmentId: z.string(),
   sessionId: z.string(),
+  learnerId: z.string(),
   learnerName: z.string(),
   learnerEmail: z.string(),
   status: z.enum(ENROLMENT_STATUSES),

@@ -77,9 +77,9 @@ const PAGES: Record<RoutePattern, Page> = {
   '/club/:clubID/edit': soon('Edit club', 'Club organisers will edit their club here.'),
   '/club/:clubID/new-event': soon('New event', 'Club organisers will plan events here.'),
   '/club/:clubID/event/:eventID': soon('Event', 'Event details will be shown here.'),
-  '/mailbox': soon('Mailbox', 'Your conversations with learners and educators.'),
+  '/mailbox': lazy(() => import('../features/mailbox/mailbox-page')),
   '/mailbox/notifications': soon('Notifications', 'Everything that happened while you were away.'),
-  '/mailbox/:senderID': soon('Conversation', 'Your messages with this person.'),
+  '/mailbox/:senderID': lazy(() => import('../features/mailbox/thread-page')),
   '/mailbox/:userID/:notificationID': soon('Notification', 'The details of a notification.'),
 };
 

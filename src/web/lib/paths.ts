@@ -39,6 +39,8 @@ export const paths = {
   authTest: '/auth-test',
   clubs: '/club/search',
   mailbox: '/mailbox',
+  /** The thread with a person (the spec's /mailbox/:senderID). */
+  mailboxThread: (userId: string) => `/mailbox/${userId}`,
 
   courseSearch: (query?: Query | URLSearchParams) => `/course/search${search(query)}`,
   newCourse: '/course/new',

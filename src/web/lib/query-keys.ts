@@ -27,4 +27,8 @@ export const queryKeys = {
   payouts: ['payments', 'payouts'] as const,
   payoutsFrom: (source: 'fresh' | 'stored') => ['payments', 'payouts', source] as const,
   devOutbox: ['dev', 'outbox'] as const,
+  /** Every mailbox query: conversation lists, threads, blocks. */
+  mailbox: ['mailbox'] as const,
+  conversations: (q: string) => ['mailbox', 'conversations', q] as const,
+  mailboxBlocks: ['mailbox', 'blocks'] as const,
 };

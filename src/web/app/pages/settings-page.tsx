@@ -7,6 +7,7 @@ import { ProfileForm } from '@web/features/accounts/profile-form';
 import { SignInSessionsCard } from '@web/features/accounts/sign-in-sessions-card';
 import { TwoFactorCard } from '@web/features/accounts/two-factor-card';
 import { LinkedAccountsCard } from '@web/features/accounts/linked-accounts-card';
+import { BlockedPeopleCard } from '@web/features/mailbox/blocked-people-card';
 
 export default function SettingsPage() {
   const me = useViewer();
@@ -19,6 +20,7 @@ export default function SettingsPage() {
         <TwoFactorCard />
         <LinkedAccountsCard />
         <SignInSessionsCard />
+        <BlockedPeopleCard />
         <p className="text-sm text-slate-600">
           Need help from support? Share the details on your{' '}
           <Link to={paths.authTest} className="font-semibold text-brand-700 hover:underline">
