@@ -217,13 +217,9 @@ function MessageList({
           {items.map((item, i) => (
             <Fragment key={item.key}>
               {(i === 0 || items[i - 1].day !== item.day) && (
-                <li
-                  className="flex items-center gap-3 py-2 text-xs font-medium text-slate-600"
-                  role="separator"
-                  aria-label={dayLabel(item.day)}
-                >
+                <li className="flex items-center gap-3 py-2 text-xs font-medium text-slate-600">
                   <span className="h-px flex-1 bg-slate-200" aria-hidden="true" />
-                  <span aria-hidden="true">{dayLabel(item.day)}</span>
+                  <span>{dayLabel(item.day)}</span>
                   <span className="h-px flex-1 bg-slate-200" aria-hidden="true" />
                 </li>
               )}

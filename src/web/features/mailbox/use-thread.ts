@@ -46,6 +46,11 @@ export function useThread(userId: string) {
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [typingUntil, setTypingUntil] = useState(0);
   const messagesRef = useRef<MailboxMessage[]>([]);
+  /**
+   * Every message up to this id is held (read page by page, without gaps). The viewer's own
+   * sends are held too but do not move it: a message of theirs sent meanwhile has a lower id.
+   */
+  const syncedUpTo = useRef<string | null>(null);
   const catchingUp = useRef<Promise<void> | null>(null);
   const again = useRef(false);
   const markedUpTo = useRef('0');
@@ -99,10 +104,12 @@ export function useThread(userId: string) {
       do {
         again.current = false;
         for (;;) {
-          const newest = messagesRef.current.at(-1)?.id;
+          const newest = syncedUpTo.current;
           const page = await getThread(userId, newest ? { after: newest } : {}, 100);
           takeMeta(page);
           merge(page.messages);
+          const last = page.messages.at(-1)?.id;
+          if (last) syncedUpTo.current = last;
           if (!newest) setHasOlder(page.hasOlder);
           if (!(newest && page.hasNewer)) break;
         }
@@ -122,6 +129,7 @@ export function useThread(userId: string) {
         if (!live) return;
         takeMeta(page);
         merge(page.messages);
+        syncedUpTo.current = page.messages.at(-1)?.id ?? null;
         setHasOlder(page.hasOlder);
         setStatus({ kind: 'ready' });
       })
@@ -192,6 +200,8 @@ export function useThread(userId: string) {
         const { message } = await sendMessage(userId, body, clientId);
         merge([message]);
         refreshLists();
+        // What they sent before it (maybe while this tab's socket was down) is read now.
+        catchUpQuietly();
       } catch (err) {
         const error = err instanceof ApiError ? err.message : 'The message could not be sent.';
         setPending((p) => p.map((x) => (x.clientId === clientId ? { ...x, status: 'failed', error } : x)));
