@@ -1,7 +1,7 @@
 /**
- * `npm run bench`: the accounts bench (bench/run.ts), then the search bench
- * (bench/search.ts), each in its own process with its own database and server.
- * `npm run bench -- --accounts-only` or `-- --search-only` runs one of them.
+ * `npm run bench`: the accounts bench (bench/run.ts), the search bench (bench/search.ts),
+ * then the mailbox bench (bench/mailbox.ts), each in its own process with its own database
+ * and server. `npm run bench -- --accounts-only`, `-- --search-only` or `-- --mailbox-only` runs one of them.
  * Exits 1 when either failed.
  */
 import { spawnSync } from 'node:child_process';
@@ -11,8 +11,9 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const parts = [
-  { name: 'accounts', script: 'bench/run.ts', skip: args.includes('--search-only') },
-  { name: 'search', script: 'bench/search.ts', skip: args.includes('--accounts-only') },
+  { name: 'accounts', script: 'bench/run.ts', skip: args.includes('--search-only') || args.includes('--mailbox-only') },
+  { name: 'search', script: 'bench/search.ts', skip: args.includes('--accounts-only') || args.includes('--mailbox-only') },
+  { name: 'mailbox', script: 'bench/mailbox.ts', skip: args.includes('--accounts-only') || args.includes('--search-only') },
 ];
 
 const failed: string[] = [];
