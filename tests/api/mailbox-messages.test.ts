@@ -289,3 +289,24 @@ describe('send rate limit', () => {
     expect((await send(limited.app, b, a.id, 'reply')).statusCode).toBe(201);
   });
 });
+
+describe('message.sent with an in-transaction listener', () => {
+  const txApp = useTestApp({ MAILBOX_SEND_LIMIT: '1000' });
+  it('runs in the send’s transaction: the listener sees the message, and its failure rolls the send back', async () => {
+    const a = await createSignedInUser(txApp.app);
+    const b = await createSignedInUser(txApp.app);
+    let refuse = false;
+    const seen: string[] = [];
+    txApp.app.mailboxEvents.inTransaction('message.sent', async (tx, e) => {
+      if (refuse) throw new Error('listener refused');
+      const rows = (await tx.execute(sql`select body from message where id = ${e.messageId}`)) as unknown as { rows: { body: string }[] };
+      seen.push(rows.rows[0].body);
+    });
+    expect((await send(txApp.app, a, b.id, 'inside')).statusCode).toBe(201);
+    expect(seen).toEqual(['inside']);
+    refuse = true;
+    expect((await send(txApp.app, a, b.id, 'rolled back')).statusCode).toBe(500);
+    const bodies = (await thread(txApp.app, b, a.id)).json().messages.map((m: { body: string }) => m.body);
+    expect(bodies).toEqual(['inside']);
+  });
+});

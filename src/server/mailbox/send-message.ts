@@ -45,7 +45,7 @@ export async function sendMessage(
   const [low, high] = me < otherId ? [me, otherId] : [otherId, me];
   const limit = app.config.mailboxSendLimit;
 
-  const committed = await app.mailboxEvents.transaction(app.database.db, async (tx, announce) => {
+  const committed = await app.mailboxEvents.oneStatement(app.database.db, ['message.sent'], async (tx, announce) => {
     let row: SendRow | undefined;
     // Twice at most: a first message to someone raced by theirs finds the conversation the second time.
     for (let attempt = 0; attempt < 2; attempt++) {
