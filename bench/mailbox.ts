@@ -1,6 +1,6 @@
 /**
  * `npm run bench` (mailbox part; alone: `npm run bench:mailbox`): the send-message endpoint
- * (POST /api/mailbox/threads/:userId/messages) beside a reference route doing the same
+ * (POST /api/mailbox/conversations/:userId/messages) beside a reference route doing the same
  * insert (POST /api/bench/mailbox-insert/:userId: session lookup, validation, one
  * autocommit INSERT), in the same run, interleaved rounds (issue 10). Budget: >= 0.75x.
  *
@@ -43,7 +43,7 @@ interface Route {
 }
 const ROUTES: Route[] = [
   { name: 'reference insert', path: (to) => `/api/bench/mailbox-insert/${to}` },
-  { name: 'send message', path: (to) => `/api/mailbox/threads/${to}/messages` },
+  { name: 'send message', path: (to) => `/api/mailbox/conversations/${to}/messages` },
 ];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
@@ -96,7 +96,7 @@ async function main() {
   const partner = (i: number) => (i % 2 === 0 ? i + 1 : i - 1);
   // Each pair's conversation exists before the load (the reference inserts into it).
   for (let i = 0; i < sessions.length; i += 2) {
-    const res = await fetch(`${server.baseUrl}/api/mailbox/threads/${sessions[i + 1].userId}/messages`, {
+    const res = await fetch(`${server.baseUrl}/api/mailbox/conversations/${sessions[i + 1].userId}/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: server.baseUrl, cookie: sessions[i].cookie },
       body: JSON.stringify({ body: 'Hello!', clientId: randomUUID() }),

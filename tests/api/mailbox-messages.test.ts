@@ -10,9 +10,9 @@ import { UNKNOWN_ID } from '../support/test-data.js';
 const ctx = useTestApp({ MAILBOX_SEND_LIMIT: '1000', LOG_LEVEL: 'error' });
 
 const send = (app: TestApp, from: SignedInUser, to: string, body: string, clientId: string = randomUUID()) =>
-  post(app, `/api/mailbox/threads/${to}/messages`, { body, clientId }, { cookie: from.cookie });
+  post(app, `/api/mailbox/conversations/${to}/messages`, { body, clientId }, { cookie: from.cookie });
 const thread = (app: TestApp, viewer: SignedInUser, other: string, query = '') =>
-  get(app, `/api/mailbox/threads/${other}${query}`, { cookie: viewer.cookie });
+  get(app, `/api/mailbox/conversations/${other}${query}`, { cookie: viewer.cookie });
 const pair = async () => [await createSignedInUser(ctx.app), await createSignedInUser(ctx.app)] as const;
 
 function listen(app: TestApp, userId: string) {
@@ -123,12 +123,14 @@ describe('sending and reading a thread', () => {
     expect(await ctx.app.realtime.unreadCounts(b.id)).toMatchObject({ messages: 2 });
     const aEvents = listen(ctx.app, a.id);
     const bEvents = listen(ctx.app, b.id);
-    const partial = await post(ctx.app, `/api/mailbox/threads/${a.id}/read`, { upTo: m1.id }, { cookie: b.cookie });
+    const partial = await post(ctx.app, `/api/mailbox/conversations/${a.id}/read`, { upTo: m1.id }, { cookie: b.cookie });
     expect(partial.json()).toEqual({ readUpTo: m1.id, unread: 1 });
-    const all = await post(ctx.app, `/api/mailbox/threads/${a.id}/read`, undefined, { cookie: b.cookie });
+    const all = await post(ctx.app, `/api/mailbox/conversations/${a.id}/read`, undefined, { cookie: b.cookie });
     expect(all.json()).toEqual({ readUpTo: m2.id, unread: 0 });
     // Never backwards.
-    expect((await post(ctx.app, `/api/mailbox/threads/${a.id}/read`, { upTo: m1.id }, { cookie: b.cookie })).json().readUpTo).toBe(m2.id);
+    expect((await post(ctx.app, `/api/mailbox/conversations/${a.id}/read`, { upTo: m1.id }, { cookie: b.cookie })).json().readUpTo).toBe(
+      m2.id,
+    );
     await expect.poll(() => aEvents.events.length).toBe(2);
     expect(aEvents.events).toEqual([
       { type: 'message.read', by: b.id, upTo: m1.id },
@@ -177,17 +179,17 @@ describe('rules', () => {
       [{ clientId: randomUUID() }, 'body'],
     ];
     for (const [payload, field] of cases) {
-      const res = await post(ctx.app, `/api/mailbox/threads/${b.id}/messages`, payload, { cookie: a.cookie });
+      const res = await post(ctx.app, `/api/mailbox/conversations/${b.id}/messages`, payload, { cookie: a.cookie });
       expect(res.statusCode, JSON.stringify(payload).slice(0, 60)).toBe(400);
       expect(res.json().error.fields?.[field], res.body).toBeTruthy();
     }
     expect((await send(ctx.app, a, b.id, 'x'.repeat(5000))).statusCode).toBe(201);
     for (const path of [
-      '/api/mailbox/threads/not-a-uuid',
-      `/api/mailbox/threads/${b.id}?before=abc`,
-      `/api/mailbox/threads/${b.id}?after=-1`,
-      `/api/mailbox/threads/${b.id}?limit=0`,
-      `/api/mailbox/threads/${b.id}?before=99999999999999999999999`,
+      '/api/mailbox/conversations/not-a-uuid',
+      `/api/mailbox/conversations/${b.id}?before=abc`,
+      `/api/mailbox/conversations/${b.id}?after=-1`,
+      `/api/mailbox/conversations/${b.id}?limit=0`,
+      `/api/mailbox/conversations/${b.id}?before=99999999999999999999999`,
     ]) {
       const res = await get(ctx.app, path, { cookie: a.cookie });
       expect(res.statusCode, path).toBe(400);
@@ -246,11 +248,13 @@ describe('rules', () => {
     const report = await post(ctx.app, `/api/mailbox/messages/${m.id}/report`, { reason: 'Not mine' }, { cookie: c.cookie });
     expect(report.statusCode).toBe(404);
     // Marking read C's (empty) thread with A leaves B's unread count alone.
-    await post(ctx.app, `/api/mailbox/threads/${a.id}/read`, undefined, { cookie: c.cookie });
+    await post(ctx.app, `/api/mailbox/conversations/${a.id}/read`, undefined, { cookie: c.cookie });
     expect(await ctx.app.realtime.unreadCounts(b.id)).toMatchObject({ messages: 1 });
     // Signed out: 401.
-    expect((await get(ctx.app, `/api/mailbox/threads/${a.id}`)).statusCode).toBe(401);
-    expect((await post(ctx.app, `/api/mailbox/threads/${a.id}/messages`, { body: 'x', clientId: randomUUID() })).statusCode).toBe(401);
+    expect((await get(ctx.app, `/api/mailbox/conversations/${a.id}`)).statusCode).toBe(401);
+    expect((await post(ctx.app, `/api/mailbox/conversations/${a.id}/messages`, { body: 'x', clientId: randomUUID() })).statusCode).toBe(
+      401,
+    );
   });
 
   it('reports a received message with a reason (kept), not your own', async () => {

@@ -108,7 +108,7 @@ test('a message sent while the socket is down appears exactly once, in order, af
     ws.connectToServer();
   });
   const say = async (body: string) => {
-    const res = await adaApi.post(`/api/mailbox/threads/${bea.id}/messages`, { body, clientId: randomUUID() });
+    const res = await adaApi.post(`/api/mailbox/conversations/${bea.id}/messages`, { body, clientId: randomUUID() });
     expect(res.status, res.text).toBe(201);
   };
   await say('one');
@@ -142,9 +142,9 @@ test('block: neither side can message; the blocked one sees a neutral state; unb
   const ada = await createVerifiedUser({ firstName: 'Adaline' });
   const bea = await createVerifiedUser({ firstName: 'Beatrix', lastName: `Blocker ${randomUUID().slice(0, 4)}` });
   const adaApi = await signedInClient(ada);
-  expect((await adaApi.post(`/api/mailbox/threads/${bea.id}/messages`, { body: 'Buy my course!', clientId: randomUUID() })).status).toBe(
-    201,
-  );
+  expect(
+    (await adaApi.post(`/api/mailbox/conversations/${bea.id}/messages`, { body: 'Buy my course!', clientId: randomUUID() })).status,
+  ).toBe(201);
   const beaContext = await browser.newContext();
   await logIn(beaContext, bea);
   const beaPage = await beaContext.newPage();
@@ -169,7 +169,7 @@ test('block: neither side can message; the blocked one sees a neutral state; unb
   await expect(adaPage.getByText("You can't message this person.")).toBeVisible();
   await expect(composer(adaPage)).toHaveCount(0);
   expect(await seriousViolations(adaPage)).toEqual([]);
-  const refused = await adaApi.post(`/api/mailbox/threads/${bea.id}/messages`, { body: 'Hello?', clientId: randomUUID() });
+  const refused = await adaApi.post(`/api/mailbox/conversations/${bea.id}/messages`, { body: 'Hello?', clientId: randomUUID() });
   expect(refused.status).toBe(403);
 
   // Unblock from settings: Ada's open thread gets its composer back live.

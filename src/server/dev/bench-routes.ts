@@ -64,7 +64,7 @@ export async function benchRoutes(app: FastifyInstance) {
 
   // The mailbox bench's reference: the send-message route's insert alone (the session
   // lookup and validation as the real route, then one autocommit INSERT into the pair's
-  // conversation), beside which POST /api/mailbox/threads/:userId/messages is measured.
+  // conversation), beside which POST /api/mailbox/conversations/:userId/messages is measured.
   r.post(
     '/api/bench/mailbox-insert/:userId',
     { schema: { hide: true, params: personParams, body: sendMessageInput, response: { 201: sentMessage } } },

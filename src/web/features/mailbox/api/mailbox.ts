@@ -21,19 +21,19 @@ export function getThread(userId: string, cursor: { before?: string; after?: str
   const q = new URLSearchParams({ limit: String(limit) });
   if (cursor.before) q.set('before', cursor.before);
   if (cursor.after) q.set('after', cursor.after);
-  return api<Thread>(`/api/mailbox/threads/${userId}?${q}`);
+  return api<Thread>(`/api/mailbox/conversations/${userId}?${q}`);
 }
 
 export const sendMessage = (userId: string, body: string, clientId: string) =>
   // The clientId makes the send safe to retry: the client retries transient failures itself.
-  api<{ message: MailboxMessage }>(`/api/mailbox/threads/${userId}/messages`, {
+  api<{ message: MailboxMessage }>(`/api/mailbox/conversations/${userId}/messages`, {
     method: 'POST',
     body: { body, clientId },
     idempotencyKey: clientId,
   });
 
 export const markRead = (userId: string) =>
-  api<{ readUpTo: string; unread: number }>(`/api/mailbox/threads/${userId}/read`, { method: 'POST' });
+  api<{ readUpTo: string; unread: number }>(`/api/mailbox/conversations/${userId}/read`, { method: 'POST' });
 
 export const blockPerson = (userId: string) => api<{ message: string }>(`/api/mailbox/blocks/${userId}`, { method: 'PUT' });
 export const unblockPerson = (userId: string) => api<{ message: string }>(`/api/mailbox/blocks/${userId}`, { method: 'DELETE' });
