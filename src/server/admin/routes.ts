@@ -10,6 +10,7 @@ import {
   failedJobs,
   inviteInput,
   inviteResult,
+  messageReports,
   okResult,
   optionalReasonInput,
   reasonInput,
@@ -20,6 +21,7 @@ import {
 } from '../../shared/admin-schemas.js';
 import { errorBody } from '../../shared/errors.js';
 import { listFailedJobs, listRefundsDue, readAuditLog, retryJob } from './operations.js';
+import { listMessageReports } from './message-reports.js';
 import { isAdmin } from './require-admin.js';
 import {
   banUser,
@@ -202,5 +204,11 @@ export async function adminRoutes(app: FastifyInstance) {
       },
     },
     async (request) => readAuditLog(app, await app.requireViewer(request), request.query),
+  );
+
+  r.get(
+    '/api/admin/message-reports',
+    { schema: { tags, summary: 'Mailbox messages members reported (newest first)', response: { 200: messageReports, ...errors } } },
+    async (request) => listMessageReports(app, await app.requireViewer(request)),
   );
 }

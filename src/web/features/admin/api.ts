@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AdminUserDetail, AuditLog, FailedJobs, RefundsDue, UserList } from '@shared/admin-schemas';
+import type { AdminUserDetail, AuditLog, FailedJobs, MessageReports, RefundsDue, UserList } from '@shared/admin-schemas';
 import { api } from '@web/lib/api';
 
 /** The admin console's calls (/api/admin/*, docs/decisions/0014-admin-console.md). */
@@ -33,6 +33,10 @@ export const userQuery = (id: string) =>
   queryOptions({ queryKey: ['admin', 'user', id], queryFn: () => api<AdminUserDetail>(`/api/admin/users/${id}`) });
 export const jobsQuery = queryOptions({ queryKey: ['admin', 'jobs'], queryFn: () => api<FailedJobs>('/api/admin/jobs') });
 export const refundsQuery = queryOptions({ queryKey: ['admin', 'refunds'], queryFn: () => api<RefundsDue>('/api/admin/refunds-due') });
+export const messageReportsQuery = queryOptions({
+  queryKey: ['admin', 'message-reports'],
+  queryFn: () => api<MessageReports>('/api/admin/message-reports'),
+});
 export const auditQuery = queryOptions({ queryKey: ['admin', 'audit'], queryFn: () => api<AuditLog>('/api/admin/audit') });
 
 const act = (path: string, body: unknown = {}, method: 'POST' | 'PUT' = 'POST') => api<{ ok: true }>(path, { method, body });
