@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: the accounts bench (bench/run.ts), the search bench (bench/search.ts)
- * the realtime bench (bench/realtime.ts) and the analytics bench (bench/analytics.ts), each in its own process with its own
+ * the realtime bench (bench/realtime.ts), the mailbox bench (bench/mailbox.ts) and the analytics bench (bench/analytics.ts), each in its own process with its own
  * database and server(s). `npm run bench -- --accounts-only`, `-- --search-only` or
- * `-- --realtime-only` or `-- --analytics-only` runs one of them. Exits 1 when any failed.
+ * `-- --realtime-only`, `-- --mailbox-only` or `-- --analytics-only` runs one of them. Exits 1 when any failed.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -15,6 +15,7 @@ const parts = [
   { name: 'accounts', script: 'bench/run.ts' },
   { name: 'search', script: 'bench/search.ts' },
   { name: 'realtime', script: 'bench/realtime.ts' },
+  { name: 'mailbox', script: 'bench/mailbox.ts' },
   { name: 'analytics', script: 'bench/analytics.ts' },
 ].map((p) => ({ ...p, skip: !!only && only !== p.name }));
 

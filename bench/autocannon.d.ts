@@ -24,6 +24,20 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     expectBody?: string;
     title?: string;
+    /** Per-request setup (the mailbox bench: a random sender and a fresh clientId each time). */
+    requests?: {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      setupRequest?: (req: RequestSpec) => RequestSpec;
+    }[];
+  }
+  export interface RequestSpec {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
   }
   export interface Result {
     title?: string;

@@ -2,7 +2,6 @@ CREATE TABLE "conversation" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"user_low" uuid NOT NULL,
 	"user_high" uuid NOT NULL,
-	"last_message_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "conversation_pair_key" UNIQUE("user_low","user_high"),
 	CONSTRAINT "conversation_pair_order" CHECK ("conversation"."user_low" < "conversation"."user_high")
@@ -55,6 +54,7 @@ ALTER TABLE "message_report" ADD CONSTRAINT "message_report_reporter_id_user_id_
 ALTER TABLE "user_block" ADD CONSTRAINT "user_block_blocker_id_user_id_fk" FOREIGN KEY ("blocker_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "user_block" ADD CONSTRAINT "user_block_blocked_id_user_id_fk" FOREIGN KEY ("blocked_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "message_conversation_idx" ON "message" USING btree ("conversation_id","id");--> statement-breakpoint
+CREATE INDEX "message_sender_time_idx" ON "message" USING btree ("sender_id","created_at");--> statement-breakpoint
 CREATE INDEX "message_body_trgm_idx" ON "message" USING gin ("body" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "message_report_created_idx" ON "message_report" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "user_block_blocked_idx" ON "user_block" USING btree ("blocked_id");

@@ -113,3 +113,20 @@ export const auditLog = z.object({
 export type AuditLog = z.infer<typeof auditLog>;
 
 export const adminMe = z.object({ admin: z.boolean() });
+
+/** Messages members reported in the mailbox (newest first), with who sent and who reported them. */
+export const messageReports = z.object({
+  reports: z.array(
+    z.object({
+      id: z.string(),
+      messageId: z.string(),
+      body: z.string(),
+      reason: z.string(),
+      sender: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+      reporter: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+      sentAt: z.string(),
+      reportedAt: z.string(),
+    }),
+  ),
+});
+export type MessageReports = z.infer<typeof messageReports>;

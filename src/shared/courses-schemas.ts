@@ -289,6 +289,7 @@ export type RosterPayment = z.infer<typeof rosterPayment>;
 export const rosterRow = z.object({
   enrolmentId: z.string(),
   sessionId: z.string(),
+  learnerId: z.string(),
   learnerName: z.string(),
   learnerEmail: z.string(),
   status: z.enum(ENROLMENT_STATUSES),

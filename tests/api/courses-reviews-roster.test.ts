@@ -167,6 +167,8 @@ describe('roster', () => {
       enrolmentId: expect.any(String),
       sessionId,
       sessionStartsOn: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      // The roster's "Message" link opens the mailbox thread with this learner.
+      learnerId: hacker.id,
       learnerName: `${hacker.firstName} ${hacker.lastName}`,
       learnerEmail: hacker.email,
       status: 'active',

@@ -105,9 +105,9 @@ const ROUTE_PATH_VALUES: Record<string, Record<string, (c: Ctx) => string>> = {
   '/api/auth/reset-password/:token': { token: () => 'x'.repeat(24) },
   '/api/auth/callback/:providerId': { providerId: () => 'google' },
   // The mailbox: the educator talks to the learner (their own id would be "yourself").
-  '/api/mailbox/threads/:userId': { userId: (c) => c.learner.id },
-  '/api/mailbox/threads/:userId/messages': { userId: (c) => c.learner.id },
-  '/api/mailbox/threads/:userId/read': { userId: (c) => c.learner.id },
+  '/api/mailbox/conversations/:userId': { userId: (c) => c.learner.id },
+  '/api/mailbox/conversations/:userId/messages': { userId: (c) => c.learner.id },
+  '/api/mailbox/conversations/:userId/read': { userId: (c) => c.learner.id },
   '/api/mailbox/blocks/:userId': { userId: (c) => c.learner.id },
   '/api/mailbox/messages/:messageId/report': { messageId: (c) => c.ids.message },
 };
@@ -196,9 +196,9 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
   'GET /api/auth/reset-password/:token': () => ({ callbackURL: '/reset-password' }),
   'GET /api/auth/callback/:providerId': () => ({ code: 'x', state: 'y' }),
   'GET /api/mailbox/conversations': () => ({ q: 'hello' }),
-  'GET /api/mailbox/threads/:userId': () => ({ limit: '20' }),
-  'POST /api/mailbox/threads/:userId/messages': () => ({ body: 'Hello there', clientId: randomUUID() }),
-  'POST /api/mailbox/threads/:userId/read': () => ({}),
+  'GET /api/mailbox/conversations/:userId': () => ({ limit: '20' }),
+  'POST /api/mailbox/conversations/:userId/messages': () => ({ body: 'Hello there', clientId: randomUUID() }),
+  'POST /api/mailbox/conversations/:userId/read': () => ({}),
   'POST /api/mailbox/messages/:messageId/report': () => ({ reason: 'Looks like spam' }),
 };
 
@@ -256,7 +256,7 @@ beforeAll(async () => {
   const feed = await post(app, '/api/calendar/feed', undefined, { cookie: educator.cookie });
   const sent = await post(
     app,
-    `/api/mailbox/threads/${educator.id}/messages`,
+    `/api/mailbox/conversations/${educator.id}/messages`,
     { body: 'Hello', clientId: randomUUID() },
     { cookie: learner.cookie },
   );

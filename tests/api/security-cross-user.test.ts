@@ -67,10 +67,13 @@ const PUBLIC: Record<string, { when: Variant[]; reason: string; anyData?: string
   'HEAD /api/calendar/feed/:file': { when: ['published', 'draft'], reason: 'as GET', anyData: 'as GET' },
   // The mailbox: a user id names the person to talk to; the thread is always the caller's own
   // with that person (A's conversations with others never show: A's message to the learner is a private marker).
-  'GET /api/mailbox/threads/:userId': { when: ['published'], reason: "the caller's own thread with A (empty), never A's with others" },
-  'HEAD /api/mailbox/threads/:userId': { when: ['published'], reason: 'as GET' },
-  'POST /api/mailbox/threads/:userId/messages': { when: ['published'], reason: 'anyone may message A (unless blocked)' },
-  'POST /api/mailbox/threads/:userId/read': { when: ['published'], reason: "marks the caller's own thread with A read" },
+  'GET /api/mailbox/conversations/:userId': {
+    when: ['published'],
+    reason: "the caller's own thread with A (empty), never A's with others",
+  },
+  'HEAD /api/mailbox/conversations/:userId': { when: ['published'], reason: 'as GET' },
+  'POST /api/mailbox/conversations/:userId/messages': { when: ['published'], reason: 'anyone may message A (unless blocked)' },
+  'POST /api/mailbox/conversations/:userId/read': { when: ['published'], reason: "marks the caller's own thread with A read" },
   'PUT /api/mailbox/blocks/:userId': { when: ['published'], reason: 'anyone may block A' },
   'DELETE /api/mailbox/blocks/:userId': { when: ['published'], reason: "lifts the caller's own block of A" },
   'GET /api/clubs/:clubId': {
@@ -155,7 +158,7 @@ const BODIES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'POST /api/stripe/create-embedded-checkout-session': () => ({ product: PLAN_IDS[0], price: 1900 }),
   'POST /api/stripe/create-stripe-account': (f) => ({ email: f.email }),
   'POST /api/admin/users/:userId/ban': () => ({ reason: 'Taken over' }),
-  'POST /api/mailbox/threads/:userId/messages': () => ({ body: 'Hello from someone else' }),
+  'POST /api/mailbox/conversations/:userId/messages': () => ({ body: 'Hello from someone else' }),
   'POST /api/mailbox/messages/:messageId/report': () => ({ reason: 'Reported by someone else' }),
   'PUT /api/clubs/:clubId': () => clubBody({ name: 'Taken over' }),
   'POST /api/clubs/:clubId/delete': () => ({ confirmName: 'Members-only circle of A' }),
@@ -212,7 +215,12 @@ beforeAll(async () => {
   // A's conversation with the learner: its text and the message's id are private to the two.
   const secretMessage = `Secret message ${randomUUID()}`;
   const clientId = randomUUID();
-  const sent = await post(app, `/api/mailbox/threads/${learner.id}/messages`, { body: secretMessage, clientId }, { cookie: a.cookie });
+  const sent = await post(
+    app,
+    `/api/mailbox/conversations/${learner.id}/messages`,
+    { body: secretMessage, clientId },
+    { cookie: a.cookie },
+  );
   expect(sent.statusCode, sent.body).toBe(201);
   const messageId = sent.json().message.id as string;
   // A's approval club, with a member going to its event: members-only for everyone else.

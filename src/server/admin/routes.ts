@@ -10,6 +10,7 @@ import {
   failedJobs,
   inviteInput,
   inviteResult,
+  messageReports,
   okResult,
   optionalReasonInput,
   reasonInput,
@@ -23,6 +24,7 @@ import { contactMessageList, contactMessageQuery } from '../../shared/contact-sc
 import { listContactMessages } from '../contact/list-messages.js';
 import { listFailedJobs, listRefundsDue, readAuditLog, retryJob } from './operations.js';
 import { isAdmin, requireAdmin } from './require-admin.js';
+import { listMessageReports } from './message-reports.js';
 import {
   banUser,
   deleteUser,
@@ -220,5 +222,11 @@ export async function adminRoutes(app: FastifyInstance) {
       },
     },
     async (request) => readAuditLog(app, await app.requireViewer(request), request.query),
+  );
+
+  r.get(
+    '/api/admin/message-reports',
+    { schema: { tags, summary: 'Mailbox messages members reported (newest first)', response: { 200: messageReports, ...errors } } },
+    async (request) => listMessageReports(app, await app.requireViewer(request)),
   );
 }

@@ -16,6 +16,7 @@ export async function getRoster(app: AppServices, viewer: Viewer, courseId: stri
     .select({
       enrolmentId: enrolment.id,
       sessionId: enrolment.sessionId,
+      learnerId: enrolment.learnerId,
       startsOn: courseSession.startsOn,
       firstName: user.firstName,
       lastName: user.lastName,
@@ -39,6 +40,7 @@ export async function getRoster(app: AppServices, viewer: Viewer, courseId: stri
       enrolmentId: r.enrolmentId,
       sessionId: r.sessionId,
       sessionStartsOn: r.startsOn,
+      learnerId: r.learnerId,
       learnerName: `${r.firstName} ${r.lastName}`.trim(),
       learnerEmail: r.email,
       status: r.status,

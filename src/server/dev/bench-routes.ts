@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { searchQuery } from '../../shared/courses-schemas.js';
 import { searchCourses } from '../courses/search-service.js';
 import { user } from '../db/schema/accounts.js';
+import { personParams, sendMessageInput, sentMessage } from '../../shared/mailbox-schemas.js';
 
 /**
  * Reference routes for `npm run bench` (BENCH_ROUTES=true; refused in production):
@@ -82,6 +83,33 @@ export async function benchRoutes(app: FastifyInstance) {
       // `publishedAt` (bench only) lets the bench time the fan-out alone: same machine, same clock.
       await app.realtime.publish(to, { type: 'bench.message', id, seq, publishedAt: Date.now() });
       return { id };
+    },
+  );
+
+  // The mailbox bench's reference: the send-message route's insert alone (the session
+  // lookup and validation as the real route, then one autocommit INSERT into the pair's
+  // conversation), beside which POST /api/mailbox/conversations/:userId/messages is measured.
+  r.post(
+    '/api/bench/mailbox-insert/:userId',
+    { schema: { hide: true, params: personParams, body: sendMessageInput, response: { 201: sentMessage } } },
+    async (request, reply) => {
+      const viewer = await app.requireViewer(request);
+      const me = viewer.user.id;
+      const res = (await app.database.db.execute(sql`
+        insert into message (conversation_id, sender_id, body, client_id)
+        select conversation_id, ${me}::uuid, ${request.body.body}, ${request.body.clientId}::uuid
+        from conversation_member where user_id = ${me} and other_user_id = ${request.params.userId}
+        returning id, created_at`)) as unknown as { rows: { id: string; created_at: string | Date }[] };
+      const row = res.rows[0];
+      return reply.status(201).send({
+        message: {
+          id: String(row.id),
+          senderId: me,
+          body: request.body.body,
+          clientId: request.body.clientId,
+          createdAt: new Date(row.created_at).toISOString(),
+        },
+      });
     },
   );
 }

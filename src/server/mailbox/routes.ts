@@ -41,7 +41,7 @@ export async function mailboxRoutes(app: FastifyInstance) {
   );
 
   r.get(
-    '/api/mailbox/threads/:userId',
+    '/api/mailbox/conversations/:userId',
     {
       schema: {
         tags,
@@ -55,7 +55,7 @@ export async function mailboxRoutes(app: FastifyInstance) {
   );
 
   r.post(
-    '/api/mailbox/threads/:userId/messages',
+    '/api/mailbox/conversations/:userId/messages',
     {
       schema: {
         tags,
@@ -72,7 +72,7 @@ export async function mailboxRoutes(app: FastifyInstance) {
   );
 
   r.post(
-    '/api/mailbox/threads/:userId/read',
+    '/api/mailbox/conversations/:userId/read',
     {
       schema: {
         tags,

@@ -12,8 +12,9 @@ export const SEND_WINDOW_SECONDS = 60;
 interface SendRow {
   other_exists: boolean;
   blocked: boolean;
-  rate_count: number | null;
-  rate_reset_at: string | Date | null;
+  rate_count: number | string;
+  rate_oldest: string | Date | null;
+  allowed: boolean;
   replay_id: string | null;
   replay_with: string | null;
   replay_body: string | null;
@@ -26,11 +27,12 @@ interface SendRow {
  * Sends a message to `otherId`. `clientId` (the sender's uuid for this send) makes a retry
  * idempotent: the same clientId answers the stored message, never a second one.
  *
- * One statement does the checks and the writes (docs/decisions/0015-mailbox.md): the
- * rate-limit count, the replay lookup, the other person and the blocks, the conversation
- * upsert (its row lock orders the messages of one conversation: ids are drawn under it,
- * so a reader's `after` cursor never skips one committed late), its two members when new,
- * and the message.
+ * One statement does the checks and the writes (docs/decisions/0019-mailbox.md): the
+ * replay lookup, the other person and the blocks, the send rate (the sender's messages of
+ * the last minute: a sliding window read from `message`, nothing written), the
+ * conversation (created with its two members on the first message), a transaction-scoped
+ * advisory lock on it (ids are drawn under it, so a reader's `after` cursor never skips a
+ * message committed late), and the message.
  */
 export async function sendMessage(
   app: AppServices,
@@ -42,12 +44,14 @@ export async function sendMessage(
   notYourself(me, otherId);
   const [low, high] = me < otherId ? [me, otherId] : [otherId, me];
   const limit = app.config.mailboxSendLimit;
-  const rateKey = `mailbox-send:${me}`;
 
-  const committed = await app.mailboxEvents.transaction(app.database.db, async (tx, announce) => {
-    const [row] = await rowsOf<SendRow>(
-      tx,
-      sql`
+  const committed = await app.mailboxEvents.oneStatement(app.database.db, ['message.sent'], async (tx, announce) => {
+    let row: SendRow | undefined;
+    // Twice at most: a first message to someone raced by theirs finds the conversation the second time.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      [row] = await rowsOf<SendRow>(
+        tx,
+        sql`
       with replay as (
         select m.id, m.body, m.created_at, cm.other_user_id as with_id
         from message m left join conversation_member cm on cm.conversation_id = m.conversation_id and cm.user_id = ${me}
@@ -59,48 +63,55 @@ export async function sendMessage(
         where (blocker_id = ${me} and blocked_id = ${otherId}) or (blocker_id = ${otherId} and blocked_id = ${me})
         limit 1
       ),
-      rate as (
-        insert into rate_limit_hit (key, count, reset_at)
-        select ${rateKey}::text, 1, now() + make_interval(secs => ${SEND_WINDOW_SECONDS})
-        where not exists (select 1 from replay) and exists (select 1 from other) and not exists (select 1 from blocked)
-        on conflict (key) do update set
-          count = case when rate_limit_hit.reset_at <= now() then 1 else rate_limit_hit.count + 1 end,
-          reset_at = case when rate_limit_hit.reset_at <= now() then excluded.reset_at else rate_limit_hit.reset_at end
-        returning count, reset_at
+      recent as (
+        select created_at from message
+        where sender_id = ${me} and created_at > now() - make_interval(secs => ${SEND_WINDOW_SECONDS})
+        order by created_at desc limit ${limit}
       ),
-      conv as (
-        insert into conversation (user_low, user_high, last_message_at)
-        select ${low}::uuid, ${high}::uuid, now() from rate where rate.count <= ${limit}
-        on conflict (user_low, user_high) do update set last_message_at = excluded.last_message_at
-        returning id, (xmax = 0) as created
+      rate as (select count(*) as n, min(created_at) as oldest from recent),
+      ok as (
+        select 1 as one where not exists (select 1 from replay) and exists (select 1 from other)
+          and not exists (select 1 from blocked) and (select n from rate) < ${limit}
+      ),
+      existing as (select conversation_id as id from conversation_member where user_id = ${me} and other_user_id = ${otherId}),
+      created as (
+        insert into conversation (user_low, user_high)
+        select ${low}::uuid, ${high}::uuid from ok where not exists (select 1 from existing)
+        on conflict (user_low, user_high) do nothing
+        returning id
       ),
       members as (
         insert into conversation_member (conversation_id, user_id, other_user_id)
-        select id, ${me}::uuid, ${otherId}::uuid from conv where created
+        select id, ${me}::uuid, ${otherId}::uuid from created
         union all
-        select id, ${otherId}::uuid, ${me}::uuid from conv where created
-        on conflict do nothing
+        select id, ${otherId}::uuid, ${me}::uuid from created
       ),
+      conv as (select id from existing union all select id from created),
+      locked as (select id, pg_advisory_xact_lock(hashtextextended(id::text, 0)) as l from conv, ok),
       msg as (
         insert into message (conversation_id, sender_id, body, client_id)
-        select id, ${me}::uuid, ${input.body}, ${input.clientId}::uuid from conv
+        select id, ${me}::uuid, ${input.body}, ${input.clientId}::uuid from locked
         on conflict (sender_id, client_id) do nothing
         returning id, created_at
       )
       select exists (select 1 from other) as other_exists, exists (select 1 from blocked) as blocked,
-        rate.count as rate_count, rate.reset_at as rate_reset_at,
+        rate.n as rate_count, rate.oldest as rate_oldest, exists (select 1 from ok) as allowed,
         replay.id as replay_id, replay.with_id as replay_with, replay.body as replay_body, replay.created_at as replay_created_at,
         msg.id, msg.created_at
-      from (select 1) one left join rate on true left join replay on true left join msg on true`,
-    );
+      from rate left join replay on true left join msg on true`,
+      );
+      if (!row.allowed || row.id || row.replay_id) break;
+    }
+    row = row!;
     if (row.replay_id) {
       if (row.replay_with !== otherId) throw clientIdTaken();
       return { id: String(row.replay_id), body: row.replay_body!, createdAt: iso(row.replay_created_at!), created: false };
     }
     if (!row.other_exists) throw AppError.notFound('This person does not exist');
     if (row.blocked) throw cantMessage();
-    if (row.rate_count !== null && Number(row.rate_count) > limit) {
-      const retryAfterSeconds = Math.max(1, Math.ceil((new Date(row.rate_reset_at!).getTime() - Date.now()) / 1000));
+    if (Number(row.rate_count) >= limit) {
+      const resetAt = new Date(row.rate_oldest!).getTime() + SEND_WINDOW_SECONDS * 1000;
+      const retryAfterSeconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
       throw new AppError(429, 'rate_limited', `You are sending messages too fast. Try again in ${retryAfterSeconds} seconds.`, {
         retryAfterSeconds,
       });
@@ -123,8 +134,10 @@ export async function sendMessage(
 
   const { id, body, createdAt, created } = committed.value;
   if (created) {
+    // Pushed after the commit without holding the answer: publish never throws, and a lost
+    // push costs a moment (clients read after their cursor on every reconnect), never data.
     const cursor = id;
-    await Promise.all([
+    void Promise.all([
       app.realtime.publish(otherId, { type: 'message.new', messageId: id, conversationWith: me, cursor }),
       app.realtime.publish(me, { type: 'message.new', messageId: id, conversationWith: otherId, cursor }),
       publishUnreadChanged(app, otherId),

@@ -137,20 +137,19 @@ export async function listConversations(app: AppServices, viewer: Viewer, q?: st
           (select count(*) from message x
             where x.conversation_id = cm.conversation_id and x.id > cm.read_up_to and x.sender_id <> ${me}) as unread
         from conversation_member cm
-        join conversation c on c.id = cm.conversation_id
         join "user" u on u.id = cm.other_user_id
         left join lateral (
           select id, left(body, 200) as body, sender_id, created_at from message
           where conversation_id = cm.conversation_id order by id desc limit 1
         ) lm on true
-        where cm.user_id = ${me} and c.last_message_at is not null
+        where cm.user_id = ${me} and lm.id is not null
         ${
           pattern
             ? sql`and (u.name ilike ${pattern} or exists (
                 select 1 from message s where s.conversation_id = cm.conversation_id and s.body ilike ${pattern}))`
             : sql``
         }
-        order by c.last_message_at desc, cm.conversation_id
+        order by lm.id desc
         limit 100`,
   );
   return {

@@ -91,9 +91,9 @@ const PAGES: Record<RoutePattern, Page> = {
   '/club/:clubID/edit': lazy(() => import('../features/clubs/edit-club-page')),
   '/club/:clubID/new-event': lazy(() => import('../features/clubs/new-event-page')),
   '/club/:clubID/event/:eventID': lazy(() => import('../features/clubs/event-page')),
-  '/mailbox': soon('Mailbox', 'Your conversations with learners and educators.'),
+  '/mailbox': lazy(() => import('../features/mailbox/mailbox-page')),
   '/mailbox/notifications': lazy(() => import('../features/notifications/notifications-page')),
-  '/mailbox/:senderID': soon('Conversation', 'Your messages with this person.'),
+  '/mailbox/:senderID': lazy(() => import('../features/mailbox/thread-page')),
   '/mailbox/:userID/:notificationID': lazy(() => import('../features/notifications/notification-page')),
 };
 

@@ -43,6 +43,8 @@ export const paths = {
   notifications: '/mailbox/notifications',
   /** One notification (the spec's /mailbox/{userID}/{notificationID}). */
   notification: (userId: string, id: string) => `/mailbox/${userId}/${id}`,
+  /** The thread with a person (the spec's /mailbox/:senderID). */
+  mailboxThread: (userId: string) => `/mailbox/${userId}`,
 
   courseSearch: (query?: Query | URLSearchParams) => `/course/search${search(query)}`,
   newCourse: '/course/new',
@@ -70,7 +72,5 @@ export const paths = {
   editClub: (id: string, tab?: string) => `/club/${id}/edit${tab ? `#${tab}` : ''}`,
   newClubEvent: (clubId: string) => `/club/${clubId}/new-event`,
   clubEvent: (clubId: string, eventId: string) => `/club/${clubId}/event/${eventId}`,
-  /** A conversation with one person in the mailbox (the spec's /mailbox/:senderID). */
-  messageTo: (userId: string) => `/mailbox/${userId}`,
   educatorAnalytics: (id: string, q: Record<string, string | undefined> = {}) => `/educator/${id}/analytics${search(q)}`,
 } as const;

@@ -19,8 +19,6 @@ export const conversation = pgTable(
     userHigh: uuid('user_high')
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
-    /** When the newest message was sent (orders the conversation list), null before the first. */
-    lastMessageAt: ts('last_message_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [unique('conversation_pair_key').on(t.userLow, t.userHigh), check('conversation_pair_order', sql`${t.userLow} < ${t.userHigh}`)],
@@ -63,6 +61,8 @@ export const message = pgTable(
   (t) => [
     unique('message_sender_client_key').on(t.senderId, t.clientId),
     index('message_conversation_idx').on(t.conversationId, t.id),
+    /** The send rate: a sender's messages of the last minute. */
+    index('message_sender_time_idx').on(t.senderId, t.createdAt),
     index('message_body_trgm_idx').using('gin', sql`${t.body} gin_trgm_ops`),
   ],
 );

@@ -10,6 +10,7 @@ import { TwoFactorCard } from '@web/features/accounts/two-factor-card';
 import { LinkedAccountsCard } from '@web/features/accounts/linked-accounts-card';
 import { NotificationPreferencesCard } from '@web/features/notifications/notification-preferences-card';
 import { AccountSettingsSection } from '@web/features/accounts/account-settings-cards';
+import { BlockedPeopleCard } from '@web/features/mailbox/blocked-people-card';
 
 export default function SettingsPage() {
   const me = useViewer();
@@ -25,6 +26,7 @@ export default function SettingsPage() {
         <LinkedAccountsCard />
         <SignInSessionsCard />
         <AccountSettingsSection user={me} />
+        <BlockedPeopleCard />
         <p className="text-sm text-slate-600">
           Need help from support? Share the details on your{' '}
           <Link to={paths.authTest} className="font-semibold text-brand-700 hover:underline">

@@ -17,6 +17,7 @@ import { Spinner } from '@web/components/ui/spinner';
 import {
   adminMeQuery,
   auditQuery,
+  messageReportsQuery,
   banUser,
   deleteUser,
   inviteUser,
@@ -38,12 +39,13 @@ const money = (cents: number, currency: string) =>
   new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
 const errorText = (err: unknown) => (err instanceof ApiError ? err.message : 'Something went wrong');
 
-type Tab = 'users' | 'jobs' | 'refunds' | 'contact' | 'audit';
+type Tab = 'users' | 'jobs' | 'refunds' | 'contact' | 'reports' | 'audit';
 const TABS: [Tab, string][] = [
   ['users', 'Users'],
   ['jobs', 'Failed jobs'],
   ['refunds', 'Refunds owed'],
   ['contact', 'Contact messages'],
+  ['reports', 'Reported messages'],
   ['audit', 'Audit log'],
 ];
 
@@ -71,6 +73,7 @@ export default function AdminPage() {
       {tab === 'jobs' && <JobsSection />}
       {tab === 'refunds' && <RefundsSection />}
       {tab === 'contact' && <ContactMessagesSection />}
+      {tab === 'reports' && <ReportsSection />}
       {tab === 'audit' && <AuditSection />}
     </div>
   );
@@ -548,6 +551,37 @@ function AuditSection() {
             {when(a.createdAt)}
             {a.targetId && <> · target {a.targetId}</>}
             {a.reason && <> · “{a.reason}”</>}
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+function ReportsSection() {
+  const reports = useQuery(messageReportsQuery);
+  return (
+    <Card>
+      <h2 className="mb-3 text-lg font-semibold text-slate-900">Reported messages</h2>
+      <p className="mb-3 text-sm text-slate-600">Mailbox messages members reported, newest first, with the reason they gave.</p>
+      {reports.isPending && <TableSkeleton />}
+      {reports.isError && (
+        <LoadError
+          title="Could not load the reports"
+          error={reports.error}
+          onRetry={() => reports.refetch()}
+          retrying={reports.isFetching}
+        />
+      )}
+      {reports.data?.reports.length === 0 && <p className="text-sm text-slate-600">No reported messages.</p>}
+      <ul className="divide-y divide-slate-100">
+        {reports.data?.reports.map((r) => (
+          <li key={r.id} className="py-3 text-sm text-slate-700">
+            <p className="whitespace-pre-wrap break-words rounded-lg bg-slate-100 px-3 py-2 text-slate-900">{r.body}</p>
+            <p className="mt-1">
+              <span className="font-medium text-slate-900">“{r.reason}”</span> · from {r.sender.name} ({r.sender.email}) · reported by{' '}
+              {r.reporter.name} ({r.reporter.email}) · {when(r.reportedAt)}
+            </p>
           </li>
         ))}
       </ul>

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AdminUserDetail, AuditLog, FailedJobs, RefundsDue, UserList } from '@shared/admin-schemas';
+import type { AdminUserDetail, AuditLog, FailedJobs, MessageReports, RefundsDue, UserList } from '@shared/admin-schemas';
 import type { ContactMessageList } from '@shared/contact-schemas';
 import { api } from '@web/lib/api';
 
@@ -39,6 +39,11 @@ export const contactMessagesQuery = (page: number) =>
     queryKey: ['admin', 'contact-messages', page],
     queryFn: () => api<ContactMessageList>(`/api/admin/contact-messages?page=${page}`),
   });
+
+export const messageReportsQuery = queryOptions({
+  queryKey: ['admin', 'message-reports'],
+  queryFn: () => api<MessageReports>('/api/admin/message-reports'),
+});
 export const auditQuery = queryOptions({ queryKey: ['admin', 'audit'], queryFn: () => api<AuditLog>('/api/admin/audit') });
 
 const act = (path: string, body: unknown = {}, method: 'POST' | 'PUT' = 'POST') => api<{ ok: true }>(path, { method, body });

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Download, Users } from 'lucide-react';
+import { Download, MessageSquare, Users } from 'lucide-react';
 import { type CourseView, type RosterRow } from '@shared/courses-schemas';
 import { isNotFound } from '@web/lib/api';
 import { PageHeader } from '@web/components/ui/card';
@@ -14,6 +14,7 @@ import { CourseCrumbs, OwnedCourse } from './editor/course-loader';
 import { formatDateRange, formatDateTime, plural } from '@web/lib/format';
 import { SESSION_STATUS } from './editor/sessions-panel';
 import { LoadError } from '@web/components/ui/load-error';
+import { paths } from '@web/lib/paths';
 
 /** /course/:courseID/enrollment — the educator's roster per session, with CSV export. */
 export default function RosterPage() {
@@ -215,6 +216,9 @@ function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) 
             <th scope="col" className="px-4 py-2 font-semibold">
               Enrolled
             </th>
+            <th scope="col" className="px-4 py-2 font-semibold">
+              <span className="sr-only">Message</span>
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -233,6 +237,9 @@ function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) 
                 <PaymentBadge payment={r.payment} />
               </td>
               <td className="px-4 py-2.5 text-slate-700">{formatDateTime(r.enrolledAt)}</td>
+              <td className="px-4 py-2.5 text-right">
+                <MessageLink userId={r.learnerId} name={r.learnerName} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -248,12 +255,28 @@ function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) 
             <a href={`mailto:${r.learnerEmail}`} className="block break-all text-brand-700 hover:underline">
               {r.learnerEmail}
             </a>
-            <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
-              <PaymentBadge payment={r.payment} /> Enrolled {formatDateTime(r.enrolledAt)}
-            </p>
+            <div className="flex items-center justify-between gap-2">
+              <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
+                <PaymentBadge payment={r.payment} /> Enrolled {formatDateTime(r.enrolledAt)}
+              </p>
+              <MessageLink userId={r.learnerId} name={r.learnerName} />
+            </div>
           </li>
         ))}
       </ul>
     </>
+  );
+}
+
+/** Opens the mailbox thread with a learner (the mailbox feature's page, by its path). */
+function MessageLink({ userId, name }: { userId: string; name: string }) {
+  return (
+    <Link
+      to={paths.mailboxThread(userId)}
+      className="inline-flex items-center gap-1 rounded-md px-2 py-1 text-sm font-semibold text-brand-700 hover:bg-brand-50 hover:underline"
+      aria-label={`Message ${name}`}
+    >
+      <MessageSquare className="h-4 w-4" aria-hidden="true" /> Message
+    </Link>
   );
 }

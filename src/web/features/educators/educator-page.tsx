@@ -1,6 +1,6 @@
 import { Link, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { BookOpen, CalendarDays, ExternalLink, MapPin, Pencil, Plus, Star } from 'lucide-react';
+import { BookOpen, CalendarDays, ExternalLink, MapPin, MessageSquare, Pencil, Plus, Star } from 'lucide-react';
 import { formatPrice } from '@shared/courses';
 import type { EducatorProfile } from '@shared/educators-schemas';
 import { isNotFound } from '@web/lib/api';
@@ -104,6 +104,11 @@ function Profile({ educator: e }: { educator: EducatorProfile }) {
               <h1 className="break-words text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{e.name}</h1>
               {e.headline && <p className="mt-1 break-words text-lg text-slate-700">{e.headline}</p>}
             </div>
+            {!e.isMe && (
+              <ButtonLink to={paths.mailboxThread(e.userId)} variant="secondary">
+                <MessageSquare className="h-4 w-4" aria-hidden="true" /> Message
+              </ButtonLink>
+            )}
             {e.isMe && (
               <div className="flex flex-wrap gap-2">
                 <ButtonLink to={paths.editEducator(e.userId)} variant="secondary">

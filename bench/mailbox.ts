@@ -1,0 +1,180 @@
+/**
+ * `npm run bench` (mailbox part; alone: `npm run bench:mailbox`): the send-message endpoint
+ * (POST /api/mailbox/conversations/:userId/messages) beside a reference route doing the same
+ * insert (POST /api/bench/mailbox-insert/:userId: session lookup, validation, one
+ * autocommit INSERT), in the same run, interleaved rounds (issue 10). Budget: >= 0.75x.
+ *
+ *   - 40 users in 20 pairs (rows copied from a demo user's, same password), each signed in;
+ *     every request is sent by a random user to their partner with a fresh clientId, so
+ *     the real route does its whole work (rate-limit count, replay check, blocks, the
+ *     conversation upsert and its lock, the insert, the domain event, two realtime pushes);
+ *   - autocannon at 50 connections, warm-up then BENCH_ROUNDS rounds of BENCH_SECONDS
+ *     per route; the ratio is taken per round (routes of a round ran back to back), median.
+ *
+ * Needs PostgreSQL (the users are written with SQL); exits 1 when the budget is missed or
+ * any answer was not 2xx. Results in bench/results/mailbox-latest.json.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Result } from 'autocannon';
+import pg from 'pg';
+import { DEMO_PASSWORD, DEMO_USERS } from '../src/server/seed/demo-users.js';
+import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
+import { envInt, runMain } from './lib/cli.js';
+import { createBenchDatabase } from './lib/database.js';
+import { table, writeResults } from './lib/report.js';
+import { freePort, signIn, startServer, type Session } from './lib/server.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS = path.join(ROOT, 'bench/results/mailbox-latest.json');
+const BUDGET = 0.75;
+const PAIRS = 20;
+const connections = envInt('BENCH_CONNECTIONS', 50);
+const seconds = envInt('BENCH_SECONDS', 6);
+const rounds = envInt('BENCH_ROUNDS', 3);
+const warmupSeconds = envInt('BENCH_WARMUP_SECONDS', 2, 0);
+
+interface Route {
+  name: string;
+  path: (to: string) => string;
+}
+const ROUTES: Route[] = [
+  { name: 'reference insert', path: (to) => `/api/bench/mailbox-insert/${to}` },
+  { name: 'send message', path: (to) => `/api/mailbox/conversations/${to}/messages` },
+];
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
+async function main() {
+  cleanupOnSignals();
+  console.log(`Agora mailbox bench — ${new Date().toISOString()}, ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(2)}\n`);
+  const database = await createBenchDatabase();
+  if (database.kind !== 'postgres') throw new Error(`the mailbox bench needs PostgreSQL (${database.reason})`);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'agora-bench-mailbox-'));
+  onCleanup(`remove ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
+  const port = await freePort();
+  const server = await startServer({
+    root: ROOT,
+    port,
+    env: {
+      NODE_ENV: 'development',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://localhost:${port}`,
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      BENCH_ROUTES: 'true',
+      SEED_DEMO: 'true',
+      LOG_LEVEL: 'warn',
+      MAILBOX_SEND_LIMIT: '1000000',
+    },
+  });
+  console.log(`Server: pid ${server.pid} at ${server.baseUrl}`);
+  // The demo data is seeded once the server is up: signing in as a demo user waits for it.
+  await signIn(server, DEMO_USERS[0].email, DEMO_PASSWORD);
+
+  // 40 users with the demo password, in pairs.
+  const db = new pg.Client({ connectionString: database.url });
+  await db.connect();
+  await db.query(`
+    insert into "user" (email, name, first_name, last_name, verified)
+    select 'bench' || g || '@agora.local', 'Bench User ' || g, 'Bench', 'User ' || g, true from generate_series(1, ${PAIRS * 2}) g`);
+  await db.query(
+    `
+    insert into account (account_id, provider_id, user_id, password)
+    select u.id::text, 'credential', u.id, (select a.password from account a join "user" d on d.id = a.user_id
+      where d.email = $1 and a.provider_id = 'credential')
+    from "user" u where u.email like 'bench%@agora.local'`,
+    [DEMO_USERS[0].email],
+  );
+  await db.end();
+  const sessions: Session[] = [];
+  for (let i = 1; i <= PAIRS * 2; i++) sessions.push(await signIn(server, `bench${i}@agora.local`, DEMO_PASSWORD));
+  const partner = (i: number) => (i % 2 === 0 ? i + 1 : i - 1);
+  // Each pair's conversation exists before the load (the reference inserts into it).
+  for (let i = 0; i < sessions.length; i += 2) {
+    const res = await fetch(`${server.baseUrl}/api/mailbox/conversations/${sessions[i + 1].userId}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.baseUrl, cookie: sessions[i].cookie },
+      body: JSON.stringify({ body: 'Hello!', clientId: randomUUID() }),
+    });
+    if (res.status !== 201) throw new Error(`first message answered ${res.status}: ${await res.text()}`);
+  }
+  console.log(`${sessions.length} users in ${PAIRS} pairs signed in; ${connections} connections, ${rounds} rounds of ${seconds} s\n`);
+
+  const body = 'See you at the Tuesday class! Bring the sketchbook, https://example.com/list has the rest.';
+  const run = (route: Route, duration: number) =>
+    autocannon({
+      url: server.baseUrl,
+      connections,
+      duration,
+      timeout: 10,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req) => {
+            const i = Math.floor(Math.random() * sessions.length);
+            return {
+              ...req,
+              method: 'POST',
+              path: route.path(sessions[partner(i)].userId),
+              headers: { 'content-type': 'application/json', origin: server.baseUrl, cookie: sessions[i].cookie },
+              body: JSON.stringify({ body, clientId: randomUUID() }),
+            };
+          },
+        },
+      ],
+    });
+
+  const results = new Map<string, Result[]>(ROUTES.map((r) => [r.name, []]));
+  let bad = 0;
+  if (warmupSeconds) for (const r of ROUTES) bad += (await run(r, warmupSeconds)).non2xx;
+  for (let round = 1; round <= rounds; round++) {
+    for (const r of ROUTES) {
+      const res = await run(r, seconds);
+      bad += res.non2xx + res.errors;
+      results.get(r.name)!.push(res);
+      console.log(
+        `  round ${round}/${rounds} ${r.name.padEnd(17)} ${Math.round(res.requests.average).toString().padStart(6)} req/s  p50 ${res.latency.p50} ms  p99 ${res.latency.p99} ms${res.non2xx ? `  NON-2XX ${res.non2xx}` : ''}`,
+      );
+    }
+  }
+  const ratios = results.get('send message')!.map((r, i) => r.requests.average / results.get('reference insert')![i].requests.average);
+  const ratio = median(ratios);
+  console.log('');
+  table(
+    ['route', 'req/s (median round)', 'p50 ms', 'p99 ms'],
+    ROUTES.map((r) => {
+      const rs = results.get(r.name)!;
+      const m = [...rs].sort((a, b) => a.requests.average - b.requests.average)[Math.floor((rs.length - 1) / 2)];
+      return [r.name, String(Math.round(m.requests.average)), String(m.latency.p50), String(m.latency.p99)];
+    }),
+  );
+  console.log(
+    `\n  send ÷ reference per round: ${ratios.map((x) => x.toFixed(2)).join(', ')}; median ${ratio.toFixed(2)} (budget >= ${BUDGET})`,
+  );
+  console.log(`  non-2xx answers or errors: ${bad}`);
+  writeResults(ROOT, RESULTS, {
+    routes: ROUTES.map((r) => ({
+      name: r.name,
+      rounds: results.get(r.name)!.map((x) => ({ reqPerSec: Math.round(x.requests.average), p50Ms: x.latency.p50, p99Ms: x.latency.p99 })),
+    })),
+    ratios,
+    ratio,
+    bad,
+  });
+  const pass = ratio >= BUDGET && bad === 0;
+  console.log(`\nmailbox bench: ${pass ? 'PASS' : 'FAIL'}`);
+  if (!pass) process.exitCode = 1;
+}
+
+runMain(async () => {
+  try {
+    await main();
+  } finally {
+    await cleanup();
+  }
+});

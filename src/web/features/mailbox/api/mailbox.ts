@@ -1,0 +1,42 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { BlockList, ConversationList, MailboxMessage, Thread } from '@shared/mailbox-schemas';
+import { api } from '@web/lib/api';
+import { queryKeys } from '@web/lib/query-keys';
+
+/** The mailbox API (/api/mailbox/...): conversations, threads, sending, blocks, reports. */
+
+export const conversationsQuery = (q: string) =>
+  queryOptions({
+    queryKey: queryKeys.conversations(q),
+    queryFn: ({ signal }) => api<ConversationList>(`/api/mailbox/conversations${q ? `?q=${encodeURIComponent(q)}` : ''}`, { signal }),
+  });
+
+export const blocksQuery = queryOptions({
+  queryKey: queryKeys.mailboxBlocks,
+  queryFn: () => api<BlockList>('/api/mailbox/blocks'),
+});
+
+/** A page of the thread with `userId`: the newest, or before/after a message id. */
+export function getThread(userId: string, cursor: { before?: string; after?: string } = {}, limit = 50) {
+  const q = new URLSearchParams({ limit: String(limit) });
+  if (cursor.before) q.set('before', cursor.before);
+  if (cursor.after) q.set('after', cursor.after);
+  return api<Thread>(`/api/mailbox/conversations/${userId}?${q}`);
+}
+
+export const sendMessage = (userId: string, body: string, clientId: string) =>
+  // The clientId makes the send safe to retry: the client retries transient failures itself.
+  api<{ message: MailboxMessage }>(`/api/mailbox/conversations/${userId}/messages`, {
+    method: 'POST',
+    body: { body, clientId },
+    idempotencyKey: clientId,
+  });
+
+export const markRead = (userId: string) =>
+  api<{ readUpTo: string; unread: number }>(`/api/mailbox/conversations/${userId}/read`, { method: 'POST' });
+
+export const blockPerson = (userId: string) => api<{ message: string }>(`/api/mailbox/blocks/${userId}`, { method: 'PUT' });
+export const unblockPerson = (userId: string) => api<{ message: string }>(`/api/mailbox/blocks/${userId}`, { method: 'DELETE' });
+
+export const reportMessage = (messageId: string, reason: string) =>
+  api<{ message: string }>(`/api/mailbox/messages/${messageId}/report`, { method: 'POST', body: { reason } });
