@@ -325,7 +325,7 @@ describe('each type fires from its real cause', () => {
     const send = async (body: string) => {
       const res = await post(
         app,
-        `/api/mailbox/threads/${recipient.id}/messages`,
+        `/api/mailbox/conversations/${recipient.id}/messages`,
         { body, clientId: randomUUID() },
         { cookie: sender.cookie },
       );
@@ -355,7 +355,7 @@ describe('each type fires from its real cause', () => {
 
     // The thread read in the mailbox before the delay: no email.
     await send('One more thing');
-    expect((await post(app, `/api/mailbox/threads/${sender.id}/read`, {}, { cookie: recipient.cookie })).statusCode).toBe(200);
+    expect((await post(app, `/api/mailbox/conversations/${sender.id}/read`, {}, { cookie: recipient.cookie })).statusCode).toBe(200);
     await runJobsNow(app, 'notification.unread-message');
     expect((await mails(app, recipient.email)).filter((m) => /Hedy/.test(m.subject))).toHaveLength(1);
   });
