@@ -30,7 +30,7 @@ describe('GET /api/landing: featured clubs', () => {
       await join(app, p, hidden, 'Let me in');
     }
     await join(app, people[0], small);
-    const rest = [];
+    const rest: string[] = [];
     for (let i = 0; i < 5; i++) rest.push(await makeClub(app, owner, { name: `Quiet club ${i}` }));
 
     const res = await get(app, '/api/landing');
@@ -40,7 +40,7 @@ describe('GET /api/landing: featured clubs', () => {
     expect(clubs.map((c) => c.id)).not.toContain(hidden);
     expect(clubs.slice(0, 2).map((c) => c.id)).toEqual([big, small]);
     expect(clubs[0]).toMatchObject({ name: 'Big Public Club', memberCount: 4, category: 'social', coverImage: null });
-    expect(clubs[1]).toMatchObject({ summary: 'Hello We read together.', memberCount: 2 });
+    expect(clubs[1]).toMatchObject({ summary: 'Hello. We read together.', memberCount: 2 });
     expect(clubs.slice(2).every((c) => c.memberCount === 1 && rest.includes(c.id))).toBe(true);
   });
 });
