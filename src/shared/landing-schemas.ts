@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { courseCard } from './courses-schemas.js';
 
-/** A club on the landing page (the clubs domain fills this shelf once it exists). */
+/** A club on the landing page: a public club, the most members first (clubs/featured-clubs.ts). */
 export const landingClub = z.object({
   id: z.string(),
   name: z.string(),
   summary: z.string(),
   category: z.string(),
   coverImage: z.string().nullable(),
+  memberCount: z.number(),
 });
 
 /** GET /api/landing: public figures and featured courses and clubs, from the data. */

@@ -14,6 +14,12 @@ export const NOTIFICATION_TYPES = [
   'refund_issued',
   'learner_enrolled',
   'new_review',
+  'club_join_request',
+  'club_request_approved',
+  'club_new_event',
+  'club_event_changed',
+  'club_waitlist_promoted',
+  'club_event_reminder',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -28,6 +34,12 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   refund_issued: 'Refunds',
   learner_enrolled: 'A learner enrolled in your course',
   new_review: 'New reviews of your courses',
+  club_join_request: 'Requests to join a club you organise',
+  club_request_approved: 'Your request to join a club was approved',
+  club_new_event: 'New events in your clubs',
+  club_event_changed: 'A club event you go to changed or was cancelled',
+  club_waitlist_promoted: 'A place at a club event from the waitlist',
+  club_event_reminder: 'Reminders of club events (24 h and 1 h before)',
 };
 
 /** The email channel: each one at once, one digest a day, or none. */
@@ -37,7 +49,10 @@ export type EmailMode = (typeof EMAIL_MODES)[number];
 export const notificationPreference = z.object({ inApp: z.boolean(), email: z.enum(EMAIL_MODES) });
 export type NotificationPreference = z.infer<typeof notificationPreference>;
 
-/** Without a stored row: in the app always; by email at once, except educators' news (a daily digest). */
+/**
+ * Without a stored row: in the app always; by email at once, except news that is not urgent
+ * (a learner enrolled, a club's new events, requests to join a club): a daily digest.
+ */
 export const DEFAULT_PREFERENCES: Record<NotificationType, NotificationPreference> = {
   new_message: { inApp: true, email: 'instant' },
   enrolled: { inApp: true, email: 'instant' },
@@ -48,6 +63,12 @@ export const DEFAULT_PREFERENCES: Record<NotificationType, NotificationPreferenc
   refund_issued: { inApp: true, email: 'instant' },
   learner_enrolled: { inApp: true, email: 'digest' },
   new_review: { inApp: true, email: 'instant' },
+  club_join_request: { inApp: true, email: 'digest' },
+  club_request_approved: { inApp: true, email: 'instant' },
+  club_new_event: { inApp: true, email: 'digest' },
+  club_event_changed: { inApp: true, email: 'instant' },
+  club_waitlist_promoted: { inApp: true, email: 'instant' },
+  club_event_reminder: { inApp: true, email: 'instant' },
 };
 
 export const notificationView = z.object({

@@ -29,8 +29,11 @@ test('the landing page as a visitor: real figures, featured courses, only public
   const landing = (await new ApiClient().get('/api/landing')).json<{
     figures: { courses: number; educators: number; cities: number };
     featuredCourses: { title: string }[];
+    featuredClubs: { id: string; name: string }[];
   }>();
   expect(landing.figures.courses).toBeGreaterThanOrEqual(40);
+  // The demo's public clubs (an approval club is never featured).
+  expect(landing.featuredClubs.length).toBeGreaterThanOrEqual(1);
 
   for (const width of WIDTHS) {
     await atWidth(page, width);
@@ -44,6 +47,13 @@ test('the landing page as a visitor: real figures, featured courses, only public
     const featured = page.getByRole('list', { name: 'Featured courses' });
     await expect(featured.locator(':scope > li')).toHaveCount(landing.featuredCourses.length);
     await expect(featured.getByRole('link', { name: landing.featuredCourses[0].title })).toBeVisible();
+    const clubs = page.getByRole('list', { name: 'Featured clubs' });
+    await expect(clubs.locator(':scope > li')).toHaveCount(landing.featuredClubs.length);
+    // A visitor's club link goes through the log-in, back to the club.
+    await expect(clubs.getByRole('link', { name: landing.featuredClubs[0].name })).toHaveAttribute(
+      'href',
+      `/login?next=${encodeURIComponent(`/club/${landing.featuredClubs[0].id}`)}`,
+    );
     await expect(page.getByRole('heading', { name: 'For learners' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'For educators' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Sign up to learn' })).toBeVisible();

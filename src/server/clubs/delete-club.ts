@@ -23,7 +23,14 @@ export async function deleteClub(app: AppServices, viewer: Viewer, clubId: strin
       .for('no key update');
     const cancelledEvents = [];
     for (const e of upcoming)
-      cancelledEvents.push({ eventId: e.id, title: e.title, startsAt: e.startsAt.toISOString(), attendeeIds: await attendeeIds(tx, e.id) });
+      cancelledEvents.push({
+        eventId: e.id,
+        title: e.title,
+        startsAt: e.startsAt.toISOString(),
+        endsAt: e.endsAt.toISOString(),
+        timeZone: e.timeZone,
+        attendeeIds: await attendeeIds(tx, e.id),
+      });
     await unscheduleAllReminders(tx, clubId);
     await app.jobs.unschedule(`club-next-event:${clubId}`, tx);
     await tx.delete(club).where(eq(club.id, clubId));

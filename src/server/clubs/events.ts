@@ -23,7 +23,7 @@ export type ClubEventMap = {
     event: {
       clubId: string;
       name: string;
-      cancelledEvents: { eventId: string; title: string; startsAt: string; attendeeIds: string[] }[];
+      cancelledEvents: { eventId: string; title: string; startsAt: string; endsAt: string; timeZone: string; attendeeIds: string[] }[];
     };
   };
   /** A reminder is due for a member going to an event (a keyed job: once per event, member and time). */

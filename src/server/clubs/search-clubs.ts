@@ -38,11 +38,20 @@ function order(p: ClubSearchParams, q: string | undefined): SQL {
   return sql`member_count desc, id`;
 }
 
+/** A card's line of a Markdown description: its lines joined as sentences, without the marks. */
 const summarize = (markdown: string) =>
   markdown
-    .replace(/[#*_>`~[\]()!|-]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/[#*_>`~[\]()!|-]+/g, ' ')
+        .replace(/\s+/g, ' ')
+        .replace(/\s+([.,;:!?])/g, '$1')
+        .trim(),
+    )
+    .filter(Boolean)
+    .map((line, i, all) => (i < all.length - 1 && !/[.,;:!?]$/.test(line) ? `${line}.` : line))
+    .join(' ')
     .slice(0, 160);
 
 interface Row {

@@ -33,6 +33,8 @@ const str = (v: unknown, fallback = '') => (typeof v === 'string' ? v : fallback
 const num = (v: unknown) => (typeof v === 'number' ? v : null);
 const coursePath = (d: NotificationData) => (d.courseId ? `/course/${str(d.courseId)}` : '/explore');
 const PAYMENTS = '/user/settings';
+const clubPath = (d: NotificationData) => (d.clubId ? `/club/${str(d.clubId)}` : '/club/search');
+const clubEventPath = (d: NotificationData) => (d.clubId && d.eventId ? `/club/${str(d.clubId)}/event/${str(d.eventId)}` : clubPath(d));
 
 export function render(type: NotificationType, d: NotificationData): Rendered {
   const title = str(d.title, str(d.courseTitle, 'your course'));
@@ -124,8 +126,61 @@ export function render(type: NotificationType, d: NotificationData): Rendered {
         body: `${str(d.learnerName, 'A learner')} reviewed your course${d.text ? `: "${truncate(str(d.text), 140)}"` : '.'}`,
         link: coursePath(d),
       };
+    case 'club_join_request':
+      return {
+        title: `${str(d.requesterName, 'Someone')} asked to join ${clubName(d)}`,
+        body: 'Approve or decline the request from the members of your club.',
+        link: clubPath(d),
+      };
+    case 'club_request_approved':
+      return {
+        title: `Welcome to ${clubName(d)}`,
+        body: `Your request to join ${clubName(d)} was approved: you can see its events and answer them now.`,
+        link: clubPath(d),
+      };
+    case 'club_new_event': {
+      const n = num(d.occurrences) ?? 1;
+      return {
+        title: `New event in ${clubName(d)}: ${eventTitle(d)}`,
+        body: n > 1 ? `${n} dates, the first ${str(d.when)}.` : `${str(d.when)}.`,
+        link: clubEventPath(d),
+      };
+    }
+    case 'club_event_changed':
+      if (d.change === 'club-deleted')
+        return {
+          title: `${eventTitle(d)} is cancelled: ${clubName(d)} was deleted`,
+          body: `The club was deleted, so its event of ${str(d.when)} will not take place.`,
+          link: '/club/search',
+        };
+      return d.change === 'cancelled'
+        ? {
+            title: `${eventTitle(d)} was cancelled`,
+            body: `The organisers of ${clubName(d)} cancelled the event of ${str(d.when)}.`,
+            link: clubEventPath(d),
+          }
+        : {
+            title: `${eventTitle(d)} changed`,
+            body: `The organisers of ${clubName(d)} changed the event: it is now ${str(d.when)}.`,
+            link: clubEventPath(d),
+          };
+    case 'club_waitlist_promoted':
+      return {
+        title: `A place opened up: you are going to ${eventTitle(d)}`,
+        body: `You moved from the waitlist to going: ${str(d.when)}.`,
+        link: clubEventPath(d),
+      };
+    case 'club_event_reminder':
+      return {
+        title: `${d.before === '1h' ? 'In an hour' : 'Tomorrow'}: ${eventTitle(d)}`,
+        body: `${clubName(d)}, ${str(d.when)}. If you can no longer come, answer "not going" so someone else gets your place.`,
+        link: clubEventPath(d),
+      };
   }
 }
+
+const clubName = (d: NotificationData) => str(d.clubName, 'your club');
+const eventTitle = (d: NotificationData) => str(d.title, 'A club event');
 
 const truncate = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
@@ -197,6 +252,12 @@ export function renderEmail(
     installment_failed: 'Check your payments',
     refund_issued: 'See the course',
     new_review: 'See the review',
+    club_join_request: 'See the request',
+    club_request_approved: 'See the club',
+    club_new_event: 'See the event',
+    club_event_changed: 'See the event',
+    club_waitlist_promoted: 'See the event',
+    club_event_reminder: 'See the event',
   };
   return noticeEmail(email, firstName, {
     subject: r.title,
@@ -206,6 +267,8 @@ export function renderEmail(
     footer:
       type === 'enrolled'
         ? 'If you can no longer come, drop the session from the course page so someone else gets the seat.'
-        : 'You get this email because of your notification settings.',
+        : type === 'club_waitlist_promoted'
+          ? 'If you can no longer come, answer "not going" on the event page so someone else gets the place.'
+          : 'You get this email because of your notification settings.',
   });
 }

@@ -1,7 +1,9 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import type { NotificationType } from '../../shared/notifications-schemas.js';
+import { formatClassTime } from '../../shared/time.js';
 import type { AppServices } from '../app-services.js';
 import { user } from '../db/schema/accounts.js';
+import { club, clubEvent, clubMembership } from '../db/schema/clubs.js';
 import { course, enrolment } from '../db/schema/courses.js';
 import { message } from '../db/schema/mailbox.js';
 import type { Tx } from '../db/transaction.js';
@@ -12,7 +14,9 @@ import type { NotificationData } from './render.js';
  * What notifications hear (subscribed at start-up; courses, payments and the mailbox never
  * import this). Every listener runs inside the announcing transaction and notifies there,
  * so a notification exists exactly when its cause committed; the live push and the email
- * start in the follow-up, after the commit.
+ * start in the follow-up, after the commit. Clubs (docs/decisions/0015-notifications.md):
+ * event times are written in the event's own zone, named, and stored in the notification,
+ * so it still reads right once the event or its club is gone.
  */
 export function subscribeNotifications(app: AppServices) {
   const courses = app.courseEvents;
@@ -87,6 +91,111 @@ export function subscribeNotifications(app: AppServices) {
     const preview = m ? (m.body.length > 140 ? `${m.body.slice(0, 139)}…` : m.body) : undefined;
     return send(app, tx, [[e.recipientId, 'new_message', { senderId: e.senderId, senderName, messageId: e.messageId, preview }]]);
   });
+
+  subscribeClubs(app);
+}
+
+function subscribeClubs(app: AppServices) {
+  const clubs = app.clubEvents;
+  clubs.inTransaction('club.join-requested', async (tx, e) => {
+    const data = {
+      clubId: e.clubId,
+      clubName: await clubNameOf(tx, e.clubId),
+      userId: e.userId,
+      requesterName: await nameOf(tx, e.userId),
+    };
+    return send(
+      app,
+      tx,
+      e.organiserIds.map((id) => [id, 'club_join_request', data]),
+    );
+  });
+  clubs.inTransaction('club.request-approved', async (tx, e) =>
+    send(app, tx, [[e.userId, 'club_request_approved', { clubId: e.clubId, clubName: await clubNameOf(tx, e.clubId) }]]),
+  );
+  clubs.inTransaction('club-event.created', async (tx, e) => {
+    if (!e.eventIds.length) return;
+    // A repeat is one notification (its first occurrence, and how many there are), never one per occurrence.
+    const [first] = await tx
+      .select()
+      .from(clubEvent)
+      .where(and(eq(clubEvent.clubId, e.clubId), inArray(clubEvent.id, e.eventIds)))
+      .orderBy(asc(clubEvent.startsAt))
+      .limit(1);
+    if (!first) return;
+    const members = await tx
+      .select({ id: clubMembership.userId })
+      .from(clubMembership)
+      .where(and(eq(clubMembership.clubId, e.clubId), eq(clubMembership.state, 'active'), ne(clubMembership.userId, e.createdBy)));
+    const data = { ...(await eventData(tx, first)), occurrences: e.eventIds.length };
+    return send(
+      app,
+      tx,
+      members.map((m) => [m.id, 'club_new_event', data]),
+    );
+  });
+  clubs.inTransaction('club-event.changed', (tx, e) =>
+    toEventPeople(app, tx, e.eventId, e.attendeeIds, 'club_event_changed', { change: 'changed' }),
+  );
+  clubs.inTransaction('club-event.cancelled', (tx, e) =>
+    toEventPeople(app, tx, e.eventId, e.attendeeIds, 'club_event_changed', { change: 'cancelled' }),
+  );
+  clubs.inTransaction('rsvp.promoted', (tx, e) => toEventPeople(app, tx, e.eventId, e.userIds, 'club_waitlist_promoted', {}));
+  clubs.inTransaction('event.reminder-due', (tx, e) =>
+    toEventPeople(app, tx, e.eventId, [e.userId], 'club_event_reminder', { before: e.before }),
+  );
+  clubs.inTransaction('club.deleted', (tx, e) => {
+    const list: Recipient[] = [];
+    for (const ev of e.cancelledEvents) {
+      const data = {
+        clubId: e.clubId,
+        clubName: e.name,
+        eventId: ev.eventId,
+        title: ev.title,
+        when: formatClassTime(ev.startsAt, ev.endsAt, ev.timeZone),
+        change: 'club-deleted',
+      };
+      for (const id of ev.attendeeIds) list.push([id, 'club_event_changed', data]);
+    }
+    return send(app, tx, list);
+  });
+}
+
+type ClubEventRow = typeof clubEvent.$inferSelect;
+
+/** What a club event's notifications keep: ids, title, club name, and the time in the event's zone. */
+async function eventData(tx: Tx, ev: ClubEventRow) {
+  return {
+    clubId: ev.clubId,
+    clubName: await clubNameOf(tx, ev.clubId),
+    eventId: ev.id,
+    title: ev.title,
+    when: formatClassTime(ev.startsAt.toISOString(), ev.endsAt.toISOString(), ev.timeZone),
+  };
+}
+
+async function toEventPeople(
+  app: AppServices,
+  tx: Tx,
+  eventId: string,
+  userIds: string[],
+  type: NotificationType,
+  extra: NotificationData,
+) {
+  if (!userIds.length) return;
+  const [ev] = await tx.select().from(clubEvent).where(eq(clubEvent.id, eventId)).limit(1);
+  if (!ev) return;
+  const data = { ...(await eventData(tx, ev)), ...extra };
+  return send(
+    app,
+    tx,
+    userIds.map((id) => [id, type, data]),
+  );
+}
+
+async function clubNameOf(tx: Tx, clubId: string) {
+  const [c] = await tx.select({ name: club.name }).from(club).where(eq(club.id, clubId)).limit(1);
+  return c?.name ?? 'your club';
 }
 
 type Recipient = [userId: string, type: NotificationType, data: NotificationData];

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { landingResult, type LandingResult } from '../../shared/landing-schemas.js';
+import { getFeaturedClubs } from '../clubs/featured-clubs.js';
 import { getLandingCourses } from '../courses/landing-service.js';
 
 /**
  * GET /api/landing (public, no session): what the landing page shows from the data.
- * Composition, not a domain: it gathers courses (and clubs, once that domain exists).
+ * Composition, not a domain: it gathers courses and clubs (courses never import clubs).
  */
 export async function landingRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -19,9 +20,9 @@ export async function landingRoutes(app: FastifyInstance) {
       },
     },
     async (_request, reply): Promise<LandingResult> => {
-      const { figures, featured } = await getLandingCourses(app);
+      const [{ figures, featured }, featuredClubs] = await Promise.all([getLandingCourses(app), getFeaturedClubs(app)]);
       reply.header('cache-control', 'public, max-age=60');
-      return { figures, featuredCourses: featured, featuredClubs: [] };
+      return { figures, featuredCourses: featured, featuredClubs };
     },
   );
 }

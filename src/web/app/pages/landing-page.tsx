@@ -99,9 +99,17 @@ function ClubShelf({ clubs, signedIn }: { clubs: LandingClub[]; signedIn: boolea
   if (!clubs.length) return null;
   return (
     <section aria-labelledby="featured-clubs" className="mt-14">
-      <h2 id="featured-clubs" className="text-2xl font-bold tracking-tight text-slate-900">
-        Clubs to join
-      </h2>
+      <div className="flex flex-wrap items-end justify-between gap-2">
+        <div>
+          <h2 id="featured-clubs" className="text-2xl font-bold tracking-tight text-slate-900">
+            Clubs to join
+          </h2>
+          <p className="text-slate-600">The biggest open clubs: meet people who learn what you learn.</p>
+        </div>
+        <Link to={signedIn ? paths.clubs : paths.login(paths.clubs)} className="text-sm font-semibold text-brand-700 hover:underline">
+          See every club
+        </Link>
+      </div>
       <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Featured clubs">
         {clubs.map((c) => (
           <li key={c.id} className="relative overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
@@ -117,6 +125,10 @@ function ClubShelf({ clubs, signedIn }: { clubs: LandingClub[]; signedIn: boolea
                 </Link>
               </h3>
               <p className="mt-1 line-clamp-2 text-sm text-slate-600">{c.summary}</p>
+              <p className="mt-2 inline-flex items-center gap-1 text-sm text-slate-500">
+                <Users className="h-4 w-4" aria-hidden="true" />
+                {c.memberCount === 1 ? '1 member' : `${c.memberCount.toLocaleString('en-GB')} members`}
+              </p>
             </div>
           </li>
         ))}

@@ -23,6 +23,9 @@ function linkLabel(link: string) {
   if (link.startsWith('/mailbox/')) return 'Open the conversation';
   if (link.startsWith('/user/settings')) return 'See your payments';
   if (link.startsWith('/educator/')) return 'Open your dashboard';
+  if (/^\/club\/[^/]+\/event\//.test(link)) return 'Go to the event';
+  if (link === '/club/search') return 'Find another club';
+  if (link.startsWith('/club/')) return 'Go to the club';
   return 'Open';
 }
 

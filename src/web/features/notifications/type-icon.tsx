@@ -1,14 +1,18 @@
 import {
   AlertTriangle,
   Bell,
+  AlarmClock,
   CalendarClock,
+  CalendarPlus,
   CheckCircle2,
   MessageCircle,
   Receipt,
   RotateCcw,
   Star,
   Ticket,
+  UserCheck,
   UserPlus,
+  Users,
   type LucideIcon,
 } from 'lucide-react';
 import type { NotificationType } from '@shared/notifications-schemas';
@@ -23,6 +27,12 @@ const ICONS: Record<NotificationType, { icon: LucideIcon; tone: string }> = {
   refund_issued: { icon: RotateCcw, tone: 'bg-brand-100 text-brand-800' },
   learner_enrolled: { icon: UserPlus, tone: 'bg-violet-100 text-violet-800' },
   new_review: { icon: Star, tone: 'bg-amber-100 text-amber-900' },
+  club_join_request: { icon: Users, tone: 'bg-violet-100 text-violet-800' },
+  club_request_approved: { icon: UserCheck, tone: 'bg-emerald-100 text-emerald-800' },
+  club_new_event: { icon: CalendarPlus, tone: 'bg-sky-100 text-sky-800' },
+  club_event_changed: { icon: CalendarClock, tone: 'bg-amber-100 text-amber-900' },
+  club_waitlist_promoted: { icon: Ticket, tone: 'bg-emerald-100 text-emerald-800' },
+  club_event_reminder: { icon: AlarmClock, tone: 'bg-brand-100 text-brand-800' },
 };
 
 /** The round icon of a notification's type. */
