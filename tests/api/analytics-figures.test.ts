@@ -4,7 +4,16 @@ import type { AnalyticsResult } from '../../src/shared/analytics-schemas.js';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
 import { get } from '../support/http.js';
 import { dayFromNow } from '../support/test-data.js';
-import { drop, enrol, makeEducator, makePublishedCourse, putReview, queryRows, useCoursesApp } from '../support/courses.js';
+import {
+  drop,
+  enrol,
+  firstClassTookPlace,
+  makeEducator,
+  makePublishedCourse,
+  putReview,
+  queryRows,
+  useCoursesApp,
+} from '../support/courses.js';
 
 /**
  * Educator analytics from a known data set (issue 13): every headline figure equals the
@@ -74,6 +83,8 @@ beforeAll(async () => {
   ] as const)
     expect((await enrol(app, who, c, s)).statusCode).toBe(200);
   expect((await drop(app, l4, B, sB)).statusCode).toBe(200);
+  // Reviews open once the first class took place.
+  await firstClassTookPlace(app, A);
   for (const [who, stars] of [
     [l1, 5],
     [l2, 3],

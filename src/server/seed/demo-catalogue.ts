@@ -419,7 +419,8 @@ async function viewerFor(app: FastifyInstance, userId: string): Promise<Viewer> 
 const SALES: { buyer: string; title: string; installments?: number; drop?: boolean }[] = [
   { buyer: 'alan@agora.local', title: 'Python for Curious Beginners' },
   { buyer: 'maya@agora.local', title: 'Python for Curious Beginners' },
-  { buyer: 'noah@agora.local', title: 'Python for Curious Beginners', installments: 3 },
+  // Two monthly payments: the last one must fall before the six-week session ends (decision 0017).
+  { buyer: 'noah@agora.local', title: 'Python for Curious Beginners', installments: 2 },
   { buyer: 'chloe@agora.local', title: 'Python for Curious Beginners', drop: true },
   { buyer: 'arjun@agora.local', title: 'Build Your First Website' },
   { buyer: 'mei@agora.local', title: 'Build Your First Website' },
