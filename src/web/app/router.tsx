@@ -5,7 +5,6 @@ import { ROUTES, type Layout, type RoutePattern } from '@shared/routes';
 import { paths } from '@web/lib/paths';
 import { lazyPage } from '@web/lib/lazy-page';
 import { meQuery } from '@web/lib/viewer';
-import { comingSoon } from '@web/components/coming-soon';
 import { isUuid } from '@web/lib/ids';
 import { courseQuery } from '../features/courses/api/courses';
 import { exploreQuery } from '../features/courses/api/explore';
@@ -22,8 +21,6 @@ const lazy = (load: Parameters<typeof lazyPage>[0], prefetch?: Prefetch): Page =
 const layout = lazyPage;
 const info = (name: 'ProjectPage' | 'RoadmapPage') =>
   lazy(() => import('../features/marketing/info-pages').then((m) => ({ default: m[name] })));
-/** Placeholders for the screens later issues build. */
-const soon = (title: string, text: string): Page => ({ Component: comingSoon(title, text) });
 
 /**
  * The page of every pattern of the shared route table (src/shared/routes.ts): the record's
