@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.js';
 import { loggerOptions, logRequests } from '../../src/server/http/logger.js';
@@ -73,7 +73,7 @@ describe('the server log', () => {
           done();
         },
       });
-      const app = Fastify({ logger: { level: 'debug', stream }, disableRequestLogging: true });
+      const app = Fastify({ logger: { level: 'debug', stream }, logController: new LogController({ disableRequestLogging: true }) });
       logRequests(app, { logFormat });
       app.get('/x', async () => 'ok');
       await app.inject({ url: '/x' });
