@@ -20,7 +20,7 @@ async function checkPage(page: Page, name: string) {
 }
 
 test('an educator with a sale reads their analytics; another educator is refused', async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const { api, user: educator } = await createEducator({ firstName: 'Maria', lastName: 'Montessori' });
   await enablePayouts(api, educator);
   const course = await createPaidCourse(api, { title: 'Sketching the city', priceCents: 12000 });
