@@ -182,7 +182,7 @@ describe('headline figures equal the hand-computed values', () => {
   it('agrees to the cent with the payment table', async () => {
     const rows = await queryRows<{ currency: string; net: number }>(
       ctx.app,
-      sql`select currency, sum(amount_cents - fee_cents - refunded_cents)::int as net from payment
+      sql`select currency, sum(amount_cents - fee_cents + fee_refunded_cents - refunded_cents)::int as net from payment
           where educator_id = ${ctx.educator.id} and paid_at >= ${dayFromNow(-29)}::date group by currency order by currency`,
     );
     expect(rows.map((r) => [r.currency, Number(r.net)])).toEqual(result.revenue.map((r) => [r.currency, r.current.net]));
