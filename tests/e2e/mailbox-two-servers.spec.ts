@@ -33,13 +33,16 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Opens `path` and waits until the tab's realtime socket (on the page's own server) said ready. */
-async function openWithSocket(page: Page, path: string) {
+/** Opens `path`, waits until the tab's realtime socket said ready, and gives the socket's host. */
+async function openWithSocket(page: Page, path: string): Promise<string> {
   const ready = page
     .waitForEvent('websocket', (ws) => ws.url().endsWith('/api/realtime'))
-    .then((ws) => ws.waitForEvent('framereceived', (f) => String(f.payload).includes('"ready"')));
+    .then(async (ws) => {
+      await ws.waitForEvent('framereceived', (f) => String(f.payload).includes('"ready"'));
+      return new URL(ws.url()).host;
+    });
   await page.goto(path);
-  await ready;
+  return ready;
 }
 
 /**
@@ -106,9 +109,9 @@ test('Ada on server 1 and Bea on server 2 converse live; Bea’s unread badge fo
     const beaPage = await beaContext.newPage();
 
     // Each tab's pages and socket are served by its own process.
-    await openWithSocket(adaPage, `/mailbox/${bea.id}`);
+    expect(await openWithSocket(adaPage, `/mailbox/${bea.id}`)).toBe(new URL(BASE_URL).host);
     expect(new URL(adaPage.url()).origin).toBe(BASE_URL);
-    await openWithSocket(beaPage, '/mailbox');
+    expect(await openWithSocket(beaPage, '/mailbox')).toBe(new URL(two!.url).host);
     expect(new URL(beaPage.url()).origin).toBe(two!.url);
     await expect(mailboxLink(beaPage)).toHaveAccessibleName('Mailbox');
 
