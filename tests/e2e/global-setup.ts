@@ -1,7 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { OUTPUT, startAppServer } from './app-server';
 import { startOidcProvider } from './oidc-provider';
 import { createRunDatabase } from '../support/run-database';
 
@@ -11,7 +12,6 @@ import { createRunDatabase } from '../support/run-database';
  * returned function is the teardown: it stops both servers and drops the database.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const OUTPUT = path.join(ROOT, '.test-output');
 
 async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> } | null> {
   if (process.env.AGORA_TEST_PGLITE === '1') {
@@ -48,37 +48,6 @@ function ensureWebBuild() {
   if (result.status !== 0) throw new Error('vite build failed');
 }
 
-// Generous: start-up on a busy machine can take minutes; the wait ends as soon as it is healthy or exits.
-async function waitForHealth(url: string, child: ChildProcess, logFile: string, timeoutMs = 5 * 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break;
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const log = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n') : '';
-  throw new Error(
-    `the server did not become healthy at ${url}${child.exitCode !== null ? ` (exited with ${child.exitCode})` : ''}\n${log}`,
-  );
-}
-
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
 export default async function globalSetup() {
   const port = Number(process.env.E2E_PORT);
   const oidcPort = Number(process.env.E2E_OIDC_PORT);
@@ -99,39 +68,20 @@ export default async function globalSetup() {
 
     ensureWebBuild();
 
-    const logFile = path.join(OUTPUT, 'e2e-server.log');
-    const log = createWriteStream(logFile);
-    const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'development',
-        PORT: String(port),
-        HOST: 'localhost',
-        PUBLIC_URL: `http://localhost:${port}`,
-        DATABASE_URL: database?.url ?? '',
-        DATA_DIR: dataDir,
-        SEED_DEMO: 'true',
-        LOG_LEVEL: 'warn',
-        AUTH_RATE_LIMIT: '1000',
-        SMTP_URL: '',
-        GOOGLE_CLIENT_ID: 'agora-e2e',
-        GOOGLE_CLIENT_SECRET: 'agora-e2e-secret',
-        GOOGLE_DISCOVERY_URL: `${oidc.url}/.well-known/openid-configuration`,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const server = await startAppServer({
+      port,
+      databaseUrl: database?.url ?? '',
+      dataDir,
+      oidcUrl: oidc.url,
+      seedDemo: true,
+      logName: 'e2e-server.log',
     });
-    server.stdout!.pipe(log);
-    server.stderr!.pipe(log);
-    const killOnExit = () => server.kill('SIGKILL');
-    process.once('exit', killOnExit);
-    cleanups.push(async () => {
-      process.off('exit', killOnExit);
-      await stopProcess(server);
-      log.end();
-    });
-
-    await waitForHealth(`http://localhost:${port}/api/health`, server, logFile);
+    cleanups.push(server.stop);
+    // For specs that start a second instance on the same database (mailbox-two-servers.spec.ts):
+    // the workers inherit this environment.
+    process.env.E2E_DATABASE_URL = database?.url ?? '';
+    process.env.E2E_DATA_DIR = dataDir;
+    process.env.E2E_OIDC_URL = oidc.url;
     console.log(`  Agora at http://localhost:${port}, OIDC provider at ${oidc.url} (server log: .test-output/e2e-server.log)`);
   } catch (err) {
     await teardown();
