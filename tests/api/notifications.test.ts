@@ -349,6 +349,8 @@ describe('each type fires from its real cause', () => {
       body: 'Bring the spare tuner please',
       link: `/mailbox/${sender.id}`,
     });
+    // The app shell's badge counts the three messages once: as messages, not again as their notification.
+    expect(await app.realtime.unreadCounts(recipient.id)).toMatchObject({ messages: 3, notifications: 0 });
     const jobs = await queryRows<{ run_at: Date }>(
       app,
       sql`select run_at from job where key = ${`unread-message:${recipient.id}:${sender.id}`}`,
@@ -364,6 +366,8 @@ describe('each type fires from its real cause', () => {
     // The thread read in the mailbox before the delay: no email.
     await send('One more thing');
     expect((await post(app, `/api/mailbox/conversations/${sender.id}/read`, {}, { cookie: recipient.cookie })).statusCode).toBe(200);
+    // Reading the conversation reads its "new message" notice too.
+    expect((await notificationsOf(app, recipient)).filter((n) => n.type === 'new_message').map((n) => n.read)).toEqual([true]);
     await runJobsNow(app, 'notification.unread-message');
     expect((await mails(app, recipient.email)).filter((m) => /Hedy/.test(m.subject))).toHaveLength(1);
   });

@@ -46,9 +46,8 @@ async function openWithSocket(page: Page, path: string): Promise<string> {
 }
 
 /**
- * Bea's unread counts as her server (2) reports them, and her badge showing their total live.
- * A new message counts twice until read: once as a message, once as its "new message"
- * notification (the badge is the sum of the counters), so the test reads the figure.
+ * Bea's unread counts as her server (2) reports them, and her badge showing their total live
+ * (the badge sums the counters; a new message counts once, as a message).
  */
 async function badgeFollows(page: Page, server: string, messages: number) {
   let total = -1;

@@ -8,6 +8,8 @@ import { DomainEvents } from '../events/domain-events.js';
 export type MailboxEventMap = {
   /** A message was stored (a retried send with the same clientId announces nothing new). */
   'message.sent': { event: { messageId: string; senderId: string; recipientId: string } };
+  /** A reader's read position in a conversation moved forward (announced once it is stored). */
+  'conversation.read': { event: { readerId: string; otherId: string; upTo: string } };
 };
 
 export type MailboxEvents = DomainEvents<MailboxEventMap>;

@@ -105,6 +105,8 @@ export async function markRead(
   if (!row) return { readUpTo: '0', unread };
   const after = String(row.after);
   if (after !== String(row.before)) {
+    // Listeners (notifications: the "new message" notice of this sender is read too) run before the badge is told.
+    await app.mailboxEvents.announceCommitted(db, 'conversation.read', { readerId: me, otherId, upTo: after });
     await Promise.all([app.realtime.publish(otherId, { type: 'message.read', by: me, upTo: after }), publishUnreadChanged(app, me)]);
   }
   return { readUpTo: after, unread };

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import {
   NOTIFICATION_TYPES,
   type NotificationList,
@@ -23,11 +23,18 @@ function present(row: Row): NotificationView {
 const mine = (userId: string) => and(eq(notification.userId, userId), eq(notification.inApp, true));
 
 /** How many of the user's notifications are unread (the app shell's badge). */
-export async function unreadNotifications(conn: Conn, userId: string): Promise<number> {
+export async function unreadNotifications(conn: Conn, userId: string, options: { besideMessages?: boolean } = {}): Promise<number> {
   const [{ n }] = await conn
     .select({ n: count() })
     .from(notification)
-    .where(and(mine(userId), isNull(notification.readAt)));
+    .where(
+      and(
+        mine(userId),
+        isNull(notification.readAt),
+        // Beside the mailbox's own count (the app shell's badge), a new message is counted once: as a message.
+        options.besideMessages ? ne(notification.type, 'new_message') : undefined,
+      ),
+    );
   return n;
 }
 

@@ -23,7 +23,7 @@ const errors = { 400: errorBody, 401: errorBody, 404: errorBody, 500: errorBody 
 /** /api/notifications/*: the viewer's notifications and preferences; the unsubscribe link of every notification email. */
 export async function notificationRoutes(app: FastifyInstance) {
   subscribeNotifications(app);
-  app.realtime.registerUnreadCounter('notifications', (userId) => unreadNotifications(app.database.db, userId));
+  app.realtime.registerUnreadCounter('notifications', (userId) => unreadNotifications(app.database.db, userId, { besideMessages: true }));
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['notifications'];

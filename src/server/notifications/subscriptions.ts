@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { NotificationType } from '../../shared/notifications-schemas.js';
 import { formatClassTime } from '../../shared/time.js';
 import type { AppServices } from '../app-services.js';
@@ -6,6 +6,7 @@ import { user } from '../db/schema/accounts.js';
 import { club, clubEvent, clubMembership } from '../db/schema/clubs.js';
 import { course, enrolment } from '../db/schema/courses.js';
 import { message } from '../db/schema/mailbox.js';
+import { notification } from '../db/schema/notifications.js';
 import type { Tx } from '../db/transaction.js';
 import { notify, type Notified } from './notify.js';
 import type { NotificationData } from './render.js';
@@ -84,6 +85,22 @@ export function subscribeNotifications(app: AppServices) {
   payments.inTransaction('installment.failed', (tx, e) => send(app, tx, [[e.userId, 'installment_failed', { ...e }]]));
   payments.inTransaction('refund.issued', (tx, e) => send(app, tx, [[e.userId, 'refund_issued', { ...e }]]));
 
+  // Reading the conversation reads its "new message" notice too (the list and the badge agree with the mailbox).
+  app.mailboxEvents.inTransaction('conversation.read', async (tx, e) => {
+    const read = await tx
+      .update(notification)
+      .set({ readAt: new Date() })
+      .where(
+        and(
+          eq(notification.userId, e.readerId),
+          eq(notification.type, 'new_message'),
+          isNull(notification.readAt),
+          sql`${notification.data}->>'senderId' = ${e.otherId}`,
+        ),
+      )
+      .returning({ id: notification.id });
+    if (read.length) return () => app.realtime.publish(e.readerId, { type: 'unread.changed', counter: 'notifications' });
+  });
   app.mailboxEvents.inTransaction('message.sent', async (tx, e) => {
     const senderName = await nameOf(tx, e.senderId);
     const id = Number(e.messageId);
