@@ -78,7 +78,10 @@ test('start a club, find it with a typo, join, RSVP to a full event, waitlist an
   await o.getByLabel('Date').fill(dayFromNow(6));
   await o.getByLabel('Starts at').fill('19:30');
   await o.getByLabel('Ends at').fill('22:00');
-  await o.getByLabel('Time zone').selectOption('Europe/Lisbon');
+  const zone = o.getByRole('combobox', { name: 'Time zone' });
+  await zone.fill('lisbon');
+  await o.getByRole('option', { name: /^Lisbon \(GMT\+[01]\)/ }).click();
+  await expect(zone).toHaveValue(/^Lisbon \(GMT\+[01]\)$/);
   await o.getByLabel('Address').fill('Rua Augusta 10, Lisbon');
   await o.getByLabel('Capacity (optional)').fill('1');
   await o.getByRole('button', { name: 'Create the event' }).click();

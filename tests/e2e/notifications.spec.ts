@@ -62,7 +62,7 @@ test('a notification appears, opens its detail page, and preferences turn its em
     // No reload: the open list hears notification.new over the tab's socket.
     const list = page.getByRole('list', { name: 'Notifications' });
     await expect(list.getByRole('link', { name: "Unread: You're enrolled in Sketching city streets" })).toBeVisible();
-    await expect(page.getByText('1 unread')).toBeVisible();
+    await expect(page.getByText('1 unread', { exact: true })).toBeVisible();
     await checkScreen(page, 'list');
   });
 
