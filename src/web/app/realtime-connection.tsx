@@ -1,15 +1,18 @@
 import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { startRealtimeSocket } from '@web/lib/realtime-socket';
 import { useRealtimeStatus } from '@web/lib/realtime';
 import { api } from '@web/lib/api';
-import { useMe } from '@web/lib/viewer';
+import { meQuery } from '@web/lib/viewer';
 
 /**
  * Starts the tab's realtime socket while someone is signed in, and stops it on sign-out
- * (a different user signing in gets a new socket).
+ * (a different user signing in gets a new socket). It only watches the viewer the page
+ * already asked for (the sign-in guard, a layout): on /login, after signing out, it asks
+ * nothing (GET /api/me would answer 401 there).
  */
 export function RealtimeConnection() {
-  const userId = useMe().data?.id;
+  const userId = useQuery({ ...meQuery, enabled: false }).data?.id;
   useEffect(() => {
     if (!userId) return;
     let stopped = false;

@@ -8,7 +8,7 @@ import { isPublicPath } from '@shared/routes';
 import { meQuery } from '@web/lib/viewer';
 import { VersionBanner } from './version-banner';
 import { RealtimeConnection, ReconnectingIndicator } from './realtime-connection';
-import { queryKeys } from '@web/lib/query-keys';
+import { forgetSignedInQueries, quietSignedInState } from '@web/features/accounts/api/sign-in';
 
 /** Wraps every page: sign-in events from other tabs, 401 handling, deploy detection. */
 export function RootLayout() {
@@ -23,9 +23,13 @@ export function RootLayout() {
     });
     return onSignInEvent((event) => {
       if (event === 'signed-out') {
+        // Quiet first (the session is already gone), then leave; the signed-in queries go
+        // once their screens have (removed while shown, they would refetch and 401).
+        void quietSignedInState(queryClient);
         queryClient.setQueryData(meQuery.queryKey, null);
-        queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me[0] });
-        navigate(paths.login(undefined, 'signed-out'), { replace: true });
+        void Promise.resolve(navigate(paths.login(undefined, 'signed-out'), { replace: true })).then(() =>
+          forgetSignedInQueries(queryClient),
+        );
       } else {
         void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
       }

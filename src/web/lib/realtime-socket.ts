@@ -18,6 +18,17 @@ const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 30_000;
 const SESSION_ENDED = 4401;
 
+/** Stops the tab's socket (if one runs). */
+let stopCurrent: (() => void) | null = null;
+
+/**
+ * Stops the tab's socket now, before its session ends: signing out calls it first, so no
+ * reconnect or refetch runs without a session (each would log a 401).
+ */
+export function stopRealtimeSocket() {
+  stopCurrent?.();
+}
+
 export function startRealtimeSocket(opts: { onSessionEnded?: () => void } = {}): () => void {
   let socket: WebSocket | null = null;
   let stopped = false;
@@ -135,7 +146,8 @@ export function startRealtimeSocket(opts: { onSessionEnded?: () => void } = {}):
   setRealtimeStatus('connecting');
   connect();
 
-  return () => {
+  const stop = () => {
+    if (stopCurrent === stop) stopCurrent = null;
     stopped = true;
     clearInterval(watchdog);
     clearTimeout(retryTimer);
@@ -144,4 +156,7 @@ export function startRealtimeSocket(opts: { onSessionEnded?: () => void } = {}):
     if (socket) drop(socket);
     setRealtimeStatus('idle');
   };
+  stopCurrent?.();
+  stopCurrent = stop;
+  return stop;
 }

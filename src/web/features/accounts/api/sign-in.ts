@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { CurrentUser, SignInBody, SignUpBody } from '@shared/accounts';
 import type { TwoFactorSignInBody } from '@shared/accounts-security-schemas';
 import { api } from '@web/lib/api';
@@ -6,6 +6,7 @@ import { meQuery } from '@web/lib/viewer';
 import { paths } from '@web/lib/paths';
 import { queryKeys } from '@web/lib/query-keys';
 import { broadcastSignIn } from '@web/lib/sign-in-channel';
+import { stopRealtimeSocket } from '@web/lib/realtime-socket';
 
 /** Signing up, in (password or Google) and out, email verification and password reset. */
 export const signUp = (body: SignUpBody) => api<{ email: string }>('/api/accounts/sign-up', { method: 'POST', body });
@@ -31,15 +32,34 @@ export const startGoogleLogin = () =>
     },
   });
 
-/** Signs out here and in every other tab of this browser. */
+/**
+ * Quiets this tab's signed-in state before (or as) its session ends: the realtime socket
+ * stops (no reconnect, no refetch on `unread.changed` or reconnect) and running queries are
+ * cancelled, so nothing asks the API without a session (each 401 logs a console error).
+ */
+export async function quietSignedInState(queryClient: QueryClient) {
+  stopRealtimeSocket();
+  await queryClient.cancelQueries();
+}
+
+/** Removes every cached query but the viewer's; call once no screen shows them (removing a shown query refetches it). */
+export function forgetSignedInQueries(queryClient: QueryClient) {
+  queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me[0] });
+}
+
+/**
+ * Signs out here and in every other tab of this browser. The tab is quieted first, then
+ * the session ends and the page reloads on /login, which drops the whole cache: the
+ * signed-in queries are not removed before (the screens still shown would refetch them).
+ */
 export function useSignOut() {
   const queryClient = useQueryClient();
   return async () => {
+    await quietSignedInState(queryClient);
     try {
       await api('/api/accounts/sign-out', { method: 'POST', allowUnauthorized: true });
     } finally {
       queryClient.setQueryData(meQuery.queryKey, null);
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me[0] });
       broadcastSignIn('signed-out');
       window.location.assign(paths.login());
     }
