@@ -46,6 +46,24 @@ async function waitForHealth(url: string, child: ChildProcess, logFile: string, 
   );
 }
 
+/**
+ * The server listens before it seeds the demo (its payments go through the sandbox over HTTP):
+ * wait until the demo's clubs, seeded last, are on the landing page, so every spec sees the demo.
+ */
+async function waitForDemo(url: string, child: ChildProcess, timeoutMs = 5 * 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && child.exitCode === null) {
+    try {
+      const r = await fetch(`${url}/api/landing`);
+      if (r.ok && ((await r.json()) as { featuredClubs?: unknown[] }).featuredClubs?.length) return;
+    } catch {
+      /* not answering yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the demo data did not appear at ${url}/api/landing`);
+}
+
 function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -94,6 +112,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   };
   try {
     await waitForHealth(`${url}/api/health`, server, logFile);
+    if (opts.seedDemo) await waitForDemo(url, server);
   } catch (err) {
     await stop();
     throw err;
