@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { startRealtimeSocket } from '@web/lib/realtime-socket';
 import { useRealtimeStatus } from '@web/lib/realtime';
 import { api } from '@web/lib/api';
@@ -8,17 +8,23 @@ import { useMe } from '@web/lib/viewer';
  * Starts the tab's realtime socket while someone is signed in, and stops it on sign-out
  * (a different user signing in gets a new socket).
  */
-export function RealtimeConnection() {
+export function RealtimeConnection({ onSignedOut }: { onSignedOut: () => void }) {
   const userId = useMe().data?.id;
+  const onSignedOutRef = useRef(onSignedOut);
+  useEffect(() => {
+    onSignedOutRef.current = onSignedOut;
+  }, [onSignedOut]);
   useEffect(() => {
     if (!userId) return;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stop = startRealtimeSocket({
-      // The server closed the socket because this session ended (signed out elsewhere, a
-      // revoked device, expired). Unless this tab signed out itself (then the effect is
+      // The server closed the socket because this session ended. This browser signed out (in
+      // another tab): "You have been signed out", like the sign-in channel says. Otherwise
+      // (expired, a revoked device) and unless this tab signed out itself (then the effect is
       // cleaned up first), one request shows the app's usual 401 path: /login, with why.
-      onSessionEnded: () => {
+      onSessionEnded: (why) => {
+        if (why === 'signed-out') return onSignedOutRef.current();
         timer = setTimeout(() => {
           if (!stopped) api('/api/me').catch(() => {});
         }, 1000);

@@ -1,11 +1,11 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { setUnauthorizedHandler } from '@web/lib/api';
 import { onSignInEvent } from '@web/lib/sign-in-channel';
 import { paths } from '@web/lib/paths';
 import { isPublicPath } from '@shared/routes';
-import { meQuery } from '@web/lib/viewer';
+import { meQuery, useMe } from '@web/lib/viewer';
 import { VersionBanner } from './version-banner';
 import { RealtimeConnection, ReconnectingIndicator } from './realtime-connection';
 import { queryKeys } from '@web/lib/query-keys';
@@ -14,23 +14,33 @@ import { queryKeys } from '@web/lib/query-keys';
 export function RootLayout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  // Set once this browser signed out, until someone signs in again: the page's queries still
+  // in flight then answer 401, which must not turn "signed out" into "session expired".
+  const signedOutHere = useRef(false);
+  const meId = useMe().data?.id;
+  useEffect(() => {
+    if (meId) signedOutHere.current = false;
+  }, [meId]);
+  // This browser signed out (another tab said so, or the server closed our socket as signed out).
+  const signedOut = useCallback(() => {
+    signedOutHere.current = true;
+    queryClient.setQueryData(meQuery.queryKey, null);
+    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me[0] });
+    navigate(paths.login(undefined, 'signed-out'), { replace: true });
+  }, [navigate, queryClient]);
 
   useEffect(() => {
     setUnauthorizedHandler(() => {
       queryClient.setQueryData(meQuery.queryKey, null);
+      if (signedOutHere.current) return;
       const here = window.location.pathname + window.location.search;
       if (!isPublicPath(window.location.pathname)) navigate(paths.login(here, 'session-expired'), { replace: true });
     });
     return onSignInEvent((event) => {
-      if (event === 'signed-out') {
-        queryClient.setQueryData(meQuery.queryKey, null);
-        queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me[0] });
-        navigate(paths.login(undefined, 'signed-out'), { replace: true });
-      } else {
-        void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
-      }
+      if (event === 'signed-out') signedOut();
+      else void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
     });
-  }, [navigate, queryClient]);
+  }, [navigate, queryClient, signedOut]);
 
   return (
     <>
@@ -42,7 +52,7 @@ export function RootLayout() {
       </a>
       <Outlet />
       <VersionBanner />
-      <RealtimeConnection />
+      <RealtimeConnection onSignedOut={signedOut} />
       <ReconnectingIndicator />
       <ScrollRestoration />
     </>
