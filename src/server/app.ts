@@ -321,26 +321,31 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
       sameOrigin,
       authenticate: async (cookie) => {
         const viewer = await viewerFromCookie(cookie);
-        return viewer && { userId: viewer.user.id };
+        return viewer && { userId: viewer.user.id, sessionId: viewer.signInSessionId };
       },
     }),
   );
   // A user's open sockets close promptly when their sessions end (this process or another):
   // the routes that end sessions ask every process to re-check that user's sockets.
-  const endsSessionsOf = new WeakMap<FastifyRequest, string>();
+  const endsSessionsOf = new WeakMap<FastifyRequest, { userId: string; signedOutSessionId?: string }>();
   app.addHook('onRequest', async (request) => {
     const route = request.routeOptions.url ?? '';
     if (SAFE_METHODS.has(request.method)) return;
     if (ENDS_OWN_SESSIONS.has(route)) {
       const viewer = await viewerFromCookie(request.headers.cookie).catch(() => null);
-      if (viewer) endsSessionsOf.set(request, viewer.user.id);
+      // A sign-out ends the caller's own session: its browser's sockets are told "signed out",
+      // not "expired" (every tab of that browser shares the session).
+      if (viewer)
+        endsSessionsOf.set(request, { userId: viewer.user.id, ...(route === SIGN_OUT && { signedOutSessionId: viewer.signInSessionId }) });
     }
   });
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 400) return;
     const route = request.routeOptions.url ?? '';
-    const userId = ENDS_USER_SESSIONS.has(route) ? (request.params as { userId?: string }).userId : endsSessionsOf.get(request);
-    if (userId) await realtime.recheckSessions(userId);
+    const ended: { userId?: string; signedOutSessionId?: string } | undefined = ENDS_USER_SESSIONS.has(route)
+      ? { userId: (request.params as { userId?: string }).userId }
+      : endsSessionsOf.get(request);
+    if (ended?.userId) await realtime.recheckSessions(ended.userId, ended.signedOutSessionId);
   });
 
   // Course page views (analytics/page-views.ts): counted after the answer is sent, flushed in batches.
@@ -388,9 +393,11 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const REALTIME_ROUTE = '/api/realtime';
+/** Signing out ends the caller's own session: its sockets close as "signed out" (ADR 0023). */
+const SIGN_OUT = '/api/accounts/sign-out';
 /** Routes that end some of the caller's sessions: their sockets are re-checked after. */
 const ENDS_OWN_SESSIONS = new Set([
-  '/api/accounts/sign-out',
+  SIGN_OUT,
   '/api/accounts/sessions/:signInSessionId',
   '/api/accounts/sessions/revoke-others',
   '/api/accounts/sessions/revoke-all',

@@ -107,6 +107,8 @@ describe('realtime socket', () => {
     const out = await post(ctx.app, '/api/accounts/sign-out', undefined, { cookie: ada.cookie });
     expect(out.statusCode).toBe(200);
     expect(await tab.closed).toBe(4401);
+    // Its own browser signed out: the tab says "signed out", not "expired".
+    expect(await tab.closeReason).toBe('signed-out');
 
     // Two devices: the second signs the first out from its device list.
     const { signIn } = await import('../support/factories.js');
@@ -120,6 +122,7 @@ describe('realtime socket', () => {
     const phoneSession = sessions.find((s) => !s.current)!;
     expect((await del(ctx.app, `/api/accounts/sessions/${phoneSession.id}`, { cookie: laptop })).statusCode).toBeLessThan(300);
     expect(await phoneTab.closed).toBe(4401);
+    expect(await phoneTab.closeReason).toBe('session-ended');
     expect(laptopTab.ws.readyState).toBe(laptopTab.ws.OPEN);
     laptopTab.close();
   });
@@ -132,6 +135,7 @@ describe('realtime socket', () => {
     await ctx.app.database.db.execute(sql`update session set expires_at = now() - interval '1 second' where user_id = ${ada.id}`);
     await ctx.app.realtimeSockets.heartbeat();
     expect(await tab.closed).toBe(4401);
+    expect(await tab.closeReason).toBe('session-ended');
   });
 
   it('runs on PostgreSQL LISTEN/NOTIFY when the run has PostgreSQL', () => {

@@ -12,6 +12,8 @@ export interface TestSocket {
   next(match: (m: { type: string; [k: string]: unknown }) => boolean, ceilingMs?: number): Promise<{ type: string; [k: string]: unknown }>;
   /** Resolves with the close code. */
   closed: Promise<number>;
+  /** Resolves with the close reason ('' when none). */
+  closeReason: Promise<string>;
   send(message: unknown): void;
   close(): void;
 }
@@ -30,7 +32,11 @@ export function openSocket(base: string, opts: { cookie?: string; origin?: strin
     match: (m: TestSocket['received'][number]) => boolean;
     resolve: (m: TestSocket['received'][number]) => void;
   }>();
-  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+  const closedWith = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString('utf8') })),
+  );
+  const closed = closedWith.then((c) => c.code);
+  const closeReason = closedWith.then((c) => c.reason);
   ws.on('message', (data) => {
     const message = JSON.parse(String(data)) as TestSocket['received'][number];
     received.push(message);
@@ -45,6 +51,7 @@ export function openSocket(base: string, opts: { cookie?: string; origin?: strin
     ws,
     received,
     closed,
+    closeReason,
     next(match, ceilingMs = 10_000) {
       const seen = received.find(match);
       if (seen) return Promise.resolve(seen);

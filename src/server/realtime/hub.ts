@@ -22,7 +22,7 @@ export interface RealtimeEvent {
 export type ClientMessageHandler = (userId: string, message: Record<string, unknown>) => Promise<void> | void;
 
 /** What the socket layer hears besides events: a user's sessions to re-check, or "resync everyone". */
-export type RealtimeControl = { kind: 'recheck'; userId: string } | { kind: 'resync' };
+export type RealtimeControl = { kind: 'recheck'; userId: string; signedOutSessionId?: string } | { kind: 'resync' };
 
 export interface Realtime {
   /** Pushes `event` to every open socket of `userId`, on every app process. Never throws. */
@@ -46,8 +46,10 @@ export interface Realtime {
   /**
    * Asks every process to re-check the sessions of `userId`'s open sockets now (after a
    * sign-out, a revoked device, a ban): a socket whose session ended is closed. Never throws.
+   * `signedOutSessionId`: the session its own browser just signed out of; that session's
+   * sockets are closed as "signed out", every other ended one as "session ended" (ADR 0023).
    */
-  recheckSessions(userId: string): Promise<void>;
+  recheckSessions(userId: string, signedOutSessionId?: string): Promise<void>;
   /** The socket layer's control channel (recheck, resync after the fan-out reconnected). */
   onControl(listener: (control: RealtimeControl) => void): () => void;
 }
@@ -62,8 +64,8 @@ interface Logger {
 
 const silent: Logger = { warn() {}, error() {} };
 
-/** The wire format between processes: ids only ({ u: user, e: event } or { u, c: 'recheck' }). */
-type Envelope = { u: string; e: RealtimeEvent } | { u: string; c: 'recheck' };
+/** The wire format between processes: ids only ({ u: user, e: event } or { u, c: 'recheck', s?: signed-out session }). */
+type Envelope = { u: string; e: RealtimeEvent } | { u: string; c: 'recheck'; s?: string };
 
 /**
  * Realtime over a fan-out: `publish` hands `{u, e}` to the fan-out (pg_notify), and every
@@ -88,7 +90,9 @@ export function createRealtime(opts: { fanOut?: FanOut; log?: Logger } = {}): Re
   };
 
   const deliver = (envelope: Envelope) => {
-    if ('c' in envelope) return control({ kind: 'recheck', userId: envelope.u });
+    if ('c' in envelope) {
+      return control({ kind: 'recheck', userId: envelope.u, ...(typeof envelope.s === 'string' && { signedOutSessionId: envelope.s }) });
+    }
     for (const listener of listeners.get(envelope.u) ?? []) {
       try {
         listener(envelope.e);
@@ -142,8 +146,8 @@ export function createRealtime(opts: { fanOut?: FanOut; log?: Logger } = {}): Re
     publish(userId, event) {
       return send({ u: userId, e: event });
     },
-    recheckSessions(userId) {
-      return send({ u: userId, c: 'recheck' });
+    recheckSessions(userId, signedOutSessionId) {
+      return send({ u: userId, c: 'recheck', ...(signedOutSessionId && { s: signedOutSessionId }) });
     },
     onClientMessage(type, handler) {
       handlers.set(type, handler);

@@ -12,7 +12,9 @@ import type { Realtime } from './hub.js';
  *   text the browser can see (its watchdog reconnects when they stop). A socket that did
  *   not answer the previous ping is cut.
  * - The session is re-checked at every heartbeat, and at once when the composition says a
- *   user's sessions changed (sign-out, a revoked device): ended -> close code 4401.
+ *   user's sessions changed (sign-out, a revoked device): ended -> close code 4401, with
+ *   the reason `signed-out` when its own browser signed out of that session, else
+ *   `session-ended` (revoked from elsewhere, expired, banned), so the tab tells the truth.
  * - Client messages are JSON `{type, ...}` up to 4 KiB, at most ~10 a second per socket
  *   (bursts of 20), handed to the handler registered for their type; unknown types are ignored.
  *
@@ -22,6 +24,9 @@ import type { Realtime } from './hub.js';
 export const HEARTBEAT_MS = 25_000;
 /** Close code for "your session ended": the client stops and does not reconnect. */
 export const SESSION_ENDED = 4401;
+/** The close reasons that go with SESSION_ENDED (the web client maps them to /login's reason). */
+export const CLOSE_SIGNED_OUT = 'signed-out';
+export const CLOSE_SESSION_ENDED = 'session-ended';
 const MAX_MESSAGE_BYTES = 4096;
 const BURST = 20;
 const PER_SECOND = 10;
@@ -32,7 +37,7 @@ const TYPE = /^[a-z][a-z0-9._-]{0,63}$/i;
 export interface RealtimeSocketOptions {
   realtime: Realtime;
   /** Who the Cookie header signs in (one query), or null. */
-  authenticate(cookieHeader: string | undefined): Promise<{ userId: string } | null>;
+  authenticate(cookieHeader: string | undefined): Promise<{ userId: string; sessionId: string } | null>;
   /** The same origin rule as every state-changing request (app.ts). */
   sameOrigin(request: FastifyRequest): boolean;
   heartbeatMs?: number;
@@ -41,6 +46,7 @@ export interface RealtimeSocketOptions {
 interface Connection {
   socket: WebSocket;
   userId: string;
+  sessionId: string;
   cookie: string | undefined;
   alive: boolean;
   tokens: number;
@@ -67,18 +73,20 @@ export async function installRealtimeSockets(app: FastifyInstance, opts: Realtim
   };
 
   /** Closes the sockets (of one user, or all) whose session no longer signs them in. */
-  const recheck = async (conns: Connection[]) => {
+  const recheck = async (conns: Connection[], signedOutSessionId?: string) => {
     for (let i = 0; i < conns.length; i += 20) {
       await Promise.all(
         conns.slice(i, i + 20).map(async (conn) => {
           if (conn.socket.readyState !== conn.socket.OPEN) return;
-          let who: { userId: string } | null;
+          let who: { userId: string; sessionId: string } | null;
           try {
             who = await opts.authenticate(conn.cookie);
           } catch {
             return; // the database is unreachable: keep the socket, check again next beat
           }
-          if (who?.userId !== conn.userId) conn.socket.close(SESSION_ENDED, 'Session ended');
+          if (who?.userId === conn.userId) return;
+          const signedOut = !!signedOutSessionId && conn.sessionId === signedOutSessionId;
+          conn.socket.close(SESSION_ENDED, signedOut ? CLOSE_SIGNED_OUT : CLOSE_SESSION_ENDED);
         }),
       );
     }
@@ -106,7 +114,7 @@ export async function installRealtimeSockets(app: FastifyInstance, opts: Realtim
     if (control.kind === 'resync') {
       for (const conn of all()) send(conn, '{"type":"resync"}');
     } else {
-      void recheck([...(byUser.get(control.userId) ?? [])]);
+      void recheck([...(byUser.get(control.userId) ?? [])], control.signedOutSessionId);
     }
   });
   app.addHook('onClose', async () => {
@@ -146,16 +154,17 @@ export async function installRealtimeSockets(app: FastifyInstance, opts: Realtim
       if (!opts.sameOrigin(request)) throw new AppError(403, 'bad_origin', 'This request came from another site and was refused');
       const who = await opts.authenticate(request.headers.cookie);
       if (!who) throw AppError.unauthorized();
-      (request as FastifyRequest & { realtimeUserId?: string }).realtimeUserId = who.userId;
+      (request as FastifyRequest & { realtimeWho?: typeof who }).realtimeWho = who;
     },
     handler: async () => {
       throw new AppError(426, 'upgrade_required', 'This address is a WebSocket: connect with a WebSocket client');
     },
     wsHandler: (socket, request) => {
-      const userId = (request as FastifyRequest & { realtimeUserId?: string }).realtimeUserId!;
+      const { userId, sessionId } = (request as FastifyRequest & { realtimeWho?: { userId: string; sessionId: string } }).realtimeWho!;
       const conn: Connection = {
         socket,
         userId,
+        sessionId,
         cookie: request.headers.cookie,
         alive: true,
         tokens: BURST,

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { startRealtimeSocket } from '@web/lib/realtime-socket';
 import { useRealtimeStatus } from '@web/lib/realtime';
@@ -11,17 +11,23 @@ import { meQuery } from '@web/lib/viewer';
  * already asked for (the sign-in guard, a layout): on /login, after signing out, it asks
  * nothing (GET /api/me would answer 401 there).
  */
-export function RealtimeConnection() {
+export function RealtimeConnection({ onSignedOut }: { onSignedOut: () => void }) {
   const userId = useQuery({ ...meQuery, enabled: false }).data?.id;
+  const onSignedOutRef = useRef(onSignedOut);
+  useEffect(() => {
+    onSignedOutRef.current = onSignedOut;
+  }, [onSignedOut]);
   useEffect(() => {
     if (!userId) return;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stop = startRealtimeSocket({
-      // The server closed the socket because this session ended (signed out elsewhere, a
-      // revoked device, expired). Unless this tab signed out itself (then the effect is
+      // The server closed the socket because this session ended. This browser signed out (in
+      // another tab): "You have been signed out", like the sign-in channel says. Otherwise
+      // (expired, a revoked device) and unless this tab signed out itself (then the effect is
       // cleaned up first), one request shows the app's usual 401 path: /login, with why.
-      onSessionEnded: () => {
+      onSessionEnded: (why) => {
+        if (why === 'signed-out') return onSignedOutRef.current();
         timer = setTimeout(() => {
           if (!stopped) api('/api/me').catch(() => {});
         }, 1000);

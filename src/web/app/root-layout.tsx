@@ -1,6 +1,6 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { setUnauthorizedHandler } from '@web/lib/api';
 import { onSignInEvent } from '@web/lib/sign-in-channel';
 import { paths } from '@web/lib/paths';
@@ -14,27 +14,35 @@ import { forgetSignedInQueries, quietSignedInState } from '@web/features/account
 export function RootLayout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  // Set once this browser signed out, until someone signs in again: the page's queries still
+  // in flight then answer 401, which must not turn "signed out" into "session expired".
+  const signedOutHere = useRef(false);
+  const meId = useQuery({ ...meQuery, enabled: false }).data?.id;
+  useEffect(() => {
+    if (meId) signedOutHere.current = false;
+  }, [meId]);
+  // This browser signed out (another tab said so, or the server closed our socket as signed out).
+  const signedOut = useCallback(() => {
+    signedOutHere.current = true;
+    // Quiet first (the session is already gone), then leave; the signed-in queries go once
+    // their screens have (removed while shown, they would refetch and 401).
+    void quietSignedInState(queryClient);
+    queryClient.setQueryData(meQuery.queryKey, null);
+    void Promise.resolve(navigate(paths.login(undefined, 'signed-out'), { replace: true })).then(() => forgetSignedInQueries(queryClient));
+  }, [navigate, queryClient]);
 
   useEffect(() => {
     setUnauthorizedHandler(() => {
       queryClient.setQueryData(meQuery.queryKey, null);
+      if (signedOutHere.current) return;
       const here = window.location.pathname + window.location.search;
       if (!isPublicPath(window.location.pathname)) navigate(paths.login(here, 'session-expired'), { replace: true });
     });
     return onSignInEvent((event) => {
-      if (event === 'signed-out') {
-        // Quiet first (the session is already gone), then leave; the signed-in queries go
-        // once their screens have (removed while shown, they would refetch and 401).
-        void quietSignedInState(queryClient);
-        queryClient.setQueryData(meQuery.queryKey, null);
-        void Promise.resolve(navigate(paths.login(undefined, 'signed-out'), { replace: true })).then(() =>
-          forgetSignedInQueries(queryClient),
-        );
-      } else {
-        void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
-      }
+      if (event === 'signed-out') signedOut();
+      else void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
     });
-  }, [navigate, queryClient]);
+  }, [navigate, queryClient, signedOut]);
 
   return (
     <>
@@ -46,7 +54,7 @@ export function RootLayout() {
       </a>
       <Outlet />
       <VersionBanner />
-      <RealtimeConnection />
+      <RealtimeConnection onSignedOut={signedOut} />
       <ReconnectingIndicator />
       <ScrollRestoration />
     </>

@@ -10,7 +10,9 @@ import { dispatchRealtimeEvent, dispatchRealtimeReconnect, setRealtimeSender, se
  *   at once when the browser comes back online (and dropped at once when it goes offline).
  * - After every reconnect, and when the server says `resync` (its fan-out missed some
  *   events), screens are told to refetch what they missed (useRealtimeReconnect).
- * - Close code 4401 (the session ended): it stops and calls `onSessionEnded`.
+ * - Close code 4401 (the session ended): it stops and calls `onSessionEnded` with why: the
+ *   close reason `signed-out` (this browser signed out, in some tab) or else `session-ended`
+ *   (expired, or revoked from elsewhere).
  */
 export const CONNECT_TIMEOUT_MS = 10_000;
 export const HEARTBEAT_MS = 25_000;
@@ -29,7 +31,10 @@ export function stopRealtimeSocket() {
   stopCurrent?.();
 }
 
-export function startRealtimeSocket(opts: { onSessionEnded?: () => void } = {}): () => void {
+/** Why the server ended the socket's session. */
+export type SessionEndReason = 'signed-out' | 'session-ended';
+
+export function startRealtimeSocket(opts: { onSessionEnded?: (why: SessionEndReason) => void } = {}): () => void {
   let socket: WebSocket | null = null;
   let stopped = false;
   let attempt = 0;
@@ -111,7 +116,7 @@ export function startRealtimeSocket(opts: { onSessionEnded?: () => void } = {}):
       if (e.code === SESSION_ENDED) {
         stopped = true;
         setRealtimeStatus('idle');
-        opts.onSessionEnded?.();
+        opts.onSessionEnded?.(e.reason === 'signed-out' ? 'signed-out' : 'session-ended');
         return;
       }
       retry();
