@@ -7,7 +7,11 @@
  * transaction, like scripts/seed-courses.ts (which calls it).
  */
 import { randomBytes } from 'node:crypto';
-import type { SqlRunner } from './seed-courses.js';
+
+/** Runs SQL (the scale seed's runner: a pg client or PGlite); declared here so this file imports nothing of seed-courses. */
+interface SqlRunner {
+  query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
 
 export interface BigEducatorOptions {
   /** The educator (an existing user; becomes an educator if not one yet). */
