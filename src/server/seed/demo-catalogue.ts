@@ -16,6 +16,7 @@ import { verifyCheckout } from '../payments/verify-checkout.js';
 import { DEMO_COURSES, DEMO_EDUCATORS, DEMO_LEARNERS, REVIEW_TEXTS, learnerEmail, type DemoCourse } from './demo-catalogue-data.js';
 import { DEMO_PASSWORD, DEMO_USERS } from './demo-users.js';
 import { seedDemoPayments } from './demo-payments.js';
+import { demoViewer } from './demo-viewer.js';
 
 const DAY = 86_400_000;
 const GRACE = 'grace@agora.local';
@@ -396,23 +397,7 @@ export async function seedDemoCatalogue(app: FastifyInstance): Promise<{ created
 
 async function viewerFor(app: FastifyInstance, userId: string): Promise<Viewer> {
   const [u] = await app.database.db.select().from(user).where(eq(user.id, userId)).limit(1);
-  return {
-    signInSessionId: 'demo-seed',
-    signInSessionUpdatedAt: new Date(),
-    user: {
-      id: u.id,
-      email: u.email,
-      firstName: u.firstName,
-      lastName: u.lastName,
-      city: u.city,
-      stripeCustomerId: u.stripeCustomerId,
-      image: u.image,
-      verified: true,
-      createdAt: u.createdAt,
-      lastSignInAt: null,
-    },
-    educator: null,
-  };
+  return demoViewer(u);
 }
 
 /** Who buys which of Grace's courses, how, and who then drops (a refund). */

@@ -9,6 +9,7 @@ import { joinClub } from '../clubs/membership.js';
 import { createEvents } from '../clubs/manage-events.js';
 import { rsvpEvent } from '../clubs/rsvp-event.js';
 import { DEMO_USERS } from './demo-users.js';
+import { demoViewer } from './demo-viewer.js';
 
 const DAY = 86400_000;
 
@@ -38,24 +39,7 @@ export async function createDemoClubs(app: FastifyInstance): Promise<void> {
     );
   const as = (email: string): Viewer | null => {
     const u = rows.find((r) => r.email === email);
-    if (!u) return null;
-    return {
-      signInSessionId: 'demo-seed',
-      signInSessionUpdatedAt: new Date(),
-      user: {
-        id: u.id,
-        email: u.email,
-        firstName: u.firstName,
-        lastName: u.lastName,
-        city: u.city,
-        stripeCustomerId: u.stripeCustomerId,
-        image: u.image,
-        verified: true,
-        createdAt: u.createdAt,
-        lastSignInAt: null,
-      },
-      educator: null,
-    } as unknown as Viewer;
+    return u ? demoViewer(u) : null;
   };
   const ada = as('ada@agora.local');
   const grace = as('grace@agora.local');
