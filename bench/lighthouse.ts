@@ -16,7 +16,7 @@
  * Nothing is fetched beyond localhost: Chromium runs with background networking off, and
  * every page, font and image is served by this server.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +28,7 @@ import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
 import { envInt, runMain } from './lib/cli.js';
 import { createBenchDatabase } from './lib/database.js';
 import { writeResults, table } from './lib/report.js';
-import { freePort, signIn, startServer, type RunningServer } from './lib/server.js';
+import { signIn, startBenchServer, type RunningServer } from './lib/server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const LABEL = process.env.LIGHTHOUSE_LABEL || 'latest';
@@ -139,24 +139,11 @@ async function main() {
   }
 
   const database = await createBenchDatabase();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'agora-lighthouse-'));
-  onCleanup(`remove ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
-  const port = await freePort();
-  const server = await startServer({
+  const server = await startBenchServer({
+    name: 'lighthouse',
     root: ROOT,
-    port,
-    env: {
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: `http://localhost:${port}`,
-      DATABASE_URL: database.kind === 'postgres' ? database.url : '',
-      DATA_DIR: dataDir,
-      SEED_DEMO: 'true',
-      LOG_LEVEL: 'warn',
-      GOOGLE_CLIENT_ID: '',
-      GOOGLE_CLIENT_SECRET: '',
-    },
+    databaseUrl: database.kind === 'postgres' ? database.url : '',
+    env: { BENCH_ROUTES: 'false', GOOGLE_CLIENT_ID: '', GOOGLE_CLIENT_SECRET: '' },
   });
   console.log(`Server: pid ${server.pid} at ${server.baseUrl} (${database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'})`);
   const session = await signIn(server, LEARNER, DEMO_PASSWORD);

@@ -15,18 +15,18 @@
  * any answer was not 2xx. Results in bench/results/mailbox-latest.json.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { DEMO_PASSWORD, DEMO_USERS } from '../src/server/seed/demo-users.js';
-import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
+import { cleanup, cleanupOnSignals } from './lib/cleanup.js';
 import { envInt, runMain } from './lib/cli.js';
 import { createBenchDatabase } from './lib/database.js';
 import { table, writeResults } from './lib/report.js';
-import { freePort, signIn, startServer, type Session } from './lib/server.js';
+import { signIn, startBenchServer, type Session } from './lib/server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench/results/mailbox-latest.json');
@@ -53,22 +53,11 @@ async function main() {
   console.log(`Agora mailbox bench — ${new Date().toISOString()}, ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(2)}\n`);
   const database = await createBenchDatabase();
   if (database.kind !== 'postgres') throw new Error(`the mailbox bench needs PostgreSQL (${database.reason})`);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'agora-bench-mailbox-'));
-  onCleanup(`remove ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
-  const port = await freePort();
-  const server = await startServer({
+  const server = await startBenchServer({
+    name: 'mailbox',
     root: ROOT,
-    port,
+    databaseUrl: database.url,
     env: {
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: `http://localhost:${port}`,
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      BENCH_ROUTES: 'true',
-      SEED_DEMO: 'true',
-      LOG_LEVEL: 'warn',
       MAILBOX_SEND_LIMIT: '1000000',
     },
   });

@@ -22,7 +22,7 @@
  * REALTIME_BENCH_SECONDS and REALTIME_BENCH_STEPS ("500,1000"; "" for none) override.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -32,7 +32,7 @@ import WebSocket from 'ws';
 import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
 import { envInt, runMain } from './lib/cli.js';
 import { createBenchDatabase } from './lib/database.js';
-import { freePort, startServer, type RunningServer } from './lib/server.js';
+import { startBenchServer, type RunningServer } from './lib/server.js';
 import { table, writeResults } from './lib/report.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -101,24 +101,11 @@ async function main() {
 
   const servers: RunningServer[] = [];
   const start = async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'agora-bench-realtime-'));
-    onCleanup(`remove ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
-    const port = await freePort();
-    const server = await startServer({
+    const server = await startBenchServer({
+      name: 'realtime',
       root: ROOT,
-      port,
-      env: {
-        NODE_ENV: 'development',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        PUBLIC_URL: `http://localhost:${port}`,
-        DATABASE_URL: database.url,
-        DATA_DIR: dataDir,
-        AUTH_SECRET,
-        BENCH_ROUTES: 'true',
-        SEED_DEMO: 'false',
-        LOG_LEVEL: 'warn',
-      },
+      databaseUrl: database.url,
+      env: { AUTH_SECRET, SEED_DEMO: 'false' },
     });
     console.log(`Server ${servers.length + 1}: pid ${server.pid} at ${server.baseUrl}`);
     servers.push(server);

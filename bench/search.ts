@@ -19,7 +19,7 @@
  * BENCH_CONNECTIONS, BENCH_ROUNDS, SEARCH_BENCH_SECONDS, SEARCH_BENCH_WARMUP_SECONDS,
  * SEARCH_BENCH_SMALL / SEARCH_BENCH_LARGE (course counts) override the defaults.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +32,7 @@ import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
 import { envInt, runMain } from './lib/cli.js';
 import { createBenchDatabase } from './lib/database.js';
 import { measure, type LoadSettings, type Target, type TargetResult } from './lib/load.js';
-import { freePort, signIn, startServer } from './lib/server.js';
+import { signIn, startBenchServer } from './lib/server.js';
 import { table, writeResults } from './lib/report.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -120,25 +120,7 @@ async function main() {
   const database = await createBenchDatabase();
   if (database.kind !== 'postgres') throw new Error(`the search bench needs PostgreSQL: ${database.reason}`);
   console.log(`Database: PostgreSQL, fresh database ${database.name} (dropped at the end)`);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'agora-bench-search-'));
-  onCleanup(`remove ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
-
-  const port = await freePort();
-  const server = await startServer({
-    root: ROOT,
-    port,
-    env: {
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: `http://localhost:${port}`,
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      BENCH_ROUTES: 'true',
-      SEED_DEMO: 'true',
-      LOG_LEVEL: 'warn',
-    },
-  });
+  const server = await startBenchServer({ name: 'search', root: ROOT, databaseUrl: database.url });
   console.log(`Server: pid ${server.pid} at ${server.baseUrl}`);
   const session = await signIn(server, DEMO_USERS[0].email, DEMO_PASSWORD);
 

@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createServer } from 'node:net';
 import { onCleanup } from './cleanup.js';
 
@@ -95,4 +98,35 @@ export async function signIn(server: RunningServer, email: string, password: str
   const body = (await me.json()) as { id?: string; email?: string };
   if (!body.id || body.email !== email) throw new Error(`GET /api/me returned an unexpected user: ${JSON.stringify(body)}`);
   return { cookie, userId: body.id };
+}
+
+/**
+ * A bench server on a fresh port with its own data directory (removed at the end), talking
+ * to the bench's database: the environment every bench starts the app with, plus `env`.
+ */
+export async function startBenchServer(opts: {
+  name: string;
+  root: string;
+  databaseUrl: string;
+  env?: Record<string, string>;
+}): Promise<RunningServer> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `agora-bench-${opts.name}-`));
+  onCleanup(`remove ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
+  const port = await freePort();
+  return startServer({
+    root: opts.root,
+    port,
+    env: {
+      NODE_ENV: 'development',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://localhost:${port}`,
+      DATABASE_URL: opts.databaseUrl,
+      DATA_DIR: dataDir,
+      BENCH_ROUTES: 'true',
+      SEED_DEMO: 'true',
+      LOG_LEVEL: 'warn',
+      ...opts.env,
+    },
+  });
 }
