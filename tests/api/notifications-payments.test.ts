@@ -37,9 +37,16 @@ describe('payments notify', () => {
       'receipt notification',
     );
     expect(receipt).toMatchObject({ title: "You're enrolled in Ceramics at the wheel", link: `/course/${courseId}`, read: false });
-    const [mail] = await queryRows<{ subject: string; headers: Record<string, string> }>(
-      app,
-      sql`select subject, headers from email_outbox where "to" = ${learner.email} and subject like 'You''re enrolled%'`,
+    // The email goes out through a background job after the notification: wait for it.
+    const mail = await waitFor(
+      async () =>
+        (
+          await queryRows<{ subject: string; headers: Record<string, string> }>(
+            app,
+            sql`select subject, headers from email_outbox where "to" = ${learner.email} and subject like 'You''re enrolled%'`,
+          )
+        )[0],
+      'receipt email',
     );
     expect(mail.subject).toBe("You're enrolled in Ceramics at the wheel");
     expect(mail.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
