@@ -41,6 +41,7 @@ import { landingRoutes } from './system/landing-routes.js';
 import { contactRoutes } from './contact/routes.js';
 import { subscribeContactErasure } from './contact/erasure.js';
 import { subscribeClubErasure } from './clubs/erasure.js';
+import { subscribeCourseErasure } from './courses/erasure.js';
 import { subscribeMailboxErasure } from './mailbox/erasure.js';
 import { subscribeNotificationErasure } from './notifications/erasure.js';
 import { devRoutes } from './dev/routes.js';
@@ -375,6 +376,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   await app.register(clubRoutes);
   // Erasing an account reaches every domain holding its rows, inside the erasing
   // transaction (ADR 0024). Notifications last: what the others announce to the erased user goes too.
+  subscribeCourseErasure(app);
   subscribeMailboxErasure(app);
   subscribeClubErasure(app);
   subscribeContactErasure(app);

@@ -5,6 +5,7 @@ import { buildTestApp, type TestApp } from '../support/app.js';
 import { count, makeClub, makeEvents, join, rows } from '../support/clubs.js';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
 import { call, get, post, randomIp } from '../support/http.js';
+import { enrol, makeEducator, makePublishedCourse } from '../support/courses.js';
 
 /**
  * Deleting an account reaches every domain holding its rows, in the deleting transaction
@@ -73,6 +74,14 @@ describe('deleting an account erases its rows in every domain', () => {
     await app.database.db.execute(
       sql`insert into contact_message (name, email, topic, message, user_id) values ('Gone', ${gone.email}, 'question', 'A question', ${gone.id})`,
     );
+    // Courses: gone holds the one seat of a free session, a learner waits; gone has a calendar feed.
+    const teacher = await makeEducator(app);
+    const free = await makePublishedCourse(app, teacher, { course: { priceCents: 0, title: 'Erasure seats' }, session: { capacity: 1 } });
+    expect((await enrol(app, gone, free.courseId, free.sessionId)).json().enrolment.status).toBe('active');
+    const next = await user('Nell');
+    expect((await enrol(app, next, free.courseId, free.sessionId)).json().enrolment.status).toBe('waitlisted');
+    expect((await post(app, '/api/calendar/feed', undefined, { cookie: gone.cookie })).statusCode).toBe(200);
+    expect(await n(sql`select count(*)::int as n from calendar_feed where user_id = ${gone.id}`)).toBe(1);
     const membersOfA = await n(sql`select member_count as n from club where id = ${clubA}`);
     const membersOfC = await n(sql`select member_count as n from club where id = ${clubC}`);
 
@@ -121,6 +130,17 @@ describe('deleting an account erases its rows in every domain', () => {
       await n(sql`select count(*)::int as n from notification where user_id = ${waiter.id} and type = 'club_waitlist_promoted'`),
     ).toBe(1);
     expect((await get(app, `/api/clubs/${clubA}`, { cookie: org1.cookie })).statusCode).toBe(200);
+
+    // Courses: the seat went to the waitlist, the feed is gone.
+    const places = await rows<{ learner_id: string; status: string }>(
+      app,
+      sql`select learner_id, status from enrolment where session_id = ${free.sessionId} order by learner_id`,
+    );
+    expect(places.find((p) => p.learner_id === next.id)?.status).toBe('active');
+    expect(places.find((p) => p.learner_id === gone.id)?.status).toBe('dropped');
+    expect(await n(sql`select seats_taken as n from course_session where id = ${free.sessionId}`)).toBe(1);
+    expect(await n(sql`select count(*)::int as n from notification where user_id = ${next.id} and type = 'waitlist_promoted'`)).toBe(1);
+    expect(await n(sql`select count(*)::int as n from calendar_feed where user_id = ${gone.id}`)).toBe(0);
 
     // Notifications, preferences, queued emails and contact messages: none left.
     expect(await n(sql`select count(*)::int as n from notification where user_id = ${gone.id}`)).toBe(0);

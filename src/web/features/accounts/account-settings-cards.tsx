@@ -216,6 +216,11 @@ function DeleteAccountCard({ user }: { user: CurrentUser }) {
               deleted, its upcoming events cancelled and their attendees told.
             </li>
             <li>
+              <strong className="font-semibold text-slate-800">Courses:</strong> you leave the sessions you are enrolled or waitlisted
+              in that have not ended (a refund as the course&rsquo;s refund policy gives, your seat to the next learner), and your
+              calendar feed link stops working.
+            </li>
+            <li>
               <strong className="font-semibold text-slate-800">Also erased:</strong> your notifications, your notification settings,
               emails waiting to be sent to you, and the messages you sent through the contact form.
             </li>
