@@ -10,6 +10,7 @@ import {
   maxInstallmentsFor,
 } from '../../src/shared/payments.js';
 import { deduction, money } from '../../src/web/lib/format.js';
+import { splitRefund } from '../../src/server/payments/refund-plans.js';
 
 /** One money format everywhere (screens, emails, CSV), one minus sign, never a sum across currencies. */
 describe('money format', () => {
@@ -109,5 +110,16 @@ describe('installments add up to the price (decision 0017)', () => {
       /^3 monthly payments: \$33\.34 first, then \$33\.33 a month, last on Fri,? 22 Jan 2027$/,
     );
     expect(installmentTerms(4500, 2, 'gbp')).toBe('2 monthly payments of £22.50');
+  });
+});
+
+describe('a refund share of installments paid', () => {
+  it('is rounded once on the total, then split over the payments to the cent', () => {
+    // Half of two $33.33 payments is $33.33 (3333 cents), not 2 × $16.66.
+    expect(splitRefund([3333, 3333], Math.floor(6666 * 0.5))).toEqual([1667, 1666]);
+    expect(splitRefund([3334, 3333, 3333], 10000)).toEqual([3334, 3333, 3333]);
+    expect(splitRefund([3334, 3333], Math.floor(6667 * 0.5))).toEqual([1667, 1666]);
+    expect(splitRefund([0, 500], 250)).toEqual([0, 250]);
+    expect(splitRefund([], 0)).toEqual([]);
   });
 });
