@@ -36,7 +36,13 @@ describe('deleting an account erases its rows in every domain', () => {
     const gone = await user('Gone');
     const friend = await user('Friend');
     const pest = await user('Pest');
-    const [org1, org2, member, host, waiter] = [await user('Olga'), await user('Otto'), await user('Mia'), await user('Hana'), await user('Wes')];
+    const [org1, org2, member, host, waiter] = [
+      await user('Olga'),
+      await user('Otto'),
+      await user('Mia'),
+      await user('Hana'),
+      await user('Wes'),
+    ];
 
     // Mailbox: a conversation both ways; gone blocks a pest, reports one of friend's messages.
     expect((await send(gone, friend, 'My secret pottery plans')).statusCode).toBe(201);
@@ -45,7 +51,12 @@ describe('deleting an account erases its rows in every domain', () => {
     expect((await call(app, 'PUT', `/api/mailbox/blocks/${pest.id}`, undefined, { cookie: gone.cookie })).statusCode).toBe(200);
     expect((await call(app, 'PUT', `/api/mailbox/blocks/${gone.id}`, undefined, { cookie: friend.cookie })).statusCode).toBe(200);
     expect((await call(app, 'DELETE', `/api/mailbox/blocks/${gone.id}`, undefined, { cookie: friend.cookie })).statusCode).toBe(200);
-    const report = await post(app, `/api/mailbox/messages/${fromFriend.json().message.id}/report`, { reason: 'Just testing reports' }, { cookie: gone.cookie });
+    const report = await post(
+      app,
+      `/api/mailbox/messages/${fromFriend.json().message.id}/report`,
+      { reason: 'Just testing reports' },
+      { cookie: gone.cookie },
+    );
     expect(report.statusCode, report.body).toBeLessThan(300);
 
     // Club A: owned by gone, two organisers; Olga joined first, so she takes it over.
@@ -69,7 +80,13 @@ describe('deleting an account erases its rows in every domain', () => {
 
     // Notifications, a preference, a contact message.
     expect(await n(sql`select count(*)::int as n from notification where user_id = ${gone.id}`)).toBeGreaterThan(0);
-    const pref = await call(app, 'PUT', '/api/notifications/preferences', { preferences: { new_message: { inApp: false } } }, { cookie: gone.cookie });
+    const pref = await call(
+      app,
+      'PUT',
+      '/api/notifications/preferences',
+      { preferences: { new_message: { inApp: false } } },
+      { cookie: gone.cookie },
+    );
     expect(pref.statusCode, pref.body).toBe(200);
     await app.database.db.execute(
       sql`insert into contact_message (name, email, topic, message, user_id) values ('Gone', ${gone.email}, 'question', 'A question', ${gone.id})`,
@@ -85,7 +102,12 @@ describe('deleting an account erases its rows in every domain', () => {
     const membersOfA = await n(sql`select member_count as n from club where id = ${clubA}`);
     const membersOfC = await n(sql`select member_count as n from club where id = ${clubC}`);
 
-    const res = await post(app, '/api/accounts/delete', { password: gone.password, confirmEmail: gone.email }, { cookie: gone.cookie, ip: randomIp() });
+    const res = await post(
+      app,
+      '/api/accounts/delete',
+      { password: gone.password, confirmEmail: gone.email },
+      { cookie: gone.cookie, ip: randomIp() },
+    );
     expect(res.statusCode, res.body).toBe(200);
 
     // Mailbox: gone's text is removed, friend's message and the conversation stay.
@@ -115,20 +137,27 @@ describe('deleting an account erases its rows in every domain', () => {
     // Clubs: no membership or answer left; A belongs to Olga (the earliest organiser), B is gone, C's waitlist moved up.
     expect(await n(sql`select count(*)::int as n from club_membership where user_id = ${gone.id}`)).toBe(0);
     expect(await n(sql`select count(*)::int as n from club_rsvp where user_id = ${gone.id}`)).toBe(0);
-    const ownerOfA = await rows<{ user_id: string }>(app, sql`select user_id from club_membership where club_id = ${clubA} and role = 'owner'`);
+    const ownerOfA = await rows<{ user_id: string }>(
+      app,
+      sql`select user_id from club_membership where club_id = ${clubA} and role = 'owner'`,
+    );
     expect(ownerOfA).toEqual([{ user_id: org1.id }]);
     expect(await n(sql`select member_count as n from club where id = ${clubA}`)).toBe(membersOfA - 1);
     expect(await n(sql`select count(*)::int as n from club where id = ${clubB}`)).toBe(0);
     expect(await n(sql`select count(*)::int as n from club_event where id = ${eventB}`)).toBe(0);
     expect(
-      await n(sql`select count(*)::int as n from notification where user_id = ${member.id} and type = 'club_event_changed' and data->>'change' = 'club-deleted'`),
+      await n(
+        sql`select count(*)::int as n from notification where user_id = ${member.id} and type = 'club_event_changed' and data->>'change' = 'club-deleted'`,
+      ),
     ).toBe(1);
-    expect(await rows(app, sql`select status from club_rsvp where event_id = ${eventC} and user_id = ${waiter.id}`)).toEqual([{ status: 'going' }]);
+    expect(await rows(app, sql`select status from club_rsvp where event_id = ${eventC} and user_id = ${waiter.id}`)).toEqual([
+      { status: 'going' },
+    ]);
     expect(await n(sql`select going_count as n from club_event where id = ${eventC}`)).toBe(1);
     expect(await n(sql`select member_count as n from club where id = ${clubC}`)).toBe(membersOfC - 1);
-    expect(
-      await n(sql`select count(*)::int as n from notification where user_id = ${waiter.id} and type = 'club_waitlist_promoted'`),
-    ).toBe(1);
+    expect(await n(sql`select count(*)::int as n from notification where user_id = ${waiter.id} and type = 'club_waitlist_promoted'`)).toBe(
+      1,
+    );
     expect((await get(app, `/api/clubs/${clubA}`, { cookie: org1.cookie })).statusCode).toBe(200);
 
     // Courses: the seat went to the waitlist, the feed is gone.
@@ -146,8 +175,12 @@ describe('deleting an account erases its rows in every domain', () => {
     expect(await n(sql`select count(*)::int as n from notification where user_id = ${gone.id}`)).toBe(0);
     expect(await n(sql`select count(*)::int as n from notification_preference where user_id = ${gone.id}`)).toBe(0);
     expect(
-      await n(sql`select count(*)::int as n from job where state = 'queued' and (payload->>'userId' = ${gone.id} or payload->>'recipientId' = ${gone.id})`),
+      await n(
+        sql`select count(*)::int as n from job where state = 'queued' and (payload->>'userId' = ${gone.id} or payload->>'recipientId' = ${gone.id})`,
+      ),
     ).toBe(0);
-    expect(await n(sql`select count(*)::int as n from contact_message where user_id = ${gone.id} or lower(email) = lower(${gone.email})`)).toBe(0);
+    expect(
+      await n(sql`select count(*)::int as n from contact_message where user_id = ${gone.id} or lower(email) = lower(${gone.email})`),
+    ).toBe(0);
   });
 });

@@ -223,8 +223,12 @@ test('settings: change the password, change the email (confirmed at the new addr
   const friend = await createVerifiedUser({ firstName: 'Fran' });
   const userApi = await signedInClient(user);
   const friendApi = await signedInClient(friend);
-  expect((await userApi.post(`/api/mailbox/conversations/${friend.id}/messages`, { body: 'My secret plans', clientId: randomUUID() })).status).toBe(201);
-  expect((await friendApi.post(`/api/mailbox/conversations/${user.id}/messages`, { body: 'Tell me more', clientId: randomUUID() })).status).toBe(201);
+  expect(
+    (await userApi.post(`/api/mailbox/conversations/${friend.id}/messages`, { body: 'My secret plans', clientId: randomUUID() })).status,
+  ).toBe(201);
+  expect(
+    (await friendApi.post(`/api/mailbox/conversations/${user.id}/messages`, { body: 'Tell me more', clientId: randomUUID() })).status,
+  ).toBe(201);
   await logIn(context, user);
   await page.goto('/user/settings');
 

@@ -8,8 +8,6 @@ import { contactMessage } from '../db/schema/contact.js';
  */
 export function subscribeContactErasure(app: AppServices) {
   app.accountEvents.inTransaction('user.erased', async (tx, { userId, email }) => {
-    await tx
-      .delete(contactMessage)
-      .where(or(eq(contactMessage.userId, userId), sql`lower(${contactMessage.email}) = lower(${email})`));
+    await tx.delete(contactMessage).where(or(eq(contactMessage.userId, userId), sql`lower(${contactMessage.email}) = lower(${email})`));
   });
 }

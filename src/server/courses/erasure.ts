@@ -39,7 +39,8 @@ export function subscribeCourseErasure(app: AppServices) {
           courseSessionId: sessionId,
           learner: { id: userId, email, firstName: 'Deleted' },
         });
-        if (promoted.length) await announce('waitlist.promoted', { courseId: mine.courseId, courseSessionId: sessionId, learnerIds: promoted });
+        if (promoted.length)
+          await announce('waitlist.promoted', { courseId: mine.courseId, courseSessionId: sessionId, learnerIds: promoted });
       }
     });
     return afterCommit;

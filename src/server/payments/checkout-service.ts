@@ -2,14 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import type Stripe from 'stripe';
 import { formatPrice } from '../../shared/courses.js';
-import {
-  installmentDates,
-  installmentSchedule,
-  installmentsOffered,
-  planById,
-  platformFee,
-  type PlanId,
-} from '../../shared/payments.js';
+import { installmentDates, installmentSchedule, installmentsOffered, planById, platformFee, type PlanId } from '../../shared/payments.js';
 import { dateIn } from '../../shared/time.js';
 import type { CheckoutResult, CheckoutSummary } from '../../shared/payments-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
@@ -258,7 +251,16 @@ export async function createCourseCheckout(
             price_data: { currency: c.currency, unit_amount: each!, product, recurring: { interval: 'month', interval_count: 1 } },
           },
           ...(leftOver > 0
-            ? [{ quantity: 1, price_data: { currency: c.currency, unit_amount: leftOver, product_data: { name: 'First payment: cents left by the division' } } }]
+            ? [
+                {
+                  quantity: 1,
+                  price_data: {
+                    currency: c.currency,
+                    unit_amount: leftOver,
+                    product_data: { name: 'First payment: cents left by the division' },
+                  },
+                },
+              ]
             : []),
         ],
         subscription_data: {

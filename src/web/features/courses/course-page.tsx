@@ -46,11 +46,7 @@ function PaymentOptions({ course }: { course: CourseView }) {
   return (
     <ul className="space-y-1 text-sm text-slate-700">
       <li>One payment of {formatPrice(course.priceCents, course.currency)}</li>
-      {n && n > 1 && (
-        <li>
-          or {installmentTerms(course.priceCents, n, course.currency)}
-        </li>
-      )}
+      {n && n > 1 && <li>or {installmentTerms(course.priceCents, n, course.currency)}</li>}
     </ul>
   );
 }
