@@ -39,6 +39,11 @@ import { educatorRoutes } from './educators/routes.js';
 import { systemRoutes } from './system/routes.js';
 import { landingRoutes } from './system/landing-routes.js';
 import { contactRoutes } from './contact/routes.js';
+import { subscribeContactErasure } from './contact/erasure.js';
+import { subscribeClubErasure } from './clubs/erasure.js';
+import { subscribeCourseErasure } from './courses/erasure.js';
+import { subscribeMailboxErasure } from './mailbox/erasure.js';
+import { subscribeNotificationErasure } from './notifications/erasure.js';
 import { devRoutes } from './dev/routes.js';
 import { benchRoutes } from './dev/bench-routes.js';
 import { pageRoutes } from './pages/routes.js';
@@ -369,6 +374,13 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   startMailboxRealtime(app);
   await app.register(contactRoutes);
   await app.register(clubRoutes);
+  // Erasing an account reaches every domain holding its rows, inside the erasing
+  // transaction (ADR 0024). Notifications last: what the others announce to the erased user goes too.
+  subscribeCourseErasure(app);
+  subscribeMailboxErasure(app);
+  subscribeClubErasure(app);
+  subscribeContactErasure(app);
+  subscribeNotificationErasure(app);
   await app.register(analyticsRoutes);
   await app.register(adminRoutes);
   await app.register(accountDeletionRoutes);

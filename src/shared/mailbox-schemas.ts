@@ -7,6 +7,11 @@ export const MESSAGE_MAX_CHARS = 5000;
 export const THREAD_PAGE_DEFAULT = 50;
 export const THREAD_PAGE_MAX = 100;
 export const CANT_MESSAGE = "You can't message this person.";
+/**
+ * What a message of a deleted account shows: its text is erased (an empty body, which no
+ * send can write) and its sender is "Deleted user" (docs/decisions/0024-erasure-reaches-every-domain.md).
+ */
+export const ERASED_MESSAGE = 'Message removed: its sender deleted their account';
 
 /** A message id: the thread's cursor (a positive whole number, sent as a string). */
 export const messageIdString = z

@@ -75,6 +75,7 @@ export const verifySessionResult = z.object({
     amountCents: z.number(),
     currency: z.string(),
     installments: z.number().nullable(),
+    /** Each monthly payment after the first (the first is amountCents minus the others). */
     installmentCents: z.number().nullable(),
     failureReason: z.string().nullable(),
   }),
@@ -125,7 +126,10 @@ export const checkoutSummary = z.object({
    * payment and to a last payment on or before the session's last day); null: one payment only.
    */
   installments: z.number().nullable(),
+  /** Each monthly payment after the first. */
   installmentCents: z.number().nullable(),
+  /** Every payment, first (today) to last: they add up to priceCents exactly (the first carries the odd cents). */
+  installmentAmounts: z.array(z.number()).nullable(),
   /** The day of the last installment (YYYY-MM-DD) when paying in installments from today. */
   lastInstallmentOn: z.string().nullable(),
   customer: z.string(),
@@ -227,7 +231,10 @@ export const myInstallments = z.object({
       courseTitle: z.string(),
       installments: z.number(),
       paidInstallments: z.number(),
+      /** Each monthly payment after the first. */
       installmentCents: z.number(),
+      /** The price: what the payments add up to. */
+      totalCents: z.number(),
       paidCents: z.number(),
       /** What is still to pay. */
       leftCents: z.number(),

@@ -3,6 +3,7 @@
  * and response schemas are in payments-schemas.ts). Amounts are integers in the smallest
  * currency unit (cents).
  */
+import { formatMoney } from './money.js';
 
 /** Spec section 8, kept to the letter. */
 export const PAYMENT_MESSAGES = {
@@ -36,11 +37,41 @@ export const TEST_CARDS = {
 } as const;
 
 /**
- * The amount of each monthly installment: the total split in N, rounded up to the cent, so
- * the N payments never add up to less than the price (at most N-1 cents more).
+ * The N monthly payments of a price (decision 0017): they add up to the price exactly. Each
+ * is the price divided by N rounded down to the cent, and the first payment (the one made at
+ * checkout) carries the cents the division leaves: $100.00 in 3 is $33.34, $33.33, $33.33.
+ * The one schedule behind the checkout's provider call, its summary, the card form's words,
+ * the settings' next payment and what is left to pay.
  */
-export function installmentAmount(totalCents: number, installments: number): number {
-  return Math.ceil(totalCents / installments);
+export function installmentSchedule(totalCents: number, installments: number): number[] {
+  if (!Number.isInteger(totalCents) || totalCents < 0) throw new RangeError(`Not an amount in cents: ${totalCents}`);
+  if (!Number.isInteger(installments) || installments < 1) throw new RangeError(`Not a number of installments: ${installments}`);
+  const each = Math.floor(totalCents / installments);
+  const first = totalCents - each * (installments - 1);
+  return Array.from({ length: installments }, (_, i) => (i === 0 ? first : each));
+}
+
+/** The monthly amount after the first payment (what the provider's recurring price charges). */
+export const laterInstallmentCents = (totalCents: number, installments: number) => Math.floor(totalCents / installments);
+
+/** The amount of the k-th payment (1-based) of a schedule. */
+export const installmentCentsAt = (totalCents: number, installments: number, k: number) =>
+  installmentSchedule(totalCents, installments)[k - 1] ?? 0;
+
+const termsDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
+
+/**
+ * The one sentence of an installment plan, said once on the checkout page beside the card
+ * form: "3 monthly payments of $40.00, last on Fri 22 Jan 2027" when the payments are equal;
+ * "3 monthly payments: $33.34 first, then $33.33 a month, last on ..." when the first carries
+ * the cents left over (also on the course page and the course form, without the date).
+ */
+export function installmentTerms(totalCents: number, installments: number, currency: string, lastOn?: string | null): string {
+  const [first, later] = installmentSchedule(totalCents, installments);
+  const last = lastOn ? `, last on ${termsDay.format(new Date(`${lastOn.slice(0, 10)}T00:00:00Z`))}` : '';
+  return first === later
+    ? `${installments} monthly payments of ${formatMoney(later, currency)}${last}`
+    : `${installments} monthly payments: ${formatMoney(first, currency)} first, then ${formatMoney(later, currency)} a month${last}`;
 }
 
 /**

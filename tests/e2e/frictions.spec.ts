@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import {
   ApiClient,
@@ -218,6 +219,16 @@ test('the time-zone field is a combobox: own zone first, friendly names, keyboar
 test('settings: change the password, change the email (confirmed at the new address), delete the account', async ({ page, context }) => {
   const errors = consoleErrors(page);
   const user = await createVerifiedUser();
+  // A conversation the account leaves behind: its messages lose their text, the friend keeps the thread.
+  const friend = await createVerifiedUser({ firstName: 'Fran' });
+  const userApi = await signedInClient(user);
+  const friendApi = await signedInClient(friend);
+  expect(
+    (await userApi.post(`/api/mailbox/conversations/${friend.id}/messages`, { body: 'My secret plans', clientId: randomUUID() })).status,
+  ).toBe(201);
+  expect(
+    (await friendApi.post(`/api/mailbox/conversations/${user.id}/messages`, { body: 'Tell me more', clientId: randomUUID() })).status,
+  ).toBe(201);
   await logIn(context, user);
   await page.goto('/user/settings');
 
@@ -255,6 +266,8 @@ test('settings: change the password, change the email (confirmed at the new addr
     await expect(card).toContainText('Erased:');
     await expect(card).toContainText('Kept:');
     await expect(card).toContainText('payments and tax law');
+    await expect(card).toContainText('the text of every message you sent is removed');
+    await expect(card).toContainText('A club you own goes to its longest-standing organiser');
     await card.getByRole('button', { name: 'Delete my account…' }).click();
     if (process.env.AGORA_SHOTS) {
       await page.screenshot({ path: '/tmp/agora-frictions-settings-1280.png', fullPage: true });
@@ -269,6 +282,15 @@ test('settings: change the password, change the email (confirmed at the new addr
     await expect(page).toHaveURL(/\/$/);
     const login = await new ApiClient().post('/api/accounts/sign-in', { email: newEmail, password: 'Difference-Engine-1822' });
     expect(login.status).toBe(401);
+  });
+
+  await test.step("the friend's mailbox: the thread stays, the deleted user's message shows as removed", async () => {
+    await logIn(context, friend);
+    await page.goto(`/mailbox/${user.id}`);
+    await expect(page.getByText('Tell me more')).toBeVisible();
+    await expect(page.getByText('Message removed: its sender deleted their account')).toBeVisible();
+    await expect(page.getByText('My secret plans')).toHaveCount(0);
+    await expect(page.getByText('Deleted user').first()).toBeVisible();
   });
   // The refused wrong password is a 400 the browser logs as a failed resource; nothing else.
   expect(errors.filter((e) => !/^Failed to load resource/.test(e))).toEqual([]);

@@ -76,15 +76,21 @@ test('a learner pays once with 4242 and is enrolled; the course is on their dash
     await checkPage(page, 'checkout');
   });
 
-  await test.step('installments say "3 monthly payments of $33.34, last on ..." on the page and in the card form', async () => {
+  await test.step('installments: the terms are said once, beside the card form, and add up to $100.00', async () => {
     await page.getByRole('radio', { name: /3 monthly installments/ }).check();
     const terms = page.getByTestId('installment-terms');
-    await expect(terms).toHaveText(/^3 monthly payments of \$33\.34, last on \w{3},? \d{1,2} \w{3} \d{4}\.$/);
+    await expect(terms).toHaveText(/^3 monthly payments: \$33\.34 first, then \$33\.33 a month, last on \w{3},? \d{1,2} \w{3} \d{4}\.$/);
     const summary = page.getByRole('region', { name: 'Order summary' });
     await expect(summary).toContainText('$33.34 today');
-    await expect(summary).toContainText('total $100.02');
+    await expect(summary).toContainText('$100.00 in total');
     const form = page.frameLocator('iframe[title="Secure card payment"]');
-    await expect(form.getByText(/^3 monthly payments of \$33\.34, last on \d{1,2} \w{3} \d{4}$/)).toBeVisible();
+    // The provider's form says what it charges in its own words ("Then $33.33 per month").
+    await expect(form.getByText('Then $33.33 per month')).toBeVisible();
+    await expect(form.getByText('Due today')).toBeVisible();
+    await expect(form.locator('.total')).toContainText('$33.34');
+    // "3 monthly payments ..." once on the whole page: not in the summary, the choice or the card form.
+    await expect(page.getByText(/monthly payments/)).toHaveCount(1);
+    await expect(form.getByText(/monthly payments/)).toHaveCount(0);
     await checkPage(page, 'checkout-installments');
     await page.screenshot({ path: 'test-results/money-checkout-installments-1280.png', fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { formatPrice } from '../../src/shared/courses.js';
 import { formatDeduction, formatMoney, MINUS, netOf, totalsByCurrency } from '../../src/shared/money.js';
-import { addMonths, installmentDates, installmentsOffered, maxInstallmentsFor } from '../../src/shared/payments.js';
+import {
+  addMonths,
+  installmentDates,
+  installmentSchedule,
+  installmentsOffered,
+  installmentTerms,
+  maxInstallmentsFor,
+} from '../../src/shared/payments.js';
 import { deduction, money } from '../../src/web/lib/format.js';
+import { splitRefund } from '../../src/server/payments/refund-plans.js';
 
 /** One money format everywhere (screens, emails, CSV), one minus sign, never a sum across currencies. */
 describe('money format', () => {
@@ -75,5 +83,43 @@ describe('installments that make sense', () => {
     expect(installmentsOffered(course, '2026-12-21', '2026-11-22')).toBeNull();
     expect(installmentsOffered({ priceCents: 4500, installments: 3 }, '2027-12-31', '2026-11-22')).toBe(2);
     expect(installmentsOffered({ priceCents: 4500, installments: null }, '2027-12-31', '2026-11-22')).toBeNull();
+  });
+});
+
+describe('installments add up to the price (decision 0017)', () => {
+  it('the first payment carries the cents the division leaves', () => {
+    for (const [price, n] of [
+      [10000, 3],
+      [5, 2],
+      [4500, 2],
+      [99999, 7],
+      [2001, 24],
+    ]) {
+      const s = installmentSchedule(price, n);
+      expect(s).toHaveLength(n);
+      expect(s.reduce((a, b) => a + b, 0)).toBe(price);
+      expect(new Set(s.slice(1)).size).toBeLessThanOrEqual(1);
+      expect(s[0] - s[n - 1]).toBeLessThan(n);
+    }
+    expect(installmentSchedule(10000, 3)).toEqual([3334, 3333, 3333]);
+  });
+
+  it('says the terms in one sentence', () => {
+    expect(installmentTerms(12000, 3, 'usd', '2027-01-22')).toMatch(/^3 monthly payments of \$40\.00, last on Fri,? 22 Jan 2027$/);
+    expect(installmentTerms(10000, 3, 'usd', '2027-01-22')).toMatch(
+      /^3 monthly payments: \$33\.34 first, then \$33\.33 a month, last on Fri,? 22 Jan 2027$/,
+    );
+    expect(installmentTerms(4500, 2, 'gbp')).toBe('2 monthly payments of £22.50');
+  });
+});
+
+describe('a refund share of installments paid', () => {
+  it('is rounded once on the total, then split over the payments to the cent', () => {
+    // Half of two $33.33 payments is $33.33 (3333 cents), not 2 × $16.66.
+    expect(splitRefund([3333, 3333], Math.floor(6666 * 0.5))).toEqual([1667, 1666]);
+    expect(splitRefund([3334, 3333, 3333], 10000)).toEqual([3334, 3333, 3333]);
+    expect(splitRefund([3334, 3333], Math.floor(6667 * 0.5))).toEqual([1667, 1666]);
+    expect(splitRefund([0, 500], 250)).toEqual([0, 250]);
+    expect(splitRefund([], 0)).toEqual([]);
   });
 });

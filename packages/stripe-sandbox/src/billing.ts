@@ -93,7 +93,10 @@ function subscriptionFee(sub: Obj, amount: number): number | null {
 
 export interface NewSubscription {
   customer: Obj;
+  /** The recurring prices (the subscription's items). */
   prices: { price: Obj; quantity: number }[];
+  /** One-time prices billed once, with the first invoice (a Checkout's one-time line items). */
+  oneTime?: { price: Obj; quantity: number }[];
   paymentMethod: string;
   metadata: Record<string, string>;
   applicationFeePercent: number | null;
@@ -128,7 +131,7 @@ export async function createSubscription(
   sub._sandbox = { period: 0 };
   await insert(ctx, sub, { parent: p.customer.id });
   await emit(ctx, 'customer.subscription.created', sub);
-  const { invoice, payment } = await billSubscription(ctx, sub, 'subscription_create', p.at, end, p.at);
+  const { invoice, payment } = await billSubscription(ctx, sub, 'subscription_create', p.at, end, p.at, p.oneTime);
   return { subscription: (await get(ctx, id, 'subscription', { anyAccount: true })) as Obj, invoice, payment: payment! };
 }
 
@@ -140,6 +143,7 @@ export async function billSubscription(
   periodStart: number,
   periodEnd: number,
   at: number,
+  oneTime: { price: Obj; quantity: number }[] = [],
 ): Promise<{ invoice: Obj; payment: ChargeResult | null }> {
   const customer = await get(ctx, sub.customer, 'customer', { lock: true, anyAccount: true });
   const seq = (customer.next_invoice_sequence as number) ?? 1;
@@ -154,6 +158,7 @@ export async function billSubscription(
     period_end: periodEnd,
     number: `${customer.invoice_prefix}-${String(seq).padStart(4, '0')}`,
     baseUrl: ctx.base,
+    oneTime: oneTime.map((o) => ({ price: o.price as unknown as Stripe.Price, quantity: o.quantity })),
   }) as Obj;
   invoice._sandbox = { firstAttemptAt: null };
   await insert(ctx, invoice, { parent: sub.id });

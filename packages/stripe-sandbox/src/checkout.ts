@@ -98,13 +98,16 @@ export async function completeCheckout(ctx: Ctx, id: string, input: CheckoutSubm
     session.payment_intent = intent.id;
   } else {
     const sd = extra.subscription_data ?? {};
-    const prices: { price: Obj; quantity: number }[] = (extra.line_items as Stripe.LineItem[]).map((li) => ({
+    const all: { price: Obj; quantity: number }[] = (extra.line_items as Stripe.LineItem[]).map((li) => ({
       price: li.price as unknown as Obj,
       quantity: li.quantity ?? 1,
     }));
+    // As Stripe: the recurring prices become the subscription's items; one-time prices are
+    // billed once, on the first invoice.
     const { subscription, invoice, payment } = await createSubscription(ctx, {
       customer: customer!,
-      prices,
+      prices: all.filter((p) => p.price.recurring),
+      oneTime: all.filter((p) => !p.price.recurring),
       paymentMethod: pm.id,
       metadata: sd.metadata ?? {},
       applicationFeePercent: sd.application_fee_percent ?? null,

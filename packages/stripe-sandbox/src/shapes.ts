@@ -601,6 +601,53 @@ export function invoiceLine(p: {
   };
 }
 
+/** An invoice line of a one-time price (an invoice item), as Stripe bills a Checkout's one-time line item. */
+export function oneTimeInvoiceLine(p: {
+  invoice: string;
+  subscription: Stripe.Subscription;
+  price: Stripe.Price;
+  quantity: number;
+  at: number;
+}): Stripe.InvoiceLineItem {
+  const amount = (p.price.unit_amount ?? 0) * p.quantity;
+  return {
+    id: newId('il'),
+    object: 'line_item',
+    amount,
+    currency: p.price.currency,
+    description: p.price.nickname ?? 'One-time charge',
+    discount_amounts: [],
+    discountable: true,
+    discounts: [],
+    invoice: p.invoice,
+    livemode: false,
+    metadata: {},
+    parent: {
+      invoice_item_details: {
+        credited_items: null,
+        invoice_item: newId('ii'),
+        proration: false,
+        proration_details: { credited_items: null },
+        subscription: p.subscription.id,
+      },
+      subscription_item_details: null,
+      type: 'invoice_item_details',
+    } as Stripe.InvoiceLineItem.Parent,
+    period: { start: p.at, end: p.at },
+    pretax_credit_amounts: [],
+    pricing: {
+      price_details: { price: p.price.id, product: p.price.product as string },
+      type: 'price_details',
+      unit_amount_decimal: dec(p.price.unit_amount),
+    } as Stripe.InvoiceLineItem.Pricing,
+    quantity: p.quantity,
+    quantity_decimal: dec(p.quantity),
+    subscription: p.subscription.id,
+    subtotal: amount,
+    taxes: [],
+  };
+}
+
 export function invoice(p: {
   customer: Stripe.Customer;
   subscription: Stripe.Subscription;
@@ -610,11 +657,17 @@ export function invoice(p: {
   period_end: number;
   number: string;
   baseUrl: string;
+  /** One-time prices billed with this invoice only (a Checkout's one-time line items go on the first one). */
+  oneTime?: { price: Stripe.Price; quantity: number }[];
 }): Stripe.Invoice {
   const id = newId('in');
   const item = p.subscription.items.data[0];
   const line = invoiceLine({ invoice: id, subscription: p.subscription, item, start: p.period_start, end: p.period_end });
-  const amount = line.amount;
+  const lines = [
+    line,
+    ...(p.oneTime ?? []).map((o) => oneTimeInvoiceLine({ invoice: id, subscription: p.subscription, ...o, at: p.created })),
+  ];
+  const amount = lines.reduce((n, l) => n + l.amount, 0);
   return {
     id,
     object: 'invoice',
@@ -661,7 +714,7 @@ export function invoice(p: {
     issuer: { type: 'self' },
     last_finalization_error: null,
     latest_revision: null,
-    lines: { object: 'list', data: [line], has_more: false, url: `/v1/invoices/${id}/lines` },
+    lines: { object: 'list', data: lines, has_more: false, url: `/v1/invoices/${id}/lines` },
     livemode: false,
     metadata: {},
     next_payment_attempt: null,

@@ -8,6 +8,13 @@ import { DomainEvents } from '../events/domain-events.js';
 export type AccountEventMap = {
   /** A user's first or last name changed (inside the transaction that changed it). */
   'user.renamed': { event: { userId: string; name: string } };
+  /**
+   * A user's account is being erased (deleted by its owner or an admin), inside the
+   * erasing transaction: every domain holding the user's rows erases or anonymises them
+   * there, so the account and everything personal go together or not at all
+   * (docs/decisions/0024-erasure-reaches-every-domain.md). `email` is the address before erasure.
+   */
+  'user.erased': { event: { userId: string; email: string } };
 };
 
 export type AccountEvents = DomainEvents<AccountEventMap>;

@@ -4,7 +4,6 @@ import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { account, signInSession, twoFactor, user, verification } from '../db/schema/accounts.js';
 import { course, enrolment } from '../db/schema/courses.js';
-import { contactMessage } from '../db/schema/contact.js';
 import { educator } from '../db/schema/educators.js';
 import { purchase } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
@@ -192,14 +191,6 @@ type Announce = Parameters<Parameters<AppServices['accountEvents']['transaction'
  */
 export async function eraseUser(tx: Tx, announce: Announce, userId: string, banReason: string) {
   const [before] = await tx.select({ email: user.email }).from(user).where(eq(user.id, userId)).limit(1);
-  // Contact form messages carry a name and an email: erased with the account.
-  await tx
-    .delete(contactMessage)
-    .where(
-      before
-        ? or(eq(contactMessage.userId, userId), sql`lower(${contactMessage.email}) = lower(${before.email})`)
-        : eq(contactMessage.userId, userId),
-    );
   await tx
     .update(user)
     .set({
@@ -235,6 +226,9 @@ export async function eraseUser(tx: Tx, announce: Announce, userId: string, banR
     .set({ status: 'archived', updatedAt: new Date() })
     .where(and(eq(course.educatorId, userId), eq(course.status, 'published')));
   await announce('user.renamed', { userId, name: 'Deleted user' });
+  // Every domain holding the user's rows erases them here, in this transaction (ADR 0024):
+  // messages' text, club memberships and answers, notifications, contact messages.
+  await announce('user.erased', { userId, email: before?.email ?? '' });
 }
 
 /** ADMIN_EMAILS at every start: an account created before the setting gets the role too. */

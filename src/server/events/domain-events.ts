@@ -109,6 +109,32 @@ export class DomainEvents<M extends EventMap> {
     return this.afterCommitOf(value, announced);
   }
 
+  /**
+   * Announces this domain's events inside ANOTHER domain's transaction `tx` (an
+   * in-transaction listener of that domain's event doing its own domain's work, e.g. clubs
+   * erasing a user's memberships when accounts announce `user.erased`): the in-transaction
+   * listeners run at once with `tx`; `afterCommit` runs the follow-ups and after-commit
+   * listeners, for the caller to return as its follow-up (run once `tx` has committed).
+   */
+  async joinTransaction<T>(tx: Tx, work: (announce: Announce<M>) => Promise<T>): Promise<{ value: T; afterCommit: () => Promise<void> }> {
+    const announced: { name: keyof M & string; event: object; followUps: FollowUp<unknown>[] }[] = [];
+    const announce: Announce<M> = async (name, event) => {
+      const followUps: FollowUp<unknown>[] = [];
+      for (const listener of this.inTx.get(name) ?? []) {
+        const followUp = await listener(tx, event);
+        if (followUp) followUps.push(followUp);
+      }
+      announced.push({ name, event, followUps });
+    };
+    const value = await work(announce);
+    return {
+      value,
+      afterCommit: async () => {
+        await this.afterCommitOf(undefined, announced);
+      },
+    };
+  }
+
   private async afterCommitOf<T>(
     value: T,
     announced: { name: keyof M & string; event: object; followUps: FollowUp<unknown>[] }[],

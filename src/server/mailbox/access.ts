@@ -36,7 +36,7 @@ export async function otherPerson(conn: Conn, viewerId: string, otherId: string)
     conn,
     sql`select u.id, u.name, u.profile_image as image,
           exists (select 1 from user_block where blocker_id = ${viewerId} and blocked_id = u.id) as by_me,
-          exists (select 1 from user_block where blocker_id = u.id and blocked_id = ${viewerId}) as by_them
+          (u.banned or exists (select 1 from user_block where blocker_id = u.id and blocked_id = ${viewerId})) as by_them
         from "user" u where u.id = ${otherId}`,
   );
   if (!row) throw AppError.notFound('This person does not exist');

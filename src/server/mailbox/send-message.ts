@@ -61,6 +61,9 @@ export async function sendMessage(
       blocked as (
         select 1 from user_block
         where (blocker_id = ${me} and blocked_id = ${otherId}) or (blocker_id = ${otherId} and blocked_id = ${me})
+        union all
+        -- A deleted (or banned) account receives nothing: it cannot read it.
+        select 1 from "user" where id = ${otherId} and banned
         limit 1
       ),
       recent as (

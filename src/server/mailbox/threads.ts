@@ -1,5 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { THREAD_PAGE_DEFAULT, type ConversationList, type MailboxMessage, type Thread } from '../../shared/mailbox-schemas.js';
+import {
+  ERASED_MESSAGE,
+  THREAD_PAGE_DEFAULT,
+  type ConversationList,
+  type MailboxMessage,
+  type Thread,
+} from '../../shared/mailbox-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
 import { iso, otherPerson, personOf, rowsOf } from './access.js';
@@ -160,7 +166,7 @@ export async function listConversations(app: AppServices, viewer: Viewer, q?: st
       lastMessage: r.last_id
         ? {
             id: String(r.last_id),
-            preview: r.last_body!.replace(/\s+/g, ' ').trim().slice(0, 140),
+            preview: r.last_body === '' ? ERASED_MESSAGE : r.last_body!.replace(/\s+/g, ' ').trim().slice(0, 140),
             fromMe: r.last_sender === me,
             createdAt: iso(r.last_at!),
           }

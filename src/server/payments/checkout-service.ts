@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import type Stripe from 'stripe';
 import { formatPrice } from '../../shared/courses.js';
-import { installmentAmount, installmentDates, installmentsOffered, planById, platformFee, type PlanId } from '../../shared/payments.js';
+import { installmentDates, installmentSchedule, installmentsOffered, planById, platformFee, type PlanId } from '../../shared/payments.js';
 import { dateIn } from '../../shared/time.js';
 import type { CheckoutResult, CheckoutSummary } from '../../shared/payments-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
@@ -187,7 +187,11 @@ export async function createCourseCheckout(
   const { course: c, session: s, account } = await checkCourseCheckout(app, viewer, input);
   const feePercent = await feePercentFor(app, c.educatorId);
   const installments = input.installments ?? null;
-  const each = installments ? installmentAmount(c.priceCents, installments) : null;
+  // The payments add up to the price exactly: a monthly price of the later amount, and the
+  // cents the division leaves charged once with the first (a one-time line on the first invoice).
+  const schedule = installments ? installmentSchedule(c.priceCents, installments) : null;
+  const each = schedule ? schedule[schedule.length - 1] : null;
+  const leftOver = schedule ? schedule[0] - each! : 0;
   const metadataBase = { course: c.id, session: s.id, user: viewer.user.id };
   return openCheckout(
     app,
@@ -197,7 +201,7 @@ export async function createCourseCheckout(
       courseId: c.id,
       courseSessionId: s.id,
       educatorId: c.educatorId,
-      amountCents: installments ? each! * installments : c.priceCents,
+      amountCents: c.priceCents,
       currency: c.currency,
       installments,
       installmentCents: each,
@@ -210,7 +214,7 @@ export async function createCourseCheckout(
         purchase_id: purchaseId,
         kind: installments ? 'course_installments' : 'course_payment',
         ...metadataBase,
-        // The card form's words: "3 monthly payments of $40.00, last on ..." (the sandbox reads these).
+        // The plan's terms, for the record (our page says them beside the card form).
         ...(installments
           ? {
               installments: String(installments),
@@ -246,6 +250,18 @@ export async function createCourseCheckout(
             quantity: 1,
             price_data: { currency: c.currency, unit_amount: each!, product, recurring: { interval: 'month', interval_count: 1 } },
           },
+          ...(leftOver > 0
+            ? [
+                {
+                  quantity: 1,
+                  price_data: {
+                    currency: c.currency,
+                    unit_amount: leftOver,
+                    product_data: { name: 'First payment: cents left by the division' },
+                  },
+                },
+              ]
+            : []),
         ],
         subscription_data: {
           application_fee_percent: feePercent,
@@ -370,7 +386,8 @@ export async function checkoutSummaryFor(
     priceCents: c.priceCents,
     currency: c.currency,
     installments: offered,
-    installmentCents: offered ? installmentAmount(c.priceCents, offered) : null,
+    installmentCents: offered ? installmentSchedule(c.priceCents, offered)[offered - 1] : null,
+    installmentAmounts: offered ? installmentSchedule(c.priceCents, offered) : null,
     lastInstallmentOn: offered ? installmentDates(today, offered)[offered - 1] : null,
     customer,
   };

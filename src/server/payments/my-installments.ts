@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { AppServices } from '../app-services.js';
-import { addMonths } from '../../shared/payments.js';
+import { addMonths, installmentSchedule } from '../../shared/payments.js';
 import type { CardUpdate, MyInstallments } from '../../shared/payments-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { course } from '../db/schema/courses.js';
@@ -45,7 +45,9 @@ export async function myInstallments(app: AppServices, viewer: Viewer): Promise<
   for (const { p, title } of plans) {
     const rows = paid.filter((x) => x.purchaseId === p.id);
     const n = p.installments ?? 0;
-    const each = p.installmentCents ?? 0;
+    // The purchase's amount is what the payments add up to (for plans opened when each was
+    // rounded up, N times that amount: the schedule then gives that amount N times).
+    const schedule = n ? installmentSchedule(p.amountCents, n) : [];
     const paidCents = rows.reduce((s, r) => s + r.amountCents, 0);
     let nextDueOn: string | null = rows[0] && rows.length < n ? addMonths(rows[0].paidAt.toISOString(), rows.length) : null;
     if (p.subscriptionId && rows.length < n) {
@@ -63,12 +65,13 @@ export async function myInstallments(app: AppServices, viewer: Viewer): Promise<
       courseTitle: title ?? 'A course',
       installments: n,
       paidInstallments: rows.length,
-      installmentCents: each,
+      installmentCents: schedule[n - 1] ?? 0,
+      totalCents: p.amountCents,
       paidCents,
       leftCents: Math.max(0, p.amountCents - paidCents),
       currency: p.currency,
       nextDueOn,
-      nextAmountCents: rows.length < n ? each : 0,
+      nextAmountCents: schedule[rows.length] ?? 0,
       pastDue: p.status === 'past_due',
     });
   }

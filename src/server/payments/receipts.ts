@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { formatPrice } from '../../shared/courses.js';
-import { planById } from '../../shared/payments.js';
+import { installmentSchedule, planById } from '../../shared/payments.js';
 import type { AppServices } from '../app-services.js';
 import { user } from '../db/schema/accounts.js';
 import { course } from '../db/schema/courses.js';
@@ -55,7 +55,7 @@ export async function sendFulfilmentEmail(app: AppServices, p: Purchase, facts: 
   }
   const title = c?.title ?? 'your course';
   if (refused) {
-    const paidCents = facts?.amountCents ?? p.installmentCents ?? p.amountCents;
+    const paidCents = facts?.amountCents ?? firstPaymentCents(p);
     await events.announceCommitted(app.database.db, 'refund.issued', {
       purchaseId: p.id,
       userId: p.userId,
@@ -67,7 +67,7 @@ export async function sendFulfilmentEmail(app: AppServices, p: Purchase, facts: 
     });
     return;
   }
-  const amount = formatPrice(facts?.amountCents ?? p.installmentCents ?? p.amountCents, p.currency);
+  const amount = formatPrice(facts?.amountCents ?? firstPaymentCents(p), p.currency);
   const detail = p.installments ? `installment 1 of ${p.installments}; the next ones are taken monthly` : '';
   await events.announceCommitted(app.database.db, 'payment.received', {
     purchaseId: p.id,
@@ -81,4 +81,9 @@ export async function sendFulfilmentEmail(app: AppServices, p: Purchase, facts: 
     sequence: 1,
     installments: p.installments,
   });
+}
+
+/** What the checkout charged: the price, or the first installment of its schedule. */
+function firstPaymentCents(p: { amountCents: number; installments: number | null }): number {
+  return p.installments ? installmentSchedule(p.amountCents, p.installments)[0] : p.amountCents;
 }

@@ -34,18 +34,43 @@ export async function dropRefundFor(conn: Conn, enrolmentId: string, opts: { now
   const firstClassAt = await firstClassOf(conn, p.courseSessionId);
   const share = firstClassAt ? refundShare(c?.refundPolicy ?? 'moderate', firstClassAt, opts.now ?? new Date()) : 1;
   const paid = await conn.select().from(payment).where(eq(payment.purchaseId, p.id)).orderBy(asc(payment.sequence));
+  const paidCents = paid.reduce((n, row) => n + row.amountCents - row.refundedCents, 0);
+  // The share of what was paid, rounded down once on the total (not per payment, which
+  // could lose a cent per installment), then split over the payments in order.
+  const amounts = splitRefund(
+    paid.map((row) => row.amountCents - row.refundedCents),
+    Math.floor(paidCents * share),
+  );
   const items: RefundItem[] = paid
-    .map((row) => ({
+    .map((row, i) => ({
       paymentId: row.id,
       sequence: row.sequence,
       chargeId: row.chargeId,
       paymentIntentId: row.paymentIntentId,
       refundedCents: row.refundedCents,
-      amountCents: Math.floor((row.amountCents - row.refundedCents) * share),
+      amountCents: amounts[i],
     }))
     .filter((i) => i.amountCents > 0);
-  const paidCents = paid.reduce((n, row) => n + row.amountCents - row.refundedCents, 0);
   return { purchase: p, share, items, paidCents, totalCents: items.reduce((n, i) => n + i.amountCents, 0) };
+}
+
+/**
+ * `total` cents split over payments of `left` refundable cents each, in proportion (rounded
+ * down), the cents the rounding leaves given to the earliest payments that can take them:
+ * the parts add up to `total` exactly (when it is at most the sum of `left`).
+ */
+export function splitRefund(left: number[], total: number): number[] {
+  const sum = left.reduce((a, b) => a + b, 0);
+  if (sum <= 0 || total <= 0) return left.map(() => 0);
+  const parts = left.map((l) => Math.floor((l * Math.min(total, sum)) / sum));
+  let rest = Math.min(total, sum) - parts.reduce((a, b) => a + b, 0);
+  for (let i = 0; rest > 0 && i < parts.length; i++) {
+    if (parts[i] < left[i]) {
+      parts[i] += 1;
+      rest -= 1;
+    }
+  }
+  return parts;
 }
 
 /** The purchase behind an enrolment being dropped: ends it and plans its refund. */

@@ -9,24 +9,9 @@ function cadence(price: Stripe.Price): string {
   return r.interval_count === 1 ? `per ${r.interval}` : `every ${r.interval_count} ${r.interval}s`;
 }
 
-/**
- * What follows today's payment: "3 monthly payments of $40.00, last on 22 Jan 2027" when
- * the session's metadata names the number of payments (`installments`, and optionally
- * `last_payment_on`, YYYY-MM-DD); otherwise Stripe's "Then $40.00 per month".
- */
-function thenLine(session: Obj, price: Stripe.Price): string {
-  const each = formatMoney(session.amount_total, session.currency);
-  const n = Number(session.metadata?.installments ?? 0);
-  const monthly = price.recurring?.interval === 'month' && price.recurring.interval_count === 1;
-  if (n >= 2 && monthly) {
-    const last = /^\d{4}-\d{2}-\d{2}$/.test(session.metadata?.last_payment_on ?? '')
-      ? new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' }).format(
-          new Date(`${session.metadata.last_payment_on}T00:00:00Z`),
-        )
-      : null;
-    return `${n} monthly payments of ${each}${last ? `, last on ${last}` : ''}`;
-  }
-  return `Then ${each} ${cadence(price)}${n ? `, ${n} payments in total` : ''}`;
+/** Stripe's words for what follows today's payment: "Then $33.33 per month". */
+function thenLine(price: Stripe.Price): string {
+  return `Then ${formatMoney(price.unit_amount ?? 0, price.currency)} ${cadence(price)}`;
 }
 
 /**
@@ -40,7 +25,7 @@ export function checkoutPage(session: Obj, clientSecret: string): string {
   const recurring = items.find((li) => li.price?.recurring);
   const summary = recurring
     ? html`<p class="total"><span>Due today</span> <strong>${total}</strong></p>
-        <p class="then">${thenLine(session, recurring.price!)}</p>`
+        <p class="then">${thenLine(recurring.price!)}</p>`
     : html`<p class="total"><span>Total</span> <strong>${total}</strong></p>`;
 
   if (session.status !== 'open') {

@@ -206,6 +206,25 @@ function DeleteAccountCard({ user }: { user: CurrentUser }) {
               catalogue. Your reviews stay, signed &ldquo;Deleted user&rdquo;.
             </li>
             <li>
+              <strong className="font-semibold text-slate-800">Messages:</strong> the text of every message you sent is removed. The people
+              you wrote to keep their conversations and their own messages; yours show as &ldquo;Message removed&rdquo; from &ldquo;Deleted
+              user&rdquo;, who can no longer be messaged. Your blocks and the reports you filed are erased.
+            </li>
+            <li>
+              <strong className="font-semibold text-slate-800">Clubs:</strong> you leave every club and your answers to events are removed
+              (waitlisted members move up). A club you own goes to its longest-standing organiser; with no organiser it is deleted, its
+              upcoming events cancelled and their attendees told.
+            </li>
+            <li>
+              <strong className="font-semibold text-slate-800">Courses:</strong> you leave the sessions you are enrolled or waitlisted in
+              that have not ended (a refund as the course&rsquo;s refund policy gives, your seat to the next learner), and your calendar
+              feed link stops working.
+            </li>
+            <li>
+              <strong className="font-semibold text-slate-800">Also erased:</strong> your notifications, your notification settings, emails
+              waiting to be sent to you, and the messages you sent through the contact form.
+            </li>
+            <li>
               <strong className="font-semibold text-slate-800">Kept:</strong> the records of payments, refunds and payouts (amounts, dates,
               what was bought), as payments and tax law require us to keep them (up to 10 years), under a pseudonym instead of your name.
             </li>

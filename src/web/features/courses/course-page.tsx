@@ -3,6 +3,7 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { CalendarDays, ClipboardList, Globe2, MapPin, Monitor, Pencil, ShieldCheck, Star, Users } from 'lucide-react';
 import type { CourseView } from '@shared/courses-schemas';
 import { formatPrice } from '@shared/courses';
+import { installmentTerms } from '@shared/payments';
 import { Alert } from '@web/components/ui/alert';
 import { ButtonLink, buttonClass } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
@@ -45,11 +46,7 @@ function PaymentOptions({ course }: { course: CourseView }) {
   return (
     <ul className="space-y-1 text-sm text-slate-700">
       <li>One payment of {formatPrice(course.priceCents, course.currency)}</li>
-      {n && n > 1 && (
-        <li>
-          or {n} monthly payments of {formatPrice(Math.ceil(course.priceCents / n), course.currency)}
-        </li>
-      )}
+      {n && n > 1 && <li>or {installmentTerms(course.priceCents, n, course.currency)}</li>}
     </ul>
   );
 }

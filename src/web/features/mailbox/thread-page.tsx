@@ -2,7 +2,7 @@ import { Fragment, useEffect, useLayoutEffect, useRef, useState, type KeyboardEv
 import { Link, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertCircle, ArrowLeft, Ban, Check, CheckCheck, Flag, RotateCcw, Send } from 'lucide-react';
-import { MESSAGE_MAX_CHARS, type MailboxMessage } from '@shared/mailbox-schemas';
+import { ERASED_MESSAGE, MESSAGE_MAX_CHARS, type MailboxMessage } from '@shared/mailbox-schemas';
 import NotFoundPage from '@web/components/not-found-page';
 import { Button } from '@web/components/ui/button';
 import { ConfirmDialog } from '@web/components/ui/dialog';
@@ -171,7 +171,7 @@ function MessageList({
           body={m.body}
           time={m.createdAt}
           status={mine && m.id === myLast?.id && !t.pending.length ? (Number(m.id) <= Number(meta.theirReadUpTo) ? 'read' : 'sent') : null}
-          onReport={mine ? undefined : () => setReporting(m)}
+          onReport={mine || m.body === '' ? undefined : () => setReporting(m)}
         />
       ),
     });
@@ -261,7 +261,7 @@ function Bubble({
             mine ? 'rounded-br-md bg-brand-700 text-white' : 'rounded-bl-md bg-slate-100 text-slate-900'
           }`}
         >
-          <MessageText text={body} />
+          {body === '' ? <em className="text-slate-600">{ERASED_MESSAGE}</em> : <MessageText text={body} />}
         </div>
         <div className="mt-0.5 flex items-center gap-1.5 px-1 text-[0.7rem] text-slate-600">
           <time dateTime={time} title={fullTime(time)}>

@@ -1,6 +1,6 @@
 import { useSearchParams } from 'react-router';
 import { CalendarCheck2, CircleSlash, Undo2 } from 'lucide-react';
-import { PAYMENT_MESSAGES } from '@shared/payments';
+import { PAYMENT_MESSAGES, installmentSchedule } from '@shared/payments';
 import type { VerifySessionResult } from '@shared/payments-schemas';
 import { ApiError } from '@web/lib/api';
 import { ButtonLink } from '@web/components/ui/button';
@@ -9,8 +9,9 @@ import { Confirming, ResultCard, StillProcessing, useVerifiedCheckout, VerifyErr
 import { paths } from '@web/lib/paths';
 
 function paidLine(p: VerifySessionResult['purchase']) {
-  if (p.installments && p.installmentCents) {
-    return `${money(p.installmentCents, p.currency)} paid today, the first of ${p.installments} monthly installments (total ${money(p.installmentCents * p.installments, p.currency)}).`;
+  if (p.installments) {
+    const [first] = installmentSchedule(p.amountCents, p.installments);
+    return `${money(first, p.currency)} paid today, the first of ${p.installments} monthly installments (total ${money(p.amountCents, p.currency)}).`;
   }
   return `${money(p.amountCents, p.currency)} paid.`;
 }

@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { CalendarDays, CreditCard, ShieldCheck, Users } from 'lucide-react';
 import type { CheckoutResult, CheckoutSummary } from '@shared/payments-schemas';
+import { installmentSchedule, installmentTerms } from '@shared/payments';
 import { ApiError } from '@web/lib/api';
 import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
@@ -10,7 +11,7 @@ import { PageHeader } from '@web/components/ui/card';
 import { PageLoading, Spinner } from '@web/components/ui/spinner';
 import NotFoundPage from '@web/components/not-found-page';
 import { CourseCover } from '@web/components/ui/cover';
-import { formatDate, formatDateRange, plural, refundPolicy, viewerTimeZone, money } from '@web/lib/format';
+import { formatDateRange, plural, refundPolicy, viewerTimeZone, money } from '@web/lib/format';
 import { checkoutSummaryQuery, paymentsConfigQuery, startCourseCheckout, type PaymentsConfig } from './api/checkout';
 import { CardForm } from './components/card-form';
 import { isUuid } from '@web/lib/ids';
@@ -18,12 +19,16 @@ import { paths } from '@web/lib/paths';
 
 type Plan = 'full' | 'installments';
 
-/** "3 monthly payments of $40.00, last on 22 Jan 2027" (the card form says it too). */
+/**
+ * The plan's terms, said once on the page, beside the card form: "3 monthly payments of
+ * $40.00, last on Fri 22 Jan 2027" (the summary and the choice say only today's amount and the total).
+ */
 function installmentWords(summary: CheckoutSummary): string {
-  const n = summary.installments!;
-  const last = summary.lastInstallmentOn ? `, last on ${formatDate(summary.lastInstallmentOn)}` : '';
-  return `${n} monthly payments of ${money(summary.installmentCents!, summary.currency)}${last}`;
+  return installmentTerms(summary.priceCents, summary.installments!, summary.currency, summary.lastInstallmentOn);
 }
+
+/** The first payment (today's) of the plan offered. */
+const firstInstallment = (summary: CheckoutSummary) => installmentSchedule(summary.priceCents, summary.installments!)[0];
 
 function firstClass(iso: string) {
   const zone = viewerTimeZone();
@@ -87,9 +92,9 @@ function OrderSummary({ summary, plan }: { summary: CheckoutSummary; plan: Plan 
         <dd className="text-right">
           {inInstallments ? (
             <>
-              <span className="block text-xl font-bold text-slate-900">{money(summary.installmentCents!, currency)} today</span>
+              <span className="block text-xl font-bold text-slate-900">{money(firstInstallment(summary), currency)} today</span>
               <span className="block text-sm text-slate-600">
-                {installmentWords(summary)} (total {money(summary.installments! * summary.installmentCents!, currency)})
+                {money(summary.priceCents, currency)} in total, over {summary.installments} months
               </span>
             </>
           ) : (
@@ -113,13 +118,12 @@ function PlanChoice({
   disabled: boolean;
 }) {
   const n = summary.installments!;
-  const each = summary.installmentCents!;
   const options: { id: Plan; title: string; text: string }[] = [
     { id: 'full', title: 'Pay in full', text: `${money(summary.priceCents, summary.currency)} today` },
     {
       id: 'installments',
       title: `${n} monthly installments`,
-      text: `${installmentWords(summary)}; the first today (total ${money(n * each, summary.currency)})`,
+      text: `${money(firstInstallment(summary), summary.currency)} today, ${money(summary.priceCents, summary.currency)} in total`,
     },
   ];
   const id = useId();

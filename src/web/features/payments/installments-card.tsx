@@ -102,7 +102,7 @@ export function InstallmentsCard() {
                 <div>
                   <dt className="text-slate-600">Paid so far</dt>
                   <dd className="tabular-nums text-slate-900">
-                    {money(p.paidCents, p.currency)} of {money(p.installments * p.installmentCents, p.currency)}
+                    {money(p.paidCents, p.currency)} of {money(p.totalCents, p.currency)}
                   </dd>
                 </div>
               </dl>

@@ -21,7 +21,7 @@ import { type Flash } from '@web/components/ui/toast';
 import { paths } from '@web/lib/paths';
 import { queryKeys } from '@web/lib/query-keys';
 import { useFormStatus } from '@web/lib/form-status';
-import { MIN_INSTALLMENT_CENTS, maxInstallmentsFor } from '@shared/payments';
+import { MIN_INSTALLMENT_CENTS, installmentTerms, maxInstallmentsFor } from '@shared/payments';
 
 export interface CourseFormValues {
   title: string;
@@ -475,7 +475,7 @@ export function CourseForm({ course, onSaved }: { course?: CourseView; onSaved?:
                 label="Monthly installments"
                 text={
                   plan === 'installments' && Number(installments) >= 2
-                    ? `${installments} monthly payments of ${formatPrice(Math.ceil(cents / Number(installments)), currency)}.`
+                    ? `${installmentTerms(cents, Number(installments), currency)}.`
                     : maxInstallments >= 2
                       ? `Spread the price over 2 to ${maxInstallments} months.`
                       : `From ${formatPrice(2 * MIN_INSTALLMENT_CENTS, currency)}: each payment is at least ${formatPrice(MIN_INSTALLMENT_CENTS, currency)}.`
