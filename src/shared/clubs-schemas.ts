@@ -96,7 +96,8 @@ const repeatChecks = (v: { startsAt: string; repeat?: z.output<typeof repeatInpu
   const until = v.repeat?.until;
   const first = v.startsAt.slice(0, 10);
   if (!v.repeat || !until || !isCalendarDate(first)) return;
-  if (until < first) ctx.addIssue({ code: 'custom', path: ['repeat', 'until'], message: 'The end date must be on or after the first event' });
+  if (until < first)
+    ctx.addIssue({ code: 'custom', path: ['repeat', 'until'], message: 'The end date must be on or after the first event' });
   else if (repeatDates(first, v.repeat, MAX_REPEATS + 1).length > MAX_REPEATS)
     ctx.addIssue({ code: 'custom', path: ['repeat', 'until'], message: `At most ${MAX_REPEATS} events: choose an earlier end date` });
 };
@@ -105,7 +106,12 @@ export const repeatInput = z
   .object({
     /** weekly: every `interval` weeks; monthly: the same weekday of the month ("every second Tuesday"). */
     frequency: z.enum(['weekly', 'monthly'], { error: 'Choose weekly or monthly' }),
-    interval: z.number({ error: 'Every 1 to 4 weeks' }).int('Every 1 to 4 weeks').min(1, 'Every 1 to 4 weeks').max(4, 'Every 1 to 4 weeks').default(1),
+    interval: z
+      .number({ error: 'Every 1 to 4 weeks' })
+      .int('Every 1 to 4 weeks')
+      .min(1, 'Every 1 to 4 weeks')
+      .max(4, 'Every 1 to 4 weeks')
+      .default(1),
     /** Ends after this many events, or (instead) on the last date not after `until`. */
     count: z
       .number({ error: 'How many events?' })
@@ -121,8 +127,7 @@ export const repeatInput = z
       .nullable(),
   })
   .superRefine((v, ctx) => {
-    if (v.count == null && !v.until)
-      ctx.addIssue({ code: 'custom', path: ['count'], message: 'Give a number of events or an end date' });
+    if (v.count == null && !v.until) ctx.addIssue({ code: 'custom', path: ['count'], message: 'Give a number of events or an end date' });
     if (v.count != null && v.until)
       ctx.addIssue({ code: 'custom', path: ['until'], message: 'Give a number of events or an end date, not both' });
   });

@@ -168,7 +168,10 @@ describe('repeats that end on a date', () => {
       repeat: { frequency: 'weekly', interval: 1, until: dayOf(until) },
     });
     expect(ids).toHaveLength(6);
-    const starts = await rows<{ starts_at: Date }>(ctx.app, sql`select starts_at from club_event where club_id = ${clubId} order by starts_at`);
+    const starts = await rows<{ starts_at: Date }>(
+      ctx.app,
+      sql`select starts_at from club_event where club_id = ${clubId} order by starts_at`,
+    );
     const iso = starts.map((s) => new Date(s.starts_at).toISOString());
     // 19:00 GMT before the change, 19:00 BST (18:00 UTC) after it.
     expect(iso).toEqual([0, 1, 2, 3, 4, 5].map((k) => `${dayOf(plusDays(first, 7 * k))}T${k < 2 ? '19' : '18'}:00:00.000Z`));
@@ -193,7 +196,10 @@ describe('repeats that end on a date', () => {
       repeat: { frequency: 'monthly', until: `${year}-07-07` },
     });
     expect(ids).toHaveLength(6);
-    const starts = await rows<{ starts_at: Date }>(ctx.app, sql`select starts_at from club_event where club_id = ${clubId} order by starts_at`);
+    const starts = await rows<{ starts_at: Date }>(
+      ctx.app,
+      sql`select starts_at from club_event where club_id = ${clubId} order by starts_at`,
+    );
     expect(starts.map((s) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date(s.starts_at)))).toEqual(
       expected,
     );

@@ -193,6 +193,8 @@ describe('deleting a club', () => {
       200,
     );
 
+    // The attendees are told by a background job (notifications/fan-out.ts): let it run, then nothing is left.
+    await ctx.app.jobs.runDue();
     const deleted = heard.find((h) => h.name === 'club.deleted' && h.event.clubId === clubId)!.event as {
       cancelledEvents: { eventId: string; attendeeIds: string[] }[];
     };

@@ -71,7 +71,7 @@ function toInput(v: Values, withRepeat: boolean): EventInput {
 }
 
 /** The repeat the form describes (or none). An empty number stays empty: the schema says what is missing. */
-function repeatOf(v: Values): RepeatRule & { interval: number } | null {
+function repeatOf(v: Values): (RepeatRule & { interval: number }) | null {
   if (!v.repeat) return null;
   const interval = v.repeat === 'weekly' ? Number(v.interval) : 1;
   if (v.ends === 'until') return { frequency: v.repeat, interval, until: v.until || null, count: null };
@@ -219,7 +219,9 @@ export function EventForm({
               <option value="">Does not repeat</option>
               <option value="weekly">Weekly</option>
               <option value="monthly">
-                {isCalendarDate(v.date) ? `Monthly, on the ${weekdayOfMonth(v.date)}` : 'Monthly, on the same weekday (e.g. every second Tuesday)'}
+                {isCalendarDate(v.date)
+                  ? `Monthly, on the ${weekdayOfMonth(v.date)}`
+                  : 'Monthly, on the same weekday (e.g. every second Tuesday)'}
               </option>
             </Select>
             {v.repeat === 'weekly' && (
@@ -300,9 +302,7 @@ function RepeatPreview({ v }: { v: Values }) {
   return (
     <div className="mt-4 rounded-xl border border-slate-200 bg-slate-50 p-4" aria-live="polite" data-testid="repeat-preview">
       {dates.length > MAX_REPEATS ? (
-        <p className="text-sm font-medium text-red-700">
-          More than {MAX_REPEATS} events: choose an earlier last date.
-        </p>
+        <p className="text-sm font-medium text-red-700">More than {MAX_REPEATS} events: choose an earlier last date.</p>
       ) : (
         <>
           <p className="text-sm font-semibold text-slate-800">
