@@ -192,6 +192,10 @@ export const eventCard = z.object({
   id: z.string(),
   clubId: z.string(),
   clubName: z.string(),
+  /** The repeat this event is a date of (null: a one-off). */
+  seriesId: z.string().nullable(),
+  /** Explore lists one date per series: how many later dates of the series are still to come. */
+  moreDates: z.number().optional(),
   title: z.string(),
   startsAt: z.string(),
   endsAt: z.string(),
