@@ -121,6 +121,10 @@ test('start a club, find it with a typo, join, RSVP to a full event, waitlist an
   await expect(o.getByRole('link', { name: 'Catan night' })).toBeVisible();
   await axeClean(o, 'club');
   await o.goto(`/club/${clubId}/edit`);
+  await expect(o.getByRole('heading', { name: 'Manage the club' })).toBeVisible();
+  await axeClean(o, 'edit-settings');
+  await o.getByRole('tab', { name: 'Delete' }).click();
+  await axeClean(o, 'edit-delete');
   await o.getByRole('tab', { name: 'Members' }).click();
   await expect(o.getByRole('link', { name: /^Message/ }).first()).toHaveAttribute('href', /\/mailbox\//);
   await axeClean(o, 'edit-members');
@@ -201,6 +205,7 @@ test('an approval club hides its events from a non-member until approved', async
   await expect(page.getByRole('heading', { level: 1, name: /Quiet Go Circle/ })).toBeVisible();
   await expect(page.getByText('Members only')).toBeVisible();
   await expect(page.getByText('Members-only tournament')).toHaveCount(0);
+  await axeClean(page, 'club-members-only');
   await page.goto(`/club/${clubId}/event/${eventId}`);
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
 
