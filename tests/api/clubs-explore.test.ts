@@ -1,10 +1,22 @@
-import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../support/app.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../support/app.js';
 import { join, localIn, makeClub, makeEvents, makeUser } from '../support/clubs.js';
 import { get, post } from '../support/http.js';
+import { createRunDatabase, type RunDatabase } from '../support/run-database.js';
 
 /** /explore's upcoming club events: the next date of each repeat once, with how many more. */
-const ctx = useTestApp();
+const ctx = {} as { app: TestApp };
+let db: RunDatabase | null = null;
+beforeAll(async () => {
+  // A database of its own: explore lists the next events of every club there is.
+  const made = await createRunDatabase('agora_clubs_explore');
+  db = 'error' in made ? null : made;
+  ctx.app = await buildTestApp(db ? { DATABASE_URL: db.url } : {}, { ownDatabase: !db });
+});
+afterAll(async () => {
+  await ctx.app?.close();
+  await db?.drop();
+});
 
 interface Card {
   id: string;
