@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isCalendarDate, isTimeZone, MAX_YEAR, MIN_YEAR, str } from './input-schemas.js';
+import { repeatDates } from './time.js';
 import {
   CLUB_CATEGORY_IDS,
   CLUB_PAGE_SIZE,
@@ -90,18 +91,51 @@ const eventChecks = (
     ctx.addIssue({ code: 'custom', path: ['rsvpDeadline'], message: 'The RSVP deadline must be before the start' });
 };
 
-export const repeatInput = z.object({
-  /** weekly: every `interval` weeks; monthly: the same weekday of the month ("every second Tuesday"). */
-  frequency: z.enum(['weekly', 'monthly'], { error: 'Choose weekly or monthly' }),
-  interval: z.number().int().min(1, 'Every 1 to 4 weeks').max(4, 'Every 1 to 4 weeks').default(1),
-  count: z
-    .number({ error: 'How many events?' })
-    .int('A whole number of events')
-    .min(1, 'At least 1 event')
-    .max(MAX_REPEATS, `At most ${MAX_REPEATS} events`),
-});
+/** A repeat ending on a date: not before the first event, and no more events than allowed. */
+const repeatChecks = (v: { startsAt: string; repeat?: z.output<typeof repeatInput> | null }, ctx: z.RefinementCtx) => {
+  const until = v.repeat?.until;
+  const first = v.startsAt.slice(0, 10);
+  if (!v.repeat || !until || !isCalendarDate(first)) return;
+  if (until < first)
+    ctx.addIssue({ code: 'custom', path: ['repeat', 'until'], message: 'The end date must be on or after the first event' });
+  else if (repeatDates(first, v.repeat, MAX_REPEATS + 1).length > MAX_REPEATS)
+    ctx.addIssue({ code: 'custom', path: ['repeat', 'until'], message: `At most ${MAX_REPEATS} events: choose an earlier end date` });
+};
 
-export const eventInput = z.object({ ...eventFields, repeat: repeatInput.optional().nullable() }).superRefine(eventChecks);
+export const repeatInput = z
+  .object({
+    /** weekly: every `interval` weeks; monthly: the same weekday of the month ("every second Tuesday"). */
+    frequency: z.enum(['weekly', 'monthly'], { error: 'Choose weekly or monthly' }),
+    interval: z
+      .number({ error: 'Every 1 to 4 weeks' })
+      .int('Every 1 to 4 weeks')
+      .min(1, 'Every 1 to 4 weeks')
+      .max(4, 'Every 1 to 4 weeks')
+      .default(1),
+    /** Ends after this many events, or (instead) on the last date not after `until`. */
+    count: z
+      .number({ error: 'How many events?' })
+      .int('A whole number of events')
+      .min(1, 'At least 1 event')
+      .max(MAX_REPEATS, `At most ${MAX_REPEATS} events`)
+      .optional()
+      .nullable(),
+    until: str({ error: 'The end date must be a date (YYYY-MM-DD)' })
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'The end date must be a date (YYYY-MM-DD)')
+      .refine(isCalendarDate, `The end date must be a real date between ${MIN_YEAR} and ${MAX_YEAR}`)
+      .optional()
+      .nullable(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.count == null && !v.until) ctx.addIssue({ code: 'custom', path: ['count'], message: 'Give a number of events or an end date' });
+    if (v.count != null && v.until)
+      ctx.addIssue({ code: 'custom', path: ['until'], message: 'Give a number of events or an end date, not both' });
+  });
+
+export const eventInput = z
+  .object({ ...eventFields, repeat: repeatInput.optional().nullable() })
+  .superRefine(eventChecks)
+  .superRefine(repeatChecks);
 export type EventInput = z.input<typeof eventInput>;
 
 export const eventUpdate = z.object(eventFields).superRefine(eventChecks);
@@ -158,6 +192,10 @@ export const eventCard = z.object({
   id: z.string(),
   clubId: z.string(),
   clubName: z.string(),
+  /** The repeat this event is a date of (null: a one-off). */
+  seriesId: z.string().nullable(),
+  /** Explore lists one date per series: how many later dates of the series are still to come. */
+  moreDates: z.number().optional(),
   title: z.string(),
   startsAt: z.string(),
   endsAt: z.string(),

@@ -70,3 +70,56 @@ export function formatClassTime(startsAt: string, endsAt: string, timeZone: stri
   const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' });
   return `${day}, ${time.format(new Date(startsAt))} – ${time.format(new Date(endsAt))} (${timeZone})`;
 }
+
+/**
+ * A repeat of an event on the calendar: every `interval` weeks, or monthly on the same weekday
+ * of the month as the first date ("every second Tuesday"; a fifth weekday becomes the last one
+ * of months that have none). It ends after `count` dates, or on the last date not after `until`.
+ */
+export interface RepeatRule {
+  frequency: 'weekly' | 'monthly';
+  interval?: number;
+  count?: number | null;
+  until?: string | null;
+}
+
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth'];
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const utcDate = (date: string) => new Date(`${date}T00:00:00Z`);
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** "second Tuesday": which weekday of its month a date (YYYY-MM-DD) is. */
+export function weekdayOfMonth(date: string): string {
+  const d = utcDate(date);
+  return `${ORDINALS[Math.ceil(d.getUTCDate() / 7) - 1]} ${WEEKDAYS[d.getUTCDay()]}`;
+}
+
+/**
+ * The calendar dates (YYYY-MM-DD) of a repeat starting on `first`, at most `limit` of them
+ * (so an end date years away costs nothing: ask for one more than allowed to tell "too many").
+ * Dates, not instants: the caller puts the wall-clock time on each in the event's zone, so a
+ * series keeps 19:00 across DST changes.
+ */
+export function repeatDates(first: string, rule: RepeatRule, limit: number): string[] {
+  const start = utcDate(first);
+  const max = Math.min(limit, rule.count ?? Infinity);
+  const out: string[] = [];
+  const weekday = start.getUTCDay();
+  const ordinal = Math.ceil(start.getUTCDate() / 7);
+  for (let k = 0; out.length < max; k++) {
+    let d: Date;
+    if (rule.frequency === 'weekly') d = new Date(start.getTime() + 7 * (rule.interval ?? 1) * k * 86400_000);
+    else {
+      const month = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + k, 1));
+      const daysInMonth = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 0)).getUTCDate();
+      let day = 1 + ((weekday - month.getUTCDay() + 7) % 7) + 7 * (ordinal - 1);
+      if (day > daysInMonth) day -= 7;
+      d = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), day));
+    }
+    const date = isoDay(d);
+    if (rule.until && date > rule.until) break;
+    if (d.getUTCFullYear() > 2999) break;
+    out.push(date);
+  }
+  return out;
+}

@@ -56,6 +56,13 @@ describe('creating events', () => {
       [{ address: null, onlineUrl: null }, 'address'],
       [{ onlineUrl: 'javascript:alert(1)' }, 'onlineUrl'],
       [{ rsvpDeadline: localIn(8, '10:00') }, 'rsvpDeadline'],
+      // A repeat ending on a date: before the first event, impossible, too many events, or neither/both ends.
+      [{ repeat: { frequency: 'weekly', interval: 1, until: localIn(6).slice(0, 10) } }, 'repeat.until'],
+      [{ repeat: { frequency: 'monthly', until: '2027-02-30' } }, 'repeat.until'],
+      [{ repeat: { frequency: 'weekly', interval: 1, until: localIn(3 * 365).slice(0, 10) } }, 'repeat.until'],
+      [{ repeat: { frequency: 'weekly', interval: 1 } }, 'repeat.count'],
+      [{ repeat: { frequency: 'weekly', interval: 1, count: 3, until: localIn(30).slice(0, 10) } }, 'repeat.until'],
+      [{ repeat: { frequency: 'yearly', count: 3 } }, 'repeat.frequency'],
     ];
     for (const [override, field] of cases) {
       const res = await post(ctx.app, `/api/clubs/${clubId}/events`, eventBody(override), { cookie: owner.cookie });
@@ -135,6 +142,82 @@ describe('creating events', () => {
     // Two weeks apart in local days, whatever the offset did.
     const offsets = new Set(starts.map((s) => new Date(s.starts_at).getUTCHours()));
     expect(offsets.size).toBe(2);
+  });
+});
+
+/** The last Sunday of March of a year: when Europe/London moves to summer time. */
+function lastSundayOfMarch(year: number) {
+  const d = new Date(Date.UTC(year, 2, 31));
+  d.setUTCDate(31 - d.getUTCDay());
+  return d;
+}
+const dayOf = (d: Date) => d.toISOString().slice(0, 10);
+const plusDays = (d: Date, n: number) => new Date(d.getTime() + n * 86400_000);
+
+describe('repeats that end on a date', () => {
+  it('weekly until a date across the spring DST change: every Tuesday at 19:00 London time, the last date included', async () => {
+    const owner = await makeUser(ctx.app);
+    const clubId = await makeClub(ctx.app, owner);
+    const change = lastSundayOfMarch(new Date().getUTCFullYear() + 1);
+    const first = plusDays(change, -12); // the Tuesday two weeks before the change
+    const until = plusDays(first, 5 * 7); // the sixth Tuesday, included
+    const ids = await makeEvents(ctx.app, owner, clubId, {
+      startsAt: `${dayOf(first)}T19:00`,
+      endsAt: `${dayOf(first)}T21:00`,
+      timeZone: 'Europe/London',
+      repeat: { frequency: 'weekly', interval: 1, until: dayOf(until) },
+    });
+    expect(ids).toHaveLength(6);
+    const starts = await rows<{ starts_at: Date }>(
+      ctx.app,
+      sql`select starts_at from club_event where club_id = ${clubId} order by starts_at`,
+    );
+    const iso = starts.map((s) => new Date(s.starts_at).toISOString());
+    // 19:00 GMT before the change, 19:00 BST (18:00 UTC) after it.
+    expect(iso).toEqual([0, 1, 2, 3, 4, 5].map((k) => `${dayOf(plusDays(first, 7 * k))}T${k < 2 ? '19' : '18'}:00:00.000Z`));
+    for (const s of iso) expect(localTime(s, 'Europe/London')).toMatchObject({ weekday: 'Tue', time: '19:00' });
+  });
+
+  it('"every second Tuesday 19:00 for 6 months": exactly the six second Tuesdays', async () => {
+    const owner = await makeUser(ctx.app);
+    const clubId = await makeClub(ctx.app, owner);
+    const year = new Date().getUTCFullYear() + 1;
+    // The second Tuesday of each month from January to June, found independently of the app's code.
+    const expected = Array.from({ length: 6 }, (_, month) => {
+      let day = 1;
+      while (new Date(Date.UTC(year, month, day)).getUTCDay() !== 2) day++;
+      return dayOf(new Date(Date.UTC(year, month, day + 7)));
+    });
+    const ids = await makeEvents(ctx.app, owner, clubId, {
+      startsAt: `${expected[0]}T19:00`,
+      endsAt: `${expected[0]}T21:00`,
+      timeZone: 'Europe/London',
+      // Six months: to the day before the seventh month begins.
+      repeat: { frequency: 'monthly', until: `${year}-07-07` },
+    });
+    expect(ids).toHaveLength(6);
+    const starts = await rows<{ starts_at: Date }>(
+      ctx.app,
+      sql`select starts_at from club_event where club_id = ${clubId} order by starts_at`,
+    );
+    expect(starts.map((s) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date(s.starts_at)))).toEqual(
+      expected,
+    );
+    for (const s of starts) expect(localTime(new Date(s.starts_at).toISOString(), 'Europe/London').time).toBe('19:00');
+  });
+
+  it('an end date before the start is a 400 on the end date, and nothing is written', async () => {
+    const owner = await makeUser(ctx.app);
+    const clubId = await makeClub(ctx.app, owner);
+    const res = await post(
+      ctx.app,
+      `/api/clubs/${clubId}/events`,
+      eventBody({ repeat: { frequency: 'monthly', until: localIn(1).slice(0, 10) } }),
+      { cookie: owner.cookie },
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.fields).toEqual({ 'repeat.until': 'The end date must be on or after the first event' });
+    expect(await count(ctx.app, sql`select count(*)::int as n from club_event where club_id = ${clubId}`)).toBe(0);
   });
 });
 

@@ -170,6 +170,40 @@ describe('joining, requests and leaving', () => {
   });
 });
 
+describe('removing and banning', () => {
+  it('release the member\u2019s places like leaving: RSVPs not going, reminders gone, the waitlist promoted', async () => {
+    const owner = await makeUser(ctx.app);
+    const removed = await makeUser(ctx.app);
+    const banned = await makeUser(ctx.app);
+    const waiting = await makeUser(ctx.app);
+    const clubId = await makeClub(ctx.app, owner);
+    for (const u of [removed, banned, waiting]) await join(ctx.app, u, clubId);
+    const [eventId] = await makeEvents(ctx.app, owner, clubId, { capacity: 2 });
+    const rsvp = (cookie: string) => put(`/api/clubs/${clubId}/events/${eventId}/rsvp`, { answer: 'going' }, cookie);
+    expect((await rsvp(removed.cookie)).json().status).toBe('going');
+    expect((await rsvp(banned.cookie)).json().status).toBe('going');
+    expect((await rsvp(waiting.cookie)).json().status).toBe('waitlisted');
+    expect((await act(clubId, removed.id, 'remove', owner.cookie)).statusCode).toBe(200);
+    expect((await act(clubId, banned.id, 'ban', owner.cookie)).statusCode).toBe(200);
+    const statuses = await rows<{ user_id: string; status: string }>(
+      ctx.app,
+      sql`select user_id, status from club_rsvp where event_id = ${eventId}`,
+    );
+    expect(Object.fromEntries(statuses.map((r) => [r.user_id, r.status]))).toEqual({
+      [removed.id]: 'not_going',
+      [banned.id]: 'not_going',
+      [waiting.id]: 'going',
+    });
+    expect(await count(ctx.app, sql`select going_count as n from club_event where id = ${eventId}`)).toBe(1);
+    for (const u of [removed, banned])
+      expect(
+        await count(ctx.app, sql`select count(*)::int as n from job where key like ${`club-reminder:${clubId}:${eventId}:${u.id}:%`}`),
+      ).toBe(0);
+    // Outside now: the event is not theirs to answer.
+    expect((await rsvp(removed.cookie)).statusCode).toBe(403);
+  });
+});
+
 describe('deleting a club', () => {
   it('owner only, with the name typed; upcoming events cancelled and attendees told; no orphan rows', async () => {
     const owner = await makeUser(ctx.app);
@@ -193,6 +227,8 @@ describe('deleting a club', () => {
       200,
     );
 
+    // The attendees are told by a background job (notifications/fan-out.ts): let it run, then nothing is left.
+    await ctx.app.jobs.runDue();
     const deleted = heard.find((h) => h.name === 'club.deleted' && h.event.clubId === clubId)!.event as {
       cancelledEvents: { eventId: string; attendeeIds: string[] }[];
     };

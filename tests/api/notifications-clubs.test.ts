@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { count, eventBody, join, makeClub, makeEvents, makeUser, rows } from '../support/clubs.js';
 import { call, get, post } from '../support/http.js';
 import { sendReminder } from '../../src/server/clubs/reminders.js';
+import { runFanOut, type FanOut } from '../../src/server/notifications/fan-out.js';
+import type { Tx } from '../../src/server/db/transaction.js';
 import { formatClassTime } from '../../src/shared/time.js';
 
 /** Clubs tell people through notifications (issue 11, "Notifications"): each type from its real cause. */
@@ -62,6 +65,7 @@ describe('club notifications from their real causes', () => {
       repeat: { frequency: 'weekly', interval: 1, count: 6 },
     });
     expect(ids).toHaveLength(6);
+    await ctx.app.jobs.runDue(); // members are told by a background job, after the commit
 
     for (const m of members) {
       const news = await notes(m, 'club_new_event');
@@ -126,6 +130,7 @@ describe('club notifications from their real causes', () => {
     const when = await whenOf(eventId);
     const del = await post(ctx.app, `/api/clubs/${clubId}/delete`, { confirmName: 'Doomed Club' }, { cookie: owner.cookie });
     expect(del.statusCode, del.body).toBe(200);
+    await ctx.app.jobs.runDue();
     expect(await notes(attendee, 'club_event_changed')).toEqual([
       {
         type: 'club_event_changed',
@@ -195,6 +200,102 @@ describe('club notifications from their real causes', () => {
   });
 });
 
+/** A club with `n` more active members, written directly (signing up 500 people would take minutes). */
+async function clubWithMembers(owner: { id: string }, clubId: string, n: number) {
+  const tag = randomUUID().slice(0, 8);
+  const ids = await rows<{ id: string }>(
+    ctx.app,
+    sql`insert into "user" (id, email, name, first_name, last_name, verified)
+        select gen_random_uuid(), 'fan-' || ${tag} || '-' || i || '@example.test', 'Fan ' || i, 'Fan', i::text, true
+        from generate_series(1, ${n}) i returning id`,
+  );
+  await ctx.app.database.db.execute(sql`
+    insert into club_membership (club_id, user_id, role, state)
+    select ${clubId}::uuid, u.id, 'member', 'active' from "user" u where u.email like ${`fan-${tag}-%`}`);
+  await ctx.app.database.db.execute(sql`update club set member_count = member_count + ${n} where id = ${clubId}`);
+  return ids.map((r) => r.id);
+}
+
+/** How many rows of each table the transaction `tx` has written so far (rows whose xmin is its id). */
+async function writtenHere(tx: Tx, tables: string[]) {
+  const out: Record<string, number> = {};
+  for (const table of tables) {
+    const res = (await tx.execute(
+      sql`select count(*)::int as n from ${sql.identifier(table)}
+          where xmin = (select backend_xid from pg_stat_activity where pid = pg_backend_pid())`,
+    )) as unknown as { rows: { n: number }[] };
+    out[table] = res.rows[0].n;
+  }
+  return out;
+}
+
+describe('telling a big club: a background job in batches, never the request', () => {
+  it('500 members: the request stores one job and no notification; the job tells each member exactly once', async () => {
+    const owner = await makeUser(ctx.app);
+    const clubId = await makeClub(ctx.app, owner, { name: 'Big Chess Club' });
+    const memberIds = await clubWithMembers(owner, clubId, 500);
+    // What the request's transaction wrote, seen from inside it (after the notifications listener ran).
+    const inRequest: Record<string, number>[] = [];
+    ctx.app.clubEvents.inTransaction('club-event.created', async (tx, e) => {
+      if (e.clubId === clubId) inRequest.push(await writtenHere(tx, ['notification', 'job', 'club_event', 'club_membership']));
+    });
+    const [eventId] = await makeEvents(ctx.app, owner, clubId, { title: 'Club championship' });
+    // One event and the fan-out job (and the next-event refresh's): nothing per member.
+    expect(inRequest).toEqual([{ notification: 0, job: expect.any(Number), club_event: 1, club_membership: 0 }]);
+    expect(inRequest[0].job).toBeGreaterThanOrEqual(1);
+    expect(inRequest[0].job).toBeLessThanOrEqual(2);
+
+    // Delivered again at the same time (at least once): the cursor in the job row keeps it exactly once.
+    const [job] = await rows<{ payload: FanOut }>(ctx.app, sql`select payload from job where key = ${`club-new-event:${eventId}`}`);
+    if (job) await Promise.allSettled([runFanOut(ctx.app, job.payload), runFanOut(ctx.app, job.payload)]);
+    await ctx.app.jobs.runDue();
+
+    const told = await rows<{ user_id: string; n: number }>(
+      ctx.app,
+      sql`select user_id, count(*)::int as n from notification
+          where type = 'club_new_event' and data->>'eventId' = ${eventId} group by user_id`,
+    );
+    expect(told.map((t) => t.user_id).sort()).toEqual([...memberIds].sort());
+    expect(told.every((t) => t.n === 1)).toBe(true);
+    expect(await count(ctx.app, sql`select count(*)::int as n from job where key = ${`club-new-event:${eventId}`}`)).toBe(0);
+    // A job delivered once more after it finished finds no job row: nobody is told again.
+    if (job) await runFanOut(ctx.app, job.payload);
+    expect(
+      await count(
+        ctx.app,
+        sql`select count(*)::int as n from notification where type = 'club_new_event' and data->>'eventId' = ${eventId}`,
+      ),
+    ).toBe(500);
+  });
+
+  it('deleting a club tells the attendees of its events from a job, each once', async () => {
+    const owner = await makeUser(ctx.app);
+    const clubId = await makeClub(ctx.app, owner, { name: 'Short-lived Club' });
+    const memberIds = await clubWithMembers(owner, clubId, 150);
+    const [eventId] = await makeEvents(ctx.app, owner, clubId, { title: 'Final game' });
+    await ctx.app.database.db.execute(sql`
+      insert into club_rsvp (event_id, user_id, status) select ${eventId}::uuid, user_id, 'going'
+      from club_membership where club_id = ${clubId} and role = 'member'`);
+    await ctx.app.jobs.runDue();
+    const inRequest: Record<string, number>[] = [];
+    ctx.app.clubEvents.inTransaction('club.deleted', async (tx, e) => {
+      if (e.clubId === clubId) inRequest.push(await writtenHere(tx, ['notification', 'job']));
+    });
+    const del = await post(ctx.app, `/api/clubs/${clubId}/delete`, { confirmName: 'Short-lived Club' }, { cookie: owner.cookie });
+    expect(del.statusCode, del.body).toBe(200);
+    expect(inRequest).toEqual([{ notification: 0, job: 1 }]);
+    await ctx.app.jobs.runDue();
+    const told = await rows<{ user_id: string; n: number }>(
+      ctx.app,
+      sql`select user_id, count(*)::int as n from notification
+          where type = 'club_event_changed' and data->>'eventId' = ${eventId} group by user_id`,
+    );
+    expect(told.map((t) => t.user_id).sort()).toEqual([...memberIds].sort());
+    expect(told.every((t) => t.n === 1)).toBe(true);
+    expect(await count(ctx.app, sql`select count(*)::int as n from job where key like ${`%${clubId}%`}`)).toBe(0);
+  });
+});
+
 describe('club notification preferences', () => {
   it('the preferences list the club types with their defaults', async () => {
     const u = await makeUser(ctx.app);
@@ -221,6 +322,7 @@ describe('club notification preferences', () => {
     const res = await put('/api/notifications/preferences', { preferences: { club_new_event: { inApp: false, email: 'off' } } }, off);
     expect(res.statusCode, res.body).toBe(200);
     const [eventId] = await makeEvents(ctx.app, owner, clubId, { capacity: 1 });
+    await ctx.app.jobs.runDue();
     expect(await notes(off, 'club_new_event')).toEqual([]);
     expect(await notes(on, 'club_new_event')).toHaveLength(1);
     expect(

@@ -121,6 +121,10 @@ test('start a club, find it with a typo, join, RSVP to a full event, waitlist an
   await expect(o.getByRole('link', { name: 'Catan night' })).toBeVisible();
   await axeClean(o, 'club');
   await o.goto(`/club/${clubId}/edit`);
+  await expect(o.getByRole('heading', { name: 'Manage the club' })).toBeVisible();
+  await axeClean(o, 'edit-settings');
+  await o.getByRole('tab', { name: 'Delete' }).click();
+  await axeClean(o, 'edit-delete');
   await o.getByRole('tab', { name: 'Members' }).click();
   await expect(o.getByRole('link', { name: /^Message/ }).first()).toHaveAttribute('href', /\/mailbox\//);
   await axeClean(o, 'edit-members');
@@ -134,6 +138,54 @@ test('start a club, find it with a typo, join, RSVP to a full event, waitlist an
   await m.goto(`/club/${clubId}/new-event`);
   await expect(m.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
   await Promise.all([ownerCtx.close(), memberCtx.close(), thirdCtx.close()]);
+});
+
+test('a repeat that ends on a date: "every second Tuesday 19:00 for 6 months", previewed, then created', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const owner = await createVerifiedUser();
+  const api = await signedInClient(owner);
+  const clubId = await createClub(api.send, clubBody({ name: `Second Tuesday Chess ${uniqueWord()}` }));
+  // The second Tuesday of each of six months from next month, found independently of the app.
+  const now = new Date();
+  const secondTuesdays = Array.from({ length: 7 }, (_, k) => {
+    const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1 + k, 1));
+    return new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), 1 + ((2 - first.getUTCDay() + 7) % 7) + 7));
+  });
+  const iso = (d: Date) => d.toISOString().slice(0, 10);
+  const shown = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
+  // Six months: the day before the seventh month's second Tuesday is safely past the sixth.
+  const lastDay = iso(new Date(secondTuesdays[6].getTime() - 7 * 86400_000));
+
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await logIn(ctx, owner);
+  const page = await ctx.newPage();
+  await page.goto(`/club/${clubId}/new-event`);
+  await expect(page.getByRole('heading', { name: 'New event' })).toBeVisible();
+  await page.getByLabel('Title').fill('Second Tuesday rapid');
+  await page.getByLabel('Date', { exact: true }).fill(iso(secondTuesdays[0]));
+  await page.getByLabel('Starts at').fill('19:00');
+  await page.getByLabel('Ends at').fill('21:00');
+  await page.getByLabel('Address').fill('Rua Augusta 10, Lisbon');
+  await page.getByLabel('How often').selectOption('monthly');
+  await expect(page.getByLabel('How often').locator('option:checked')).toHaveText('Monthly, on the second Tuesday');
+  await page.getByLabel('Ends', { exact: true }).selectOption('until');
+  // An end before the start: the field says so, nothing is created.
+  await page.getByLabel('Last date (included)').fill(iso(new Date(secondTuesdays[0].getTime() - 86400_000)));
+  await page.getByRole('button', { name: 'Create the event' }).click();
+  await expect(page.getByText('The end date must be on or after the first event')).toBeVisible();
+  await page.getByLabel('Last date (included)').fill(lastDay);
+  const preview = page.getByTestId('repeat-preview');
+  await expect(preview).toContainText('6 events, each 19:00–21:00');
+  await expect(preview.getByRole('listitem')).toHaveText(secondTuesdays.slice(0, 6).map((d) => shown.format(d)));
+  await axeClean(page, 'new-event-repeat');
+  await page.getByRole('button', { name: 'Create the event' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Second Tuesday rapid' })).toBeVisible();
+  await expect(page.getByText('6 events created')).toBeVisible();
+  const club = (await api.get(`/api/clubs/${clubId}`)).json<{ upcomingEvents: { startsAt: string }[] }>();
+  expect(
+    club.upcomingEvents.map((e) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon' }).format(new Date(e.startsAt))),
+  ).toEqual(secondTuesdays.slice(0, 6).map(iso));
+  await ctx.close();
 });
 
 test('an approval club hides its events from a non-member until approved', async ({ browser }) => {
@@ -153,6 +205,7 @@ test('an approval club hides its events from a non-member until approved', async
   await expect(page.getByRole('heading', { level: 1, name: /Quiet Go Circle/ })).toBeVisible();
   await expect(page.getByText('Members only')).toBeVisible();
   await expect(page.getByText('Members-only tournament')).toHaveCount(0);
+  await axeClean(page, 'club-members-only');
   await page.goto(`/club/${clubId}/event/${eventId}`);
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
 

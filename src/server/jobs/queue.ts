@@ -166,6 +166,17 @@ export function createJobQueue(db: Db, log: FastifyBaseLogger, options: JobQueue
       if (stopped) return;
       await pollOnce(keys).catch((err) => log.warn({ err }, 'could not start background jobs'));
     },
+    /**
+     * Starts the due queued jobs with these keys in this process, in the background (the
+     * request that committed them does not wait: a fan-out to a big club). runDue() and stop()
+     * wait for them like for any job this process runs.
+     */
+    runSoon(keys: string[]): void {
+      if (stopped) return;
+      const work = pollOnce(keys).catch((err) => log.warn({ err }, 'could not start background jobs'));
+      running.add(work);
+      void work.finally(() => running.delete(work));
+    },
     /** Starts polling for due jobs (retries, and jobs left behind by a process that died). */
     start() {
       stopped = false;
@@ -174,6 +185,7 @@ export function createJobQueue(db: Db, log: FastifyBaseLogger, options: JobQueue
     },
     /** Looks for due jobs now and waits until those found are done (tests, start-up). */
     async runDue() {
+      await Promise.all(running);
       await poll();
       await Promise.all(running);
     },

@@ -5,6 +5,7 @@ import { user } from '../db/schema/accounts.js';
 import { conversationMember, message } from '../db/schema/mailbox.js';
 import { notification } from '../db/schema/notifications.js';
 import { digestEmail, withUnsubscribe } from '../email/templates.js';
+import { runFanOut, type FanOut } from './fan-out.js';
 import { JOBS } from './notify.js';
 import { preferenceOf } from './preferences.js';
 import { render, renderEmail, type NotificationData } from './render.js';
@@ -18,6 +19,7 @@ import { scopeLabel, unsubscribeUrl } from './unsubscribe.js';
 export function registerNotificationJobs(app: AppServices) {
   app.jobs.register(JOBS.email, (payload) => sendNow(app, payload as { userId: string; type: NotificationType; data: NotificationData }));
   app.jobs.register(JOBS.digest, (payload) => sendDigest(app, payload as { userId: string; day: string }));
+  app.jobs.register(JOBS.fanOut, (payload) => runFanOut(app, payload as FanOut));
   app.jobs.register(JOBS.unreadMessage, (payload) =>
     sendUnreadMessage(app, payload as { recipientId: string; senderId: string; notificationId: string | null }),
   );

@@ -12,6 +12,8 @@ export const JOBS = {
   email: 'notification.email',
   digest: 'notification.digest',
   unreadMessage: 'notification.unread-message',
+  /** Many people told in batches after the commit (notifications/fan-out.ts). */
+  fanOut: 'notification.fan-out',
 } as const;
 
 /** How long a new message waits unread before its email goes (one email per conversation, never per message). */

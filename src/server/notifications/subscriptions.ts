@@ -1,21 +1,22 @@
-import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { NotificationType } from '../../shared/notifications-schemas.js';
-import { formatClassTime } from '../../shared/time.js';
 import type { AppServices } from '../app-services.js';
 import { user } from '../db/schema/accounts.js';
-import { club, clubEvent, clubMembership } from '../db/schema/clubs.js';
+import { clubEvent } from '../db/schema/clubs.js';
 import { course, enrolment } from '../db/schema/courses.js';
 import { message } from '../db/schema/mailbox.js';
 import { notification } from '../db/schema/notifications.js';
 import type { Tx } from '../db/transaction.js';
-import { notify, type Notified } from './notify.js';
+import { clubNameOf, eventData, scheduleFanOut, send, type Recipient } from './fan-out.js';
 import type { NotificationData } from './render.js';
 
 /**
  * What notifications hear (subscribed at start-up; courses, payments and the mailbox never
  * import this). Every listener runs inside the announcing transaction and notifies there,
  * so a notification exists exactly when its cause committed; the live push and the email
- * start in the follow-up, after the commit. Clubs (docs/decisions/0015-notifications.md):
+ * start in the follow-up, after the commit. Telling a whole club (a new event, a deleted club)
+ * is the exception: the transaction stores one job that tells them in batches after the
+ * commit (fan-out.ts). Clubs (docs/decisions/0015-notifications.md):
  * event times are written in the event's own zone, named, and stored in the notification,
  * so it still reads right once the event or its club is gone.
  */
@@ -130,26 +131,15 @@ function subscribeClubs(app: AppServices) {
   clubs.inTransaction('club.request-approved', async (tx, e) =>
     send(app, tx, [[e.userId, 'club_request_approved', { clubId: e.clubId, clubName: await clubNameOf(tx, e.clubId) }]]),
   );
+  // Every member of the club: a background job after the commit, in batches (fan-out.ts), never in the request.
   clubs.inTransaction('club-event.created', async (tx, e) => {
     if (!e.eventIds.length) return;
-    // A repeat is one notification (its first occurrence, and how many there are), never one per occurrence.
-    const [first] = await tx
-      .select()
-      .from(clubEvent)
-      .where(and(eq(clubEvent.clubId, e.clubId), inArray(clubEvent.id, e.eventIds)))
-      .orderBy(asc(clubEvent.startsAt))
-      .limit(1);
-    if (!first) return;
-    const members = await tx
-      .select({ id: clubMembership.userId })
-      .from(clubMembership)
-      .where(and(eq(clubMembership.clubId, e.clubId), eq(clubMembership.state, 'active'), ne(clubMembership.userId, e.createdBy)));
-    const data = { ...(await eventData(tx, first)), occurrences: e.eventIds.length };
-    return send(
-      app,
-      tx,
-      members.map((m) => [m.id, 'club_new_event', data]),
-    );
+    return scheduleFanOut(app, tx, `club-new-event:${e.eventIds[0]}`, {
+      source: 'club-new-event',
+      clubId: e.clubId,
+      eventIds: e.eventIds,
+      createdBy: e.createdBy,
+    });
   });
   clubs.inTransaction('club-event.changed', (tx, e) =>
     toEventPeople(app, tx, e.eventId, e.attendeeIds, 'club_event_changed', { change: 'changed' }),
@@ -161,34 +151,16 @@ function subscribeClubs(app: AppServices) {
   clubs.inTransaction('event.reminder-due', (tx, e) =>
     toEventPeople(app, tx, e.eventId, [e.userId], 'club_event_reminder', { before: e.before }),
   );
-  clubs.inTransaction('club.deleted', (tx, e) => {
-    const list: Recipient[] = [];
-    for (const ev of e.cancelledEvents) {
-      const data = {
-        clubId: e.clubId,
-        clubName: e.name,
-        eventId: ev.eventId,
-        title: ev.title,
-        when: formatClassTime(ev.startsAt, ev.endsAt, ev.timeZone),
-        change: 'club-deleted',
-      };
-      for (const id of ev.attendeeIds) list.push([id, 'club_event_changed', data]);
-    }
-    return send(app, tx, list);
+  // The attendees of every event still to come (the rows are gone: the event carries who): a background job too.
+  clubs.inTransaction('club.deleted', async (tx, e) => {
+    if (!e.cancelledEvents.some((ev) => ev.attendeeIds.length)) return;
+    return scheduleFanOut(app, tx, `club-deleted:${e.clubId}`, {
+      source: 'club-deleted',
+      clubId: e.clubId,
+      name: e.name,
+      cancelledEvents: e.cancelledEvents.filter((ev) => ev.attendeeIds.length),
+    });
   });
-}
-
-type ClubEventRow = typeof clubEvent.$inferSelect;
-
-/** What a club event's notifications keep: ids, title, club name, and the time in the event's zone. */
-async function eventData(tx: Tx, ev: ClubEventRow) {
-  return {
-    clubId: ev.clubId,
-    clubName: await clubNameOf(tx, ev.clubId),
-    eventId: ev.id,
-    title: ev.title,
-    when: formatClassTime(ev.startsAt.toISOString(), ev.endsAt.toISOString(), ev.timeZone),
-  };
 }
 
 async function toEventPeople(
@@ -208,22 +180,6 @@ async function toEventPeople(
     tx,
     userIds.map((id) => [id, type, data]),
   );
-}
-
-async function clubNameOf(tx: Tx, clubId: string) {
-  const [c] = await tx.select({ name: club.name }).from(club).where(eq(club.id, clubId)).limit(1);
-  return c?.name ?? 'your club';
-}
-
-type Recipient = [userId: string, type: NotificationType, data: NotificationData];
-
-/** Notifies each recipient in the transaction; answers the follow-up that pushes and emails after the commit. */
-async function send(app: AppServices, tx: Tx, recipients: Recipient[]) {
-  const done: Notified[] = [];
-  for (const [userId, type, data] of recipients) done.push(await notify(app, userId, type, data, { conn: tx }));
-  return async () => {
-    for (const n of done) await n.afterCommit();
-  };
 }
 
 async function courseOf(tx: Tx, courseId: string) {

@@ -134,6 +134,10 @@ export const clubEvent = pgTable(
   },
   (t) => [
     index('club_event_club_idx').on(t.clubId, t.startsAt),
+    // The other dates of a repeat (explore's "and 5 more dates").
+    index('club_event_series_idx')
+      .on(t.seriesId, t.startsAt)
+      .where(sql`series_id is not null`),
     index('club_event_upcoming_idx')
       .on(t.startsAt)
       .where(sql`status = 'scheduled'`),

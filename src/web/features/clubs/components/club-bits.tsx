@@ -1,4 +1,4 @@
-import { CalendarDays, Lock, MapPin, Monitor, Users } from 'lucide-react';
+import { CalendarDays, Lock, MapPin, Monitor, Repeat, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import type { ClubCard as Card, EventCard, Person } from '@shared/clubs-schemas';
 import { clubCategoryLabel } from '@shared/clubs';
@@ -131,6 +131,12 @@ export function EventRow({ event, showClub = false }: { event: EventCard; showCl
           {event.online ? 'Online' : (event.address ?? '')} ·{' '}
           {event.capacity ? `${event.goingCount} / ${event.capacity} going` : `${event.goingCount} going`}
         </p>
+        {!!event.moreDates && (
+          <p className="mt-0.5 flex items-center gap-1.5 text-sm text-slate-600">
+            <Repeat className="h-4 w-4 text-slate-500" aria-hidden="true" />
+            and {plural(event.moreDates, 'more date')}
+          </p>
+        )}
       </div>
       <div className="flex gap-1.5">
         {cancelled && <Badge tone="red">Cancelled</Badge>}

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { MAX_REPEATS } from '@shared/clubs';
 import { eventInput, type EventInput, type EventView } from '@shared/clubs-schemas';
 import { Alert } from '@web/components/ui/alert';
@@ -6,8 +6,10 @@ import { Button } from '@web/components/ui/button';
 import { Field } from '@web/components/ui/field';
 import { FieldGroup, Select, TextArea } from '@web/components/ui/inputs';
 import { TimeZoneSelect } from '@web/components/ui/time-zone-select';
+import { isCalendarDate } from '@shared/input-schemas';
+import { repeatDates, weekdayOfMonth, type RepeatRule } from '@shared/time';
 import { ApiError } from '@web/lib/api';
-import { todayIn, viewerTimeZone } from '@web/lib/format';
+import { addDays, formatDate, plural, todayIn, viewerTimeZone } from '@web/lib/format';
 
 interface Values {
   title: string;
@@ -23,7 +25,10 @@ interface Values {
   deadline: string;
   repeat: '' | 'weekly' | 'monthly';
   interval: string;
+  /** The repeat ends after `count` events, or on the `until` date. */
+  ends: 'count' | 'until';
   count: string;
+  until: string;
 }
 
 const initial = (event?: EventView): Values => {
@@ -42,7 +47,9 @@ const initial = (event?: EventView): Values => {
     deadline: event?.local.rsvpDeadline?.replace(' ', 'T') ?? '',
     repeat: '',
     interval: '1',
+    ends: 'count',
     count: '6',
+    until: '',
   };
 };
 
@@ -59,8 +66,16 @@ function toInput(v: Values, withRepeat: boolean): EventInput {
     onlineUrl: v.onlineUrl.trim() || null,
     capacity: v.capacity.trim() ? Number(v.capacity) : null,
     rsvpDeadline: v.deadline || null,
-    repeat: withRepeat && v.repeat ? { frequency: v.repeat, interval: Number(v.interval), count: Number(v.count) } : null,
+    repeat: withRepeat ? repeatOf(v) : null,
   };
+}
+
+/** The repeat the form describes (or none). An empty number stays empty: the schema says what is missing. */
+function repeatOf(v: Values): (RepeatRule & { interval: number }) | null {
+  if (!v.repeat) return null;
+  const interval = v.repeat === 'weekly' ? Number(v.interval) : 1;
+  if (v.ends === 'until') return { frequency: v.repeat, interval, until: v.until || null, count: null };
+  return { frequency: v.repeat, interval, count: v.count.trim() === '' ? null : Number(v.count), until: null };
 }
 
 /** Form fields -> API fields, for the messages. */
@@ -70,6 +85,7 @@ const FIELD: Record<string, string> = {
   rsvpDeadline: 'deadline',
   'repeat.count': 'count',
   'repeat.interval': 'interval',
+  'repeat.until': 'until',
   repeat: 'count',
 };
 
@@ -202,7 +218,11 @@ export function EventForm({
             <Select label="How often" value={v.repeat} onChange={(e) => set('repeat', e.target.value as Values['repeat'])}>
               <option value="">Does not repeat</option>
               <option value="weekly">Weekly</option>
-              <option value="monthly">Monthly, on the same weekday (e.g. every second Tuesday)</option>
+              <option value="monthly">
+                {isCalendarDate(v.date)
+                  ? `Monthly, on the ${weekdayOfMonth(v.date)}`
+                  : 'Monthly, on the same weekday (e.g. every second Tuesday)'}
+              </option>
             </Select>
             {v.repeat === 'weekly' && (
               <Select label="Every" value={v.interval} onChange={(e) => set('interval', e.target.value)} error={errors.interval}>
@@ -214,17 +234,46 @@ export function EventForm({
               </Select>
             )}
             {v.repeat && (
-              <Field
-                label="Number of events"
-                type="number"
-                min={1}
-                max={MAX_REPEATS}
-                value={v.count}
-                onChange={(e) => set('count', e.target.value)}
-                error={errors.count}
-              />
+              <Select
+                label="Ends"
+                value={v.ends}
+                onChange={(e) => {
+                  const ends = e.target.value as Values['ends'];
+                  set('ends', ends);
+                  // "for 6 months" by default: about half a year after the first date.
+                  if (ends === 'until' && !v.until && isCalendarDate(v.date)) set('until', addDays(v.date, 182));
+                }}
+              >
+                <option value="count">After a number of events</option>
+                <option value="until">On a date</option>
+              </Select>
             )}
           </div>
+          {v.repeat && (
+            <div className="mt-4 grid gap-4 sm:grid-cols-3">
+              {v.ends === 'count' ? (
+                <Field
+                  label="Number of events"
+                  type="number"
+                  min={1}
+                  max={MAX_REPEATS}
+                  value={v.count}
+                  onChange={(e) => set('count', e.target.value)}
+                  error={errors.count}
+                />
+              ) : (
+                <Field
+                  label="Last date (included)"
+                  type="date"
+                  min={v.date}
+                  value={v.until}
+                  onChange={(e) => set('until', e.target.value)}
+                  error={errors.until}
+                />
+              )}
+            </div>
+          )}
+          {v.repeat && <RepeatPreview v={v} />}
         </FieldGroup>
       )}
       <div className="flex justify-end">
@@ -233,5 +282,44 @@ export function EventForm({
         </Button>
       </div>
     </form>
+  );
+}
+
+/** How many preview dates are listed before "and N more". */
+const PREVIEW_DATES = 8;
+
+/** The dates the repeat will create, at the chosen wall-clock time in the chosen zone (the server computes the same). */
+function RepeatPreview({ v }: { v: Values }) {
+  const dates = useMemo(() => {
+    const rule = repeatOf(v);
+    if (!rule || !isCalendarDate(v.date)) return null;
+    if (rule.until && (!isCalendarDate(rule.until) || rule.until < v.date)) return null;
+    if (!rule.until && (!rule.count || !Number.isInteger(rule.count) || rule.count < 1 || rule.count > MAX_REPEATS)) return null;
+    return repeatDates(v.date, rule, MAX_REPEATS + 1);
+  }, [v]);
+  if (!dates) return null;
+  const zone = v.timeZone.replace(/_/g, ' ');
+  return (
+    <div className="mt-4 rounded-xl border border-slate-200 bg-slate-50 p-4" aria-live="polite" data-testid="repeat-preview">
+      {dates.length > MAX_REPEATS ? (
+        <p className="text-sm font-medium text-red-700">More than {MAX_REPEATS} events: choose an earlier last date.</p>
+      ) : (
+        <>
+          <p className="text-sm font-semibold text-slate-800">
+            {plural(dates.length, 'event')}, each {v.start}–{v.end} ({zone}):
+          </p>
+          <ol className="mt-2 grid gap-x-6 gap-y-1 text-sm text-slate-700 sm:grid-cols-2">
+            {dates.slice(0, PREVIEW_DATES).map((d) => (
+              <li key={d}>{formatDate(d)}</li>
+            ))}
+          </ol>
+          {dates.length > PREVIEW_DATES && (
+            <p className="mt-2 text-sm text-slate-600">
+              and {plural(dates.length - PREVIEW_DATES, 'more date')}, the last on {formatDate(dates[dates.length - 1])}.
+            </p>
+          )}
+        </>
+      )}
+    </div>
   );
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "club_event_series_idx" ON "club_event" USING btree ("series_id","starts_at") WHERE series_id is not null;
