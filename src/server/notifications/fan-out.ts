@@ -12,7 +12,7 @@ import type { NotificationData } from './render.js';
  * the request's work: the announcing transaction stores one keyed job, and the job notifies
  * in batches after the commit, each batch in its own transaction with the job's cursor
  * (payload.after), so a job delivered again (a process that died mid-way) goes on where the
- * last committed batch stopped and nobody is told twice (docs/decisions/0024).
+ * last committed batch stopped and nobody is told twice (docs/decisions/0025).
  */
 
 export type Recipient = [userId: string, type: NotificationType, data: NotificationData];
