@@ -53,17 +53,26 @@ export const club = pgTable(
       (): SQL =>
         sql`setweight(to_tsvector('english', coalesce(name, '')), 'A') || setweight(to_tsvector('english', coalesce(city, '')), 'A') || setweight(to_tsvector('english', coalesce(description, '')), 'C')`,
     ),
+    /** Name and city only: tier 1 of relevance search, narrow enough to ride in club_members_idx (clubs/search-clubs.ts). */
+    searchName: tsvector('search_name').generatedAlwaysAs(
+      (): SQL =>
+        sql`setweight(to_tsvector('english', coalesce(name, '')), 'A') || setweight(to_tsvector('english', coalesce(city, '')), 'A')`,
+    ),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
     index('club_search_idx').using('gin', t.search),
+    index('club_search_name_idx').using('gin', t.searchName),
+    // "Most members" and relevance within a tier. The migration (0024) adds INCLUDE
+    // (search_name and every filter column; Drizzle cannot declare INCLUDE): a tier-1 walk
+    // is index-only (docs/decisions/0024-clubs-at-scale.md).
     index('club_members_idx').on(t.memberCount.desc(), t.id),
     index('club_next_event_idx')
       .on(t.nextEventAt, t.id)
       .where(sql`visibility = 'public' and next_event_at is not null`),
     index('club_city_idx').on(sql`lower(city)`, t.memberCount.desc()),
-    index('club_category_idx').on(t.category, t.memberCount.desc()),
+    index('club_category_idx').on(t.category, t.memberCount.desc(), t.id),
     check('club_visibility_valid', sql`${t.visibility} in ('public', 'approval')`),
     check('club_member_count', sql`${t.memberCount} >= 0`),
   ],
