@@ -174,7 +174,8 @@ export async function seedClubs(db: SqlRunner, opts: ClubSeedOptions): Promise<C
       select i as n, id, (${T})[t] as topic, (${TC})[t] as category, online,
         case when online then null else city0 end as city,
         case when approval then 'approval' else 'public' end as visibility,
-        case when r_size < 0.01 then 100 + floor(random() * 200)::int else 2 + floor(power(random(), 3) * 31)::int end as size,
+        -- at most one membership per user and club: never more members than users
+        least($2::int, case when r_size < 0.01 then 100 + floor(random() * 200)::int else 2 + floor(power(random(), 3) * 31)::int end) as size,
         format(${pick(textArray(NAME_TEMPLATES), 'r_name')}, (${T})[t],
           case when online then 'Online ' when r_place < 0.7 then city0 || ' ' else '' end) as name,
         '## About us' || E'\n\n' || 'A club for people who love ' || lower((${T})[t])
@@ -183,7 +184,7 @@ export async function seedClubs(db: SqlRunner, opts: ClubSeedOptions): Promise<C
           || case when r_rare < 0.12 then E'\n\nNow and then we also try ' || ${pick(RARE, 'random()')} || '.' else '' end as description,
         now() - (random() * interval '900 days') as created_at
       from g`,
-      [n],
+      [n, users],
     );
 
     // Memberships: k = 1 the owner, 2-3 organisers, then members; distinct users per club by
@@ -343,6 +344,8 @@ export async function seedClubs(db: SqlRunner, opts: ClubSeedOptions): Promise<C
     throw err;
   }
   await step('vacuum analyze', `vacuum analyze "user", job, ${TABLES.join(', ')}`);
+  // Club search reads its word frequencies from here (drizzle/0024): copied from the fresh statistics.
+  await step('search statistics', `select refresh_club_search_stat()`);
 
   const [row] = (
     await db.query(`select

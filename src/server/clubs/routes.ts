@@ -5,6 +5,7 @@ import {
   clubInput,
   clubSearchQuery,
   clubSearchResult,
+  type ClubSearchResult,
   clubsHome,
   clubView,
   createdEvents,
@@ -66,9 +67,11 @@ export async function clubRoutes(app: FastifyInstance) {
   r.get(
     '/api/clubs/search',
     { schema: { tags, summary: 'Search clubs', querystring: clubSearchQuery, response: { 200: clubSearchResult, ...errors } } },
-    async (request) => {
+    async (request, reply) => {
       await app.requireViewer(request);
-      return searchClubs(app.searchRunner, request.query);
+      // Built from typed cards (clubSearchResult): sent as JSON without a second pass through the schema.
+      const body = JSON.stringify(await searchClubs(app.searchRunner, request.query));
+      return reply.type('application/json; charset=utf-8').send(body as unknown as ClubSearchResult);
     },
   );
 

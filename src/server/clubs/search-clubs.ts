@@ -1,4 +1,5 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { is, Placeholder, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { ClubCard, ClubSearchResult, clubSearchQuery } from '../../shared/clubs-schemas.js';
 import { correctTypos, normalizeQuery, type SearchRunner } from '../courses/search-service.js';
@@ -136,15 +137,72 @@ export const PREPARED_CLUB_RELEVANCE = 'club_search_relevance';
  * is not; `coalesce` keeps the walk off the GIN index and `offset 0` keeps the other on it.
  * Tier 2 runs only when tier 1 has fewer rows than the page needs.
  */
-export function relevanceSql(p: ClubSearchParams, q: string): SQL {
+interface RelevanceValues {
+  q: string;
+  plain: boolean;
+  cat: string | null;
+  city: string | null;
+  online: boolean | null;
+  upcoming: boolean | null;
+  need: number;
+  offset: number;
+  pageSize: number;
+}
+
+function relevanceValues(p: ClubSearchParams, q: string): RelevanceValues {
   const offset = (p.page - 1) * p.pageSize;
-  const need = offset + p.pageSize;
-  // A query with OR, a phrase or an excluded word is not a plain AND of its words: counted, never estimated.
-  const plain = !/(^|\s)(or|-)(\s|$)|(^|\s)-\S|"/.test(q);
-  const cat = sql`${p.category ?? null}::text`;
-  const city = sql`${p.city ? p.city.trim().toLowerCase() : null}::text`;
-  const online = sql`${p.online === undefined ? null : p.online === 'true'}::boolean`;
-  const upcoming = sql`${p.upcoming === undefined ? null : p.upcoming === 'true'}::boolean`;
+  return {
+    q,
+    // A query with OR, a phrase or an excluded word is not a plain AND of its words: counted, never estimated.
+    plain: !/(^|\s)(or|-)(\s|$)|(^|\s)-\S|"/.test(q),
+    cat: p.category ?? null,
+    city: p.city ? p.city.trim().toLowerCase() : null,
+    online: p.online === undefined ? null : p.online === 'true',
+    upcoming: p.upcoming === undefined ? null : p.upcoming === 'true',
+    need: offset + p.pageSize,
+    offset,
+    pageSize: p.pageSize,
+  };
+}
+
+/** The statement with these values (EXPLAIN, tests); the route runs the same text through relevanceQuery. */
+export function relevanceSql(p: ClubSearchParams, q: string): SQL {
+  const values = relevanceValues(p, q);
+  return relevanceTemplate((name) => values[name]);
+}
+
+/**
+ * The statement's text, built once: building it with drizzle's sql template on every
+ * request cost ~0.5 ms of Node, as much as running it. The values go in as parameters.
+ */
+let compiled: { parts: string[]; params: ({ name: keyof RelevanceValues } | { value: unknown })[] } | null = null;
+function relevanceQuery(p: ClubSearchParams, q: string): SQL {
+  if (!compiled) {
+    const query = new PgDialect().sqlToQuery(relevanceTemplate((name) => sql.placeholder(name)));
+    compiled = {
+      parts: query.sql.split(/\$\d+/),
+      params: query.params.map((v) => (is(v, Placeholder) ? { name: v.name as keyof RelevanceValues } : { value: v })),
+    };
+  }
+  const values = relevanceValues(p, q);
+  const chunks: SQL[] = [];
+  compiled.parts.forEach((part, i) => {
+    chunks.push(sql.raw(part));
+    const param = compiled!.params[i];
+    if (param) chunks.push(sql`${'name' in param ? values[param.name] : param.value}`);
+  });
+  return sql.join(chunks);
+}
+
+function relevanceTemplate(v: (name: keyof RelevanceValues) => unknown): SQL {
+  const q = v('q');
+  const plain = v('plain');
+  const need = v('need');
+  const offset = v('offset');
+  const cat = sql`${v('cat')}::text`;
+  const city = sql`${v('city')}::text`;
+  const online = sql`${v('online')}::boolean`;
+  const upcoming = sql`${v('upcoming')}::boolean`;
   const w = sql`(select w from qq)`;
   const filters = sql`(${cat} is null or category = ${cat}) and (${city} is null or lower(city) = ${city})
     and (${online} is null or online = ${online})
@@ -160,30 +218,24 @@ export function relevanceSql(p: ClubSearchParams, q: string): SQL {
   const estimated = sql`(${plain}::boolean and ${allN} >= ${FREQUENT}::int)`;
   return sql`
     with qq as materialized (select websearch_to_tsquery('english', ${q}) as w),
-    st as materialized (
-      select s.attname::text as col, s.most_common_elems::text::text[] as elems, s.most_common_elem_freqs as freqs,
-        s.most_common_vals::text::text[] as vals, s.most_common_freqs as vfreqs, s.null_frac
-      from pg_stats s
-      where s.schemaname = current_schema() and s.tablename = 'club'
-        and s.attname in ('search', 'search_name', 'category', 'city', 'online', 'visibility', 'next_event_at')
-    ), est as materialized (
-      select st.col, (select greatest(reltuples, 0) from pg_class where oid = 'club'::regclass)
-        * exp(sum(ln(greatest(coalesce(st.freqs[array_position(st.elems, l)], st.freqs[cardinality(st.elems) + 1] / 2, 0.0001), 1e-9))))
+    est as materialized (
+      select c.col, coalesce((select freq from club_search_stat where col = 'club' and val = ':rows'), 0)
+        * exp(sum(ln(greatest(coalesce(s.freq, m.freq / 2, 0.0001), 1e-9))))
         -- A word missing from the most common elements is rarer than all of them: never "frequent".
-        * case when bool_and(array_position(st.elems, l) is not null) then 1 else 0 end as n
-      from st, unnest(tsvector_to_array(to_tsvector('english', ${q}))) l
-      where st.col in ('search', 'search_name') group by st.col
+        * case when bool_and(s.freq is not null) then 1 else 0 end as n
+      from (values ('search'), ('search_name')) c(col)
+        cross join unnest(tsvector_to_array(to_tsvector('english', ${q}))) l
+        left join club_search_stat s on s.col = c.col and s.val = l
+        left join club_search_stat m on m.col = c.col and m.val = ':min'
+      group by c.col
     ), fsel as materialized (
-      select coalesce((select case when ${cat} is null then 1 else coalesce((select sum(vf) from st, unnest(st.vals, st.vfreqs) v(val, vf)
-                  where st.col = 'category' and val = ${cat}), 0.001) end), 1)
-        * coalesce((select case when ${city} is null then 1 else coalesce((select sum(vf) from st, unnest(st.vals, st.vfreqs) v(val, vf)
-                  where st.col = 'city' and lower(val) = ${city}), 0.001) end), 1)
-        * coalesce((select case when ${online} is null then 1 else coalesce((select sum(vf) from st, unnest(st.vals, st.vfreqs) v(val, vf)
-                  where st.col = 'online' and val::boolean = ${online}), 0.001) end), 1)
-        * coalesce((select case when ${upcoming} is null then 1 else
-            (select (1 - coalesce(max(null_frac) filter (where col = 'next_event_at'), 1))
-               * coalesce(sum(vf) filter (where col = 'visibility' and val = 'public'), 1) from st left join lateral unnest(st.vals, st.vfreqs) v(val, vf) on true
-               where st.col in ('next_event_at', 'visibility')) end), 1) as f
+      select case when ${cat} is null then 1 else coalesce((select freq from club_search_stat where col = 'category' and val = ${cat}), 0.001) end
+        * case when ${city} is null then 1 else coalesce((select freq from club_search_stat where col = 'city' and val = ${city}), 0.001) end
+        * case when ${online} is null then 1 else coalesce((select freq from club_search_stat where col = 'online'
+            and val = case when ${online} then 't' else 'f' end), 0.001) end
+        * case when ${upcoming} is null then 1 else (
+            select coalesce(max(freq) filter (where col = 'next_event_at'), 1) * coalesce(max(freq) filter (where col = 'visibility' and val = 'public'), 1)
+            from club_search_stat where (col = 'next_event_at' and val = ':notnull') or (col = 'visibility' and val = 'public')) end as f
     ), t1 as materialized (
       (select id, member_count, 1 as tier from club
         where ${walkName} and coalesce(search_name @@ ${w}, false) and ${filters}
@@ -208,7 +260,7 @@ export function relevanceSql(p: ClubSearchParams, q: string): SQL {
             and search @@ ${w} and not (search_name @@ ${w}) and ${filters} offset 0) m
         order by ${order} limit ${need}::int)
     ), page as (
-      select * from (select * from t1 union all select * from t2) r order by tier, ${order} offset ${offset}::int limit ${p.pageSize}::int
+      select * from (select * from t1 union all select * from t2) r order by tier, ${order} offset ${offset}::int limit ${v('pageSize')}::int
     ), counted as materialized (
       select count(*)::int as n from (select from club where not (${estimated}) and search @@ ${w} and ${filters} limit ${TOTAL_CAP}::int) x
     )
@@ -222,8 +274,24 @@ export function relevanceSql(p: ClubSearchParams, q: string): SQL {
         from page join club c on c.id = page.id), '[]'::json) as items`;
 }
 
+/** When this server last copied pg_stats into club_search_stat (the search reads it to choose its plan). */
+let statsRefreshedAt = 0;
+const STATS_EVERY_MS = 3600_000;
+
+/** At most hourly per server, after the answer: the statistics move slowly (autovacuum's ANALYZE). */
+function refreshStatsSoon(db: SearchRunner['db']) {
+  if (Date.now() - statsRefreshedAt < STATS_EVERY_MS) return;
+  statsRefreshedAt = Date.now();
+  setImmediate(() => {
+    db.execute(sql`select refresh_club_search_stat()`).catch(() => {
+      statsRefreshedAt = 0; // tried again on a later search
+    });
+  });
+}
+
 async function relevance(run: SearchRunner, p: ClubSearchParams, q: string) {
-  const query = relevanceSql(p, q);
+  refreshStatsSoon(run.db);
+  const query = relevanceQuery(p, q);
   const res = (run.prepared ? await run.prepared(PREPARED_CLUB_RELEVANCE, query) : await run.db.execute(query)) as unknown as {
     rows: { total_is: Total['totalIs']; total: number; items: Omit<Row, 'total'>[] | string }[];
   };

@@ -9,6 +9,7 @@ import {
   pgSequence,
   pgTable,
   primaryKey,
+  real,
   text,
   uniqueIndex,
   uuid,
@@ -82,6 +83,20 @@ export const club = pgTable(
 export const clubSearchWord = pgTable('club_search_word', { word: text('word').primaryKey() }, (t) => [
   index('club_search_word_trgm_idx').using('gist', sql`${t.word} gist_trgm_ops`),
 ]);
+
+/**
+ * How frequent words and filter values are among clubs, copied from PostgreSQL's own
+ * statistics (pg_stats of club) by refresh_club_search_stat() (migration 0024): club search
+ * reads it by key to choose its plan and estimate a frequent word's total
+ * (clubs/search-clubs.ts). col: search | search_name (val a lexeme, or ':min', the least
+ * listed frequency), category, city (lower case), online (t/f), visibility,
+ * next_event_at (':notnull'), club (':rows', the number of clubs, in freq).
+ */
+export const clubSearchStat = pgTable(
+  'club_search_stat',
+  { col: text('col').notNull(), val: text('val').notNull(), freq: real('freq').notNull() },
+  (t) => [primaryKey({ columns: [t.col, t.val] })],
+);
 
 export const clubMembership = pgTable(
   'club_membership',
