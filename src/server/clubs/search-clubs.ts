@@ -45,9 +45,10 @@ function conditions(p: ClubSearchParams, q: string | undefined): SQL[] {
   return w;
 }
 
-function order(p: ClubSearchParams, q: string | undefined): SQL {
-  if (p.sort === 'next_event') return sql`${PUBLIC_NEXT} asc nulls last, member_count desc, id`;
-  return sql`member_count desc, id`;
+/** The other sorts; "nulls last" as club_members_idx has it, so "most members" walks it. */
+function order(p: ClubSearchParams): SQL {
+  if (p.sort === 'next_event') return sql`${PUBLIC_NEXT} asc nulls last, member_count desc nulls last, id`;
+  return sql`member_count desc nulls last, id`;
 }
 
 /** A card's line of a Markdown description: its lines joined as sentences, without the marks. */
@@ -106,7 +107,7 @@ async function planned(db: SearchRunner['db'], p: ClubSearchParams, q: string | 
   const offset = (p.page - 1) * p.pageSize;
   const res = (await db.execute(sql`
     with page as (
-      select ${CLUB_CARD_COLUMNS} from club ${where} order by ${order(p, q)} limit ${p.pageSize} offset ${offset}
+      select ${CLUB_CARD_COLUMNS} from club ${where} order by ${order(p)} limit ${p.pageSize} offset ${offset}
     )
     select page.*, (select count(*)::int from (select 1 from club ${where} limit ${TOTAL_CAP}) x) as total from page`)) as unknown as {
     rows: Row[];
