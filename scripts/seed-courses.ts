@@ -42,14 +42,14 @@ export interface SqlRunner {
 
 // ---------------------------------------------------------------- vocabulary
 
-const FIRST_NAMES =
+export const FIRST_NAMES =
   `Ada Alan Grace Linus Margaret Edsger Barbara Donald Frances Ken Dennis Bjarne Guido Anders Yukihiro Sophie Hedy Katherine Dorothy Mary
 Tim Vint Radia Shafi Leslie John Jean Marie Rosalind Lise Emmy Srinivasa Alice Bob Carol David Eve Frank Heidi Ivan Judy Mallory Oscar Peggy Trent Victor Walter
 Amara Chidi Kwame Ngozi Aiko Haruto Yuna Mei Wei Jun Priya Arjun Ananya Rohan Fatima Omar Layla Yusuf Zainab Elif Mehmet Olga Dmitri Anya Pavel Ines Mateo
 Lucia Diego Camila Santiago Sofia Liam Noah Emma Olivia Ava Isabella Mia Lucas Ethan Chloe Zoe Nora Leo Hugo Clara Oskar Freya Astrid Magnus Ingrid Nils`.split(
     /\s+/,
   );
-const LAST_NAMES =
+export const LAST_NAMES =
   `Lovelace Turing Hopper Torvalds Hamilton Dijkstra Liskov Knuth Allen Thompson Ritchie Stroustrup Rossum Hejlsberg Matsumoto Wilson Lamarr
 Johnson Vaughan Jackson Berners-Lee Cerf Perlman Goldwasser Lamport McCarthy Sammet Curie Franklin Meitner Noether Ramanujan Okafor Mensah Adeyemi Tanaka
 Sato Suzuki Chen Wang Li Zhang Patel Sharma Gupta Khan Haddad Yilmaz Kaya Ivanova Petrov Sokolov Garcia Martinez Lopez Gonzalez Rodriguez Fernandez Silva
@@ -58,7 +58,7 @@ Nielsen Hansen Kowalski Nowak Novak Horvat Murphy Kelly Walsh Smith Jones Taylor
     /\s+/,
   );
 
-const CITIES =
+export const CITIES =
   `London Manchester Edinburgh Dublin Paris Lyon Berlin Munich Hamburg Amsterdam Rotterdam Brussels Madrid Barcelona Lisbon Porto Rome Milan Vienna
 Zurich Copenhagen Stockholm Oslo Helsinki Warsaw Prague Budapest Athens Istanbul Toronto Montreal Vancouver Boston Chicago Seattle Austin Denver Portland`.split(
     /\s+/,
@@ -417,7 +417,7 @@ const CATEGORY_SENTENCES: Record<string, string[]> = {
 };
 
 /** Rare words: one sentence with one of these in ~12% of courses, so each lands in a handful. */
-const RARE_WORDS =
+export const RARE_WORDS =
   `kintsugi sashiko shibori marquetry bookbinding letterpress calligraphy origami macrame tatting lacemaking falconry beekeeping foraging mycology
 lichens bryophytes cartography orienteering astrolabes sundials glassblowing blacksmithing woodturning whittling perfumery kombucha kimchi tempeh miso koji
 charcuterie haskell erlang elixir ocaml prolog fortran cobol clojure scheme smalltalk lisp assembly verilog vhdl webassembly kubernetes terraform ansible
@@ -465,9 +465,9 @@ const EDUCATOR_HEADLINES = [
 // ---------------------------------------------------------------- the seed
 
 const quoteLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
-const textArray = (items: string[]) => `array[${items.map(quoteLiteral).join(',')}]::text[]`;
+export const textArray = (items: string[]) => `array[${items.map(quoteLiteral).join(',')}]::text[]`;
 /** A random element of an array literal (1-based), chosen by a value in [0, 1). */
-const pick = (arr: string, r: string) => `(${arr})[1 + floor((${r}) * cardinality(${arr}))::int]`;
+export const pick = (arr: string, r: string) => `(${arr})[1 + floor((${r}) * cardinality(${arr}))::int]`;
 
 /** Tables the seed fills; their plain secondary indexes are rebuilt rather than maintained row by row. */
 const TABLES = ['course', 'course_session', 'class_time', 'enrolment', 'review', 'search_word'];

@@ -179,6 +179,11 @@ export type ClubCard = z.infer<typeof clubCard>;
 export const clubSearchResult = z.object({
   items: z.array(clubCard),
   total: z.number(),
+  /**
+   * exact: `total` clubs match; at-least: counting stopped at `total` (1,000: "1,000+ clubs");
+   * about: a frequent word's total estimated from the database's statistics ("about 2,100 clubs").
+   */
+  totalIs: z.enum(['exact', 'at-least', 'about']),
   page: z.number(),
   pageSize: z.number(),
   /** The query with its misspelt words corrected, when the results are for it. */

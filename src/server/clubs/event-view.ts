@@ -1,68 +1,68 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { EventView } from '../../shared/clubs-schemas.js';
+import { sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
-import { user } from '../db/schema/accounts.js';
-import { clubRsvp } from '../db/schema/clubs.js';
-import { isActive, isOrganiser, visibleEvent } from './access.js';
-import { personName } from './club-view.js';
-import { utcToLocal } from './event-times.js';
-import { waitlistPosition } from './rsvp-event.js';
+import type { Db } from '../db/client.js';
+import { AppError } from '../http/errors.js';
 
 /**
- * The event page: anyone who sees the club's inside; the online link and the attendee list
- * are for members.
+ * The event page (GET /api/clubs/:clubId/events/:eventId): anyone who sees the club's
+ * inside; the online link and the attendee list are for members. PostgreSQL builds the
+ * answer's JSON (the eventView schema, keys in its order) in one prepared statement, as the
+ * course page does (docs/decisions/0005, courseViewJson): the club, the viewer's
+ * membership, the event, the waitlist count, the viewer's answer and place, and the
+ * attendees, in one round trip; the route sends the text as it is. The access rule is
+ * clubs/access.ts's (seesInside), read from the same row: an unknown club is "This club
+ * does not exist", an event the viewer may not see or that is not the club's is "This event
+ * does not exist".
  */
-export async function getEvent(app: AppServices, viewer: Viewer, clubId: string, eventId: string): Promise<EventView> {
+const iso = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+/** "2027-03-09T19:00" in the event's zone (utcToLocal of event-times.ts). */
+const local = (column: string) => sql.raw(`to_char(${column} at time zone e.time_zone, 'YYYY-MM-DD"T"HH24:MI')`);
+
+function eventViewStatement(db: Db) {
+  const viewer = sql`${sql.placeholder('viewerId')}::uuid`;
+  const member = sql.raw(`(m.state = 'active')`);
+  const view = sql<string>`json_build_object(
+    'id', e.id, 'clubId', c.id, 'clubName', c.name, 'seriesId', e.series_id, 'title', e.title, 'description', e.description,
+    'startsAt', ${iso('e.starts_at')}, 'endsAt', ${iso('e.ends_at')}, 'timeZone', e.time_zone,
+    'online', e.online_url is not null, 'onlineUrl', case when ${member} then e.online_url end, 'address', e.address,
+    'capacity', e.capacity, 'rsvpDeadline', ${iso('e.rsvp_deadline')}, 'status', e.status, 'goingCount', e.going_count,
+    'waitlistCount', (select count(*)::int from club_rsvp w where w.event_id = e.id and w.status = 'waitlisted'),
+    'myRsvp', case when my.status is not null then json_build_object('status', my.status, 'waitlistPosition',
+      case when my.status = 'waitlisted' and my.queue_order is not null then (
+        select count(*)::int from club_rsvp w where w.event_id = e.id and w.status = 'waitlisted' and w.queue_order <= my.queue_order) end) end,
+    'isMember', coalesce(${member}, false),
+    'canManage', coalesce(${member} and m.role in ('owner', 'organiser'), false),
+    'attendees', case when ${member} then coalesce((
+      select json_agg(json_build_object('id', u.id, 'name', u.first_name || ' ' || u.last_name, 'image', u.profile_image, 'status', a.status)
+        order by a.going desc, a.queue_order, a.answered_at)
+      from (select r.user_id, r.status, r.status = 'going' as going, r.queue_order, r.answered_at from club_rsvp r
+            where r.event_id = e.id and r.status in ('going', 'waitlisted')
+            order by r.status = 'going' desc, r.queue_order, r.answered_at limit 2000) a
+      join "user" u on u.id = a.user_id), '[]'::json) else '[]'::json end,
+    'local', json_build_object('startsAt', ${local('e.starts_at')}, 'endsAt', ${local('e.ends_at')}, 'rsvpDeadline', ${local('e.rsvp_deadline')})
+  )::text`;
+  return db
+    .select({ visible: sql<boolean | null>`e.id is not null and (c.visibility = 'public' or m.state = 'active')`, view })
+    .from(
+      sql`club c
+      left join club_membership m on m.club_id = c.id and m.user_id = ${viewer}
+      left join club_event e on e.id = ${sql.placeholder('eventId')}::uuid and e.club_id = c.id
+      left join club_rsvp my on my.event_id = e.id and my.user_id = ${viewer}`,
+    )
+    .where(sql`c.id = ${sql.placeholder('clubId')}::uuid`)
+    .limit(1)
+    .prepare('club_event_view');
+}
+const statementByDb = new WeakMap<Db, ReturnType<typeof eventViewStatement>>();
+
+/** The event page as the JSON text the API answers (eventView). */
+export async function getEventJson(app: AppServices, viewer: Viewer, clubId: string, eventId: string): Promise<string> {
   const db = app.database.db;
-  const { club: c, membership: m, event: e } = await visibleEvent(db, clubId, eventId, viewer);
-  const member = isActive(m);
-  const [attendees, counts, mine, position] = await Promise.all([
-    member
-      ? db
-          .select({ id: user.id, name: personName, image: user.image, status: clubRsvp.status })
-          .from(clubRsvp)
-          .innerJoin(user, eq(user.id, clubRsvp.userId))
-          .where(and(eq(clubRsvp.eventId, eventId), inArray(clubRsvp.status, ['going', 'waitlisted'])))
-          .orderBy(sql`case ${clubRsvp.status} when 'going' then 0 else 1 end`, asc(clubRsvp.queueOrder), asc(clubRsvp.answeredAt))
-          .limit(2000)
-      : [],
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(clubRsvp)
-      .where(and(eq(clubRsvp.eventId, eventId), eq(clubRsvp.status, 'waitlisted'))),
-    db
-      .select({ status: clubRsvp.status })
-      .from(clubRsvp)
-      .where(and(eq(clubRsvp.eventId, eventId), eq(clubRsvp.userId, viewer.user.id))),
-    waitlistPosition(db, eventId, viewer.user.id),
-  ]);
-  return {
-    id: e.id,
-    clubId: c.id,
-    clubName: c.name,
-    seriesId: e.seriesId,
-    title: e.title,
-    description: e.description,
-    startsAt: e.startsAt.toISOString(),
-    endsAt: e.endsAt.toISOString(),
-    timeZone: e.timeZone,
-    online: !!e.onlineUrl,
-    onlineUrl: member ? e.onlineUrl : null,
-    address: e.address,
-    capacity: e.capacity,
-    rsvpDeadline: e.rsvpDeadline?.toISOString() ?? null,
-    status: e.status as EventView['status'],
-    goingCount: e.goingCount,
-    waitlistCount: counts[0].n,
-    myRsvp: mine[0] ? { status: mine[0].status as 'going', waitlistPosition: position } : null,
-    isMember: member,
-    canManage: isOrganiser(m),
-    attendees: attendees.map((a) => ({ ...a, status: a.status as 'going' })),
-    local: {
-      startsAt: utcToLocal(e.startsAt, e.timeZone),
-      endsAt: utcToLocal(e.endsAt, e.timeZone),
-      rsvpDeadline: e.rsvpDeadline ? utcToLocal(e.rsvpDeadline, e.timeZone) : null,
-    },
-  };
+  let q = statementByDb.get(db);
+  if (!q) statementByDb.set(db, (q = eventViewStatement(db)));
+  const [row] = await q.execute({ clubId, eventId, viewerId: viewer.user.id });
+  if (!row) throw AppError.notFound('This club does not exist');
+  if (!row.visible) throw AppError.notFound('This event does not exist');
+  return row.view;
 }

@@ -5,6 +5,7 @@ import {
   clubInput,
   clubSearchQuery,
   clubSearchResult,
+  type ClubSearchResult,
   clubsHome,
   clubView,
   createdEvents,
@@ -12,6 +13,7 @@ import {
   eventInput,
   eventUpdate,
   eventView,
+  type EventView,
   joinInput,
   memberActionInput,
   membersResult,
@@ -25,7 +27,7 @@ import { getClub, listMembers } from './club-view.js';
 import { createClub } from './create-club.js';
 import { deleteClub } from './delete-club.js';
 import { attendeesCsv, clubCalendarEntries, eventIcs } from './event-files.js';
-import { getEvent } from './event-view.js';
+import { getEventJson } from './event-view.js';
 import { exploreClubs, myClubs } from './home.js';
 import { cancelEvent, createEvents, updateEvent } from './manage-events.js';
 import { joinClub, leaveClub, manageMember } from './membership.js';
@@ -65,9 +67,11 @@ export async function clubRoutes(app: FastifyInstance) {
   r.get(
     '/api/clubs/search',
     { schema: { tags, summary: 'Search clubs', querystring: clubSearchQuery, response: { 200: clubSearchResult, ...errors } } },
-    async (request) => {
+    async (request, reply) => {
       await app.requireViewer(request);
-      return searchClubs(app.database.db, request.query);
+      // Built from typed cards (clubSearchResult): sent as JSON without a second pass through the schema.
+      const body = JSON.stringify(await searchClubs(app.searchRunner, request.query));
+      return reply.type('application/json; charset=utf-8').send(body as unknown as ClubSearchResult);
     },
   );
 
@@ -220,7 +224,11 @@ export async function clubRoutes(app: FastifyInstance) {
   r.get(
     '/api/clubs/:clubId/events/:eventId',
     { schema: { tags, summary: 'An event', params: eventParams, response: { 200: eventView, ...errors } } },
-    async (request) => getEvent(app, await app.requireViewer(request), request.params.clubId, request.params.eventId),
+    async (request, reply) => {
+      const body = await getEventJson(app, await app.requireViewer(request), request.params.clubId, request.params.eventId);
+      // Already JSON, built by PostgreSQL in the eventView shape: sent as it is.
+      return reply.type('application/json; charset=utf-8').send(body as unknown as EventView);
+    },
   );
 
   r.put(

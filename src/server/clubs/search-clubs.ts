@@ -1,20 +1,33 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { is, Placeholder, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { ClubCard, ClubSearchResult, clubSearchQuery } from '../../shared/clubs-schemas.js';
-import type { Db } from '../db/client.js';
-import { correctTypos, normalizeQuery } from '../courses/search-service.js';
+import { correctTypos, normalizeQuery, type SearchRunner } from '../courses/search-service.js';
 
 /**
- * Club search (GET /api/clubs/search), the design of course search (docs/decisions/0005)
- * sharing its code: the query normalised as there, full text over name and city (weight A)
- * and description (C) through the GIN index on club.search, and typo tolerance by the same
- * trigram nearest-word correction (correctTypos over club_search_word) when nothing or
- * almost nothing is found. The total is exact up to TOTAL_CAP. An approval club is found
- * (its name, description and member count are public) but its events never show: the
- * "has upcoming events" filter, the "next event" sort and the card's date read public clubs only.
+ * Club search (GET /api/clubs/search). Design and figures: docs/decisions/0026-clubs-at-scale.md.
+ * Full text over name and city (weight A) and description (C), typo tolerance by the course
+ * engine's nearest-word correction (correctTypos over club_search_word), filters and sorts.
+ *
+ * Relevance never ranks every match (the naive ts_rank over every match costs ~40 ms for a
+ * 2% word at 100k clubs): tier 1 is the clubs whose name or city matches (`search_name`),
+ * tier 2 the ones that match in the description only; within a tier, most members first.
+ * One fixed shape for every relevance search with words, prepared once per connection
+ * (generic plan), that chooses at run time from PostgreSQL's own statistics (the
+ * frequency of each word among names and among whole clubs, pg_stats of search_name and
+ * search): a frequent word walks club_relevance_idx (member_count desc, id) index-only
+ * (it INCLUDEs search_name and the filter columns) and stops after k rows; a rare one takes
+ * its few matches from the GIN index and sorts them. The total of a frequent word is that
+ * estimate ("about 2,100 clubs", totalIs = 'about'); a rarer one is counted exactly up to
+ * TOTAL_CAP ('at-least' when the count stopped there). An approval club is found (its
+ * name, description and member count are public) but its events never show: the "has
+ * upcoming events" filter, the "next event" sort and the card's date read public clubs only.
  */
 export type ClubSearchParams = z.output<typeof clubSearchQuery>;
-const TOTAL_CAP = 1000;
+/** Exact counting stops here: a total of TOTAL_CAP means "that many or more". */
+export const TOTAL_CAP = 1000;
+/** Fewer matches than this (estimated) and the statement counts exactly and reads the GIN index; more: walks and estimates. */
+const FREQUENT = 300;
 const FEW = 3;
 
 const PUBLIC_NEXT_SQL = `case when visibility = 'public' and next_event_at > now() then next_event_at end`;
@@ -32,10 +45,10 @@ function conditions(p: ClubSearchParams, q: string | undefined): SQL[] {
   return w;
 }
 
-function order(p: ClubSearchParams, q: string | undefined): SQL {
-  if (p.sort === 'next_event') return sql`${PUBLIC_NEXT} asc nulls last, member_count desc, id`;
-  if (p.sort === 'relevance' && q) return sql`ts_rank(search, websearch_to_tsquery('english', ${q})) desc, member_count desc, id`;
-  return sql`member_count desc, id`;
+/** The other sorts; "nulls last" as club_members_idx has it, so "most members" walks it. */
+function order(p: ClubSearchParams): SQL {
+  if (p.sort === 'next_event') return sql`${PUBLIC_NEXT} asc nulls last, member_count desc nulls last, id`;
+  return sql`member_count desc nulls last, id`;
 }
 
 /** A card's line of a Markdown description: its lines joined as sentences, without the marks. */
@@ -85,13 +98,16 @@ export const CLUB_CARD_COLUMNS = sql.raw(
   `id, name, left(description, 600) as description, category, city, online, cover_image, visibility, member_count, ${PUBLIC_NEXT_SQL} as next_at`,
 );
 
-async function run(db: Db, p: ClubSearchParams, q: string | undefined) {
+type Total = Pick<ClubSearchResult, 'total' | 'totalIs'>;
+
+/** Other sorts, and searches without words: planned for their values, the total counted up to TOTAL_CAP. */
+async function planned(db: SearchRunner['db'], p: ClubSearchParams, q: string | undefined) {
   const w = conditions(p, q);
   const where = w.length ? sql`where ${sql.join(w, sql` and `)}` : sql``;
   const offset = (p.page - 1) * p.pageSize;
   const res = (await db.execute(sql`
     with page as (
-      select ${CLUB_CARD_COLUMNS} from club ${where} order by ${order(p, q)} limit ${p.pageSize} offset ${offset}
+      select ${CLUB_CARD_COLUMNS} from club ${where} order by ${order(p)} limit ${p.pageSize} offset ${offset}
     )
     select page.*, (select count(*)::int from (select 1 from club ${where} limit ${TOTAL_CAP}) x) as total from page`)) as unknown as {
     rows: Row[];
@@ -104,16 +120,197 @@ async function run(db: Db, p: ClubSearchParams, q: string | undefined) {
     };
     total = c.rows[0].n;
   }
-  return { items: res.rows.map(toCard), total };
+  const t: Total = { total, totalIs: total >= TOTAL_CAP ? 'at-least' : 'exact' };
+  return { items: res.rows.map(toCard), ...t };
 }
 
-export async function searchClubs(db: Db, p: ClubSearchParams): Promise<ClubSearchResult> {
+export const PREPARED_CLUB_RELEVANCE = 'club_search_relevance';
+
+/**
+ * Relevance with words: one shape whatever the words and filters (the filters are nullable
+ * parameters), so that it is prepared and planned once. `est` reads how frequent the words
+ * are from pg_stats (the planner's own statistics of club.search_name and club.search:
+ * reltuples x the product of the words' frequencies, the least frequency / 2 for a word
+ * not among the most common), `fsel` the share of clubs the filters keep (the same
+ * statistics of category, city, online, visibility and next_event_at). Each tier has two
+ * branches behind one-time filters (only one runs): a walk of club_relevance_idx in its
+ * order (index-only for tier 1) when the word is frequent, the GIN matches sorted when it
+ * is not; `coalesce` keeps the walk off the GIN index and `offset 0` keeps the other on it.
+ * Tier 2 runs only when tier 1 has fewer rows than the page needs.
+ */
+interface RelevanceValues {
+  q: string;
+  plain: boolean;
+  cat: string | null;
+  city: string | null;
+  online: boolean | null;
+  upcoming: boolean | null;
+  need: number;
+  offset: number;
+  pageSize: number;
+}
+
+function relevanceValues(p: ClubSearchParams, q: string): RelevanceValues {
+  const offset = (p.page - 1) * p.pageSize;
+  return {
+    q,
+    // A query with OR, a phrase or an excluded word is not a plain AND of its words: counted, never estimated.
+    plain: !/(^|\s)(or|-)(\s|$)|(^|\s)-\S|"/.test(q),
+    cat: p.category ?? null,
+    city: p.city ? p.city.trim().toLowerCase() : null,
+    online: p.online === undefined ? null : p.online === 'true',
+    upcoming: p.upcoming === undefined ? null : p.upcoming === 'true',
+    need: offset + p.pageSize,
+    offset,
+    pageSize: p.pageSize,
+  };
+}
+
+/** The statement with these values (EXPLAIN, tests); the route runs the same text through relevanceQuery. */
+export function relevanceSql(p: ClubSearchParams, q: string): SQL {
+  const values = relevanceValues(p, q);
+  return relevanceTemplate((name) => values[name]);
+}
+
+/**
+ * The statement's text, built once: building it with drizzle's sql template on every
+ * request cost ~0.5 ms of Node, as much as running it. The values go in as parameters.
+ */
+let compiled: { parts: string[]; params: ({ name: keyof RelevanceValues } | { value: unknown })[] } | null = null;
+function relevanceQuery(p: ClubSearchParams, q: string): SQL {
+  if (!compiled) {
+    const query = new PgDialect().sqlToQuery(relevanceTemplate((name) => sql.placeholder(name)));
+    compiled = {
+      parts: query.sql.split(/\$\d+/),
+      params: query.params.map((v) => (is(v, Placeholder) ? { name: v.name as keyof RelevanceValues } : { value: v })),
+    };
+  }
+  const values = relevanceValues(p, q);
+  const chunks: SQL[] = [];
+  compiled.parts.forEach((part, i) => {
+    chunks.push(sql.raw(part));
+    const param = compiled!.params[i];
+    if (param) chunks.push(sql`${'name' in param ? values[param.name] : param.value}`);
+  });
+  return sql.join(chunks);
+}
+
+function relevanceTemplate(v: (name: keyof RelevanceValues) => unknown): SQL {
+  const q = v('q');
+  const plain = v('plain');
+  const need = v('need');
+  const offset = v('offset');
+  const cat = sql`${v('cat')}::text`;
+  const city = sql`${v('city')}::text`;
+  const online = sql`${v('online')}::boolean`;
+  const upcoming = sql`${v('upcoming')}::boolean`;
+  const w = sql`(select w from qq)`;
+  const filters = sql`(${cat} is null or category = ${cat}) and (${city} is null or lower(city) = ${city})
+    and (${online} is null or online = ${online})
+    and (${upcoming} is null or (visibility = 'public' and coalesce(next_event_at > now(), false)) = ${upcoming})`;
+  const order = sql.raw('member_count desc nulls last, id');
+  const nameN = sql`coalesce((select n from est where col = 'search_name'), 0)`;
+  const walkName = sql`${nameN} * (select f from fsel) >= ${FREQUENT}::int`;
+  // A frequent name word that the filters make rare, with a category: walk that category's clubs (club_category_idx, index-only).
+  const walkCategory = sql`(not ${walkName} and ${cat} is not null and ${nameN} >= ${FREQUENT}::int)`;
+  const allN = sql`coalesce((select n from est where col = 'search'), 0)`;
+  const walkAll = sql`${allN} * (select f from fsel) >= ${FREQUENT}::int`;
+  const t2Runs = sql`(select count(*) from t1) < ${need}::int`;
+  const estimated = sql`(${plain}::boolean and ${allN} >= ${FREQUENT}::int)`;
+  return sql`
+    with qq as materialized (select websearch_to_tsquery('english', ${q}) as w),
+    est as materialized (
+      select c.col, coalesce((select freq from club_search_stat where col = 'club' and val = ':rows'), 0)
+        * exp(sum(ln(greatest(coalesce(s.freq, m.freq / 2, 0.0001), 1e-9))))
+        -- A word missing from the most common elements is rarer than all of them: never "frequent".
+        * case when bool_and(s.freq is not null) then 1 else 0 end as n
+      from (values ('search'), ('search_name')) c(col)
+        cross join unnest(tsvector_to_array(to_tsvector('english', ${q}))) l
+        left join club_search_stat s on s.col = c.col and s.val = l
+        left join club_search_stat m on m.col = c.col and m.val = ':min'
+      group by c.col
+    ), fsel as materialized (
+      select case when ${cat} is null then 1 else coalesce((select freq from club_search_stat where col = 'category' and val = ${cat}), 0.001) end
+        * case when ${city} is null then 1 else coalesce((select freq from club_search_stat where col = 'city' and val = ${city}), 0.001) end
+        * case when ${online} is null then 1 else coalesce((select freq from club_search_stat where col = 'online'
+            and val = case when ${online} then 't' else 'f' end), 0.001) end
+        * case when ${upcoming} is null then 1 else (
+            select coalesce(max(freq) filter (where col = 'next_event_at'), 1) * coalesce(max(freq) filter (where col = 'visibility' and val = 'public'), 1)
+            from club_search_stat where (col = 'next_event_at' and val = ':notnull') or (col = 'visibility' and val = 'public')) end as f
+    ), t1 as materialized (
+      (select id, member_count, 1 as tier from club
+        where ${walkName} and coalesce(search_name @@ ${w}, false) and ${filters}
+        order by ${order} limit ${need}::int)
+      union all
+      (select id, member_count, 1 as tier from club
+        where ${walkCategory} and category = ${cat} and coalesce(search_name @@ ${w}, false) and ${filters}
+        order by category, ${order} limit ${need}::int)
+      union all
+      (select id, member_count, 1 as tier from (
+          select id, member_count from club where not ${walkName} and not ${walkCategory} and search_name @@ ${w} and ${filters} offset 0) m
+        order by ${order} limit ${need}::int)
+    ), t2 as materialized (
+      (select id, member_count, 2 as tier from club
+        where case when ${t2Runs} then ${walkAll} else false end
+          and coalesce(search @@ ${w}, false) and not coalesce(search_name @@ ${w}, false) and ${filters}
+        order by ${order} limit ${need}::int)
+      union all
+      (select id, member_count, 2 as tier from (
+          select id, member_count from club
+          where case when ${t2Runs} then not ${walkAll} else false end
+            and search @@ ${w} and not (search_name @@ ${w}) and ${filters} offset 0) m
+        order by ${order} limit ${need}::int)
+    ), page as (
+      select * from (select * from t1 union all select * from t2) r order by tier, ${order} offset ${offset}::int limit ${v('pageSize')}::int
+    ), counted as materialized (
+      select count(*)::int as n from (select from club where not (${estimated}) and search @@ ${w} and ${filters} limit ${TOTAL_CAP}::int) x
+    )
+    select case when ${estimated} then 'about' when (select n from counted) >= ${TOTAL_CAP}::int then 'at-least' else 'exact' end as total_is,
+      case when ${estimated}
+        then greatest(round(${allN} * (select f from fsel))::int, ${offset}::int + (select count(*)::int from page))
+        else (select n from counted) end as total,
+      coalesce((select json_agg(json_build_object('id', c.id, 'name', c.name, 'description', left(c.description, 600), 'category', c.category,
+          'city', c.city, 'online', c.online, 'cover_image', c.cover_image, 'visibility', c.visibility, 'member_count', c.member_count,
+          'next_at', case when c.visibility = 'public' and c.next_event_at > now() then c.next_event_at end) order by page.tier, page.member_count desc nulls last, page.id)
+        from page join club c on c.id = page.id), '[]'::json) as items`;
+}
+
+/** When this server last copied pg_stats into club_search_stat (the search reads it to choose its plan). */
+let statsRefreshedAt = 0;
+const STATS_EVERY_MS = 3600_000;
+
+/** At most hourly per server, after the answer: the statistics move slowly (autovacuum's ANALYZE). */
+function refreshStatsSoon(db: SearchRunner['db']) {
+  if (Date.now() - statsRefreshedAt < STATS_EVERY_MS) return;
+  statsRefreshedAt = Date.now();
+  setImmediate(() => {
+    db.execute(sql`select refresh_club_search_stat()`).catch(() => {
+      statsRefreshedAt = 0; // tried again on a later search
+    });
+  });
+}
+
+async function relevance(run: SearchRunner, p: ClubSearchParams, q: string) {
+  refreshStatsSoon(run.db);
+  const query = relevanceQuery(p, q);
+  const res = (run.prepared ? await run.prepared(PREPARED_CLUB_RELEVANCE, query) : await run.db.execute(query)) as unknown as {
+    rows: { total_is: Total['totalIs']; total: number; items: Omit<Row, 'total'>[] | string }[];
+  };
+  const row = res.rows[0];
+  const items = typeof row.items === 'string' ? (JSON.parse(row.items) as Omit<Row, 'total'>[]) : row.items;
+  return { items: items.map(toCard), total: Number(row.total), totalIs: row.total_is };
+}
+
+const search = (run: SearchRunner, p: ClubSearchParams, q: string | undefined) =>
+  q && p.sort === 'relevance' ? relevance(run, p, q) : planned(run.db, p, q);
+
+export async function searchClubs(runner: SearchRunner, p: ClubSearchParams): Promise<ClubSearchResult> {
   const q = normalizeQuery(p.q);
-  const first = await run(db, p, q);
+  const first = await search(runner, p, q);
   if (q && first.total < FEW && p.page === 1) {
-    const corrected = await correctTypos(db, q, 'club_search_word');
+    const corrected = await correctTypos(runner.db, q, 'club_search_word');
     if (corrected) {
-      const second = await run(db, p, corrected);
+      const second = await search(runner, p, corrected);
       if (second.total > first.total) return { ...second, page: p.page, pageSize: p.pageSize, correctedQuery: corrected };
     }
   }

@@ -54,6 +54,25 @@ export async function benchRoutes(app: FastifyInstance) {
     },
   );
 
+  // The clubs bench (bench/clubs.ts): the naive club search, ts_rank over every match.
+  r.get(
+    '/api/bench/club-search-naive',
+    {
+      schema: {
+        hide: true,
+        querystring: z.object({ q: z.string().min(1).max(200) }),
+        response: { 200: z.object({ ids: z.array(z.string()) }) },
+      },
+    },
+    async (request) => {
+      const res = (await app.database.db.execute(sql`
+      select id from club, websearch_to_tsquery('english', ${request.query.q}) q
+      where search @@ q
+      order by ts_rank(search, q) desc, id limit 20`)) as unknown as { rows: { id: string }[] };
+      return { ids: res.rows.map((row) => row.id) };
+    },
+  );
+
   // GET /api/courses/search without the session lookup and without the cache: every call queries.
   r.get(
     '/api/bench/search-uncached',

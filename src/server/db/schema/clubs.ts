@@ -9,6 +9,7 @@ import {
   pgSequence,
   pgTable,
   primaryKey,
+  real,
   text,
   uniqueIndex,
   uuid,
@@ -53,17 +54,26 @@ export const club = pgTable(
       (): SQL =>
         sql`setweight(to_tsvector('english', coalesce(name, '')), 'A') || setweight(to_tsvector('english', coalesce(city, '')), 'A') || setweight(to_tsvector('english', coalesce(description, '')), 'C')`,
     ),
+    /** Name and city only: tier 1 of relevance search, narrow enough to ride in club_members_idx (clubs/search-clubs.ts). */
+    searchName: tsvector('search_name').generatedAlwaysAs(
+      (): SQL =>
+        sql`setweight(to_tsvector('english', coalesce(name, '')), 'A') || setweight(to_tsvector('english', coalesce(city, '')), 'A')`,
+    ),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
     index('club_search_idx').using('gin', t.search),
+    index('club_search_name_idx').using('gin', t.searchName),
+    // "Most members" and relevance within a tier. The migration (0025) adds INCLUDE
+    // (search_name and every filter column; Drizzle cannot declare INCLUDE): a tier-1 walk
+    // is index-only (docs/decisions/0026-clubs-at-scale.md).
     index('club_members_idx').on(t.memberCount.desc(), t.id),
     index('club_next_event_idx')
       .on(t.nextEventAt, t.id)
       .where(sql`visibility = 'public' and next_event_at is not null`),
     index('club_city_idx').on(sql`lower(city)`, t.memberCount.desc()),
-    index('club_category_idx').on(t.category, t.memberCount.desc()),
+    index('club_category_idx').on(t.category, t.memberCount.desc(), t.id),
     check('club_visibility_valid', sql`${t.visibility} in ('public', 'approval')`),
     check('club_member_count', sql`${t.memberCount} >= 0`),
   ],
@@ -73,6 +83,20 @@ export const club = pgTable(
 export const clubSearchWord = pgTable('club_search_word', { word: text('word').primaryKey() }, (t) => [
   index('club_search_word_trgm_idx').using('gist', sql`${t.word} gist_trgm_ops`),
 ]);
+
+/**
+ * How frequent words and filter values are among clubs, copied from PostgreSQL's own
+ * statistics (pg_stats of club) by refresh_club_search_stat() (migration 0025): club search
+ * reads it by key to choose its plan and estimate a frequent word's total
+ * (clubs/search-clubs.ts). col: search | search_name (val a lexeme, or ':min', the least
+ * listed frequency), category, city (lower case), online (t/f), visibility,
+ * next_event_at (':notnull'), club (':rows', the number of clubs, in freq).
+ */
+export const clubSearchStat = pgTable(
+  'club_search_stat',
+  { col: text('col').notNull(), val: text('val').notNull(), freq: real('freq').notNull() },
+  (t) => [primaryKey({ columns: [t.col, t.val] })],
+);
 
 export const clubMembership = pgTable(
   'club_membership',

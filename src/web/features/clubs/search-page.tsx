@@ -22,6 +22,16 @@ const SORT_LABELS: Record<(typeof CLUB_SORTS)[number], string> = {
 const KEYS = ['q', 'category', 'city', 'online', 'upcoming', 'sort', 'page'] as const;
 
 /** /club/search: full-text, typo-tolerant search with filters, sorts and pages; everything in the URL. */
+/** "12 clubs", "1,000+ clubs" (counting stopped there), "about 2,100 clubs" (estimated). */
+function totalText(total: number, totalIs: 'exact' | 'at-least' | 'about'): string {
+  if (totalIs === 'at-least') return `${total.toLocaleString('en')}+ clubs`;
+  if (totalIs === 'about') {
+    const rounded = total < 100 ? total : Number(total.toPrecision(2));
+    return `about ${rounded.toLocaleString('en')} clubs`;
+  }
+  return plural(total, 'club');
+}
+
 export default function ClubSearchPage() {
   const [params, setParams] = useSearchParams();
   const query = Object.fromEntries(KEYS.map((k) => [k, params.get(k) ?? undefined]).filter(([, v]) => v)) as Record<string, string>;
@@ -138,7 +148,7 @@ export default function ClubSearchPage() {
         ) : data ? (
           <>
             <p className="mb-3 text-sm text-slate-700" role="status">
-              {data.total >= 1000 ? 'More than 1,000 clubs' : plural(data.total, 'club')}
+              {totalText(data.total, data.totalIs)}
               {data.correctedQuery && (
                 <>
                   {' '}
