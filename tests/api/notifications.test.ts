@@ -371,4 +371,28 @@ describe('each type fires from its real cause', () => {
     await runJobsNow(app, 'notification.unread-message');
     expect((await mails(app, recipient.email)).filter((m) => /Hedy/.test(m.subject))).toHaveLength(1);
   });
+
+  it('new messages sent at once fold into one notice counting each; a notice comes back for a message sent after the read', async () => {
+    const { app } = ctx;
+    const sender = await makeLearner(app, { firstName: 'Grace', lastName: 'Hopper' });
+    const recipient = await makeLearner(app);
+    const send = (body: string) =>
+      post(app, `/api/mailbox/conversations/${recipient.id}/messages`, { body, clientId: randomUUID() }, { cookie: sender.cookie });
+    // Concurrent sends share the notices' batches: one notice, every message counted once.
+    const answers = await Promise.all(['one', 'two', 'three', 'four', 'five'].map(send));
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201, 201]);
+    let mine = (await notificationsOf(app, recipient)).filter((n) => n.type === 'new_message');
+    expect(mine).toHaveLength(1);
+    expect(mine[0].title).toBe('5 new messages from Grace Hopper');
+    const newest = answers.map((a) => a.json().message).sort((a, b) => Number(a.id) - Number(b.id)).at(-1);
+    expect(mine[0].body).toBe(newest.body);
+
+    expect((await post(app, `/api/mailbox/conversations/${sender.id}/read`, {}, { cookie: recipient.cookie })).statusCode).toBe(200);
+    expect((await send('after the read')).statusCode).toBe(201);
+    mine = (await notificationsOf(app, recipient)).filter((n) => n.type === 'new_message');
+    expect(mine.map((n) => [n.title, n.read])).toEqual([
+      ['New message from Grace Hopper', false],
+      ['5 new messages from Grace Hopper', true],
+    ]);
+  });
 });

@@ -79,8 +79,10 @@ export async function notify(
   const inApp = pref.inApp && id;
   const afterCommit = async () => {
     if (inApp) {
-      await app.realtime.publish(userId, { type: 'notification.new', notificationId: id });
-      await app.realtime.publish(userId, { type: 'unread.changed', counter: 'notifications' });
+      await app.realtime.publishMany([
+        [userId, { type: 'notification.new', notificationId: id }],
+        [userId, { type: 'unread.changed', counter: 'notifications' }],
+      ]);
     }
     if (emailKeys.length) {
       // Sent by the job, never by the request. The local outbox is one insert: it is waited
@@ -98,12 +100,15 @@ async function store(conn: Conn, userId: string, type: NotificationType, data: N
   return row.id;
 }
 
+const foldedCount = (data: NotificationData) => (typeof data.count === 'number' && data.count > 1 ? Math.floor(data.count) : 1);
+
 /** New messages from one sender gather in one unread notification ("3 new messages from Ada"). */
 async function foldIntoUnread(conn: Conn, userId: string, data: NotificationData): Promise<string | null> {
   const [row] = await conn
     .update(notification)
     .set({
-      data: sql`${notification.data} || jsonb_build_object('count', coalesce((${notification.data}->>'count')::int, 1) + 1) || ${JSON.stringify(data)}::jsonb - 'count'`,
+      // The stored count grows by the messages this call stands for (`data.count`, default 1).
+      data: sql`${notification.data} || jsonb_build_object('count', coalesce((${notification.data}->>'count')::int, 1) + ${foldedCount(data)}) || ${JSON.stringify(data)}::jsonb - 'count'`,
       createdAt: sql`now()`,
     })
     .where(
