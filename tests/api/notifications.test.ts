@@ -31,6 +31,8 @@ const mails = (app: TestApp, to: string) =>
 const list = (app: TestApp, who: { cookie: string }, query = '') => get(app, `/api/notifications${query}`, { cookie: who.cookie });
 const notificationsOf = async (app: TestApp, who: { cookie: string }) =>
   (await list(app, who)).json().notifications as { id: string; type: string; title: string; body: string; link: string; read: boolean }[];
+const newMessageNotices = async (app: TestApp, who: { cookie: string }) =>
+  (await notificationsOf(app, who)).filter((n) => n.type === 'new_message');
 const putPrefs = (app: TestApp, who: { cookie: string }, preferences: unknown) =>
   call(app, 'PUT', '/api/notifications/preferences', { preferences }, { cookie: who.cookie });
 /** Runs the queued jobs of a kind now (a digest waits for the end of the day, an unread-message email 10 minutes). */
@@ -342,7 +344,9 @@ describe('each type fires from its real cause', () => {
     await send('Hello!');
     await send('Are you coming on Tuesday?');
     await send('Bring the spare tuner please');
-    const mine = (await notificationsOf(app, recipient)).filter((n) => n.type === 'new_message');
+    // The notices are written just after the sends answered (in batches, ADR 0019).
+    await expect.poll(async () => (await newMessageNotices(app, recipient)).map((n) => n.title)).toEqual(['3 new messages from Hedy Lamarr']);
+    const mine = await newMessageNotices(app, recipient);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({
       title: '3 new messages from Hedy Lamarr',
@@ -381,15 +385,15 @@ describe('each type fires from its real cause', () => {
     // Concurrent sends share the notices' batches: one notice, every message counted once.
     const answers = await Promise.all(['one', 'two', 'three', 'four', 'five'].map(send));
     expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201, 201]);
-    let mine = (await notificationsOf(app, recipient)).filter((n) => n.type === 'new_message');
-    expect(mine).toHaveLength(1);
-    expect(mine[0].title).toBe('5 new messages from Grace Hopper');
+    await expect.poll(async () => (await newMessageNotices(app, recipient)).map((n) => n.title)).toEqual(['5 new messages from Grace Hopper']);
+    let mine = await newMessageNotices(app, recipient);
     const newest = answers.map((a) => a.json().message).sort((a, b) => Number(a.id) - Number(b.id)).at(-1);
     expect(mine[0].body).toBe(newest.body);
 
     expect((await post(app, `/api/mailbox/conversations/${sender.id}/read`, {}, { cookie: recipient.cookie })).statusCode).toBe(200);
     expect((await send('after the read')).statusCode).toBe(201);
-    mine = (await notificationsOf(app, recipient)).filter((n) => n.type === 'new_message');
+    await expect.poll(async () => (await newMessageNotices(app, recipient)).length).toBe(2);
+    mine = await newMessageNotices(app, recipient);
     expect(mine.map((n) => [n.title, n.read])).toEqual([
       ['New message from Grace Hopper', false],
       ['5 new messages from Grace Hopper', true],

@@ -102,9 +102,12 @@ export function subscribeNotifications(app: AppServices) {
       .returning({ id: notification.id });
     if (read.length) return () => app.realtime.publish(e.readerId, { type: 'unread.changed', counter: 'notifications' });
   });
-  // New messages: the notices are written in batches after the sends committed (new-message-notices.ts).
+  // New messages: the notices are written in batches after the sends committed, without
+  // holding the send's answer (new-message-notices.ts).
   const notices = createNewMessageNotices(app);
-  app.mailboxEvents.afterCommit('message.sent', (e) => notices.add(e));
+  app.mailboxEvents.afterCommit('message.sent', async (e) => {
+    void notices.add(e);
+  });
 
   subscribeClubs(app);
 }
