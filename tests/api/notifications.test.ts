@@ -15,6 +15,8 @@ import {
   queryRows,
   useCoursesApp,
 } from '../support/courses.js';
+import { dateIn, wallTimeIn } from '../../src/shared/time.js';
+import { dayBounds } from '../../src/server/notifications/notify.js';
 import { call, get, post, type CallOptions } from '../support/http.js';
 
 const ctx = useCoursesApp();
@@ -233,6 +235,58 @@ describe('preferences are honoured', () => {
     );
     await app.jobs.runDue();
     expect((await mails(app, teacher.email)).filter((m) => /digest/.test(m.subject))).toHaveLength(1);
+  });
+
+  it('each user\u2019s digest goes at the end of their own day, with the items of that day in their zone', async () => {
+    const { app } = ctx;
+    const zones = ['Pacific/Auckland', 'America/Los_Angeles'];
+    const teachers = [];
+    for (const timeZone of zones) {
+      const teacher = await makeEducator(app);
+      const res = await call(app, 'PATCH', `/api/users/${teacher.id}`, { timeZone }, { cookie: teacher.cookie });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().timeZone).toBe(timeZone);
+      const course = await makePublishedCourse(app, teacher, { course: { priceCents: 0, title: `Zoned ${timeZone}` } });
+      await enrol(app, await makeLearner(app, { firstName: 'Zoe', lastName: 'Zoned' }), course.courseId, course.sessionId);
+      teachers.push(teacher);
+    }
+    const bad = await call(app, 'PATCH', `/api/users/${teachers[0].id}`, { timeZone: 'Mars/Olympus' }, { cookie: teachers[0].cookie });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.fields.timeZone).toBeTruthy();
+
+    const runAts: number[] = [];
+    for (const [i, teacher] of teachers.entries()) {
+      const zone = zones[i];
+      const [job] = await queryRows<{ run_at: Date; payload: { day: string; timeZone: string } }>(
+        app,
+        sql`select run_at, payload from job where key like ${`digest:${teacher.id}:%`}`,
+      );
+      // Scheduled for midnight of the next day on the user's own clock.
+      const today = dateIn(new Date(), zone);
+      expect(job.payload).toEqual({ userId: teacher.id, day: today, timeZone: zone });
+      const runAt = new Date(job.run_at);
+      expect(wallTimeIn(runAt, zone)).toMatchObject({ hour: 0, minute: 0 });
+      expect(dateIn(new Date(runAt.getTime() - 60_000), zone)).toBe(today);
+      expect(runAt.getTime()).toBeGreaterThan(Date.now());
+      runAts.push(runAt.getTime());
+    }
+    // The two local days end at different instants (Auckland is many hours ahead of Los Angeles).
+    expect(runAts[0]).not.toBe(runAts[1]);
+
+    // An item from the minute before the user's local midnight belongs to yesterday's digest, not today's.
+    const [nz] = teachers;
+    const { start } = dayBounds(dateIn(new Date(), zones[0]), zones[0]);
+    await app.database.db.execute(sql`
+      insert into notification (user_id, type, data, in_app, created_at)
+      values (${nz.id}, 'learner_enrolled', ${JSON.stringify({ courseId: randomUUID(), courseTitle: 'Yesterday there', learnerName: 'Old News' })}::jsonb,
+        true, ${new Date(start.getTime() - 60_000).toISOString()}::timestamptz)`);
+    await runJobsNow(app, 'notification.digest');
+    for (const [i, teacher] of teachers.entries()) {
+      const digests = (await mails(app, teacher.email)).filter((m) => /digest/.test(m.subject));
+      expect(digests, zones[i]).toHaveLength(1);
+      expect(digests[0].text).toContain(`Zoe Zoned enrolled in Zoned ${zones[i]}`);
+      expect(digests[0].text).not.toContain('Old News');
+    }
   });
 
   it("the unsubscribe link (GET page, one-click POST, no sign-in) stops that type's email, not the others", async () => {

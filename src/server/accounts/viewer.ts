@@ -14,6 +14,7 @@ export interface Viewer {
     firstName: string;
     lastName: string;
     city: string | null;
+    timeZone: string | null;
     stripeCustomerId: string | null;
     image: string | null;
     verified: boolean;
@@ -69,6 +70,7 @@ export function createViewerResolver(db: Db, cookieName: string, secret: string)
       firstName: user.firstName,
       lastName: user.lastName,
       city: user.city,
+      timeZone: user.timeZone,
       stripeCustomerId: user.stripeCustomerId,
       image: user.image,
       verified: user.emailVerified,
@@ -101,6 +103,7 @@ export function createViewerResolver(db: Db, cookieName: string, secret: string)
         firstName: row.firstName,
         lastName: row.lastName,
         city: row.city,
+        timeZone: row.timeZone,
         stripeCustomerId: row.stripeCustomerId,
         image: row.image,
         verified: row.verified,
