@@ -399,7 +399,9 @@ describe('each type fires from its real cause', () => {
     await send('Are you coming on Tuesday?');
     await send('Bring the spare tuner please');
     // The notices are written just after the sends answered (in batches, ADR 0019).
-    await expect.poll(async () => (await newMessageNotices(app, recipient)).map((n) => n.title)).toEqual(['3 new messages from Hedy Lamarr']);
+    await expect
+      .poll(async () => (await newMessageNotices(app, recipient)).map((n) => n.title))
+      .toEqual(['3 new messages from Hedy Lamarr']);
     const mine = await newMessageNotices(app, recipient);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({
@@ -439,9 +441,14 @@ describe('each type fires from its real cause', () => {
     // Concurrent sends share the notices' batches: one notice, every message counted once.
     const answers = await Promise.all(['one', 'two', 'three', 'four', 'five'].map(send));
     expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201, 201]);
-    await expect.poll(async () => (await newMessageNotices(app, recipient)).map((n) => n.title)).toEqual(['5 new messages from Grace Hopper']);
+    await expect
+      .poll(async () => (await newMessageNotices(app, recipient)).map((n) => n.title))
+      .toEqual(['5 new messages from Grace Hopper']);
     let mine = await newMessageNotices(app, recipient);
-    const newest = answers.map((a) => a.json().message).sort((a, b) => Number(a.id) - Number(b.id)).at(-1);
+    const newest = answers
+      .map((a) => a.json().message)
+      .sort((a, b) => Number(a.id) - Number(b.id))
+      .at(-1);
     expect(mine[0].body).toBe(newest.body);
 
     expect((await post(app, `/api/mailbox/conversations/${sender.id}/read`, {}, { cookie: recipient.cookie })).statusCode).toBe(200);

@@ -195,7 +195,9 @@ test('the conversation list loads older conversations on scrolling down; search 
   const writers = [];
   for (const name of ['Ursula', 'Vera', 'Wanda']) {
     const writer = await createVerifiedUser({ firstName: name, lastName: `Pager ${tag}` });
-    const res = await (await signedInClient(writer)).post(`/api/mailbox/conversations/${me.id}/messages`, {
+    const res = await (
+      await signedInClient(writer)
+    ).post(`/api/mailbox/conversations/${me.id}/messages`, {
       body: `${name} says hi ${tag}`,
       clientId: randomUUID(),
     });

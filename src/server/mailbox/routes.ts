@@ -37,8 +37,7 @@ export async function mailboxRoutes(app: FastifyInstance) {
         response: { 200: conversationList, ...errors },
       },
     },
-    async (request) =>
-      listConversations(app, await app.requireViewer(request), { ...request.query, q: request.query.q || undefined }),
+    async (request) => listConversations(app, await app.requireViewer(request), { ...request.query, q: request.query.q || undefined }),
   );
 
   r.get(

@@ -1,5 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { CONVERSATIONS_PAGE_DEFAULT, THREAD_PAGE_DEFAULT, type ConversationList, type MailboxMessage, type Thread } from '../../shared/mailbox-schemas.js';
+import {
+  CONVERSATIONS_PAGE_DEFAULT,
+  THREAD_PAGE_DEFAULT,
+  type ConversationList,
+  type MailboxMessage,
+  type Thread,
+} from '../../shared/mailbox-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
 import { iso, otherPerson, personOf, rowsOf } from './access.js';

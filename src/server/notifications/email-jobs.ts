@@ -75,7 +75,12 @@ async function sendDigest(app: AppServices, job: { userId: string; day: string; 
   }
   if (!items.length) return;
   // The day as the user lives it (noon of that day: its date in any zone's naming).
-  const day = new Date(`${job.day}T12:00:00Z`).toLocaleDateString('en', { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  const day = new Date(`${job.day}T12:00:00Z`).toLocaleDateString('en', {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
   const message = digestEmail(u.email, u.firstName, { day, items, url: `${app.config.publicUrl}/mailbox/notifications` });
   await app.mailer.send(withUnsubscribe(message, unsubscribeUrl(app, job.userId, 'digest'), scopeLabel('digest')));
   for (const item of items) await db.update(notification).set({ digestedAt: new Date() }).where(eq(notification.id, item.id));

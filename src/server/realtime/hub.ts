@@ -131,7 +131,10 @@ export function createRealtime(opts: { fanOut?: FanOut; log?: Logger } = {}): Re
   const send = async (envelope: Envelope) => {
     const payload = JSON.stringify(envelope);
     if (Buffer.byteLength(payload) > MAX_NOTIFY_BYTES) {
-      log.error({ userId: 'u' in envelope ? envelope.u : undefined, bytes: Buffer.byteLength(payload) }, 'realtime: event too large to publish (send ids only)');
+      log.error(
+        { userId: 'u' in envelope ? envelope.u : undefined, bytes: Buffer.byteLength(payload) },
+        'realtime: event too large to publish (send ids only)',
+      );
       return;
     }
     if (!opts.fanOut) return deliver(JSON.parse(payload) as Envelope);
