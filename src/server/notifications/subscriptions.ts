@@ -5,7 +5,6 @@ import type { AppServices } from '../app-services.js';
 import { user } from '../db/schema/accounts.js';
 import { club, clubEvent, clubMembership } from '../db/schema/clubs.js';
 import { course, enrolment } from '../db/schema/courses.js';
-import { message } from '../db/schema/mailbox.js';
 import { notification } from '../db/schema/notifications.js';
 import type { Tx } from '../db/transaction.js';
 import { createNewMessageNotices } from './new-message-notices.js';

@@ -8,7 +8,9 @@ import { useEffect, useRef } from 'react';
 export function useLoadMoreOnScroll<T extends Element>(loadMore: () => void, enabled: boolean) {
   const ref = useRef<T>(null);
   const latest = useRef(loadMore);
-  latest.current = loadMore;
+  useEffect(() => {
+    latest.current = loadMore;
+  });
   useEffect(() => {
     const el = ref.current;
     if (!el || !enabled || typeof IntersectionObserver === 'undefined') return;
