@@ -14,7 +14,7 @@ import { createRealtime, type Realtime } from './realtime/hub.js';
 import { createFanOut } from './realtime/fan-out.js';
 import { installRealtimeSockets, type RealtimeSockets } from './realtime/sockets.js';
 import { createAuth, SESSION_MAX_AGE_SECONDS, sessionCookieName, type Auth } from './accounts/auth.js';
-import { createViewerResolver, touchSignInSession, type Viewer } from './accounts/viewer.js';
+import { createViewerResolver, signedInSessions, touchSignInSession, type Viewer } from './accounts/viewer.js';
 import { installErrorHandler, AppError, frameworkError, nulBytePath } from './http/errors.js';
 import { apiDocs } from './http/api-docs.js';
 import { authRoutes } from './accounts/auth-routes.js';
@@ -328,6 +328,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
         const viewer = await viewerFromCookie(cookie);
         return viewer && { userId: viewer.user.id, sessionId: viewer.signInSessionId };
       },
+      signedInSessions: (sessions) => signedInSessions(db.db, sessions),
     }),
   );
   // A user's open sockets close promptly when their sessions end (this process or another):

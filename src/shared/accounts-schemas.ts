@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { str } from './input-schemas.js';
+import { isTimeZone, str } from './input-schemas.js';
 
 /** Request and response schemas of the accounts API (validation on the server, types on both sides). */
 const trimmed = str()
@@ -48,6 +48,7 @@ export const updateProfileBody = z
     firstName: str().trim().min(1, 'First name is required').max(80, 'First name is too long'),
     lastName: str().trim().min(1, 'Last name is required').max(80, 'Last name is too long'),
     city: str().trim().max(120, 'City is too long'),
+    timeZone: str().refine(isTimeZone, 'Unknown time zone'),
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to update' });
@@ -66,6 +67,8 @@ export const currentUser = z.object({
   firstName: z.string(),
   lastName: z.string(),
   city: z.string().nullable(),
+  /** IANA zone (daily digests end with the user's own day); null until set (UTC meanwhile). */
+  timeZone: z.string().nullable(),
   stripeCustomerId: z.string().nullable(),
   profileImage: z.string(),
   verified: z.boolean(),

@@ -24,8 +24,19 @@ export const messageParams = z.object({ messageId: messageIdString });
 export const mailboxPerson = z.object({ id: z.string(), name: z.string(), profileImage: z.string() });
 export type MailboxPerson = z.infer<typeof mailboxPerson>;
 
+export const CONVERSATIONS_PAGE_DEFAULT = 30;
+export const CONVERSATIONS_PAGE_MAX = 100;
+
 export const conversationsQuery = z.object({
   q: str().trim().max(200, 'Search at most 200 characters').optional(),
+  /** The `nextCursor` of the previous page: conversations whose last message is older than it. */
+  cursor: messageIdString.optional(),
+  limit: z.coerce
+    .number({ error: 'Limit must be a number' })
+    .int('Limit must be a whole number')
+    .min(1, 'Limit must be at least 1')
+    .max(CONVERSATIONS_PAGE_MAX, `Limit must be at most ${CONVERSATIONS_PAGE_MAX}`)
+    .optional(),
 });
 
 export const conversationSummary = z.object({
@@ -34,7 +45,11 @@ export const conversationSummary = z.object({
   unread: z.number().int(),
 });
 export type ConversationSummary = z.infer<typeof conversationSummary>;
-export const conversationList = z.object({ items: z.array(conversationSummary) });
+export const conversationList = z.object({
+  items: z.array(conversationSummary),
+  /** Where the next page starts (pass it as `cursor`), or null on the last page. */
+  nextCursor: z.string().nullable(),
+});
 export type ConversationList = z.infer<typeof conversationList>;
 
 export const threadQuery = z

@@ -116,6 +116,40 @@ describe('sending and reading a thread', () => {
     expect(after[0]).toMatchObject({ with: { id: grace.id }, lastMessage: { preview: 'Yes!', fromMe: true } });
   });
 
+  it('pages the conversations newest activity first with a stable cursor; search covers every page', async () => {
+    const me = await createSignedInUser(ctx.app, { firstName: 'Paged' });
+    const others: SignedInUser[] = [];
+    for (let i = 0; i < 5; i++) {
+      const other = await createSignedInUser(ctx.app, { firstName: `Writer${i}`, lastName: 'Paging' });
+      expect((await send(ctx.app, other, me.id, `hello number ${i}`)).statusCode).toBe(201);
+      others.push(other);
+    }
+    const list = (query: string) => get(ctx.app, `/api/mailbox/conversations${query}`, { cookie: me.cookie });
+    const ids = (page: { items: { with: { id: string } }[] }) => page.items.map((c) => c.with.id);
+    const first = (await list('?limit=2')).json();
+    expect(ids(first)).toEqual([others[4].id, others[3].id]);
+    expect(first.nextCursor).toBeTruthy();
+    // New activity moves a conversation to the top; the next page goes on where the first ended (no repeat, no gap).
+    expect((await send(ctx.app, others[0], me.id, 'still there?')).statusCode).toBe(201);
+    const second = (await list(`?limit=2&cursor=${first.nextCursor}`)).json();
+    expect(ids(second)).toEqual([others[2].id, others[1].id]);
+    expect(second.nextCursor).toBeNull();
+    expect(ids((await list('?limit=2')).json())).toEqual([others[0].id, others[4].id]);
+    // The default page holds all five; the last page says there is nothing more.
+    const all = (await list('')).json();
+    expect(ids(all)).toEqual([others[0].id, others[4].id, others[3].id, others[2].id, others[1].id]);
+    expect(all.nextCursor).toBeNull();
+    // Search runs over every conversation, not only the first page's, and pages the same way.
+    const found = (await list('?q=number%201&limit=1')).json();
+    expect(ids(found)).toEqual([others[1].id]);
+    expect((await list('?q=paging&limit=3')).json().nextCursor).toBeTruthy();
+    for (const bad of ['?cursor=abc', '?cursor=0', '?limit=0', '?limit=101', '?limit=x']) {
+      const res = await list(bad);
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().error.fields, bad).toBeTruthy();
+    }
+  });
+
   it('marking read moves the read position forward, drops the unread count and tells the sender', async () => {
     const [a, b] = await pair();
     const m1 = (await send(ctx.app, a, b.id, 'one')).json().message;

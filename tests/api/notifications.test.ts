@@ -15,6 +15,8 @@ import {
   queryRows,
   useCoursesApp,
 } from '../support/courses.js';
+import { dateIn, wallTimeIn } from '../../src/shared/time.js';
+import { dayBounds } from '../../src/server/notifications/notify.js';
 import { call, get, post, type CallOptions } from '../support/http.js';
 
 const ctx = useCoursesApp();
@@ -31,6 +33,8 @@ const mails = (app: TestApp, to: string) =>
 const list = (app: TestApp, who: { cookie: string }, query = '') => get(app, `/api/notifications${query}`, { cookie: who.cookie });
 const notificationsOf = async (app: TestApp, who: { cookie: string }) =>
   (await list(app, who)).json().notifications as { id: string; type: string; title: string; body: string; link: string; read: boolean }[];
+const newMessageNotices = async (app: TestApp, who: { cookie: string }) =>
+  (await notificationsOf(app, who)).filter((n) => n.type === 'new_message');
 const putPrefs = (app: TestApp, who: { cookie: string }, preferences: unknown) =>
   call(app, 'PUT', '/api/notifications/preferences', { preferences }, { cookie: who.cookie });
 /** Runs the queued jobs of a kind now (a digest waits for the end of the day, an unread-message email 10 minutes). */
@@ -233,6 +237,58 @@ describe('preferences are honoured', () => {
     expect((await mails(app, teacher.email)).filter((m) => /digest/.test(m.subject))).toHaveLength(1);
   });
 
+  it('each user\u2019s digest goes at the end of their own day, with the items of that day in their zone', async () => {
+    const { app } = ctx;
+    const zones = ['Pacific/Auckland', 'America/Los_Angeles'];
+    const teachers = [];
+    for (const timeZone of zones) {
+      const teacher = await makeEducator(app);
+      const res = await call(app, 'PATCH', `/api/users/${teacher.id}`, { timeZone }, { cookie: teacher.cookie });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().timeZone).toBe(timeZone);
+      const course = await makePublishedCourse(app, teacher, { course: { priceCents: 0, title: `Zoned ${timeZone}` } });
+      await enrol(app, await makeLearner(app, { firstName: 'Zoe', lastName: 'Zoned' }), course.courseId, course.sessionId);
+      teachers.push(teacher);
+    }
+    const bad = await call(app, 'PATCH', `/api/users/${teachers[0].id}`, { timeZone: 'Mars/Olympus' }, { cookie: teachers[0].cookie });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.fields.timeZone).toBeTruthy();
+
+    const runAts: number[] = [];
+    for (const [i, teacher] of teachers.entries()) {
+      const zone = zones[i];
+      const [job] = await queryRows<{ run_at: Date; payload: { day: string; timeZone: string } }>(
+        app,
+        sql`select run_at, payload from job where key like ${`digest:${teacher.id}:%`}`,
+      );
+      // Scheduled for midnight of the next day on the user's own clock.
+      const today = dateIn(new Date(), zone);
+      expect(job.payload).toEqual({ userId: teacher.id, day: today, timeZone: zone });
+      const runAt = new Date(job.run_at);
+      expect(wallTimeIn(runAt, zone)).toMatchObject({ hour: 0, minute: 0 });
+      expect(dateIn(new Date(runAt.getTime() - 60_000), zone)).toBe(today);
+      expect(runAt.getTime()).toBeGreaterThan(Date.now());
+      runAts.push(runAt.getTime());
+    }
+    // The two local days end at different instants (Auckland is many hours ahead of Los Angeles).
+    expect(runAts[0]).not.toBe(runAts[1]);
+
+    // An item from the minute before the user's local midnight belongs to yesterday's digest, not today's.
+    const [nz] = teachers;
+    const { start } = dayBounds(dateIn(new Date(), zones[0]), zones[0]);
+    await app.database.db.execute(sql`
+      insert into notification (user_id, type, data, in_app, created_at)
+      values (${nz.id}, 'learner_enrolled', ${JSON.stringify({ courseId: randomUUID(), courseTitle: 'Yesterday there', learnerName: 'Old News' })}::jsonb,
+        true, ${new Date(start.getTime() - 60_000).toISOString()}::timestamptz)`);
+    await runJobsNow(app, 'notification.digest');
+    for (const [i, teacher] of teachers.entries()) {
+      const digests = (await mails(app, teacher.email)).filter((m) => /digest/.test(m.subject));
+      expect(digests, zones[i]).toHaveLength(1);
+      expect(digests[0].text).toContain(`Zoe Zoned enrolled in Zoned ${zones[i]}`);
+      expect(digests[0].text).not.toContain('Old News');
+    }
+  });
+
   it("the unsubscribe link (GET page, one-click POST, no sign-in) stops that type's email, not the others", async () => {
     const { app, educator } = ctx;
     const u = await makeLearner(app);
@@ -342,7 +398,11 @@ describe('each type fires from its real cause', () => {
     await send('Hello!');
     await send('Are you coming on Tuesday?');
     await send('Bring the spare tuner please');
-    const mine = (await notificationsOf(app, recipient)).filter((n) => n.type === 'new_message');
+    // The notices are written just after the sends answered (in batches, ADR 0019).
+    await expect
+      .poll(async () => (await newMessageNotices(app, recipient)).map((n) => n.title))
+      .toEqual(['3 new messages from Hedy Lamarr']);
+    const mine = await newMessageNotices(app, recipient);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({
       title: '3 new messages from Hedy Lamarr',
@@ -370,5 +430,34 @@ describe('each type fires from its real cause', () => {
     expect((await notificationsOf(app, recipient)).filter((n) => n.type === 'new_message').map((n) => n.read)).toEqual([true]);
     await runJobsNow(app, 'notification.unread-message');
     expect((await mails(app, recipient.email)).filter((m) => /Hedy/.test(m.subject))).toHaveLength(1);
+  });
+
+  it('new messages sent at once fold into one notice counting each; a notice comes back for a message sent after the read', async () => {
+    const { app } = ctx;
+    const sender = await makeLearner(app, { firstName: 'Grace', lastName: 'Hopper' });
+    const recipient = await makeLearner(app);
+    const send = (body: string) =>
+      post(app, `/api/mailbox/conversations/${recipient.id}/messages`, { body, clientId: randomUUID() }, { cookie: sender.cookie });
+    // Concurrent sends share the notices' batches: one notice, every message counted once.
+    const answers = await Promise.all(['one', 'two', 'three', 'four', 'five'].map(send));
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201, 201]);
+    await expect
+      .poll(async () => (await newMessageNotices(app, recipient)).map((n) => n.title))
+      .toEqual(['5 new messages from Grace Hopper']);
+    let mine = await newMessageNotices(app, recipient);
+    const newest = answers
+      .map((a) => a.json().message)
+      .sort((a, b) => Number(a.id) - Number(b.id))
+      .at(-1);
+    expect(mine[0].body).toBe(newest.body);
+
+    expect((await post(app, `/api/mailbox/conversations/${sender.id}/read`, {}, { cookie: recipient.cookie })).statusCode).toBe(200);
+    expect((await send('after the read')).statusCode).toBe(201);
+    await expect.poll(async () => (await newMessageNotices(app, recipient)).length).toBe(2);
+    mine = await newMessageNotices(app, recipient);
+    expect(mine.map((n) => [n.title, n.read])).toEqual([
+      ['New message from Grace Hopper', false],
+      ['5 new messages from Grace Hopper', true],
+    ]);
   });
 });

@@ -47,6 +47,35 @@ describe('realtime socket', () => {
     for (const tab of [adaTab1, adaTab2, bobTab]) tab.close();
   });
 
+  it('publishMany: several users\u2019 events in one notification, each to its own user, in order; a batch too big for one goes in several', async () => {
+    await listen();
+    const [ada, bob] = await Promise.all([createSignedInUser(ctx.app), createSignedInUser(ctx.app)]);
+    const adaTab = opened(await openSocket(base, { cookie: ada.cookie }));
+    const bobTab = opened(await openSocket(base, { cookie: bob.cookie }));
+    await ctx.app.realtime.publishMany([
+      [bob.id, { type: 'message.new', messageId: '1' }],
+      [ada.id, { type: 'message.new', messageId: '1' }],
+      [bob.id, { type: 'unread.changed', counter: 'messages' }],
+    ]);
+    await bobTab.next((m) => m.type === 'unread.changed');
+    await adaTab.next((m) => m.type === 'message.new');
+    expect(bobTab.received.filter((m) => m.type !== 'ready' && m.type !== 'heartbeat')).toEqual([
+      { type: 'message.new', messageId: '1' },
+      { type: 'unread.changed', counter: 'messages' },
+    ]);
+    expect(adaTab.received.filter((m) => m.type === 'unread.changed')).toEqual([]);
+    // 200 events of ~60 bytes do not fit one NOTIFY payload: all arrive, once each, in order.
+    const many = Array.from(
+      { length: 200 },
+      (_, i) => [ada.id, { type: 'test.many', n: i, pad: 'x'.repeat(20) }] as [string, { type: string; n: number; pad: string }],
+    );
+    await ctx.app.realtime.publishMany(many);
+    await adaTab.next((m) => m.type === 'test.many' && m.n === 199);
+    expect(adaTab.received.filter((m) => m.type === 'test.many').map((m) => m.n)).toEqual(many.map(([, e]) => e.n));
+    adaTab.close();
+    bobTab.close();
+  });
+
   it('refuses to publish an event near NOTIFY’s 8000-byte limit (never throws), and goes on delivering', async () => {
     await listen();
     const ada = await createSignedInUser(ctx.app);

@@ -53,6 +53,7 @@ describe('GET /api/me', () => {
         'lastSignInAt',
         'profileImage',
         'stripeCustomerId',
+        'timeZone',
         'verified',
       ].sort(),
     );

@@ -188,3 +188,46 @@ test('block: neither side can message; the blocked one sees a neutral state; unb
   await adaContext.close();
   await beaContext.close();
 });
+
+test('the conversation list loads older conversations on scrolling down; search still finds every one', async ({ page }) => {
+  const tag = randomUUID().slice(0, 6);
+  const me = await createVerifiedUser({ firstName: 'Paula' });
+  const writers = [];
+  for (const name of ['Ursula', 'Vera', 'Wanda']) {
+    const writer = await createVerifiedUser({ firstName: name, lastName: `Pager ${tag}` });
+    const res = await (
+      await signedInClient(writer)
+    ).post(`/api/mailbox/conversations/${me.id}/messages`, {
+      body: `${name} says hi ${tag}`,
+      clientId: randomUUID(),
+    });
+    expect(res.status, res.text).toBe(201);
+    writers.push(writer);
+  }
+  // Pages of two (the server's paging with a smaller limit), so three conversations take two pages.
+  const pages: string[] = [];
+  await page.route(/\/api\/mailbox\/conversations(\?|$)/, (route) => {
+    const url = new URL(route.request().url());
+    url.searchParams.set('limit', '2');
+    pages.push(url.searchParams.get('cursor') ?? 'first');
+    return route.continue({ url: url.toString() });
+  });
+  await logIn(page.context(), me);
+  await page.goto('/mailbox');
+  const rows = page.getByRole('list', { name: 'Conversations' }).getByRole('link');
+  // Newest activity first: Wanda wrote last.
+  await expect(rows.first()).toContainText('Wanda');
+  // The second page loads when the end of the list scrolls into view (here at once: the list is short).
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(2)).toContainText('Ursula');
+  await expect(page.getByRole('button', { name: 'Show older conversations' })).toHaveCount(0);
+  expect(pages.filter((p) => p !== 'first').length, 'a second page was asked for with a cursor').toBeGreaterThanOrEqual(1);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // The oldest conversation is on the second page; a search finds it from the first.
+  await page.reload();
+  await page.getByLabel('Search conversations').fill(`Ursula says hi ${tag}`);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('Ursula');
+});

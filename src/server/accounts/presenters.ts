@@ -9,6 +9,7 @@ export function presentCurrentUser(v: Viewer): CurrentUser {
     firstName: u.firstName,
     lastName: u.lastName,
     city: u.city,
+    timeZone: u.timeZone,
     stripeCustomerId: u.stripeCustomerId,
     profileImage: u.image || DEFAULT_AVATAR,
     verified: u.verified,

@@ -9,6 +9,7 @@ interface ProfileChanges {
   firstName?: string;
   lastName?: string;
   city?: string;
+  timeZone?: string;
 }
 
 /** Only the owner edits a user record. */
@@ -27,6 +28,7 @@ export async function updateProfile(app: AppServices, viewer: Viewer, userId: st
   if (firstName !== undefined) changes.firstName = firstName;
   if (lastName !== undefined) changes.lastName = lastName;
   if (city !== undefined) changes.city = city || null;
+  if (input.timeZone !== undefined) changes.timeZone = input.timeZone;
   if (firstName !== undefined || lastName !== undefined) {
     changes.name = `${firstName ?? viewer.user.firstName} ${lastName ?? viewer.user.lastName}`.trim();
   }

@@ -19,7 +19,13 @@ export async function userRoutes(app: FastifyInstance) {
   r.patch(
     '/api/users/:userId',
     {
-      schema: { tags, summary: 'Edit your names and city', params, body: updateProfileBody, response: { 200: currentUser, ...errors } },
+      schema: {
+        tags,
+        summary: 'Edit your names, city and time zone',
+        params,
+        body: updateProfileBody,
+        response: { 200: currentUser, ...errors },
+      },
     },
     async (request) => {
       const viewer = await app.requireViewer(request);

@@ -14,6 +14,7 @@ export interface Viewer {
     firstName: string;
     lastName: string;
     city: string | null;
+    timeZone: string | null;
     stripeCustomerId: string | null;
     image: string | null;
     verified: boolean;
@@ -69,6 +70,7 @@ export function createViewerResolver(db: Db, cookieName: string, secret: string)
       firstName: user.firstName,
       lastName: user.lastName,
       city: user.city,
+      timeZone: user.timeZone,
       stripeCustomerId: user.stripeCustomerId,
       image: user.image,
       verified: user.emailVerified,
@@ -101,6 +103,7 @@ export function createViewerResolver(db: Db, cookieName: string, secret: string)
         firstName: row.firstName,
         lastName: row.lastName,
         city: row.city,
+        timeZone: row.timeZone,
         stripeCustomerId: row.stripeCustomerId,
         image: row.image,
         verified: row.verified,
@@ -112,6 +115,22 @@ export function createViewerResolver(db: Db, cookieName: string, secret: string)
         : null,
     };
   };
+}
+
+/**
+ * Of these sign-in sessions, the ids of those that still sign their user in: what the
+ * cookie check asks (the session exists, has not expired, belongs to that user, who is not
+ * banned), for many at once (realtime re-checks every open socket's session each heartbeat).
+ */
+export async function signedInSessions(db: Db, sessions: { userId: string; sessionId: string }[]): Promise<Set<string>> {
+  if (!sessions.length) return new Set();
+  const res = (await db.execute(sql`
+    select s.id from session s
+    join unnest(${`{${sessions.map((x) => x.sessionId).join(',')}}`}::uuid[], ${`{${sessions.map((x) => x.userId).join(',')}}`}::uuid[])
+      as w (session_id, user_id) on w.session_id = s.id and w.user_id = s.user_id
+    join "user" u on u.id = s.user_id
+    where s.expires_at > now() and not u.banned`)) as unknown as { rows: { id: string }[] };
+  return new Set(res.rows.map((r) => r.id));
 }
 
 /** Marks the sign-in session as seen now and slides its expiry; at most once per 5 minutes. */

@@ -32,12 +32,12 @@ export async function mailboxRoutes(app: FastifyInstance) {
     {
       schema: {
         tags,
-        summary: 'Your conversations, newest activity first',
+        summary: 'Your conversations, newest activity first (a page; nextCursor for the next)',
         querystring: conversationsQuery,
         response: { 200: conversationList, ...errors },
       },
     },
-    async (request) => listConversations(app, await app.requireViewer(request), request.query.q || undefined),
+    async (request) => listConversations(app, await app.requireViewer(request), { ...request.query, q: request.query.q || undefined }),
   );
 
   r.get(

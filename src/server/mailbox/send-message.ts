@@ -4,7 +4,7 @@ import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../http/errors.js';
 import { cantMessage, iso, notYourself, rowsOf } from './access.js';
-import { publishUnreadChanged } from './unread.js';
+import { UNREAD_MESSAGES_CHANGED } from './unread.js';
 
 /** The send-rate window (seconds); the limit per window is config.mailboxSendLimit. */
 export const SEND_WINDOW_SECONDS = 60;
@@ -140,10 +140,10 @@ export async function sendMessage(
     // Pushed after the commit without holding the answer: publish never throws, and a lost
     // push costs a moment (clients read after their cursor on every reconnect), never data.
     const cursor = id;
-    void Promise.all([
-      app.realtime.publish(otherId, { type: 'message.new', messageId: id, conversationWith: me, cursor }),
-      app.realtime.publish(me, { type: 'message.new', messageId: id, conversationWith: otherId, cursor }),
-      publishUnreadChanged(app, otherId),
+    void app.realtime.publishMany([
+      [otherId, { type: 'message.new', messageId: id, conversationWith: me, cursor }],
+      [me, { type: 'message.new', messageId: id, conversationWith: otherId, cursor }],
+      [otherId, UNREAD_MESSAGES_CHANGED],
     ]);
   }
   return { message: { id, senderId: me, body, clientId: input.clientId, createdAt }, created };

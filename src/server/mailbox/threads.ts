@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  CONVERSATIONS_PAGE_DEFAULT,
   ERASED_MESSAGE,
   THREAD_PAGE_DEFAULT,
   type ConversationList,
@@ -122,13 +123,23 @@ export async function markRead(
 const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * The viewer's conversations, newest activity first (at most 100), each with the other
- * person, the last message and the unread count; `q` keeps those whose other person's name
- * or any message contains it (trigram indexes, case-insensitive).
+ * A page of the viewer's conversations, newest activity first, each with the other person,
+ * the last message and the unread count; `q` keeps those whose other person's name or any
+ * message contains it (trigram indexes, case-insensitive), over all of them.
+ *
+ * The cursor is the last message id of the page's last conversation: message ids are unique
+ * and a conversation's last id only grows, so the order is total and a page never repeats
+ * one shown above it. A conversation that gets a message meanwhile moves to the top (the
+ * list re-reads its first page on `message.new`), not into a later page.
  */
-export async function listConversations(app: AppServices, viewer: Viewer, q?: string): Promise<ConversationList> {
+export async function listConversations(
+  app: AppServices,
+  viewer: Viewer,
+  query: { q?: string; cursor?: string; limit?: number } = {},
+): Promise<ConversationList> {
   const me = viewer.user.id;
-  const pattern = q ? likePattern(q) : null;
+  const pattern = query.q ? likePattern(query.q) : null;
+  const limit = query.limit ?? CONVERSATIONS_PAGE_DEFAULT;
   const rows = await rowsOf<{
     other_id: string;
     name: string;
@@ -150,7 +161,7 @@ export async function listConversations(app: AppServices, viewer: Viewer, q?: st
           select id, left(body, 200) as body, sender_id, created_at from message
           where conversation_id = cm.conversation_id order by id desc limit 1
         ) lm on true
-        where cm.user_id = ${me} and lm.id is not null
+        where cm.user_id = ${me} and lm.id is not null ${query.cursor ? sql`and lm.id < ${query.cursor}` : sql``}
         ${
           pattern
             ? sql`and (u.name ilike ${pattern} or exists (
@@ -158,10 +169,13 @@ export async function listConversations(app: AppServices, viewer: Viewer, q?: st
             : sql``
         }
         order by lm.id desc
-        limit 100`,
+        limit ${limit + 1}`,
   );
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
   return {
-    items: rows.map((r) => ({
+    nextCursor: more ? String(page[page.length - 1].last_id) : null,
+    items: page.map((r) => ({
       with: personOf({ id: r.other_id, name: r.name, image: r.image }),
       lastMessage: r.last_id
         ? {

@@ -14,7 +14,9 @@ export async function unreadMessages(conn: Conn, userId: string): Promise<number
   return Number(row?.n ?? 0);
 }
 
+export const UNREAD_MESSAGES_CHANGED = { type: 'unread.changed', counter: 'messages' } as const;
+
 /** Tells the user's tabs that their unread-messages count changed (the badge re-reads it). */
 export function publishUnreadChanged(app: AppServices, userId: string) {
-  return app.realtime.publish(userId, { type: 'unread.changed', counter: 'messages' });
+  return app.realtime.publish(userId, UNREAD_MESSAGES_CHANGED);
 }

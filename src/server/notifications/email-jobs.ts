@@ -6,7 +6,7 @@ import { conversationMember, message } from '../db/schema/mailbox.js';
 import { notification } from '../db/schema/notifications.js';
 import { digestEmail, withUnsubscribe } from '../email/templates.js';
 import { runFanOut, type FanOut } from './fan-out.js';
-import { JOBS } from './notify.js';
+import { dayBounds, JOBS } from './notify.js';
 import { preferenceOf } from './preferences.js';
 import { render, renderEmail, type NotificationData } from './render.js';
 import { scopeLabel, unsubscribeUrl } from './unsubscribe.js';
@@ -18,7 +18,7 @@ import { scopeLabel, unsubscribeUrl } from './unsubscribe.js';
  */
 export function registerNotificationJobs(app: AppServices) {
   app.jobs.register(JOBS.email, (payload) => sendNow(app, payload as { userId: string; type: NotificationType; data: NotificationData }));
-  app.jobs.register(JOBS.digest, (payload) => sendDigest(app, payload as { userId: string; day: string }));
+  app.jobs.register(JOBS.digest, (payload) => sendDigest(app, payload as { userId: string; day: string; timeZone?: string | null }));
   app.jobs.register(JOBS.fanOut, (payload) => runFanOut(app, payload as FanOut));
   app.jobs.register(JOBS.unreadMessage, (payload) =>
     sendUnreadMessage(app, payload as { recipientId: string; senderId: string; notificationId: string | null }),
@@ -43,13 +43,16 @@ async function sendNow(app: AppServices, job: { userId: string; type: Notificati
   await app.mailer.send(withUnsubscribe(message, unsubscribeUrl(app, job.userId, job.type), scopeLabel(job.type)));
 }
 
-/** One email with the day's items still set to the digest; each item goes out once. */
-async function sendDigest(app: AppServices, job: { userId: string; day: string }) {
+/**
+ * One email with the day's items still set to the digest; each item goes out once. The day
+ * is the user's own (`timeZone`, as when it was scheduled; jobs written before zones: UTC).
+ */
+async function sendDigest(app: AppServices, job: { userId: string; day: string; timeZone?: string | null }) {
   const db = app.database.db;
   const u = await recipient(app, job.userId);
   if (!u) return;
-  const start = new Date(`${job.day}T00:00:00Z`);
-  const end = new Date(start.getTime() + 24 * 3600_000);
+  const timeZone = job.timeZone ?? null;
+  const { start, end } = dayBounds(job.day, timeZone);
   const rows = await db
     .select({ id: notification.id, type: notification.type, data: notification.data })
     .from(notification)
@@ -73,7 +76,13 @@ async function sendDigest(app: AppServices, job: { userId: string; day: string }
     items.push({ id: row.id, title: r.title, body: r.body, url: `${app.config.publicUrl}${r.link}` });
   }
   if (!items.length) return;
-  const day = start.toLocaleDateString('en', { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  // The day as the user lives it (noon of that day: its date in any zone's naming).
+  const day = new Date(`${job.day}T12:00:00Z`).toLocaleDateString('en', {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
   const message = digestEmail(u.email, u.firstName, { day, items, url: `${app.config.publicUrl}/mailbox/notifications` });
   await app.mailer.send(withUnsubscribe(message, unsubscribeUrl(app, job.userId, 'digest'), scopeLabel('digest')));
   for (const item of items) await db.update(notification).set({ digestedAt: new Date() }).where(eq(notification.id, item.id));

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { NotificationType } from '../../shared/notifications-schemas.js';
 import type { AppServices } from '../app-services.js';
+import { dateIn, wallTimeToUtc } from '../../shared/time.js';
+import { user } from '../db/schema/accounts.js';
 import { notification } from '../db/schema/notifications.js';
 import type { Conn } from '../db/transaction.js';
 import { preferenceOf } from './preferences.js';
@@ -28,8 +30,25 @@ export interface Notified {
   afterCommit: () => Promise<void>;
 }
 
-/** The UTC day of `at` (yyyy-mm-dd): the digest it belongs to. */
-export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+/** The day (yyyy-mm-dd) `at` falls on in `timeZone` (null: UTC): the digest it belongs to. */
+export const dayOf = (at: Date, timeZone: string | null = null) => dateIn(at, timeZone ?? 'UTC');
+
+/** When a day of a zone begins and ends (DST-correct: a day may last 23 or 25 hours). */
+export function dayBounds(day: string, timeZone: string | null): { start: Date; end: Date } {
+  const zone = timeZone ?? 'UTC';
+  const [year, month, date] = day.split('-').map(Number);
+  const next = new Date(Date.UTC(year, month - 1, date + 1));
+  return {
+    start: wallTimeToUtc({ year, month, day: date, hour: 0, minute: 0 }, zone),
+    end: wallTimeToUtc({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate(), hour: 0, minute: 0 }, zone),
+  };
+}
+
+/** The user's time zone (null: none set, UTC). */
+async function timeZoneOf(conn: Conn, userId: string): Promise<string | null> {
+  const [row] = await conn.select({ timeZone: user.timeZone }).from(user).where(eq(user.id, userId)).limit(1);
+  return row?.timeZone ?? null;
+}
 
 /**
  * The one way anything reaches a user (issue 10): honours their preferences for `type`
@@ -72,17 +91,20 @@ export async function notify(
       emailKeys.push(key);
     }
   } else if (pref.email === 'digest') {
-    const day = dayOf(new Date());
-    const runAt = new Date(`${day}T00:00:00Z`);
-    runAt.setUTCDate(runAt.getUTCDate() + 1);
-    await app.jobs.schedule(JOBS.digest, { userId, day }, { runAt, key: `digest:${userId}:${day}`, conn });
+    // At the end of the user's own day (their time zone; UTC when they set none).
+    const timeZone = await timeZoneOf(conn, userId);
+    const day = dayOf(new Date(), timeZone);
+    const runAt = dayBounds(day, timeZone).end;
+    await app.jobs.schedule(JOBS.digest, { userId, day, timeZone }, { runAt, key: `digest:${userId}:${day}`, conn });
   }
 
   const inApp = pref.inApp && id;
   const afterCommit = async () => {
     if (inApp) {
-      await app.realtime.publish(userId, { type: 'notification.new', notificationId: id });
-      await app.realtime.publish(userId, { type: 'unread.changed', counter: 'notifications' });
+      await app.realtime.publishMany([
+        [userId, { type: 'notification.new', notificationId: id }],
+        [userId, { type: 'unread.changed', counter: 'notifications' }],
+      ]);
     }
     if (emailKeys.length) {
       // Sent by the job, never by the request. The local outbox is one insert: it is waited
@@ -100,12 +122,15 @@ async function store(conn: Conn, userId: string, type: NotificationType, data: N
   return row.id;
 }
 
+const foldedCount = (data: NotificationData) => (typeof data.count === 'number' && data.count > 1 ? Math.floor(data.count) : 1);
+
 /** New messages from one sender gather in one unread notification ("3 new messages from Ada"). */
 async function foldIntoUnread(conn: Conn, userId: string, data: NotificationData): Promise<string | null> {
   const [row] = await conn
     .update(notification)
     .set({
-      data: sql`${notification.data} || jsonb_build_object('count', coalesce((${notification.data}->>'count')::int, 1) + 1) || ${JSON.stringify(data)}::jsonb - 'count'`,
+      // The stored count grows by the messages this call stands for (`data.count`, default 1).
+      data: sql`${notification.data} || jsonb_build_object('count', coalesce((${notification.data}->>'count')::int, 1) + ${foldedCount(data)}) || ${JSON.stringify(data)}::jsonb - 'count'`,
       createdAt: sql`now()`,
     })
     .where(

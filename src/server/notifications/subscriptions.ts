@@ -4,10 +4,11 @@ import type { AppServices } from '../app-services.js';
 import { user } from '../db/schema/accounts.js';
 import { clubEvent } from '../db/schema/clubs.js';
 import { course, enrolment } from '../db/schema/courses.js';
-import { message } from '../db/schema/mailbox.js';
 import { notification } from '../db/schema/notifications.js';
 import type { Tx } from '../db/transaction.js';
 import { clubNameOf, eventData, scheduleFanOut, send, type Recipient } from './fan-out.js';
+import { createNewMessageNotices } from './new-message-notices.js';
+import { notify, type Notified } from './notify.js';
 import type { NotificationData } from './render.js';
 
 /**
@@ -102,12 +103,11 @@ export function subscribeNotifications(app: AppServices) {
       .returning({ id: notification.id });
     if (read.length) return () => app.realtime.publish(e.readerId, { type: 'unread.changed', counter: 'notifications' });
   });
-  app.mailboxEvents.inTransaction('message.sent', async (tx, e) => {
-    const senderName = await nameOf(tx, e.senderId);
-    const id = Number(e.messageId);
-    const [m] = Number.isSafeInteger(id) ? await tx.select({ body: message.body }).from(message).where(eq(message.id, id)).limit(1) : [];
-    const preview = m ? (m.body.length > 140 ? `${m.body.slice(0, 139)}…` : m.body) : undefined;
-    return send(app, tx, [[e.recipientId, 'new_message', { senderId: e.senderId, senderName, messageId: e.messageId, preview }]]);
+  // New messages: the notices are written in batches after the sends committed, without
+  // holding the send's answer (new-message-notices.ts).
+  const notices = createNewMessageNotices(app);
+  app.mailboxEvents.afterCommit('message.sent', async (e) => {
+    void notices.add(e);
   });
 
   subscribeClubs(app);

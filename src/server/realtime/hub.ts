@@ -27,6 +27,12 @@ export type RealtimeControl = { kind: 'recheck'; userId: string; signedOutSessio
 export interface Realtime {
   /** Pushes `event` to every open socket of `userId`, on every app process. Never throws. */
   publish(userId: string, event: RealtimeEvent): Promise<void>;
+  /**
+   * Pushes several events (to one user or several) as one notification between processes:
+   * one NOTIFY instead of one per event (a send's "new message" to both sides and the
+   * recipient's badge). Split in several when they would not fit one payload. Never throws.
+   */
+  publishMany(events: [userId: string, event: RealtimeEvent][]): Promise<void>;
   /** Registers what to do with client messages of `type` (one handler per type). */
   onClientMessage(type: string, handler: ClientMessageHandler): void;
   /**
@@ -64,8 +70,12 @@ interface Logger {
 
 const silent: Logger = { warn() {}, error() {} };
 
-/** The wire format between processes: ids only ({ u: user, e: event } or { u, c: 'recheck', s?: signed-out session }). */
-type Envelope = { u: string; e: RealtimeEvent } | { u: string; c: 'recheck'; s?: string };
+/**
+ * The wire format between processes: ids only ({ u: user, e: event }, { u, c: 'recheck', s?: signed-out session },
+ * or several events at once: { m: [{ u, e }, ...] }).
+ */
+type Single = { u: string; e: RealtimeEvent } | { u: string; c: 'recheck'; s?: string };
+type Envelope = Single | { m: { u: string; e: RealtimeEvent }[] };
 
 /**
  * Realtime over a fan-out: `publish` hands `{u, e}` to the fan-out (pg_notify), and every
@@ -89,7 +99,11 @@ export function createRealtime(opts: { fanOut?: FanOut; log?: Logger } = {}): Re
     }
   };
 
-  const deliver = (envelope: Envelope) => {
+  const deliver = (envelope: Envelope): void => {
+    if ('m' in envelope) {
+      for (const one of envelope.m) deliver(one);
+      return;
+    }
     if ('c' in envelope) {
       return control({ kind: 'recheck', userId: envelope.u, ...(typeof envelope.s === 'string' && { signedOutSessionId: envelope.s }) });
     }
@@ -117,7 +131,10 @@ export function createRealtime(opts: { fanOut?: FanOut; log?: Logger } = {}): Re
   const send = async (envelope: Envelope) => {
     const payload = JSON.stringify(envelope);
     if (Buffer.byteLength(payload) > MAX_NOTIFY_BYTES) {
-      log.error({ userId: envelope.u, bytes: Buffer.byteLength(payload) }, 'realtime: event too large to publish (send ids only)');
+      log.error(
+        { userId: 'u' in envelope ? envelope.u : undefined, bytes: Buffer.byteLength(payload) },
+        'realtime: event too large to publish (send ids only)',
+      );
       return;
     }
     if (!opts.fanOut) return deliver(JSON.parse(payload) as Envelope);
@@ -145,6 +162,26 @@ export function createRealtime(opts: { fanOut?: FanOut; log?: Logger } = {}): Re
     },
     publish(userId, event) {
       return send({ u: userId, e: event });
+    },
+    async publishMany(events) {
+      if (events.length === 1) return send({ u: events[0][0], e: events[0][1] });
+      // Chunks that fit one NOTIFY (ids only: dozens of events each).
+      let chunk: { u: string; e: RealtimeEvent }[] = [];
+      let bytes = 8;
+      const sends: Promise<void>[] = [];
+      for (const [u, e] of events) {
+        const one = { u, e };
+        const size = Buffer.byteLength(JSON.stringify(one)) + 1;
+        if (chunk.length && bytes + size > MAX_NOTIFY_BYTES) {
+          sends.push(send({ m: chunk }));
+          chunk = [];
+          bytes = 8;
+        }
+        chunk.push(one);
+        bytes += size;
+      }
+      if (chunk.length) sends.push(send({ m: chunk }));
+      await Promise.all(sends);
     },
     recheckSessions(userId, signedOutSessionId) {
       return send({ u: userId, c: 'recheck', ...(signedOutSessionId && { s: signedOutSessionId }) });
@@ -188,6 +225,7 @@ export function createLocalRealtime(): Realtime {
 function isEnvelope(value: unknown): value is Envelope {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
+  if (Array.isArray(v.m)) return v.m.every((one) => isEnvelope(one) && !('c' in (one as object)) && !('m' in (one as object)));
   if (typeof v.u !== 'string') return false;
   if (v.c === 'recheck') return true;
   return !!v.e && typeof v.e === 'object' && typeof (v.e as Record<string, unknown>).type === 'string';

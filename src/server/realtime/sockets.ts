@@ -38,6 +38,12 @@ export interface RealtimeSocketOptions {
   realtime: Realtime;
   /** Who the Cookie header signs in (one query), or null. */
   authenticate(cookieHeader: string | undefined): Promise<{ userId: string; sessionId: string } | null>;
+  /**
+   * Of these sign-in sessions, the ones that still sign their user in (one query for many):
+   * the heartbeat's re-check of every socket. Without it, each socket's cookie is
+   * re-authenticated on its own.
+   */
+  signedInSessions?(sessions: { userId: string; sessionId: string }[]): Promise<Set<string>>;
   /** The same origin rule as every state-changing request (app.ts). */
   sameOrigin(request: FastifyRequest): boolean;
   heartbeatMs?: number;
@@ -72,8 +78,31 @@ export async function installRealtimeSockets(app: FastifyInstance, opts: Realtim
     if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(data);
   };
 
-  /** Closes the sockets (of one user, or all) whose session no longer signs them in. */
+  const end = (conn: Connection, signedOutSessionId?: string) => {
+    const signedOut = !!signedOutSessionId && conn.sessionId === signedOutSessionId;
+    conn.socket.close(SESSION_ENDED, signedOut ? CLOSE_SIGNED_OUT : CLOSE_SESSION_ENDED);
+  };
+
+  /**
+   * Closes the sockets (of one user, or all) whose session no longer signs them in: 500
+   * sessions a query when the composition can check many at once (the heartbeat's re-check
+   * of 1,000 sockets was 1,000 queries, 20 at a time, in the way of requests every 25 s).
+   */
   const recheck = async (conns: Connection[], signedOutSessionId?: string) => {
+    if (opts.signedInSessions) {
+      for (let i = 0; i < conns.length; i += 500) {
+        const open = conns.slice(i, i + 500).filter((c) => c.socket.readyState === c.socket.OPEN);
+        if (!open.length) continue;
+        let alive: Set<string>;
+        try {
+          alive = await opts.signedInSessions(open.map((c) => ({ userId: c.userId, sessionId: c.sessionId })));
+        } catch {
+          return; // the database is unreachable: keep the sockets, check again next beat
+        }
+        for (const conn of open) if (!alive.has(conn.sessionId)) end(conn, signedOutSessionId);
+      }
+      return;
+    }
     for (let i = 0; i < conns.length; i += 20) {
       await Promise.all(
         conns.slice(i, i + 20).map(async (conn) => {
@@ -85,8 +114,7 @@ export async function installRealtimeSockets(app: FastifyInstance, opts: Realtim
             return; // the database is unreachable: keep the socket, check again next beat
           }
           if (who?.userId === conn.userId) return;
-          const signedOut = !!signedOutSessionId && conn.sessionId === signedOutSessionId;
-          conn.socket.close(SESSION_ENDED, signedOut ? CLOSE_SIGNED_OUT : CLOSE_SESSION_ENDED);
+          end(conn, signedOutSessionId);
         }),
       );
     }

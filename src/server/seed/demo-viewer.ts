@@ -17,6 +17,7 @@ export function demoViewer(u: UserRow): Viewer {
       firstName: u.firstName,
       lastName: u.lastName,
       city: u.city,
+      timeZone: null,
       stripeCustomerId: u.stripeCustomerId,
       image: u.image,
       verified: true,

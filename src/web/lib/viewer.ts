@@ -9,7 +9,9 @@ export const meQuery = queryOptions({
   queryKey: queryKeys.me,
   queryFn: async (): Promise<CurrentUser | null> => {
     try {
-      return await api<CurrentUser>('/api/me', { allowUnauthorized: true });
+      const me = await api<CurrentUser>('/api/me', { allowUnauthorized: true });
+      if (me && me.timeZone === null) rememberTimeZone(me.id);
+      return me;
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return null;
       throw err;
@@ -17,6 +19,16 @@ export const meQuery = queryOptions({
   },
   staleTime: 60_000,
 });
+
+/**
+ * A user with no time zone yet gets this browser's (their daily digest goes at the end of
+ * their own day). In the background (the server checks the name); a failure leaves them on UTC for now.
+ */
+function rememberTimeZone(userId: string) {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (!zone) return;
+  api(`/api/users/${userId}`, { method: 'PATCH', body: { timeZone: zone } }).catch(() => {});
+}
 
 export function useMe() {
   return useQuery(meQuery);

@@ -15,6 +15,8 @@ export const user = pgTable('user', {
   firstName: text('first_name').notNull(),
   lastName: text('last_name').notNull(),
   city: text('city'),
+  /** The user's IANA time zone (their daily digest goes at the end of their own day); null: UTC. */
+  timeZone: text('time_zone'),
   stripeCustomerId: text('stripe_customer_id'),
   image: text('profile_image'),
   emailVerified: boolean('verified').notNull().default(false),

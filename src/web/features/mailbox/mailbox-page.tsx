@@ -1,23 +1,31 @@
 import { useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { MessageSquare, Search } from 'lucide-react';
 import type { ConversationSummary } from '@shared/mailbox-schemas';
 import { PageHeader } from '@web/components/ui/card';
 import { LoadError } from '@web/components/ui/load-error';
 import { Skeleton } from '@web/components/ui/skeleton';
-import { ButtonLink } from '@web/components/ui/button';
+import { Button, ButtonLink } from '@web/components/ui/button';
 import { paths } from '@web/lib/paths';
 import { queryKeys } from '@web/lib/query-keys';
 import { useRealtimeEvent, useRealtimeReconnect } from '@web/lib/realtime';
+import { useLoadMoreOnScroll } from '@web/lib/use-load-more';
 import { conversationsQuery } from './api/mailbox';
 import { fullTime, listTime } from './format';
 
-/** /mailbox — the viewer's conversations, newest activity first, with a search box. */
+/** /mailbox — the viewer's conversations, newest activity first (more load on scrolling down), with a search box. */
 export default function MailboxPage() {
   const [q, setQ] = useState('');
   const query = useDeferredValue(q.trim());
-  const { data, error, refetch, isFetching } = useQuery({ ...conversationsQuery(query), placeholderData: keepPreviousData });
+  const { data, error, refetch, isFetching, hasNextPage, fetchNextPage, isFetchingNextPage } = useInfiniteQuery({
+    ...conversationsQuery(query),
+    placeholderData: keepPreviousData,
+  });
+  // A conversation shows once even if it moved between pages while they loaded.
+  const items = data && [...new Map(data.pages.flatMap((p) => p.items).map((c) => [c.with.id, c])).values()];
+  const canLoadMore = !!hasNextPage && !isFetchingNextPage;
+  const sentinel = useLoadMoreOnScroll<HTMLDivElement>(() => void fetchNextPage(), canLoadMore);
   const queryClient = useQueryClient();
   const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.mailbox });
   useRealtimeEvent('message.new', refresh);
@@ -45,9 +53,9 @@ export default function MailboxPage() {
       </div>
       {error && !data ? (
         <LoadError title="Your conversations could not be loaded" error={error} onRetry={() => void refetch()} />
-      ) : !data ? (
+      ) : !items ? (
         <ListSkeleton />
-      ) : data.items.length === 0 ? (
+      ) : items.length === 0 ? (
         query ? (
           <p className="rounded-2xl border border-slate-200 bg-white p-8 text-center text-slate-700" role="status">
             No conversation matches “{query}”.
@@ -56,14 +64,23 @@ export default function MailboxPage() {
           <EmptyMailbox />
         )
       ) : (
-        <ul
-          className={`divide-y divide-slate-200 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm ${isFetching && query ? 'opacity-70' : ''}`}
-          aria-label="Conversations"
-        >
-          {data.items.map((c) => (
-            <ConversationRow key={c.with.id} conversation={c} />
-          ))}
-        </ul>
+        <>
+          <ul
+            className={`divide-y divide-slate-200 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm ${isFetching && !isFetchingNextPage && query ? 'opacity-70' : ''}`}
+            aria-label="Conversations"
+          >
+            {items.map((c) => (
+              <ConversationRow key={c.with.id} conversation={c} />
+            ))}
+          </ul>
+          {hasNextPage && (
+            <div ref={sentinel} className="mt-4 text-center">
+              <Button variant="secondary" onClick={() => void fetchNextPage()} loading={isFetchingNextPage}>
+                Show older conversations
+              </Button>
+            </div>
+          )}
+        </>
       )}
     </div>
   );

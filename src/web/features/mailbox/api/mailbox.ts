@@ -1,14 +1,23 @@
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { BlockList, ConversationList, MailboxMessage, Thread } from '@shared/mailbox-schemas';
 import { api } from '@web/lib/api';
 import { queryKeys } from '@web/lib/query-keys';
 
 /** The mailbox API (/api/mailbox/...): conversations, threads, sending, blocks, reports. */
 
+/** GET /api/mailbox/conversations: pages of the viewer's conversations (newest activity first), searched with `q`. */
 export const conversationsQuery = (q: string) =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: queryKeys.conversations(q),
-    queryFn: ({ signal }) => api<ConversationList>(`/api/mailbox/conversations${q ? `?q=${encodeURIComponent(q)}` : ''}`, { signal }),
+    queryFn: ({ pageParam, signal }) => {
+      const params = new URLSearchParams();
+      if (q) params.set('q', q);
+      if (pageParam) params.set('cursor', pageParam);
+      const s = params.toString();
+      return api<ConversationList>(`/api/mailbox/conversations${s ? `?${s}` : ''}`, { signal });
+    },
+    initialPageParam: '',
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 
 export const blocksQuery = queryOptions({
