@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { makeCourse, makeEducator, makeLearner, makePublishedCourse, useCoursesApp } from '../support/courses.js';
 import { get, type Response } from '../support/http.js';
+import { CATALOGUE_FIRST_PAGE_API } from '../../src/shared/courses.js';
 
 /** The page's embedded first-render data (decision 0024), parsed as the web app parses it. */
 function bootstrapOf(res: Response): { viewer: { id: string; firstName: string; email: string } | null; answers: Record<string, unknown> } {
@@ -65,6 +66,17 @@ describe('the served page carries what its first render needs', () => {
       expect(Object.keys(answers)).toEqual([api]);
       expect(answers[api]).toEqual((await get(ctx.app, api, { cookie: user.cookie })).json());
     }
+  });
+
+  it('/course/search embeds the first page of the catalogue as the web app asks it; a filtered search embeds nothing', async () => {
+    await makePublishedCourse(ctx.app, ctx.educator);
+    const user = await makeLearner(ctx.app);
+    const { answers } = bootstrapOf(await get(ctx.app, '/course/search', { cookie: user.cookie }));
+    expect(Object.keys(answers)).toEqual([CATALOGUE_FIRST_PAGE_API]);
+    const fromApi = (await get(ctx.app, CATALOGUE_FIRST_PAGE_API, { cookie: user.cookie })).json();
+    expect(fromApi.items.length).toBeGreaterThan(0);
+    expect(answers[CATALOGUE_FIRST_PAGE_API]).toEqual(fromApi);
+    expect(bootstrapOf(await get(ctx.app, '/course/search?q=pottery', { cookie: user.cookie })).answers).toEqual({});
   });
 
   it('a course page embeds the course as its API answers it; a course that is not there embeds nothing', async () => {

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { createVerifiedUser, logIn, openAvatarMenu } from './support';
 
 /** Decision 0024: a signed-in first load renders from the data in the page, without GET /api/me or the page's data request. */
-test('a signed-in first load of /explore and /dashboard asks neither /api/me nor its data; after signing out, the next user sees their own name', async ({
+test('a signed-in first load of /explore, /dashboard and /course/search asks neither /api/me nor its data; after signing out, the next user sees their own name', async ({
   page,
 }) => {
   const ada = await createVerifiedUser({ firstName: 'Ada' });
@@ -10,7 +10,7 @@ test('a signed-in first load of /explore and /dashboard asks neither /api/me nor
   const asked: string[] = [];
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname;
-    if (path === '/api/me' || path === '/api/explore' || path === '/api/dashboard') asked.push(path);
+    if (['/api/me', '/api/explore', '/api/dashboard', '/api/courses/search'].includes(path)) asked.push(path);
   });
 
   await logIn(page, ada);
@@ -20,6 +20,9 @@ test('a signed-in first load of /explore and /dashboard asks neither /api/me nor
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
   await expect(page.getByRole('heading', { name: "You're not enrolled in any course yet" })).toBeVisible();
+  await page.goto('/course/search');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.locator('main a[href^="/course/"]').first()).toBeVisible();
   expect(asked).toEqual([]);
 
   await openAvatarMenu(page);

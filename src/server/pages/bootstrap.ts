@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RoutePattern } from '../../shared/routes.js';
 import type { CurrentUser } from '../../shared/accounts.js';
+import { CATALOGUE_FIRST_PAGE_API } from '../../shared/courses.js';
 import { presentCurrentUser } from '../accounts/presenters.js';
 import type { Viewer } from '../accounts/viewer.js';
 
@@ -20,9 +21,11 @@ export interface PageBootstrap {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The API answers a signed-in page renders first (the same requests its route prefetches in src/web/app/router.tsx). */
-const FIRST_DATA: Partial<Record<RoutePattern, (params: Record<string, string>) => string | null>> = {
+/** The API answers a signed-in page renders first (the requests its route prefetches in src/web/app/router.tsx, or its page makes on mount). */
+const FIRST_DATA: Partial<Record<RoutePattern, (params: Record<string, string>, search: string) => string | null>> = {
   '/explore': () => '/api/explore',
+  // The catalogue without filters (a filtered one asks with its own query string).
+  '/course/search': (_, search) => (search === '' ? CATALOGUE_FIRST_PAGE_API : null),
   '/dashboard': () => '/api/dashboard',
   '/course/:id': ({ id }) => (UUID.test(id ?? '') ? `/api/courses/${id}` : null),
 };
@@ -40,9 +43,10 @@ export async function pageBootstrap(
   viewer: Viewer | null,
   pattern: RoutePattern,
   params: Record<string, string>,
+  search: string,
 ): Promise<PageBootstrap> {
   const answers: Record<string, unknown> = {};
-  const apiPath = viewer ? FIRST_DATA[pattern]?.(params) : null;
+  const apiPath = viewer ? FIRST_DATA[pattern]?.(params, search) : null;
   if (apiPath) {
     const headers: Record<string, string> = { accept: 'application/json' };
     for (const name of ['cookie', 'user-agent', 'accept-language'] as const) {

@@ -71,8 +71,9 @@ export async function pageRoutes(app: FastifyInstance) {
     viewer: Viewer | null,
     pattern: RoutePattern,
     params: Record<string, string>,
+    search: string,
   ) => {
-    const data = bootstrapScript(await pageBootstrap(app, request, viewer, pattern, params));
+    const data = bootstrapScript(await pageBootstrap(app, request, viewer, pattern, params, search));
     const hints = hasBuild ? preloads(pattern) : '';
     const html = shell().replace('</head>', `${hints}${data}</head>`);
     return reply.status(200).type('text/html; charset=utf-8').header('cache-control', 'private, no-store').send(html);
@@ -104,7 +105,7 @@ export async function pageRoutes(app: FastifyInstance) {
       }
       return reply.redirect(loginRedirect(url.pathname + url.search), 302);
     }
-    return sendPage(request, reply, viewer, match.route.pattern, match.params);
+    return sendPage(request, reply, viewer, match.route.pattern, match.params, url.search);
   });
 }
 
