@@ -18,8 +18,8 @@ const queryClient = new QueryClient({
   },
 });
 // The page says who is signed in (decision 0024): the first render does not wait for GET /api/me.
-const embedded = bootstrapViewer();
-if (embedded.known) queryClient.setQueryData(meQuery.queryKey, embedded.viewer);
+const viewer = bootstrapViewer();
+if (viewer !== undefined) queryClient.setQueryData(meQuery.queryKey, viewer);
 const router = createRouter(queryClient);
 
 createRoot(document.getElementById('root')!).render(
