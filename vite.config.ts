@@ -35,6 +35,9 @@ export default defineConfig(({ command }) => ({
     manifest: true,
     sourcemap: false,
     target: 'es2022',
+    // Every browser of the es2022 target but Safari 16 preloads modules natively (Safari 16
+    // only loads them later): the polyfill is not worth its bytes in every page's first script.
+    modulePreload: { polyfill: false },
   },
   server: {
     port: 5173,

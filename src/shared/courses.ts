@@ -41,6 +41,15 @@ export const REFUND_POLICIES = [
 export const REFUND_POLICY_IDS = REFUND_POLICIES.map((r) => r.id) as ['flexible', 'moderate', 'strict'];
 
 export const SEARCH_SORTS = ['relevance', 'soonest', 'price', 'rating'] as const;
+
+/** Courses per page of the catalogue (/course/search). */
+export const CATALOGUE_PAGE_SIZE = 12;
+/**
+ * The API request of the catalogue's first page without filters, exactly as the web app
+ * makes it (src/web/features/courses/api/search.ts): the server embeds its answer in the
+ * page /course/search (decision 0024).
+ */
+export const CATALOGUE_FIRST_PAGE_API = `/api/courses/search?sort=relevance&page=1&pageSize=${CATALOGUE_PAGE_SIZE}`;
 export const MAX_PAGE_SIZE = 100;
 
 export function formatPrice(cents: number, currency: string): string {

@@ -3,6 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from '@web/lib/api';
+import { bootstrapViewer } from '@web/lib/bootstrap';
+import { meQuery } from '@web/lib/viewer';
 import { createRouter } from '@web/app/router';
 import './styles.css';
 
@@ -15,6 +17,9 @@ const queryClient = new QueryClient({
     },
   },
 });
+// The page says who is signed in (decision 0024): the first render does not wait for GET /api/me.
+const viewer = bootstrapViewer();
+if (viewer !== undefined) queryClient.setQueryData(meQuery.queryKey, viewer);
 const router = createRouter(queryClient);
 
 createRoot(document.getElementById('root')!).render(

@@ -122,7 +122,12 @@ describe('Markdown renderer: blocks and inline', () => {
 
   it('shifts heading levels under the page heading', () => {
     expect(html('# Top')).toMatch(/^<div[^>]*><h3/);
-    expect(html('## Sub', 2)).toMatch(/^<div[^>]*><h3/);
-    expect(html('###### Deep')).toMatch(/<h6/);
+    expect(html('# Top\n\n###### Deep')).toMatch(/<h6/);
+  });
+
+  it('starts at the base level whatever the top heading of the source, skipping no level', () => {
+    expect(html('## Sub', 2)).toMatch(/^<div[^>]*><h2/);
+    const out = html('## What you learn\n\ntext\n\n### Week one\n\n## Who it is for');
+    expect([...out.matchAll(/<(h\d)/g)].map((m) => m[1])).toEqual(['h3', 'h4', 'h3']);
   });
 });

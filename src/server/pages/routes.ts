@@ -6,6 +6,8 @@ import { loginRedirect, matchRoute, type RoutePattern } from '../../shared/route
 import { WEB_DIST } from '../http/build-info.js';
 import { errorPage } from '../http/error-page.js';
 import { sessionCookieName } from '../accounts/auth.js';
+import type { Viewer } from '../accounts/viewer.js';
+import { bootstrapScript, pageBootstrap } from './bootstrap.js';
 
 /** Search engines and link-preview bots: they get bare statuses, never the app's error screen. */
 const CRAWLER =
@@ -57,10 +59,24 @@ export async function pageRoutes(app: FastifyInstance) {
   });
 
   const preloads = modulePreloads();
-  const sendShell = (reply: FastifyReply, status: number, pattern?: RoutePattern) => {
-    const hints = pattern && hasBuild ? preloads(pattern) : '';
-    const html = hints ? shell().replace('</head>', `${hints}</head>`) : shell();
-    return reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+  const sendNotFound = (reply: FastifyReply) =>
+    reply.status(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(shell());
+  /**
+   * A page with what its first render needs (decision 0024): the viewer and the page's first
+   * data. It is this viewer's page: never stored by the browser or any cache on the way.
+   */
+  const sendPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    viewer: Viewer | null,
+    pattern: RoutePattern,
+    params: Record<string, string>,
+    search: string,
+  ) => {
+    const data = bootstrapScript(await pageBootstrap(app, request, viewer, pattern, params, search));
+    const hints = hasBuild ? preloads(pattern) : '';
+    const html = shell().replace('</head>', `${hints}${data}</head>`);
+    return reply.status(200).type('text/html; charset=utf-8').header('cache-control', 'private, no-store').send(html);
   };
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -72,22 +88,24 @@ export async function pageRoutes(app: FastifyInstance) {
     const devOnly = match?.route.pattern.startsWith('/dev/') && !app.config.devTools;
     if (!match || devOnly) {
       if (isCrawler(request)) return reply.status(404).type('text/plain').send('Not Found');
-      return sendShell(reply, 404);
+      return sendNotFound(reply);
     }
     if (match.canonicalPath !== url.pathname) {
       return reply.redirect(match.canonicalPath + url.search, 301);
     }
-    if (!match.route.public && !(await app.resolveViewer(request))) {
+    // Without a session cookie there is no viewer to look up: a visitor's page costs no query.
+    const cookieName = sessionCookieName(app.config);
+    const hasSessionCookie = (request.headers.cookie ?? '').split(';').some((c) => c.trim().startsWith(`${cookieName}=`));
+    const viewer = hasSessionCookie ? await app.resolveViewer(request) : null;
+    if (!match.route.public && !viewer) {
       // A cookie that no longer opens a session: say why, and drop the stale cookie.
-      const cookieName = sessionCookieName(app.config);
-      const stale = (request.headers.cookie ?? '').split(';').some((c) => c.trim().startsWith(`${cookieName}=`));
-      if (stale) {
+      if (hasSessionCookie) {
         reply.header('set-cookie', `${cookieName}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${app.config.production ? '; Secure' : ''}`);
         return reply.redirect(`${loginRedirect(url.pathname + url.search)}&reason=session-expired`, 302);
       }
       return reply.redirect(loginRedirect(url.pathname + url.search), 302);
     }
-    return sendShell(reply, 200, match.route.pattern);
+    return sendPage(request, reply, viewer, match.route.pattern, match.params, url.search);
   });
 }
 

@@ -88,20 +88,32 @@ const HEADING_STYLES = [
   'text-sm font-semibold uppercase tracking-wide',
 ];
 
-const headingSets = new Map<number, Components>();
+const headingSets = new Map<string, Components>();
 
-/** Heading components for a base level, made once so React keeps their identity across renders. */
-function headings(baseLevel: number): Components {
-  const cached = headingSets.get(baseLevel);
+/** The depth of the source's top heading ("##" when it has no "#"), 1 when it has none. */
+function topHeadingDepth(source: string): number {
+  let top = 6;
+  for (const [, hashes] of source.matchAll(/^ {0,3}(#{1,6})[ \t]/gm)) top = Math.min(top, hashes.length);
+  return top === 6 && !/^ {0,3}#{6}[ \t]/m.test(source) ? 1 : top;
+}
+
+/**
+ * Heading components for a base level, made once so React keeps their identity across
+ * renders. The source's top heading becomes `baseLevel`: a description whose headings start
+ * at "##" does not skip a level (h2 then h4) under the page's section heading.
+ */
+function headings(baseLevel: number, top: number): Components {
+  const key = `${baseLevel}:${top}`;
+  const cached = headingSets.get(key);
   if (cached) return cached;
   const out: Components = {};
   for (let level = 1; level <= 6; level++) {
-    const Tag = `h${Math.min(6, baseLevel + level - 1)}` as 'h2';
+    const Tag = `h${Math.min(6, Math.max(baseLevel, baseLevel + level - top))}` as 'h2';
     out[`h${level}` as 'h1'] = ({ children }) => (
       <Tag className={`mt-6 mb-2 text-slate-900 first:mt-0 ${HEADING_STYLES[level - 1]}`}>{children}</Tag>
     );
   }
-  headingSets.set(baseLevel, out);
+  headingSets.set(key, out);
   return out;
 }
 
@@ -146,8 +158,8 @@ const urlTransform = (url: string) => safeLinkHref(url) ?? undefined;
 const remarkPlugins = [remarkGfm, remarkAgoraText];
 
 /**
- * Renders Markdown safely. `baseLevel` is the HTML heading level of a "#" heading (3 by
- * default: a description sits under the page's h1 and a section's h2).
+ * Renders Markdown safely. `baseLevel` is the HTML heading level of the source's top heading
+ * (3 by default: a description sits under the page's h1 and a section's h2).
  */
 export const Markdown = memo(function Markdown({
   source,
@@ -160,7 +172,11 @@ export const Markdown = memo(function Markdown({
 }) {
   return (
     <div className={`markdown break-words leading-relaxed text-slate-700 ${className}`}>
-      <ReactMarkdown remarkPlugins={remarkPlugins} urlTransform={urlTransform} components={{ ...BLOCKS, ...headings(baseLevel) }}>
+      <ReactMarkdown
+        remarkPlugins={remarkPlugins}
+        urlTransform={urlTransform}
+        components={{ ...BLOCKS, ...headings(baseLevel, topHeadingDepth(source ?? '')) }}
+      >
         {source ?? ''}
       </ReactMarkdown>
     </div>

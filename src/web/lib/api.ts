@@ -1,4 +1,5 @@
 import type { ErrorBody } from '@shared/errors';
+import { takeBootstrapAnswer } from './bootstrap';
 
 /** An API failure with the server's message (safe to show) and the fields at fault. */
 export class ApiError extends Error {
@@ -41,6 +42,11 @@ export interface RequestOptions {
  */
 export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const method = opts.method ?? 'GET';
+  // The first load's data came with the page (decision 0024).
+  if (method === 'GET') {
+    const embedded = takeBootstrapAnswer<T>(path);
+    if (embedded !== undefined) return embedded;
+  }
   const idempotent = method === 'GET' || !!opts.idempotencyKey;
   const headers: Record<string, string> = { accept: 'application/json' };
   let body: BodyInit | undefined;

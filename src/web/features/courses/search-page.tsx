@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } 
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Search, SearchX, SlidersHorizontal, X } from 'lucide-react';
-import { CATEGORIES, CATEGORY_IDS, LEVELS, LEVEL_IDS, SEARCH_SORTS } from '@shared/courses';
+import { CATEGORIES, CATEGORY_IDS, LEVELS, LEVEL_IDS, SEARCH_SORTS, CATALOGUE_PAGE_SIZE } from '@shared/courses';
 import type { SearchQuery } from '@shared/courses-schemas';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
@@ -12,7 +12,7 @@ import { CourseGrid, CourseGridSkeleton } from './components/course-card';
 import { paths } from '@web/lib/paths';
 import { LoadError } from '@web/components/ui/load-error';
 
-const PAGE_SIZE = 12;
+const PAGE_SIZE = CATALOGUE_PAGE_SIZE;
 const SORT_LABELS: Record<(typeof SEARCH_SORTS)[number], string> = {
   relevance: 'Best match',
   soonest: 'Starting soonest',

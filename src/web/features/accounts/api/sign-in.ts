@@ -7,6 +7,7 @@ import { paths } from '@web/lib/paths';
 import { queryKeys } from '@web/lib/query-keys';
 import { broadcastSignIn } from '@web/lib/sign-in-channel';
 import { stopRealtimeSocket } from '@web/lib/realtime-socket';
+import { forgetBootstrapAnswers } from '@web/lib/bootstrap';
 
 /** Signing up, in (password or Google) and out, email verification and password reset. */
 export const signUp = (body: SignUpBody) => api<{ email: string }>('/api/accounts/sign-up', { method: 'POST', body });
@@ -39,6 +40,7 @@ export const startGoogleLogin = () =>
  */
 export async function quietSignedInState(queryClient: QueryClient) {
   stopRealtimeSocket();
+  forgetBootstrapAnswers();
   await queryClient.cancelQueries();
 }
 

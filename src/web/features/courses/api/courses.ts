@@ -5,7 +5,9 @@ import { queryKeys } from '@web/lib/query-keys';
 
 /** A course and its editing: GET/PUT /api/courses/:id, create, publish, archive, cover. */
 export const getCourse = (id: string) => api<CourseView>(`/api/courses/${id}`);
-export const courseQuery = (id: string) => queryOptions({ queryKey: queryKeys.course(id), queryFn: () => getCourse(id) });
+/** Fresh for 10 s: the page mounting right after its route prefetched the course does not ask again (writes invalidate it). */
+export const courseQuery = (id: string) =>
+  queryOptions({ queryKey: queryKeys.course(id), queryFn: () => getCourse(id), staleTime: 10_000 });
 
 export const createCourse = (body: CourseInput) => api<{ id: string }>('/api/courses', { method: 'POST', body });
 export const updateCourse = (id: string, body: CourseInput) => api<{ message: string }>(`/api/courses/${id}`, { method: 'PUT', body });

@@ -1,0 +1,75 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RoutePattern } from '../../shared/routes.js';
+import type { CurrentUser } from '../../shared/accounts.js';
+import { CATALOGUE_FIRST_PAGE_API } from '../../shared/courses.js';
+import { presentCurrentUser } from '../accounts/presenters.js';
+import type { Viewer } from '../accounts/viewer.js';
+
+/** The id of the JSON block the web app reads on start (src/web/lib/bootstrap.ts). */
+export const BOOTSTRAP_ELEMENT_ID = 'agora-bootstrap';
+
+/**
+ * What the first render of a page needs, served inside its HTML (decision 0024): the viewer
+ * (what GET /api/me answers; null for a visitor) and the answers of the GET requests the
+ * page makes first, by API path. The web app seeds its query cache with them instead of
+ * waiting for the entry script, then /api/me, then the page's data.
+ */
+export interface PageBootstrap {
+  viewer: CurrentUser | null;
+  answers: Record<string, unknown>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The API answers a signed-in page renders first (the requests its route prefetches in src/web/app/router.tsx, or its page makes on mount). */
+const FIRST_DATA: Partial<Record<RoutePattern, (params: Record<string, string>, search: string) => string | null>> = {
+  '/explore': () => '/api/explore',
+  // The catalogue without filters (a filtered one asks with its own query string).
+  '/course/search': (_, search) => (search === '' ? CATALOGUE_FIRST_PAGE_API : null),
+  '/dashboard': () => '/api/dashboard',
+  '/course/:id': ({ id }) => (UUID.test(id ?? '') ? `/api/courses/${id}` : null),
+};
+
+/**
+ * The bootstrap of a page for this request's viewer. The page's data comes from the API
+ * route itself (an in-process request with the caller's cookie, address and user agent):
+ * the same access checks, the same answer, the same page-view counting as the request the
+ * browser would have made. An answer other than 200 is left out: the web app asks again
+ * and shows what the API says.
+ */
+export async function pageBootstrap(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  viewer: Viewer | null,
+  pattern: RoutePattern,
+  params: Record<string, string>,
+  search: string,
+): Promise<PageBootstrap> {
+  const answers: Record<string, unknown> = {};
+  const apiPath = viewer ? FIRST_DATA[pattern]?.(params, search) : null;
+  if (apiPath) {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    for (const name of ['cookie', 'user-agent', 'accept-language'] as const) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    try {
+      const res = await app.inject({ method: 'GET', url: apiPath, headers, remoteAddress: request.ip });
+      if (res.statusCode === 200) answers[apiPath] = res.json();
+    } catch (err) {
+      request.log.warn({ err, apiPath }, 'could not embed the page data; the web app fetches it');
+    }
+  }
+  return { viewer: viewer ? presentCurrentUser(viewer) : null, answers };
+}
+
+/**
+ * The bootstrap as an HTML data block. JSON.stringify leaves `<`, `>` and `&` as they are:
+ * a name holding `</script>` would end the element, so they (and the line separators some
+ * parsers treat as line ends) are written as \u escapes, which JSON.parse reads back the same.
+ * A data block (type application/json) is never run, so the Content-Security-Policy needs no nonce.
+ */
+export function bootstrapScript(bootstrap: PageBootstrap): string {
+  const json = JSON.stringify(bootstrap).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `<script type="application/json" id="${BOOTSTRAP_ELEMENT_ID}">${json}</script>`;
+}
