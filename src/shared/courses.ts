@@ -47,7 +47,7 @@ export const CATALOGUE_PAGE_SIZE = 12;
 /**
  * The API request of the catalogue's first page without filters, exactly as the web app
  * makes it (src/web/features/courses/api/search.ts): the server embeds its answer in the
- * page /course/search (decision 0024).
+ * page /course/search (decision 0027).
  */
 export const CATALOGUE_FIRST_PAGE_API = `/api/courses/search?sort=relevance&page=1&pageSize=${CATALOGUE_PAGE_SIZE}`;
 export const MAX_PAGE_SIZE = 100;

@@ -17,7 +17,7 @@ const queryClient = new QueryClient({
     },
   },
 });
-// The page says who is signed in (decision 0024): the first render does not wait for GET /api/me.
+// The page says who is signed in (decision 0027): the first render does not wait for GET /api/me.
 const viewer = bootstrapViewer();
 if (viewer !== undefined) queryClient.setQueryData(meQuery.queryKey, viewer);
 const router = createRouter(queryClient);

@@ -4,7 +4,7 @@ import { makeCourse, makeEducator, makeLearner, makePublishedCourse, useCoursesA
 import { get, type Response } from '../support/http.js';
 import { CATALOGUE_FIRST_PAGE_API } from '../../src/shared/courses.js';
 
-/** The page's embedded first-render data (decision 0024), parsed as the web app parses it. */
+/** The page's embedded first-render data (decision 0027), parsed as the web app parses it. */
 function bootstrapOf(res: Response): { viewer: { id: string; firstName: string; email: string } | null; answers: Record<string, unknown> } {
   const match = /<script type="application\/json" id="agora-bootstrap">([\s\S]*?)<\/script>/.exec(res.body);
   expect(match, 'the page has a bootstrap block').not.toBeNull();

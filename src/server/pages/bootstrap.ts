@@ -9,7 +9,7 @@ import type { Viewer } from '../accounts/viewer.js';
 export const BOOTSTRAP_ELEMENT_ID = 'agora-bootstrap';
 
 /**
- * What the first render of a page needs, served inside its HTML (decision 0024): the viewer
+ * What the first render of a page needs, served inside its HTML (decision 0027): the viewer
  * (what GET /api/me answers; null for a visitor) and the answers of the GET requests the
  * page makes first, by API path. The web app seeds its query cache with them instead of
  * waiting for the entry script, then /api/me, then the page's data.

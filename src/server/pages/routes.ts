@@ -62,7 +62,7 @@ export async function pageRoutes(app: FastifyInstance) {
   const sendNotFound = (reply: FastifyReply) =>
     reply.status(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(shell());
   /**
-   * A page with what its first render needs (decision 0024): the viewer and the page's first
+   * A page with what its first render needs (decision 0027): the viewer and the page's first
    * data. It is this viewer's page: never stored by the browser or any cache on the way.
    */
   const sendPage = async (

@@ -42,7 +42,7 @@ export interface RequestOptions {
  */
 export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const method = opts.method ?? 'GET';
-  // The first load's data came with the page (decision 0024).
+  // The first load's data came with the page (decision 0027).
   if (method === 'GET') {
     const embedded = takeBootstrapAnswer<T>(path);
     if (embedded !== undefined) return embedded;

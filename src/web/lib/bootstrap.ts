@@ -1,7 +1,7 @@
 import type { CurrentUser } from '@shared/accounts';
 
 /**
- * What the server put in the page for its first render (decision 0024; written by
+ * What the server put in the page for its first render (decision 0027; written by
  * src/server/pages/bootstrap.ts): the viewer and the first answers of the page's GET
  * requests, by API path. Read once, on start (kept small: it is in every page's first script).
  */
