@@ -8,7 +8,6 @@ import { notification } from '../db/schema/notifications.js';
 import type { Tx } from '../db/transaction.js';
 import { clubNameOf, eventData, scheduleFanOut, send, type Recipient } from './fan-out.js';
 import { createNewMessageNotices } from './new-message-notices.js';
-import { notify, type Notified } from './notify.js';
 import type { NotificationData } from './render.js';
 
 /**
