@@ -5,8 +5,13 @@ import type { Db } from '../db/client.js';
 
 /**
  * Course search (GET /api/courses/search). Design and measurements:
- * docs/decisions/0005-course-search.md. In short:
+ * docs/decisions/0005-course-search.md and 0024-course-search-postings.md. In short:
  *
+ *   - A one-word relevance search (most searches; oneWordSql) reads tier 1 from the word's
+ *     title postings (course_term, index-only, filters included) and its total from the
+ *     lexeme counts (search_lexeme), both kept by triggers: exact without filters, "about
+ *     N" (totalKind) with filters over many matches. The paragraphs below describe the
+ *     other searches (several words, other sorts, no words) and tier 2.
  *   - Relevance never ranks every match. Tier 1 is the courses whose title or educator
  *     name matches (the narrow `search_title` vector, weight A), tier 2 the ones that match
  *     only in the summary or description (`search`). Within a tier, courses with a session
@@ -16,7 +21,8 @@ import type { Db } from '../db/client.js';
  *     stops after k rows, or for a rare word takes the few matches from the GIN index.
  *     The tiers yield ids; the cards are read for the page's rows only. Tier 2 runs only when tier 1 has fewer rows than the page needs
  *     (a one-time filter in the same statement, not a second round trip).
- *   - `total` is exact up to TOTAL_CAP and TOTAL_CAP beyond (counting stops there).
+ *   - `total` is exact up to TOTAL_CAP and TOTAL_CAP beyond (counting stops there; totalKind
+ *     `atLeast`).
  *   - Items and total come back in one statement. A typo (nothing or almost nothing
  *     found) costs two more: the nearest known words (trigram KNN over the words of titles
  *     and educator names, checked by edit distance here), then the corrected search.

@@ -60,6 +60,11 @@ export const course = pgTable(
   },
   (t) => [
     index('course_educator_idx').on(t.educatorId),
+    // The educator's rating on the course page, index-only (migration 0025 INCLUDEs
+    // rating_avg and rating_count; Drizzle cannot declare INCLUDE).
+    index('course_educator_rating_idx')
+      .on(t.educatorId)
+      .where(sql`status = 'published'`),
     // Search (docs/decisions/0005-course-search.md): every index is partial on what is searchable.
     index('course_search_title_idx')
       .using('gin', t.searchTitle)

@@ -10,6 +10,7 @@ import { PageHeader } from '@web/components/ui/card';
 import { searchCoursesQuery } from './api/search';
 import { CourseGrid, CourseGridSkeleton } from './components/course-card';
 import { paths } from '@web/lib/paths';
+import { resultTotal } from '@web/lib/format';
 import { LoadError } from '@web/components/ui/load-error';
 
 const PAGE_SIZE = 12;
@@ -29,12 +30,6 @@ const cents = (v: string | null) => (v && /^\d+$/.test(v) ? Number(v) : undefine
 /** The search as the URL states it; unknown or malformed values are ignored. */
 /** Results reachable through the pages (the first 1,000, as the API pages them). */
 const PAGED_RESULTS = 1000;
-
-/** "3,400", "about 3,400" (an estimate) or "1,000+" (counting stopped there). */
-function totalLabel(data: { total: number; totalKind: 'exact' | 'about' | 'atLeast' }): string {
-  const n = data.total.toLocaleString('en');
-  return data.totalKind === 'about' ? `about ${n}` : data.totalKind === 'atLeast' ? `${n}+` : n;
-}
 
 function readQuery(sp: URLSearchParams): SearchQuery & { page: number } {
   const page = Number(sp.get('page'));
@@ -416,7 +411,7 @@ export default function SearchPage() {
           >
             <Filters query={query} set={set} clear={clear} activeCount={activeCount} />
             <Button type="button" className="mt-4 w-full lg:hidden" onClick={() => setPanel(false)}>
-              {data ? `Show ${totalLabel(data)} ${data.total === 1 ? 'course' : 'courses'}` : 'Show courses'}
+              {data ? `Show ${resultTotal(data)} ${data.total === 1 ? 'course' : 'courses'}` : 'Show courses'}
             </Button>
           </aside>
         </div>
@@ -428,7 +423,7 @@ export default function SearchPage() {
             <p className="text-sm text-slate-700" aria-live="polite">
               {data ? (
                 <>
-                  <span className="font-semibold text-slate-900">{totalLabel(data)}</span>{' '}
+                  <span className="font-semibold text-slate-900">{resultTotal(data)}</span>{' '}
                   {data.total === 1 ? 'course' : 'courses'}
                   {query.q && <> for “{query.q}”</>}
                 </>
