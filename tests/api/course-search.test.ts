@@ -384,7 +384,7 @@ describe('GET /api/courses/search: cost', () => {
     const prepared = runner.prepared;
     if (prepared) {
       runner.prepared = (name, query) => {
-        seen.push(new PgDialect().sqlToQuery(query).sql);
+        seen.push('params' in query ? query.sql : new PgDialect().sqlToQuery(query).sql);
         return prepared(name, query);
       };
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { oneWordTotal } from '../../src/server/courses/search-service.js';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { oneWordQuery, oneWordSql, oneWordTotal, type SearchParams } from '../../src/server/courses/search-service.js';
 
 /** The total of a one-word search from the lexeme counts and the filter sample (search-service.ts). */
 const row = (r: Partial<Parameters<typeof oneWordTotal>[0]>) => ({
@@ -36,5 +37,19 @@ describe('oneWordTotal', () => {
     expect(oneWordTotal(row({ n_all: 619, n_title: 619, seen: 619, kept: 88 }), true, 20)).toEqual({ total: 88, totalKind: 'exact' });
     // Never below what the pages have shown.
     expect(oneWordTotal(row({ n_all: 5000, n_title: 4000, seen: 1000, kept: 0 }), true, 45)).toEqual({ total: 45, totalKind: 'about' });
+  });
+});
+
+describe('oneWordQuery', () => {
+  it('is the SQL of oneWordSql, text built once, parameters filled per search', () => {
+    for (const p of [
+      { q: 'kids' },
+      { q: 'Python', format: 'online', hasSeats: 'true', maxPrice: 20000, level: 'beginner', page: 3, pageSize: 7 },
+      { q: 'yoga', city: ' Lisbon ', free: 'false', category: 'sports', startsAfter: '2030-01-01', minPrice: 0 },
+    ]) {
+      const params = { sort: 'relevance', page: 1, pageSize: 20, ...p } as SearchParams;
+      const { sql, params: values } = new PgDialect().sqlToQuery(oneWordSql(params));
+      expect(oneWordQuery(params)).toEqual({ sql, params: values });
+    }
   });
 });

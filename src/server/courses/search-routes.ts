@@ -48,7 +48,7 @@ async function searchRunner(app: FastifyInstance): Promise<{ runner: SearchRunne
   const runner: SearchRunner = {
     db,
     prepared: async (name, query) => {
-      const { sql: text, params } = dialect.sqlToQuery(query);
+      const { sql: text, params } = 'params' in query ? query : dialect.sqlToQuery(query);
       return pool.query({ name, text, values: params });
     },
   };
