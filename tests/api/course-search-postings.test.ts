@@ -4,7 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { searchResult } from '../../src/shared/courses-schemas.js';
 import { EXACT_UP_TO, oneWordTotal, searchSql, type SearchParams } from '../../src/server/courses/search-service.js';
 import { call, get, post } from '../support/http.js';
-import { courseBody, enrol, makeClassTimes, makeCourse, makeLearner, makeSession, publish, queryRows, useCoursesApp } from '../support/courses.js';
+import {
+  courseBody,
+  enrol,
+  makeClassTimes,
+  makeCourse,
+  makeLearner,
+  makeSession,
+  publish,
+  queryRows,
+  useCoursesApp,
+} from '../support/courses.js';
 
 /**
  * The search postings (course_term) and the lexeme counts (search_lexeme) the course
@@ -96,7 +106,14 @@ describe('search postings and lexeme counts follow the courses', () => {
       app,
       'PUT',
       `/api/courses/${a}`,
-      courseBody({ title: `${TOK}gamma Ceramics`, description: 'Clay only.', category: 'music', format: 'in_person', city: 'Braga', address: '1 Rua' }),
+      courseBody({
+        title: `${TOK}gamma Ceramics`,
+        description: 'Clay only.',
+        category: 'music',
+        format: 'in_person',
+        city: 'Braga',
+        address: '1 Rua',
+      }),
       { cookie: educator.cookie },
     );
     expect(edited.statusCode, edited.body).toBe(200);

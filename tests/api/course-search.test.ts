@@ -530,7 +530,9 @@ describe('GET /api/courses/search: cost', () => {
     const index = /(Bitmap Index Scan|Index Scan|Index Only Scan)( Backward)? (on|using) ((course|search_word)_\w+)/g;
     const used = (plan: string) => [...plan.matchAll(index)].map((m) => m[4]);
     expect(
-      used(plans['relevance, common title word']).some((i) => ['course_search_title_idx', 'course_relevance_idx', 'course_term_walk_idx'].includes(i)),
+      used(plans['relevance, common title word']).some((i) =>
+        ['course_search_title_idx', 'course_relevance_idx', 'course_term_walk_idx'].includes(i),
+      ),
       plans['relevance, common title word'],
     ).toBe(true);
     expect(

@@ -1,5 +1,19 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { boolean, check, customType, date, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, uuid, real } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  customType,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  uniqueIndex,
+  uuid,
+  real,
+} from 'drizzle-orm/pg-core';
 import { user } from './accounts.js';
 import { ts } from './columns.js';
 import { educator } from './educators.js';

@@ -423,8 +423,7 @@ export default function SearchPage() {
             <p className="text-sm text-slate-700" aria-live="polite">
               {data ? (
                 <>
-                  <span className="font-semibold text-slate-900">{resultTotal(data)}</span>{' '}
-                  {data.total === 1 ? 'course' : 'courses'}
+                  <span className="font-semibold text-slate-900">{resultTotal(data)}</span> {data.total === 1 ? 'course' : 'courses'}
                   {query.q && <> for “{query.q}”</>}
                 </>
               ) : isPending ? (
