@@ -470,7 +470,7 @@ export const textArray = (items: string[]) => `array[${items.map(quoteLiteral).j
 export const pick = (arr: string, r: string) => `(${arr})[1 + floor((${r}) * cardinality(${arr}))::int]`;
 
 /** Tables the seed fills; their plain secondary indexes are rebuilt rather than maintained row by row. */
-const TABLES = ['course', 'course_session', 'class_time', 'enrolment', 'review', 'search_word'];
+const TABLES = ['course', 'course_session', 'class_time', 'enrolment', 'review', 'search_word', 'course_term'];
 
 /**
  * Adds one batch of courses (with their educators, learners, sessions, class times,
@@ -531,9 +531,11 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
     // just generated), so a superuser skips the per-row foreign-key checks; triggers are
     // skipped too, so the change notice is sent explicitly at the end.
     await db.query('savepoint replica');
+    let replica = false;
     try {
       await db.query(`set local session_replication_role = replica`);
       await db.query('release savepoint replica');
+      replica = true;
     } catch {
       await db.query('rollback to savepoint replica');
     }
@@ -739,6 +741,30 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
       on conflict do nothing`,
     );
 
+    // What the search postings trigger (drizzle/0027) does for each row, skipped in replica mode
+    // (otherwise the trigger did it): the postings of the new courses' title words, and
+    // their word counts added to search_lexeme (ts_stat: one pass over the new vectors).
+    if (replica) {
+      await step(
+        'search postings',
+        `
+        insert into course_term (lexeme, course_id, unbookable, quality, category, level, format, city, price_cents, next_start_on, seats_left)
+        select l, c.id, c.next_start_on is null, c.quality, c.category, c.level, c.format, lower(c.city), c.price_cents, c.next_start_on, c.seats_left
+        from course c join seed_course s on s.id = c.id, unnest(tsvector_to_array(c.search_title)) as l
+        where c.status = 'published'`,
+      );
+      await step(
+        'search lexeme counts',
+        `
+        insert into search_lexeme as s (lexeme, n_all, n_title)
+        select a.word, a.ndoc, coalesce(t.ndoc, 0)
+        from ts_stat($q$select c.search from course c join seed_course s on s.id = c.id where c.status = 'published'$q$) a
+        left join ts_stat($q$select c.search_title from course c join seed_course s on s.id = c.id where c.status = 'published'$q$) t on t.word = a.word
+        order by a.word
+        on conflict (lexeme) do update set n_all = s.n_all + excluded.n_all, n_title = s.n_title + excluded.n_title`,
+      );
+    }
+
     await step(
       'insert sessions',
       `
@@ -788,7 +814,7 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
     await db.query('rollback').catch(() => {});
     throw err;
   }
-  await step('vacuum analyze', `vacuum analyze "user", educator, ${TABLES.join(', ')}`);
+  await step('vacuum analyze', `vacuum analyze "user", educator, search_lexeme, ${TABLES.join(', ')}`);
 
   const [row] = (
     await db.query(`select

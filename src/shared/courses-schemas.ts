@@ -242,6 +242,11 @@ export const searchResult = z.object({
   page: z.number(),
   pageSize: z.number(),
   total: z.number(),
+  /**
+   * How `total` was found: `exact`; `about` (estimated from word counts and a sample of the
+   * matches: show "about N"); `atLeast` (counting stopped there: show "N+").
+   */
+  totalKind: z.enum(['exact', 'about', 'atLeast']),
   /** True when the words matched nothing exactly and typo-tolerant matching was used. */
   fuzzy: z.boolean(),
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateRange, plural, relativeDayLabel, startsIn } from '../../src/web/lib/format.js';
+import { formatDate, formatDateRange, plural, relativeDayLabel, resultTotal, startsIn } from '../../src/web/lib/format.js';
 
 /** The one set of display helpers: every screen writes a date range the same way. */
 describe('web display helpers', () => {
@@ -20,5 +20,11 @@ describe('web display helpers', () => {
     expect(startsIn('2026-03-06', now)).toBe('in 3 days');
     expect(plural(1, 'class', 'classes')).toBe('1 class');
     expect(plural(2, 'class', 'classes')).toBe('2 classes');
+  });
+
+  it('writes a search total as exact, "about N" when estimated, "N+" when counting stopped', () => {
+    expect(resultTotal({ total: 3400, totalKind: 'exact' })).toBe('3,400');
+    expect(resultTotal({ total: 3400, totalKind: 'about' })).toBe('about 3,400');
+    expect(resultTotal({ total: 1000, totalKind: 'atLeast' })).toBe('1,000+');
   });
 });

@@ -19,7 +19,19 @@ declare module 'fastify' {
 }
 
 /**
- * On PostgreSQL, the prepared search statement runs on connections of its own, where
+ * The settings of the search connections. A generic plan is made once, without the
+ * values: it must not depend on estimates that vary by word or filter, so the planner is
+ * told to avoid what would only pay off for some values (docs/decisions/0028-course-search-postings.md):
+ * a sort where an index gives the order (the relevance walks must follow their index and
+ * stop after k rows, never sort every match a filter estimate made look few), parallel workers (launching them costs more than the whole search) and
+ * JIT (the disabled paths' costs would trigger it; compiling takes seconds). Where no
+ * alternative exists (sorting GIN matches) the sort is still taken.
+ */
+export const SEARCH_CONNECTION_OPTIONS =
+  '-c plan_cache_mode=force_generic_plan -c enable_sort=off -c max_parallel_workers_per_gather=0 -c jit=off';
+
+/**
+ * On PostgreSQL, the prepared search statements run on connections of their own, where
  * plan_cache_mode = force_generic_plan: it is planned once per connection, and its shape
  * does not depend on the plan's estimates (search-service.ts, relevanceSql). Only the
  * search statement of that shape uses them; every other query keeps the app's pool and
@@ -30,13 +42,13 @@ async function searchRunner(app: FastifyInstance): Promise<{ runner: SearchRunne
   const url = app.config.databaseUrl;
   if (app.database.kind !== 'postgres' || !url) return { runner: { db }, close: async () => {} };
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c plan_cache_mode=force_generic_plan' });
+  const pool = new pg.Pool({ connectionString: url, max: 10, options: SEARCH_CONNECTION_OPTIONS });
   pool.on('error', (err) => app.log.warn({ err }, 'search connection failed'));
   const dialect = new PgDialect();
   const runner: SearchRunner = {
     db,
     prepared: async (name, query) => {
-      const { sql: text, params } = dialect.sqlToQuery(query);
+      const { sql: text, params } = 'params' in query ? query : dialect.sqlToQuery(query);
       return pool.query({ name, text, values: params });
     },
   };

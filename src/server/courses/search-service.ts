@@ -1,12 +1,18 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { fillPlaceholders, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { CourseCard, SearchResult, searchQuery } from '../../shared/courses-schemas.js';
 import type { Db } from '../db/client.js';
 
 /**
  * Course search (GET /api/courses/search). Design and measurements:
- * docs/decisions/0005-course-search.md. In short:
+ * docs/decisions/0005-course-search.md and 0028-course-search-postings.md. In short:
  *
+ *   - A one-word relevance search (most searches; oneWordSql) reads tier 1 from the word's
+ *     title postings (course_term, index-only, filters included) and its total from the
+ *     lexeme counts (search_lexeme), both kept by triggers: exact without filters, "about
+ *     N" (totalKind) with filters over many matches. The paragraphs below describe the
+ *     other searches (several words, other sorts, no words) and tier 2.
  *   - Relevance never ranks every match. Tier 1 is the courses whose title or educator
  *     name matches (the narrow `search_title` vector, weight A), tier 2 the ones that match
  *     only in the summary or description (`search`). Within a tier, courses with a session
@@ -16,7 +22,8 @@ import type { Db } from '../db/client.js';
  *     stops after k rows, or for a rare word takes the few matches from the GIN index.
  *     The tiers yield ids; the cards are read for the page's rows only. Tier 2 runs only when tier 1 has fewer rows than the page needs
  *     (a one-time filter in the same statement, not a second round trip).
- *   - `total` is exact up to TOTAL_CAP and TOTAL_CAP beyond (counting stops there).
+ *   - `total` is exact up to TOTAL_CAP and TOTAL_CAP beyond (counting stops there; totalKind
+ *     `atLeast`).
  *   - Items and total come back in one statement. A typo (nothing or almost nothing
  *     found) costs two more: the nearest known words (trigram KNN over the words of titles
  *     and educator names, checked by edit distance here), then the corrected search.
@@ -89,7 +96,7 @@ type Rows<T> = { rows: T[] };
  */
 export interface SearchRunner {
   db: Db;
-  prepared?: (name: string, query: SQL) => Promise<Rows<unknown>>;
+  prepared?: (name: string, query: SQL | { sql: string; params: unknown[] }) => Promise<Rows<unknown>>;
 }
 
 async function one<T>(run: SearchRunner, query: SQL, name?: string): Promise<T> {
@@ -115,7 +122,7 @@ export const PREPARED_RELEVANCE = 'course_search_relevance';
 /** Whether a search takes the prepared shape (relevanceSql). */
 export function isPreparedShape(p: SearchParams): boolean {
   const q = normalizeQuery(p.q);
-  return !!q && p.sort === 'relevance' && filterConditions(p).length === 1 && !/(^|\s)-\S/.test(q);
+  return !!q && p.sort === 'relevance' && !ONE_WORD.test(q) && filterConditions(p).length === 1 && !/(^|\s)-\S/.test(q);
 }
 
 /**
@@ -171,8 +178,197 @@ function relevanceSql(q: string, offset: number, pageSize: number): SQL {
       coalesce((select json_agg((select ${CARD_JSON} from course c where c.id = page.id) order by tier, ${TIER_ORDER}) from page), '[]'::json) as items`;
 }
 
+/** The one-word shape, run as a prepared statement too: relevance, one word, any filters. */
+export const PREPARED_ONE_WORD = 'course_search_one_word';
+
+/** A search of one word (letters and digits only: one lexeme at most, or none for a stop word). */
+const ONE_WORD = /^[\p{L}\p{N}]+$/u;
+
+/** Whether a search takes the one-word shape (oneWordSql): relevance and a single word. */
+export function isOneWordShape(p: SearchParams): boolean {
+  const q = normalizeQuery(p.q);
+  return !!q && p.sort === 'relevance' && ONE_WORD.test(q);
+}
+
+const hasFilters = (p: SearchParams) => filterConditions(p).length > 1;
+
+/** A filtered one-word search with at most this many matches counts them (GIN, a few heap pages). */
+export const EXACT_UP_TO = 300;
+/** A filtered one-word search estimates the filters' share from this many title matches. */
+export const SAMPLE = 1000;
+
+/**
+ * The filters as one fixed expression of nullable parameters (a filter that is not asked
+ * for is null and always true), so every filtered search has the same shape and one plan.
+ * `city` is the column of the lower-case city: course_term.city, or lower(course.city).
+ */
+function nullableFilters(v: Value, city: SQL): SQL {
+  return sql`(${v('category')}::text is null or category = ${v('category')}::text)
+    and (${v('level')}::text is null or level = ${v('level')}::text or level = 'all')
+    and (${v('format')}::text is null or format = ${v('format')}::text)
+    and (${v('city')}::text is null or ${city} = ${v('city')}::text)
+    and (${v('free')}::boolean is null or (price_cents = 0) = ${v('free')}::boolean)
+    and (${v('minPrice')}::int is null or price_cents >= ${v('minPrice')}::int)
+    and (${v('maxPrice')}::int is null or price_cents <= ${v('maxPrice')}::int)
+    and (${v('startsAfter')}::date is null or next_start_on >= ${v('startsAfter')}::date)
+    and (not ${v('hasSeats')}::boolean or seats_left > 0)`;
+}
+
+/** The values of the one-word shape, by name (null: a filter not asked for). */
+function oneWordValues(p: SearchParams) {
+  const offset = (p.page - 1) * p.pageSize;
+  return {
+    q: normalizeQuery(p.q)!,
+    category: p.category ?? null,
+    level: p.level ?? null,
+    format: p.format ?? null,
+    city: p.city?.trim().toLowerCase() || null,
+    free: p.free === undefined ? null : p.free === 'true',
+    minPrice: p.minPrice ?? null,
+    maxPrice: p.maxPrice ?? null,
+    startsAfter: p.startsAfter ?? null,
+    hasSeats: p.hasSeats === 'true',
+    filtered: hasFilters(p),
+    offset,
+    pageSize: p.pageSize,
+    need: offset + p.pageSize,
+  };
+}
+type OneWordValues = ReturnType<typeof oneWordValues>;
+/** A value of the one-word shape in the SQL: a parameter, or a placeholder of the cached text. */
+type Value = (name: keyof OneWordValues) => SQL | Placeholder;
+
+type OneWordRow = {
+  items: CourseCard[];
+  /**
+   * Filtered, too few title matches, and many matches in descriptions only: the page needs
+   * tier 2, which a fixed plan can only take by walking the whole order index (the filters
+   * may leave few rows). The search is then planned for its values (searchSql).
+   */
+  replan: boolean;
+  /** Published courses with the word anywhere / in the title or educator name (search_lexeme). */
+  n_all: number;
+  n_title: number;
+  /** Filtered only, many matches: title matches sampled, and those passing the filters. */
+  seen: number | null;
+  kept: number | null;
+  /** Filtered only, few matches: the exact count. */
+  exact_n: number | null;
+  /** Filtered only, more than EXACT_UP_TO matches (fewer than TOTAL_CAP), none in a title: the count. */
+  capped_n: number | null;
+};
+
+/** Two significant digits: an estimate does not pretend to more. */
+const roughly = (n: number) => {
+  if (n < 100) return Math.round(n);
+  const unit = 10 ** (Math.floor(Math.log10(n)) - 1);
+  return Math.round(n / unit) * unit;
+};
+
+/**
+ * The total of a one-word search. Without filters it is exact, from the lexeme counts the
+ * course trigger keeps (search_lexeme). With filters: exact when the word has few matches
+ * (counted), else estimated as the word's count times the share of its first SAMPLE title
+ * matches that pass the filters (taken in course id order, a random order, index-only
+ * from the primary key of course_term; exact for the title matches when all were
+ * sampled), and never below what the pages so far have shown.
+ */
+export function oneWordTotal(r: OneWordRow, filtered: boolean, shown: number): { total: number; totalKind: TotalKind } {
+  if (!filtered) return { total: r.n_all, totalKind: 'exact' };
+  if (r.exact_n !== null) return { total: r.exact_n, totalKind: 'exact' };
+  if (r.capped_n !== null) return { total: r.capped_n, totalKind: r.capped_n >= TOTAL_CAP ? 'atLeast' : 'exact' };
+  const seen = r.seen ?? 0;
+  const kept = r.kept ?? 0;
+  const share = seen ? kept / seen : 0;
+  if (seen === r.n_title && r.n_all === r.n_title) return { total: kept, totalKind: 'exact' };
+  const estimate = seen === r.n_title ? kept + (r.n_all - r.n_title) * share : r.n_all * share;
+  return { total: Math.max(roughly(estimate), shown), totalKind: 'about' };
+}
+
+/**
+ * A relevance search of one word, with or without filters, in one fixed shape (prepared
+ * once per connection, generic plan). Tier 1 (title or educator name) is read from the
+ * word's postings in course_term, already in the order of relevance and carrying the
+ * filter columns: the top k is the first k index entries that pass the filters,
+ * index-only, whatever the number of matches. Tier 2 (summary or description only) runs
+ * only when tier 1 has fewer rows than the page needs, walking course_relevance_idx when
+ * the word has many such matches (search_lexeme says how many) and sorting its GIN matches
+ * otherwise, as relevanceSql does; with filters, that walk could cross the whole index, so
+ * the row says `replan` instead and the search runs again planned for its values. The total comes from search_lexeme (oneWordTotal);
+ * counting visits rows only for a filtered word with few matches.
+ */
+export function oneWordSql(p: SearchParams): SQL {
+  const values = oneWordValues(p);
+  return oneWordShape((name) => sql`${values[name]}`);
+}
+
+/**
+ * The one-word statement's text and parameters: the text is built once (every value is a
+ * parameter, so it is the same for every search) and only the parameters are filled per
+ * search; building the SQL of this shape cost ~0.1-0.25 ms of Node per search.
+ */
+export function oneWordQuery(p: SearchParams): { sql: string; params: unknown[] } {
+  oneWordTemplate ??= new PgDialect().sqlToQuery(oneWordShape((name) => sql.placeholder(name)));
+  return { sql: oneWordTemplate.sql, params: fillPlaceholders(oneWordTemplate.params, oneWordValues(p)) };
+}
+let oneWordTemplate: { sql: string; params: unknown[] } | undefined;
+
+function oneWordShape(v: Value): SQL {
+  const need = v('need');
+  const filtered = v('filtered');
+  const w = sql`(select w from qq)`;
+  const lx = sql`(select lx from qq)`;
+  const onTerm = nullableFilters(v, sql`city`);
+  const onCourse = nullableFilters(v, sql`lower(city)`);
+  const keys = sql`id, (next_start_on is null) as unbookable, quality`;
+  const t2Runs = sql`(select count(*) from t1) < ${need}::int and ${lx} is not null`;
+  const many = sql`(select n_all - n_title from lc) >= ${TOTAL_CAP}::int`;
+  const filteredMany = sql`${filtered}::boolean and (select n_all from lc) > ${EXACT_UP_TO}::int`;
+  return sql`
+    with qq as materialized (
+      select (tsvector_to_array(to_tsvector('english', ${v('q')}::text)))[1] as lx, websearch_to_tsquery('english', ${v('q')}::text) as w
+    ), lc as materialized (
+      select coalesce(max(n_all), 0)::int as n_all, coalesce(max(n_title), 0)::int as n_title from search_lexeme where lexeme = ${lx}
+    ), t1 as materialized (
+      select course_id as id, unbookable, quality, 1 as tier from course_term
+      where lexeme = ${lx} and ${onTerm}
+      order by unbookable, quality desc nulls last, course_id limit ${need}::int
+    ), t2 as materialized (
+      (select ${keys}, 2 as tier from course
+        where case when ${t2Runs} then ${many} and not ${filtered}::boolean else false end
+          and status = 'published' and coalesce(search @@ ${w}, false) and not coalesce(search_title @@ ${w}, false)
+        order by (next_start_on is null), quality desc nulls last, id limit ${need}::int)
+      union all
+      (select id, unbookable, quality, 2 as tier from (
+          select ${keys} from course
+          where case when ${t2Runs} then not ${many} else false end
+            and status = 'published' and search @@ ${w} and not (search_title @@ ${w}) and ${onCourse} offset 0) m
+        order by ${TIER_ORDER} limit ${need}::int)
+    ), page as (
+      select * from (select * from t1 union all select * from t2) r
+      order by tier, ${TIER_ORDER}
+      offset ${v('offset')}::int limit ${v('pageSize')}::int
+    ), sample as materialized (
+      select count(*)::int as seen, count(*) filter (where ${onTerm})::int as kept from (
+        select category, level, format, city, price_cents, next_start_on, seats_left from course_term
+        where ${filteredMany} and (select n_title from lc) > 0 and lexeme = ${lx}
+        order by lexeme, course_id limit ${SAMPLE}::int) s
+    )
+    select n_all, n_title,
+      ${filtered}::boolean and (select count(*) from t1) < ${need}::int and ${lx} is not null and n_all - n_title >= ${TOTAL_CAP}::int as replan,
+      case when ${filteredMany} and n_title > 0 then (select seen from sample) end as seen,
+      case when ${filteredMany} and n_title > 0 then (select kept from sample) end as kept,
+      case when ${filtered}::boolean and n_all <= ${EXACT_UP_TO}::int then (
+        select count(*)::int from course where status = 'published' and search @@ ${w} and ${onCourse}) end as exact_n,
+      case when ${filteredMany} and n_title = 0 and n_all < ${TOTAL_CAP}::int then (
+        select count(*)::int from (select from course where status = 'published' and search @@ ${w} and ${onCourse} limit ${TOTAL_CAP}::int) x) end as capped_n,
+      coalesce((select json_agg((select ${CARD_JSON} from course c where c.id = page.id) order by tier, ${TIER_ORDER}) from page), '[]'::json) as items
+    from lc`;
+}
+
 /** The SQL of the page of matches (items and capped total in one row), without running it. */
-export function searchSql(p: SearchParams): SQL {
+export function searchSql(p: SearchParams, opts: { oneWord?: boolean } = {}): SQL {
+  if (isOneWordShape(p) && opts.oneWord !== false) return oneWordSql(p);
   if (isPreparedShape(p)) return relevanceSql(normalizeQuery(p.q)!, (p.page - 1) * p.pageSize, p.pageSize);
   const q = normalizeQuery(p.q);
   const where = filterConditions(p);
@@ -237,19 +433,19 @@ export function searchSql(p: SearchParams): SQL {
 export async function searchCourses(run: SearchRunner, p: SearchParams): Promise<SearchResult> {
   const q = normalizeQuery(p.q);
   const db = run.db;
-  const page = (params: SearchParams) => one<Page>(run, searchSql(params), isPreparedShape(params) ? PREPARED_RELEVANCE : undefined);
+  const page = (params: SearchParams) => runPage(run, params);
   const exact = await page(p);
   const base = { page: p.page, pageSize: p.pageSize };
-  if (!q || exact.total >= FEW) return { ...base, items: exact.items, total: exact.total, fuzzy: false };
+  if (!q || exact.total >= FEW) return { ...base, ...exact, fuzzy: false };
 
   // Nothing or almost nothing: correct the words that are no word of any title or
   // educator name to the nearest one that is, and search again.
   const corrected = await correctTypos(db, q);
-  if (!corrected) return { ...base, items: exact.items, total: exact.total, fuzzy: false };
+  if (!corrected) return { ...base, ...exact, fuzzy: false };
   const offset = (p.page - 1) * p.pageSize;
   if (exact.total === 0) {
     const fixed = await page({ ...p, q: corrected });
-    return { ...base, items: fixed.items, total: fixed.total, fuzzy: fixed.total > 0 };
+    return { ...base, ...fixed, fuzzy: fixed.total > 0 };
   }
   // A few exact matches: they come first, then the corrected search's (both lists are short
   // or cut at the page wanted).
@@ -259,11 +455,34 @@ export async function searchCourses(run: SearchRunner, p: SearchParams): Promise
   ]);
   const seen = new Set(exactAll.map((c) => c.id));
   const merged = [...exactAll, ...more.items.filter((c) => !seen.has(c.id))];
-  const total = Math.min(TOTAL_CAP, exactAll.length + more.total - (more.items.length + exactAll.length - merged.length));
-  return { ...base, items: merged.slice(offset, offset + p.pageSize), total, fuzzy: merged.length > exactAll.length };
+  const total = exactAll.length + more.total - (more.items.length + exactAll.length - merged.length);
+  return {
+    ...base,
+    items: merged.slice(offset, offset + p.pageSize),
+    total,
+    totalKind: more.totalKind,
+    fuzzy: merged.length > exactAll.length,
+  };
 }
 
-type Page = { total: number; items: CourseCard[] };
+/** One statement: the page of matches and its total, by the shape that fits the search. */
+async function runPage(run: SearchRunner, p: SearchParams): Promise<Page> {
+  if (isOneWordShape(p)) {
+    const r = run.prepared
+      ? ((await run.prepared(PREPARED_ONE_WORD, oneWordQuery(p))) as Rows<OneWordRow>).rows[0]
+      : await one<OneWordRow>(run, oneWordSql(p));
+    if (!r.replan) return { items: r.items, ...oneWordTotal(r, hasFilters(p), (p.page - 1) * p.pageSize + r.items.length) };
+  }
+  const r = await one<{ total: number; items: CourseCard[] }>(
+    run,
+    searchSql(p, { oneWord: false }),
+    isPreparedShape(p) ? PREPARED_RELEVANCE : undefined,
+  );
+  return { items: r.items, total: r.total, totalKind: r.total >= TOTAL_CAP ? 'atLeast' : 'exact' };
+}
+
+type Page = { total: number; totalKind: TotalKind; items: CourseCard[] };
+type TotalKind = SearchResult['totalKind'];
 
 const STOP_WORDS = new Set(['a', 'an', 'and', 'at', 'by', 'for', 'from', 'in', 'into', 'of', 'on', 'or', 'the', 'to', 'with']);
 

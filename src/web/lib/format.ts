@@ -8,6 +8,12 @@ export const levelLabel = (id: string) => LEVELS.find((l) => l.id === id)?.label
 export const refundPolicy = (id: string) => REFUND_POLICIES.find((r) => r.id === id) ?? REFUND_POLICIES[1];
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** A search total: "3,400", "about 3,400" (an estimate) or "1,000+" (counting stopped there). */
+export function resultTotal(r: { total: number; totalKind: 'exact' | 'about' | 'atLeast' }): string {
+  const n = r.total.toLocaleString('en');
+  return r.totalKind === 'about' ? `about ${n}` : r.totalKind === 'atLeast' ? `${n}+` : n;
+}
+
 /** The viewer's own time zone, as the browser reports it. */
 export function viewerTimeZone(): string {
   try {

@@ -1,5 +1,19 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { check, customType, date, index, integer, pgTable, smallint, text, uniqueIndex, uuid, real } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  customType,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  uniqueIndex,
+  uuid,
+  real,
+} from 'drizzle-orm/pg-core';
 import { user } from './accounts.js';
 import { ts } from './columns.js';
 import { educator } from './educators.js';
@@ -60,6 +74,11 @@ export const course = pgTable(
   },
   (t) => [
     index('course_educator_idx').on(t.educatorId),
+    // The educator's rating on the course page, index-only (migration 0027 INCLUDEs
+    // rating_avg and rating_count; Drizzle cannot declare INCLUDE).
+    index('course_educator_rating_idx')
+      .on(t.educatorId)
+      .where(sql`status = 'published'`),
     // Search (docs/decisions/0005-course-search.md): every index is partial on what is searchable.
     index('course_search_title_idx')
       .using('gin', t.searchTitle)
@@ -205,3 +224,43 @@ export const calendarFeed = pgTable('calendar_feed', {
 export const searchWord = pgTable('search_word', { word: text('word').primaryKey() }, (t) => [
   index('search_word_trgm_idx').using('gist', sql`${t.word} gist_trgm_ops`),
 ]);
+
+/**
+ * Search postings: one row per word (lexeme) of the title and educator name of each
+ * published course, in the order of relevance within a tier, with the filter columns.
+ * A one-word search reads its top k and its filters index-only from course_term_walk_idx
+ * (INCLUDEs the filter columns: drizzle/0027, which also adds the trigger that keeps the
+ * table in step with `course`). docs/decisions/0028-course-search-postings.md.
+ */
+export const courseTerm = pgTable(
+  'course_term',
+  {
+    lexeme: text('lexeme').notNull(),
+    courseId: uuid('course_id').notNull(),
+    unbookable: boolean('unbookable').notNull(),
+    quality: real('quality'),
+    category: text('category').notNull(),
+    level: text('level').notNull(),
+    format: text('format').notNull(),
+    /** lower(city) */
+    city: text('city'),
+    priceCents: integer('price_cents').notNull(),
+    nextStartOn: date('next_start_on', { mode: 'string' }),
+    seatsLeft: integer('seats_left').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.lexeme, t.courseId] }),
+    index('course_term_walk_idx').on(t.lexeme, t.unbookable, t.quality.desc(), t.courseId),
+  ],
+);
+
+/**
+ * How many published courses have each lexeme anywhere (`search`) and in the title or
+ * educator name (`search_title`), kept by the same trigger: the total of a one-word
+ * search without counting its matches.
+ */
+export const searchLexeme = pgTable('search_lexeme', {
+  lexeme: text('lexeme').primaryKey(),
+  nAll: integer('n_all').notNull(),
+  nTitle: integer('n_title').notNull(),
+});

@@ -10,6 +10,7 @@ import { PageHeader } from '@web/components/ui/card';
 import { searchCoursesQuery } from './api/search';
 import { CourseGrid, CourseGridSkeleton } from './components/course-card';
 import { paths } from '@web/lib/paths';
+import { resultTotal } from '@web/lib/format';
 import { LoadError } from '@web/components/ui/load-error';
 
 const PAGE_SIZE = CATALOGUE_PAGE_SIZE;
@@ -27,6 +28,9 @@ const oneOf = <T extends string>(list: readonly T[], v: string | null): T | unde
 const cents = (v: string | null) => (v && /^\d+$/.test(v) ? Number(v) : undefined);
 
 /** The search as the URL states it; unknown or malformed values are ignored. */
+/** Results reachable through the pages (the first 1,000, as the API pages them). */
+const PAGED_RESULTS = 1000;
+
 function readQuery(sp: URLSearchParams): SearchQuery & { page: number } {
   const page = Number(sp.get('page'));
   return {
@@ -355,7 +359,8 @@ export default function SearchPage() {
     return paths.courseSearch(next);
   };
 
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  // Pages reach the first 1,000 results at most (a total may be larger, or an estimate).
+  const pages = data ? Math.max(1, Math.ceil(Math.min(data.total, PAGED_RESULTS) / data.pageSize)) : 1;
   const panelId = useId();
 
   return (
@@ -406,7 +411,7 @@ export default function SearchPage() {
           >
             <Filters query={query} set={set} clear={clear} activeCount={activeCount} />
             <Button type="button" className="mt-4 w-full lg:hidden" onClick={() => setPanel(false)}>
-              {data ? `Show ${data.total.toLocaleString('en')} ${data.total === 1 ? 'course' : 'courses'}` : 'Show courses'}
+              {data ? `Show ${resultTotal(data)} ${data.total === 1 ? 'course' : 'courses'}` : 'Show courses'}
             </Button>
           </aside>
         </div>
@@ -418,8 +423,7 @@ export default function SearchPage() {
             <p className="text-sm text-slate-700" aria-live="polite">
               {data ? (
                 <>
-                  <span className="font-semibold text-slate-900">{data.total.toLocaleString('en')}</span>{' '}
-                  {data.total === 1 ? 'course' : 'courses'}
+                  <span className="font-semibold text-slate-900">{resultTotal(data)}</span> {data.total === 1 ? 'course' : 'courses'}
                   {query.q && <> for “{query.q}”</>}
                 </>
               ) : isPending ? (
