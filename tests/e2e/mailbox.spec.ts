@@ -90,6 +90,33 @@ test('two users converse live: Message on a profile, the reply, typing, read sta
   await beaContext.close();
 });
 
+test('a message sent after the thread loaded but before its socket was ready still appears (the first connect catches up)', async ({
+  page,
+}) => {
+  const ada = await createVerifiedUser({ firstName: 'Adelind' });
+  const bea = await createVerifiedUser({ firstName: 'Bettina' });
+  const adaApi = await signedInClient(ada);
+  await logIn(page.context(), bea);
+  // Bea's socket reaches the server only once the test lets it: the message goes in between.
+  let letThrough!: () => void;
+  const gate = new Promise<void>((resolve) => (letThrough = resolve));
+  let opened = false;
+  await page.routeWebSocket(/\/api\/realtime$/, async (ws) => {
+    opened = true;
+    await gate;
+    ws.connectToServer();
+  });
+  const first = await adaApi.post(`/api/mailbox/conversations/${bea.id}/messages`, { body: 'hello first', clientId: randomUUID() });
+  expect(first.status, first.text).toBe(201);
+  await page.goto(`/mailbox/${ada.id}`);
+  await expect(thread(page).getByText('hello first', { exact: true })).toBeVisible();
+  await expect.poll(() => opened).toBe(true);
+  const gap = await adaApi.post(`/api/mailbox/conversations/${bea.id}/messages`, { body: 'sent in the gap', clientId: randomUUID() });
+  expect(gap.status, gap.text).toBe(201);
+  letThrough();
+  await expect(thread(page).getByText('sent in the gap')).toBeVisible();
+});
+
 test('a message sent while the socket is down appears exactly once, in order, after the reconnect', async ({ page }) => {
   const ada = await createVerifiedUser({ firstName: 'Adaline' });
   const bea = await createVerifiedUser({ firstName: 'Beatrix' });

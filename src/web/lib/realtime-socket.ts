@@ -8,7 +8,7 @@ import { dispatchRealtimeEvent, dispatchRealtimeReconnect, setRealtimeSender, se
  *   is dead (a sleeping laptop, a dropped Wi-Fi) and reconnects.
  * - Reconnects with exponential back-off and full jitter (0.5 s doubling, capped at 30 s),
  *   at once when the browser comes back online (and dropped at once when it goes offline).
- * - After every reconnect, and when the server says `resync` (its fan-out missed some
+ * - After every connect (the first too) and when the server says `resync` (its fan-out missed some
  *   events), screens are told to refetch what they missed (useRealtimeReconnect).
  * - Close code 4401 (the session ended): it stops and calls `onSessionEnded` with why: the
  *   close reason `signed-out` (this browser signed out, in some tab) or else `session-ended`
@@ -98,7 +98,9 @@ export function startRealtimeSocket(opts: { onSessionEnded?: (why: SessionEndRea
             return true;
           });
           setRealtimeStatus('open');
-          if (everOpened) dispatchRealtimeReconnect();
+          // Every ready, the first too: what was sent between a screen's first fetch and the
+          // server subscribing this socket reached no socket, so screens catch up now.
+          dispatchRealtimeReconnect();
           everOpened = true;
           return;
         }
