@@ -144,6 +144,9 @@ test('a message sent while the socket is down appears exactly once, in order, af
   await expect.poll(() => current !== null).toBe(true);
   await say('two (live)');
   await expect(thread(page).getByText('two (live)')).toBeVisible();
+  // A re-read the push of two started (or the first connect's catch-up) may still be on its
+  // way: one that lands after three was sent would rightly show three. Let it land first.
+  await page.waitForLoadState('networkidle');
 
   down = true;
   await current!.close();
