@@ -25,14 +25,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { DEMO_PASSWORD, DEMO_USERS } from '../src/server/seed/demo-users.js';
 import { searchSql, type SearchParams } from '../src/server/courses/search-service.js';
 import { seedCourses, type SeedResult } from '../scripts/seed-courses.js';
-import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
+import { cleanup, cleanupOnSignals } from './lib/cleanup.js';
 import { envInt, runMain } from './lib/cli.js';
-import { createBenchDatabase } from './lib/database.js';
 import { measure, type LoadSettings, type Target, type TargetResult } from './lib/load.js';
-import { signIn, startBenchServer } from './lib/server.js';
+import { startSeedingBench } from './lib/server.js';
 import { table, writeResults } from './lib/report.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -109,24 +107,7 @@ const uncachedTargets = (): Target[] =>
 
 async function main() {
   cleanupOnSignals();
-  console.log(
-    `Agora search bench — ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(2)}`,
-  );
-  console.log(
-    `Load: ${settings.connections} connections, warm-up ${settings.warmupSeconds} s, then ${settings.rounds} interleaved rounds of ${settings.seconds} s per route\n`,
-  );
-  const loadBefore = os.loadavg()[0];
-
-  const database = await createBenchDatabase();
-  if (database.kind !== 'postgres') throw new Error(`the search bench needs PostgreSQL: ${database.reason}`);
-  console.log(`Database: PostgreSQL, fresh database ${database.name} (dropped at the end)`);
-  const server = await startBenchServer({ name: 'search', root: ROOT, databaseUrl: database.url });
-  console.log(`Server: pid ${server.pid} at ${server.baseUrl}`);
-  const session = await signIn(server, DEMO_USERS[0].email, DEMO_PASSWORD);
-
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  onCleanup('close the seed connection', () => client.end());
+  const { loadBefore, server, session, client } = await startSeedingBench({ name: 'search', title: 'search', root: ROOT, load: settings });
 
   const seed = async (courses: number) => {
     console.log(`\nSeeding ${courses.toLocaleString('en')} courses`);

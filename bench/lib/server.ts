@@ -4,6 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createServer } from 'node:net';
 import { onCleanup } from './cleanup.js';
+import pg from 'pg';
+import { DEMO_PASSWORD, DEMO_USERS } from '../../src/server/seed/demo-users.js';
+import { createBenchDatabase } from './database.js';
 
 export interface RunningServer {
   baseUrl: string;
@@ -129,4 +132,33 @@ export async function startBenchServer(opts: {
       ...opts.env,
     },
   });
+}
+
+/**
+ * What a seeding bench starts with: the header line, a fresh PostgreSQL database, the server
+ * on it, the demo learner's session and a connection for the seed (closed at the end).
+ */
+export async function startSeedingBench(opts: {
+  name: string;
+  title: string;
+  root: string;
+  load: { connections: number; seconds: number; rounds: number; warmupSeconds: number };
+}) {
+  console.log(
+    `Agora ${opts.title} bench — ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(2)}`,
+  );
+  console.log(
+    `Load: ${opts.load.connections} connections, warm-up ${opts.load.warmupSeconds} s, then ${opts.load.rounds} interleaved rounds of ${opts.load.seconds} s per route\n`,
+  );
+  const loadBefore = os.loadavg()[0];
+  const database = await createBenchDatabase();
+  if (database.kind !== 'postgres') throw new Error(`the ${opts.title} bench needs PostgreSQL: ${database.reason}`);
+  console.log(`Database: PostgreSQL, fresh database ${database.name} (dropped at the end)`);
+  const server = await startBenchServer({ name: opts.name, root: opts.root, databaseUrl: database.url });
+  console.log(`Server: pid ${server.pid} at ${server.baseUrl}`);
+  const session = await signIn(server, DEMO_USERS[0].email, DEMO_PASSWORD);
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  onCleanup('close the seed connection', () => client.end());
+  return { loadBefore, database, server, session, client };
 }

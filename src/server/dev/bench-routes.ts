@@ -35,43 +35,28 @@ export async function benchRoutes(app: FastifyInstance) {
     },
   );
 
-  // The naive search: rank every match, sort, keep 20 (what the issue's budget compares with).
-  r.get(
-    '/api/bench/search-naive',
-    {
-      schema: {
-        hide: true,
-        querystring: z.object({ q: z.string().min(1).max(200) }),
-        response: { 200: z.object({ ids: z.array(z.string()) }) },
+  // The naive searches: rank every match, sort, keep 20 (what the issues' budgets compare
+  // with): courses for bench/search.ts, clubs for bench/clubs.ts.
+  const naiveSearch = (path: string, table: 'course' | 'club', published: boolean) =>
+    r.get(
+      path,
+      {
+        schema: {
+          hide: true,
+          querystring: z.object({ q: z.string().min(1).max(200) }),
+          response: { 200: z.object({ ids: z.array(z.string()) }) },
+        },
       },
-    },
-    async (request) => {
-      const res = (await app.database.db.execute(sql`
-      select id from course, websearch_to_tsquery('english', ${request.query.q}) q
-      where status = 'published' and search @@ q
-      order by ts_rank(search, q) desc, id limit 20`)) as unknown as { rows: { id: string }[] };
-      return { ids: res.rows.map((row) => row.id) };
-    },
-  );
-
-  // The clubs bench (bench/clubs.ts): the naive club search, ts_rank over every match.
-  r.get(
-    '/api/bench/club-search-naive',
-    {
-      schema: {
-        hide: true,
-        querystring: z.object({ q: z.string().min(1).max(200) }),
-        response: { 200: z.object({ ids: z.array(z.string()) }) },
+      async (request) => {
+        const res = (await app.database.db.execute(sql`
+        select id from ${sql.identifier(table)}, websearch_to_tsquery('english', ${request.query.q}) q
+        where ${published ? sql`status = 'published' and ` : sql``}search @@ q
+        order by ts_rank(search, q) desc, id limit 20`)) as unknown as { rows: { id: string }[] };
+        return { ids: res.rows.map((row) => row.id) };
       },
-    },
-    async (request) => {
-      const res = (await app.database.db.execute(sql`
-      select id from club, websearch_to_tsquery('english', ${request.query.q}) q
-      where search @@ q
-      order by ts_rank(search, q) desc, id limit 20`)) as unknown as { rows: { id: string }[] };
-      return { ids: res.rows.map((row) => row.id) };
-    },
-  );
+    );
+  naiveSearch('/api/bench/search-naive', 'course', true);
+  naiveSearch('/api/bench/club-search-naive', 'club', false);
 
   // GET /api/courses/search without the session lookup and without the cache: every call queries.
   r.get(
