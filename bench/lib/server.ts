@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -161,4 +162,27 @@ export async function startSeedingBench(opts: {
   await client.connect();
   onCleanup('close the seed connection', () => client.end());
   return { loadBefore, database, server, session, client };
+}
+
+/**
+ * Sessions for many users at once, written in SQL beside one real sign-in (`template`):
+ * each user gets a copy of the template's session row with its own token, and a cookie
+ * signed as the auth library signs it (HMAC-SHA256 of the token with the server's
+ * AUTH_SECRET, which the bench set). Signing in thousands of users through the API would
+ * spend minutes in password hashing; what the benches measure starts after the sign-in.
+ */
+export async function sessionsFor(client: pg.Client, template: Session, userIds: string[], secret: string): Promise<Session[]> {
+  const [name, value] = template.cookie.split(';')[0].split('=');
+  const templateToken = decodeURIComponent(value).split('.')[0];
+  const tokens = userIds.map(() => randomBytes(24).toString('base64url'));
+  await client.query(
+    `insert into session (token, user_id, expires_at, ip_address, user_agent, created_at, updated_at)
+     select t.token, t.user_id, s.expires_at, s.ip_address, s.user_agent, now(), now()
+     from unnest($1::text[], $2::uuid[]) as t (token, user_id), session s where s.token = $3`,
+    [tokens, userIds, templateToken],
+  );
+  return userIds.map((userId, i) => {
+    const signature = createHmac('sha256', secret).update(tokens[i]).digest('base64');
+    return { userId, cookie: `${name}=${encodeURIComponent(`${tokens[i]}.${signature}`)}` };
+  });
 }

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -13,12 +13,22 @@ export interface Database {
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   /**
+   * Runs a hot statement whose text never changes (only its parameters do) as a named
+   * prepared statement: on PostgreSQL each pool connection parses and plans it once, where an
+   * ordinary query is planned on every call (planning a many-CTE statement costs more than
+   * running it; ADR 0029). On PGlite it is an ordinary parameterised query. Autocommit: for a
+   * statement inside a transaction use the transaction's `execute`.
+   */
+  prepared<R>(name: string, query: SQL): Promise<R[]>;
+  /**
    * PGlite only: its own LISTEN (one process, so no connection of its own). On PostgreSQL
    * a listener needs a dedicated connection, which realtime/fan-out.ts opens from the URL.
    */
   listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+const dialect = new PgDialect();
 
 const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
 
@@ -70,6 +80,11 @@ export async function openDatabase(opts: {
       db: db as unknown as Db,
       kind: 'postgres',
       ping: () => ping(db as unknown as Db),
+      prepared: async <R>(name: string, query: SQL) => {
+        const { sql: text, params } = dialect.sqlToQuery(query);
+        opts.onQuery?.(text);
+        return (await pool.query({ name, text, values: params as unknown[] })).rows as R[];
+      },
       close: () => pool.end(),
     };
   } else {
@@ -87,6 +102,11 @@ export async function openDatabase(opts: {
       db: db as unknown as Db,
       kind: 'pglite',
       ping: () => ping(db as unknown as Db),
+      prepared: async <R>(_name: string, query: SQL) => {
+        const { sql: text, params } = dialect.sqlToQuery(query);
+        opts.onQuery?.(text);
+        return (await client.query<R>(text, params as unknown[])).rows;
+      },
       listen: (channel, onPayload) => client.listen(channel, onPayload),
       close: () => client.close(),
     };

@@ -49,9 +49,7 @@ export async function sendMessage(
     let row: SendRow | undefined;
     // Twice at most: a first message to someone raced by theirs finds the conversation the second time.
     for (let attempt = 0; attempt < 2; attempt++) {
-      [row] = await rowsOf<SendRow>(
-        tx,
-        sql`
+      const statement = sql`
       with replay as (
         select m.id, m.body, m.created_at, cm.other_user_id as with_id
         from message m left join conversation_member cm on cm.conversation_id = m.conversation_id and cm.user_id = ${me}
@@ -101,8 +99,10 @@ export async function sendMessage(
         rate.n as rate_count, rate.oldest as rate_oldest, exists (select 1 from ok) as allowed,
         replay.id as replay_id, replay.with_id as replay_with, replay.body as replay_body, replay.created_at as replay_created_at,
         msg.id, msg.created_at
-      from rate left join replay on true left join msg on true`,
-      );
+      from rate left join replay on true left join msg on true`;
+      // Autocommit (no in-transaction listener): a prepared statement, planned once per connection.
+      [row] =
+        tx === app.database.db ? await app.database.prepared<SendRow>('mailbox.send', statement) : await rowsOf<SendRow>(tx, statement);
       if (!row.allowed || row.id || row.replay_id) break;
     }
     row = row!;
