@@ -31,6 +31,7 @@ import { createMailboxEvents, type MailboxEvents } from './mailbox/events.js';
 import { createPaymentEvents, type PaymentEvents } from './payments/events.js';
 import { startMailboxRealtime } from './mailbox/live.js';
 import { mailboxRoutes } from './mailbox/routes.js';
+import { registerUnreadReminder } from './mailbox/unread-reminder.js';
 import { createClubEvents, type ClubEvents } from './clubs/events.js';
 import { clubRoutes } from './clubs/routes.js';
 import { registerClubJobs } from './clubs/reminders.js';
@@ -372,6 +373,8 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   // The jobs behind notification emails: at once, the daily digest, a message still unread (ADR 0015).
   registerNotificationJobs(app);
   await app.register(mailboxRoutes);
+  // A message still unread after a while: announced once per conversation (ADR 0029).
+  registerUnreadReminder(app);
   startMailboxRealtime(app);
   await app.register(contactRoutes);
   await app.register(clubRoutes);

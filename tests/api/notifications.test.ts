@@ -382,7 +382,7 @@ describe('each type fires from its real cause', () => {
     expect((await mails(app, teacher.email)).map((m) => m.subject)).toContain('New 4-star review of Reviewed course');
   });
 
-  it('new messages: one notification per conversation, one delayed email only while still unread', async () => {
+  it('new messages: one entry per conversation, derived from the unread state; one delayed email only while still unread', async () => {
     const { app } = ctx;
     const sender = await makeLearner(app, { firstName: 'Hedy', lastName: 'Lamarr' });
     const recipient = await makeLearner(app);
@@ -398,66 +398,103 @@ describe('each type fires from its real cause', () => {
     await send('Hello!');
     await send('Are you coming on Tuesday?');
     await send('Bring the spare tuner please');
-    // The notices are written just after the sends answered (in batches, ADR 0019).
-    await expect
-      .poll(async () => (await newMessageNotices(app, recipient)).map((n) => n.title))
-      .toEqual(['3 new messages from Hedy Lamarr']);
+    // Derived from the unread state when the list is read (ADR 0029): there as soon as the sends answered.
     const mine = await newMessageNotices(app, recipient);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({
       title: '3 new messages from Hedy Lamarr',
       body: 'Bring the spare tuner please',
       link: `/mailbox/${sender.id}`,
+      read: false,
     });
-    // The app shell's badge counts the three messages once: as messages, not again as their notification.
+    // Its detail page opens by its id, for the conversation's people only.
+    expect((await get(app, `/api/notifications/${mine[0].id}`, { cookie: recipient.cookie })).json()).toMatchObject({
+      title: '3 new messages from Hedy Lamarr',
+    });
+    const stranger = await makeLearner(app);
+    expect((await get(app, `/api/notifications/${mine[0].id}`, { cookie: stranger.cookie })).statusCode).toBe(404);
+    // The list's unread count holds it; the app shell's badge counts the three messages once: as messages.
+    expect((await list(app, recipient)).json().unreadCount).toBe(1);
     expect(await app.realtime.unreadCounts(recipient.id)).toMatchObject({ messages: 3, notifications: 0 });
-    const jobs = await queryRows<{ run_at: Date }>(
+    // One reminder for the conversation, stored by the send itself, due in ten minutes.
+    const jobs = await queryRows<{ run_at: Date; kind: string }>(
       app,
-      sql`select run_at from job where key = ${`unread-message:${recipient.id}:${sender.id}`}`,
+      sql`select run_at, kind from job where key = ${`unread-message:${recipient.id}:${sender.id}`} and state = 'queued'`,
     );
     expect(jobs).toHaveLength(1);
+    expect(jobs[0].kind).toBe('mailbox.unread-reminder');
     expect(new Date(jobs[0].run_at).getTime()).toBeGreaterThan(Date.now() + 9 * 60_000);
     expect((await mails(app, recipient.email)).filter((m) => /Hedy/.test(m.subject))).toHaveLength(0);
-    await runJobsNow(app, 'notification.unread-message');
-    expect((await mails(app, recipient.email)).filter((m) => /Hedy/.test(m.subject)).map((m) => m.subject)).toEqual([
-      '3 new messages from Hedy Lamarr',
-    ]);
+    await runJobsNow(app, 'mailbox.unread-reminder');
+    await expect
+      .poll(async () => (await mails(app, recipient.email)).filter((m) => /Hedy/.test(m.subject)).map((m) => m.subject))
+      .toEqual(['3 new messages from Hedy Lamarr']);
+    const [email] = await mails(app, recipient.email);
+    expect(email.text).toContain('Bring the spare tuner please');
+    expect(email.headers?.['List-Unsubscribe']).toBeTruthy();
 
-    // The thread read in the mailbox before the delay: no email.
+    // The thread read in the mailbox before the delay: the entry is gone and no email goes.
     await send('One more thing');
+    expect(await newMessageNotices(app, recipient)).toMatchObject([{ title: '4 new messages from Hedy Lamarr', body: 'One more thing' }]);
     expect((await post(app, `/api/mailbox/conversations/${sender.id}/read`, {}, { cookie: recipient.cookie })).statusCode).toBe(200);
-    // Reading the conversation reads its "new message" notice too.
-    expect((await notificationsOf(app, recipient)).filter((n) => n.type === 'new_message').map((n) => n.read)).toEqual([true]);
-    await runJobsNow(app, 'notification.unread-message');
+    expect(await newMessageNotices(app, recipient)).toEqual([]);
+    expect((await list(app, recipient, '?unread=true')).json().unreadCount).toBe(0);
+    await runJobsNow(app, 'mailbox.unread-reminder');
+    await app.jobs.runDue();
     expect((await mails(app, recipient.email)).filter((m) => /Hedy/.test(m.subject))).toHaveLength(1);
   });
 
-  it('new messages sent at once fold into one notice counting each; a notice comes back for a message sent after the read', async () => {
+  it('a new-message entry: marking it read reads the thread; mark all reads every thread; preferences hide it or send it to the digest', async () => {
     const { app } = ctx;
     const sender = await makeLearner(app, { firstName: 'Grace', lastName: 'Hopper' });
     const recipient = await makeLearner(app);
+    const stranger = await makeLearner(app);
     const send = (body: string) =>
       post(app, `/api/mailbox/conversations/${recipient.id}/messages`, { body, clientId: randomUUID() }, { cookie: sender.cookie });
-    // Concurrent sends share the notices' batches: one notice, every message counted once.
     const answers = await Promise.all(['one', 'two', 'three', 'four', 'five'].map(send));
     expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201, 201]);
-    await expect
-      .poll(async () => (await newMessageNotices(app, recipient)).map((n) => n.title))
-      .toEqual(['5 new messages from Grace Hopper']);
-    let mine = await newMessageNotices(app, recipient);
+    let [entry] = await newMessageNotices(app, recipient);
     const newest = answers
       .map((a) => a.json().message)
       .sort((a, b) => Number(a.id) - Number(b.id))
       .at(-1);
-    expect(mine[0].body).toBe(newest.body);
+    expect(entry).toMatchObject({ title: '5 new messages from Grace Hopper', body: newest.body, read: false });
 
-    expect((await post(app, `/api/mailbox/conversations/${sender.id}/read`, {}, { cookie: recipient.cookie })).statusCode).toBe(200);
+    // Nobody else reads or marks it.
+    expect((await post(app, `/api/notifications/${entry.id}/read`, {}, { cookie: stranger.cookie })).statusCode).toBe(404);
+    expect((await get(app, `/api/notifications/${entry.id}`, { cookie: stranger.cookie })).statusCode).toBe(404);
+    expect(await app.realtime.unreadCounts(recipient.id)).toMatchObject({ messages: 5 });
+
+    // Marking it read reads the conversation (the mailbox agrees); its page then shows it read.
+    const marked = await post(app, `/api/notifications/${entry.id}/read`, {}, { cookie: recipient.cookie });
+    expect(marked.statusCode, marked.body).toBe(200);
+    expect(marked.json()).toMatchObject({ id: entry.id, read: true });
+    expect(await app.realtime.unreadCounts(recipient.id)).toMatchObject({ messages: 0 });
+    expect(await newMessageNotices(app, recipient)).toEqual([]);
+    expect((await get(app, `/api/notifications/${entry.id}`, { cookie: recipient.cookie })).json()).toMatchObject({ read: true });
+
+    // A message after the read brings one back; "mark all read" reads its thread too.
     expect((await send('after the read')).statusCode).toBe(201);
-    await expect.poll(async () => (await newMessageNotices(app, recipient)).length).toBe(2);
-    mine = await newMessageNotices(app, recipient);
-    expect(mine.map((n) => [n.title, n.read])).toEqual([
-      ['New message from Grace Hopper', false],
-      ['5 new messages from Grace Hopper', true],
-    ]);
+    [entry] = await newMessageNotices(app, recipient);
+    expect(entry).toMatchObject({ title: 'New message from Grace Hopper', body: 'after the read', read: false });
+    const all = await post(app, '/api/notifications/read-all', {}, { cookie: recipient.cookie });
+    expect(all.json().marked).toBeGreaterThanOrEqual(1);
+    expect(await app.realtime.unreadCounts(recipient.id)).toMatchObject({ messages: 0 });
+    expect(await newMessageNotices(app, recipient)).toEqual([]);
+
+    // In-app off: no entry (the messages are still in the mailbox); digest: still unread after the delay -> in the day's digest.
+    expect((await putPrefs(app, recipient, { new_message: { inApp: false, email: 'digest' } })).statusCode).toBe(200);
+    expect((await send('for the digest')).statusCode).toBe(201);
+    expect(await newMessageNotices(app, recipient)).toEqual([]);
+    expect(await app.realtime.unreadCounts(recipient.id)).toMatchObject({ messages: 1 });
+    await runJobsNow(app, 'mailbox.unread-reminder');
+    const digested = await queryRows<{ in_app: boolean; data: { count?: number; preview?: string } }>(
+      app,
+      sql`select in_app, data from notification where user_id = ${recipient.id} and type = 'new_message'`,
+    );
+    expect(digested).toEqual([{ in_app: false, data: expect.objectContaining({ preview: 'for the digest' }) }]);
+    expect(
+      (await queryRows<{ n: number }>(app, sql`select count(*)::int as n from job where key like ${`digest:${recipient.id}:%`}`))[0].n,
+    ).toBe(1);
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import {
   ApiClient,
@@ -129,4 +130,38 @@ test('a notification appears, opens its detail page, and preferences turn its em
     await page.getByRole('button', { name: 'Unread' }).click();
     await expect(page.getByText('No unread notifications')).toBeVisible();
   });
+});
+
+test('a new message shows in the notifications live, opens the thread, and is gone once the thread is read', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  const sender = await createVerifiedUser({ firstName: 'Hedy', lastName: 'Lamarr' });
+  const reader = await createVerifiedUser({ firstName: 'Emmy', lastName: 'Noether' });
+  await logIn(context, reader);
+  const senderApi = await signedInClient(sender);
+  const send = async (body: string) => {
+    const res = await senderApi.post(`/api/mailbox/conversations/${reader.id}/messages`, { body, clientId: randomUUID() });
+    expect(res.status, res.text).toBe(201);
+  };
+
+  await page.goto('/mailbox/notifications');
+  await expect(page.getByText('No notifications yet')).toBeVisible();
+  // Let the socket be ready before the sends (it catches up on connect anyway).
+  await page.waitForLoadState('networkidle');
+  await send('Are you free on Tuesday?');
+  await send('Bring the tuner please');
+  // No reload: one entry for the conversation, counting both messages, showing the newest.
+  const list = page.getByRole('list', { name: 'Notifications' });
+  const entry = list.getByRole('link', { name: 'Unread: 2 new messages from Hedy Lamarr' });
+  await expect(entry).toBeVisible();
+  await expect(list.getByText('Bring the tuner please')).toBeVisible();
+  await checkScreen(page, 'new-message');
+
+  // It opens the thread itself, which reads it.
+  await entry.click();
+  await expect(page).toHaveURL(new RegExp(`/mailbox/${sender.id}$`));
+  await expect(page.getByText('Bring the tuner please')).toBeVisible();
+
+  // The thread was read: the entry is gone from the list.
+  await page.goto('/mailbox/notifications');
+  await expect(page.getByText('No notifications yet')).toBeVisible();
 });

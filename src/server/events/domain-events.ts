@@ -66,7 +66,9 @@ export class DomainEvents<M extends EventMap> {
    * after-commit listeners, as for `transaction`.
    */
   async announceCommitted<K extends keyof M & string>(db: Db, name: K, event: M[K]['event']): Promise<void> {
-    await this.transaction(db, (_tx, announce) => announce(name, event));
+    // No in-transaction listener: no transaction to open (an empty BEGIN/COMMIT is two round trips).
+    if (!this.inTx.get(name)?.length) await this.afterCommitOf(undefined, [{ name, event, followUps: [] }]);
+    else await this.transaction(db, (_tx, announce) => announce(name, event));
   }
 
   /**

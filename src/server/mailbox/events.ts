@@ -8,6 +8,14 @@ import { DomainEvents } from '../events/domain-events.js';
 export type MailboxEventMap = {
   /** A message was stored (a retried send with the same clientId announces nothing new). */
   'message.sent': { event: { messageId: string; senderId: string; recipientId: string } };
+  /**
+   * Messages of `senderId` still unread by `recipientId` a while after they were sent
+   * (unread-reminder.ts): `count` of them, the newest `messageId` with its `body`. Announced
+   * once per conversation and delay, never per message.
+   */
+  'message.unread': {
+    event: { recipientId: string; senderId: string; senderName: string; messageId: string; body: string; count: number };
+  };
   /** A reader's read position in a conversation moved forward (announced once it is stored). */
   'conversation.read': { event: { readerId: string; otherId: string; upTo: string } };
 };

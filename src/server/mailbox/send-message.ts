@@ -5,6 +5,7 @@ import type { AppServices } from '../app-services.js';
 import { AppError } from '../http/errors.js';
 import { cantMessage, iso, notYourself, rowsOf } from './access.js';
 import { UNREAD_MESSAGES_CHANGED } from './unread.js';
+import { UNREAD_REMINDER_DELAY_SECONDS, UNREAD_REMINDER_JOB, unreadReminderKey } from './unread-reminder.js';
 
 /** The send-rate window (seconds); the limit per window is config.mailboxSendLimit. */
 export const SEND_WINDOW_SECONDS = 60;
@@ -32,7 +33,10 @@ interface SendRow {
  * the last minute: a sliding window read from `message`, nothing written), the
  * conversation (created with its two members on the first message), a transaction-scoped
  * advisory lock on it (ids are drawn under it, so a reader's `after` cursor never skips a
- * message committed late), and the message.
+ * message committed late), the message, and the "still unread?" reminder (a keyed job,
+ * stored only when none is queued for this recipient and sender: unread-reminder.ts).
+ * Nothing else is written for a send: the notification list derives its "new message"
+ * entries from the unread state (ADR 0029).
  */
 export async function sendMessage(
   app: AppServices,
@@ -94,6 +98,13 @@ export async function sendMessage(
         select id, ${me}::uuid, ${input.body}, ${input.clientId}::uuid from locked
         on conflict (sender_id, client_id) do nothing
         returning id, created_at
+      ),
+      reminder as (
+        insert into job (kind, payload, run_at, key)
+        select ${UNREAD_REMINDER_JOB}, jsonb_build_object('recipientId', ${otherId}::text, 'senderId', ${me}::text),
+          now() + make_interval(secs => ${UNREAD_REMINDER_DELAY_SECONDS}), ${unreadReminderKey(otherId, me)}
+        from msg
+        on conflict (key) where state = 'queued' do nothing
       )
       select exists (select 1 from other) as other_exists, exists (select 1 from blocked) as blocked,
         rate.n as rate_count, rate.oldest as rate_oldest, exists (select 1 from ok) as allowed,

@@ -1,8 +1,7 @@
-import { and, asc, count, eq, gt, gte, isNull, lt } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, lt } from 'drizzle-orm';
 import { NOTIFICATION_TYPES, type NotificationType } from '../../shared/notifications-schemas.js';
 import type { AppServices } from '../app-services.js';
 import { user } from '../db/schema/accounts.js';
-import { conversationMember, message } from '../db/schema/mailbox.js';
 import { notification } from '../db/schema/notifications.js';
 import { digestEmail, withUnsubscribe } from '../email/templates.js';
 import { runFanOut, type FanOut } from './fan-out.js';
@@ -20,9 +19,6 @@ export function registerNotificationJobs(app: AppServices) {
   app.jobs.register(JOBS.email, (payload) => sendNow(app, payload as { userId: string; type: NotificationType; data: NotificationData }));
   app.jobs.register(JOBS.digest, (payload) => sendDigest(app, payload as { userId: string; day: string; timeZone?: string | null }));
   app.jobs.register(JOBS.fanOut, (payload) => runFanOut(app, payload as FanOut));
-  app.jobs.register(JOBS.unreadMessage, (payload) =>
-    sendUnreadMessage(app, payload as { recipientId: string; senderId: string; notificationId: string | null }),
-  );
 }
 
 async function recipient(app: AppServices, userId: string) {
@@ -86,46 +82,4 @@ async function sendDigest(app: AppServices, job: { userId: string; day: string; 
   const message = digestEmail(u.email, u.firstName, { day, items, url: `${app.config.publicUrl}/mailbox/notifications` });
   await app.mailer.send(withUnsubscribe(message, unsubscribeUrl(app, job.userId, 'digest'), scopeLabel('digest')));
   for (const item of items) await db.update(notification).set({ digestedAt: new Date() }).where(eq(notification.id, item.id));
-}
-
-/** Messages from `senderId` that `userId` has not read (past their read position in the conversation). */
-async function unreadFrom(app: AppServices, userId: string, senderId: string): Promise<number> {
-  const [row] = await app.database.db
-    .select({ n: count() })
-    .from(conversationMember)
-    .innerJoin(message, and(eq(message.conversationId, conversationMember.conversationId), gt(message.id, conversationMember.readUpTo)))
-    .where(and(eq(conversationMember.userId, userId), eq(conversationMember.otherUserId, senderId), eq(message.senderId, senderId)));
-  return Number(row?.n ?? 0);
-}
-
-/**
- * A new message still unread after the delay: one email for the conversation. Unread is
- * the mailbox's read position in that conversation (the thread opened: nothing to tell) and
- * the notification's own state (opened in the app: read).
- */
-async function sendUnreadMessage(app: AppServices, job: { recipientId: string; senderId: string; notificationId: string | null }) {
-  const db = app.database.db;
-  if ((await preferenceOf(db, job.recipientId, 'new_message')).email !== 'instant') return;
-  if ((await unreadFrom(app, job.recipientId, job.senderId)) === 0) return;
-  let data: NotificationData = { senderId: job.senderId };
-  if (job.notificationId) {
-    const [n] = await db
-      .select({ data: notification.data, readAt: notification.readAt })
-      .from(notification)
-      .where(eq(notification.id, job.notificationId))
-      .limit(1);
-    if (n?.readAt) return;
-    if (n) data = n.data;
-  } else {
-    const [sender] = await db
-      .select({ firstName: user.firstName, lastName: user.lastName })
-      .from(user)
-      .where(eq(user.id, job.senderId))
-      .limit(1);
-    if (sender) data = { ...data, senderName: `${sender.firstName} ${sender.lastName}`.trim() };
-  }
-  const u = await recipient(app, job.recipientId);
-  if (!u) return;
-  const message = renderEmail('new_message', data, u, app.config.publicUrl);
-  await app.mailer.send(withUnsubscribe(message, unsubscribeUrl(app, job.recipientId, 'new_message'), scopeLabel('new_message')));
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { NotificationType } from '../../shared/notifications-schemas.js';
 import type { AppServices } from '../app-services.js';
 import { dateIn, wallTimeToUtc } from '../../shared/time.js';
@@ -13,13 +13,9 @@ import type { NotificationData } from './render.js';
 export const JOBS = {
   email: 'notification.email',
   digest: 'notification.digest',
-  unreadMessage: 'notification.unread-message',
   /** Many people told in batches after the commit (notifications/fan-out.ts). */
   fanOut: 'notification.fan-out',
 } as const;
-
-/** How long a new message waits unread before its email goes (one email per conversation, never per message). */
-export const UNREAD_MESSAGE_DELAY_MS = 10 * 60_000;
 
 export type Notify = typeof notify;
 
@@ -70,26 +66,17 @@ export async function notify(
   const nothing: Notified = { id: null, afterCommit: async () => {} };
   if (!pref.inApp && pref.email === 'off') return nothing;
 
+  // A new message's in-app entry is the mailbox's unread state, derived when the list is read
+  // (derived-notices.ts): a row is stored for its digest only. What reaches notify() for a new
+  // message is already "still unread after a while" (mailbox/unread-reminder.ts).
+  const storeInApp = pref.inApp && type !== 'new_message';
   let id: string | null = null;
-  if (pref.inApp || pref.email === 'digest') {
-    id =
-      (type === 'new_message' && pref.inApp ? await foldIntoUnread(conn, userId, data) : null) ??
-      (await store(conn, userId, type, data, pref.inApp));
-  }
+  if (storeInApp || pref.email === 'digest') id = await store(conn, userId, type, data, storeInApp);
   const emailKeys: string[] = [];
   if (pref.email === 'instant') {
-    if (type === 'new_message') {
-      const senderId = String(data.senderId ?? '');
-      await app.jobs.schedule(
-        JOBS.unreadMessage,
-        { recipientId: userId, senderId, notificationId: id },
-        { runAt: new Date(Date.now() + UNREAD_MESSAGE_DELAY_MS), key: `unread-message:${userId}:${senderId}`, conn },
-      );
-    } else {
-      const key = `notification-email:${id ?? randomUUID()}`;
-      await app.jobs.schedule(JOBS.email, { userId, type, data }, { key, conn });
-      emailKeys.push(key);
-    }
+    const key = `notification-email:${id ?? randomUUID()}`;
+    await app.jobs.schedule(JOBS.email, { userId, type, data }, { key, conn });
+    emailKeys.push(key);
   } else if (pref.email === 'digest') {
     // At the end of the user's own day (their time zone; UTC when they set none).
     const timeZone = await timeZoneOf(conn, userId);
@@ -98,7 +85,7 @@ export async function notify(
     await app.jobs.schedule(JOBS.digest, { userId, day, timeZone }, { runAt, key: `digest:${userId}:${day}`, conn });
   }
 
-  const inApp = pref.inApp && id;
+  const inApp = storeInApp && id;
   const afterCommit = async () => {
     if (inApp) {
       await app.realtime.publishMany([
@@ -120,28 +107,4 @@ export async function notify(
 async function store(conn: Conn, userId: string, type: NotificationType, data: NotificationData, inApp: boolean) {
   const [row] = await conn.insert(notification).values({ userId, type, data, inApp }).returning({ id: notification.id });
   return row.id;
-}
-
-const foldedCount = (data: NotificationData) => (typeof data.count === 'number' && data.count > 1 ? Math.floor(data.count) : 1);
-
-/** New messages from one sender gather in one unread notification ("3 new messages from Ada"). */
-async function foldIntoUnread(conn: Conn, userId: string, data: NotificationData): Promise<string | null> {
-  const [row] = await conn
-    .update(notification)
-    .set({
-      // The stored count grows by the messages this call stands for (`data.count`, default 1).
-      data: sql`${notification.data} || jsonb_build_object('count', coalesce((${notification.data}->>'count')::int, 1) + ${foldedCount(data)}) || ${JSON.stringify(data)}::jsonb - 'count'`,
-      createdAt: sql`now()`,
-    })
-    .where(
-      and(
-        eq(notification.userId, userId),
-        eq(notification.type, 'new_message'),
-        isNull(notification.readAt),
-        eq(notification.inApp, true),
-        sql`${notification.data}->>'senderId' = ${String(data.senderId ?? '')}`,
-      ),
-    )
-    .returning({ id: notification.id });
-  return row?.id ?? null;
 }

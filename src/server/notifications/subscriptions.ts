@@ -1,13 +1,12 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { NotificationType } from '../../shared/notifications-schemas.js';
 import type { AppServices } from '../app-services.js';
 import { user } from '../db/schema/accounts.js';
 import { clubEvent } from '../db/schema/clubs.js';
 import { course, enrolment } from '../db/schema/courses.js';
-import { notification } from '../db/schema/notifications.js';
 import type { Tx } from '../db/transaction.js';
 import { clubNameOf, eventData, scheduleFanOut, send, type Recipient } from './fan-out.js';
-import { createNewMessageNotices } from './new-message-notices.js';
+import { preview } from './derived-notices.js';
 import type { NotificationData } from './render.js';
 
 /**
@@ -86,28 +85,24 @@ export function subscribeNotifications(app: AppServices) {
   payments.inTransaction('installment.failed', (tx, e) => send(app, tx, [[e.userId, 'installment_failed', { ...e }]]));
   payments.inTransaction('refund.issued', (tx, e) => send(app, tx, [[e.userId, 'refund_issued', { ...e }]]));
 
-  // Reading the conversation reads its "new message" notice too (the list and the badge agree with the mailbox).
-  app.mailboxEvents.inTransaction('conversation.read', async (tx, e) => {
-    const read = await tx
-      .update(notification)
-      .set({ readAt: new Date() })
-      .where(
-        and(
-          eq(notification.userId, e.readerId),
-          eq(notification.type, 'new_message'),
-          isNull(notification.readAt),
-          sql`${notification.data}->>'senderId' = ${e.otherId}`,
-        ),
-      )
-      .returning({ id: notification.id });
-    if (read.length) return () => app.realtime.publish(e.readerId, { type: 'unread.changed', counter: 'notifications' });
-  });
-  // New messages: the notices are written in batches after the sends committed, without
-  // holding the send's answer (new-message-notices.ts).
-  const notices = createNewMessageNotices(app);
-  app.mailboxEvents.afterCommit('message.sent', async (e) => {
-    void notices.add(e);
-  });
+  // New messages: the list's "new message" entries are the mailbox's unread state, derived
+  // when read (derived-notices.ts); what reaches here is a conversation still unread after a
+  // while (once per conversation and delay), for its email or digest (ADR 0029).
+  app.mailboxEvents.inTransaction('message.unread', (tx, e) =>
+    send(app, tx, [
+      [
+        e.recipientId,
+        'new_message',
+        {
+          senderId: e.senderId,
+          senderName: e.senderName,
+          messageId: e.messageId,
+          preview: preview(e.body),
+          ...(e.count > 1 && { count: e.count }),
+        },
+      ],
+    ]),
+  );
 
   subscribeClubs(app);
 }

@@ -25,6 +25,9 @@ export default function NotificationsPage() {
   const list = useInfiniteQuery(notificationListQuery(filter));
   const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.notifications });
   useRealtimeEvent('notification.new', refresh);
+  // New-message entries are the mailbox's unread state (ADR 0029): a message, or a thread read elsewhere, changes them.
+  useRealtimeEvent('message.new', refresh);
+  useRealtimeEvent('unread.changed', refresh);
   useRealtimeReconnect(refresh);
 
   const markOne = useMutation({ mutationFn: markNotificationRead, onSuccess: refresh });
@@ -89,7 +92,13 @@ export default function NotificationsPage() {
         <>
           <ul aria-label="Notifications" className="divide-y divide-slate-100 overflow-hidden rounded-xl border border-slate-200 bg-white">
             {items.map((n) => (
-              <Row key={n.id} n={n} href={paths.notification(me.id, n.id)} onRead={() => markOne.mutate(n.id)} />
+              <Row
+                key={n.id}
+                n={n}
+                // New messages open their thread (reading it there is what reads them); the rest their own page.
+                href={n.type === 'new_message' ? n.link : paths.notification(me.id, n.id)}
+                onRead={() => markOne.mutate(n.id)}
+              />
             ))}
           </ul>
           {list.hasNextPage && (
