@@ -295,3 +295,21 @@ test('settings: change the password, change the email (confirmed at the new addr
   // The refused wrong password is a 400 the browser logs as a failed resource; nothing else.
   expect(errors.filter((e) => !/^Failed to load resource/.test(e))).toEqual([]);
 });
+
+test('settings: the user chooses their own time zone (the daily digest follows it); it is kept', async ({ page, context }) => {
+  const user = await createVerifiedUser();
+  await logIn(context, user);
+  await page.goto('/user/settings');
+  const zone = page.getByRole('combobox', { name: 'Time zone' });
+  // Filled from the browser the first time (this test's browser is in London).
+  await expect(zone).toHaveValue(/^London \(GMT\+[01]\)$/);
+  await zone.fill('auckland');
+  await page.getByRole('option', { name: /^Auckland \(GMT\+1[23]\)/ }).click();
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Your profile has been saved')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Time zone' })).toHaveValue(/^Auckland \(GMT\+1[23]\)$/);
+  const me = await page.request.get('/api/me');
+  expect((await me.json()).timeZone).toBe('Pacific/Auckland');
+});

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import { Camera } from 'lucide-react';
 import { AVATAR_MAX_BYTES, MESSAGES, type CurrentUser } from '@shared/accounts';
@@ -9,6 +9,8 @@ import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { Field } from '@web/components/ui/field';
 import { Spinner } from '@web/components/ui/spinner';
+import { TimeZoneSelect } from '@web/components/ui/time-zone-select';
+import { viewerTimeZone } from '@web/lib/format';
 import { meQuery } from '@web/lib/viewer';
 import { updateProfile, uploadAvatar } from './api/profile';
 
@@ -81,8 +83,9 @@ export function AvatarEditor({ user }: { user: CurrentUser }) {
 
 export function ProfileForm({ user }: { user: CurrentUser }) {
   const queryClient = useQueryClient();
-  const { register, handleSubmit, formState, reset } = useForm({
-    defaultValues: { firstName: user.firstName, lastName: user.lastName, city: user.city ?? '' },
+  const zone = user.timeZone ?? viewerTimeZone();
+  const { register, handleSubmit, formState, reset, control } = useForm({
+    defaultValues: { firstName: user.firstName, lastName: user.lastName, city: user.city ?? '', timeZone: zone },
   });
   const [status, setStatus] = useState<{ tone: 'success' | 'error'; text: string; fields?: Record<string, string> } | null>(null);
   // "Saved" describes the last save: it goes once the form is edited again, or after a while.
@@ -99,7 +102,12 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
 
   const onSubmit = handleSubmit(async (values) => {
     setStatus(null);
-    const body = { firstName: values.firstName.trim(), lastName: values.lastName.trim(), city: values.city.trim() };
+    const body = {
+      firstName: values.firstName.trim(),
+      lastName: values.lastName.trim(),
+      city: values.city.trim(),
+      timeZone: values.timeZone,
+    };
     if (!body.firstName || !body.lastName) {
       return setStatus({
         tone: 'error',
@@ -113,7 +121,7 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
     try {
       const me = await updateProfile(user.id, body);
       queryClient.setQueryData(meQuery.queryKey, me);
-      reset({ firstName: me.firstName, lastName: me.lastName, city: me.city ?? '' });
+      reset({ firstName: me.firstName, lastName: me.lastName, city: me.city ?? '', timeZone: me.timeZone ?? values.timeZone });
       setStatus({ tone: 'success', text: 'Your profile has been saved' });
     } catch (err) {
       setStatus({
@@ -141,6 +149,21 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
           hint="Used to show courses and clubs near you."
           error={status?.fields?.city}
           {...register('city')}
+        />
+        <Controller
+          control={control}
+          name="timeZone"
+          render={({ field }) => (
+            <TimeZoneSelect
+              label="Time zone"
+              name={field.name}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              hint="Your daily digest goes at the end of your day in this zone."
+              error={status?.fields?.timeZone}
+            />
+          )}
         />
         <Field label="Email" value={user.email} readOnly disabled />
         <div className="flex justify-end">
