@@ -308,7 +308,7 @@ export async function searchClubs(runner: SearchRunner, p: ClubSearchParams): Pr
   const q = normalizeQuery(p.q);
   const first = await search(runner, p, q);
   if (q && first.total < FEW && p.page === 1) {
-    const corrected = await correctTypos(runner.db, q, 'club_search_word');
+    const corrected = await correctTypos(runner, q, 'club_search_word');
     if (corrected) {
       const second = await search(runner, p, corrected);
       if (second.total > first.total) return { ...second, page: p.page, pageSize: p.pageSize, correctedQuery: corrected };

@@ -34,6 +34,8 @@ export type SearchParams = z.output<typeof searchQuery>;
 export const TOTAL_CAP = 1000;
 /** Fewer exact matches than this on the first page: typo-tolerant matches are added. */
 const FEW = 3;
+/** Nearest known words looked at per misspelt word (trigram KNN). */
+const TYPO_NEIGHBOURS = 8;
 
 /**
  * A course card (search results, explore shelves) as PostgreSQL builds it, and the columns
@@ -256,6 +258,8 @@ type OneWordRow = {
   exact_n: number | null;
   /** Filtered only, more than EXACT_UP_TO matches (fewer than TOTAL_CAP), none in a title: the count. */
   capped_n: number | null;
+  /** Fewer than FEW courses have the word: its nearest known words (correctTypos), else null. */
+  typo_candidates?: string[] | null;
 };
 
 /** Two significant digits: an estimate does not pretend to more. */
@@ -362,7 +366,12 @@ function oneWordShape(v: Value): SQL {
         select count(*)::int from course where status = 'published' and search @@ ${w} and ${onCourse}) end as exact_n,
       case when ${filteredMany} and n_title = 0 and n_all < ${TOTAL_CAP}::int then (
         select count(*)::int from (select from course where status = 'published' and search @@ ${w} and ${onCourse} limit ${TOTAL_CAP}::int) x) end as capped_n,
-      coalesce((select json_agg((select ${CARD_JSON} from course c where c.id = page.id) order by tier, ${TIER_ORDER}) from page), '[]'::json) as items
+      coalesce((select json_agg((select ${CARD_JSON} from course c where c.id = page.id) order by tier, ${TIER_ORDER}) from page), '[]'::json) as items,
+      -- A word (nearly) nobody uses: its nearest known words come back with it, for the typo
+      -- correction (correctTypos), instead of a statement of their own.
+      case when n_all < ${FEW}::int and length(${v('q')}::text) >= 4 then (
+        select array_agg(word) from (select word from search_word order by word <-> ${v('q')}::text limit ${TYPO_NEIGHBOURS}::int) k) end
+        as typo_candidates
     from lc`;
 }
 
@@ -432,19 +441,19 @@ export function searchSql(p: SearchParams, opts: { oneWord?: boolean } = {}): SQ
  */
 export async function searchCourses(run: SearchRunner, p: SearchParams): Promise<SearchResult> {
   const q = normalizeQuery(p.q);
-  const db = run.db;
   const page = (params: SearchParams) => runPage(run, params);
-  const exact = await page(p);
+  const { typoCandidates, ...exact } = await page(p);
   const base = { page: p.page, pageSize: p.pageSize };
   if (!q || exact.total >= FEW) return { ...base, ...exact, fuzzy: false };
 
   // Nothing or almost nothing: correct the words that are no word of any title or
-  // educator name to the nearest one that is, and search again.
-  const corrected = await correctTypos(db, q);
+  // educator name to the nearest one that is, and search again (a one-word search brought
+  // its word's neighbours with its page: no statement for them).
+  const corrected = typoCandidates ? correctWith(q, new Map([[q, typoCandidates]])) : await correctTypos(run, q);
   if (!corrected) return { ...base, ...exact, fuzzy: false };
   const offset = (p.page - 1) * p.pageSize;
   if (exact.total === 0) {
-    const fixed = await page({ ...p, q: corrected });
+    const { typoCandidates: _, ...fixed } = await page({ ...p, q: corrected });
     return { ...base, ...fixed, fuzzy: fixed.total > 0 };
   }
   // A few exact matches: they come first, then the corrected search's (both lists are short
@@ -471,7 +480,10 @@ async function runPage(run: SearchRunner, p: SearchParams): Promise<Page> {
     const r = run.prepared
       ? ((await run.prepared(PREPARED_ONE_WORD, oneWordQuery(p))) as Rows<OneWordRow>).rows[0]
       : await one<OneWordRow>(run, oneWordSql(p));
-    if (!r.replan) return { items: r.items, ...oneWordTotal(r, hasFilters(p), (p.page - 1) * p.pageSize + r.items.length) };
+    if (!r.replan) {
+      const total = oneWordTotal(r, hasFilters(p), (p.page - 1) * p.pageSize + r.items.length);
+      return { items: r.items, ...total, typoCandidates: r.typo_candidates };
+    }
   }
   const r = await one<{ total: number; items: CourseCard[] }>(
     run,
@@ -481,7 +493,13 @@ async function runPage(run: SearchRunner, p: SearchParams): Promise<Page> {
   return { items: r.items, total: r.total, totalKind: r.total >= TOTAL_CAP ? 'atLeast' : 'exact' };
 }
 
-type Page = { total: number; totalKind: TotalKind; items: CourseCard[] };
+type Page = {
+  total: number;
+  totalKind: TotalKind;
+  items: CourseCard[];
+  /** One-word searches of a rare or unknown word: the nearest known words, fetched with the page. */
+  typoCandidates?: string[] | null;
+};
 type TotalKind = SearchResult['totalKind'];
 
 const STOP_WORDS = new Set(['a', 'an', 'and', 'at', 'by', 'for', 'from', 'in', 'into', 'of', 'on', 'or', 'the', 'to', 'with']);
@@ -519,25 +537,33 @@ export function editDistance(a: string, b: string, max: number): number {
  * uses it over its own words (club_search_word).
  */
 export async function correctTypos(
-  db: Db,
+  run: SearchRunner,
   q: string,
   wordTable: 'search_word' | 'club_search_word' = 'search_word',
 ): Promise<string | null> {
-  const words = q.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 4 && !STOP_WORDS.has(w));
+  const words = typoWords(q);
   if (!words.length) return null;
-  const res = (await db.execute(sql`
+  // One array parameter (the words are letters and digits only: a safe array literal), so the
+  // text never changes and the statement is prepared once per search connection.
+  const query = sql`
     select w.q, n.word
-    from unnest(array[${sql.join(
-      words.map((w) => sql`${w}`),
-      sql`, `,
-    )}]::text[]) as w(q)
-    cross join lateral (select word from ${sql.identifier(wordTable)} order by word <-> w.q limit 8) n`)) as unknown as Rows<{
+    from unnest(${`{${words.join(',')}}`}::text[]) as w(q)
+    cross join lateral (select word from ${sql.identifier(wordTable)} order by word <-> w.q limit ${TYPO_NEIGHBOURS}) n`;
+  const res = (run.prepared ? await run.prepared(`typo_candidates_${wordTable}`, query) : await run.db.execute(query)) as unknown as Rows<{
     q: string;
     word: string;
   }>;
   const candidates = new Map<string, string[]>();
   for (const row of res.rows) candidates.set(row.q, [...(candidates.get(row.q) ?? []), row.word]);
+  return correctWith(q, candidates);
+}
 
+/** The words of a search that may be misspelt: four letters or more, not a stop word. */
+const typoWords = (q: string) => q.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 4 && !STOP_WORDS.has(w));
+
+/** The search with each misspelt word replaced by its closest candidate (edit distance), or null when none was. */
+function correctWith(q: string, candidates: Map<string, string[]>): string | null {
+  const words = typoWords(q);
   let changed = false;
   const fixed = new Map<string, string>();
   for (const w of words) {
