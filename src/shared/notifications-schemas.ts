@@ -20,6 +20,7 @@ export const NOTIFICATION_TYPES = [
   'club_event_changed',
   'club_waitlist_promoted',
   'club_event_reminder',
+  'club_ownership',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -40,6 +41,7 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   club_event_changed: 'A club event you go to changed or was cancelled',
   club_waitlist_promoted: 'A place at a club event from the waitlist',
   club_event_reminder: 'Reminders of club events (24 h and 1 h before)',
+  club_ownership: 'A club handed over to you',
 };
 
 /** The email channel: each one at once, one digest a day, or none. */
@@ -69,6 +71,7 @@ export const DEFAULT_PREFERENCES: Record<NotificationType, NotificationPreferenc
   club_event_changed: { inApp: true, email: 'instant' },
   club_waitlist_promoted: { inApp: true, email: 'instant' },
   club_event_reminder: { inApp: true, email: 'instant' },
+  club_ownership: { inApp: true, email: 'instant' },
 };
 
 export const notificationView = z.object({

@@ -142,6 +142,14 @@ describe('deleting an account erases its rows in every domain', () => {
       sql`select user_id from club_membership where club_id = ${clubA} and role = 'owner'`,
     );
     expect(ownerOfA).toEqual([{ user_id: org1.id }]);
+    // Olga is told the club is hers now, without the closed account's name.
+    const handedOver = await rows<{ data: { reason: string; fromName?: string } }>(
+      app,
+      sql`select data from notification where user_id = ${org1.id} and type = 'club_ownership' and data->>'clubId' = ${clubA}`,
+    );
+    expect(handedOver).toHaveLength(1);
+    expect(handedOver[0].data.reason).toBe('account-closed');
+    expect(handedOver[0].data.fromName).toBeUndefined();
     expect(await n(sql`select member_count as n from club where id = ${clubA}`)).toBe(membersOfA - 1);
     expect(await n(sql`select count(*)::int as n from club where id = ${clubB}`)).toBe(0);
     expect(await n(sql`select count(*)::int as n from club_event where id = ${eventB}`)).toBe(0);

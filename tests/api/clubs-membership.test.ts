@@ -133,6 +133,22 @@ describe('joining, requests and leaving', () => {
       sql`select user_id, role from club_membership where club_id = ${clubId}`,
     );
     expect(Object.fromEntries(roles.map((r) => [r.user_id, r.role]))).toEqual({ [owner.id]: 'organiser', [next.id]: 'owner' });
+    // The new owner is told, in the app (and by email, per the type's default), by whom.
+    const told = (await get(ctx.app, '/api/notifications', { cookie: next.cookie })).json().notifications as {
+      type: string;
+      title: string;
+      body: string;
+      link: string;
+    }[];
+    const handedOver = told.filter((n) => n.type === 'club_ownership');
+    expect(handedOver).toHaveLength(1);
+    expect(handedOver[0]).toMatchObject({ title: 'You now own Tuesday Chess Circle', link: `/club/${clubId}` });
+    expect(handedOver[0].body).toContain('handed Tuesday Chess Circle over to you');
+    expect(
+      (await get(ctx.app, '/api/notifications', { cookie: owner.cookie }))
+        .json()
+        .notifications.filter((n: { type: string }) => n.type === 'club_ownership'),
+    ).toEqual([]);
     // The old owner can no longer delete, the new one can leave no more.
     expect(
       (await post(ctx.app, `/api/clubs/${clubId}/delete`, { confirmName: 'Tuesday Chess Circle' }, { cookie: owner.cookie })).statusCode,

@@ -60,6 +60,7 @@ export async function eraseFromClubs(app: AppServices, tx: Tx, announce: Announc
         .update(clubMembership)
         .set({ role: 'owner', updatedAt: new Date() })
         .where(and(eq(clubMembership.clubId, m.clubId), eq(clubMembership.userId, heir.userId)));
+      await announce('club.owner-changed', { clubId: m.clubId, ownerId: heir.userId, previousOwnerId: userId, reason: 'account-closed' });
     } else {
       await tx.delete(clubMembership).where(and(eq(clubMembership.clubId, m.clubId), eq(clubMembership.userId, userId)));
     }

@@ -26,6 +26,11 @@ export type ClubEventMap = {
       cancelledEvents: { eventId: string; title: string; startsAt: string; endsAt: string; timeZone: string; attendeeIds: string[] }[];
     };
   };
+  /**
+   * A club has a new owner: the owner handed it over (`transferred`), or closed their account
+   * and it passed to its longest-standing organiser (`account-closed`). The new owner is told.
+   */
+  'club.owner-changed': { event: { clubId: string; ownerId: string; previousOwnerId: string; reason: 'transferred' | 'account-closed' } };
   /** A reminder is due for a member going to an event (a keyed job: once per event, member and time). */
   'event.reminder-due': { event: { clubId: string; eventId: string; userId: string; before: '24h' | '1h' } };
 };

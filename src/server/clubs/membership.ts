@@ -124,6 +124,7 @@ export async function manageMember(app: AppServices, viewer: Viewer, clubId: str
         .set({ role: 'organiser', updatedAt: now })
         .where(and(eq(clubMembership.clubId, clubId), eq(clubMembership.userId, viewer.user.id)));
       await tx.update(clubMembership).set({ role: 'owner', updatedAt: now }).where(where);
+      await announce('club.owner-changed', { clubId, ownerId: userId, previousOwnerId: viewer.user.id, reason: 'transferred' });
     }
   });
   return MESSAGES[action];

@@ -132,6 +132,15 @@ export function render(type: NotificationType, d: NotificationData): Rendered {
         body: 'Approve or decline the request from the members of your club.',
         link: clubPath(d),
       };
+    case 'club_ownership':
+      return {
+        title: `You now own ${clubName(d)}`,
+        body:
+          d.reason === 'account-closed'
+            ? `Its owner closed their account, and ${clubName(d)} passed to you as its longest-standing organiser: its settings, members and events are yours to run.`
+            : `${str(d.fromName, 'Its owner')} handed ${clubName(d)} over to you: its settings, members and events are yours to run.`,
+        link: clubPath(d),
+      };
     case 'club_request_approved':
       return {
         title: `Welcome to ${clubName(d)}`,
@@ -254,6 +263,7 @@ export function renderEmail(
     new_review: 'See the review',
     club_join_request: 'See the request',
     club_request_approved: 'See the club',
+    club_ownership: 'See the club',
     club_new_event: 'See the event',
     club_event_changed: 'See the event',
     club_waitlist_promoted: 'See the event',

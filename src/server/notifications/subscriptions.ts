@@ -122,6 +122,21 @@ function subscribeClubs(app: AppServices) {
       e.organiserIds.map((id) => [id, 'club_join_request', data]),
     );
   });
+  clubs.inTransaction('club.owner-changed', async (tx, e) =>
+    send(app, tx, [
+      [
+        e.ownerId,
+        'club_ownership',
+        {
+          clubId: e.clubId,
+          clubName: await clubNameOf(tx, e.clubId),
+          reason: e.reason,
+          // A closed account's name is not kept (ADR 0024).
+          ...(e.reason === 'transferred' && { fromName: await nameOf(tx, e.previousOwnerId) }),
+        },
+      ],
+    ]),
+  );
   clubs.inTransaction('club.request-approved', async (tx, e) =>
     send(app, tx, [[e.userId, 'club_request_approved', { clubId: e.clubId, clubName: await clubNameOf(tx, e.clubId) }]]),
   );
