@@ -11,7 +11,8 @@
  *   3. a table, ratios per round, budgets, bench/results/clubs-latest.json; exit 1 when a
  *      budget is missed or a response was not the expected 2xx.
  *
- * Club search has no result cache: every request queries. Budgets at 100k clubs, 50
+ * Club search has no result cache: every request queries. Each search is also measured
+ * without the session lookup ("query ...", a bench route), as the naive route has none. Budgets at 100k clubs, 50
  * connections: every search >= 10x the naive query on a word in a few percent of clubs
  * (the reference, "london", ~2%), p99 < 100 ms, 10k -> 100k costs < 2x; the event page >=
  * 0.5x /api/me. BENCH_CONNECTIONS, BENCH_ROUNDS, CLUBS_BENCH_SECONDS,
@@ -68,6 +69,12 @@ function searchTargets(cookie: string): Target[] {
     s('search filtered', FILTERED),
   ];
 }
+/** The same searches without the session lookup (a bench route): the search's own cost, as the naive route has none. */
+const queryTargets = (): Target[] =>
+  searchTargets('').map((t) => ({
+    name: t.name.replace(/^search /, 'query '),
+    path: t.path.replace('/api/clubs/search', '/api/bench/club-search-uncached'),
+  }));
 const naive = (name: string, word: string): Target => ({ name, path: `/api/bench/club-search-naive?q=${encodeURIComponent(word)}` });
 
 async function main() {
@@ -144,6 +151,7 @@ async function main() {
       me,
       smallEvent,
       ...searchTargets(session.cookie),
+      ...queryTargets(),
       naive('naive reference', WORDS.reference),
       naive('naive rare', WORDS.rare),
     ],
@@ -262,6 +270,29 @@ function report(small: Phase, large: Phase, consistency: Record<string, number>,
   console.log(
     `  (verdict: the median of the per-round ratios >= ${BUDGET.searchOverNaive}x, p99 < ${BUDGET.p99Ms} ms, growth < ${BUDGET.growth}x)`,
   );
+  // What the search itself costs: the same searches without the session lookup (neither has the naive route).
+  const queries = large.routes.filter((x) => x.name.startsWith('query '));
+  if (queries.length) {
+    table(
+      ['search without the session lookup', 'req/s', 'p99', 'x naive per round', 'search with it ÷ without'],
+      queries.map((r) => {
+        const withSession = byName(large, r.name.replace(/^query /, 'search '));
+        return [
+          r.name,
+          String(r.median.reqPerSec),
+          `${r.median.p99Ms} ms`,
+          perRound(r, ref)
+            .all.map((x) => x.toFixed(1))
+            .join(' / '),
+          (withSession.median.reqPerSec / (r.median.reqPerSec || 1)).toFixed(2),
+        ];
+      }),
+    );
+    const me = byName(large, 'me');
+    console.log(
+      `  (a search with a session costs at least /api/me: ${me.median.reqPerSec} req/s here, ${(me.median.reqPerSec / (ref.median.reqPerSec || 1)).toFixed(1)}x the naive query)`,
+    );
+  }
   for (const w of ['rare', 'common'] as const) {
     const n = large.routes.find((x) => x.name === `naive ${w}`);
     if (!n) continue;
