@@ -38,6 +38,14 @@ export default defineConfig(({ command }) => ({
     // Every browser of the es2022 target but Safari 16 preloads modules natively (Safari 16
     // only loads them later): the polyfill is not worth its bytes in every page's first script.
     modulePreload: { polyfill: false },
+    // Fewer, larger chunks (decision 0030): the small common chunks (an icon, a button, a
+    // helper: 30 to 50 per page) are inlined into the chunks that use them. Each page's first
+    // load then asks for about 9 files instead of 15 to 47, where every request on a phone
+    // costs a round trip; the bytes stay about the same (/login's budget: 130 kB gzipped).
+    rolldownOptions: {
+      preserveEntrySignatures: false,
+      output: { codeSplitting: { experimentalInlineCommonChunks: { maxSize: 16_000 } } },
+    },
   },
   server: {
     port: 5173,

@@ -8,7 +8,8 @@
  *      with the demo data; waits until the demo courses exist;
  *   3. signs in as the demo learner; the signed-in pages get that session cookie through
  *      Lighthouse's extraHeaders (the public ones are measured as a visitor);
- *   4. LIGHTHOUSE_RUNS runs per page (default 3), the median run by performance is kept;
+ *   4. LIGHTHOUSE_RUNS runs per page (default 3), the median run by performance is kept
+ *      (LIGHTHOUSE_PAGES=login,course measures only the pages named);
  *   5. bench/results/lighthouse-<LIGHTHOUSE_LABEL or latest>.json (scores, metrics, the
  *      audits that failed) and .md (the summary table); the full reports go to
  *      .test-output/lighthouse/. Exit 1 when a page misses a target.
@@ -37,6 +38,7 @@ const SUMMARY = path.join(ROOT, `bench/results/lighthouse-${LABEL}.md`);
 const FULL_REPORTS = path.join(ROOT, '.test-output/lighthouse');
 const RUNS = envInt('LIGHTHOUSE_RUNS', 3);
 const LEARNER = 'ada@agora.local';
+const ONLY = (process.env.LIGHTHOUSE_PAGES ?? '').split(',').filter(Boolean);
 
 const TARGETS = { performance: 95, accessibility: 95 };
 
@@ -149,7 +151,7 @@ async function main() {
   const session = await signIn(server, LEARNER, DEMO_PASSWORD);
   const coursePath = await demoCoursePath(server, session.cookie);
 
-  const pages: Page[] = [
+  const allPages: Page[] = [
     { name: 'landing', path: '/', signedIn: false },
     { name: 'login', path: '/login', signedIn: false },
     { name: 'course-search', path: '/course/search', signedIn: true },
@@ -157,6 +159,7 @@ async function main() {
     { name: 'explore', path: '/explore', signedIn: true },
     { name: 'dashboard', path: '/dashboard', signedIn: true },
   ];
+  const pages = ONLY.length ? allPages.filter((p) => ONLY.includes(p.name)) : allPages;
 
   const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
   onCleanup('stop Chromium', () => chrome.kill());

@@ -22,10 +22,22 @@ const viewer = bootstrapViewer();
 if (viewer !== undefined) queryClient.setQueryData(meQuery.queryKey, viewer);
 const router = createRouter(queryClient);
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+const render = () =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+// The first render waits for the page's lazy chunks (the router's initial load): the static top
+// bar of index.html stays on screen until the page replaces it, with no empty frame and no
+// render of nothing in between (decision 0030).
+if (router.state.initialized) render();
+else {
+  const stop = router.subscribe((state) => {
+    if (!state.initialized) return;
+    stop();
+    render();
+  });
+}

@@ -38,7 +38,10 @@ describe('the served page carries what its first render needs', () => {
       const res = await get(ctx.app, path);
       expect(res.statusCode).toBe(200);
       expect(res.headers['cache-control']).toBe('private, no-store');
-      expect(bootstrapOf(res)).toEqual({ viewer: null, answers: {} });
+      const { viewer, answers } = bootstrapOf(res);
+      expect(viewer).toBeNull();
+      // The landing page carries its public figures and featured courses, as GET /api/landing answers a visitor.
+      expect(answers).toEqual(path === '/' ? { '/api/landing': (await get(ctx.app, '/api/landing')).json() } : {});
     }
   });
 

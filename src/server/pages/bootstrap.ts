@@ -30,6 +30,12 @@ const FIRST_DATA: Partial<Record<RoutePattern, (params: Record<string, string>, 
   '/course/:id': ({ id }) => (UUID.test(id ?? '') ? `/api/courses/${id}` : null),
 };
 
+/** The same for a public page, whoever asks (a visitor too): the landing page's figures and featured courses. */
+const PUBLIC_FIRST_DATA: Partial<Record<RoutePattern, string>> = {
+  '/': '/api/landing',
+  '/landing': '/api/landing',
+};
+
 /**
  * The bootstrap of a page for this request's viewer. The page's data comes from the API
  * route itself (an in-process request with the caller's cookie, address and user agent):
@@ -46,7 +52,7 @@ export async function pageBootstrap(
   search: string,
 ): Promise<PageBootstrap> {
   const answers: Record<string, unknown> = {};
-  const apiPath = viewer ? FIRST_DATA[pattern]?.(params, search) : null;
+  const apiPath = PUBLIC_FIRST_DATA[pattern] ?? (viewer ? FIRST_DATA[pattern]?.(params, search) : null);
   if (apiPath) {
     const headers: Record<string, string> = { accept: 'application/json' };
     for (const name of ['cookie', 'user-agent', 'accept-language'] as const) {

@@ -115,9 +115,9 @@ export async function pageRoutes(app: FastifyInstance) {
  * fetches them with the entry script instead of after it ran (one round trip less before
  * the page shows). A page missing here still works; it just loads its chunk later.
  */
-const FIRST_LOAD_MODULES: Partial<Record<RoutePattern, string[]>> = {
-  '/': ['app/landing-layout.tsx', 'features/marketing/landing-page.tsx'],
-  '/landing': ['app/landing-layout.tsx', 'features/marketing/landing-page.tsx'],
+export const FIRST_LOAD_MODULES: Partial<Record<RoutePattern, string[]>> = {
+  '/': ['app/landing-layout.tsx', 'app/pages/landing-page.tsx'],
+  '/landing': ['app/landing-layout.tsx', 'app/pages/landing-page.tsx'],
   '/login': ['app/auth-layout.tsx', 'features/accounts/login-page.tsx'],
   '/signup': ['app/auth-layout.tsx', 'features/accounts/signup-page.tsx'],
   '/explore': ['app/app-layout.tsx', 'app/pages/explore-page.tsx'],
@@ -126,10 +126,35 @@ const FIRST_LOAD_MODULES: Partial<Record<RoutePattern, string[]>> = {
   '/course/:id': ['app/app-layout.tsx', 'features/courses/course-page.tsx'],
 };
 
-interface ManifestChunk {
+export interface ManifestChunk {
   file: string;
+  name?: string;
+  src?: string;
   isEntry?: boolean;
   imports?: string[];
+}
+
+/**
+ * The files to preload for these source modules (paths under src/web), with the chunks they
+ * import, from Vite's manifest; the entry (in the HTML already) is left out. A module is its
+ * own chunk, keyed by its path, or was inlined into a shared chunk named after it, keyed
+ * "_<name>-<hash>.js" (a layout that another lazy module imports too; vite.config.ts).
+ */
+export function preloadFiles(manifest: Record<string, ManifestChunk>, modules: string[]): string[] {
+  const chunkOf = (key: string) => {
+    if (manifest[key]) return manifest[key];
+    const name = path.basename(key).replace(/\.[jt]sx?$/, '');
+    return Object.entries(manifest).find(([k, c]) => k.startsWith('_') && c.name === name)?.[1];
+  };
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = chunkOf(key);
+    if (!chunk || chunk.isEntry || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    chunk.imports?.forEach(visit);
+  };
+  modules.forEach(visit);
+  return [...files];
 }
 
 function modulePreloads(): (pattern: RoutePattern) => string {
@@ -142,15 +167,8 @@ function modulePreloads(): (pattern: RoutePattern) => string {
       const file = path.join(WEB_DIST, '.vite/manifest.json');
       manifest = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, ManifestChunk>) : null;
     }
-    const files = new Set<string>();
-    const visit = (key: string) => {
-      const chunk = manifest?.[key];
-      if (!chunk || chunk.isEntry || files.has(chunk.file)) return;
-      files.add(chunk.file);
-      chunk.imports?.forEach(visit);
-    };
-    (FIRST_LOAD_MODULES[pattern] ?? []).forEach(visit);
-    const hints = [...files].map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
+    const files = manifest ? preloadFiles(manifest, FIRST_LOAD_MODULES[pattern] ?? []) : [];
+    const hints = files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
     cache.set(pattern, hints);
     return hints;
   };

@@ -49,7 +49,14 @@ function AvatarMenu() {
         onClick={() => setOpen((o) => !o)}
         className="flex items-center gap-1 rounded-full p-0.5 hover:bg-slate-100"
       >
-        <img src={me.profileImage} alt="" className="h-9 w-9 rounded-full border border-slate-200 object-cover" width={36} height={36} />
+        <img
+          src={me.profileImage}
+          alt=""
+          className="h-9 w-9 rounded-full border border-slate-200 object-cover"
+          width={36}
+          height={36}
+          fetchPriority="low"
+        />
         <ChevronDown className="h-4 w-4 text-slate-600" aria-hidden="true" />
       </button>
       {open && (

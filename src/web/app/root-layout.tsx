@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useNavigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { setUnauthorizedHandler } from '@web/lib/api';
@@ -6,9 +6,11 @@ import { onSignInEvent } from '@web/lib/sign-in-channel';
 import { paths } from '@web/lib/paths';
 import { isPublicPath } from '@shared/routes';
 import { meQuery } from '@web/lib/viewer';
-import { VersionBanner } from './version-banner';
-import { RealtimeConnection, ReconnectingIndicator } from './realtime-connection';
+import { useAfterPaint } from '@web/lib/use-after-paint';
 import { forgetSignedInQueries, quietSignedInState } from '@web/features/accounts/api/sign-in';
+
+// A chunk that cannot load (a deploy removed it) leaves these out rather than failing the page.
+const AfterFirstPaint = lazy(() => import('./after-first-paint').catch(() => ({ default: () => null })));
 
 /** Wraps every page: sign-in events from other tabs, 401 handling, deploy detection. */
 export function RootLayout() {
@@ -17,6 +19,7 @@ export function RootLayout() {
   // Set once this browser signed out, until someone signs in again: the page's queries still
   // in flight then answer 401, which must not turn "signed out" into "session expired".
   const signedOutHere = useRef(false);
+  const afterPaint = useAfterPaint();
   const meId = useQuery({ ...meQuery, enabled: false }).data?.id;
   useEffect(() => {
     if (meId) signedOutHere.current = false;
@@ -53,9 +56,11 @@ export function RootLayout() {
         Skip to content
       </a>
       <Outlet />
-      <VersionBanner />
-      <RealtimeConnection onSignedOut={signedOut} />
-      <ReconnectingIndicator />
+      {afterPaint && (
+        <Suspense fallback={null}>
+          <AfterFirstPaint onSignedOut={signedOut} />
+        </Suspense>
+      )}
       <ScrollRestoration />
     </>
   );

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRealtimeEvent, useRealtimeReconnect } from '@web/lib/realtime';
 import { unreadQuery } from '@web/lib/unread';
+import { useAfterPaint } from '@web/lib/use-after-paint';
 
 const PREFIX = /^\(\d+\+?\) /;
 
@@ -31,7 +32,8 @@ function useTitleCount(total: number) {
  */
 export function useUnreadTotal(): number {
   const queryClient = useQueryClient();
-  const total = useQuery(unreadQuery).data?.total ?? 0;
+  // Asked once the page is on screen: the badge is not what a first view waits for.
+  const total = useQuery({ ...unreadQuery, enabled: useAfterPaint() }).data?.total ?? 0;
   const refresh = () => void queryClient.invalidateQueries({ queryKey: unreadQuery.queryKey });
   useRealtimeEvent('unread.changed', refresh);
   useRealtimeReconnect(refresh);

@@ -1,45 +1,9 @@
-import { useState } from 'react';
-import { MESSAGES } from '@shared/accounts';
-import { GoogleIcon } from '@web/components/brand';
-import { Button } from '@web/components/ui/button';
+import { lazy, Suspense } from 'react';
 import { useGoogleLogin } from '@web/lib/app-info';
-import { startGoogleLogin } from './api/sign-in';
 
-/** "Continue with Google": the server starts the redirect flow (PKCE) and returns the URL. */
-export function GoogleButton({ next }: { next?: string }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <div>
-      <Button
-        type="button"
-        variant="secondary"
-        className="w-full"
-        loading={busy}
-        onClick={async () => {
-          setBusy(true);
-          setError(null);
-          try {
-            if (next) sessionStorage.setItem('agora:next', next);
-            const { url } = await startGoogleLogin();
-            window.location.assign(url);
-          } catch {
-            setError(MESSAGES.googleAuthError);
-            setBusy(false);
-          }
-        }}
-      >
-        {!busy && <GoogleIcon />}
-        Continue with Google
-      </Button>
-      {error && (
-        <p role="alert" className="mt-2 text-sm font-medium text-red-700">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
+// The button's code loads only where the server has Google configured (most pages of a
+// first visit never need it).
+const GoogleButton = lazy(() => import('./google-login-button'));
 
 /**
  * "or" and the Google button, below the password form: shown only when the server has
@@ -51,7 +15,9 @@ export function GoogleOption({ next }: { next?: string }) {
   return (
     <>
       <OrDivider />
-      <GoogleButton next={next} />
+      <Suspense fallback={<div className="h-10" aria-hidden="true" />}>
+        <GoogleButton next={next} />
+      </Suspense>
     </>
   );
 }

@@ -17,9 +17,29 @@ import { RatingSummary, ReviewList } from './components/reviews';
 import { SessionCard } from './components/session-card';
 import { Stars } from '@web/components/ui/stars';
 import { paths } from '@web/lib/paths';
+import { useAfterPaint } from '@web/lib/use-after-paint';
 
 // The Markdown renderer (about 50 kB) loads after the page is on screen: the description is below the fold.
 const Markdown = lazy(() => import('@web/components/markdown').then((m) => ({ default: m.Markdown })));
+
+const descriptionPlaceholder = (
+  <div className="space-y-2" aria-hidden="true">
+    <Skeleton className="h-4 w-full" />
+    <Skeleton className="h-4 w-5/6" />
+    <Skeleton className="h-4 w-2/3" />
+  </div>
+);
+
+/** The course's Markdown description: its renderer is asked for once the page above it has been painted. */
+function Description({ source }: { source: string }) {
+  const afterPaint = useAfterPaint();
+  if (!afterPaint) return descriptionPlaceholder;
+  return (
+    <Suspense fallback={descriptionPlaceholder}>
+      <Markdown source={source} baseLevel={3} />
+    </Suspense>
+  );
+}
 
 function CourseSkeleton() {
   return (
@@ -240,17 +260,7 @@ function CourseDetail({ course }: { course: CourseView }) {
           </Section>
 
           <Section id="about" title="About this course">
-            <Suspense
-              fallback={
-                <div className="space-y-2" aria-hidden="true">
-                  <Skeleton className="h-4 w-full" />
-                  <Skeleton className="h-4 w-5/6" />
-                  <Skeleton className="h-4 w-2/3" />
-                </div>
-              }
-            >
-              <Markdown source={course.description} baseLevel={3} />
-            </Suspense>
+            <Description source={course.description} />
             <dl className="mt-6 grid gap-4 rounded-2xl border border-slate-200 bg-white p-5 text-sm sm:grid-cols-2">
               <div>
                 <dt className="font-medium text-slate-900">Level</dt>
