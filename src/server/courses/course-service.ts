@@ -200,12 +200,10 @@ function sharedPartStatement(db: Db) {
  * status, owner, page version and the UTC day, in one statement: the only one of a visit
  * whose shared part this server holds. No row: no viewer; null course columns: no course.
  */
-function viewerPartQuery(token: string, courseId: string): SQL {
-  return sql`with v as (${viewerBySessionToken(token)})
+const viewerPartQuery = sql`with v as (${viewerBySessionToken(sql.placeholder('token'))})
     select v.*, c.status as "courseStatus", c.educator_id as "courseEducatorId", ${pageVersion} as "pageVersion", ${utcDay} as "pageDay",
       ${viewerPartSql(sql.raw('v.id'))} as "pageMine"
-    from v left join course c on c.id = ${courseId}::uuid`;
-}
+    from v left join course c on c.id = ${sql.placeholder('courseId')}::uuid`;
 type ViewerPartRow = ViewerRow & {
   courseStatus: string | null;
   courseEducatorId: string | null;
@@ -285,7 +283,7 @@ export async function courseViewJson(
 ): Promise<string> {
   const database = app.database;
   const { viewer, data: row } = await requireViewerWith(async (token) => {
-    const [r] = await database.prepared<ViewerPartRow>('course_view_viewer', viewerPartQuery(token, courseId));
+    const [r] = await database.prepared<ViewerPartRow>('course_view_viewer', viewerPartQuery, { token, courseId });
     return { viewer: r ? toViewer(r) : null, data: r };
   });
   const isOwner = row.courseEducatorId === viewer.user.id;
