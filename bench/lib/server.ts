@@ -33,10 +33,16 @@ export function freePort(): Promise<number> {
  * The real server (src/server/main.ts through tsx) in a child process, so the load
  * generator never shares its event loop. Resolves once /api/health answers 200.
  */
-export async function startServer(opts: { root: string; port: number; env: Record<string, string> }): Promise<RunningServer> {
+export async function startServer(opts: {
+  root: string;
+  port: number;
+  env: Record<string, string>;
+  /** Extra node options (say, --cpu-prof: not allowed in NODE_OPTIONS). */
+  nodeArgs?: string[];
+}): Promise<RunningServer> {
   const baseUrl = `http://localhost:${opts.port}`;
   // `node --import tsx` is what the tsx CLI runs, minus its extra wrapper process: one pid to stop.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/server/main.ts'], {
     cwd: opts.root,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -113,6 +119,7 @@ export async function startBenchServer(opts: {
   root: string;
   databaseUrl: string;
   env?: Record<string, string>;
+  nodeArgs?: string[];
 }): Promise<RunningServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `agora-bench-${opts.name}-`));
   onCleanup(`remove ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
@@ -120,6 +127,7 @@ export async function startBenchServer(opts: {
   return startServer({
     root: opts.root,
     port,
+    nodeArgs: opts.nodeArgs,
     env: {
       NODE_ENV: 'development',
       PORT: String(port),
@@ -144,6 +152,8 @@ export async function startSeedingBench(opts: {
   title: string;
   root: string;
   load: { connections: number; seconds: number; rounds: number; warmupSeconds: number };
+  /** Extra node options for the server. */
+  nodeArgs?: string[];
 }) {
   console.log(
     `Agora ${opts.title} bench — ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(2)}`,
@@ -155,7 +165,7 @@ export async function startSeedingBench(opts: {
   const database = await createBenchDatabase();
   if (database.kind !== 'postgres') throw new Error(`the ${opts.title} bench needs PostgreSQL: ${database.reason}`);
   console.log(`Database: PostgreSQL, fresh database ${database.name} (dropped at the end)`);
-  const server = await startBenchServer({ name: opts.name, root: opts.root, databaseUrl: database.url });
+  const server = await startBenchServer({ name: opts.name, root: opts.root, databaseUrl: database.url, nodeArgs: opts.nodeArgs });
   console.log(`Server: pid ${server.pid} at ${server.baseUrl}`);
   const session = await signIn(server, DEMO_USERS[0].email, DEMO_PASSWORD);
   const client = new pg.Client({ connectionString: database.url });

@@ -14,7 +14,7 @@ import { createRealtime, type Realtime } from './realtime/hub.js';
 import { createFanOut } from './realtime/fan-out.js';
 import { installRealtimeSockets, type RealtimeSockets } from './realtime/sockets.js';
 import { createAuth, SESSION_MAX_AGE_SECONDS, sessionCookieName, type Auth } from './accounts/auth.js';
-import { createViewerResolver, signedInSessions, touchSignInSession, type Viewer } from './accounts/viewer.js';
+import { createViewerResolver, signedInSessions, tokenFromCookie, touchSignInSession, type Viewer } from './accounts/viewer.js';
 import { installErrorHandler, AppError, frameworkError, nulBytePath } from './http/errors.js';
 import { apiDocs } from './http/api-docs.js';
 import { authRoutes } from './accounts/auth-routes.js';
@@ -74,6 +74,16 @@ declare module 'fastify' {
     resolveViewer(request: FastifyRequest): Promise<Viewer | null>;
     /** The signed-in user, or a 401. */
     requireViewer(request: FastifyRequest): Promise<Viewer>;
+    /**
+     * requireViewer in the caller's own statement, one round trip for a hot route: `load` is
+     * given the cookie's verified session token, reads the viewer with viewerBySessionToken
+     * (accounts/viewer.ts) beside its own data, and returns both (not called without a valid
+     * cookie). A 401 when there is no viewer, before anything else.
+     */
+    requireViewerWith<T>(
+      request: FastifyRequest,
+      load: (token: string) => Promise<{ viewer: Viewer | null; data: T }>,
+    ): Promise<{ viewer: Viewer; data: T }>;
     /** The viewer this request already resolved (undefined: it never asked). */
     resolvedViewer(request: FastifyRequest): Viewer | null | undefined;
     /** The Stripe SDK client (real Stripe, or the payments sandbox of this server). */
@@ -158,14 +168,15 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   const viewerFromCookie = createViewerResolver(db.db, sessionCookieName(config), config.authSecret);
   // The viewer each request resolved, so an onResponse hook (page-view counting) reads it without a second query.
   const resolved = new WeakMap<FastifyRequest, Viewer | null>();
-  const resolveViewer = async (request: FastifyRequest) => {
-    const viewer = await viewerFromCookie(request.headers.cookie);
+  const adoptViewer = (request: FastifyRequest, viewer: Viewer | null) => {
     resolved.set(request, viewer);
     if (viewer) {
       touchSignInSession(db.db, viewer, SESSION_MAX_AGE_SECONDS).catch((err) => request.log.warn({ err }, 'could not touch session'));
     }
     return viewer;
   };
+  const resolveViewer = async (request: FastifyRequest) => adoptViewer(request, await viewerFromCookie(request.headers.cookie));
+  const sessionEnded = () => new AppError(401, 'unauthorized', 'Your session has ended. Please log in again.');
 
   app.decorate('config', config);
   app.decorate('database', db);
@@ -192,9 +203,19 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   registerClubJobs(app);
   app.decorate('requireViewer', async (request) => {
     const viewer = await resolveViewer(request);
-    if (!viewer) throw new AppError(401, 'unauthorized', 'Your session has ended. Please log in again.');
+    if (!viewer) throw sessionEnded();
     return viewer;
   });
+  app.decorate(
+    'requireViewerWith',
+    async <T>(request: FastifyRequest, load: (token: string) => Promise<{ viewer: Viewer | null; data: T }>) => {
+      const token = tokenFromCookie(request.headers.cookie, sessionCookieName(config), config.authSecret);
+      const loaded = token ? await load(token) : null;
+      const viewer = adoptViewer(request, loaded?.viewer ?? null);
+      if (!viewer || !loaded) throw sessionEnded();
+      return { viewer, data: loaded.data };
+    },
+  );
 
   // Requests in flight, for drain(). The payments sandbox's API (/v1) is called by this
   // server's own requests through the SDK: it keeps answering while they finish, and is not

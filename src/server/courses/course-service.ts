@@ -1,11 +1,11 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { DEFAULT_AVATAR } from '../../shared/accounts.js';
 import type { CourseInput } from '../../shared/courses-schemas.js';
 import type { AppServices } from '../app-services.js';
 import type { Db } from '../db/client.js';
 import { course, courseSession } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
-import type { Viewer } from '../accounts/viewer.js';
+import { toViewer, viewerBySessionToken, type Viewer, type ViewerRow } from '../accounts/viewer.js';
 import { requireEducator } from '../educators/require-educator.js';
 import { ownedCourse } from './access.js';
 
@@ -96,32 +96,41 @@ export async function setCourseCover(app: AppServices, viewer: Viewer, courseId:
 const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * The course page, built by PostgreSQL as the JSON the API answers (courseView, keys in
- * its order), in one statement prepared once per database: the course (the columns the
- * page shows, never the search vectors, a wide and often compressed value), its educator
- * and their rating, each session with its status, seats, waitlist, class times and the
- * viewer's enrolment, the latest 50 reviews, and whether the viewer may review. Every part
- * is an index lookup, whatever the number of sessions. The page is the most visited one:
- * one round trip, and no parse, mapping and serialization of a ~10 kB answer in Node.
+ * The course page, built by PostgreSQL as JSON, in two parts (docs/decisions/0031-course-page-cache.md):
+ *   - the shared part, what every viewer sees: the course (the columns the page shows,
+ *     never the search vectors), its educator and their rating, each session with its
+ *     status, seats, waitlist and class times (no meeting link), the latest 50 reviews.
+ *     Each server keeps it (parsed, and as the whole answer of a viewer with no part of
+ *     their own) under the educator's page version (course_page_version, moved by triggers
+ *     at the commit of any change the page shows, drizzle/0029) and the UTC day (a session's
+ *     status depends on it); built again when either moved;
+ *   - the viewer's part, read on every visit with the viewer themself: whether they own the
+ *     course, their enrolment per session and waitlist place, the meeting links they may
+ *     see, their review, whether they may review and from when. Null for a viewer with none
+ *     of these (no enrolment, no review, not the owner): most visits.
  * The rules it applies: a session's status is cancelled, completed once it ended (or was
  * completed), running once it started, full when every seat is taken, else scheduled;
  * meeting links go to the enrolled and the owner only; names and the default avatar are
  * those of the course view schema.
  */
-function courseViewStatement(db: Db) {
-  const viewer = sql`${sql.placeholder('viewerId')}::uuid`;
+function sharedPartSql() {
   const avatar = sql`${sql.placeholder('defaultAvatar')}::text`;
   const today = sql.raw(`(now() at time zone 'UTC')::date`);
-  const view = sql<string>`json_build_object(
+  const shared = sql<string>`json_build_object(
     'id', c.id, 'title', c.title, 'summary', c.summary, 'description', c.description, 'category', c.category, 'level', c.level,
     'language', c.language, 'audience', c.audience, 'format', c.format, 'city', c.city, 'address', c.address, 'coverImage', c.cover_image,
     'priceCents', c.price_cents, 'currency', c.currency, 'installments', c.installments, 'refundPolicy', c.refund_policy, 'status', c.status,
     'ratingAvg', c.rating_avg, 'ratingCount', c.rating_count, 'publishedAt', ${sql.raw(iso('c.published_at'))},
-    'educator', json_build_object(
-      'userId', c.educator_id, 'name', trim(u.first_name || ' ' || u.last_name), 'headline', e.headline, 'bio', e.bio,
-      'profileImage', coalesce(nullif(e.profile_image, ''), nullif(u.profile_image, ''), ${avatar}),
-      'ratingAvg', er.avg, 'ratingCount', er.n),
-    'isOwner', c.educator_id = ${viewer},
+    'educator', (
+      select json_build_object(
+        'userId', c.educator_id, 'name', trim(u.first_name || ' ' || u.last_name), 'headline', e.headline, 'bio', e.bio,
+        'profileImage', coalesce(nullif(e.profile_image, ''), nullif(u.profile_image, ''), ${avatar}),
+        'ratingAvg', er.avg, 'ratingCount', er.n)
+      from "user" u join educator e on e.user_id = u.id
+      cross join lateral (
+        select coalesce(sum(c2.rating_avg * c2.rating_count) / nullif(sum(c2.rating_count), 0), 0)::real as avg, coalesce(sum(c2.rating_count), 0)::int as n
+        from course c2 where c2.educator_id = c.educator_id and c2.status = 'published') er
+      where u.id = c.educator_id),
     'sessions', coalesce((
       select json_agg(json_build_object(
         'id', s.id, 'startsOn', s.starts_on, 'endsOn', s.ends_on, 'capacity', s.capacity, 'minToRun', s.min_to_run, 'timeZone', s.time_zone,
@@ -130,24 +139,38 @@ function courseViewStatement(db: Db) {
         'seatsTaken', s.seats_taken, 'seatsLeft', greatest(0, s.capacity - s.seats_taken),
         'waitlisted', (select count(*)::int from enrolment w where w.session_id = s.id and w.status = 'waitlisted'),
         'classTimes', coalesce((
-          select json_agg(json_build_object('id', t.id, 'startsAt', ${sql.raw(iso('t.starts_at'))}, 'endsAt', ${sql.raw(iso('t.ends_at'))}, 'location', t.location,
-            'meetingUrl', case when c.educator_id = ${viewer} or my.status in ('active', 'past_due') then t.meeting_url end) order by t.starts_at)
-          from class_time t where t.session_id = s.id), '[]'::json),
-        'myEnrolment', case when my.id is not null then json_build_object('id', my.id, 'status', my.status, 'waitlistPosition', my.position) end
+          select json_agg(json_build_object('id', t.id, 'startsAt', ${sql.raw(iso('t.starts_at'))}, 'endsAt', ${sql.raw(iso('t.ends_at'))}, 'location', t.location)
+            order by t.starts_at)
+          from class_time t where t.session_id = s.id), '[]'::json)
       ) order by s.starts_on)
-      from course_session s
-      left join lateral (
-        select m.id, m.status,
-          case when m.status = 'waitlisted' then (select count(*)::int from enrolment w where w.session_id = m.session_id and w.status = 'waitlisted' and w.created_at <= m.created_at) end as position
-        from enrolment m where m.session_id = s.id and m.course_id = c.id and m.learner_id = ${viewer} and m.status <> 'dropped' limit 1
-      ) my on true
-      where s.course_id = c.id), '[]'::json),
+      from course_session s where s.course_id = c.id), '[]'::json),
     'reviews', coalesce((
       select json_agg(json_build_object('id', r.id, 'rating', r.rating, 'text', r.text,
         'authorName', trim(r.first_name || ' ' || left(r.last_name, 1) || '.'), 'authorImage', coalesce(nullif(r.image, ''), ${avatar}),
-        'createdAt', ${sql.raw(iso('r.created_at'))}, 'updatedAt', ${sql.raw(iso('r.updated_at'))}, 'mine', r.learner_id = ${viewer}) order by r.updated_at desc)
+        'createdAt', ${sql.raw(iso('r.created_at'))}, 'updatedAt', ${sql.raw(iso('r.updated_at'))}) order by r.updated_at desc)
       from (select r.*, ru.first_name, ru.last_name, ru.profile_image as image from review r join "user" ru on ru.id = r.learner_id
-            where r.course_id = c.id order by r.updated_at desc limit 50) r), '[]'::json),
+            where r.course_id = c.id order by r.updated_at desc limit 50) r), '[]'::json)
+  )::text`;
+  return shared;
+}
+
+/** The viewer's part (ViewerPart), for the viewer id `viewer` (an SQL expression). */
+function viewerPartSql(viewer: SQL) {
+  const today = sql.raw(`(now() at time zone 'UTC')::date`);
+  return sql<ViewerPart | null>`case when c.educator_id = ${viewer}
+      or exists (select 1 from enrolment m where m.course_id = c.id and m.learner_id = ${viewer} and m.status <> 'dropped')
+      or exists (select 1 from review r where r.course_id = c.id and r.learner_id = ${viewer})
+    then json_build_object(
+    'enrolments', (
+      select json_object_agg(my.session_id, json_build_object('id', my.id, 'status', my.status, 'waitlistPosition',
+        case when my.status = 'waitlisted' then (select count(*)::int from enrolment w where w.session_id = my.session_id and w.status = 'waitlisted' and w.created_at <= my.created_at) end))
+      from (select distinct on (m.session_id) m.id, m.session_id, m.status, m.created_at from enrolment m
+            where m.course_id = c.id and m.learner_id = ${viewer} and m.status <> 'dropped' order by m.session_id, m.created_at) my),
+    'links', (
+      select json_object_agg(t.id, t.meeting_url) from course_session s join class_time t on t.session_id = s.id
+      where s.course_id = c.id and t.meeting_url is not null and (c.educator_id = ${viewer} or exists (
+        select 1 from enrolment m where m.session_id = s.id and m.course_id = c.id and m.learner_id = ${viewer} and m.status in ('active', 'past_due')))),
+    'reviewId', (select r.id from review r where r.course_id = c.id and r.learner_id = ${viewer}),
     'canReview', c.educator_id <> ${viewer} and exists (
       select 1 from enrolment m join course_session ms on ms.id = m.session_id
       where m.course_id = c.id and m.learner_id = ${viewer} and m.status in ('active', 'past_due', 'completed')
@@ -156,36 +179,127 @@ function courseViewStatement(db: Db) {
     'reviewOpensAt', (
       select ${sql.raw(iso('min(t.starts_at)'))} from enrolment m join class_time t on t.session_id = m.session_id
       where c.educator_id <> ${viewer} and m.course_id = c.id and m.learner_id = ${viewer} and m.status in ('active', 'past_due'))
-  )::text`;
+  ) end`;
+}
+
+const pageVersion = sql.raw(`coalesce((select pv.version from course_page_version pv where pv.educator_id = c.educator_id), 0)::text`);
+const utcDay = sql.raw(`(now() at time zone 'UTC')::date::text`);
+
+/** The shared part, prepared once per database. */
+function sharedPartStatement(db: Db) {
   return db
-    .select({ status: sql<string>`c.status`, educatorId: sql<string>`c.educator_id`, view })
-    .from(
-      sql`course c join "user" u on u.id = c.educator_id join educator e on e.user_id = c.educator_id
-      cross join lateral (
-        select coalesce(sum(c2.rating_avg * c2.rating_count) / nullif(sum(c2.rating_count), 0), 0)::real as avg, coalesce(sum(c2.rating_count), 0)::int as n
-        from course c2 where c2.educator_id = c.educator_id and c2.status = 'published') er`,
-    )
+    .select({ version: sql<string>`${pageVersion}`, day: sql<string>`${utcDay}`, shared: sharedPartSql() })
+    .from(sql`course c`)
     .where(sql`c.id = ${sql.placeholder('courseId')}::uuid`)
     .limit(1)
-    .prepare('course_view');
+    .prepare('course_view_shared');
 }
-const statementByDb = new WeakMap<Db, ReturnType<typeof courseViewStatement>>();
 
-/** No viewer: matches no enrolment, review or course. */
-const NOBODY = '00000000-0000-0000-0000-000000000000';
+/**
+ * The viewer (viewerBySessionToken) and their part of the course page, with the course's
+ * status, owner, page version and the UTC day, in one statement: the only one of a visit
+ * whose shared part this server holds. No row: no viewer; null course columns: no course.
+ */
+const viewerPartQuery = sql`with v as (${viewerBySessionToken(sql.placeholder('token'))})
+    select v.*, c.status as "courseStatus", c.educator_id as "courseEducatorId", ${pageVersion} as "pageVersion", ${utcDay} as "pageDay",
+      ${viewerPartSql(sql.raw('v.id'))} as "pageMine"
+    from v left join course c on c.id = ${sql.placeholder('courseId')}::uuid`;
+type ViewerPartRow = ViewerRow & {
+  courseStatus: string | null;
+  courseEducatorId: string | null;
+  pageVersion: string | null;
+  pageDay: string | null;
+  pageMine: ViewerPart | null;
+};
+
+/** The viewer's part of the page (null: no enrolment, no review, not the owner). */
+interface ViewerPart {
+  /** Session id -> the viewer's enrolment in it. */
+  enrolments: Record<string, { id: string; status: string; waitlistPosition: number | null }> | null;
+  /** Class time id -> its meeting link, for the sessions the viewer may join (all, for the owner). */
+  links: Record<string, string> | null;
+  reviewId: string | null;
+  canReview: boolean;
+  reviewOpensAt: string | null;
+}
+
+interface SharedSession {
+  id: string;
+  classTimes: { id: string }[];
+  [key: string]: unknown;
+}
+interface Shared {
+  sessions: SharedSession[];
+  reviews: { id: string }[];
+  [key: string]: unknown;
+}
+interface CachedPage {
+  version: string;
+  day: string;
+  shared: Shared;
+  /** The whole answer for a viewer with no part of their own (most visits). */
+  plain: string;
+}
+
+/** Courses whose shared part a server keeps (oldest dropped first); ~10 kB each. */
+const CACHED_PAGES = 1000;
+
+/** The answer: the shared part with the viewer's, keys in the courseView schema's order. */
+function render(shared: Shared, isOwner: boolean, mine: ViewerPart | null): string {
+  const { sessions, reviews, ...head } = shared;
+  return JSON.stringify({
+    ...head,
+    isOwner,
+    sessions: sessions.map((s) => ({
+      ...s,
+      classTimes: s.classTimes.map((t) => ({ ...t, meetingUrl: mine?.links?.[t.id] ?? null })),
+      myEnrolment: mine?.enrolments?.[s.id] ?? null,
+    })),
+    reviews: reviews.map((r) => ({ ...r, mine: !!mine?.reviewId && r.id === mine.reviewId })),
+    canReview: mine?.canReview ?? false,
+    reviewOpensAt: mine?.reviewOpensAt ?? null,
+  });
+}
+
+interface PageState {
+  sharedPart: ReturnType<typeof sharedPartStatement>;
+  pages: Map<string, CachedPage>;
+}
+const stateByDb = new WeakMap<Db, PageState>();
 
 /**
  * Everything a learner needs to decide (courseView), as the JSON text the API answers:
  * course + educator, sessions, class times, waitlist counts, the viewer's enrolments,
- * reviews, the educator's rating; in one statement whatever the number of sessions.
- * A draft or archived course exists for its educator only.
+ * reviews, the educator's rating. One statement per visit (the viewer, their part and the
+ * version) while this server's copy of the shared part is current, a second one to build
+ * it otherwise; the same whatever the number of sessions. A draft or archived course exists
+ * for its educator only. The viewer comes from the session token (app.requireViewerWith):
+ * `adopt` makes them the request's viewer, or answers 401.
  */
-export async function courseViewJson(app: AppServices, viewer: Viewer | null, courseId: string): Promise<string> {
-  const db = app.database.db;
-  let q = statementByDb.get(db);
-  if (!q) statementByDb.set(db, (q = courseViewStatement(db)));
-  const [row] = await q.execute({ courseId, viewerId: viewer?.user.id ?? NOBODY, defaultAvatar: DEFAULT_AVATAR });
-  const isOwner = !!viewer && row?.educatorId === viewer.user.id;
-  if (!row || (row.status !== 'published' && !isOwner)) throw AppError.notFound('This course does not exist');
-  return row.view;
+export async function courseViewJson(
+  app: AppServices,
+  requireViewerWith: <T>(load: (token: string) => Promise<{ viewer: Viewer | null; data: T }>) => Promise<{ viewer: Viewer; data: T }>,
+  courseId: string,
+): Promise<string> {
+  const database = app.database;
+  const { viewer, data: row } = await requireViewerWith(async (token) => {
+    const [r] = await database.prepared<ViewerPartRow>('course_view_viewer', viewerPartQuery, { token, courseId });
+    return { viewer: r ? toViewer(r) : null, data: r };
+  });
+  const isOwner = row.courseEducatorId === viewer.user.id;
+  if (!row.courseStatus || (row.courseStatus !== 'published' && !isOwner)) throw AppError.notFound('This course does not exist');
+  let state = stateByDb.get(database.db);
+  if (!state) stateByDb.set(database.db, (state = { sharedPart: sharedPartStatement(database.db), pages: new Map() }));
+  let page = state.pages.get(courseId);
+  if (!page || page.version !== row.pageVersion || page.day !== row.pageDay) {
+    // Built in its own snapshot and kept under the version read in it.
+    const [built] = await state.sharedPart.execute({ courseId, defaultAvatar: DEFAULT_AVATAR });
+    if (!built) throw AppError.notFound('This course does not exist');
+    const shared = JSON.parse(built.shared) as Shared;
+    page = { version: built.version, day: built.day, shared, plain: render(shared, false, null) };
+    state.pages.delete(courseId);
+    if (state.pages.size >= CACHED_PAGES) state.pages.delete(state.pages.keys().next().value!);
+    state.pages.set(courseId, page);
+  }
+  return row.pageMine ? render(page.shared, isOwner, row.pageMine) : page.plain;
 }

@@ -58,9 +58,11 @@ export async function courseRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      // The JSON comes from PostgreSQL (course-service.ts, courseViewJson) and is sent as is:
-      // parsing, checking and serializing a page this size cost more than reading it.
-      const json = await courseViewJson(app, await app.requireViewer(request), request.params.courseId);
+      // The JSON comes from PostgreSQL and this server's copy of the page's shared part
+      // (course-service.ts, courseViewJson) and is sent as is: checking and serializing a
+      // page this size through the schema cost more than reading it. The viewer is read in
+      // the page's own statement (one round trip).
+      const json = await courseViewJson(app, (load) => app.requireViewerWith(request, load), request.params.courseId);
       return reply.type('application/json; charset=utf-8').send(json as unknown as CourseView);
     },
   );

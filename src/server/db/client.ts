@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql, type SQL } from 'drizzle-orm';
+import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.js';
 
@@ -18,8 +18,11 @@ export interface Database {
    * ordinary query is planned on every call (planning a many-CTE statement costs more than
    * running it; ADR 0029). On PGlite it is an ordinary parameterised query. Autocommit: for a
    * statement inside a transaction use the transaction's `execute`.
+   *
+   * With `values`, the query holds `sql.placeholder(key)`s filled from them, and its text is
+   * built once per name (no walk of the SQL tree per call): pass the same SQL object each time.
    */
-  prepared<R>(name: string, query: SQL): Promise<R[]>;
+  prepared<R>(name: string, query: SQL, values?: Record<string, unknown>): Promise<R[]>;
   /**
    * PGlite only: its own LISTEN (one process, so no connection of its own). On PostgreSQL
    * a listener needs a dedicated connection, which realtime/fan-out.ts opens from the URL.
@@ -29,6 +32,17 @@ export interface Database {
 }
 
 const dialect = new PgDialect();
+
+/** The text and parameters of a prepared() call (built once per name when it has values). */
+function compiler() {
+  const byName = new Map<string, { sql: string; params: unknown[] }>();
+  return (name: string, query: SQL, values?: Record<string, unknown>) => {
+    if (!values) return dialect.sqlToQuery(query);
+    let compiled = byName.get(name);
+    if (!compiled) byName.set(name, (compiled = dialect.sqlToQuery(query)));
+    return { sql: compiled.sql, params: fillPlaceholders(compiled.params, values) };
+  };
+}
 
 const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
 
@@ -48,6 +62,7 @@ export async function openDatabase(opts: {
   onConnectionError?: (err: Error) => void;
 }): Promise<Database> {
   let database: Database;
+  const compile = compiler();
   const logger = opts.onQuery ? { logQuery: (query: string) => opts.onQuery!(query) } : undefined;
   if (opts.url) {
     const { default: pg } = await import('pg');
@@ -80,8 +95,8 @@ export async function openDatabase(opts: {
       db: db as unknown as Db,
       kind: 'postgres',
       ping: () => ping(db as unknown as Db),
-      prepared: async <R>(name: string, query: SQL) => {
-        const { sql: text, params } = dialect.sqlToQuery(query);
+      prepared: async <R>(name: string, query: SQL, values?: Record<string, unknown>) => {
+        const { sql: text, params } = compile(name, query, values);
         opts.onQuery?.(text);
         return (await pool.query({ name, text, values: params as unknown[] })).rows as R[];
       },
@@ -102,8 +117,8 @@ export async function openDatabase(opts: {
       db: db as unknown as Db,
       kind: 'pglite',
       ping: () => ping(db as unknown as Db),
-      prepared: async <R>(_name: string, query: SQL) => {
-        const { sql: text, params } = dialect.sqlToQuery(query);
+      prepared: async <R>(name: string, query: SQL, values?: Record<string, unknown>) => {
+        const { sql: text, params } = compile(name, query, values);
         opts.onQuery?.(text);
         return (await client.query<R>(text, params as unknown[])).rows;
       },

@@ -71,10 +71,8 @@ export async function benchRoutes(app: FastifyInstance) {
 
   // GET /api/clubs/search without the session lookup (club search has no cache): the search's
   // own cost, beside the naive query, which has no session lookup either.
-  r.get(
-    '/api/bench/club-search-uncached',
-    { schema: { hide: true, querystring: clubSearchQuery } },
-    async (request) => searchClubs(app.searchRunner, request.query),
+  r.get('/api/bench/club-search-uncached', { schema: { hide: true, querystring: clubSearchQuery } }, async (request) =>
+    searchClubs(app.searchRunner, request.query),
   );
 
   // The realtime bench: what sending a message costs (one insert, then a publish after the

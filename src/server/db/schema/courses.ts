@@ -178,7 +178,8 @@ export const enrolment = pgTable(
     uniqueIndex('enrolment_one_per_learner')
       .on(t.sessionId, t.learnerId)
       .where(sql`status <> 'dropped'`),
-    index('enrolment_learner_idx').on(t.learnerId),
+    // The learner's enrolments, and their enrolment in one course (the course page's viewer part).
+    index('enrolment_learner_course_idx').on(t.learnerId, t.courseId),
     index('enrolment_waitlist_idx')
       .on(t.sessionId, t.createdAt)
       .where(sql`status = 'waitlisted'`),
