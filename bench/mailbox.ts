@@ -36,9 +36,9 @@ const BUDGET = 0.75;
 const PAIRS = envInt('MAILBOX_BENCH_PAIRS', 2500);
 const AUTH_SECRET = randomBytes(32).toString('hex');
 const connections = envInt('BENCH_CONNECTIONS', 50);
-const seconds = envInt('BENCH_SECONDS', 6);
-const rounds = envInt('BENCH_ROUNDS', 3);
-const warmupSeconds = envInt('BENCH_WARMUP_SECONDS', 2, 0);
+const seconds = envInt('BENCH_SECONDS', 10);
+const rounds = envInt('BENCH_ROUNDS', 5);
+const warmupSeconds = envInt('BENCH_WARMUP_SECONDS', 6, 0);
 
 interface Route {
   name: string;

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { MailboxMessage, SendMessageInput } from '../../shared/mailbox-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
@@ -23,6 +23,84 @@ interface SendRow {
   id: string | null;
   created_at: string | Date | null;
 }
+
+type SendValues = {
+  me: string;
+  other: string;
+  clientId: string;
+  body: string;
+  limit: number;
+  low: string;
+  high: string;
+  windowSeconds: number;
+  reminderJob: string;
+  reminderDelay: number;
+  reminderKey: string;
+};
+
+/** The send statement (sendMessage explains it), its values named: placeholders when prepared, parameters in a transaction. */
+function sendShape(v: (name: keyof SendValues) => SQL | Placeholder): SQL {
+  return sql`
+      with replay as (
+        select m.id, m.body, m.created_at, cm.other_user_id as with_id
+        from message m left join conversation_member cm on cm.conversation_id = m.conversation_id and cm.user_id = ${v('me')}
+        where m.sender_id = ${v('me')} and m.client_id = ${v('clientId')}
+      ),
+      other as (select id from "user" where id = ${v('other')}),
+      blocked as (
+        select 1 from user_block
+        where (blocker_id = ${v('me')} and blocked_id = ${v('other')}) or (blocker_id = ${v('other')} and blocked_id = ${v('me')})
+        union all
+        -- A deleted (or banned) account receives nothing: it cannot read it.
+        select 1 from "user" where id = ${v('other')} and banned
+        limit 1
+      ),
+      recent as (
+        select created_at from message
+        where sender_id = ${v('me')} and created_at > now() - make_interval(secs => ${v('windowSeconds')})
+        order by created_at desc limit ${v('limit')}
+      ),
+      rate as (select count(*) as n, min(created_at) as oldest from recent),
+      ok as (
+        select 1 as one where not exists (select 1 from replay) and exists (select 1 from other)
+          and not exists (select 1 from blocked) and (select n from rate) < ${v('limit')}
+      ),
+      existing as (select conversation_id as id from conversation_member where user_id = ${v('me')} and other_user_id = ${v('other')}),
+      created as (
+        insert into conversation (user_low, user_high)
+        select ${v('low')}::uuid, ${v('high')}::uuid from ok where not exists (select 1 from existing)
+        on conflict (user_low, user_high) do nothing
+        returning id
+      ),
+      members as (
+        insert into conversation_member (conversation_id, user_id, other_user_id)
+        select id, ${v('me')}::uuid, ${v('other')}::uuid from created
+        union all
+        select id, ${v('other')}::uuid, ${v('me')}::uuid from created
+      ),
+      conv as (select id from existing union all select id from created),
+      locked as (select id, pg_advisory_xact_lock(hashtextextended(id::text, 0)) as l from conv, ok),
+      msg as (
+        insert into message (conversation_id, sender_id, body, client_id)
+        select id, ${v('me')}::uuid, ${v('body')}, ${v('clientId')}::uuid from locked
+        on conflict (sender_id, client_id) do nothing
+        returning id, created_at
+      ),
+      reminder as (
+        insert into job (kind, payload, run_at, key)
+        select ${v('reminderJob')}, jsonb_build_object('recipientId', ${v('other')}::text, 'senderId', ${v('me')}::text),
+          now() + make_interval(secs => ${v('reminderDelay')}), ${v('reminderKey')}
+        from msg
+        on conflict (key) where state = 'queued' do nothing
+      )
+      select exists (select 1 from other) as other_exists, exists (select 1 from blocked) as blocked,
+        rate.n as rate_count, rate.oldest as rate_oldest, exists (select 1 from ok) as allowed,
+        replay.id as replay_id, replay.with_id as replay_with, replay.body as replay_body, replay.created_at as replay_created_at,
+        msg.id, msg.created_at
+      from rate left join replay on true left join msg on true`;
+}
+/** Built once: the prepared statement's text never changes, only its values. */
+const SEND_PREPARED = sendShape((name) => sql.placeholder(name));
 
 /**
  * Sends a message to `otherId`. `clientId` (the sender's uuid for this send) makes a retry
@@ -53,67 +131,27 @@ export async function sendMessage(
     let row: SendRow | undefined;
     // Twice at most: a first message to someone raced by theirs finds the conversation the second time.
     for (let attempt = 0; attempt < 2; attempt++) {
-      const statement = sql`
-      with replay as (
-        select m.id, m.body, m.created_at, cm.other_user_id as with_id
-        from message m left join conversation_member cm on cm.conversation_id = m.conversation_id and cm.user_id = ${me}
-        where m.sender_id = ${me} and m.client_id = ${input.clientId}
-      ),
-      other as (select id from "user" where id = ${otherId}),
-      blocked as (
-        select 1 from user_block
-        where (blocker_id = ${me} and blocked_id = ${otherId}) or (blocker_id = ${otherId} and blocked_id = ${me})
-        union all
-        -- A deleted (or banned) account receives nothing: it cannot read it.
-        select 1 from "user" where id = ${otherId} and banned
-        limit 1
-      ),
-      recent as (
-        select created_at from message
-        where sender_id = ${me} and created_at > now() - make_interval(secs => ${SEND_WINDOW_SECONDS})
-        order by created_at desc limit ${limit}
-      ),
-      rate as (select count(*) as n, min(created_at) as oldest from recent),
-      ok as (
-        select 1 as one where not exists (select 1 from replay) and exists (select 1 from other)
-          and not exists (select 1 from blocked) and (select n from rate) < ${limit}
-      ),
-      existing as (select conversation_id as id from conversation_member where user_id = ${me} and other_user_id = ${otherId}),
-      created as (
-        insert into conversation (user_low, user_high)
-        select ${low}::uuid, ${high}::uuid from ok where not exists (select 1 from existing)
-        on conflict (user_low, user_high) do nothing
-        returning id
-      ),
-      members as (
-        insert into conversation_member (conversation_id, user_id, other_user_id)
-        select id, ${me}::uuid, ${otherId}::uuid from created
-        union all
-        select id, ${otherId}::uuid, ${me}::uuid from created
-      ),
-      conv as (select id from existing union all select id from created),
-      locked as (select id, pg_advisory_xact_lock(hashtextextended(id::text, 0)) as l from conv, ok),
-      msg as (
-        insert into message (conversation_id, sender_id, body, client_id)
-        select id, ${me}::uuid, ${input.body}, ${input.clientId}::uuid from locked
-        on conflict (sender_id, client_id) do nothing
-        returning id, created_at
-      ),
-      reminder as (
-        insert into job (kind, payload, run_at, key)
-        select ${UNREAD_REMINDER_JOB}, jsonb_build_object('recipientId', ${otherId}::text, 'senderId', ${me}::text),
-          now() + make_interval(secs => ${UNREAD_REMINDER_DELAY_SECONDS}), ${unreadReminderKey(otherId, me)}
-        from msg
-        on conflict (key) where state = 'queued' do nothing
-      )
-      select exists (select 1 from other) as other_exists, exists (select 1 from blocked) as blocked,
-        rate.n as rate_count, rate.oldest as rate_oldest, exists (select 1 from ok) as allowed,
-        replay.id as replay_id, replay.with_id as replay_with, replay.body as replay_body, replay.created_at as replay_created_at,
-        msg.id, msg.created_at
-      from rate left join replay on true left join msg on true`;
-      // Autocommit (no in-transaction listener): a prepared statement, planned once per connection.
+      const values: SendValues = {
+        me,
+        other: otherId,
+        clientId: input.clientId,
+        body: input.body,
+        limit,
+        low,
+        high,
+        windowSeconds: SEND_WINDOW_SECONDS,
+        reminderJob: UNREAD_REMINDER_JOB,
+        reminderDelay: UNREAD_REMINDER_DELAY_SECONDS,
+        reminderKey: unreadReminderKey(otherId, me),
+      };
+      // Autocommit (no in-transaction listener): a prepared statement whose text is built once.
       [row] =
-        tx === app.database.db ? await app.database.prepared<SendRow>('mailbox.send', statement) : await rowsOf<SendRow>(tx, statement);
+        tx === app.database.db
+          ? await app.database.prepared<SendRow>('mailbox.send', SEND_PREPARED, values)
+          : await rowsOf<SendRow>(
+              tx,
+              sendShape((name) => sql`${values[name]}`),
+            );
       if (!row.allowed || row.id || row.replay_id) break;
     }
     row = row!;
