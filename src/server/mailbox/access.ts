@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { DEFAULT_AVATAR } from '../../shared/accounts.js';
 import { CANT_MESSAGE, type MailboxPerson } from '../../shared/mailbox-schemas.js';
-import type { Conn } from '../db/transaction.js';
+import { rowsOf, type Conn } from '../db/transaction.js';
+
+export { rowsOf };
 import { AppError } from '../http/errors.js';
 
 /** Who may talk to whom: the other person exists, is not the viewer, and no block stands either way. */
@@ -9,11 +11,6 @@ import { AppError } from '../http/errors.js';
 export interface Blocks {
   byMe: boolean;
   byThem: boolean;
-}
-
-export async function rowsOf<T>(conn: Conn, query: ReturnType<typeof sql>): Promise<T[]> {
-  const res = (await conn.execute(query)) as unknown as { rows: T[] };
-  return res.rows;
 }
 
 export const iso = (value: string | Date) => new Date(value).toISOString();

@@ -9,7 +9,7 @@ import {
 import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
 import { notification } from '../db/schema/notifications.js';
-import type { Conn } from '../db/transaction.js';
+import { rowsOf, type Conn } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
 import { markRead as readThread } from '../mailbox/threads.js';
 import { readConversationNotice, unreadConversationNotices } from './derived-notices.js';
@@ -25,7 +25,6 @@ interface Row {
   created_at: string | Date;
 }
 
-const rowsOf = async <T>(conn: Conn, query: ReturnType<typeof sql>) => ((await conn.execute(query)) as unknown as { rows: T[] }).rows;
 const iso = (t: string | Date) => new Date(t).toISOString();
 
 function present(row: Row): NotificationView {
