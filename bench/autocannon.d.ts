@@ -13,6 +13,8 @@ declare module 'autocannon' {
     p97_5: number;
     p99: number;
     p99_9: number;
+    /** requests: the requests completed in the run (throughput: the bytes) */
+    total: number;
   }
   export interface Options {
     url: string;

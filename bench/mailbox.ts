@@ -13,7 +13,10 @@
  *     per route; the ratio is taken per round (routes of a round ran back to back), median.
  *
  * Needs PostgreSQL (the users are written with SQL); exits 1 when the budget is missed or
- * any answer was not 2xx. Results in bench/results/mailbox-latest.json.
+ * any answer was not 2xx. Results in bench/results/mailbox-latest.json. Each round also
+ * reads the CPU time of the server and its database backends (bench/lib/cpu.ts): CPU per
+ * request, the same comparison by cost, steadier than req/s on a shared machine.
+ * MAILBOX_BENCH_CPU_PROF=<dir> writes the server's CPU profile there (node --cpu-prof).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 
@@ -26,6 +29,7 @@ import { DEMO_PASSWORD, DEMO_USERS } from '../src/server/seed/demo-users.js';
 import { cleanup, cleanupOnSignals } from './lib/cleanup.js';
 import { envInt, runMain } from './lib/cli.js';
 import { createBenchDatabase } from './lib/database.js';
+import { cpuMeter } from './lib/cpu.js';
 import { table, writeResults } from './lib/report.js';
 import { sessionsFor, signIn, startBenchServer } from './lib/server.js';
 
@@ -53,6 +57,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.le
 
 async function main() {
   cleanupOnSignals();
+  const profileDir = process.env.MAILBOX_BENCH_CPU_PROF;
   console.log(`Agora mailbox bench — ${new Date().toISOString()}, ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(2)}\n`);
   const database = await createBenchDatabase();
   if (database.kind !== 'postgres') throw new Error(`the mailbox bench needs PostgreSQL (${database.reason})`);
@@ -61,6 +66,7 @@ async function main() {
     root: ROOT,
     databaseUrl: database.url,
     env: { AUTH_SECRET },
+    ...(profileDir && { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] }),
   });
   console.log(`Server: pid ${server.pid} at ${server.baseUrl}`);
   // The demo data is seeded once the server is up: signing in as a demo user waits for it.
@@ -127,20 +133,33 @@ async function main() {
     });
 
   const results = new Map<string, Result[]>(ROUTES.map((r) => [r.name, []]));
+  const cpuPerRequest = new Map<string, number[]>(ROUTES.map((r) => [r.name, []]));
+  const cpu = await cpuMeter(server.pid, database.url);
   let bad = 0;
   if (warmupSeconds) for (const r of ROUTES) bad += (await run(r, warmupSeconds)).non2xx;
   for (let round = 1; round <= rounds; round++) {
     for (const r of ROUTES) {
+      const before = await cpu.sample();
       const res = await run(r, seconds);
+      const after = await cpu.sample();
+      const n = res.requests.total;
+      const serverMs = before && after && n ? (after.server - before.server) / n : NaN;
+      const databaseMs = before && after && n ? (after.database - before.database) / n : NaN;
+      const perRequest = serverMs + databaseMs;
+      cpuPerRequest.get(r.name)!.push(perRequest);
       bad += res.non2xx + res.errors;
       results.get(r.name)!.push(res);
       console.log(
-        `  round ${round}/${rounds} ${r.name.padEnd(17)} ${Math.round(res.requests.average).toString().padStart(6)} req/s  p50 ${res.latency.p50} ms  p99 ${res.latency.p99} ms${res.non2xx ? `  NON-2XX ${res.non2xx}` : ''}`,
+        `  round ${round}/${rounds} ${r.name.padEnd(17)} ${Math.round(res.requests.average).toString().padStart(6)} req/s  p50 ${res.latency.p50} ms  p99 ${res.latency.p99} ms  CPU ${perRequest.toFixed(3)} ms/req (server ${serverMs.toFixed(3)}, database ${databaseMs.toFixed(3)})${res.non2xx ? `  NON-2XX ${res.non2xx}` : ''}`,
       );
     }
   }
+  await cpu.close();
   const ratios = results.get('send message')!.map((r, i) => r.requests.average / results.get('reference insert')![i].requests.average);
   const ratio = median(ratios);
+  // The same comparison by cost: reference CPU per request ÷ send CPU per request (what the load around barely moves).
+  const cpuRatios = cpuPerRequest.get('send message')!.map((ms, i) => cpuPerRequest.get('reference insert')![i] / ms);
+  const cpuRatio = median(cpuRatios);
   console.log('');
   table(
     ['route', 'req/s (median round)', 'p50 ms', 'p99 ms'],
@@ -153,14 +172,24 @@ async function main() {
   console.log(
     `\n  send ÷ reference per round: ${ratios.map((x) => x.toFixed(2)).join(', ')}; median ${ratio.toFixed(2)} (budget >= ${BUDGET})`,
   );
+  console.log(
+    `  by CPU per request (server + its database backends), reference ÷ send per round: ${cpuRatios.map((x) => x.toFixed(2)).join(', ')}; median ${cpuRatio.toFixed(2)}`,
+  );
   console.log(`  non-2xx answers or errors: ${bad}`);
   writeResults(ROOT, RESULTS, {
     routes: ROUTES.map((r) => ({
       name: r.name,
-      rounds: results.get(r.name)!.map((x) => ({ reqPerSec: Math.round(x.requests.average), p50Ms: x.latency.p50, p99Ms: x.latency.p99 })),
+      rounds: results.get(r.name)!.map((x, i) => ({
+        reqPerSec: Math.round(x.requests.average),
+        p50Ms: x.latency.p50,
+        p99Ms: x.latency.p99,
+        cpuMsPerRequest: cpuPerRequest.get(r.name)![i],
+      })),
     })),
     ratios,
     ratio,
+    cpuRatios,
+    cpuRatio,
     bad,
   });
   const pass = ratio >= BUDGET && bad === 0;

@@ -28,7 +28,7 @@ export function cleanup(): Promise<void> {
 /**
  * Ctrl-C or a kill: undo everything, then leave with the conventional code. A signal
  * usually comes twice (the terminal's to the whole group, and the one tsx relays), so
- * later ones are ignored while the cleanup runs; it is bounded (server SIGKILL after 5 s).
+ * later ones are ignored while the cleanup runs; it is bounded (server SIGKILL after 30 s).
  */
 export function cleanupOnSignals() {
   let received = false;

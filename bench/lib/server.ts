@@ -79,7 +79,8 @@ async function stopChild(child: ChildProcess) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  // Generous: a server started with --cpu-prof writes its profile as it exits (seconds for a long run).
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   await gone;
   clearTimeout(timer);
 }

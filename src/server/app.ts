@@ -12,6 +12,7 @@ import { createMailer, queuedMailer, type Mailer } from './email/mailer.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { createRealtime, type Realtime } from './realtime/hub.js';
 import { createFanOut } from './realtime/fan-out.js';
+import { createPresence } from './realtime/presence.js';
 import { installRealtimeSockets, type RealtimeSockets } from './realtime/sockets.js';
 import { createAuth, SESSION_MAX_AGE_SECONDS, sessionCookieName, type Auth } from './accounts/auth.js';
 import { createViewerResolver, signedInSessions, tokenFromCookie, touchSignInSession, type Viewer } from './accounts/viewer.js';
@@ -186,6 +187,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   // process), ADR 0018. The listener starts with the app and stops with it.
   const realtime = createRealtime({
     fanOut: createFanOut({ database: db, databaseUrl: config.databaseUrl, log: app.log }),
+    presence: createPresence({ database: db, log: app.log }),
     log: app.log,
   });
   app.decorate('realtime', realtime);
@@ -351,6 +353,8 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
         return viewer && { userId: viewer.user.id, sessionId: viewer.signInSessionId };
       },
       signedInSessions: (sessions) => signedInSessions(db.db, sessions),
+      // Soon, and once the longest statement that began before the socket's user was present has ended.
+      catchUpAgainMs: [2_000, config.databaseTimeouts.statementMs + 1_000],
     }),
   );
   // A user's open sockets close promptly when their sessions end (this process or another):

@@ -15,9 +15,11 @@ const thread = (app: TestApp, viewer: SignedInUser, other: string, query = '') =
   get(app, `/api/mailbox/conversations/${other}${query}`, { cookie: viewer.cookie });
 const pair = async () => [await createSignedInUser(ctx.app), await createSignedInUser(ctx.app)] as const;
 
-function listen(app: TestApp, userId: string) {
+/** A local listener of `userId`'s events, once the user is present (sends publish only to those with a listener). */
+async function listen(app: TestApp, userId: string) {
   const events: RealtimeEvent[] = [];
   const stop = app.realtime.subscribe(userId, (e) => events.push(e));
+  await stop.ready;
   return { events, stop };
 }
 
@@ -155,8 +157,8 @@ describe('sending and reading a thread', () => {
     const m1 = (await send(ctx.app, a, b.id, 'one')).json().message;
     const m2 = (await send(ctx.app, a, b.id, 'two')).json().message;
     expect(await ctx.app.realtime.unreadCounts(b.id)).toMatchObject({ messages: 2 });
-    const aEvents = listen(ctx.app, a.id);
-    const bEvents = listen(ctx.app, b.id);
+    const aEvents = await listen(ctx.app, a.id);
+    const bEvents = await listen(ctx.app, b.id);
     const partial = await post(ctx.app, `/api/mailbox/conversations/${a.id}/read`, { upTo: m1.id }, { cookie: b.cookie });
     expect(partial.json()).toEqual({ readUpTo: m1.id, unread: 1 });
     const all = await post(ctx.app, `/api/mailbox/conversations/${a.id}/read`, undefined, { cookie: b.cookie });
@@ -184,8 +186,8 @@ describe('sending and reading a thread', () => {
     ctx.app.mailboxEvents.afterCommit('message.sent', async (e) => {
       if (e.senderId === a.id) announced.push(e);
     });
-    const aEvents = listen(ctx.app, a.id);
-    const bEvents = listen(ctx.app, b.id);
+    const aEvents = await listen(ctx.app, a.id);
+    const bEvents = await listen(ctx.app, b.id);
     const m = (await send(ctx.app, a, b.id, 'Ping')).json().message;
     // The recipient's new-message notification is pushed too (notification.new, its counter): not the mailbox's events.
     const mailboxOnly = (events: unknown[]) =>

@@ -3,6 +3,7 @@ import type { MailboxMessage, SendMessageInput } from '../../shared/mailbox-sche
 import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../http/errors.js';
+import { presentSql } from '../realtime/presence.js';
 import { cantMessage, iso, notYourself, rowsOf } from './access.js';
 import { UNREAD_MESSAGES_CHANGED } from './unread.js';
 import { UNREAD_REMINDER_DELAY_SECONDS, UNREAD_REMINDER_JOB, unreadReminderKey } from './unread-reminder.js';
@@ -22,6 +23,8 @@ interface SendRow {
   replay_created_at: string | Date | null;
   id: string | null;
   created_at: string | Date | null;
+  me_present: boolean;
+  other_present: boolean;
 }
 
 type SendValues = {
@@ -96,7 +99,7 @@ function sendShape(v: (name: keyof SendValues) => SQL | Placeholder): SQL {
       select exists (select 1 from other) as other_exists, exists (select 1 from blocked) as blocked,
         rate.n as rate_count, rate.oldest as rate_oldest, exists (select 1 from ok) as allowed,
         replay.id as replay_id, replay.with_id as replay_with, replay.body as replay_body, replay.created_at as replay_created_at,
-        msg.id, msg.created_at
+        msg.id, msg.created_at, ${presentSql(v('me'))} as me_present, ${presentSql(v('other'))} as other_present
       from rate left join replay on true left join msg on true`;
 }
 /** Built once: the prepared statement's text never changes, only its values. */
@@ -112,7 +115,8 @@ const SEND_PREPARED = sendShape((name) => sql.placeholder(name));
  * conversation (created with its two members on the first message), a transaction-scoped
  * advisory lock on it (ids are drawn under it, so a reader's `after` cursor never skips a
  * message committed late), the message, and the "still unread?" reminder (a keyed job,
- * stored only when none is queued for this recipient and sender: unread-reminder.ts).
+ * stored only when none is queued for this recipient and sender: unread-reminder.ts), and
+ * which of the two has a realtime socket open somewhere (the pushes go to them only).
  * Nothing else is written for a send: the notification list derives its "new message"
  * entries from the unread state (ADR 0029).
  */
@@ -181,19 +185,23 @@ export async function sendMessage(
     }
     const id = String(row.id);
     await announce('message.sent', { messageId: id, senderId: me, recipientId: otherId });
-    return { id, body: input.body, createdAt: iso(row.created_at!), created: true };
+    const present = { me: row.me_present, other: row.other_present };
+    return { id, body: input.body, createdAt: iso(row.created_at!), created: true, present };
   });
 
   const { id, body, createdAt, created } = committed.value;
-  if (created) {
+  const present = 'present' in committed.value ? committed.value.present : undefined;
+  if (created && present) {
     // Pushed after the commit without holding the answer: publish never throws, and a lost
     // push costs a moment (clients read after their cursor on every reconnect), never data.
+    // Only to whoever has a socket open somewhere (the statement read it: presence.ts): most
+    // recipients are not online, and a push nobody hears still costs a NOTIFY on every process.
     const cursor = id;
-    void app.realtime.publishMany([
-      [otherId, { type: 'message.new', messageId: id, conversationWith: me, cursor }],
-      [me, { type: 'message.new', messageId: id, conversationWith: otherId, cursor }],
-      [otherId, UNREAD_MESSAGES_CHANGED],
-    ]);
+    const events: Parameters<typeof app.realtime.publishMany>[0] = [];
+    if (present.other)
+      events.push([otherId, { type: 'message.new', messageId: id, conversationWith: me, cursor }], [otherId, UNREAD_MESSAGES_CHANGED]);
+    if (present.me) events.push([me, { type: 'message.new', messageId: id, conversationWith: otherId, cursor }]);
+    if (events.length) void app.realtime.publishMany(events);
   }
   return { message: { id, senderId: me, body, clientId: input.clientId, createdAt }, created };
 }

@@ -143,6 +143,11 @@ interface Publisher {
  * turn of NOTIFY's commit lock for the lot). PostgreSQL folds identical payloads within one
  * transaction into one notification: the same event to the same user twice in one batch is
  * delivered once, which is harmless for "look again" events.
+ *
+ * The connection commits asynchronously (`synchronous_commit = off`): a NOTIFY is not
+ * durable anyway (a listener that is down misses it, whatever the WAL says), so waiting for
+ * the WAL flush bought nothing, and NOTIFY's queue lock is held until the commit ends:
+ * the flush was paid by every publish of every process, one batch after another.
  */
 function batchedPublisher(url: string): Publisher {
   type Pending = { payload: string; resolve: () => void; reject: (err: Error) => void };
@@ -161,6 +166,7 @@ function batchedPublisher(url: string): Publisher {
         keepAlive: true,
         application_name: 'agora-realtime-publisher',
         query_timeout: 5000,
+        options: '-c synchronous_commit=off',
       });
       const forget = () => {
         if (client === c) client = null;

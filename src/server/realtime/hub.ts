@@ -11,6 +11,7 @@
  * listen/notify in one process) and sockets.ts (the WebSocket route, heartbeats, sessions).
  */
 import type { FanOut } from './fan-out.js';
+import type { Presence } from './presence.js';
 
 export interface RealtimeEvent {
   /** 'message.new', 'message.read', 'typing', 'notification.new', 'unread.changed', ... */
@@ -42,8 +43,13 @@ export interface Realtime {
   registerUnreadCounter(name: string, count: (userId: string) => Promise<number>): void;
   /** Every registered counter for `userId` ({ messages: 2, notifications: 5 }). */
   unreadCounts(userId: string): Promise<Record<string, number>>;
-  /** Local listeners (tests, and the socket layer): called for every event published to `userId` on this process. */
-  subscribe(userId: string, listener: (event: RealtimeEvent) => void): () => void;
+  /**
+   * Local listeners (tests, and the socket layer): called for every event published to
+   * `userId` on this process. The user's first listener here makes them present
+   * (presence.ts): `ready` resolves once that is committed, after which writes that gate
+   * their publish on presence (a sent message) publish to them. Call the result to stop.
+   */
+  subscribe(userId: string, listener: (event: RealtimeEvent) => void): Subscription;
   /**
    * Runs the handler registered for a client message's `type` (the socket layer calls it);
    * false when no handler is registered. A handler's failure is logged, never thrown.
@@ -59,6 +65,9 @@ export interface Realtime {
   /** The socket layer's control channel (recheck, resync after the fan-out reconnected). */
   onControl(listener: (control: RealtimeControl) => void): () => void;
 }
+
+/** Stops a local listener; `ready`: the user is present (see Realtime.subscribe). */
+export type Subscription = (() => void) & { ready: Promise<void> };
 
 /** PostgreSQL's NOTIFY refuses payloads of 8000 bytes or more; we stay clear of it. */
 export const MAX_NOTIFY_BYTES = 7500;
@@ -82,7 +91,9 @@ type Envelope = Single | { m: { u: string; e: RealtimeEvent }[] };
  * process (this one included) delivers what the fan-out hears to its local listeners.
  * Without a fan-out, delivery is in-process (one process, tests of the seam).
  */
-export function createRealtime(opts: { fanOut?: FanOut; log?: Logger } = {}): Realtime & { start(): Promise<void>; stop(): Promise<void> } {
+export function createRealtime(
+  opts: { fanOut?: FanOut; presence?: Presence; log?: Logger } = {},
+): Realtime & { start(): Promise<void>; stop(): Promise<void> } {
   const log = opts.log ?? silent;
   const listeners = new Map<string, Set<(event: RealtimeEvent) => void>>();
   const controls = new Set<(control: RealtimeControl) => void>();
@@ -149,8 +160,10 @@ export function createRealtime(opts: { fanOut?: FanOut; log?: Logger } = {}): Re
   return {
     async start() {
       await opts.fanOut?.start({ onMessage: receive, onResync: () => control({ kind: 'resync' }) });
+      opts.presence?.start(() => new Map([...listeners].map(([userId, set]) => [userId, set.size])));
     },
     async stop() {
+      await opts.presence?.stop();
       await opts.fanOut?.stop();
     },
     registerUnreadCounter(name, count) {
@@ -203,10 +216,18 @@ export function createRealtime(opts: { fanOut?: FanOut; log?: Logger } = {}): Re
       let set = listeners.get(userId);
       if (!set) listeners.set(userId, (set = new Set()));
       set.add(listener);
-      return () => {
+      // One row per user and process, counting its listeners (+1 / -1: they commute).
+      const joined = opts.presence?.join(userId) ?? Promise.resolve();
+      let stopped = false;
+      const stop = () => {
+        if (stopped) return;
+        stopped = true;
         set.delete(listener);
-        if (!set.size) listeners.delete(userId);
+        if (!set.size && listeners.get(userId) === set) listeners.delete(userId);
+        // After the join: a leave committed first would find no row and the join's +1 would stay.
+        if (opts.presence) void joined.then(() => opts.presence!.leave(userId));
       };
+      return Object.assign(stop, { ready: joined });
     },
     onControl(listener) {
       controls.add(listener);

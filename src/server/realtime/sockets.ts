@@ -47,6 +47,13 @@ export interface RealtimeSocketOptions {
   /** The same origin rule as every state-changing request (app.ts). */
   sameOrigin(request: FastifyRequest): boolean;
   heartbeatMs?: number;
+  /**
+   * After `ready`, ask the client to catch up again at these delays (ms): a write whose
+   * statement began before the socket's user became present does not publish to them and
+   * may commit after the client's first catch-up (presence.ts). The composition passes a
+   * moment and the statement timeout (the longest such a statement can still commit).
+   */
+  catchUpAgainMs?: number[];
 }
 
 interface Connection {
@@ -203,6 +210,7 @@ export async function installRealtimeSockets(app: FastifyInstance, opts: Realtim
       if (!set) byUser.set(userId, (set = new Set()));
       set.add(conn);
       const unsubscribe = realtime.subscribe(userId, (event) => send(conn, JSON.stringify(event)));
+      const catchUps: NodeJS.Timeout[] = [];
       socket.on('pong', () => {
         conn.alive = true;
       });
@@ -210,12 +218,21 @@ export async function installRealtimeSockets(app: FastifyInstance, opts: Realtim
         onMessage(conn, data, isBinary).catch((err) => request.log.warn({ err }, 'realtime message failed'));
       });
       socket.on('close', () => {
+        for (const t of catchUps) clearTimeout(t);
         unsubscribe();
         set.delete(conn);
         if (!set.size && byUser.get(userId) === set) byUser.delete(userId);
       });
-      // Subscribed: from here on nothing published to this user is missed by this socket.
-      send(conn, '{"type":"ready"}');
+      // Subscribed and present: from here on nothing published to this user is missed by this socket.
+      void unsubscribe.ready.then(() => {
+        if (socket.readyState !== socket.OPEN) return;
+        send(conn, '{"type":"ready"}');
+        for (const ms of opts.catchUpAgainMs ?? []) {
+          const t = setTimeout(() => send(conn, '{"type":"resync"}'), ms);
+          t.unref();
+          catchUps.push(t);
+        }
+      });
     },
   });
 
