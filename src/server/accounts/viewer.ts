@@ -124,7 +124,7 @@ export interface ViewerRow {
  * hot route that reads the viewer and its own data in one round trip (app.requireViewerWith).
  * The same rule and the same columns (as ViewerRow names them) as the prepared statement.
  */
-export function viewerBySessionToken(token: string | Placeholder): SQL {
+export function viewerBySessionToken(token: string | Placeholder | SQL): SQL {
   return sql`select s.id as "signInSessionId", s.updated_at as "signInSessionUpdatedAt", u.id, u.email, u.first_name as "firstName",
       u.last_name as "lastName", u.city, u.time_zone as "timeZone", u.stripe_customer_id as "stripeCustomerId", u.profile_image as image,
       u.verified, u.created_at as "createdAt", u.last_sign_in_at as "lastSignInAt", u.banned, e.user_id as "educatorUserId", e.bio,

@@ -66,7 +66,13 @@ export async function mailboxRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { message, created } = await sendMessage(app, await app.requireViewer(request), request.params.userId, request.body);
+      // The session is read in the send's own statement: one round trip (app.requireViewerWith).
+      const { message, created } = await sendMessage(
+        app,
+        (load) => app.requireViewerWith(request, load),
+        request.params.userId,
+        request.body,
+      );
       return reply.status(created ? 201 : 200).send({ message });
     },
   );

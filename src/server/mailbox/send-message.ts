@@ -1,17 +1,23 @@
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { MailboxMessage, SendMessageInput } from '../../shared/mailbox-schemas.js';
-import type { Viewer } from '../accounts/viewer.js';
+import { toViewer, viewerBySessionToken, type Viewer, type ViewerRow } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../http/errors.js';
 import { presentSql } from '../realtime/presence.js';
 import { cantMessage, iso, notYourself, rowsOf } from './access.js';
 import { UNREAD_MESSAGES_CHANGED } from './unread.js';
-import { UNREAD_REMINDER_DELAY_SECONDS, UNREAD_REMINDER_JOB, unreadReminderKey } from './unread-reminder.js';
+import { UNREAD_REMINDER_DELAY_SECONDS, UNREAD_REMINDER_JOB, UNREAD_REMINDER_KEY_PREFIX } from './unread-reminder.js';
+
+/** The route's session check with a statement of its own (app.requireViewerWith): one round trip for both. */
+export type RequireViewerWith = <T>(
+  load: (token: string) => Promise<{ viewer: Viewer | null; data: T }>,
+) => Promise<{ viewer: Viewer; data: T }>;
 
 /** The send-rate window (seconds); the limit per window is config.mailboxSendLimit. */
 export const SEND_WINDOW_SECONDS = 60;
 
-interface SendRow {
+/** The viewer's columns (null when the token signs nobody in) and the send's outcome. */
+type SendRow = Partial<ViewerRow> & {
   other_exists: boolean;
   blocked: boolean;
   rate_count: number | string;
@@ -21,30 +27,38 @@ interface SendRow {
   replay_with: string | null;
   replay_body: string | null;
   replay_created_at: string | Date | null;
-  id: string | null;
+  message_id: string | null;
   created_at: string | Date | null;
   me_present: boolean;
   other_present: boolean;
-}
+};
 
 type SendValues = {
-  me: string;
+  token: string;
   other: string;
   clientId: string;
   body: string;
   limit: number;
-  low: string;
-  high: string;
   windowSeconds: number;
   reminderJob: string;
   reminderDelay: number;
-  reminderKey: string;
+  reminderKeyPrefix: string;
 };
 
 /** The send statement (sendMessage explains it), its values named: placeholders when prepared, parameters in a transaction. */
-function sendShape(v: (name: keyof SendValues) => SQL | Placeholder): SQL {
+function sendShape(value: (name: keyof SendValues) => SQL | Placeholder): SQL {
+  // The sender: whoever the session token signs in (not banned), read in this statement.
+  const v = (name: keyof SendValues | 'me' | 'low' | 'high'): SQL | Placeholder =>
+    name === 'me'
+      ? sql`(select id from viewer where not banned)`
+      : name === 'low'
+        ? sql`least(${v('me')}, ${value('other')}::uuid)`
+        : name === 'high'
+          ? sql`greatest(${v('me')}, ${value('other')}::uuid)`
+          : value(name);
   return sql`
-      with replay as (
+      with viewer as (${viewerBySessionToken(value('token'))}),
+      replay as (
         select m.id, m.body, m.created_at, cm.other_user_id as with_id
         from message m left join conversation_member cm on cm.conversation_id = m.conversation_id and cm.user_id = ${v('me')}
         where m.sender_id = ${v('me')} and m.client_id = ${v('clientId')}
@@ -65,7 +79,7 @@ function sendShape(v: (name: keyof SendValues) => SQL | Placeholder): SQL {
       ),
       rate as (select count(*) as n, min(created_at) as oldest from recent),
       ok as (
-        select 1 as one where not exists (select 1 from replay) and exists (select 1 from other)
+        select 1 as one where ${v('me')} <> ${v('other')}::uuid and not exists (select 1 from replay) and exists (select 1 from other)
           and not exists (select 1 from blocked) and (select n from rate) < ${v('limit')}
       ),
       existing as (select conversation_id as id from conversation_member where user_id = ${v('me')} and other_user_id = ${v('other')}),
@@ -92,15 +106,16 @@ function sendShape(v: (name: keyof SendValues) => SQL | Placeholder): SQL {
       reminder as (
         insert into job (kind, payload, run_at, key)
         select ${v('reminderJob')}, jsonb_build_object('recipientId', ${v('other')}::text, 'senderId', ${v('me')}::text),
-          now() + make_interval(secs => ${v('reminderDelay')}), ${v('reminderKey')}
+          now() + make_interval(secs => ${v('reminderDelay')}), ${v('reminderKeyPrefix')} || ${v('other')}::text || ':' || ${v('me')}::text
         from msg
         on conflict (key) where state = 'queued' do nothing
       )
       select exists (select 1 from other) as other_exists, exists (select 1 from blocked) as blocked,
         rate.n as rate_count, rate.oldest as rate_oldest, exists (select 1 from ok) as allowed,
         replay.id as replay_id, replay.with_id as replay_with, replay.body as replay_body, replay.created_at as replay_created_at,
-        msg.id, msg.created_at, ${presentSql(v('me'))} as me_present, ${presentSql(v('other'))} as other_present
-      from rate left join replay on true left join msg on true`;
+        msg.id as message_id, msg.created_at, ${presentSql(v('me'))} as me_present, ${presentSql(v('other'))} as other_present,
+        viewer.*
+      from rate left join replay on true left join msg on true left join viewer on true`;
 }
 /** Built once: the prepared statement's text never changes, only its values. */
 const SEND_PREPARED = sendShape((name) => sql.placeholder(name));
@@ -110,7 +125,8 @@ const SEND_PREPARED = sendShape((name) => sql.placeholder(name));
  * idempotent: the same clientId answers the stored message, never a second one.
  *
  * One statement does the checks and the writes (docs/decisions/0019-mailbox.md): the
- * replay lookup, the other person and the blocks, the send rate (the sender's messages of
+ * sender (the session token's user, not banned: read here rather than in a statement of its
+ * own, as the course page does; nothing is written without one), the replay lookup, the other person and the blocks, the send rate (the sender's messages of
  * the last minute: a sliding window read from `message`, nothing written), the
  * conversation (created with its two members on the first message), a transaction-scoped
  * advisory lock on it (ids are drawn under it, so a reader's `after` cursor never skips a
@@ -122,46 +138,46 @@ const SEND_PREPARED = sendShape((name) => sql.placeholder(name));
  */
 export async function sendMessage(
   app: AppServices,
-  viewer: Viewer,
+  requireViewerWith: RequireViewerWith,
   otherId: string,
   input: SendMessageInput,
 ): Promise<{ message: MailboxMessage; created: boolean }> {
-  const me = viewer.user.id;
-  notYourself(me, otherId);
-  const [low, high] = me < otherId ? [me, otherId] : [otherId, me];
   const limit = app.config.mailboxSendLimit;
 
   const committed = await app.mailboxEvents.oneStatement(app.database.db, ['message.sent'], async (tx, announce) => {
-    let row: SendRow | undefined;
-    // Twice at most: a first message to someone raced by theirs finds the conversation the second time.
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const values: SendValues = {
-        me,
-        other: otherId,
-        clientId: input.clientId,
-        body: input.body,
-        limit,
-        low,
-        high,
-        windowSeconds: SEND_WINDOW_SECONDS,
-        reminderJob: UNREAD_REMINDER_JOB,
-        reminderDelay: UNREAD_REMINDER_DELAY_SECONDS,
-        reminderKey: unreadReminderKey(otherId, me),
-      };
-      // Autocommit (no in-transaction listener): a prepared statement whose text is built once.
-      [row] =
-        tx === app.database.db
-          ? await app.database.prepared<SendRow>('mailbox.send', SEND_PREPARED, values)
-          : await rowsOf<SendRow>(
-              tx,
-              sendShape((name) => sql`${values[name]}`),
-            );
-      if (!row.allowed || row.id || row.replay_id) break;
-    }
-    row = row!;
+    const { viewer, data } = await requireViewerWith(async (token) => {
+      let found: SendRow | undefined;
+      // Twice at most: a first message to someone raced by theirs finds the conversation the second time.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const values: SendValues = {
+          token,
+          other: otherId,
+          clientId: input.clientId,
+          body: input.body,
+          limit,
+          windowSeconds: SEND_WINDOW_SECONDS,
+          reminderJob: UNREAD_REMINDER_JOB,
+          reminderDelay: UNREAD_REMINDER_DELAY_SECONDS,
+          reminderKeyPrefix: UNREAD_REMINDER_KEY_PREFIX,
+        };
+        // Autocommit (no in-transaction listener): a prepared statement whose text is built once.
+        [found] =
+          tx === app.database.db
+            ? await app.database.prepared<SendRow>('mailbox.send', SEND_PREPARED, values)
+            : await rowsOf<SendRow>(
+                tx,
+                sendShape((name) => sql`${values[name]}`),
+              );
+        if (!found.allowed || found.message_id || found.replay_id) break;
+      }
+      return { viewer: found?.id ? toViewer(found as ViewerRow) : null, data: found! };
+    });
+    const me = viewer.user.id;
+    notYourself(me, otherId);
+    let row = data;
     if (row.replay_id) {
       if (row.replay_with !== otherId) throw clientIdTaken();
-      return { id: String(row.replay_id), body: row.replay_body!, createdAt: iso(row.replay_created_at!), created: false };
+      return { me, id: String(row.replay_id), body: row.replay_body!, createdAt: iso(row.replay_created_at!), created: false };
     }
     if (!row.other_exists) throw AppError.notFound('This person does not exist');
     if (row.blocked) throw cantMessage();
@@ -172,7 +188,7 @@ export async function sendMessage(
         retryAfterSeconds,
       });
     }
-    if (!row.id) {
+    if (!row.message_id) {
       // The same clientId sent twice at once: the other send stored it; answer that one.
       const [again] = await rowsOf<{ id: string; body: string; created_at: string | Date; with_id: string }>(
         tx,
@@ -181,15 +197,15 @@ export async function sendMessage(
             where m.sender_id = ${me} and m.client_id = ${input.clientId}`,
       );
       if (!again || again.with_id !== otherId) throw clientIdTaken();
-      return { id: String(again.id), body: again.body, createdAt: iso(again.created_at), created: false };
+      return { me, id: String(again.id), body: again.body, createdAt: iso(again.created_at), created: false };
     }
-    const id = String(row.id);
+    const id = String(row.message_id);
     await announce('message.sent', { messageId: id, senderId: me, recipientId: otherId });
     const present = { me: row.me_present, other: row.other_present };
-    return { id, body: input.body, createdAt: iso(row.created_at!), created: true, present };
+    return { me, id, body: input.body, createdAt: iso(row.created_at!), created: true, present };
   });
 
-  const { id, body, createdAt, created } = committed.value;
+  const { me, id, body, createdAt, created } = committed.value;
   const present = 'present' in committed.value ? committed.value.present : undefined;
   if (created && present) {
     // Pushed after the commit without holding the answer: publish never throws, and a lost

@@ -15,7 +15,8 @@ export const UNREAD_REMINDER_JOB = 'mailbox.unread-reminder';
 export const UNREAD_REMINDER_DELAY_SECONDS = 10 * 60;
 
 /** The reminder's key: one queued per recipient and sender. */
-export const unreadReminderKey = (recipientId: string, senderId: string) => `unread-message:${recipientId}:${senderId}`;
+export const UNREAD_REMINDER_KEY_PREFIX = 'unread-message:';
+export const unreadReminderKey = (recipientId: string, senderId: string) => `${UNREAD_REMINDER_KEY_PREFIX}${recipientId}:${senderId}`;
 
 interface Unread {
   n: number | string;
