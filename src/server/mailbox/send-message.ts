@@ -174,7 +174,7 @@ export async function sendMessage(
     });
     const me = viewer.user.id;
     notYourself(me, otherId);
-    let row = data;
+    const row = data;
     if (row.replay_id) {
       if (row.replay_with !== otherId) throw clientIdTaken();
       return { me, id: String(row.replay_id), body: row.replay_body!, createdAt: iso(row.replay_created_at!), created: false };
