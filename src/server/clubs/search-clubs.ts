@@ -21,7 +21,9 @@ import {
  * Relevance never ranks every match (the naive ts_rank over every match costs ~40 ms for a
  * 2% word at 100k clubs): tier 1 is the clubs whose name or city matches (`search_name`),
  * tier 2 the ones that match in the description only; within a tier, most members first.
- * One fixed shape for every relevance search with words, prepared once per connection
+ * A search of one word (most searches) reads the word's postings (club_term, in that order,
+ * kept by triggers) in one small statement: oneWordShape. The others take one fixed shape
+ * for every relevance search with words, prepared once per connection
  * (generic plan), that chooses at run time from PostgreSQL's own statistics (the
  * frequency of each word among names and among whole clubs, pg_stats of search_name and
  * search): a frequent word walks club_relevance_idx (member_count desc, id) index-only
