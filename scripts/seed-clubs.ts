@@ -7,7 +7,7 @@
  * months ago to seven months ahead, 5% cancelled, 40% with a capacity), ~2M RSVPs (going
  * up to the capacity in the order answered, then waitlisted with queue_order, some not
  * going), with the derived columns (member_count, going_count, next_event_at) computed
- * from the rows, club_search_word filled and the "next event" refresh job of every club
+ * from the rows, club_search_word and club search's postings (club_term, club_lexeme) filled and the "next event" refresh job of every club
  * with an event to come. Reminder jobs are not scheduled for seeded RSVPs.
  *
  * Word spreads for search: generic sentences of descriptions ("friendly", "weekend",
@@ -93,7 +93,7 @@ const EVENT_WORDS_B = ['meetup', 'session', 'workshop', 'social', 'practice', 'o
 const ZONES = ['Europe/London', 'Europe/Paris', 'Europe/Berlin', 'America/New_York', 'America/Chicago', 'America/Los_Angeles'];
 
 /** Tables the seed fills; their plain secondary indexes are rebuilt rather than maintained row by row. */
-const TABLES = ['club', 'club_membership', 'club_event', 'club_rsvp', 'club_search_word'];
+const TABLES = ['club', 'club_membership', 'club_event', 'club_rsvp', 'club_search_word', 'club_term', 'club_lexeme'];
 
 /**
  * Adds one batch of clubs (with their own new users, memberships, events and RSVPs) in one
@@ -299,6 +299,25 @@ export async function seedClubs(db: SqlRunner, opts: ClubSeedOptions): Promise<C
       select distinct w from seed_club, regexp_split_to_table(lower(name || ' ' || coalesce(city, '')), '[^[:alnum:]]+') as w
       where length(w) >= 3
       on conflict do nothing`,
+    );
+    // What the club triggers (drizzle/0032) do, which replica mode skipped: the postings of
+    // club search (one row per lexeme of each new club) and the lexeme counts.
+    await step(
+      'club search postings',
+      `
+      insert into club_term (lexeme, club_id, tier, member_count, category, city, online, visibility, next_event_at)
+      select l, c.id, case when l = any (tsvector_to_array(c.search_name)) then 1 else 2 end, c.member_count, c.category,
+        lower(c.city), c.online, c.visibility, c.next_event_at
+      from club c join seed_club s on s.id = c.id, unnest(tsvector_to_array(c.search)) as l
+      order by 1, 2`,
+    );
+    await step(
+      'club lexeme counts',
+      `
+      insert into club_lexeme as s (lexeme, n_all)
+      select word, ndoc from ts_stat('select c.search from club c join seed_club s on s.id = c.id')
+      order by word
+      on conflict (lexeme) do update set n_all = s.n_all + excluded.n_all`,
     );
     await step(
       'insert memberships',

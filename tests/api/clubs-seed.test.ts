@@ -99,6 +99,18 @@ describe('the clubs scale seed', () => {
     expect(await one(`select count(*) from club_search_stat where col = 'search'`)).toBeGreaterThan(10);
   });
 
+  it('fills club search\u2019s postings and lexeme counts as the triggers would (both batches)', async () => {
+    const want = `select l, id, case when l = any (tsvector_to_array(search_name)) then 1 else 2 end, member_count, category, lower(city),
+      online, visibility, next_event_at from club, unnest(tsvector_to_array(search)) l`;
+    const got = `select lexeme, club_id, tier, member_count, category, city, online, visibility, next_event_at from club_term`;
+    expect(await one(`select count(*) from club_term`)).toBeGreaterThan(300 * 10);
+    expect(await one(`select count(*) from ((${want}) except all (${got})) x`)).toBe(0);
+    expect(await one(`select count(*) from ((${got}) except all (${want})) x`)).toBe(0);
+    const counts = `select word, ndoc from ts_stat('select search from club')`;
+    expect(await one(`select count(*) from ((${counts}) except all (select lexeme, n_all from club_lexeme where n_all <> 0)) x`)).toBe(0);
+    expect(await one(`select count(*) from ((select lexeme, n_all from club_lexeme where n_all <> 0) except all (${counts})) x`)).toBe(0);
+  });
+
   it('leaves every index it dropped rebuilt', async () => {
     const names = (await client.query(`select indexname from pg_indexes where tablename like 'club%'`)).rows.map((r) => r.indexname);
     for (const name of [
@@ -108,6 +120,7 @@ describe('the clubs scale seed', () => {
       'club_category_idx',
       'club_rsvp_event_idx',
       'club_membership_user_idx',
+      'club_term_walk_idx',
     ])
       expect(names).toContain(name);
   });

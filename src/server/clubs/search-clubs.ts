@@ -1,8 +1,17 @@
-import { is, Placeholder, sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ClubCard, ClubSearchResult, clubSearchQuery } from '../../shared/clubs-schemas.js';
-import { correctTypos, normalizeQuery, type SearchRunner } from '../courses/search-service.js';
+import {
+  correctTypos,
+  correctWith,
+  fixedText,
+  normalizeQuery,
+  ONE_WORD,
+  roughly,
+  SAMPLE,
+  TYPO_NEIGHBOURS,
+  type SearchRunner,
+} from '../courses/search-service.js';
 
 /**
  * Club search (GET /api/clubs/search). Design and figures: docs/decisions/0026-clubs-at-scale.md.
@@ -12,7 +21,9 @@ import { correctTypos, normalizeQuery, type SearchRunner } from '../courses/sear
  * Relevance never ranks every match (the naive ts_rank over every match costs ~40 ms for a
  * 2% word at 100k clubs): tier 1 is the clubs whose name or city matches (`search_name`),
  * tier 2 the ones that match in the description only; within a tier, most members first.
- * One fixed shape for every relevance search with words, prepared once per connection
+ * A search of one word (most searches) reads the word's postings (club_term, in that order,
+ * kept by triggers) in one small statement: oneWordShape. The others take one fixed shape
+ * for every relevance search with words, prepared once per connection
  * (generic plan), that chooses at run time from PostgreSQL's own statistics (the
  * frequency of each word among names and among whole clubs, pg_stats of search_name and
  * search): a frequent word walks club_relevance_idx (member_count desc, id) index-only
@@ -115,6 +126,11 @@ export const CLUB_CARD_COLUMNS = sql.raw(
   `id, name, left(description, 600) as description, category, city, online, cover_image, visibility, member_count, ${PUBLIC_NEXT_SQL} as next_at`,
 );
 
+/** A card's row (Row) as JSON, built by PostgreSQL from the club `c` of the page's ids. */
+const CARD_JSON = sql.raw(`json_build_object('id', c.id, 'name', c.name, 'description', left(c.description, 600), 'category', c.category,
+  'city', c.city, 'online', c.online, 'cover_image', c.cover_image, 'visibility', c.visibility, 'member_count', c.member_count,
+  'next_at', case when c.visibility = 'public' and c.next_event_at > now() then c.next_event_at end)`);
+
 type Total = Pick<ClubSearchResult, 'total' | 'totalIs'>;
 
 /** Other sorts, and searches without words: planned for their values, the total counted up to TOTAL_CAP. */
@@ -155,7 +171,7 @@ export const PREPARED_CLUB_RELEVANCE = 'club_search_relevance';
  * is not; `coalesce` keeps the walk off the GIN index and `offset 0` keeps the other on it.
  * Tier 2 runs only when tier 1 has fewer rows than the page needs.
  */
-interface RelevanceValues {
+type RelevanceValues = {
   q: string;
   plain: boolean;
   cat: string | null;
@@ -165,7 +181,7 @@ interface RelevanceValues {
   need: number;
   offset: number;
   pageSize: number;
-}
+};
 
 function relevanceValues(p: ClubSearchParams, q: string): RelevanceValues {
   const offset = (p.page - 1) * p.pageSize;
@@ -190,27 +206,10 @@ export function relevanceSql(p: ClubSearchParams, q: string): SQL {
 }
 
 /**
- * The statement's text, built once: building it with drizzle's sql template on every
- * request cost ~0.5 ms of Node, as much as running it. The values go in as parameters.
+ * The statement's text, built once (fixedText): building it with drizzle's sql template on
+ * every request cost ~0.5 ms of Node, as much as running it. The values go in as parameters.
  */
-let compiled: { parts: string[]; params: ({ name: keyof RelevanceValues } | { value: unknown })[] } | null = null;
-function relevanceQuery(p: ClubSearchParams, q: string): SQL {
-  if (!compiled) {
-    const query = new PgDialect().sqlToQuery(relevanceTemplate((name) => sql.placeholder(name)));
-    compiled = {
-      parts: query.sql.split(/\$\d+/),
-      params: query.params.map((v) => (is(v, Placeholder) ? { name: v.name as keyof RelevanceValues } : { value: v })),
-    };
-  }
-  const values = relevanceValues(p, q);
-  const chunks: SQL[] = [];
-  compiled.parts.forEach((part, i) => {
-    chunks.push(sql.raw(part));
-    const param = compiled!.params[i];
-    if (param) chunks.push(sql`${'name' in param ? values[param.name] : param.value}`);
-  });
-  return sql.join(chunks);
-}
+const relevanceText = fixedText<RelevanceValues>((v) => relevanceTemplate(v));
 
 function relevanceTemplate(v: (name: keyof RelevanceValues) => unknown): SQL {
   const q = v('q');
@@ -286,10 +285,124 @@ function relevanceTemplate(v: (name: keyof RelevanceValues) => unknown): SQL {
       case when ${estimated}
         then greatest(round(${allN} * (select f from fsel))::int, ${offset}::int + (select count(*)::int from page))
         else (select n from counted) end as total,
-      coalesce((select json_agg(json_build_object('id', c.id, 'name', c.name, 'description', left(c.description, 600), 'category', c.category,
-          'city', c.city, 'online', c.online, 'cover_image', c.cover_image, 'visibility', c.visibility, 'member_count', c.member_count,
-          'next_at', case when c.visibility = 'public' and c.next_event_at > now() then c.next_event_at end) order by page.tier, page.member_count desc nulls last, page.id)
+      coalesce((select json_agg(${CARD_JSON} order by page.tier, page.member_count desc nulls last, page.id)
         from page join club c on c.id = page.id), '[]'::json) as items`;
+}
+
+export const PREPARED_CLUB_ONE_WORD = 'club_search_one_word';
+
+/** Whether a search takes the one-word statement (oneWordShape): relevance and a single word of letters and digits. */
+export const isOneWordShape = (p: ClubSearchParams, q: string | undefined): q is string =>
+  !!q && p.sort === 'relevance' && ONE_WORD.test(q);
+
+function oneWordValues(p: ClubSearchParams, q: string) {
+  const offset = (p.page - 1) * p.pageSize;
+  return {
+    q,
+    cat: p.category ?? null,
+    city: p.city ? p.city.trim().toLowerCase() : null,
+    online: p.online === undefined ? null : p.online === 'true',
+    upcoming: p.upcoming === undefined ? null : p.upcoming === 'true',
+    filtered: p.category !== undefined || !!p.city?.trim() || p.online !== undefined || p.upcoming !== undefined,
+    offset,
+    pageSize: p.pageSize,
+  };
+}
+type OneWordValues = ReturnType<typeof oneWordValues>;
+
+interface OneWordRow {
+  /** The query is not one lexeme (two, as some tokens make): the big statement answers instead. */
+  lexemes: number;
+  /** Clubs with the word anywhere (club_lexeme). */
+  n_all: number;
+  /** Filtered only: the word's first SAMPLE postings in club id order, and those passing the filters. */
+  seen: number | null;
+  kept: number | null;
+  items: Omit<Row, 'total'>[] | string;
+  /** A first page of fewer than FEW clubs: the word's nearest known words (club_search_word), for the typo correction. */
+  typo_candidates: string[] | null;
+}
+
+/**
+ * Relevance search of one word, with or without filters: one small statement of fixed text
+ * (prepared once per search connection, generic plan) over club search's postings
+ * (club_term, kept by triggers, migration 0032). The page is the first entries of the
+ * word's postings in relevance order (tier 1 name or city, then description; most members
+ * first) that pass the filters: an index-only walk of club_term_walk_idx that stops after
+ * the page, whatever the number of matches. The total: without filters the word's count
+ * (club_lexeme, exact); with filters the share of its first SAMPLE postings in club id
+ * order (a random order; index-only from the primary key) that pass them, exact when that
+ * was every posting. Only the page's clubs are read, by primary key. A first page of fewer
+ * than FEW clubs brings the nearest known words for the typo correction.
+ */
+function oneWordShape(v: (name: keyof OneWordValues) => Placeholder | unknown): SQL {
+  const cat = sql`${v('cat')}::text`;
+  const city = sql`${v('city')}::text`;
+  const online = sql`${v('online')}::boolean`;
+  const upcoming = sql`${v('upcoming')}::boolean`;
+  const lx = sql`(select lx from qq)`;
+  const filters = sql`(${cat} is null or category = ${cat}) and (${city} is null or city = ${city})
+    and (${online} is null or online = ${online})
+    and (${upcoming} is null or (visibility = 'public' and coalesce(next_event_at > now(), false)) = ${upcoming})`;
+  return sql`
+    with qq as materialized (
+      select a[1] as lx, coalesce(cardinality(a), 0) as n from (select tsvector_to_array(to_tsvector('english', ${v('q')}::text)) as a) x
+    ), lc as materialized (
+      select coalesce(max(n_all), 0)::int as n_all from club_lexeme where lexeme = ${lx}
+    ), page as materialized (
+      select club_id as id, tier, member_count from club_term
+      where lexeme = ${lx} and ${filters}
+      order by tier, member_count desc nulls last, club_id
+      offset ${v('offset')}::int limit ${v('pageSize')}::int
+    ), sample as materialized (
+      select count(*)::int as seen, count(*) filter (where ${filters})::int as kept from (
+        select category, city, online, visibility, next_event_at from club_term
+        where ${v('filtered')}::boolean and lexeme = ${lx}
+        order by lexeme, club_id limit ${SAMPLE}::int) s
+    )
+    select (select n from qq) as lexemes, n_all,
+      case when ${v('filtered')}::boolean then (select seen from sample) end as seen,
+      case when ${v('filtered')}::boolean then (select kept from sample) end as kept,
+      coalesce((select json_agg(${CARD_JSON} order by page.tier, page.member_count desc nulls last, page.id)
+        from page join club c on c.id = page.id), '[]'::json) as items,
+      case when ${v('offset')}::int = 0 and (select count(*) from page) < ${FEW}::int and length(${v('q')}::text) >= 4 then (
+        select array_agg(word) from (select word from club_search_word order by word <-> ${v('q')}::text limit ${TYPO_NEIGHBOURS}::int) k) end
+        as typo_candidates
+    from lc`;
+}
+
+/** The one-word statement with these values (EXPLAIN, tests, PGlite); PostgreSQL runs the same text prepared. */
+export function oneWordSql(p: ClubSearchParams, q: string): SQL {
+  const values = oneWordValues(p, q);
+  return oneWordShape((name) => values[name]);
+}
+const oneWordText = fixedText<OneWordValues>((v) => oneWordShape(v));
+
+/**
+ * The total of a one-word search: the word's count without filters; with filters, the
+ * count of its postings that pass them when every posting was sampled, else the sampled
+ * share times the word's count ("about", two significant digits). A page that is not full
+ * ends the walk: then the total is what the pages have shown, exactly.
+ */
+function oneWordTotal(r: OneWordRow, v: OneWordValues, shown: number): Total {
+  if (!v.filtered) return { total: r.n_all, totalIs: 'exact' };
+  if ((shown > 0 || v.offset === 0) && shown < v.pageSize) return { total: v.offset + shown, totalIs: 'exact' };
+  const seen = r.seen ?? 0;
+  const kept = r.kept ?? 0;
+  if (seen < SAMPLE) return { total: kept, totalIs: 'exact' };
+  return { total: Math.max(roughly((r.n_all * kept) / seen), v.offset + shown), totalIs: 'about' };
+}
+
+async function oneWord(run: SearchRunner, p: ClubSearchParams, q: string) {
+  const values = oneWordValues(p, q);
+  const res = (run.prepared
+    ? await run.prepared(PREPARED_CLUB_ONE_WORD, oneWordText(values))
+    : await run.db.execute(oneWordSql(p, q))) as unknown as { rows: OneWordRow[] };
+  const r = res.rows[0];
+  if (r.lexemes > 1) return null;
+  const items = typeof r.items === 'string' ? (JSON.parse(r.items) as Omit<Row, 'total'>[]) : r.items;
+  const t = oneWordTotal(r, values, items.length);
+  return { items: items.map(toCard), ...t, typoCandidates: r.typo_candidates };
 }
 
 /** When this server last copied pg_stats into club_search_stat (the search reads it to choose its plan). */
@@ -309,8 +422,9 @@ function refreshStatsSoon(db: SearchRunner['db']) {
 
 async function relevance(run: SearchRunner, p: ClubSearchParams, q: string) {
   refreshStatsSoon(run.db);
-  const query = relevanceQuery(p, q);
-  const res = (run.prepared ? await run.prepared(PREPARED_CLUB_RELEVANCE, query) : await run.db.execute(query)) as unknown as {
+  const res = (run.prepared
+    ? await run.prepared(PREPARED_CLUB_RELEVANCE, relevanceText(relevanceValues(p, q)))
+    : await run.db.execute(relevanceSql(p, q))) as unknown as {
     rows: { total_is: Total['totalIs']; total: number; items: Omit<Row, 'total'>[] | string }[];
   };
   const row = res.rows[0];
@@ -318,16 +432,24 @@ async function relevance(run: SearchRunner, p: ClubSearchParams, q: string) {
   return { items: items.map(toCard), total: Number(row.total), totalIs: row.total_is };
 }
 
-const search = (run: SearchRunner, p: ClubSearchParams, q: string | undefined) =>
-  q && p.sort === 'relevance' ? relevance(run, p, q) : planned(run.db, p, q);
+type Found = Total & { items: ClubCard[]; typoCandidates?: string[] | null };
+
+async function search(run: SearchRunner, p: ClubSearchParams, q: string | undefined): Promise<Found> {
+  if (isOneWordShape(p, q)) {
+    const found = await oneWord(run, p, q);
+    if (found) return found;
+  }
+  return q && p.sort === 'relevance' ? relevance(run, p, q) : planned(run.db, p, q);
+}
 
 export async function searchClubs(runner: SearchRunner, p: ClubSearchParams): Promise<ClubSearchResult> {
   const q = normalizeQuery(p.q);
-  const first = await search(runner, p, q);
+  const { typoCandidates, ...first } = await search(runner, p, q);
   if (q && first.total < FEW && p.page === 1) {
-    const corrected = await correctTypos(runner, q, 'club_search_word');
+    // A one-word search brought its word's nearest known words with its page: no statement for them.
+    const corrected = typoCandidates ? correctWith(q, new Map([[q, typoCandidates]])) : await correctTypos(runner, q, 'club_search_word');
     if (corrected) {
-      const second = await search(runner, p, corrected);
+      const { typoCandidates: _, ...second } = await search(runner, p, corrected);
       if (second.total > first.total) return { ...second, page: p.page, pageSize: p.pageSize, correctedQuery: corrected };
     }
   }

@@ -10,6 +10,7 @@ import {
   pgTable,
   primaryKey,
   real,
+  smallint,
   text,
   uniqueIndex,
   uuid,
@@ -83,6 +84,42 @@ export const club = pgTable(
 export const clubSearchWord = pgTable('club_search_word', { word: text('word').primaryKey() }, (t) => [
   index('club_search_word_trgm_idx').using('gist', sql`${t.word} gist_trgm_ops`),
 ]);
+
+/**
+ * Club search's postings (docs/decisions/0026-clubs-at-scale.md, "One word: postings"): one row per
+ * lexeme of a club's `search` vector (name, city, description), with the order of relevance
+ * (tier 1: the lexeme is in the name or city, 2: description only; then most members) and
+ * the filter columns, so a one-word search is an index-only walk of club_term_walk_idx.
+ * Kept by the club row trigger club_search_postings (migration 0032); no foreign key (the
+ * trigger deletes a club's rows with it).
+ */
+export const clubTerm = pgTable(
+  'club_term',
+  {
+    lexeme: text('lexeme').notNull(),
+    clubId: uuid('club_id').notNull(),
+    /** 1: in the name or city (search_name); 2: in the description only. */
+    tier: smallint('tier').notNull(),
+    memberCount: integer('member_count').notNull(),
+    category: text('category').notNull(),
+    /** lower(city) */
+    city: text('city'),
+    online: boolean('online').notNull(),
+    visibility: text('visibility').notNull(),
+    nextEventAt: ts('next_event_at'),
+  },
+  (t) => [
+    // The migration adds INCLUDE (the filter columns) to both (Drizzle cannot declare INCLUDE).
+    primaryKey({ columns: [t.lexeme, t.clubId] }),
+    index('club_term_walk_idx').on(t.lexeme, t.tier, t.memberCount.desc(), t.clubId),
+  ],
+);
+
+/** How many clubs have each lexeme (anywhere in `search`), kept by a statement trigger: the total of a one-word search. */
+export const clubLexeme = pgTable('club_lexeme', {
+  lexeme: text('lexeme').primaryKey(),
+  nAll: integer('n_all').notNull(),
+});
 
 /**
  * How frequent words and filter values are among clubs, copied from PostgreSQL's own
