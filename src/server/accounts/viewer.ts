@@ -120,6 +120,15 @@ export interface ViewerRow {
 }
 
 /**
+ * A route's session check with a statement of its own (app.requireViewerWith bound to the
+ * request): `load` reads the viewer (viewerBySessionToken) and the route's data in one round
+ * trip; the viewer is adopted as the request's, or the call answers 401.
+ */
+export type RequireViewerWith = <T>(
+  load: (token: string) => Promise<{ viewer: Viewer | null; data: T }>,
+) => Promise<{ viewer: Viewer; data: T }>;
+
+/**
  * The viewer lookup as a statement to put in another one (a CTE: `with v as (...)`), for a
  * hot route that reads the viewer and its own data in one round trip (app.requireViewerWith).
  * The same rule and the same columns (as ViewerRow names them) as the prepared statement.

@@ -225,7 +225,7 @@ export async function clubRoutes(app: FastifyInstance) {
     '/api/clubs/:clubId/events/:eventId',
     { schema: { tags, summary: 'An event', params: eventParams, response: { 200: eventView, ...errors } } },
     async (request, reply) => {
-      const body = await getEventJson(app, await app.requireViewer(request), request.params.clubId, request.params.eventId);
+      const body = await getEventJson(app, (load) => app.requireViewerWith(request, load), request.params.clubId, request.params.eventId);
       // Already JSON, built by PostgreSQL in the eventView shape: sent as it is.
       return reply.type('application/json; charset=utf-8').send(body as unknown as EventView);
     },

@@ -5,7 +5,7 @@ import type { AppServices } from '../app-services.js';
 import type { Db } from '../db/client.js';
 import { course, courseSession } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
-import { toViewer, viewerBySessionToken, type Viewer, type ViewerRow } from '../accounts/viewer.js';
+import { toViewer, viewerBySessionToken, type RequireViewerWith, type Viewer, type ViewerRow } from '../accounts/viewer.js';
 import { requireEducator } from '../educators/require-educator.js';
 import { ownedCourse } from './access.js';
 
@@ -276,11 +276,7 @@ const stateByDb = new WeakMap<Db, PageState>();
  * for its educator only. The viewer comes from the session token (app.requireViewerWith):
  * `adopt` makes them the request's viewer, or answers 401.
  */
-export async function courseViewJson(
-  app: AppServices,
-  requireViewerWith: <T>(load: (token: string) => Promise<{ viewer: Viewer | null; data: T }>) => Promise<{ viewer: Viewer; data: T }>,
-  courseId: string,
-): Promise<string> {
+export async function courseViewJson(app: AppServices, requireViewerWith: RequireViewerWith, courseId: string): Promise<string> {
   const database = app.database;
   const { viewer, data: row } = await requireViewerWith(async (token) => {
     const [r] = await database.prepared<ViewerPartRow>('course_view_viewer', viewerPartQuery, { token, courseId });

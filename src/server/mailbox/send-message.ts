@@ -1,17 +1,12 @@
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { MailboxMessage, SendMessageInput } from '../../shared/mailbox-schemas.js';
-import { toViewer, viewerBySessionToken, type Viewer, type ViewerRow } from '../accounts/viewer.js';
+import { toViewer, viewerBySessionToken, type RequireViewerWith, type ViewerRow } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../http/errors.js';
 import { presentSql } from '../realtime/presence.js';
 import { cantMessage, iso, notYourself, rowsOf } from './access.js';
 import { UNREAD_MESSAGES_CHANGED } from './unread.js';
 import { UNREAD_REMINDER_DELAY_SECONDS, UNREAD_REMINDER_JOB, UNREAD_REMINDER_KEY_PREFIX } from './unread-reminder.js';
-
-/** The route's session check with a statement of its own (app.requireViewerWith): one round trip for both. */
-export type RequireViewerWith = <T>(
-  load: (token: string) => Promise<{ viewer: Viewer | null; data: T }>,
-) => Promise<{ viewer: Viewer; data: T }>;
 
 /** The send-rate window (seconds); the limit per window is config.mailboxSendLimit. */
 export const SEND_WINDOW_SECONDS = 60;

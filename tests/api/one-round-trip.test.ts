@@ -4,12 +4,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/server/db/client.js';
 import { rowsOf } from '../../src/server/db/transaction.js';
 import { buildTestApp, tempDir, type TestApp } from '../support/app.js';
+import { makeClub, makeEvents } from '../support/clubs.js';
 import { createSignedInUser } from '../support/factories.js';
-import { post } from '../support/http.js';
+import { get, post } from '../support/http.js';
 
 /**
- * A send is one round trip (docs/decisions/0032-presence-gated-publish.md): the session is
- * read in the send's own statement, and a session that signs nobody in (banned, expired)
+ * The hot routes read the session in their own statement (app.requireViewerWith: one round
+ * trip): sending a message (docs/decisions/0032-presence-gated-publish.md), the event page
+ * (as the course page, ADR 0031). A session that signs nobody in (banned, expired) is 401 and
  * writes nothing.
  */
 let queries: string[] = [];
@@ -29,6 +31,20 @@ afterAll(async () => {
   await database.close();
 });
 
+/** The statements `run` makes (fire-and-forget work such as a session touch included: it is let settle). */
+async function statementsOf(run: () => Promise<{ statusCode: number; body: string }>, status: number): Promise<string[]> {
+  queries = [];
+  recording = true;
+  try {
+    const res = await run();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(res.statusCode, res.body).toBe(status);
+  } finally {
+    recording = false;
+  }
+  return queries;
+}
+
 const messagesOf = async (userId: string) =>
   (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from message where sender_id = ${userId}`))[0].n;
 
@@ -37,13 +53,10 @@ describe('sending a message', () => {
     const [a, b] = [await createSignedInUser(app), await createSignedInUser(app)];
     // The first message creates the conversation; the second is the common case. Both: one statement.
     for (const body of ['Hello', 'Again']) {
-      queries = [];
-      recording = true;
-      const res = await post(app, `/api/mailbox/conversations/${b.id}/messages`, { body, clientId: randomUUID() }, { cookie: a.cookie });
-      // Fire-and-forget work (a session touch) would land here too; let it settle.
-      await new Promise((r) => setTimeout(r, 50));
-      recording = false;
-      expect(res.statusCode, res.body).toBe(201);
+      const queries = await statementsOf(
+        () => post(app, `/api/mailbox/conversations/${b.id}/messages`, { body, clientId: randomUUID() }, { cookie: a.cookie }),
+        201,
+      );
       expect(queries, queries.join('\n---\n')).toHaveLength(1);
       expect(queries[0]).toMatch(/from session s join "user" u/);
       expect(queries[0]).toMatch(/insert into message/);
@@ -77,5 +90,30 @@ describe('sending a message', () => {
     );
     expect(expired.statusCode, expired.body).toBe(401);
     expect(await messagesOf(c.id)).toBe(0);
+  });
+});
+
+describe('the event page', () => {
+  it('is one statement with the session; an unknown club or event is 404, a banned viewer 401', async () => {
+    const [owner, viewer] = [await createSignedInUser(app), await createSignedInUser(app)];
+    const clubId = await makeClub(app, owner);
+    const [eventId] = await makeEvents(app, owner, clubId);
+    const queries = await statementsOf(() => get(app, `/api/clubs/${clubId}/events/${eventId}`, { cookie: viewer.cookie }), 200);
+    // The club's new-event jobs may run meanwhile: of the request's own statements, the session and the page are one.
+    const request = queries.filter((q) => /from session s join "user" u|club_rsvp my/.test(q));
+    expect(request, request.join('\n---\n')).toHaveLength(1);
+    expect(request[0]).toMatch(/from session s join "user" u/);
+    expect(request[0]).toMatch(/club_rsvp my/);
+
+    const unknownClub = await get(app, `/api/clubs/${randomUUID()}/events/${eventId}`, { cookie: viewer.cookie });
+    expect(unknownClub.statusCode).toBe(404);
+    expect(unknownClub.json().error.message).toBe('This club does not exist');
+    const unknownEvent = await get(app, `/api/clubs/${clubId}/events/${randomUUID()}`, { cookie: viewer.cookie });
+    expect(unknownEvent.statusCode).toBe(404);
+    expect(unknownEvent.json().error.message).toBe('This event does not exist');
+
+    await database.db.execute(sql`update "user" set banned = true where id = ${viewer.id}`);
+    expect((await get(app, `/api/clubs/${clubId}/events/${eventId}`, { cookie: viewer.cookie })).statusCode).toBe(401);
+    expect((await get(app, `/api/clubs/${clubId}/events/${eventId}`)).statusCode).toBe(401);
   });
 });
