@@ -11,6 +11,7 @@ import { CourseGrid, CourseGridSkeleton } from '@web/features/courses/components
 import { paths } from '@web/lib/paths';
 import { exploreQuery } from '@web/features/courses/api/explore';
 import { ClubsExploreSection } from '@web/features/clubs/home-sections';
+import { distinctShelves } from './distinct-shelves';
 
 const AREAS = [
   { to: paths.courseSearch(), title: 'Courses', text: 'Live classes in sessions, online or near you.', Icon: BookOpen },
@@ -19,6 +20,8 @@ const AREAS = [
 ];
 
 const GRID = 'sm:grid-cols-2 lg:grid-cols-4';
+/** Cards a shelf shows (a row of four on wide screens). */
+const PER_SHELF = 4;
 
 function Shelf({
   id,
@@ -49,7 +52,7 @@ function Shelf({
       </div>
       {/* Phones: a row to swipe through; wider screens: a grid. */}
       <CourseGrid
-        courses={courses.slice(0, 4)}
+        courses={courses}
         label={title}
         className="-mx-4 flex snap-x snap-mandatory scroll-px-4 overflow-x-auto px-4 pb-2 sm:mx-0 sm:grid sm:grid-cols-2 sm:overflow-visible sm:px-0 sm:pb-0 lg:grid-cols-4"
         itemClassName="w-[80%] shrink-0 snap-start sm:w-auto"
@@ -63,6 +66,10 @@ export default function ExplorePage() {
   const { data, error, isPending } = useQuery(exploreQuery);
   const empty = data && !data.upcoming.length && !data.popular.length && !data.nearYou.length;
   const today = new Date().toISOString().slice(0, 10);
+  // Each course on one shelf: a shelf leaves out what the shelves above it show.
+  const [nearYou, upcoming, popular] = data
+    ? distinctShelves([me.city ? data.nearYou : [], data.upcoming, data.popular], PER_SHELF)
+    : [[], [], []];
   return (
     <div>
       <PageHeader
@@ -117,7 +124,7 @@ export default function ExplorePage() {
               title={`Near you in ${me.city}`}
               subtitle="In person in your city, and online courses starting soon."
               more={paths.courseSearch({ city: me.city, sort: 'soonest' })}
-              courses={data.nearYou}
+              courses={nearYou}
             />
           )}
           <Shelf
@@ -125,14 +132,14 @@ export default function ExplorePage() {
             title="Starting soon"
             subtitle="Join before the first class."
             more={paths.courseSearch({ sort: 'soonest', startsAfter: today, hasSeats: true })}
-            courses={data.upcoming}
+            courses={upcoming}
           />
           <Shelf
             id="popular"
             title="Popular"
             subtitle="Loved by learners."
             more={paths.courseSearch({ sort: 'rating' })}
-            courses={data.popular}
+            courses={popular}
           />
           {!me.city && (
             <p className="mt-8 text-sm text-slate-600">
