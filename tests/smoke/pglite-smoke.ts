@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 /**
  * One smoke pass of the real server on embedded PGlite (the `npm start` default):
  * a fresh data directory, migrations, demo data, sign-in, the current user, page rules.
@@ -124,6 +125,35 @@ try {
     );
     const form = await fetch(`${base}${body.sandboxUrl}`);
     expect(form.status === 200 && (await form.text()).includes('Card number'), `sandbox form ${form.status}`);
+  });
+  await check('a message to the educator is sent and read back (the send statement reads the session itself)', async () => {
+    const course = await (await fetch(`${base}/api/courses/${paidCourse!.id}`, { headers: { cookie } })).json();
+    const to = course.educator.userId;
+    const sent = await fetch(`${base}/api/mailbox/conversations/${to}/messages`, {
+      method: 'POST',
+      headers: { cookie, origin: base, 'content-type': 'application/json' },
+      body: JSON.stringify({ body: 'Hello from the smoke test', clientId: randomUUID() }),
+    });
+    expect(sent.status === 201, `send ${sent.status} ${await sent.clone().text()}`);
+    const thread = await (await fetch(`${base}/api/mailbox/conversations/${to}`, { headers: { cookie } })).json();
+    expect(
+      thread.messages?.some((m: { body: string }) => m.body === 'Hello from the smoke test'),
+      `thread ${JSON.stringify(thread).slice(0, 200)}`,
+    );
+  });
+  await check('club search finds a demo club by one word (the postings)', async () => {
+    // The demo clubs are seeded after the catalogue, once the server listens.
+    let last = '';
+    const found = await waitUntil(
+      async () => {
+        const r = await fetch(`${base}/api/clubs/search?q=london`, { headers: { cookie } });
+        last = `${r.status} ${(await r.text()).slice(0, 200)}`;
+        return r.status === 200 && last.includes('London Chess Evenings');
+      },
+      120_000,
+      500,
+    );
+    expect(found, `club search ${last}`);
   });
   await check('the landing page is served', async () => {
     const r = await fetch(`${base}/`);
