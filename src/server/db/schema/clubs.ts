@@ -60,6 +60,14 @@ export const club = pgTable(
       (): SQL =>
         sql`setweight(to_tsvector('english', coalesce(name, '')), 'A') || setweight(to_tsvector('english', coalesce(city, '')), 'A')`,
     ),
+    /**
+     * The card's line (search, home, featured): the description's first 160 characters as plain
+     * text, made by club_summary() (migration 0033) on every write of the description, so a card
+     * reads it instead of the description (docs/decisions/0026-clubs-at-scale.md, "Cards").
+     */
+    summary: text('summary')
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`club_summary(description)`),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
