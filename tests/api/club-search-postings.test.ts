@@ -155,6 +155,17 @@ describe('club.summary, the card line made at write time (migration 0033)', () =
     await rows(ctx.app, sql`update club set description = ${`${TOK}sum\n\nRaw - SQL`} where id = ${id}`);
     expect(await summary()).toBe(`${TOK}sum. Raw SQL`);
     expect(await card()).toBe(`${TOK}sum. Raw SQL`);
+
+    // The stored head of the card (club.card_head, migration 0034) follows the other card columns too.
+    await rows(
+      ctx.app,
+      sql`update club set name = ${`${TOK}sum "Quoted" \\ Potters`}, city = null, online = true, category = 'arts',
+        cover_image = '/covers/x.png', visibility = 'approval' where id = ${id}`,
+    );
+    const res = await call(ctx.app, 'GET', `/api/clubs/search?q=${TOK}sum`, undefined, { cookie: owner.cookie });
+    const [byRow] = await rows<Parameters<typeof toCard>[0]>(ctx.app, sql`select ${CLUB_CARD_COLUMNS} from club where id = ${id}`);
+    expect((res.json() as { items: ClubCard[] }).items).toEqual([toCard(byRow)]);
+    expect(byRow).toMatchObject({ name: `${TOK}sum "Quoted" \\ Potters`, city: null, online: true, visibility: 'approval' });
   });
 
   it('club_summary() gives what the Node summary gave, Unicode spaces, CRLF and emoji included', async () => {

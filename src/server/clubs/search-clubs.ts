@@ -75,7 +75,7 @@ interface Row {
   next_at: string | Date | null;
 }
 
-/** A card from its row (home, featured clubs); search has PostgreSQL write its cards (CARD_JSON). */
+/** A card from its row (home, featured clubs); search has PostgreSQL write its cards (CARD_TEXT). */
 export const toCard = (r: Row): ClubCard => ({
   id: r.id,
   name: r.name,
@@ -95,14 +95,19 @@ export const CLUB_CARD_COLUMNS = sql.raw(
 );
 
 /**
- * A card (ClubCard, as toCard makes it) as JSON, built by PostgreSQL from the club `c`:
- * search sends the statement's JSON text as the answer's items, never parsed nor written
- * again by Node. nextEventAt as Date.toISOString writes it (UTC, milliseconds).
+ * A card (ClubCard, as toCard makes it) as JSON text, from the club `c`: its stored head
+ * (club.card_head, migration 0034: every key but the last two) and memberCount and nextEventAt
+ * (as Date.toISOString writes it: UTC, milliseconds), which change too often or depend on
+ * now(). Search sends the statement's text as the answer's items, never parsed nor written
+ * again by Node; PostgreSQL builds no JSON object per card either (CARDS).
  */
-const CARD_JSON = sql.raw(`json_build_object('id', c.id, 'name', c.name, 'summary', c.summary, 'category', c.category,
-  'city', c.city, 'online', c.online, 'coverImage', c.cover_image, 'visibility', c.visibility, 'memberCount', c.member_count,
-  'nextEventAt', to_char((case when c.visibility = 'public' and c.next_event_at > now() then c.next_event_at end) at time zone 'UTC',
-    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`);
+const CARD_TEXT = sql.raw(`c.card_head || ',"memberCount":' || c.member_count || ',"nextEventAt":' || coalesce('"'
+  || to_char((case when c.visibility = 'public' and c.next_event_at > now() then c.next_event_at end) at time zone 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null') || '}'`);
+
+/** The cards of the clubs `c` of a from-clause, in this order, as a JSON array (text). */
+const cards = (from: SQL, orderBy: SQL) =>
+  sql`(select '[' || coalesce(string_agg(${CARD_TEXT}, ',' order by ${orderBy}), '') || ']' ${from})`;
 
 type Total = Pick<ClubSearchResult, 'total' | 'totalIs'>;
 /** A search's page: its cards as PostgreSQL wrote them (a JSON array, as text), its total. */
@@ -115,9 +120,11 @@ async function planned(db: SearchRunner['db'], p: ClubSearchParams, q: string | 
   const offset = (p.page - 1) * p.pageSize;
   const res = (await db.execute(sql`
     select (select count(*)::int from (select 1 from club ${where} limit ${TOTAL_CAP}) x) as total,
-      coalesce((select json_agg(${CARD_JSON} order by ${order(p)}) from (
-        select id, name, summary, category, city, online, cover_image, visibility, member_count, next_event_at
-        from club ${where} order by ${order(p)} limit ${p.pageSize} offset ${offset}) c), '[]'::json)::text as items`)) as unknown as {
+      ${cards(
+        sql`from (select card_head, visibility, member_count, next_event_at, id
+          from club ${where} order by ${order(p)} limit ${p.pageSize} offset ${offset}) c`,
+        order(p),
+      )} as items`)) as unknown as {
     rows: { total: number; items: string }[];
   };
   const { total, items } = res.rows[0];
@@ -252,8 +259,7 @@ function relevanceTemplate(v: (name: keyof RelevanceValues) => unknown): SQL {
       case when ${estimated}
         then greatest(round(${allN} * (select f from fsel))::int, ${offset}::int + (select count(*)::int from page))
         else (select n from counted) end as total,
-      coalesce((select json_agg(${CARD_JSON} order by page.tier, page.member_count desc nulls last, page.id)
-        from page join club c on c.id = page.id), '[]'::json)::text as items`;
+      ${cards(sql`from page join club c on c.id = page.id`, sql`page.tier, page.member_count desc nulls last, page.id`)} as items`;
 }
 
 export const PREPARED_CLUB_ONE_WORD = 'club_search_one_word';
@@ -285,7 +291,7 @@ interface OneWordRow {
   /** Filtered only: the word's first SAMPLE postings in club id order, and those passing the filters. */
   seen: number | null;
   kept: number | null;
-  /** The page's cards (CARD_JSON), a JSON array as text, and how many. */
+  /** The page's cards (CARD_TEXT), a JSON array as text, and how many. */
   items: string;
   shown: number;
   /** A first page of fewer than FEW clubs: the word's nearest known words (club_search_word), for the typo correction. */
@@ -333,8 +339,7 @@ function oneWordShape(v: (name: keyof OneWordValues) => Placeholder | unknown): 
       case when ${v('filtered')}::boolean then (select seen from sample) end as seen,
       case when ${v('filtered')}::boolean then (select kept from sample) end as kept,
       (select count(*)::int from page) as shown,
-      coalesce((select json_agg(${CARD_JSON} order by page.tier, page.member_count desc nulls last, page.id)
-        from page join club c on c.id = page.id), '[]'::json)::text as items,
+      ${cards(sql`from page join club c on c.id = page.id`, sql`page.tier, page.member_count desc nulls last, page.id`)} as items,
       case when ${v('offset')}::int = 0 and (select count(*) from page) < ${FEW}::int and length(${v('q')}::text) >= 4 then (
         select array_agg(word) from (select word from club_search_word order by word <-> ${v('q')}::text limit ${TYPO_NEIGHBOURS}::int) k) end
         as typo_candidates
@@ -409,7 +414,7 @@ async function search(run: SearchRunner, p: ClubSearchParams, q: string | undefi
 
 /**
  * The answer (ClubSearchResult) as JSON text, ready to send: the cards are the statement's
- * JSON as PostgreSQL wrote it, not parsed nor written again (~10 kB a page).
+ * JSON text as PostgreSQL wrote it, not parsed nor written again (~10 kB a page).
  */
 export async function searchClubsJson(runner: SearchRunner, p: ClubSearchParams): Promise<string> {
   const q = normalizeQuery(p.q);

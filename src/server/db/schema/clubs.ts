@@ -68,6 +68,16 @@ export const club = pgTable(
     summary: text('summary')
       .notNull()
       .generatedAlwaysAs((): SQL => sql`club_summary(description)`),
+    /**
+     * The card as JSON text up to its last two keys (memberCount and nextEventAt, which change
+     * often or depend on now()), made by club_card_head() (migration 0034) on every write of its
+     * columns: search appends the two and sends the text, building no JSON (clubs/search-clubs.ts).
+     */
+    cardHead: text('card_head')
+      .notNull()
+      .generatedAlwaysAs(
+        (): SQL => sql`club_card_head(id, name, club_summary(description), category, city, online, cover_image, visibility)`,
+      ),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
