@@ -3,13 +3,15 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SearchRunner } from '../../src/server/courses/search-service.js';
 import {
+  CLUB_CARD_COLUMNS,
   PREPARED_CLUB_ONE_WORD,
   PREPARED_CLUB_RELEVANCE,
   relevanceSql,
   searchClubs,
+  toCard,
   type ClubSearchParams,
 } from '../../src/server/clubs/search-clubs.js';
-import { clubSearchQuery } from '../../src/shared/clubs-schemas.js';
+import { clubSearchQuery, type ClubCard } from '../../src/shared/clubs-schemas.js';
 import type { SignedInUser } from '../support/factories.js';
 import { useTestApp } from '../support/app.js';
 import { clubBody, join, makeClub, makeEvents, makeUser, rows } from '../support/clubs.js';
@@ -111,6 +113,93 @@ describe('club search postings and lexeme counts follow the clubs', () => {
   });
 });
 
+/** The card's summary as Node made it before club.summary (search-clubs.ts until migration 0033), verbatim. */
+const summaryBefore = (markdown: string) =>
+  markdown
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/[#*_>`~[\]()!|-]+/g, ' ')
+        .replace(/\s+/g, ' ')
+        .replace(/\s+([.,;:!?])/g, '$1')
+        .trim(),
+    )
+    .filter(Boolean)
+    .map((line, i, all) => (i < all.length - 1 && !/[.,;:!?]$/.test(line) ? `${line}.` : line))
+    .join(' ')
+    .slice(0, 160);
+
+describe('club.summary, the card line made at write time (migration 0033)', () => {
+  it('follows the description on create, API edit and raw SQL update, as the card showed it before', async () => {
+    const owner = await makeUser(ctx.app, 'Owner');
+    const description = `# ${TOK}sum Potters\n\nWe **throw** pots - every _week_ !\n> Bring [an apron](https://example.com)\n\nTea \`after\`.`;
+    const body = { name: `${TOK}sum Potters`, description, city: 'Ghent' };
+    const id = await makeClub(ctx.app, owner, body);
+    const summary = async () => (await rows<{ summary: string }>(ctx.app, sql`select summary from club where id = ${id}`))[0].summary;
+    const card = async () => {
+      const res = await call(ctx.app, 'GET', `/api/clubs/search?q=${TOK}sum`, undefined, { cookie: owner.cookie });
+      return (res.json() as { items: { id: string; summary: string }[] }).items.find((c) => c.id === id)?.summary;
+    };
+    expect(await summary()).toBe(
+      'Potters. We throw pots every week. Bring an apron https://example.com. Tea after.'.replace('Potters', `${TOK}sum Potters`),
+    );
+    expect(await summary()).toBe(summaryBefore(description));
+    expect(await card()).toBe(summaryBefore(description));
+
+    const edited = `${TOK}sum ${'Long line of clay. '.repeat(12)}`;
+    expect((await put(`/api/clubs/${id}`, clubBody({ ...body, description: edited }), owner.cookie)).statusCode).toBe(200);
+    expect(await summary()).toBe(summaryBefore(edited));
+    expect((await summary()).length).toBe(160);
+    expect(await card()).toBe(summaryBefore(edited));
+
+    await rows(ctx.app, sql`update club set description = ${`${TOK}sum\n\nRaw - SQL`} where id = ${id}`);
+    expect(await summary()).toBe(`${TOK}sum. Raw SQL`);
+    expect(await card()).toBe(`${TOK}sum. Raw SQL`);
+
+    // The stored head of the card (club.card_head, migration 0034) follows the other card columns too.
+    await rows(
+      ctx.app,
+      sql`update club set name = ${`${TOK}sum "Quoted" \\ Potters`}, city = null, online = true, category = 'arts',
+        cover_image = '/covers/x.png', visibility = 'approval' where id = ${id}`,
+    );
+    const res = await call(ctx.app, 'GET', `/api/clubs/search?q=${TOK}sum`, undefined, { cookie: owner.cookie });
+    const [byRow] = await rows<Parameters<typeof toCard>[0]>(ctx.app, sql`select ${CLUB_CARD_COLUMNS} from club where id = ${id}`);
+    expect((res.json() as { items: ClubCard[] }).items).toEqual([toCard(byRow)]);
+    expect(byRow).toMatchObject({ name: `${TOK}sum "Quoted" \\ Potters`, city: null, online: true, visibility: 'approval' });
+  });
+
+  it('club_summary() gives what the Node summary gave, Unicode spaces, CRLF and emoji included', async () => {
+    const marks = ['#', '*', '_', '>', '`', '~', '[', ']', '(', ')', '!', '|', '-', '.', ',', ';', ':', '?', '\\', '^', '$', '"'];
+    const spaces = [' ', '  ', '\t', '\r', '\n', '\n\n', '\u00a0', '\u2003', '\u3000', '\ufeff', '\u200b'];
+    const letters = ['a', 'Z', 'é', 'ß', '日', '😀', 'word ', 'London '];
+    const alphabet = [...marks, ...spaces, ...spaces, ...letters, ...letters];
+    // A fixed pseudo-random sequence: the same descriptions every run.
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    const descriptions = [
+      '',
+      '\n\n',
+      '😀'.repeat(100),
+      `${'a'.repeat(159)}😀b`,
+      ...Array.from({ length: 600 }, () => {
+        let d = '';
+        for (let i = next(300); i > 0; i--) d += alphabet[next(alphabet.length)];
+        return d;
+      }),
+    ];
+    const got = await rows<{ s: string }>(
+      ctx.app,
+      sql`select club_summary(d) as s from json_array_elements_text(${JSON.stringify(descriptions)}::json) with ordinality u(d, i) order by i`,
+    );
+    descriptions.forEach((d, i) => {
+      const before = summaryBefore(d);
+      // Node cut an emoji in half at the 160th code unit (a lone surrogate, not valid text): the function leaves it out.
+      const want = /[\ud800-\udbff]$/.test(before) ? before.slice(0, -1) : before;
+      expect(got[i].s, JSON.stringify(d)).toBe(want);
+    });
+  });
+});
+
 describe('one-word club search', () => {
   let owner: SignedInUser;
   const W = `${TOK}word`;
@@ -156,9 +245,9 @@ describe('one-word club search', () => {
   /** What the big statement (every relevance search before the postings) answers for the same search. */
   async function big(query: string) {
     const p = params(query);
-    const [r] = await rows<{ total: number; items: { id: string }[] | string }>(ctx.app, relevanceSql(p, p.q!.toLowerCase()));
-    const items = typeof r.items === 'string' ? (JSON.parse(r.items) as { id: string }[]) : r.items;
-    return { ids: items.map((i) => i.id), total: Number(r.total) };
+    const [r] = await rows<{ total: number; items: ClubCard[] | string }>(ctx.app, relevanceSql(p, p.q!.toLowerCase()));
+    const items = typeof r.items === 'string' ? (JSON.parse(r.items) as ClubCard[]) : r.items;
+    return { items, ids: items.map((i) => i.id), total: Number(r.total) };
   }
 
   it('answers as the big statement does, in one small prepared statement', async () => {
@@ -186,6 +275,8 @@ describe('one-word club search', () => {
         got.items.map((i) => i.id),
         query,
       ).toEqual(want.ids);
+      // The whole cards, as PostgreSQL wrote them in either statement.
+      expect(got.items, query).toEqual(want.items);
       expect(got.total, query).toBe(want.total);
       expect(got.totalIs, query).toBe('exact');
       expect(names, query).toEqual([PREPARED_CLUB_ONE_WORD]);
@@ -194,6 +285,17 @@ describe('one-word club search', () => {
     const all = await searchClubs(ctx.app.searchRunner, params(`q=${W}`));
     expect(all.items.find((c) => c.id === clubs[1])).toMatchObject({ visibility: 'approval', nextEventAt: null });
     expect(all.items.find((c) => c.id === clubs[0])?.nextEventAt).not.toBeNull();
+    // The cards as Node wrote them before PostgreSQL did (toCard over the club rows): the same answer.
+    const byRows = await rows<Parameters<typeof toCard>[0]>(
+      ctx.app,
+      sql`select ${CLUB_CARD_COLUMNS} from club where id in ${all.items.map((c) => c.id)}`,
+    );
+    expect(all.items).toEqual(all.items.map((c) => toCard(byRows.find((r) => r.id === c.id)!)));
+    expect(all.items.find((c) => c.id === clubs[0])?.nextEventAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    // The route sends the same answer.
+    const res = await call(ctx.app, 'GET', `/api/clubs/search?q=${W}`, undefined, { cookie: owner.cookie });
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.json()).toEqual(all);
     // Tier 1 (name or city) first, most members first within a tier.
     expect(all.items.map((c) => c.id).slice(0, 1)).toEqual([clubs[5]]);
     expect(all.items.map((c) => c.id).slice(-3)).toEqual([clubs[4], ...[clubs[3], clubs[6]].sort()]);

@@ -32,7 +32,7 @@ import { exploreClubs, myClubs } from './home.js';
 import { cancelEvent, createEvents, updateEvent } from './manage-events.js';
 import { joinClub, leaveClub, manageMember } from './membership.js';
 import { rsvpEvent } from './rsvp-event.js';
-import { searchClubs } from './search-clubs.js';
+import { searchClubsJson } from './search-clubs.js';
 import { setClubCover, updateClub } from './update-club.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
@@ -69,8 +69,8 @@ export async function clubRoutes(app: FastifyInstance) {
     { schema: { tags, summary: 'Search clubs', querystring: clubSearchQuery, response: { 200: clubSearchResult, ...errors } } },
     async (request, reply) => {
       await app.requireViewer(request);
-      // Built from typed cards (clubSearchResult): sent as JSON without a second pass through the schema.
-      const body = JSON.stringify(await searchClubs(app.searchRunner, request.query));
+      // clubSearchResult as JSON text, the cards written by PostgreSQL (search-clubs.ts, CARD_JSON): sent as it is.
+      const body = await searchClubsJson(app.searchRunner, request.query);
       return reply.type('application/json; charset=utf-8').send(body as unknown as ClubSearchResult);
     },
   );

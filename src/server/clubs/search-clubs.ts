@@ -62,43 +62,10 @@ function order(p: ClubSearchParams): SQL {
   return sql`member_count desc nulls last, id`;
 }
 
-/** A card's line of a Markdown description: its lines joined as sentences, without the marks. */
-const summarize = (markdown: string) =>
-  markdown
-    .split('\n')
-    .map((line) =>
-      line
-        .replace(/[#*_>`~[\]()!|-]+/g, ' ')
-        .replace(/\s+/g, ' ')
-        .replace(/\s+([.,;:!?])/g, '$1')
-        .trim(),
-    )
-    .filter(Boolean)
-    .map((line, i, all) => (i < all.length - 1 && !/[.,;:!?]$/.test(line) ? `${line}.` : line))
-    .join(' ')
-    .slice(0, 160);
-
-/**
- * Summaries already made, by description (the summary depends on nothing else): the same
- * clubs come back page after page (most members first), and cleaning 20 descriptions cost
- * ~0.25 ms of Node per search. Bounded; the oldest goes first.
- */
-const summaries = new Map<string, string>();
-const SUMMARIES_KEPT = 5000;
-function cardSummary(description: string): string {
-  let summary = summaries.get(description);
-  if (summary === undefined) {
-    summary = summarize(description);
-    if (summaries.size >= SUMMARIES_KEPT) summaries.delete(summaries.keys().next().value!);
-    summaries.set(description, summary);
-  }
-  return summary;
-}
-
 interface Row {
   id: string;
   name: string;
-  description: string;
+  summary: string;
   category: string;
   city: string | null;
   online: boolean;
@@ -106,13 +73,13 @@ interface Row {
   visibility: 'public' | 'approval';
   member_count: number;
   next_at: string | Date | null;
-  total: number;
 }
 
-export const toCard = (r: Omit<Row, 'total'>): ClubCard => ({
+/** A card from its row (home, featured clubs); search has PostgreSQL write its cards (CARD_TEXT). */
+export const toCard = (r: Row): ClubCard => ({
   id: r.id,
   name: r.name,
-  summary: cardSummary(r.description),
+  summary: r.summary,
   category: r.category,
   city: r.city,
   online: r.online,
@@ -122,39 +89,46 @@ export const toCard = (r: Omit<Row, 'total'>): ClubCard => ({
   nextEventAt: r.next_at ? new Date(r.next_at).toISOString() : null,
 });
 
+/** A card's columns: short ones only (club.summary is made at write time, migration 0033). */
 export const CLUB_CARD_COLUMNS = sql.raw(
-  `id, name, left(description, 600) as description, category, city, online, cover_image, visibility, member_count, ${PUBLIC_NEXT_SQL} as next_at`,
+  `id, name, summary, category, city, online, cover_image, visibility, member_count, ${PUBLIC_NEXT_SQL} as next_at`,
 );
 
-/** A card's row (Row) as JSON, built by PostgreSQL from the club `c` of the page's ids. */
-const CARD_JSON = sql.raw(`json_build_object('id', c.id, 'name', c.name, 'description', left(c.description, 600), 'category', c.category,
-  'city', c.city, 'online', c.online, 'cover_image', c.cover_image, 'visibility', c.visibility, 'member_count', c.member_count,
-  'next_at', case when c.visibility = 'public' and c.next_event_at > now() then c.next_event_at end)`);
+/**
+ * A card (ClubCard, as toCard makes it) as JSON text, from the club `c`: its stored head
+ * (club.card_head, migration 0034: every key but the last two) and memberCount and nextEventAt
+ * (as Date.toISOString writes it: UTC, milliseconds), which change too often or depend on
+ * now(). Search sends the statement's text as the answer's items, never parsed nor written
+ * again by Node; PostgreSQL builds no JSON object per card either (CARDS).
+ */
+const CARD_TEXT = sql.raw(`c.card_head || ',"memberCount":' || c.member_count || ',"nextEventAt":' || coalesce('"'
+  || to_char((case when c.visibility = 'public' and c.next_event_at > now() then c.next_event_at end) at time zone 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null') || '}'`);
+
+/** The cards of the clubs `c` of a from-clause, in this order, as a JSON array (text). */
+const cards = (from: SQL, orderBy: SQL) =>
+  sql`(select '[' || coalesce(string_agg(${CARD_TEXT}, ',' order by ${orderBy}), '') || ']' ${from})`;
 
 type Total = Pick<ClubSearchResult, 'total' | 'totalIs'>;
+/** A search's page: its cards as PostgreSQL wrote them (a JSON array, as text), its total. */
+type Found = Total & { items: string; typoCandidates?: string[] | null };
 
 /** Other sorts, and searches without words: planned for their values, the total counted up to TOTAL_CAP. */
-async function planned(db: SearchRunner['db'], p: ClubSearchParams, q: string | undefined) {
+async function planned(db: SearchRunner['db'], p: ClubSearchParams, q: string | undefined): Promise<Found> {
   const w = conditions(p, q);
   const where = w.length ? sql`where ${sql.join(w, sql` and `)}` : sql``;
   const offset = (p.page - 1) * p.pageSize;
   const res = (await db.execute(sql`
-    with page as (
-      select ${CLUB_CARD_COLUMNS} from club ${where} order by ${order(p)} limit ${p.pageSize} offset ${offset}
-    )
-    select page.*, (select count(*)::int from (select 1 from club ${where} limit ${TOTAL_CAP}) x) as total from page`)) as unknown as {
-    rows: Row[];
+    select (select count(*)::int from (select 1 from club ${where} limit ${TOTAL_CAP}) x) as total,
+      ${cards(
+        sql`from (select card_head, visibility, member_count, next_event_at, id
+          from club ${where} order by ${order(p)} limit ${p.pageSize} offset ${offset}) c`,
+        order(p),
+      )} as items`)) as unknown as {
+    rows: { total: number; items: string }[];
   };
-  let total = res.rows[0]?.total;
-  if (total === undefined) {
-    // An empty page: the total still says how many there are (a page beyond the last).
-    const c = (await db.execute(sql`select count(*)::int as n from (select 1 from club ${where} limit ${TOTAL_CAP}) x`)) as unknown as {
-      rows: { n: number }[];
-    };
-    total = c.rows[0].n;
-  }
-  const t: Total = { total, totalIs: total >= TOTAL_CAP ? 'at-least' : 'exact' };
-  return { items: res.rows.map(toCard), ...t };
+  const { total, items } = res.rows[0];
+  return { items, total, totalIs: total >= TOTAL_CAP ? 'at-least' : 'exact' };
 }
 
 export const PREPARED_CLUB_RELEVANCE = 'club_search_relevance';
@@ -285,8 +259,7 @@ function relevanceTemplate(v: (name: keyof RelevanceValues) => unknown): SQL {
       case when ${estimated}
         then greatest(round(${allN} * (select f from fsel))::int, ${offset}::int + (select count(*)::int from page))
         else (select n from counted) end as total,
-      coalesce((select json_agg(${CARD_JSON} order by page.tier, page.member_count desc nulls last, page.id)
-        from page join club c on c.id = page.id), '[]'::json) as items`;
+      ${cards(sql`from page join club c on c.id = page.id`, sql`page.tier, page.member_count desc nulls last, page.id`)} as items`;
 }
 
 export const PREPARED_CLUB_ONE_WORD = 'club_search_one_word';
@@ -318,7 +291,9 @@ interface OneWordRow {
   /** Filtered only: the word's first SAMPLE postings in club id order, and those passing the filters. */
   seen: number | null;
   kept: number | null;
-  items: Omit<Row, 'total'>[] | string;
+  /** The page's cards (CARD_TEXT), a JSON array as text, and how many. */
+  items: string;
+  shown: number;
   /** A first page of fewer than FEW clubs: the word's nearest known words (club_search_word), for the typo correction. */
   typo_candidates: string[] | null;
 }
@@ -363,8 +338,8 @@ function oneWordShape(v: (name: keyof OneWordValues) => Placeholder | unknown): 
     select (select n from qq) as lexemes, n_all,
       case when ${v('filtered')}::boolean then (select seen from sample) end as seen,
       case when ${v('filtered')}::boolean then (select kept from sample) end as kept,
-      coalesce((select json_agg(${CARD_JSON} order by page.tier, page.member_count desc nulls last, page.id)
-        from page join club c on c.id = page.id), '[]'::json) as items,
+      (select count(*)::int from page) as shown,
+      ${cards(sql`from page join club c on c.id = page.id`, sql`page.tier, page.member_count desc nulls last, page.id`)} as items,
       case when ${v('offset')}::int = 0 and (select count(*) from page) < ${FEW}::int and length(${v('q')}::text) >= 4 then (
         select array_agg(word) from (select word from club_search_word order by word <-> ${v('q')}::text limit ${TYPO_NEIGHBOURS}::int) k) end
         as typo_candidates
@@ -400,9 +375,7 @@ async function oneWord(run: SearchRunner, p: ClubSearchParams, q: string) {
     : await run.db.execute(oneWordSql(p, q))) as unknown as { rows: OneWordRow[] };
   const r = res.rows[0];
   if (r.lexemes > 1) return null;
-  const items = typeof r.items === 'string' ? (JSON.parse(r.items) as Omit<Row, 'total'>[]) : r.items;
-  const t = oneWordTotal(r, values, items.length);
-  return { items: items.map(toCard), ...t, typoCandidates: r.typo_candidates };
+  return { items: r.items, ...oneWordTotal(r, values, r.shown), typoCandidates: r.typo_candidates };
 }
 
 /** When this server last copied pg_stats into club_search_stat (the search reads it to choose its plan). */
@@ -425,14 +398,11 @@ async function relevance(run: SearchRunner, p: ClubSearchParams, q: string) {
   const res = (run.prepared
     ? await run.prepared(PREPARED_CLUB_RELEVANCE, relevanceText(relevanceValues(p, q)))
     : await run.db.execute(relevanceSql(p, q))) as unknown as {
-    rows: { total_is: Total['totalIs']; total: number; items: Omit<Row, 'total'>[] | string }[];
+    rows: { total_is: Total['totalIs']; total: number; items: string }[];
   };
   const row = res.rows[0];
-  const items = typeof row.items === 'string' ? (JSON.parse(row.items) as Omit<Row, 'total'>[]) : row.items;
-  return { items: items.map(toCard), total: Number(row.total), totalIs: row.total_is };
+  return { items: row.items, total: Number(row.total), totalIs: row.total_is };
 }
-
-type Found = Total & { items: ClubCard[]; typoCandidates?: string[] | null };
 
 async function search(run: SearchRunner, p: ClubSearchParams, q: string | undefined): Promise<Found> {
   if (isOneWordShape(p, q)) {
@@ -442,16 +412,30 @@ async function search(run: SearchRunner, p: ClubSearchParams, q: string | undefi
   return q && p.sort === 'relevance' ? relevance(run, p, q) : planned(run.db, p, q);
 }
 
-export async function searchClubs(runner: SearchRunner, p: ClubSearchParams): Promise<ClubSearchResult> {
+/**
+ * The answer (ClubSearchResult) as JSON text, ready to send: the cards are the statement's
+ * JSON text as PostgreSQL wrote it, not parsed nor written again (~10 kB a page).
+ */
+export async function searchClubsJson(runner: SearchRunner, p: ClubSearchParams): Promise<string> {
   const q = normalizeQuery(p.q);
   const { typoCandidates, ...first } = await search(runner, p, q);
+  let found: Found = first;
+  let correctedQuery: string | null = null;
   if (q && first.total < FEW && p.page === 1) {
     // A one-word search brought its word's nearest known words with its page: no statement for them.
     const corrected = typoCandidates ? correctWith(q, new Map([[q, typoCandidates]])) : await correctTypos(runner, q, 'club_search_word');
     if (corrected) {
       const { typoCandidates: _, ...second } = await search(runner, p, corrected);
-      if (second.total > first.total) return { ...second, page: p.page, pageSize: p.pageSize, correctedQuery: corrected };
+      if (second.total > first.total) [found, correctedQuery] = [second, corrected];
     }
   }
-  return { ...first, page: p.page, pageSize: p.pageSize, correctedQuery: null };
+  // The keys in clubSearchResult's order; every value but the cards is a number or a known word.
+  return `{"items":${found.items},"total":${Number(found.total)},"totalIs":${JSON.stringify(found.totalIs)},"page":${p.page},"pageSize":${
+    p.pageSize
+  },"correctedQuery":${JSON.stringify(correctedQuery)}}`;
+}
+
+/** The answer as an object (tests, callers in process). */
+export async function searchClubs(runner: SearchRunner, p: ClubSearchParams): Promise<ClubSearchResult> {
+  return JSON.parse(await searchClubsJson(runner, p)) as ClubSearchResult;
 }

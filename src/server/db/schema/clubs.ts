@@ -60,6 +60,24 @@ export const club = pgTable(
       (): SQL =>
         sql`setweight(to_tsvector('english', coalesce(name, '')), 'A') || setweight(to_tsvector('english', coalesce(city, '')), 'A')`,
     ),
+    /**
+     * The card's line (search, home, featured): the description's first 160 characters as plain
+     * text, made by club_summary() (migration 0033) on every write of the description, so a card
+     * reads it instead of the description (docs/decisions/0026-clubs-at-scale.md, "Cards").
+     */
+    summary: text('summary')
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`club_summary(description)`),
+    /**
+     * The card as JSON text up to its last two keys (memberCount and nextEventAt, which change
+     * often or depend on now()), made by club_card_head() (migration 0034) on every write of its
+     * columns: search appends the two and sends the text, building no JSON (clubs/search-clubs.ts).
+     */
+    cardHead: text('card_head')
+      .notNull()
+      .generatedAlwaysAs(
+        (): SQL => sql`club_card_head(id, name, club_summary(description), category, city, online, cover_image, visibility)`,
+      ),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
