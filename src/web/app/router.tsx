@@ -8,20 +8,13 @@ import { meQuery } from '@web/lib/viewer';
 import { isUuid } from '@web/lib/ids';
 import { courseQuery } from '../features/courses/api/courses';
 import { exploreQuery } from '../features/courses/api/explore';
-import { readSearchQuery, searchCoursesQuery } from '../features/courses/api/search';
-import { landingQuery } from '../features/marketing/api/landing';
 import { dashboardQuery } from '../features/dashboard/api/dashboard';
 import NotFoundPage from '@web/components/not-found-page';
 import ErrorPage from './error-page';
 import { RootLayout } from './root-layout';
 
-/**
- * A page prefetching its data: the request starts with the page's chunk, not after it rendered.
- * On a first load the answer is the page's embedded one (decision 0027) and is in the cache
- * before the page's chunk is: the first render (a transition, in slices) draws the data; it
- * is not a second, unsliced render when the query resolves (decision 0032).
- */
-type Prefetch = (queryClient: QueryClient, params: Record<string, string | undefined>, url: URL) => Promise<unknown>;
+/** A page prefetching its data: the request starts with the page's chunk, not after it rendered. */
+type Prefetch = (queryClient: QueryClient, params: Record<string, string | undefined>) => Promise<unknown>;
 type Page = { lazy: ReturnType<typeof lazyPage>; prefetch?: Prefetch } | { Component: ComponentType };
 
 const lazy = (load: Parameters<typeof lazyPage>[0], prefetch?: Prefetch): Page => ({ lazy: lazyPage(load), prefetch });
@@ -34,10 +27,7 @@ const info = (name: 'ProjectPage' | 'RoadmapPage') =>
  * type makes a pattern without a page, or a page without a pattern, a compile error.
  */
 const PAGES: Record<RoutePattern, Page> = {
-  '/': lazy(
-    () => import('./pages/landing-page'),
-    (qc) => qc.prefetchQuery(landingQuery),
-  ),
+  '/': lazy(() => import('./pages/landing-page')),
   '/landing': lazy(() => import('./pages/landing-page')),
   '/pricing': lazy(() => import('./pages/pricing-page')),
   '/pricing/complete': lazy(() => import('../features/payments/pricing-complete-page')),
@@ -69,10 +59,7 @@ const PAGES: Record<RoutePattern, Page> = {
   '/user/:userID/edit': lazy(() => import('../features/accounts/edit-user-page')),
 
   '/course/new': lazy(() => import('../features/courses/editor/new-course-page')),
-  '/course/search': lazy(
-    () => import('../features/courses/search-page'),
-    (qc, _, url) => qc.prefetchQuery(searchCoursesQuery(readSearchQuery(url.searchParams))),
-  ),
+  '/course/search': lazy(() => import('../features/courses/search-page')),
   '/course/:id': lazy(
     () => import('../features/courses/course-page'),
     (qc, { id }) => (id && isUuid(id) ? qc.prefetchQuery(courseQuery(id)) : Promise.resolve()),
@@ -111,12 +98,11 @@ const pagesOf = (layout: Layout, queryClient: QueryClient): RouteObject[] =>
   ROUTES.filter((r) => r.layout === layout).map((r) => {
     const { prefetch, ...page } = PAGES[r.pattern] as Page & { prefetch?: Prefetch };
     // Not awaited: the page renders as soon as its chunk is there, its data arriving in the cache meanwhile.
-    // A protected page's only for a signed-in viewer (the sign-in guard redirects the others; their 401 would read
-    // as "session ended"). On the first load the viewer is not known yet, but the server only serves a protected
-    // page with a session. A public page's data is everyone's.
-    const loader = ({ params, request }: LoaderFunctionArgs) => {
+    // Only for a signed-in viewer (the sign-in guard redirects the others; their 401 would read as "session ended").
+    // On the first load the viewer is not known yet, but the server only serves a protected page with a session.
+    const loader = ({ params }: LoaderFunctionArgs) => {
       const me = queryClient.getQueryData(meQuery.queryKey);
-      if (me !== null || r.public) void prefetch!(queryClient, params, new URL(request.url)).catch(() => {});
+      if (me !== null) void prefetch!(queryClient, params).catch(() => {});
       return null;
     };
     return { path: r.pattern, ...page, ...(prefetch && { loader }) };

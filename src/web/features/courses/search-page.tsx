@@ -2,16 +2,18 @@ import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } 
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Search, SearchX, SlidersHorizontal, X } from 'lucide-react';
-import { CATEGORIES, LEVELS, SEARCH_SORTS } from '@shared/courses';
+import { CATEGORIES, CATEGORY_IDS, LEVELS, LEVEL_IDS, SEARCH_SORTS, CATALOGUE_PAGE_SIZE } from '@shared/courses';
+import type { SearchQuery } from '@shared/courses-schemas';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
-import { readSearchQuery, searchCoursesQuery } from './api/search';
+import { searchCoursesQuery } from './api/search';
 import { CourseGrid, CourseGridSkeleton } from './components/course-card';
 import { paths } from '@web/lib/paths';
 import { resultTotal } from '@web/lib/format';
 import { LoadError } from '@web/components/ui/load-error';
 
+const PAGE_SIZE = CATALOGUE_PAGE_SIZE;
 const SORT_LABELS: Record<(typeof SEARCH_SORTS)[number], string> = {
   relevance: 'Best match',
   soonest: 'Starting soonest',
@@ -21,8 +23,32 @@ const SORT_LABELS: Record<(typeof SEARCH_SORTS)[number], string> = {
 /** Filters (not the words, the sort or the page): what "Clear filters" removes. */
 const FILTER_KEYS = ['category', 'level', 'format', 'city', 'free', 'minPrice', 'maxPrice', 'startsAfter', 'hasSeats'] as const;
 
+const oneOf = <T extends string>(list: readonly T[], v: string | null): T | undefined =>
+  v && (list as readonly string[]).includes(v) ? (v as T) : undefined;
+const cents = (v: string | null) => (v && /^\d+$/.test(v) ? Number(v) : undefined);
+
+/** The search as the URL states it; unknown or malformed values are ignored. */
 /** Results reachable through the pages (the first 1,000, as the API pages them). */
 const PAGED_RESULTS = 1000;
+
+function readQuery(sp: URLSearchParams): SearchQuery & { page: number } {
+  const page = Number(sp.get('page'));
+  return {
+    q: sp.get('q')?.trim() || undefined,
+    category: oneOf(CATEGORY_IDS, sp.get('category')),
+    level: oneOf(LEVEL_IDS, sp.get('level')),
+    format: oneOf(['online', 'in_person'] as const, sp.get('format')),
+    city: sp.get('city')?.trim() || undefined,
+    free: sp.get('free') === 'true' ? 'true' : undefined,
+    minPrice: cents(sp.get('minPrice')),
+    maxPrice: cents(sp.get('maxPrice')),
+    startsAfter: /^\d{4}-\d{2}-\d{2}$/.test(sp.get('startsAfter') ?? '') ? sp.get('startsAfter')! : undefined,
+    hasSeats: sp.get('hasSeats') === 'true' ? 'true' : undefined,
+    sort: oneOf(SEARCH_SORTS, sp.get('sort')) ?? 'relevance',
+    page: Number.isInteger(page) && page >= 1 && page <= 1000 ? page : 1,
+    pageSize: PAGE_SIZE,
+  };
+}
 
 const dollars = (c: number | undefined) => (c === undefined ? '' : String(c / 100));
 const toCents = (v: string) => {
@@ -84,7 +110,7 @@ function Filters({
   clear,
   activeCount,
 }: {
-  query: ReturnType<typeof readSearchQuery>;
+  query: ReturnType<typeof readQuery>;
   set: (changes: Record<string, string | undefined>) => void;
   clear: () => void;
   activeCount: number;
@@ -296,7 +322,7 @@ function EmptyState({ q, activeCount, clear }: { q?: string; activeCount: number
 
 export default function SearchPage() {
   const [params, setParams] = useSearchParams();
-  const query = readSearchQuery(params);
+  const query = readQuery(params);
   const { data, error, isPending, isFetching, isPlaceholderData, refetch } = useQuery(searchCoursesQuery(query));
   const q = query.q ?? '';
   const [words, setWords] = useState(q);
