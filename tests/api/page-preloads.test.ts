@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_START, FIRST_LOAD_MODULES, preloadFiles, type ManifestChunk } from '../../src/server/pages/routes.js';
+import { FIRST_LOAD_MODULES, preloadFiles, type ManifestChunk } from '../../src/server/pages/routes.js';
 
 const WEB = path.resolve(import.meta.dirname, '../../src/web');
 
@@ -38,10 +38,5 @@ describe('the modulepreloads a served page announces (decision 0030)', () => {
       'assets/course-page-e.js',
     ]);
     expect(preloadFiles(manifest, ['app/missing-page.tsx'])).toEqual([]);
-  });
-
-  it("name the app's start, the chunk the entry imports (decision 0032)", () => {
-    expect(existsSync(path.join(WEB, APP_START))).toBe(true);
-    expect(readFileSync(path.join(WEB, 'main.tsx'), 'utf8')).toContain(`import('./${APP_START.replace(/\.tsx$/, '')}')`);
   });
 });

@@ -126,12 +126,6 @@ export const FIRST_LOAD_MODULES: Partial<Record<RoutePattern, string[]>> = {
   '/course/:id': ['app/app-layout.tsx', 'features/courses/course-page.tsx'],
 };
 
-/**
- * The app's start (router, queries, first render), which the entry imports once React DOM is
- * evaluated (decision 0032): preloaded with every page, it is there when the entry asks.
- */
-export const APP_START = 'app/start.tsx';
-
 export interface ManifestChunk {
   file: string;
   name?: string;
@@ -173,7 +167,7 @@ function modulePreloads(): (pattern: RoutePattern) => string {
       const file = path.join(WEB_DIST, '.vite/manifest.json');
       manifest = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, ManifestChunk>) : null;
     }
-    const files = manifest ? preloadFiles(manifest, [APP_START, ...(FIRST_LOAD_MODULES[pattern] ?? [])]) : [];
+    const files = manifest ? preloadFiles(manifest, FIRST_LOAD_MODULES[pattern] ?? []) : [];
     const hints = files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
     cache.set(pattern, hints);
     return hints;
