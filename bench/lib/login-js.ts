@@ -87,10 +87,7 @@ export function measureLoginJs(root: string, log: (line: string) => void): Login
   } else {
     // The login page and its layout (the layouts load lazily too, with the first page that needs them).
     const keys = Object.keys(manifest).filter(
-      // The app's start (app/start.tsx, decision 0032) is imported by the entry and preloaded with every page.
-      (k) =>
-        manifest[k].isDynamicEntry &&
-        (isLoginModule(manifest[k].src ?? k) || /(^|\/)(auth-layout|app\/start)\.tsx$/.test(manifest[k].src ?? k)),
+      (k) => manifest[k].isDynamicEntry && (isLoginModule(manifest[k].src ?? k) || /(^|\/)auth-layout\.tsx$/.test(manifest[k].src ?? k)),
     );
     if (!keys.length) {
       loginRoute = 'manifest has no lazy login chunk (the login page is in the initial JS)';
