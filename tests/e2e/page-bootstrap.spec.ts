@@ -35,3 +35,25 @@ test('a signed-in first load of /explore, /dashboard and /course/search asks nei
   await expect(page.getByRole('button', { name: `Account menu for Alan ${alan.lastName}` })).toBeVisible();
   await expect(page.getByText(`Ada ${ada.lastName}`)).toHaveCount(0);
 });
+
+/** Decision 0032: the embedded answer is the first render's data: no skeleton, then cards. */
+test('the first render of / and /course/search draws the embedded courses, never their skeleton', async ({ page }) => {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { skeletons: string[] }).skeletons = seen;
+    new MutationObserver(() => {
+      if (document.querySelector('[aria-label="Loading courses"]')) seen.push(location.pathname);
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const skeletons = () => page.evaluate(() => (window as unknown as { skeletons: string[] }).skeletons);
+
+  await page.goto('/');
+  await expect(page.getByRole('list', { name: 'Featured courses' }).getByRole('listitem').first()).toBeVisible();
+  expect(await skeletons()).toEqual([]);
+
+  const ada = await createVerifiedUser({ firstName: 'Ada' });
+  await logIn(page, ada);
+  await page.goto('/course/search');
+  await expect(page.getByRole('list', { name: 'Courses found' }).getByRole('listitem').first()).toBeVisible();
+  expect(await skeletons()).toEqual([]);
+});

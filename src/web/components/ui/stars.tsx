@@ -1,6 +1,12 @@
-import { Star } from 'lucide-react';
+/** Each size: the row of five stars (one star is as wide as it is high). */
+const ROW = { sm: 'h-4 w-20', md: 'h-5 w-25', lg: 'h-6 w-30' } as const;
 
-/** A 0-5 rating as five stars, partly filled; read out as "Rated 4.5 out of 5". */
+/**
+ * A 0-5 rating as five stars, partly filled; read out as "Rated 4.5 out of 5". The stars are
+ * two backgrounds (styles.css: `.stars-empty`, `.stars-full` clipped to the rating's width),
+ * two elements instead of 5 to 10 SVGs: a grid of 40 cards draws 80 elements for its ratings,
+ * not 800 (decision 0033).
+ */
 export function Stars({
   value,
   count,
@@ -12,27 +18,15 @@ export function Stars({
   size?: 'sm' | 'md' | 'lg';
   showValue?: boolean;
 }) {
-  const px = size === 'lg' ? 'h-6 w-6' : size === 'md' ? 'h-5 w-5' : 'h-4 w-4';
   const rated = count === undefined || count > 0;
   const label = rated
     ? `Rated ${value.toFixed(1)} out of 5${count !== undefined ? ` from ${count} ${count === 1 ? 'review' : 'reviews'}` : ''}`
     : 'No reviews yet';
+  const filled = rated ? Math.max(0, Math.min(5, value)) / 5 : 0;
   return (
     <span className="inline-flex items-center gap-1.5" role="img" aria-label={label}>
-      <span className="inline-flex" aria-hidden="true">
-        {[0, 1, 2, 3, 4].map((i) => {
-          const fill = rated ? Math.max(0, Math.min(1, value - i)) : 0;
-          return (
-            <span key={i} className={`relative ${px}`}>
-              <Star className={`absolute inset-0 ${px} text-slate-300`} strokeWidth={1.5} />
-              {fill > 0 && (
-                <span className="absolute inset-0 overflow-hidden" style={{ width: `${fill * 100}%` }}>
-                  <Star className={`${px} fill-amber-400 text-amber-500`} strokeWidth={1.5} />
-                </span>
-              )}
-            </span>
-          );
-        })}
+      <span className={`stars-empty relative inline-block shrink-0 ${ROW[size]}`} aria-hidden="true">
+        {filled > 0 && <span className="stars-full absolute inset-y-0 left-0" style={{ width: `${filled * 100}%` }} />}
       </span>
       {showValue && (
         <span aria-hidden="true" className="text-sm text-slate-700">

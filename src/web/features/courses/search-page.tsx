@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Search, SearchX, SlidersHorizontal, X } from 'lucide-react';
@@ -333,8 +333,13 @@ export default function SearchPage() {
     setPrevQ(q);
     setWords(q);
   }
-  // A block body: scrollTo returns a Promise in recent Chromium, and an effect must not return one.
+  // Another page of results starts at the top. Not on mount: a load starts there and a navigation's
+  // scroll is ScrollRestoration's; a scroll then would force the first layout of the whole grid
+  // inside the effects' task (decision 0033).
+  const shownPage = useRef(query.page);
   useEffect(() => {
+    if (shownPage.current === query.page) return;
+    shownPage.current = query.page;
     window.scrollTo({ top: 0 });
   }, [query.page]);
 
