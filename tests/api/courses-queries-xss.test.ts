@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildTestApp, tempDir, type TestApp } from '../support/app.js';
-import { openDatabase, type Database } from '../../src/server/db/client.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.js';
+import { useRecordingApp } from '../support/recording-app.js';
 import { createSignedInUser, type SignedInUser } from '../support/factories.js';
 import { call, get } from '../support/http.js';
 import {
@@ -21,42 +21,18 @@ import {
   type Educator,
 } from '../support/courses.js';
 
-/** Every query the app makes goes through this database; `recording` decides what is kept. */
-let queries: string[] = [];
-let recording = false;
-let database: Database;
+const recorder = useRecordingApp();
 let app: TestApp;
 let educator: Educator;
 let learner: SignedInUser;
 beforeAll(async () => {
-  const url = inject('databaseUrl');
-  const onQuery = (q: string) => {
-    if (recording) queries.push(q);
-  };
-  database = await openDatabase(url ? { url, dataDir: tempDir(), poolSize: 4, onQuery } : { dataDir: tempDir('pglite-'), onQuery });
-  app = await buildTestApp({}, { database });
+  app = recorder.app;
   educator = await makeEducator(app);
   learner = await createSignedInUser(app);
 });
-afterAll(async () => {
-  await app.close();
-  await database.close();
-});
 
 /** The SQL statements one request makes. */
-async function queriesOf(run: () => Promise<{ statusCode: number; body: string }>): Promise<string[]> {
-  queries = [];
-  recording = true;
-  try {
-    const res = await run();
-    expect(res.statusCode, res.body).toBe(200);
-    // Fire-and-forget work (a session touch) would land here too; let it settle.
-    await new Promise((r) => setTimeout(r, 50));
-  } finally {
-    recording = false;
-  }
-  return queries;
-}
+const queriesOf = (run: () => Promise<{ statusCode: number; body: string }>) => recorder.statementsOf(run);
 
 describe('no N+1 queries', () => {
   it('GET /api/courses/:id makes as many queries for 5 sessions x 8 class times as for 1 x 1', async () => {

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/server/db/client.js';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/server/db/transaction.js';
-import { buildTestApp, tempDir, type TestApp } from '../support/app.js';
+import { useRecordingApp, type RecordingApp } from '../support/recording-app.js';
 import { makeClub, makeEvents } from '../support/clubs.js';
 import { createSignedInUser } from '../support/factories.js';
 import { get, post } from '../support/http.js';
@@ -14,47 +13,19 @@ import { get, post } from '../support/http.js';
  * (as the course page, ADR 0031). A session that signs nobody in (banned, expired) is 401 and
  * writes nothing.
  */
-let queries: string[] = [];
-let recording = false;
-let database: Database;
-let app: TestApp;
-beforeAll(async () => {
-  const url = inject('databaseUrl');
-  const onQuery = (q: string) => {
-    if (recording) queries.push(q);
-  };
-  database = await openDatabase(url ? { url, dataDir: tempDir(), poolSize: 4, onQuery } : { dataDir: tempDir('pglite-'), onQuery });
-  app = await buildTestApp({ LOG_LEVEL: 'error' }, { database });
-});
-afterAll(async () => {
-  await app.close();
-  await database.close();
-});
-
-/** The statements `run` makes (fire-and-forget work such as a session touch included: it is let settle). */
-async function statementsOf(run: () => Promise<{ statusCode: number; body: string }>, status: number): Promise<string[]> {
-  queries = [];
-  recording = true;
-  try {
-    const res = await run();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(res.statusCode, res.body).toBe(status);
-  } finally {
-    recording = false;
-  }
-  return queries;
-}
+const ctx = useRecordingApp({ LOG_LEVEL: 'error' });
+const statementsOf: RecordingApp['statementsOf'] = (run, status) => ctx.statementsOf(run, status);
 
 const messagesOf = async (userId: string) =>
-  (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from message where sender_id = ${userId}`))[0].n;
+  (await rowsOf<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from message where sender_id = ${userId}`))[0].n;
 
 describe('sending a message', () => {
   it('reads the session and does every check and write in one statement', async () => {
-    const [a, b] = [await createSignedInUser(app), await createSignedInUser(app)];
+    const [a, b] = [await createSignedInUser(ctx.app), await createSignedInUser(ctx.app)];
     // The first message creates the conversation; the second is the common case. Both: one statement.
     for (const body of ['Hello', 'Again']) {
       const queries = await statementsOf(
-        () => post(app, `/api/mailbox/conversations/${b.id}/messages`, { body, clientId: randomUUID() }, { cookie: a.cookie }),
+        () => post(ctx.app, `/api/mailbox/conversations/${b.id}/messages`, { body, clientId: randomUUID() }, { cookie: a.cookie }),
         201,
       );
       expect(queries, queries.join('\n---\n')).toHaveLength(1);
@@ -65,10 +36,10 @@ describe('sending a message', () => {
   });
 
   it('a banned sender is signed out (401) and nothing is written; an expired session too', async () => {
-    const [a, b, c] = [await createSignedInUser(app), await createSignedInUser(app), await createSignedInUser(app)];
-    await database.db.execute(sql`update "user" set banned = true where id = ${a.id}`);
+    const [a, b, c] = [await createSignedInUser(ctx.app), await createSignedInUser(ctx.app), await createSignedInUser(ctx.app)];
+    await ctx.database.db.execute(sql`update "user" set banned = true where id = ${a.id}`);
     const banned = await post(
-      app,
+      ctx.app,
       `/api/mailbox/conversations/${b.id}/messages`,
       { body: 'Hi', clientId: randomUUID() },
       { cookie: a.cookie },
@@ -76,14 +47,14 @@ describe('sending a message', () => {
     expect(banned.statusCode, banned.body).toBe(401);
     expect(await messagesOf(a.id)).toBe(0);
     const conversations = await rowsOf<{ n: number }>(
-      database.db,
+      ctx.database.db,
       sql`select count(*)::int as n from conversation_member where user_id = ${a.id}`,
     );
     expect(conversations[0].n).toBe(0);
 
-    await database.db.execute(sql`update session set expires_at = now() - interval '1 minute' where user_id = ${c.id}`);
+    await ctx.database.db.execute(sql`update session set expires_at = now() - interval '1 minute' where user_id = ${c.id}`);
     const expired = await post(
-      app,
+      ctx.app,
       `/api/mailbox/conversations/${b.id}/messages`,
       { body: 'Hi', clientId: randomUUID() },
       { cookie: c.cookie },
@@ -95,25 +66,25 @@ describe('sending a message', () => {
 
 describe('the event page', () => {
   it('is one statement with the session; an unknown club or event is 404, a banned viewer 401', async () => {
-    const [owner, viewer] = [await createSignedInUser(app), await createSignedInUser(app)];
-    const clubId = await makeClub(app, owner);
-    const [eventId] = await makeEvents(app, owner, clubId);
-    const queries = await statementsOf(() => get(app, `/api/clubs/${clubId}/events/${eventId}`, { cookie: viewer.cookie }), 200);
+    const [owner, viewer] = [await createSignedInUser(ctx.app), await createSignedInUser(ctx.app)];
+    const clubId = await makeClub(ctx.app, owner);
+    const [eventId] = await makeEvents(ctx.app, owner, clubId);
+    const queries = await statementsOf(() => get(ctx.app, `/api/clubs/${clubId}/events/${eventId}`, { cookie: viewer.cookie }), 200);
     // The club's new-event jobs may run meanwhile: of the request's own statements, the session and the page are one.
     const request = queries.filter((q) => /from session s join "user" u|club_rsvp my/.test(q));
     expect(request, request.join('\n---\n')).toHaveLength(1);
     expect(request[0]).toMatch(/from session s join "user" u/);
     expect(request[0]).toMatch(/club_rsvp my/);
 
-    const unknownClub = await get(app, `/api/clubs/${randomUUID()}/events/${eventId}`, { cookie: viewer.cookie });
+    const unknownClub = await get(ctx.app, `/api/clubs/${randomUUID()}/events/${eventId}`, { cookie: viewer.cookie });
     expect(unknownClub.statusCode).toBe(404);
     expect(unknownClub.json().error.message).toBe('This club does not exist');
-    const unknownEvent = await get(app, `/api/clubs/${clubId}/events/${randomUUID()}`, { cookie: viewer.cookie });
+    const unknownEvent = await get(ctx.app, `/api/clubs/${clubId}/events/${randomUUID()}`, { cookie: viewer.cookie });
     expect(unknownEvent.statusCode).toBe(404);
     expect(unknownEvent.json().error.message).toBe('This event does not exist');
 
-    await database.db.execute(sql`update "user" set banned = true where id = ${viewer.id}`);
-    expect((await get(app, `/api/clubs/${clubId}/events/${eventId}`, { cookie: viewer.cookie })).statusCode).toBe(401);
-    expect((await get(app, `/api/clubs/${clubId}/events/${eventId}`)).statusCode).toBe(401);
+    await ctx.database.db.execute(sql`update "user" set banned = true where id = ${viewer.id}`);
+    expect((await get(ctx.app, `/api/clubs/${clubId}/events/${eventId}`, { cookie: viewer.cookie })).statusCode).toBe(401);
+    expect((await get(ctx.app, `/api/clubs/${clubId}/events/${eventId}`)).statusCode).toBe(401);
   });
 });
