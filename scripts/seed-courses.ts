@@ -470,7 +470,7 @@ export const textArray = (items: string[]) => `array[${items.map(quoteLiteral).j
 export const pick = (arr: string, r: string) => `(${arr})[1 + floor((${r}) * cardinality(${arr}))::int]`;
 
 /** Tables the seed fills; their plain secondary indexes are rebuilt rather than maintained row by row. */
-const TABLES = ['course', 'course_session', 'class_time', 'enrolment', 'review', 'search_word', 'course_term'];
+const TABLES = ['course', 'course_session', 'class_time', 'enrolment', 'review', 'search_word', 'course_term', 'course_card'];
 
 /**
  * Adds one batch of courses (with their educators, learners, sessions, class times,
@@ -751,6 +751,13 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
         insert into course_term (lexeme, course_id, unbookable, quality, category, level, format, city, price_cents, next_start_on, seats_left)
         select l, c.id, c.next_start_on is null, c.quality, c.category, c.level, c.format, lower(c.city), c.price_cents, c.next_start_on, c.seats_left
         from course c join seed_course s on s.id = c.id, unnest(tsvector_to_array(c.search_title)) as l
+        where c.status = 'published'`,
+      );
+      await step(
+        'course cards',
+        `
+        insert into course_card (course_id, card)
+        select c.id, course_card(c) from course c join seed_course s on s.id = c.id
         where c.status = 'published'`,
       );
       await step(

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { searchResult } from '../../src/shared/courses-schemas.js';
+import { searchResult, type CourseCard } from '../../src/shared/courses-schemas.js';
 import { EXACT_UP_TO, oneWordTotal, searchSql, type SearchParams } from '../../src/server/courses/search-service.js';
 import { call, get, post } from '../support/http.js';
 import {
@@ -61,11 +61,30 @@ async function lexemeCounts() {
   return { got, want };
 }
 
+/**
+ * course_card (drizzle/0035) against the courses, over the whole database (one snapshot, so
+ * other test files' committed writes cannot break it): a card for every published course,
+ * equal to course_card(course), and none for any other course or for a course that is gone.
+ */
+async function cardsOutOfStep() {
+  return queryRows<{ course_id: string; problem: string }>(
+    ctx.app,
+    sql`select coalesce(c.id, k.course_id) as course_id,
+          case when k.course_id is null then 'missing' when c.id is null then 'orphan' when c.status <> 'published' then 'not published'
+            else 'stale' end as problem
+        from course_card k full join (select * from course where status = 'published') c on c.id = k.course_id
+        where k.course_id is null or c.id is null or k.card is distinct from course_card(c)
+        union all
+        select k.course_id, 'not published' from course_card k join course c on c.id = k.course_id where c.status <> 'published'`,
+  );
+}
+
 async function expectInStep(courseIds: string[]) {
   for (const id of courseIds) {
     const { got, want } = await postings(id);
     expect(got, id).toEqual(want);
   }
+  expect(await cardsOutOfStep()).toEqual([]);
   const counts = await lexemeCounts();
   expect(counts.got).toEqual(counts.want);
 }
@@ -141,6 +160,52 @@ describe('search postings and lexeme counts follow the courses', () => {
   });
 });
 
+describe('course cards follow the courses', () => {
+  it('a search card shows a course as it is now, after every kind of change, through the API or straight in the database', async () => {
+    const { app, educator } = ctx;
+    const a = await makeCourse(app, educator, courseBody({ title: `${TOK}delta Knitting`, description: 'Wool.' }));
+    const session = await makeSession(app, educator, a, { capacity: 3 });
+    await makeClassTimes(app, educator, a, session);
+    const card = async () =>
+      (await queryRows<{ card: string }>(app, sql`select card from course_card where course_id = ${a}`)).map(
+        (r) => JSON.parse(r.card) as CourseCard,
+      )[0];
+    const searched = async () => {
+      const res = await get(app, `/api/courses/search?q=${TOK}delta`, { cookie: educator.cookie });
+      return searchResult.parse(res.json()).items.find((c) => c.id === a);
+    };
+    // A draft has no card; published, its card is the search's.
+    expect(await card()).toBeUndefined();
+    await publish(app, educator, a);
+    expect(await card()).toMatchObject({ id: a, title: `${TOK}delta Knitting`, seatsLeft: 3, ratingCount: 0 });
+    expect(await searched()).toEqual(await card());
+
+    // A seat taken through the API, an edit, then raw SQL (a script or another server).
+    const learner = await makeLearner(app);
+    expect((await enrol(app, learner, a, session)).statusCode).toBe(200);
+    expect(await card()).toMatchObject({ seatsLeft: 2 });
+    const edited = await call(app, 'PUT', `/api/courses/${a}`, courseBody({ title: `${TOK}delta Crochet`, description: 'Wool.' }), {
+      cookie: educator.cookie,
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(await card()).toMatchObject({ title: `${TOK}delta Crochet` });
+    await app.database.db.execute(sql`update course set rating_avg = 4.25, rating_count = 8, educator_name = 'Ada L.' where id = ${a}`);
+    expect(await card()).toMatchObject({ ratingAvg: 4.25, ratingCount: 8, educatorName: 'Ada L.' });
+    expect(await searched()).toEqual(await card());
+    expect(await cardsOutOfStep()).toEqual([]);
+
+    // Unpublished by SQL, then deleted: no card left behind.
+    await app.database.db.execute(sql`update course set status = 'archived' where id = ${a}`);
+    expect(await card()).toBeUndefined();
+    await app.database.db.execute(sql`update course set status = 'published' where id = ${a}`);
+    expect(await card()).toMatchObject({ id: a });
+    await app.database.db.execute(sql`delete from enrolment where course_id = ${a}`);
+    await app.database.db.execute(sql`delete from course where id = ${a}`);
+    expect(await card()).toBeUndefined();
+    expect(await cardsOutOfStep()).toEqual([]);
+  });
+});
+
 describe('the total of a one-word search', () => {
   it('exact without filters; about N with filters over many matches; exact again when few', async () => {
     const db = ctx.app.database.db;
@@ -165,7 +230,7 @@ describe('the total of a one-word search', () => {
           const params = { q: word, sort: 'relevance', page: 1, pageSize: 20, ...p } as SearchParams;
           const row = ((await tx.execute(searchSql(params))) as unknown as { rows: Parameters<typeof oneWordTotal>[0][] }).rows[0];
           const filtered = Object.keys(p).some((k) => !['page', 'pageSize', 'q'].includes(k));
-          return { ...oneWordTotal(row, filtered, row.items.length), items: row.items };
+          return { ...oneWordTotal(row, filtered, row.shown), items: JSON.parse(row.items) as CourseCard[] };
         };
         const exact = async (where: ReturnType<typeof sql>) =>
           (

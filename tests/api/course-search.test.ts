@@ -475,7 +475,7 @@ describe('GET /api/courses/search: cost', () => {
           ['pottery -rareword', 1, 20],
         ] as const) {
           const params = { q, sort: 'relevance', page, pageSize } as SearchParams;
-          const got = (await tx.execute(searchSql(params))) as unknown as { rows: { total: number; items: CourseCard[] }[] };
+          const got = (await tx.execute(searchSql(params))) as unknown as { rows: { total: number; items: string }[] };
           if (isPreparedShape(params) || isOneWordShape(params))
             expect((await generic(params)).rows[0], `${q}, generic plan`).toEqual(got.rows[0]);
           // One word: the total is exact (search_lexeme), else counted up to 1000.
@@ -487,7 +487,7 @@ describe('GET /api/courses/search: cost', () => {
           order by case when search_title @@ w and search @@ w then 1 else 2 end, (next_start_on is null), quality desc, id
           offset ${(page - 1) * pageSize} limit ${pageSize}`)) as unknown as { rows: { id: string; total: number }[] };
           expect(
-            got.rows[0].items.map((c) => c.id),
+            (JSON.parse(got.rows[0].items) as CourseCard[]).map((c) => c.id),
             q,
           ).toEqual(want.rows.map((r) => r.id));
           if (want.rows.length) expect(totalOfRow(params, got.rows[0]), q).toBe(want.rows[0].total);

@@ -4,7 +4,6 @@ import type { ClubCard, ClubSearchResult, clubSearchQuery } from '../../shared/c
 import {
   correctTypos,
   correctWith,
-  fixedText,
   normalizeQuery,
   ONE_WORD,
   roughly,
@@ -12,6 +11,7 @@ import {
   TYPO_NEIGHBOURS,
   type SearchRunner,
 } from '../courses/search-service.js';
+import { fixedText } from '../db/fixed-text.js';
 
 /**
  * Club search (GET /api/clubs/search). Design and figures: docs/decisions/0026-clubs-at-scale.md.

@@ -7,7 +7,7 @@ import { errorBody } from '../../shared/errors.js';
 import { AppError } from '../http/errors.js';
 import { getExplore } from './explore-service.js';
 import { SearchCache, listenForCourseChanges } from './search-cache.js';
-import { normalizeQuery, searchCourses, type SearchParams, type SearchRunner } from './search-service.js';
+import { normalizeQuery, searchCoursesJson, type SearchParams, type SearchRunner } from './search-service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -119,9 +119,9 @@ export const courseSearchRoutes = fp(
         if (p.minPrice !== undefined && p.maxPrice !== undefined && p.minPrice > p.maxPrice) {
           throw AppError.badRequest('The minimum price is above the maximum', { maxPrice: 'Must be at least the minimum price' });
         }
-        const body = await cache.get(searchKey(p), async () => JSON.stringify(searchResult.parse(await searchCourses(runner, p))));
-        // Already JSON (checked against searchResult when it was computed): a string with a
-        // JSON content type is sent as is, without serializing again.
+        // SearchResult as JSON text, the cards written by PostgreSQL (searchCoursesJson): a
+        // string with a JSON content type is sent as is, without serializing again.
+        const body = await cache.get(searchKey(p), () => searchCoursesJson(runner, p));
         return reply.type(JSON_TYPE).send(body as unknown as SearchResult);
       },
     );

@@ -1,8 +1,8 @@
-import { fillPlaceholders, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { CourseCard, SearchResult, searchQuery } from '../../shared/courses-schemas.js';
 import type { Db } from '../db/client.js';
+import { fixedText } from '../db/fixed-text.js';
 
 /**
  * Course search (GET /api/courses/search). Design and measurements:
@@ -38,17 +38,24 @@ const FEW = 3;
 export const TYPO_NEIGHBOURS = 8;
 
 /**
- * A course card (search results, explore shelves) as PostgreSQL builds it, and the columns
- * a card is built from (plus `quality`, the order of relevance within a tier).
+ * A course card (CourseCard) is made by PostgreSQL: the SQL function course_card(course)
+ * (drizzle/0035) is its one definition, and course_card (the table) keeps the card of every
+ * published course, which search reads by primary key. Search sends the cards' text as the
+ * answer's items, never parsed nor written again by Node
+ * (docs/decisions/0034-search-text-and-lean-statements.md).
+ *
+ * CARD_COLUMNS: a course row's card (`card`) and the columns the lists order by; CARD_JSON:
+ * that card as a json value (explore and the landing page aggregate and parse it).
  */
-export const CARD_JSON = sql.raw(`json_build_object(
-  'id', id, 'title', title, 'summary', summary, 'category', category, 'level', level, 'format', format, 'city', city,
-  'coverImage', cover_image, 'priceCents', price_cents, 'currency', currency,
-  'ratingAvg', round(rating_avg::numeric, 2), 'ratingCount', rating_count, 'educatorName', educator_name,
-  'nextStartOn', next_start_on, 'seatsLeft', seats_left)`);
-export const CARD_COLUMNS = sql.raw(
-  'id, title, summary, category, level, format, city, cover_image, price_cents, currency, rating_avg, rating_count, educator_name, next_start_on, seats_left, quality',
-);
+export const CARD_COLUMNS = sql.raw('id, course_card(course) as card, quality, price_cents, rating_avg, rating_count, next_start_on');
+export const CARD_JSON = sql.raw('card::json');
+
+/**
+ * The cards of the rows of a from-clause, in this order, as a JSON array in text: the
+ * answer's items as PostgreSQL wrote them, sent without being parsed or written again by
+ * Node (docs/decisions/0034-search-cards-as-text.md).
+ */
+const cardsText = (from: SQL, order: SQL) => sql`(select '[' || coalesce(string_agg(card, ',' order by ${order}), '') || ']' ${from})`;
 
 const tsq = (q: string) => sql`websearch_to_tsquery('english', ${q})`;
 
@@ -110,6 +117,8 @@ async function one<T>(run: SearchRunner, query: SQL, name?: string): Promise<T> 
 const TIER_ORDER = sql.raw('unbookable, quality desc nulls last, id');
 /** What a tier CTE selects: the order keys only, all in course_relevance_idx (an index-only walk). */
 const TIER_KEYS = sql.raw('id, (next_start_on is null) as unbookable, quality');
+/** The cards of the CTE `page` (ids, tier and order keys), read from course_card by primary key. */
+const PAGE_CARDS = sql`(select '[' || coalesce(string_agg((select card from course_card k where k.course_id = page.id), ',' order by tier, ${TIER_ORDER}), '') || ']' from page)`;
 
 /**
  * Relevance with words and no filter: a tier is walked in index order (and the walk stops
@@ -177,11 +186,12 @@ function relevanceSql(q: string, offset: number, pageSize: number): SQL {
       offset ${offset}::int limit ${pageSize}::int
     )
     select case when (select n from ct) >= ${TOTAL_CAP}::int then ${TOTAL_CAP}::int else (select n from ca) end as total,
-      coalesce((select json_agg((select ${CARD_JSON} from course c where c.id = page.id) order by tier, ${TIER_ORDER}) from page), '[]'::json) as items`;
+      ${PAGE_CARDS} as items`;
 }
 
 /** The one-word shape, run as a prepared statement too: relevance, one word, any filters. */
 export const PREPARED_ONE_WORD = 'course_search_one_word';
+export const PREPARED_ONE_WORD_FILTERED = 'course_search_one_word_filtered';
 
 /** A search of one word (letters and digits only: one lexeme at most, or none for a stop word). Club search uses it too. */
 export const ONE_WORD = /^[\p{L}\p{N}]+$/u;
@@ -241,7 +251,9 @@ type OneWordValues = ReturnType<typeof oneWordValues>;
 type Value = (name: keyof OneWordValues) => SQL | Placeholder;
 
 type OneWordRow = {
-  items: CourseCard[];
+  /** The page's cards: a JSON array (text), and how many. */
+  items: string;
+  shown: number;
   /**
    * Filtered, too few title matches, and many matches in descriptions only: the page needs
    * tier 2, which a fixed plan can only take by walking the whole order index (the filters
@@ -303,45 +315,66 @@ export function oneWordTotal(r: OneWordRow, filtered: boolean, shown: number): {
  */
 export function oneWordSql(p: SearchParams): SQL {
   const values = oneWordValues(p);
-  return oneWordShape((name) => sql`${values[name]}`);
+  return oneWordShape((name) => sql`${values[name]}`, values.filtered);
 }
 
 /**
- * The one-word statement's text and parameters: the text is built once (every value is a
- * parameter, so it is the same for every search) and only the parameters are filled per
- * search; building the SQL of this shape cost ~0.1-0.25 ms of Node per search.
+ * The one-word statement's name, text and parameters: the text is built once per shape
+ * (every value is a parameter, so it is the same for every search) and only the
+ * parameters are filled per search; building the SQL of this shape cost ~0.1-0.25 ms of
+ * Node per search.
  */
-export function oneWordQuery(p: SearchParams): { sql: string; params: unknown[] } {
-  return oneWordText(oneWordValues(p));
+export function oneWordQuery(p: SearchParams): { name: string; sql: string; params: unknown[] } {
+  const values = oneWordValues(p);
+  return values.filtered
+    ? { name: PREPARED_ONE_WORD_FILTERED, ...oneWordFilteredText(values) }
+    : { name: PREPARED_ONE_WORD, ...oneWordText(values) };
 }
-const oneWordText = fixedText<OneWordValues>((v) => oneWordShape(v));
+const oneWordText = fixedText<OneWordValues>((v) => oneWordShape(v, false));
+const oneWordFilteredText = fixedText<OneWordValues>((v) => oneWordShape(v, true));
 
 /**
- * A statement whose text never changes: built once from its shape with a placeholder for
- * every value, then only the values are filled per call (building a large statement with
- * drizzle's sql template cost 0.1-0.5 ms of Node per search). Club search uses it too.
+ * The one-word statement in two texts, each prepared on its own: without filters (most
+ * searches) it holds no filter, no sample and no count, ~40 plan nodes instead of ~95:
+ * starting and ending a plan costs per node, and the big shape's executor cost about as
+ * much as the search itself (docs/decisions/0034-search-cards-as-text.md).
  */
-export function fixedText<V extends Record<string, unknown>>(
-  shape: (v: (name: keyof V & string) => Placeholder) => SQL,
-): (values: V) => { sql: string; params: unknown[] } {
-  let template: { sql: string; params: unknown[] } | undefined;
-  return (values) => {
-    template ??= new PgDialect().sqlToQuery(shape((name) => sql.placeholder(name)));
-    return { sql: template.sql, params: fillPlaceholders(template.params, values) };
-  };
-}
-
-function oneWordShape(v: Value): SQL {
+function oneWordShape(v: Value, filtered: boolean): SQL {
   const need = v('need');
-  const filtered = v('filtered');
   const w = sql`(select w from qq)`;
   const lx = sql`(select lx from qq)`;
-  const onTerm = nullableFilters(v, sql`city`);
-  const onCourse = nullableFilters(v, sql`lower(city)`);
+  const onTerm = filtered ? sql` and ${nullableFilters(v, sql`city`)}` : sql``;
+  const onCourse = filtered ? sql` and ${nullableFilters(v, sql`lower(city)`)}` : sql``;
   const keys = sql`id, (next_start_on is null) as unbookable, quality`;
   const t2Runs = sql`(select count(*) from t1) < ${need}::int and ${lx} is not null`;
   const many = sql`(select n_all - n_title from lc) >= ${TOTAL_CAP}::int`;
-  const filteredMany = sql`${filtered}::boolean and (select n_all from lc) > ${EXACT_UP_TO}::int`;
+  const filteredMany = sql`(select n_all from lc) > ${EXACT_UP_TO}::int`;
+  // Tier 2 of a word in many descriptions walks course_relevance_idx; with filters that walk
+  // could cross the whole index, so a filtered search answers `replan` instead.
+  const walkTier2 = filtered
+    ? sql``
+    : sql`(select ${keys}, 2 as tier from course
+        where case when ${t2Runs} then ${many} else false end
+          and status = 'published' and coalesce(search @@ ${w}, false) and not coalesce(search_title @@ ${w}, false)
+        order by (next_start_on is null), quality desc nulls last, id limit ${need}::int)
+      union all`;
+  const sample = filtered
+    ? sql`, sample as materialized (
+      select count(*)::int as seen, count(*) filter (where true${onTerm})::int as kept from (
+        select category, level, format, city, price_cents, next_start_on, seats_left from course_term
+        where ${filteredMany} and (select n_title from lc) > 0 and lexeme = ${lx}
+        order by lexeme, course_id limit ${SAMPLE}::int) s
+    )`
+    : sql``;
+  const totals = filtered
+    ? sql`(select count(*) from t1) < ${need}::int and ${lx} is not null and n_all - n_title >= ${TOTAL_CAP}::int as replan,
+      case when ${filteredMany} and n_title > 0 then (select seen from sample) end as seen,
+      case when ${filteredMany} and n_title > 0 then (select kept from sample) end as kept,
+      case when n_all <= ${EXACT_UP_TO}::int then (
+        select count(*)::int from course where status = 'published' and search @@ ${w}${onCourse}) end as exact_n,
+      case when ${filteredMany} and n_title = 0 and n_all < ${TOTAL_CAP}::int then (
+        select count(*)::int from (select from course where status = 'published' and search @@ ${w}${onCourse} limit ${TOTAL_CAP}::int) x) end as capped_n`
+    : sql`false as replan, null::int as seen, null::int as kept, null::int as exact_n, null::int as capped_n`;
   return sql`
     with qq as materialized (
       select (tsvector_to_array(to_tsvector('english', ${v('q')}::text)))[1] as lx, websearch_to_tsquery('english', ${v('q')}::text) as w
@@ -349,38 +382,22 @@ function oneWordShape(v: Value): SQL {
       select coalesce(max(n_all), 0)::int as n_all, coalesce(max(n_title), 0)::int as n_title from search_lexeme where lexeme = ${lx}
     ), t1 as materialized (
       select course_id as id, unbookable, quality, 1 as tier from course_term
-      where lexeme = ${lx} and ${onTerm}
+      where lexeme = ${lx}${onTerm}
       order by unbookable, quality desc nulls last, course_id limit ${need}::int
     ), t2 as materialized (
-      (select ${keys}, 2 as tier from course
-        where case when ${t2Runs} then ${many} and not ${filtered}::boolean else false end
-          and status = 'published' and coalesce(search @@ ${w}, false) and not coalesce(search_title @@ ${w}, false)
-        order by (next_start_on is null), quality desc nulls last, id limit ${need}::int)
-      union all
+      ${walkTier2}
       (select id, unbookable, quality, 2 as tier from (
           select ${keys} from course
-          where case when ${t2Runs} then not ${many} else false end
-            and status = 'published' and search @@ ${w} and not (search_title @@ ${w}) and ${onCourse} offset 0) m
+          where case when ${t2Runs} then ${filtered ? sql`true` : sql`not ${many}`} else false end
+            and status = 'published' and search @@ ${w} and not (search_title @@ ${w})${onCourse} offset 0) m
         order by ${TIER_ORDER} limit ${need}::int)
-    ), page as (
+    ), page as materialized (
       select * from (select * from t1 union all select * from t2) r
       order by tier, ${TIER_ORDER}
       offset ${v('offset')}::int limit ${v('pageSize')}::int
-    ), sample as materialized (
-      select count(*)::int as seen, count(*) filter (where ${onTerm})::int as kept from (
-        select category, level, format, city, price_cents, next_start_on, seats_left from course_term
-        where ${filteredMany} and (select n_title from lc) > 0 and lexeme = ${lx}
-        order by lexeme, course_id limit ${SAMPLE}::int) s
-    )
-    select n_all, n_title,
-      ${filtered}::boolean and (select count(*) from t1) < ${need}::int and ${lx} is not null and n_all - n_title >= ${TOTAL_CAP}::int as replan,
-      case when ${filteredMany} and n_title > 0 then (select seen from sample) end as seen,
-      case when ${filteredMany} and n_title > 0 then (select kept from sample) end as kept,
-      case when ${filtered}::boolean and n_all <= ${EXACT_UP_TO}::int then (
-        select count(*)::int from course where status = 'published' and search @@ ${w} and ${onCourse}) end as exact_n,
-      case when ${filteredMany} and n_title = 0 and n_all < ${TOTAL_CAP}::int then (
-        select count(*)::int from (select from course where status = 'published' and search @@ ${w} and ${onCourse} limit ${TOTAL_CAP}::int) x) end as capped_n,
-      coalesce((select json_agg((select ${CARD_JSON} from course c where c.id = page.id) order by tier, ${TIER_ORDER}) from page), '[]'::json) as items,
+    )${sample}
+    select n_all, n_title, ${totals},
+      ${PAGE_CARDS} as items, (select count(*)::int from page) as shown,
       -- A word (nearly) nobody uses: its nearest known words come back with it, for the typo
       -- correction (correctTypos), instead of a statement of their own.
       case when n_all < ${FEW}::int and length(${v('q')}::text) >= 4 then (
@@ -436,7 +453,7 @@ export function searchSql(p: SearchParams, opts: { oneWord?: boolean } = {}): SQ
         offset ${offset} limit ${p.pageSize}
       )
       select ${total} as total,
-        coalesce((select json_agg((select ${CARD_JSON} from course c where c.id = page.id) order by tier, ${TIER_ORDER}) from page), '[]'::json) as items`;
+        ${PAGE_CARDS} as items`;
   }
   return sql`
     with page as (
@@ -446,60 +463,68 @@ export function searchSql(p: SearchParams, opts: { oneWord?: boolean } = {}): SQ
       offset ${offset} limit ${p.pageSize}
     )
     select ${total} as total,
-      coalesce((select json_agg(${CARD_JSON} order by ${orderBy(sort as 'soonest' | 'price' | 'rating')}) from page), '[]'::json) as items`;
+      ${cardsText(sql`from page`, orderBy(sort as 'soonest' | 'price' | 'rating'))} as items`;
 }
 
 /**
- * One page of published courses matching the text and the filters. Without text the
+ * One page of published courses matching the text and the filters, as the answer's JSON
+ * text (SearchResult): the cards are the statement's text as PostgreSQL wrote them, sent
+ * as they are (~10 kB a page, never parsed nor written again by Node). Without text the
  * default order is the soonest start.
  */
-export async function searchCourses(run: SearchRunner, p: SearchParams): Promise<SearchResult> {
+export async function searchCoursesJson(run: SearchRunner, p: SearchParams): Promise<string> {
   const q = normalizeQuery(p.q);
   const page = (params: SearchParams) => runPage(run, params);
   const { typoCandidates, ...exact } = await page(p);
-  const base = { page: p.page, pageSize: p.pageSize };
-  if (!q || exact.total >= FEW) return { ...base, ...exact, fuzzy: false };
+  if (!q || exact.total >= FEW) return answer(p, exact, false);
 
   // Nothing or almost nothing: correct the words that are no word of any title or
   // educator name to the nearest one that is, and search again (a one-word search brought
   // its word's neighbours with its page: no statement for them).
   const corrected = typoCandidates ? correctWith(q, new Map([[q, typoCandidates]])) : await correctTypos(run, q);
-  if (!corrected) return { ...base, ...exact, fuzzy: false };
+  if (!corrected) return answer(p, exact, false);
   const offset = (p.page - 1) * p.pageSize;
   if (exact.total === 0) {
-    const { typoCandidates: _, ...fixed } = await page({ ...p, q: corrected });
-    return { ...base, ...fixed, fuzzy: fixed.total > 0 };
+    const fixed = await page({ ...p, q: corrected });
+    return answer(p, fixed, fixed.total > 0);
   }
   // A few exact matches: they come first, then the corrected search's (both lists are short
-  // or cut at the page wanted).
+  // or cut at the page wanted; the one place the cards are parsed).
   const [exactAll, more] = await Promise.all([
     p.page === 1 ? exact.items : page({ ...p, page: 1, pageSize: FEW }).then((r) => r.items),
     page({ ...p, q: corrected, page: 1, pageSize: Math.min(offset + p.pageSize + FEW, TOTAL_CAP) }),
   ]);
-  const seen = new Set(exactAll.map((c) => c.id));
-  const merged = [...exactAll, ...more.items.filter((c) => !seen.has(c.id))];
-  const total = exactAll.length + more.total - (more.items.length + exactAll.length - merged.length);
-  return {
-    ...base,
-    items: merged.slice(offset, offset + p.pageSize),
-    total,
-    totalKind: more.totalKind,
-    fuzzy: merged.length > exactAll.length,
-  };
+  const first = JSON.parse(exactAll) as CourseCard[];
+  const moreItems = JSON.parse(more.items) as CourseCard[];
+  const seen = new Set(first.map((c) => c.id));
+  const merged = [...first, ...moreItems.filter((c) => !seen.has(c.id))];
+  const total = first.length + more.total - (moreItems.length + first.length - merged.length);
+  const items = JSON.stringify(merged.slice(offset, offset + p.pageSize));
+  return answer(p, { items, total, totalKind: more.totalKind }, merged.length > first.length);
+}
+
+/** The answer's JSON text, keys in searchResult's order; every value but the cards is a number, a boolean or a known word. */
+const answer = (p: SearchParams, found: Omit<Page, 'typoCandidates'>, fuzzy: boolean) =>
+  `{"items":${found.items},"page":${p.page},"pageSize":${p.pageSize},"total":${Number(found.total)},"totalKind":${JSON.stringify(
+    found.totalKind,
+  )},"fuzzy":${fuzzy}}`;
+
+/** The answer as an object (tests, callers in process). */
+export async function searchCourses(run: SearchRunner, p: SearchParams): Promise<SearchResult> {
+  return JSON.parse(await searchCoursesJson(run, p)) as SearchResult;
 }
 
 /** One statement: the page of matches and its total, by the shape that fits the search. */
 async function runPage(run: SearchRunner, p: SearchParams): Promise<Page> {
   if (isOneWordShape(p)) {
-    const r = run.prepared
-      ? ((await run.prepared(PREPARED_ONE_WORD, oneWordQuery(p))) as Rows<OneWordRow>).rows[0]
-      : await one<OneWordRow>(run, oneWordSql(p));
+    const query = run.prepared && oneWordQuery(p);
+    const r = query ? ((await run.prepared!(query.name, query)) as Rows<OneWordRow>).rows[0] : await one<OneWordRow>(run, oneWordSql(p));
     if (!r.replan) {
-      const total = oneWordTotal(r, hasFilters(p), (p.page - 1) * p.pageSize + r.items.length);
+      const total = oneWordTotal(r, hasFilters(p), (p.page - 1) * p.pageSize + r.shown);
       return { items: r.items, ...total, typoCandidates: r.typo_candidates };
     }
   }
-  const r = await one<{ total: number; items: CourseCard[] }>(
+  const r = await one<{ total: number; items: string }>(
     run,
     searchSql(p, { oneWord: false }),
     isPreparedShape(p) ? PREPARED_RELEVANCE : undefined,
@@ -510,7 +535,8 @@ async function runPage(run: SearchRunner, p: SearchParams): Promise<Page> {
 type Page = {
   total: number;
   totalKind: TotalKind;
-  items: CourseCard[];
+  /** The page's cards: a JSON array (text), as the statement wrote it. */
+  items: string;
   /** One-word searches of a rare or unknown word: the nearest known words, fetched with the page. */
   typoCandidates?: string[] | null;
 };

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
+import { compactPlaceholders } from './fixed-text.js';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.js';
 
@@ -39,7 +40,7 @@ function compiler() {
   return (name: string, query: SQL, values?: Record<string, unknown>) => {
     if (!values) return dialect.sqlToQuery(query);
     let compiled = byName.get(name);
-    if (!compiled) byName.set(name, (compiled = dialect.sqlToQuery(query)));
+    if (!compiled) byName.set(name, (compiled = compactPlaceholders(dialect.sqlToQuery(query))));
     return { sql: compiled.sql, params: fillPlaceholders(compiled.params, values) };
   };
 }

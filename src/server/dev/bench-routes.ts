@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { searchQuery } from '../../shared/courses-schemas.js';
-import { searchCourses } from '../courses/search-service.js';
+import { searchCoursesJson } from '../courses/search-service.js';
 import { clubSearchQuery } from '../../shared/clubs-schemas.js';
 import { searchClubsJson } from '../clubs/search-clubs.js';
 import { user } from '../db/schema/accounts.js';
@@ -66,7 +66,7 @@ export async function benchRoutes(app: FastifyInstance) {
     {
       schema: { hide: true, querystring: searchQuery },
     },
-    async (request) => searchCourses(app.searchRunner, request.query),
+    async (request, reply) => reply.type('application/json; charset=utf-8').send(await searchCoursesJson(app.searchRunner, request.query)),
   );
 
   // GET /api/clubs/search without the session lookup (club search has no cache): the search's

@@ -256,6 +256,18 @@ export const courseTerm = pgTable(
 );
 
 /**
+ * The card of each published course (CourseCard as JSON text, made by the SQL function
+ * course_card(course) of drizzle/0035), kept by a trigger like course_term: a search reads
+ * its page's cards from this narrow table by primary key and sends them as they are,
+ * without reading the wide course rows or building JSON per card
+ * (docs/decisions/0034-search-text-and-lean-statements.md).
+ */
+export const courseCard = pgTable('course_card', {
+  courseId: uuid('course_id').primaryKey(),
+  card: text('card').notNull(),
+});
+
+/**
  * How many published courses have each lexeme anywhere (`search`) and in the title or
  * educator name (`search_title`), kept by the same trigger: the total of a one-word
  * search without counting its matches.
