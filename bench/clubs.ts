@@ -75,6 +75,12 @@ const queryTargets = (): Target[] =>
     name: t.name.replace(/^search /, 'query '),
     path: t.path.replace('/api/clubs/search', '/api/bench/club-search-uncached'),
   }));
+/**
+ * The floor: one prepared primary-key SELECT and nothing else (no session, no parsing beyond
+ * a uuid): the most any route that reads the database once can serve on this machine. A
+ * search's ratio to the naive query cannot exceed the floor's.
+ */
+const floor = (userId: string): Target => ({ name: 'floor', path: `/api/bench/select?id=${userId}` });
 const naive = (name: string, word: string): Target => ({ name, path: `/api/bench/club-search-naive?q=${encodeURIComponent(word)}` });
 
 async function main() {
@@ -148,6 +154,7 @@ async function main() {
     server.baseUrl,
     [
       { name: 'noop', path: '/api/bench/noop' },
+      floor(session.userId),
       me,
       smallEvent,
       ...searchTargets(session.cookie),
@@ -267,6 +274,15 @@ function report(small: Phase, large: Phase, consistency: Record<string, number>,
     if (!okGrowth) failures.push(`${r.name} costs ${growth.toFixed(2)}x more at ${large.clubs} than at ${small.clubs} clubs`);
   }
   table(['search', 'req/s', 'p99', 'x naive', 'x naive per round', `req/s ${small.clubs / 1000}k`, 'growth', 'verdict'], rows);
+  const fl = large.routes.find((x) => x.name === 'floor');
+  if (fl) {
+    const flRound = perRound(fl, ref);
+    console.log(
+      `  floor (one prepared primary-key SELECT, no session): ${fl.median.reqPerSec} req/s, ${flRound.all.map((x) => x.toFixed(1)).join(' / ')}x the naive query per round: no route that reads the database once can serve more${
+        flRound.median < BUDGET.searchOverNaive ? `, so ${BUDGET.searchOverNaive}x is out of reach on this machine` : ''
+      }`,
+    );
+  }
   console.log(
     `  (verdict: the median of the per-round ratios >= ${BUDGET.searchOverNaive}x, p99 < ${BUDGET.p99Ms} ms, growth < ${BUDGET.growth}x)`,
   );

@@ -168,6 +168,8 @@ async function main() {
     server.baseUrl,
     [
       { name: 'noop', path: '/api/bench/noop' },
+      // The floor: one prepared primary-key SELECT, no session (what a route reading the database once can serve).
+      { name: 'floor', path: `/api/bench/select?id=${session.userId}` },
       { name: 'me', path: '/api/me', headers: { cookie: session.cookie } },
       { name: 'course page', path: `/api/courses/${page.id}`, headers: { cookie: session.cookie } },
       ...searchTargets(session.cookie),
@@ -336,6 +338,10 @@ function report(small: Phase, large: Phase, cacheDropped: boolean, explain: stri
     rows,
   );
   console.log("  (x ref: median round over the reference's median round; x ref/round: median of the ratios within each round)");
+  const fl = byName(large, 'floor');
+  console.log(
+    `  floor (one prepared primary-key SELECT, no session): ${fl.median.reqPerSec} req/s, ${perRound(fl).toFixed(1)}x the reference: no uncached search can exceed it`,
+  );
   const me = byName(large, 'me').median;
   const page = byName(large, 'course page').median;
   const meRound = byName(large, 'me');
