@@ -6,7 +6,8 @@ import { fixedText } from '../db/fixed-text.js';
 
 /**
  * Course search (GET /api/courses/search). Design and measurements:
- * docs/decisions/0005-course-search.md and 0028-course-search-postings.md. In short:
+ * docs/decisions/0005-course-search.md, 0028-course-search-postings.md and
+ * 0034-search-text-and-lean-statements.md. In short:
  *
  *   - A one-word relevance search (most searches; oneWordSql) reads tier 1 from the word's
  *     title postings (course_term, index-only, filters included) and its total from the
@@ -20,13 +21,16 @@ import { fixedText } from '../db/fixed-text.js';
  *     (course_relevance_idx, which INCLUDEs search_title and the filter columns), so
  *     PostgreSQL takes the top k of a common word by walking that index, index-only, and
  *     stops after k rows, or for a rare word takes the few matches from the GIN index.
- *     The tiers yield ids; the cards are read for the page's rows only. Tier 2 runs only when tier 1 has fewer rows than the page needs
+ *     The tiers yield ids; the cards are read for the page's rows only, from course_card
+ *     (the card of each published course as JSON text, kept by a trigger), and the answer
+ *     is sent as the text PostgreSQL wrote (searchCoursesJson). Tier 2 runs only when tier 1 has fewer rows than the page needs
  *     (a one-time filter in the same statement, not a second round trip).
  *   - `total` is exact up to TOTAL_CAP and TOTAL_CAP beyond (counting stops there; totalKind
  *     `atLeast`).
  *   - Items and total come back in one statement. A typo (nothing or almost nothing
- *     found) costs two more: the nearest known words (trigram KNN over the words of titles
- *     and educator names, checked by edit distance here), then the corrected search.
+ *     found) costs one more: the corrected search (a one-word search brings its word's
+ *     nearest known words with its page: trigram KNN over the words of titles and educator
+ *     names, checked by edit distance here); several misspelt words, two more.
  */
 export type SearchParams = z.output<typeof searchQuery>;
 
@@ -53,7 +57,7 @@ export const CARD_JSON = sql.raw('card::json');
 /**
  * The cards of the rows of a from-clause, in this order, as a JSON array in text: the
  * answer's items as PostgreSQL wrote them, sent without being parsed or written again by
- * Node (docs/decisions/0034-search-cards-as-text.md).
+ * Node (docs/decisions/0034-search-text-and-lean-statements.md).
  */
 const cardsText = (from: SQL, order: SQL) => sql`(select '[' || coalesce(string_agg(card, ',' order by ${order}), '') || ']' ${from})`;
 
@@ -337,7 +341,7 @@ const oneWordFilteredText = fixedText<OneWordValues>((v) => oneWordShape(v, true
  * The one-word statement in two texts, each prepared on its own: without filters (most
  * searches) it holds no filter, no sample and no count, ~40 plan nodes instead of ~95:
  * starting and ending a plan costs per node, and the big shape's executor cost about as
- * much as the search itself (docs/decisions/0034-search-cards-as-text.md).
+ * much as the search itself (docs/decisions/0034-search-text-and-lean-statements.md).
  */
 function oneWordShape(v: Value, filtered: boolean): SQL {
   const need = v('need');

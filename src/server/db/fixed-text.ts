@@ -14,7 +14,7 @@ const dialect = new PgDialect();
  * of `sql.placeholder(name)` as its own parameter ($1, $2 ... for the same value), and a
  * hot statement that uses a value in ten places sent, bound and type-checked it ten times.
  * Measured on the one-word course search (117 parameters for 14 values): node-postgres and
- * PostgreSQL each spent ~0.2 ms a call on them (docs/decisions/0034-search-cards-as-text.md).
+ * PostgreSQL each spent ~0.2 ms a call on them (docs/decisions/0034-search-text-and-lean-statements.md).
  * Inline values (not placeholders) keep a parameter each. The parameter numbers in the text
  * are renumbered in one pass; the statements this serves have no `$n` inside a literal.
  */
