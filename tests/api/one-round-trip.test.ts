@@ -88,3 +88,39 @@ describe('the event page', () => {
     expect((await get(ctx.app, `/api/clubs/${clubId}/events/${eventId}`)).statusCode).toBe(401);
   });
 });
+
+describe('club search', () => {
+  it('a one-word search reads the session in its own statement; other searches look it up first; banned, expired or none is 401', async () => {
+    const [owner, viewer, expired] = [
+      await createSignedInUser(ctx.app),
+      await createSignedInUser(ctx.app),
+      await createSignedInUser(ctx.app),
+    ];
+    const word = `q${randomUUID().replace(/[^a-f]/g, '')}`;
+    const clubId = await makeClub(ctx.app, owner, { name: `${word} Chess Circle` });
+    // The viewer lookup: the resolver's own statement (requireViewer) or viewerBySessionToken.
+    const lookups = (queries: string[]) => queries.filter((q) => /from "session" inner join "user"|from session s join "user" u/.test(q));
+
+    // One word: the search statement (on the search connections) reads the viewer; no lookup of its own.
+    const oneWord = await statementsOf(() => get(ctx.app, `/api/clubs/search?q=${word}`, { cookie: viewer.cookie }), 200);
+    expect(lookups(oneWord), oneWord.join('\n---\n')).toHaveLength(0);
+    const found = (await get(ctx.app, `/api/clubs/search?q=${word}`, { cookie: viewer.cookie })).json();
+    expect(found).toMatchObject({ total: 1, items: [{ id: clubId }] });
+    // Two words: the session is looked up first, as every other route does.
+    const twoWords = await statementsOf(() => get(ctx.app, `/api/clubs/search?q=${word}%20chess`, { cookie: viewer.cookie }), 200);
+    expect(lookups(twoWords)).toHaveLength(1);
+
+    for (const q of [word, `${word}%20chess`]) {
+      expect((await get(ctx.app, `/api/clubs/search?q=${q}`)).statusCode, q).toBe(401);
+      expect((await get(ctx.app, `/api/clubs/search?q=${q}`, { cookie: 'agora.session_token=forged.value' })).statusCode).toBe(401);
+    }
+    await ctx.database.db.execute(sql`update session set expires_at = now() - interval '1 minute' where user_id = ${expired.id}`);
+    const stale = await get(ctx.app, `/api/clubs/search?q=${word}`, { cookie: expired.cookie });
+    expect(stale.statusCode).toBe(401);
+    expect(stale.body).not.toContain(clubId);
+    await ctx.database.db.execute(sql`update "user" set banned = true where id = ${viewer.id}`);
+    const banned = await get(ctx.app, `/api/clubs/search?q=${word}`, { cookie: viewer.cookie });
+    expect(banned.statusCode).toBe(401);
+    expect(banned.body).not.toContain(clubId);
+  });
+});

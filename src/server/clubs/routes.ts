@@ -68,9 +68,12 @@ export async function clubRoutes(app: FastifyInstance) {
     '/api/clubs/search',
     { schema: { tags, summary: 'Search clubs', querystring: clubSearchQuery, response: { 200: clubSearchResult, ...errors } } },
     async (request, reply) => {
-      await app.requireViewer(request);
       // clubSearchResult as JSON text, the cards written by PostgreSQL (search-clubs.ts, CARD_JSON): sent as it is.
-      const body = await searchClubsJson(app.searchRunner, request.query);
+      // A one-word search reads the session in its own statement (one round trip).
+      const body = await searchClubsJson(app.searchRunner, request.query, {
+        requireViewer: () => app.requireViewer(request),
+        requireViewerWith: (load) => app.requireViewerWith(request, load),
+      });
       return reply.type('application/json; charset=utf-8').send(body as unknown as ClubSearchResult);
     },
   );

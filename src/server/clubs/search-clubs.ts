@@ -11,6 +11,7 @@ import {
   TYPO_NEIGHBOURS,
   type SearchRunner,
 } from '../courses/search-service.js';
+import { toViewer, viewerBySessionToken, type RequireViewerWith, type ViewerRow } from '../accounts/viewer.js';
 import { fixedText } from '../db/fixed-text.js';
 
 /**
@@ -310,7 +311,7 @@ interface OneWordRow {
  * was every posting. Only the page's clubs are read, by primary key. A first page of fewer
  * than FEW clubs brings the nearest known words for the typo correction.
  */
-function oneWordShape(v: (name: keyof OneWordValues) => Placeholder | unknown): SQL {
+function oneWordShape(v: (name: keyof OneWordValues) => Placeholder | unknown, viewer?: Placeholder | string): SQL {
   const cat = sql`${v('cat')}::text`;
   const city = sql`${v('city')}::text`;
   const online = sql`${v('online')}::boolean`;
@@ -320,7 +321,7 @@ function oneWordShape(v: (name: keyof OneWordValues) => Placeholder | unknown): 
     and (${online} is null or online = ${online})
     and (${upcoming} is null or (visibility = 'public' and coalesce(next_event_at > now(), false)) = ${upcoming})`;
   return sql`
-    with qq as materialized (
+    with ${viewer ? sql`viewer as (${viewerBySessionToken(viewer)}), ` : sql``}qq as materialized (
       select a[1] as lx, coalesce(cardinality(a), 0) as n from (select tsvector_to_array(to_tsvector('english', ${v('q')}::text)) as a) x
     ), lc as materialized (
       select coalesce(max(n_all), 0)::int as n_all from club_lexeme where lexeme = ${lx}
@@ -335,7 +336,7 @@ function oneWordShape(v: (name: keyof OneWordValues) => Placeholder | unknown): 
         where ${v('filtered')}::boolean and lexeme = ${lx}
         order by lexeme, club_id limit ${SAMPLE}::int) s
     )
-    select (select n from qq) as lexemes, n_all,
+    select ${viewer ? sql`viewer.*, ` : sql``}(select n from qq) as lexemes, n_all,
       case when ${v('filtered')}::boolean then (select seen from sample) end as seen,
       case when ${v('filtered')}::boolean then (select kept from sample) end as kept,
       (select count(*)::int from page) as shown,
@@ -343,7 +344,7 @@ function oneWordShape(v: (name: keyof OneWordValues) => Placeholder | unknown): 
       case when ${v('offset')}::int = 0 and (select count(*) from page) < ${FEW}::int and length(${v('q')}::text) >= 4 then (
         select array_agg(word) from (select word from club_search_word order by word <-> ${v('q')}::text limit ${TYPO_NEIGHBOURS}::int) k) end
         as typo_candidates
-    from lc`;
+    from ${viewer ? sql`viewer cross join lc` : sql`lc`}`;
 }
 
 /** The one-word statement with these values (EXPLAIN, tests, PGlite); PostgreSQL runs the same text prepared. */
@@ -352,6 +353,13 @@ export function oneWordSql(p: ClubSearchParams, q: string): SQL {
   return oneWordShape((name) => values[name]);
 }
 const oneWordText = fixedText<OneWordValues>((v) => oneWordShape(v));
+/**
+ * The same statement reading the viewer first (viewerBySessionToken, as the event page and
+ * the course page do): the session check and the search in one round trip. No row when the
+ * token signs nobody in.
+ */
+const oneWordViewerText = fixedText<OneWordValues & { token: string }>((v) => oneWordShape(v, v('token')));
+export const PREPARED_CLUB_ONE_WORD_VIEWER = 'club_search_one_word_viewer';
 
 /**
  * The total of a one-word search: the word's count without filters; with filters, the
@@ -368,14 +376,27 @@ function oneWordTotal(r: OneWordRow, v: OneWordValues, shown: number): Total {
   return { total: Math.max(roughly((r.n_all * kept) / seen), v.offset + shown), totalIs: 'about' };
 }
 
-async function oneWord(run: SearchRunner, p: ClubSearchParams, q: string) {
+/** The one-word statement's row; with a session token, the viewer's columns too, and no row when it signs nobody in. */
+async function oneWordRow(run: SearchRunner, p: ClubSearchParams, q: string, token?: string): Promise<OneWordRow | undefined> {
   const values = oneWordValues(p, q);
-  const res = (run.prepared
-    ? await run.prepared(PREPARED_CLUB_ONE_WORD, oneWordText(values))
-    : await run.db.execute(oneWordSql(p, q))) as unknown as { rows: OneWordRow[] };
-  const r = res.rows[0];
+  let res;
+  if (token === undefined)
+    res = run.prepared ? await run.prepared(PREPARED_CLUB_ONE_WORD, oneWordText(values)) : await run.db.execute(oneWordSql(p, q));
+  else
+    res = run.prepared
+      ? await run.prepared(PREPARED_CLUB_ONE_WORD_VIEWER, oneWordViewerText({ ...values, token }))
+      : await run.db.execute(oneWordShape((name) => values[name], token));
+  return (res as unknown as { rows: OneWordRow[] }).rows[0];
+}
+
+/** A one-word row as a page (null: the query is not one lexeme, the big statement answers). */
+function oneWordFound(r: OneWordRow, p: ClubSearchParams, q: string) {
   if (r.lexemes > 1) return null;
-  return { items: r.items, ...oneWordTotal(r, values, r.shown), typoCandidates: r.typo_candidates };
+  return { items: r.items, ...oneWordTotal(r, oneWordValues(p, q), r.shown), typoCandidates: r.typo_candidates };
+}
+
+async function oneWord(run: SearchRunner, p: ClubSearchParams, q: string) {
+  return oneWordFound((await oneWordRow(run, p, q))!, p, q);
 }
 
 /** When this server last copied pg_stats into club_search_stat (the search reads it to choose its plan). */
@@ -413,12 +434,35 @@ async function search(run: SearchRunner, p: ClubSearchParams, q: string | undefi
 }
 
 /**
+ * How the route checks the session (GET /api/clubs/search needs one): a one-word search
+ * reads the viewer in its own statement (requireViewerWith); any other checks it first.
+ */
+export interface ViewerCheck {
+  requireViewer: () => Promise<unknown>;
+  requireViewerWith: RequireViewerWith;
+}
+
+/**
  * The answer (ClubSearchResult) as JSON text, ready to send: the cards are the statement's
  * JSON text as PostgreSQL wrote it, not parsed nor written again (~10 kB a page).
  */
-export async function searchClubsJson(runner: SearchRunner, p: ClubSearchParams): Promise<string> {
+export async function searchClubsJson(runner: SearchRunner, p: ClubSearchParams, viewer?: ViewerCheck): Promise<string> {
   const q = normalizeQuery(p.q);
-  const { typoCandidates, ...first } = await search(runner, p, q);
+  let firstFound: Found | null = null;
+  const oneWordTried = !!viewer && isOneWordShape(p, q);
+  if (oneWordTried) {
+    // The session and the page in one statement: no round trip of its own for the session.
+    const { data: row } = await viewer.requireViewerWith(async (token) => {
+      const r = await oneWordRow(runner, p, q, token);
+      return { viewer: r ? toViewer(r as OneWordRow & ViewerRow) : null, data: r! };
+    });
+    firstFound = oneWordFound(row, p, q);
+  } else if (viewer) {
+    await viewer.requireViewer();
+  }
+  // Not one lexeme after all (the one-word statement said so): the big statement answers.
+  const page: Found = firstFound ?? (oneWordTried ? await relevance(runner, p, q!) : await search(runner, p, q));
+  const { typoCandidates, ...first } = page;
   let found: Found = first;
   let correctedQuery: string | null = null;
   if (q && first.total < FEW && p.page === 1) {
