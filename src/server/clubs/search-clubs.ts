@@ -4,6 +4,7 @@ import type { ClubCard, ClubSearchResult, clubSearchQuery } from '../../shared/c
 import {
   correctTypos,
   correctWith,
+  jsonArrayText,
   normalizeQuery,
   ONE_WORD,
   roughly,
@@ -107,8 +108,7 @@ const CARD_TEXT = sql.raw(`c.card_head || ',"memberCount":' || c.member_count ||
     'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null') || '}'`);
 
 /** The cards of the clubs `c` of a from-clause, in this order, as a JSON array (text). */
-const cards = (from: SQL, orderBy: SQL) =>
-  sql`(select '[' || coalesce(string_agg(${CARD_TEXT}, ',' order by ${orderBy}), '') || ']' ${from})`;
+const cards = (from: SQL, orderBy: SQL) => jsonArrayText(CARD_TEXT, orderBy, from);
 
 type Total = Pick<ClubSearchResult, 'total' | 'totalIs'>;
 /** A search's page: its cards as PostgreSQL wrote them (a JSON array, as text), its total. */
@@ -377,8 +377,7 @@ function oneWordTotal(r: OneWordRow, v: OneWordValues, shown: number): Total {
 }
 
 /** The one-word statement's row; with a session token, the viewer's columns too, and no row when it signs nobody in. */
-async function oneWordRow(run: SearchRunner, p: ClubSearchParams, q: string, token?: string): Promise<OneWordRow | undefined> {
-  const values = oneWordValues(p, q);
+async function oneWordRow(run: SearchRunner, p: ClubSearchParams, q: string, values: OneWordValues, token?: string) {
   let res;
   if (token === undefined)
     res = run.prepared ? await run.prepared(PREPARED_CLUB_ONE_WORD, oneWordText(values)) : await run.db.execute(oneWordSql(p, q));
@@ -386,17 +385,18 @@ async function oneWordRow(run: SearchRunner, p: ClubSearchParams, q: string, tok
     res = run.prepared
       ? await run.prepared(PREPARED_CLUB_ONE_WORD_VIEWER, oneWordViewerText({ ...values, token }))
       : await run.db.execute(oneWordShape((name) => values[name], token));
-  return (res as unknown as { rows: OneWordRow[] }).rows[0];
+  return (res as unknown as { rows: OneWordRow[] }).rows[0] as OneWordRow | undefined;
 }
 
 /** A one-word row as a page (null: the query is not one lexeme, the big statement answers). */
-function oneWordFound(r: OneWordRow, p: ClubSearchParams, q: string) {
+function oneWordFound(r: OneWordRow, values: OneWordValues) {
   if (r.lexemes > 1) return null;
-  return { items: r.items, ...oneWordTotal(r, oneWordValues(p, q), r.shown), typoCandidates: r.typo_candidates };
+  return { items: r.items, ...oneWordTotal(r, values, r.shown), typoCandidates: r.typo_candidates };
 }
 
 async function oneWord(run: SearchRunner, p: ClubSearchParams, q: string) {
-  return oneWordFound((await oneWordRow(run, p, q))!, p, q);
+  const values = oneWordValues(p, q);
+  return oneWordFound((await oneWordRow(run, p, q, values))!, values);
 }
 
 /** When this server last copied pg_stats into club_search_stat (the search reads it to choose its plan). */
@@ -452,11 +452,12 @@ export async function searchClubsJson(runner: SearchRunner, p: ClubSearchParams,
   const oneWordTried = !!viewer && isOneWordShape(p, q);
   if (oneWordTried) {
     // The session and the page in one statement: no round trip of its own for the session.
+    const values = oneWordValues(p, q);
     const { data: row } = await viewer.requireViewerWith(async (token) => {
-      const r = await oneWordRow(runner, p, q, token);
+      const r = await oneWordRow(runner, p, q, values, token);
       return { viewer: r ? toViewer(r as OneWordRow & ViewerRow) : null, data: r! };
     });
-    firstFound = oneWordFound(row, p, q);
+    firstFound = oneWordFound(row, values);
   } else if (viewer) {
     await viewer.requireViewer();
   }

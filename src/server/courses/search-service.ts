@@ -55,11 +55,12 @@ export const CARD_COLUMNS = sql.raw('id, course_card(course) as card, quality, p
 export const CARD_JSON = sql.raw('card::json');
 
 /**
- * The cards of the rows of a from-clause, in this order, as a JSON array in text: the
- * answer's items as PostgreSQL wrote them, sent without being parsed or written again by
- * Node (docs/decisions/0034-search-text-and-lean-statements.md).
+ * The values `element` of the rows of a from-clause, in this order, as a JSON array in text
+ * (each element is JSON text already): search answers' items as PostgreSQL wrote them, sent
+ * without being parsed or written again by Node. Club search uses it too.
  */
-const cardsText = (from: SQL, order: SQL) => sql`(select '[' || coalesce(string_agg(card, ',' order by ${order}), '') || ']' ${from})`;
+export const jsonArrayText = (element: SQL, order: SQL, from: SQL) =>
+  sql`(select '[' || coalesce(string_agg(${element}, ',' order by ${order}), '') || ']' ${from})`;
 
 const tsq = (q: string) => sql`websearch_to_tsquery('english', ${q})`;
 
@@ -122,7 +123,11 @@ const TIER_ORDER = sql.raw('unbookable, quality desc nulls last, id');
 /** What a tier CTE selects: the order keys only, all in course_relevance_idx (an index-only walk). */
 const TIER_KEYS = sql.raw('id, (next_start_on is null) as unbookable, quality');
 /** The cards of the CTE `page` (ids, tier and order keys), read from course_card by primary key. */
-const PAGE_CARDS = sql`(select '[' || coalesce(string_agg((select card from course_card k where k.course_id = page.id), ',' order by tier, ${TIER_ORDER}), '') || ']' from page)`;
+const PAGE_CARDS = jsonArrayText(
+  sql`k.card`,
+  sql`page.tier, page.unbookable, page.quality desc nulls last, page.id`,
+  sql`from page join course_card k on k.course_id = page.id`,
+);
 
 /**
  * Relevance with words and no filter: a tier is walked in index order (and the walk stops
@@ -347,7 +352,8 @@ function oneWordShape(v: Value, filtered: boolean): SQL {
   const need = v('need');
   const w = sql`(select w from qq)`;
   const lx = sql`(select lx from qq)`;
-  const onTerm = filtered ? sql` and ${nullableFilters(v, sql`city`)}` : sql``;
+  const termFilters = nullableFilters(v, sql`city`);
+  const onTerm = filtered ? sql` and ${termFilters}` : sql``;
   const onCourse = filtered ? sql` and ${nullableFilters(v, sql`lower(city)`)}` : sql``;
   const keys = sql`id, (next_start_on is null) as unbookable, quality`;
   const t2Runs = sql`(select count(*) from t1) < ${need}::int and ${lx} is not null`;
@@ -364,7 +370,7 @@ function oneWordShape(v: Value, filtered: boolean): SQL {
       union all`;
   const sample = filtered
     ? sql`, sample as materialized (
-      select count(*)::int as seen, count(*) filter (where true${onTerm})::int as kept from (
+      select count(*)::int as seen, count(*) filter (where ${termFilters})::int as kept from (
         select category, level, format, city, price_cents, next_start_on, seats_left from course_term
         where ${filteredMany} and (select n_title from lc) > 0 and lexeme = ${lx}
         order by lexeme, course_id limit ${SAMPLE}::int) s
@@ -467,7 +473,7 @@ export function searchSql(p: SearchParams, opts: { oneWord?: boolean } = {}): SQ
       offset ${offset} limit ${p.pageSize}
     )
     select ${total} as total,
-      ${cardsText(sql`from page`, orderBy(sort as 'soonest' | 'price' | 'rating'))} as items`;
+      ${jsonArrayText(sql`card`, orderBy(sort as 'soonest' | 'price' | 'rating'), sql`from page`)} as items`;
 }
 
 /**
