@@ -166,7 +166,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   const directMailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.db, log: app.log });
   const mailer = directMailer.transport === 'smtp' ? queuedMailer(directMailer, jobs) : directMailer;
   const auth = createAuth({ config, db: db.db, mailer, log: app.log, onUserSeen: (userId) => ensureCustomerInBackground(app, userId) });
-  const viewerFromCookie = createViewerResolver(db.db, sessionCookieName(config), config.authSecret);
+  const viewerFromCookie = createViewerResolver(db, sessionCookieName(config), config.authSecret);
   // The viewer each request resolved, so an onResponse hook (page-view counting) reads it without a second query.
   const resolved = new WeakMap<FastifyRequest, Viewer | null>();
   const adoptViewer = (request: FastifyRequest, viewer: Viewer | null) => {

@@ -1,8 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { and, eq, gt, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { signInSession, user } from '../db/schema/accounts.js';
-import { educator } from '../db/schema/educators.js';
+import { eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { Database, Db } from '../db/client.js';
+import { signInSession } from '../db/schema/accounts.js';
 
 /** The signed-in user and their sign-in session, as resolved from the session cookie. */
 export interface Viewer {
@@ -57,50 +56,30 @@ export function tokenFromCookie(cookieHeader: string | undefined, cookieName: st
 }
 
 /**
- * One query for the sign-in session, its user and their educator record: this runs on every
- * authenticated request, so it is a single prepared statement.
+ * Resolves a Cookie header to the viewer: the session lookup (viewerBySessionToken, the one
+ * definition) as a prepared statement, since it runs on every authenticated request.
  */
-export function createViewerResolver(db: Db, cookieName: string, secret: string) {
-  const byToken = db
-    .select({
-      signInSessionId: signInSession.id,
-      signInSessionUpdatedAt: signInSession.updatedAt,
-      id: user.id,
-      email: user.email,
-      firstName: user.firstName,
-      lastName: user.lastName,
-      city: user.city,
-      timeZone: user.timeZone,
-      stripeCustomerId: user.stripeCustomerId,
-      image: user.image,
-      verified: user.emailVerified,
-      createdAt: user.createdAt,
-      lastSignInAt: user.lastSignInAt,
-      banned: user.banned,
-      educatorUserId: educator.userId,
-      bio: educator.bio,
-      educatorImage: educator.profileImage,
-      stripeConnectAccountId: educator.stripeConnectAccountId,
-    })
-    .from(signInSession)
-    .innerJoin(user, eq(user.id, signInSession.userId))
-    .leftJoin(educator, eq(educator.userId, user.id))
-    .where(and(eq(signInSession.token, sql.placeholder('token')), gt(signInSession.expiresAt, sql`now()`)))
-    .limit(1)
-    .prepare('viewer_by_session_token');
-
+export function createViewerResolver(database: Pick<Database, 'prepared'>, cookieName: string, secret: string) {
+  const byToken = sql`${viewerBySessionToken(sql.placeholder('token'))}`;
   return async function viewerFromCookie(cookieHeader: string | undefined): Promise<Viewer | null> {
     const token = tokenFromCookie(cookieHeader, cookieName, secret);
     if (!token) return null;
-    const [row] = await byToken.execute({ token });
+    const [row] = await database.prepared<ViewerRow>('viewer_by_session_token', byToken, { token });
     return row ? toViewer(row) : null;
   };
 }
 
-/** One row of the viewer lookup (the prepared statement above, or viewerBySessionToken). */
+/** A timestamp as a driver hands it over: a Date (node-postgres, PGlite's query) or PostgreSQL's text (drizzle's execute). */
+type Timestamp = Date | string;
+
+/**
+ * One row of the session lookup (viewerBySessionToken), as read by any statement that embeds
+ * it: its timestamps arrive as Dates or as text depending on the driver path, so only
+ * toViewer (the one decoder) reads it.
+ */
 export interface ViewerRow {
   signInSessionId: string;
-  signInSessionUpdatedAt: Date;
+  signInSessionUpdatedAt: Timestamp;
   id: string;
   email: string;
   firstName: string;
@@ -110,8 +89,8 @@ export interface ViewerRow {
   stripeCustomerId: string | null;
   image: string | null;
   verified: boolean;
-  createdAt: Date;
-  lastSignInAt: Date | null;
+  createdAt: Timestamp;
+  lastSignInAt: Timestamp | null;
   banned: boolean;
   educatorUserId: string | null;
   bio: string | null;
@@ -128,10 +107,16 @@ export type RequireViewerWith = <T>(
   load: (token: string) => Promise<{ viewer: Viewer | null; data: T }>,
 ) => Promise<{ viewer: Viewer; data: T }>;
 
+/** A sign-in session `s` that still signs its user in (the cookie check's rule, also for many at once below). */
+const sessionLive = sql.raw('s.expires_at > now()');
+
 /**
- * The viewer lookup as a statement to put in another one (a CTE: `with v as (...)`), for a
- * hot route that reads the viewer and its own data in one round trip (app.requireViewerWith).
- * The same rule and the same columns (as ViewerRow names them) as the prepared statement.
+ * The session lookup, the one definition of "who does this session token sign in": the
+ * session exists and has not expired, with its user and their educator record, in the
+ * columns ViewerRow names. The cookie check runs it as it is (createViewerResolver); a hot
+ * route puts it in its own statement as a CTE (`with v as (...)`, app.requireViewerWith) to
+ * read the viewer and its data in one round trip. Whatever embeds it decodes the row with
+ * toViewer; a banned user's row is there and toViewer refuses it.
  */
 export function viewerBySessionToken(token: string | Placeholder | SQL): SQL {
   return sql`select s.id as "signInSessionId", s.updated_at as "signInSessionUpdatedAt", u.id, u.email, u.first_name as "firstName",
@@ -139,15 +124,20 @@ export function viewerBySessionToken(token: string | Placeholder | SQL): SQL {
       u.verified, u.created_at as "createdAt", u.last_sign_in_at as "lastSignInAt", u.banned, e.user_id as "educatorUserId", e.bio,
       e.profile_image as "educatorImage", e.stripe_connect_account_id as "stripeConnectAccountId"
     from session s join "user" u on u.id = s.user_id left join educator e on e.user_id = u.id
-    where s.token = ${token} and s.expires_at > now() limit 1`;
+    where s.token = ${token} and ${sessionLive} limit 1`;
 }
 
-/** The viewer of a lookup row (null: a banned user). */
+const asDate = (value: Timestamp): Date => (value instanceof Date ? value : new Date(value));
+
+/**
+ * The one decoder of a session lookup row (null: a banned user), whatever statement read it
+ * and through whichever driver path (timestamps as Dates or as text).
+ */
 export function toViewer(row: ViewerRow): Viewer | null {
   if (row.banned) return null;
   return {
     signInSessionId: row.signInSessionId,
-    signInSessionUpdatedAt: row.signInSessionUpdatedAt,
+    signInSessionUpdatedAt: asDate(row.signInSessionUpdatedAt),
     user: {
       id: row.id,
       email: row.email,
@@ -158,8 +148,8 @@ export function toViewer(row: ViewerRow): Viewer | null {
       stripeCustomerId: row.stripeCustomerId,
       image: row.image,
       verified: row.verified,
-      createdAt: row.createdAt,
-      lastSignInAt: row.lastSignInAt,
+      createdAt: asDate(row.createdAt),
+      lastSignInAt: row.lastSignInAt === null ? null : asDate(row.lastSignInAt),
     },
     educator: row.educatorUserId
       ? { bio: row.bio, profileImage: row.educatorImage, stripeConnectAccountId: row.stripeConnectAccountId }
@@ -179,7 +169,7 @@ export async function signedInSessions(db: Db, sessions: { userId: string; sessi
     join unnest(${`{${sessions.map((x) => x.sessionId).join(',')}}`}::uuid[], ${`{${sessions.map((x) => x.userId).join(',')}}`}::uuid[])
       as w (session_id, user_id) on w.session_id = s.id and w.user_id = s.user_id
     join "user" u on u.id = s.user_id
-    where s.expires_at > now() and not u.banned`)) as unknown as { rows: { id: string }[] };
+    where ${sessionLive} and not u.banned`)) as unknown as { rows: { id: string }[] };
   return new Set(res.rows.map((r) => r.id));
 }
 
