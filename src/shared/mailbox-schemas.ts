@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { str } from './input-schemas.js';
 
-/** Requests and answers of the mailbox API (/api/mailbox/...): conversations, threads, blocks, reports. */
+/** Requests and answers of the mailbox API (/api/mailbox/...): conversations, their pages, blocks, reports. */
 
 export const MESSAGE_MAX_CHARS = 5000;
 export const THREAD_PAGE_DEFAULT = 50;
@@ -13,7 +13,7 @@ export const CANT_MESSAGE = "You can't message this person.";
  */
 export const ERASED_MESSAGE = 'Message removed: its sender deleted their account';
 
-/** A message id: the thread's cursor (a positive whole number, sent as a string). */
+/** A message id: the conversation's cursor (a positive whole number, sent as a string). */
 export const messageIdString = z
   .string({ error: 'Message id is required' })
   .regex(/^[1-9]\d{0,14}$/, 'Must be a message id (a positive whole number)');
@@ -52,7 +52,7 @@ export const conversationList = z.object({
 });
 export type ConversationList = z.infer<typeof conversationList>;
 
-export const threadQuery = z
+export const conversationPageQuery = z
   .object({
     before: messageIdString.optional(),
     after: messageIdString.optional(),
@@ -74,7 +74,7 @@ export const mailboxMessage = z.object({
 });
 export type MailboxMessage = z.infer<typeof mailboxMessage>;
 
-export const thread = z.object({
+export const conversationPage = z.object({
   with: mailboxPerson,
   /** False when either side blocked the other (the blocked side is not told which). */
   canMessage: z.boolean(),
@@ -89,7 +89,7 @@ export const thread = z.object({
   /** The id of the newest of the viewer's messages the other person has read ("0": none). */
   theirReadUpTo: z.string(),
 });
-export type Thread = z.infer<typeof thread>;
+export type ConversationPage = z.infer<typeof conversationPage>;
 
 export const sendMessageInput = z.object({
   body: str({ error: 'Write a message' })

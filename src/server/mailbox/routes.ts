@@ -13,16 +13,16 @@ import {
   reportInput,
   sendMessageInput,
   sentMessage,
-  thread,
-  threadQuery,
+  conversationPage,
+  conversationPageQuery,
 } from '../../shared/mailbox-schemas.js';
 import { sendMessage } from './send-message.js';
 import { blockUser, listBlocks, reportMessage, unblockUser } from './safety.js';
-import { getThread, listConversations, markRead } from './threads.js';
+import { getConversation, listConversations, markRead } from './conversations.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 429: errorBody };
 
-/** The mailbox API: conversations, threads with a person, sending, read positions, blocks, reports. */
+/** The mailbox API: conversations, a conversation with a person, sending, read positions, blocks, reports. */
 export async function mailboxRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['mailbox'];
@@ -45,13 +45,13 @@ export async function mailboxRoutes(app: FastifyInstance) {
     {
       schema: {
         tags,
-        summary: 'Your thread with a person (a page of messages, oldest first; cursors before/after)',
+        summary: 'Your conversation with a person (a page of messages, oldest first; cursors before/after)',
         params: personParams,
-        querystring: threadQuery,
-        response: { 200: thread, ...errors },
+        querystring: conversationPageQuery,
+        response: { 200: conversationPage, ...errors },
       },
     },
-    async (request) => getThread(app, await app.requireViewer(request), request.params.userId, request.query),
+    async (request) => getConversation(app, await app.requireViewer(request), request.params.userId, request.query),
   );
 
   r.post(
@@ -82,7 +82,7 @@ export async function mailboxRoutes(app: FastifyInstance) {
     {
       schema: {
         tags,
-        summary: 'Mark the thread read (up to a message, default all)',
+        summary: 'Mark the conversation read (up to a message, default all)',
         params: personParams,
         body: markReadInput,
         response: { 200: markReadAnswer, ...errors },

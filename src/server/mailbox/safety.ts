@@ -11,7 +11,7 @@ export async function blockUser(app: AppServices, viewer: Viewer, otherId: strin
   const db = app.database.db;
   await otherPerson(db, viewer.user.id, otherId);
   await db.execute(sql`insert into user_block (blocker_id, blocked_id) values (${viewer.user.id}, ${otherId}) on conflict do nothing`);
-  // Both sides' open threads re-read: the composer goes, the neutral state shows.
+  // Both sides' open conversations re-read: the composer goes, the neutral state shows.
   await Promise.all([
     app.realtime.publish(otherId, { type: 'mailbox.blocks', with: viewer.user.id }),
     app.realtime.publish(viewer.user.id, { type: 'mailbox.blocks', with: otherId }),

@@ -40,7 +40,7 @@ export function registerUnreadReminder(app: AppServices) {
           where cm.user_id = ${recipientId} and cm.other_user_id = ${senderId}`,
     );
     const count = Number(row?.n ?? 0);
-    // Read meanwhile (the thread opened, or its notice marked read): nothing to tell.
+    // Read meanwhile (the conversation opened, or its notice marked read): nothing to tell.
     if (!count || !row.message_id) return;
     await app.mailboxEvents.announceCommitted(db, 'message.unread', {
       recipientId,

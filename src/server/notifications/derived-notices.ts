@@ -4,8 +4,8 @@ import { sql, type SQL } from 'drizzle-orm';
  * The notification list's "new message" entries (ADR 0029): one per conversation with
  * messages the viewer has not read, derived from the mailbox's unread state when the list is
  * read; nothing is written per message. Its id is the conversation's id; it says how many
- * messages wait and shows the newest; it exists while they are unread (reading the thread,
- * or marking the entry read, which reads the thread, ends it).
+ * messages wait and shows the newest; it exists while they are unread (reading the conversation,
+ * or marking the entry read, which reads the conversation, ends it).
  *
  * The columns are the stored notification's (id, type, data, read_at, created_at), so the two
  * sources are one list in one statement (notification-service.ts).

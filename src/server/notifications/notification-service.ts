@@ -11,7 +11,7 @@ import type { AppServices } from '../app-services.js';
 import { notification } from '../db/schema/notifications.js';
 import { rowsOf, type Conn } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
-import { markRead as readThread } from '../mailbox/threads.js';
+import { markRead as readConversation } from '../mailbox/conversations.js';
 import { readConversationNotice, unreadConversationNotices } from './derived-notices.js';
 import { preferenceOf } from './preferences.js';
 import { render, type NotificationData } from './render.js';
@@ -121,8 +121,8 @@ export async function markRead(app: AppServices, viewer: Viewer, notificationId:
   }
   const entry = await findOne(db, viewer.user.id, notificationId);
   if (!entry) throw AppError.notFound('This notification does not exist');
-  // The conversation's entry: read the thread up to its newest message (read receipts and badges follow).
-  if (!entry.read_at) await readThread(app, viewer, String(entry.data.senderId));
+  // The conversation's entry: read the conversation up to its newest message (read receipts and badges follow).
+  if (!entry.read_at) await readConversation(app, viewer, String(entry.data.senderId));
   return present((await findOne(db, viewer.user.id, notificationId)) ?? entry);
 }
 
@@ -135,12 +135,12 @@ export async function markAllRead(app: AppServices, viewer: Viewer): Promise<{ m
     .where(and(mine(viewer.user.id), isNull(notification.readAt)))
     .returning({ id: notification.id });
   if (rows.length) await app.realtime.publish(viewer.user.id, { type: 'unread.changed', counter: 'notifications' });
-  let threads = 0;
+  let conversations = 0;
   if (await seesMessages(db, viewer.user.id)) {
     for (const entry of await rowsOf<Row>(db, unreadConversationNotices(viewer.user.id))) {
-      await readThread(app, viewer, String(entry.data.senderId));
-      threads++;
+      await readConversation(app, viewer, String(entry.data.senderId));
+      conversations++;
     }
   }
-  return { marked: rows.length + threads };
+  return { marked: rows.length + conversations };
 }

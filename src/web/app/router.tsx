@@ -90,7 +90,7 @@ const PAGES: Record<RoutePattern, Page> = {
   '/club/:clubID/event/:eventID': lazy(() => import('../features/clubs/event-page')),
   '/mailbox': lazy(() => import('../features/mailbox/mailbox-page')),
   '/mailbox/notifications': lazy(() => import('../features/notifications/notifications-page')),
-  '/mailbox/:senderID': lazy(() => import('../features/mailbox/thread-page')),
+  '/mailbox/:senderID': lazy(() => import('../features/mailbox/conversation-page')),
   '/mailbox/:userID/:notificationID': lazy(() => import('../features/notifications/notification-page')),
 };
 

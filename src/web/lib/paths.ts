@@ -43,8 +43,8 @@ export const paths = {
   notifications: '/mailbox/notifications',
   /** One notification (the spec's /mailbox/{userID}/{notificationID}). */
   notification: (userId: string, id: string) => `/mailbox/${userId}/${id}`,
-  /** The thread with a person (the spec's /mailbox/:senderID). */
-  mailboxThread: (userId: string) => `/mailbox/${userId}`,
+  /** The conversation with a person (the spec's /mailbox/:senderID). */
+  mailboxConversation: (userId: string) => `/mailbox/${userId}`,
 
   courseSearch: (query?: Query | URLSearchParams) => `/course/search${search(query)}`,
   newCourse: '/course/new',

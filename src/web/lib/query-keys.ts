@@ -50,7 +50,7 @@ export const queryKeys = {
   unread: ['unread'] as const,
   /** An educator's analytics for one range and course filter. */
   analytics: (educatorId: string, q: unknown) => ['analytics', educatorId, q] as const,
-  /** Every mailbox query: conversation lists, threads, blocks. */
+  /** Every mailbox query: conversation lists, conversations, blocks. */
   mailbox: ['mailbox'] as const,
   conversations: (q: string) => ['mailbox', 'conversations', q] as const,
   mailboxBlocks: ['mailbox', 'blocks'] as const,

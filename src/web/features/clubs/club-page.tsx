@@ -252,7 +252,7 @@ function ClubDetail({ club }: { club: ClubView }) {
                       <span className="truncate text-sm font-medium text-slate-800">{o.name}</span>
                     </span>
                     <Link
-                      to={paths.mailboxThread(o.id)}
+                      to={paths.mailboxConversation(o.id)}
                       className="inline-flex shrink-0 items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
                     >
                       <MessageSquare className="h-4 w-4" aria-hidden="true" />

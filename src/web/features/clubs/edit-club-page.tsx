@@ -103,7 +103,7 @@ function Members({ club, onFlash }: { club: ClubView; onFlash: (text: string) =>
               <div className="flex flex-wrap gap-2">
                 {m.id !== me.id && (
                   <Link
-                    to={paths.mailboxThread(m.id)}
+                    to={paths.mailboxConversation(m.id)}
                     className="inline-flex items-center gap-1 rounded-lg px-3 py-2 text-sm font-medium text-brand-700 hover:bg-slate-100"
                   >
                     <MessageSquare className="h-4 w-4" aria-hidden="true" />

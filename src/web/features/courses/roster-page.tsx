@@ -268,11 +268,11 @@ function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) 
   );
 }
 
-/** Opens the mailbox thread with a learner (the mailbox feature's page, by its path). */
+/** Opens the mailbox conversation with a learner (the mailbox feature's page, by its path). */
 function MessageLink({ userId, name }: { userId: string; name: string }) {
   return (
     <Link
-      to={paths.mailboxThread(userId)}
+      to={paths.mailboxConversation(userId)}
       className="inline-flex items-center gap-1 rounded-md px-2 py-1 text-sm font-semibold text-brand-700 hover:bg-brand-50 hover:underline"
       aria-label={`Message ${name}`}
     >

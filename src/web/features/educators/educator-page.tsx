@@ -105,7 +105,7 @@ function Profile({ educator: e }: { educator: EducatorProfile }) {
               {e.headline && <p className="mt-1 break-words text-lg text-slate-700">{e.headline}</p>}
             </div>
             {!e.isMe && (
-              <ButtonLink to={paths.mailboxThread(e.userId)} variant="secondary">
+              <ButtonLink to={paths.mailboxConversation(e.userId)} variant="secondary">
                 <MessageSquare className="h-4 w-4" aria-hidden="true" /> Message
               </ButtonLink>
             )}

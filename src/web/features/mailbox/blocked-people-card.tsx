@@ -52,7 +52,7 @@ export function BlockedPeopleCard() {
                   height={36}
                 />
                 <div className="min-w-0 flex-1">
-                  <Link to={paths.mailboxThread(user.id)} className="block truncate font-medium text-slate-900 hover:underline">
+                  <Link to={paths.mailboxConversation(user.id)} className="block truncate font-medium text-slate-900 hover:underline">
                     {user.name}
                   </Link>
                   <p className="text-xs text-slate-600">Blocked {formatDay(blockedAt)}</p>

@@ -91,7 +91,7 @@ function ConversationRow({ conversation: c }: { conversation: ConversationSummar
   return (
     <li>
       <Link
-        to={paths.mailboxThread(c.with.id)}
+        to={paths.mailboxConversation(c.with.id)}
         className="flex items-center gap-3 px-4 py-3 hover:bg-slate-50 focus:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-500 sm:px-5"
       >
         <img

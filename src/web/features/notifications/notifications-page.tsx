@@ -25,7 +25,7 @@ export default function NotificationsPage() {
   const list = useInfiniteQuery(notificationListQuery(filter));
   const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.notifications });
   useRealtimeEvent('notification.new', refresh);
-  // New-message entries are the mailbox's unread state (ADR 0029): a message, or a thread read elsewhere, changes them.
+  // New-message entries are the mailbox's unread state (ADR 0029): a message, or a conversation read elsewhere, changes them.
   useRealtimeEvent('message.new', refresh);
   useRealtimeEvent('unread.changed', refresh);
   useRealtimeReconnect(refresh);
@@ -95,7 +95,7 @@ export default function NotificationsPage() {
               <Row
                 key={n.id}
                 n={n}
-                // New messages open their thread (reading it there is what reads them); the rest their own page.
+                // New messages open their conversation (reading it there is what reads them); the rest their own page.
                 href={n.type === 'new_message' ? n.link : paths.notification(me.id, n.id)}
                 onRead={() => markOne.mutate(n.id)}
               />

@@ -1,9 +1,9 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import type { BlockList, ConversationList, MailboxMessage, Thread } from '@shared/mailbox-schemas';
+import type { BlockList, ConversationList, MailboxMessage, ConversationPage } from '@shared/mailbox-schemas';
 import { api } from '@web/lib/api';
 import { queryKeys } from '@web/lib/query-keys';
 
-/** The mailbox API (/api/mailbox/...): conversations, threads, sending, blocks, reports. */
+/** The mailbox API (/api/mailbox/...): conversations, their pages, sending, blocks, reports. */
 
 /** GET /api/mailbox/conversations: pages of the viewer's conversations (newest activity first), searched with `q`. */
 export const conversationsQuery = (q: string) =>
@@ -25,12 +25,12 @@ export const blocksQuery = queryOptions({
   queryFn: () => api<BlockList>('/api/mailbox/blocks'),
 });
 
-/** A page of the thread with `userId`: the newest, or before/after a message id. */
-export function getThread(userId: string, cursor: { before?: string; after?: string } = {}, limit = 50) {
+/** A page of the conversation with `userId`: the newest, or before/after a message id. */
+export function getConversation(userId: string, cursor: { before?: string; after?: string } = {}, limit = 50) {
   const q = new URLSearchParams({ limit: String(limit) });
   if (cursor.before) q.set('before', cursor.before);
   if (cursor.after) q.set('after', cursor.after);
-  return api<Thread>(`/api/mailbox/conversations/${userId}?${q}`);
+  return api<ConversationPage>(`/api/mailbox/conversations/${userId}?${q}`);
 }
 
 export const sendMessage = (userId: string, body: string, clientId: string) =>

@@ -5,7 +5,7 @@ import {
   THREAD_PAGE_DEFAULT,
   type ConversationList,
   type MailboxMessage,
-  type Thread,
+  type ConversationPage,
 } from '../../shared/mailbox-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
@@ -29,15 +29,15 @@ const present = (m: MessageRow): MailboxMessage => ({
 });
 
 /**
- * The thread with `otherId`, a page of messages oldest first: the newest page, or the page
- * before / after a message id (cursors). A person with no conversation yet: an empty thread.
+ * The conversation with `otherId`, a page of messages oldest first: the newest page, or the page
+ * before / after a message id (cursors). A person with no conversation yet: an empty conversation.
  */
-export async function getThread(
+export async function getConversation(
   app: AppServices,
   viewer: Viewer,
   otherId: string,
   query: { before?: string; after?: string; limit?: number },
-): Promise<Thread> {
+): Promise<ConversationPage> {
   const db = app.database.db;
   const me = viewer.user.id;
   const { person, blocks } = await otherPerson(db, me, otherId);
@@ -79,7 +79,7 @@ export async function getThread(
 }
 
 /**
- * Marks the thread with `otherId` read up to `upTo` (default: its newest message). The
+ * Marks the conversation with `otherId` read up to `upTo` (default: its newest message). The
  * read position only moves forward. Tells the other side (read receipts) and the viewer's
  * tabs (unread badge) when it moved.
  */

@@ -18,21 +18,21 @@ import { sendRealtime } from '@web/lib/realtime';
 import { blockPerson, reportMessage, unblockPerson } from './api/mailbox';
 import { dayKey, dayLabel, fullTime, messageTime } from './format';
 import { MessageText } from './message-text';
-import { useThread, type PendingMessage, type ThreadMeta } from './use-thread';
+import { useConversation, type PendingMessage, type ConversationMeta } from './use-conversation';
 
 /** The counter shows from here on. */
 const COUNTER_FROM = MESSAGE_MAX_CHARS - 500;
 const TYPING_EVERY_MS = 2000;
 
-/** /mailbox/:senderID — the thread with one person. */
-export default function ThreadPage() {
+/** /mailbox/:senderID — the conversation with one person. */
+export default function ConversationRoute() {
   const { senderID } = useParams();
   if (!isUuid(senderID)) return <NotFoundPage />;
-  return <ThreadScreen key={senderID} userId={senderID} />;
+  return <ConversationScreen key={senderID} userId={senderID} />;
 }
 
-function ThreadScreen({ userId }: { userId: string }) {
-  const t = useThread(userId);
+function ConversationScreen({ userId }: { userId: string }) {
+  const t = useConversation(userId);
   const [flash, setFlash] = useState<Flash | null>(null);
   if (t.status.kind === 'not-found') return <NotFoundPage />;
   if (t.status.kind === 'error')
@@ -44,11 +44,11 @@ function ThreadScreen({ userId }: { userId: string }) {
         className="mx-auto max-w-xl space-y-3"
       />
     );
-  if (t.status.kind === 'loading' || !t.meta) return <ThreadSkeleton />;
+  if (t.status.kind === 'loading' || !t.meta) return <ConversationSkeleton />;
   return (
     <div className="mx-auto flex h-[calc(100dvh-9rem)] min-h-[26rem] max-w-3xl flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
-      <ThreadHeader meta={t.meta} onChanged={t.refresh} onFlash={setFlash} />
-      <MessageList thread={t} meta={t.meta} userId={userId} onFlash={setFlash} />
+      <ConversationHeader meta={t.meta} onChanged={t.refresh} onFlash={setFlash} />
+      <MessageList conversation={t} meta={t.meta} userId={userId} onFlash={setFlash} />
       {t.meta.canMessage ? (
         <Composer userId={userId} onSend={(body) => void t.send(body)} />
       ) : (
@@ -59,7 +59,7 @@ function ThreadScreen({ userId }: { userId: string }) {
   );
 }
 
-function ThreadHeader({ meta, onChanged, onFlash }: { meta: ThreadMeta; onChanged: () => void; onFlash: (f: Flash) => void }) {
+function ConversationHeader({ meta, onChanged, onFlash }: { meta: ConversationMeta; onChanged: () => void; onFlash: (f: Flash) => void }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -118,16 +118,16 @@ function ThreadHeader({ meta, onChanged, onFlash }: { meta: ThreadMeta; onChange
   );
 }
 
-type ThreadState = ReturnType<typeof useThread>;
+type ConversationState = ReturnType<typeof useConversation>;
 
 function MessageList({
-  thread: t,
+  conversation: t,
   meta,
   userId,
   onFlash,
 }: {
-  thread: ThreadState;
-  meta: ThreadMeta;
+  conversation: ConversationState;
+  meta: ConversationMeta;
   userId: string;
   onFlash: (f: Flash) => void;
 }) {
@@ -406,7 +406,7 @@ function Composer({ userId, onSend }: { userId: string; onSend: (body: string) =
   );
 }
 
-function CantMessage({ meta, onChanged }: { meta: ThreadMeta; onChanged: () => void }) {
+function CantMessage({ meta, onChanged }: { meta: ConversationMeta; onChanged: () => void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const queryClient = useQueryClient();
@@ -485,7 +485,7 @@ function ReportDialog({ message, onClose, onDone }: { message: MailboxMessage | 
   );
 }
 
-function ThreadSkeleton() {
+function ConversationSkeleton() {
   return (
     <div className="mx-auto max-w-3xl rounded-2xl border border-slate-200 bg-white p-5" role="status" aria-label="Loading the conversation">
       <div className="flex items-center gap-3">

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { MailboxMessage, Thread } from '@shared/mailbox-schemas';
+import type { MailboxMessage, ConversationPage } from '@shared/mailbox-schemas';
 import { ApiError } from '@web/lib/api';
 import { queryKeys } from '@web/lib/query-keys';
 import { useRealtimeEvent, useRealtimeReconnect } from '@web/lib/realtime';
-import { getThread, markRead, sendMessage } from './api/mailbox';
+import { getConversation, markRead, sendMessage } from './api/mailbox';
 
-export type ThreadMeta = Pick<Thread, 'with' | 'canMessage' | 'blockedByMe' | 'theirReadUpTo'>;
+export type ConversationMeta = Pick<ConversationPage, 'with' | 'canMessage' | 'blockedByMe' | 'theirReadUpTo'>;
 
 export interface PendingMessage {
   clientId: string;
@@ -31,15 +31,15 @@ export function newClientId(): string {
 }
 
 /**
- * The thread with one person as the screen holds it: messages by id (each exactly once,
+ * The conversation with one person as the screen holds it: messages by id (each exactly once,
  * in order, whatever mix of pages, pushes and retries brought them), the sends still
  * pending, and the other person's read position. Live: a push or a reconnect reads what
- * came after the newest message held (the `after` cursor), never the whole thread again.
+ * came after the newest message held (the `after` cursor), never the whole conversation again.
  */
-export function useThread(userId: string) {
+export function useConversation(userId: string) {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<Status>({ kind: 'loading' });
-  const [meta, setMeta] = useState<ThreadMeta | null>(null);
+  const [meta, setMeta] = useState<ConversationMeta | null>(null);
   const [messages, setMessages] = useState<MailboxMessage[]>([]);
   const [pending, setPending] = useState<PendingMessage[]>([]);
   const [hasOlder, setHasOlder] = useState(false);
@@ -73,7 +73,7 @@ export function useThread(userId: string) {
     [userId],
   );
 
-  const takeMeta = useCallback((t: Thread) => {
+  const takeMeta = useCallback((t: ConversationPage) => {
     setMeta((m) => ({
       with: t.with,
       canMessage: t.canMessage,
@@ -82,7 +82,7 @@ export function useThread(userId: string) {
     }));
   }, []);
 
-  /** Marks the thread read when the newest message is theirs and not yet marked, and the tab is seen. */
+  /** Marks the conversation read when the newest message is theirs and not yet marked, and the tab is seen. */
   const markSeen = useCallback(() => {
     const last = [...messagesRef.current].reverse().find((m) => m.senderId === userId);
     if (!last || Number(last.id) <= Number(markedUpTo.current) || document.visibilityState !== 'visible') return;
@@ -105,7 +105,7 @@ export function useThread(userId: string) {
         again.current = false;
         for (;;) {
           const newest = syncedUpTo.current;
-          const page = await getThread(userId, newest ? { after: newest } : {}, 100);
+          const page = await getConversation(userId, newest ? { after: newest } : {}, 100);
           takeMeta(page);
           merge(page.messages);
           const last = page.messages.at(-1)?.id;
@@ -124,7 +124,7 @@ export function useThread(userId: string) {
   // The first page.
   useEffect(() => {
     let live = true;
-    getThread(userId)
+    getConversation(userId)
       .then((page) => {
         if (!live) return;
         takeMeta(page);
@@ -185,7 +185,7 @@ export function useThread(userId: string) {
     if (!first || loadingOlder) return;
     setLoadingOlder(true);
     try {
-      const page = await getThread(userId, { before: first });
+      const page = await getConversation(userId, { before: first });
       merge(page.messages);
       setHasOlder(page.hasOlder);
     } finally {
