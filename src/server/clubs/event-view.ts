@@ -7,7 +7,7 @@ import { AppError } from '../http/errors.js';
  * The event page (GET /api/clubs/:clubId/events/:eventId): anyone who sees the club's
  * inside; the online link and the attendee list are for members. PostgreSQL builds the
  * answer's JSON (the eventView schema, keys in its order) in one prepared statement, as the
- * course page does (docs/decisions/0005, courseViewJson): the club, the viewer's
+ * course page does (docs/decisions/0043, courseViewJson): the club, the viewer's
  * membership, the event, the waitlist count, the viewer's answer and place, and the
  * attendees, with the viewer themself (the session token's user, as the course page:
  * app.requireViewerWith), in one round trip; the route sends the text as it is. The access rule is

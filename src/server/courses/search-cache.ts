@@ -13,7 +13,7 @@ import type { Database } from '../db/client.js';
  *   - it is younger than the TTL (30 s), a ceiling for what no notice covers (the date
  *     moving on, a notice lost while the listener reconnects).
  * While the listener is down the cache is off. Concurrent misses of one key share one
- * computation. Details and trade-offs: docs/decisions/0005-course-search.md.
+ * computation. Details and trade-offs: docs/decisions/0041-search-result-cache.md.
  */
 export interface SearchCacheOptions {
   maxEntries?: number;

@@ -21,7 +21,7 @@ declare module 'fastify' {
 /**
  * The settings of the search connections. A generic plan is made once, without the
  * values: it must not depend on estimates that vary by word or filter, so the planner is
- * told to avoid what would only pay off for some values (docs/decisions/0028-course-search-postings.md):
+ * told to avoid what would only pay off for some values (docs/decisions/0048-search-connections-cannot-sort.md):
  * a sort where an index gives the order (the relevance walks must follow their index and
  * stop after k rows, never sort every match a filter estimate made look few), parallel workers (launching them costs more than the whole search) and
  * JIT (the disabled paths' costs would trigger it; compiling takes seconds). Where no

@@ -5,7 +5,7 @@ import { course } from './courses.js';
 
 /**
  * Analytics (issue 13): course page views, counted by our own server, kept privately.
- * See docs/decisions/0015-analytics-page-views-and-figures.md.
+ * See docs/decisions/0021-analytics.md.
  */
 
 /** Views of a course page per UTC day: one per viewer (the daily count the figures read). */

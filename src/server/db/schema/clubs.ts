@@ -63,7 +63,7 @@ export const club = pgTable(
     /**
      * The card's line (search, home, featured): the description's first 160 characters as plain
      * text, made by club_summary() (migration 0033) on every write of the description, so a card
-     * reads it instead of the description (docs/decisions/0026-clubs-at-scale.md, "Cards").
+     * reads it instead of the description (docs/decisions/0046-club-cards-at-write-time.md).
      */
     summary: text('summary')
       .notNull()
@@ -104,7 +104,7 @@ export const clubSearchWord = pgTable('club_search_word', { word: text('word').p
 ]);
 
 /**
- * Club search's postings (docs/decisions/0026-clubs-at-scale.md, "One word: postings"): one row per
+ * Club search's postings (docs/decisions/0045-club-search-one-word-postings.md): one row per
  * lexeme of a club's `search` vector (name, city, description), with the order of relevance
  * (tier 1: the lexeme is in the name or city, 2: description only; then most members) and
  * the filter columns, so a one-word search is an index-only walk of club_term_walk_idx.
