@@ -60,13 +60,17 @@ export async function benchRoutes(app: FastifyInstance) {
   naiveSearch('/api/bench/search-naive', 'course', true);
   naiveSearch('/api/bench/club-search-naive', 'club', false);
 
-  // GET /api/courses/search without the session lookup and without the cache: every call queries.
+  // GET /api/courses/search without the cache: the session lookup as the real route does it,
+  // then a search that queries on every call (the uncached budgets of ADR 0004).
   r.get(
     '/api/bench/search-uncached',
     {
       schema: { hide: true, querystring: searchQuery },
     },
-    async (request, reply) => reply.type('application/json; charset=utf-8').send(await searchCoursesJson(app.searchRunner, request.query)),
+    async (request, reply) => {
+      await app.requireViewer(request);
+      return reply.type('application/json; charset=utf-8').send(await searchCoursesJson(app.searchRunner, request.query));
+    },
   );
 
   // GET /api/clubs/search without the session lookup (club search has no cache): the search's
