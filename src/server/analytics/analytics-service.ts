@@ -2,6 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
 import type { AnalyticsQuery, AnalyticsResult, MoneyFigures } from '../../shared/analytics-schemas.js';
+import { isUuid } from '../../shared/ids.js';
+import { rowsOf } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
 import { addDays, bucketOf, bucketsOf, readRange, todayUtc, type DayRange } from './range.js';
 
@@ -14,17 +16,11 @@ import { addDays, bucketOf, bucketsOf, readRange, todayUtc, type DayRange } from
  * so they agree with each other and, to the cent, with the payment table.
  */
 
-type Row = object;
-const rowsOf = async <T extends Row>(app: AppServices, query: SQL) =>
-  ((await app.database.db.execute(query)) as unknown as { rows: T[] }).rows;
-
 export interface AnalyticsScope {
   educatorId: string;
   courseId: string | null;
   courses: { id: string; title: string; status: string }[];
 }
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Only the educator (and admins) may read an educator's figures; anyone else gets the
@@ -39,19 +35,19 @@ export async function analyticsScope(app: AppServices, viewer: Viewer, educatorI
 async function checkAccess(app: AppServices, viewer: Viewer, educatorId: string, course?: string): Promise<string | null> {
   const notFound = new AppError(404, 'not_found', 'These analytics do not exist, or are not yours to see');
   if (viewer.user.id !== educatorId) {
-    const [me] = await rowsOf<{ role: string }>(app, sql`select role from "user" where id = ${viewer.user.id}`);
+    const [me] = await rowsOf<{ role: string }>(app.database.db, sql`select role from "user" where id = ${viewer.user.id}`);
     if (me?.role !== 'admin') throw notFound;
   }
-  const [edu] = await rowsOf<{ ok: number }>(app, sql`select 1 as ok from educator where user_id = ${educatorId}`);
+  const [edu] = await rowsOf<{ ok: number }>(app.database.db, sql`select 1 as ok from educator where user_id = ${educatorId}`);
   if (!edu) throw notFound;
   if (course === undefined || course === '') return null;
-  if (!UUID_RE.test(course)) throw AppError.badRequest('course: Unknown course', { course: 'Unknown course' });
+  if (!isUuid(course)) throw AppError.badRequest('course: Unknown course', { course: 'Unknown course' });
   return course.toLowerCase();
 }
 
 async function loadScope(app: AppServices, educatorId: string, courseId: string | null): Promise<AnalyticsScope> {
   const courses = await rowsOf<{ id: string; title: string; status: string }>(
-    app,
+    app.database.db,
     sql`select id, title, status from course where educator_id = ${educatorId} order by lower(title), id`,
   );
   if (courseId && !courses.some((c) => c.id === courseId)) throw new AppError(404, 'not_found', 'This course is not one of yours');
@@ -119,7 +115,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
 
   const [enrolments, drops, money, purchases, views, reviews, sessions] = await Promise.all([
     rowsOf<EnrolRow>(
-      app,
+      app.database.db,
       sql`select ${keys}, ${count} as n
           from (select e.course_id, ${utcDay(sql`e.created_at`)} as d, e.created_at >= ${mid}::timestamptz as now
                 from ${perCourse('enrolment', 'e')}
@@ -129,7 +125,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
           group by grouping sets ((x.course_id), (x.d))`,
     ),
     rowsOf<EnrolRow>(
-      app,
+      app.database.db,
       sql`select ${keys}, ${count} as n
           from (select e.course_id, ${utcDay(sql`e.dropped_at`)} as d, e.dropped_at >= ${mid}::timestamptz as now
                 from ${perCourse('enrolment', 'e')}
@@ -138,7 +134,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
           group by grouping sets ((x.course_id), (x.d))`,
     ),
     rowsOf<MoneyRow>(
-      app,
+      app.database.db,
       sql`select ${keys}, x.currency, ${count} as sales, ${total('x.amount_cents')} as gross, ${total('x.fee_cents - x.fee_refunded_cents')} as fee,
                  ${total('x.refunded_cents')} as refunded, ${metric((w) => sql`(count(*) filter (where ${w} and x.refunded_cents > 0))::int`)} as refunds
           from (select pu.course_id, ${utcDay(sql`p.paid_at`)} as d, p.paid_at >= ${mid}::timestamptz as now, p.currency,
@@ -149,7 +145,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
           group by grouping sets ((x.course_id, x.currency), (x.d, x.currency))`,
     ),
     rowsOf<PurchaseRow>(
-      app,
+      app.database.db,
       sql`select ${keys}, ${count} as checkouts, ${metric((w) => sql`(count(*) filter (where ${w} and x.paid))::int`)} as paid
           from (select pu.course_id, ${utcDay(sql`pu.created_at`)} as d, pu.created_at >= ${mid}::timestamptz as now,
                        pu.fulfilled_at is not null as paid
@@ -159,7 +155,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
           group by grouping sets ((x.course_id), (x.d))`,
     ),
     rowsOf<EnrolRow>(
-      app,
+      app.database.db,
       sql`select ${keys}, ${metric((w) => sql`(coalesce(sum(x.views) filter (where ${w}), 0))::int`)} as n
           from (select v.course_id, v.day as d, v.day >= ${range.from}::date as now, v.views
                 from course_view_day v
@@ -168,7 +164,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
           group by grouping sets ((x.course_id), (x.d))`,
     ),
     rowsOf<ReviewRow>(
-      app,
+      app.database.db,
       sql`select ${keys}, x.rating, ${count} as n
           from (select r.course_id, ${utcDay(sql`r.created_at`)} as d, r.created_at >= ${mid}::timestamptz as now, r.rating::int as rating
                 from ${perCourse('review', 'r')}
@@ -177,7 +173,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
           group by grouping sets ((x.course_id, x.rating), (x.d, x.rating))`,
     ),
     rowsOf<SessionRow>(
-      app,
+      app.database.db,
       sql`select s.id as "sessionId", s.course_id as "courseId", c.title as "courseTitle", s.starts_on::text as "startsOn",
             s.seats_taken as "seatsTaken", s.capacity,
             (select count(*)::int from enrolment w where w.session_id = s.id and w.status = 'waitlisted') as waitlisted
@@ -200,7 +196,7 @@ async function readLearners(app: AppServices, scope: AnalyticsScope, range: DayR
   const b = `${addDays(range.to, 1)}T00:00:00Z`;
   const inScope = scope.courseId ? sql`e.course_id = ${scope.courseId}::uuid` : sql`true`;
   const [row] = await rowsOf<{ now: number; nowReturning: number; before: number; beforeReturning: number }>(
-    app,
+    app.database.db,
     sql`select count(*) filter (where here_now)::int as "now", count(*) filter (where here_now and courses_now >= 2)::int as "nowReturning",
                count(*) filter (where here_before)::int as "before", count(*) filter (where here_before and courses_before >= 2)::int as "beforeReturning"
         from (
@@ -469,7 +465,7 @@ async function hasEverActivity(app: AppServices, scope: AnalyticsScope): Promise
   if (!scope.courses.length) return false;
   const onCourse = scope.courseId ? sql`and c.id = ${scope.courseId}::uuid` : sql``;
   const [row] = await rowsOf<{ any: boolean }>(
-    app,
+    app.database.db,
     sql`select exists (select 1 from course c cross join lateral (select 1 from enrolment e where e.course_id = c.id limit 1) e
                        where c.educator_id = ${scope.educatorId} ${onCourse})
           or exists (select 1 from course_view_day v where v.educator_id = ${scope.educatorId} ${scope.courseId ? sql`and v.course_id = ${scope.courseId}::uuid` : sql``}) as any`,

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
+import { seededRandom } from '../../shared/random.js';
 import { dateIn, wallTimeToUtc } from '../../shared/time.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { account, user } from '../db/schema/accounts.js';
@@ -32,18 +33,6 @@ const ADA_STATE: Record<string, 'active' | 'waitlisted' | 'completed'> = {
   'Chess for Absolute Beginners': 'waitlisted',
   'Physics in the Kitchen': 'completed',
 };
-
-/** A small deterministic generator (mulberry32), so every first start makes the same catalogue. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A realistic spread: most reviews good, a few poor. */
 function ratingFrom(r: number): number {
@@ -209,7 +198,7 @@ async function insertCourse(
   index: number,
   who: { educatorId: string; educatorName: string; canCharge: boolean; pool: string[]; ada: string | undefined; skipFill: boolean },
 ) {
-  const r = prng(index * 7919 + 17);
+  const r = seededRandom(index * 7919 + 17);
   const description = `${c.weeks} weekly classes of ${c.minutes} minutes, in a group of at most ${c.capacity} learners.\n\n## What you will learn\n\n${c.learn.map((l) => `- ${l}`).join('\n')}\n\n## How it works\n\n${
     c.city
       ? `We meet in person in ${c.city}${c.address ? ` (${c.address})` : ''}. Everything you need is provided.`
