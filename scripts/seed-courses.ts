@@ -18,7 +18,17 @@
  */
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import {
+  argValue,
+  beginBulkLoad,
+  countsOf,
+  openSeedDatabase,
+  pick,
+  secondaryIndexes,
+  textArray,
+  timedSteps,
+  type SqlRunner,
+} from './seed-kit.js';
 
 export interface SeedOptions {
   courses: number;
@@ -33,11 +43,6 @@ export interface SeedResult {
   /** Seconds per step. */
   timings: Record<string, number>;
   totalSeconds: number;
-}
-
-/** Something that runs SQL with positional parameters (a pg Client, or PGlite). */
-export interface SqlRunner {
-  query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
 }
 
 // ---------------------------------------------------------------- vocabulary
@@ -464,11 +469,6 @@ const EDUCATOR_HEADLINES = [
 
 // ---------------------------------------------------------------- the seed
 
-const quoteLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
-export const textArray = (items: string[]) => `array[${items.map(quoteLiteral).join(',')}]::text[]`;
-/** A random element of an array literal (1-based), chosen by a value in [0, 1). */
-export const pick = (arr: string, r: string) => `(${arr})[1 + floor((${r}) * cardinality(${arr}))::int]`;
-
 /** Tables the seed fills; their plain secondary indexes are rebuilt rather than maintained row by row. */
 const TABLES = ['course', 'course_session', 'class_time', 'enrolment', 'review', 'search_word', 'course_term', 'course_card'];
 
@@ -496,17 +496,8 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
   const learners = Math.max(10, Math.round(n / 2));
   const batch = randomBytes(4).toString('hex');
   const seed = opts.seed ?? 0.42;
-  const timings: Record<string, number> = {};
   const started = performance.now();
-  /** Runs one statement, or several in turn, and logs the time. */
-  const step = async (name: string, sql: string | string[], params: unknown[] = []) => {
-    const t = performance.now();
-    let res: { rows: Record<string, unknown>[] } = { rows: [] };
-    for (const statement of Array.isArray(sql) ? sql : [sql]) res = await db.query(statement, params);
-    timings[name] = Number(((performance.now() - t) / 1000 + (timings[name] ?? 0)).toFixed(2));
-    log(`${name.padEnd(26)} ${((performance.now() - t) / 1000).toFixed(2).padStart(7)} s`);
-    return res;
-  };
+  const { step, timings } = timedSteps(db, log);
 
   const topics = TOPICS.flatMap(([, list]) => list);
   const topicCategory = TOPICS.flatMap(([cat, list]) => list.map(() => cat));
@@ -521,25 +512,11 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
   const GEN = textArray(GENERIC_SENTENCES);
   const RARE = textArray(RARE_WORDS);
 
-  await db.query('begin');
+  // The rows are consistent by construction (every reference comes from a join on rows
+  // just generated); in replica mode triggers are skipped too, so their work is done
+  // below and the change notice is sent explicitly at the end.
+  const replica = await beginBulkLoad(db, seed);
   try {
-    await db.query(`select setseed(${seed})`);
-    await db.query(`set local synchronous_commit = off`);
-    await db.query(`set local maintenance_work_mem = '256MB'`);
-    await db.query(`set local work_mem = '64MB'`);
-    // The rows are consistent by construction (every reference comes from a join on rows
-    // just generated), so a superuser skips the per-row foreign-key checks; triggers are
-    // skipped too, so the change notice is sent explicitly at the end.
-    await db.query('savepoint replica');
-    let replica = false;
-    try {
-      await db.query(`set local session_replication_role = replica`);
-      await db.query('release savepoint replica');
-      replica = true;
-    } catch {
-      await db.query('rollback to savepoint replica');
-    }
-
     // ---- 1. generate into temporary tables
     await db.query(`create temp table seed_user (n int primary key, id uuid not null, name text not null) on commit drop`);
 
@@ -693,17 +670,7 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
     ]);
 
     // ---- 2. drop what is faster to rebuild, insert, rebuild
-    const indexes = (
-      await db.query(
-        `
-      select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as def
-      from pg_index i join pg_class t on t.oid = i.indrelid
-      where t.relname = any($1) and t.relnamespace = 'public'::regnamespace
-        and not i.indisprimary and not i.indisunique
-        and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`,
-        [TABLES],
-      )
-    ).rows as { name: string; def: string }[];
+    const indexes = await secondaryIndexes(db, TABLES);
     const constraints = (
       await db.query(
         `
@@ -831,49 +798,20 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
       (select count(*)::int from enrolment) as enrolments, (select count(*)::int from review) as reviews`)
   ).rows;
   const totalSeconds = Number(((performance.now() - started) / 1000).toFixed(2));
-  return { batch, counts: Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])), timings, totalSeconds };
+  return { batch, counts: countsOf(row), timings, totalSeconds };
 }
 
 // ---------------------------------------------------------------- CLI
-
-function argValue(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  if (i >= 0) return args[i + 1];
-  const eq = args.find((a) => a.startsWith(`${name}=`));
-  return eq?.slice(name.length + 1);
-}
 
 async function main() {
   const args = process.argv.slice(2);
   const courses = Number(argValue(args, '--courses') ?? '1000');
   const seed = argValue(args, '--seed');
   if (!Number.isInteger(courses) || courses < 1) throw new Error('--courses must be a whole number >= 1');
-  const url = process.env.DATABASE_URL;
   const log = (line: string) => console.log(`  ${line}`);
-
   // Migrations first, through the app's own opener (PostgreSQL, or PGlite for small counts).
-  const { openDatabase } = await import('../src/server/db/client.js');
-  if (!url && courses > 2000) {
-    throw new Error(
-      'DATABASE_URL is required for more than 2000 courses (PGlite is one in-process connection: use PostgreSQL for data at scale)',
-    );
-  }
-  const dataDir = process.env.DATA_DIR || './data';
-  const database = await openDatabase(url ? { url, dataDir, poolSize: 1 } : { dataDir });
-  let runner: SqlRunner;
-  let close: () => Promise<void>;
-  if (url) {
-    await database.close();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    runner = client;
-    close = () => client.end();
-  } else {
-    const client = (database.db as unknown as { $client: SqlRunner }).$client;
-    runner = client;
-    close = () => database.close();
-  }
-  console.log(`Seeding ${courses} courses into ${url ? new URL(url).pathname.slice(1) : `PGlite at ${dataDir}`}`);
+  const { runner, close, where } = await openSeedDatabase(courses, 'courses');
+  console.log(`Seeding ${courses} courses into ${where}`);
   try {
     const result = await seedCourses(runner, { courses, seed: seed ? Number(seed) : undefined, log });
     // One educator with a large catalogue for the analytics bench (scripts/seed-analytics.ts).
