@@ -26,22 +26,16 @@ import {
   secondaryIndexes,
   textArray,
   timedSteps,
+  type SeedResult,
+  type SeedRunOptions,
   type SqlRunner,
 } from './seed-kit.js';
 
-export interface ClubSeedOptions {
+export interface ClubSeedOptions extends SeedRunOptions {
   clubs: number;
-  /** 0..1; the same seed and counts give the same text. */
-  seed?: number;
-  log?: (line: string) => void;
 }
 
-export interface ClubSeedResult {
-  batch: string;
-  counts: Record<string, number>;
-  timings: Record<string, number>;
-  totalSeconds: number;
-}
+export type ClubSeedResult = SeedResult;
 
 /** Club topics by category (club categories: the course ones plus social and sport). */
 const CLUB_TOPICS: [string, string[]][] = [

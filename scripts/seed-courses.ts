@@ -27,23 +27,16 @@ import {
   secondaryIndexes,
   textArray,
   timedSteps,
+  type SeedResult,
+  type SeedRunOptions,
   type SqlRunner,
 } from './seed-kit.js';
 
-export interface SeedOptions {
+export interface SeedOptions extends SeedRunOptions {
   courses: number;
-  /** 0..1; the same seed and counts give the same text. */
-  seed?: number;
-  log?: (line: string) => void;
 }
 
-export interface SeedResult {
-  batch: string;
-  counts: Record<string, number>;
-  /** Seconds per step. */
-  timings: Record<string, number>;
-  totalSeconds: number;
-}
+export type { SeedResult };
 
 // ---------------------------------------------------------------- vocabulary
 

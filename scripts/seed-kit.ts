@@ -11,6 +11,22 @@ export interface SqlRunner {
   query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
 }
 
+/** What every scale seed is asked, besides its counts. */
+export interface SeedRunOptions {
+  /** 0..1; the same seed and counts give the same text. */
+  seed?: number;
+  log?: (line: string) => void;
+}
+
+/** What a scale seed answers: its batch tag, the totals in the database, seconds per step. */
+export interface SeedResult {
+  batch: string;
+  counts: Record<string, number>;
+  /** Seconds per step. */
+  timings: Record<string, number>;
+  totalSeconds: number;
+}
+
 const quoteLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
 /** A PostgreSQL text[] literal of these strings. */
 export const textArray = (items: string[]) => `array[${items.map(quoteLiteral).join(',')}]::text[]`;
