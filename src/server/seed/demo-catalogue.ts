@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { seededRandom } from '../../shared/random.js';
-import { dateIn, wallTimeToUtc } from '../../shared/time.js';
+import { wallTimeToUtc } from '../../shared/time.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { account, user } from '../db/schema/accounts.js';
 import { classTime, course, courseSession, enrolment, review } from '../db/schema/courses.js';
@@ -18,8 +18,8 @@ import { DEMO_COURSES, DEMO_EDUCATORS, DEMO_LEARNERS, REVIEW_TEXTS, learnerEmail
 import { DEMO_PASSWORD, DEMO_USERS } from './demo-users.js';
 import { seedDemoPayments } from './demo-payments.js';
 import { demoViewer } from './demo-viewer.js';
+import { DAY, localDate } from './demo-dates.js';
 
-const DAY = 86_400_000;
 const GRACE = 'grace@agora.local';
 const ADA = 'ada@agora.local';
 
@@ -55,10 +55,6 @@ async function avatarPng(first: string, last: string, i: number): Promise<Buffer
 <rect width="256" height="256" fill="url(#g)"/><circle cx="210" cy="40" r="70" fill="#fff" fill-opacity="0.12"/>
 <text x="128" y="158" font-family="DejaVu Sans, Arial, sans-serif" font-size="92" font-weight="700" text-anchor="middle" fill="#fff">${initials}</text></svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
-}
-
-function localDate(daysFromToday: number, timeZone: string): string {
-  return dateIn(new Date(Date.now() + daysFromToday * DAY), timeZone);
 }
 
 function atHour(day: string, hour: number, timeZone: string): Date {
