@@ -16,7 +16,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
-import { CITIES, FIRST_NAMES, LAST_NAMES, RARE_WORDS } from './seed-courses.js';
+import { CITIES, RARE_WORDS, seedUsers } from './seed-courses.js';
 import {
   argValue,
   beginBulkLoad,
@@ -129,24 +129,7 @@ export async function seedClubs(db: SqlRunner, opts: ClubSeedOptions): Promise<C
   await beginBulkLoad(db, seed);
   try {
     // ---- 1. generate into temporary tables
-    await db.query(`create temp table seed_club_user (n int primary key, id uuid not null) on commit drop`);
-    await step(
-      'club users',
-      `
-      with g as (
-        select i, ${pick(textArray(FIRST_NAMES), 'random()')} as first, ${pick(textArray(LAST_NAMES), 'random()')} as last, ${pick(CITY, 'random()')} as city
-        from generate_series(1, $1::int) i
-      ), ins as (
-        insert into "user" (email, name, first_name, last_name, city, verified, created_at, updated_at)
-        select 'seed-club-' || $2 || '-' || i || '@agora.test', first || ' ' || last, first, last, city, true,
-               now() - (random() * interval '700 days'), now()
-        from g order by i
-        returning id, email
-      )
-      insert into seed_club_user (n, id)
-      select split_part(split_part(email, '@', 1), '-', 4)::int, id from ins`,
-      [users, batch],
-    );
+    await seedUsers(db, step, 'club users', { into: 'seed_club_user', tag: 'seed-club', count: users, batch });
 
     await step(
       'generate clubs',

@@ -30,6 +30,7 @@ import {
   type SeedResult,
   type SeedRunOptions,
   type SqlRunner,
+  type Step,
 } from './seed-kit.js';
 
 export interface SeedOptions extends SeedRunOptions {
@@ -460,6 +461,37 @@ const EDUCATOR_HEADLINES = [
   'Learning should be fun',
 ];
 
+/**
+ * `count` new users (verified, no password; names and cities from the lists above) in one
+ * step, numbered 1..count in the temporary table `into` (n, id, name); their emails are
+ * `<tag>-<batch>-<n>@agora.test`.
+ */
+export async function seedUsers(
+  db: SqlRunner,
+  step: Step,
+  name: string,
+  { into, tag, count, batch }: { into: string; tag: string; count: number; batch: string },
+) {
+  await db.query(`create temp table ${into} (n int primary key, id uuid not null, name text not null) on commit drop`);
+  await step(
+    name,
+    `
+    with g as (
+      select i, ${pick(textArray(FIRST_NAMES), 'random()')} as first, ${pick(textArray(LAST_NAMES), 'random()')} as last, ${pick(textArray(CITIES), 'random()')} as city
+      from generate_series(1, $1::int) i
+    ), ins as (
+      insert into "user" (email, name, first_name, last_name, city, verified, created_at, updated_at)
+      select '${tag}-' || $2 || '-' || i || '@agora.test', first || ' ' || last, first, last, city, true,
+             now() - (random() * interval '700 days'), now()
+      from g order by i
+      returning id, email, name
+    )
+    insert into ${into} (n, id, name)
+    select split_part(split_part(email, '@', 1), '-', ${tag.split('-').length + 2})::int, id, name from ins`,
+    [count, batch],
+  );
+}
+
 // ---------------------------------------------------------------- the seed
 
 /** Tables the seed fills; their plain secondary indexes are rebuilt rather than maintained row by row. */
@@ -521,8 +553,6 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
   return { batch, counts: countsOf(row), timings, totalSeconds };
 }
 
-type Step = ReturnType<typeof timedSteps>['step'];
-
 /**
  * 1. Every row generated into temporary tables (no WAL, no indexes), the denormalized
  * columns computed there: users, educators, courses, sessions, enrolments, reviews.
@@ -539,32 +569,12 @@ async function generateRows(
   const CATS = textArray(TOPICS.map(([cat]) => cat));
   const T = textArray(topics);
   const TC = textArray(topicCategory);
-  const FIRST = textArray(FIRST_NAMES);
-  const LAST = textArray(LAST_NAMES);
   const CITY = textArray(CITIES);
   const GEN = textArray(GENERIC_SENTENCES);
   const RARE = textArray(RARE_WORDS);
 
-  await db.query(`create temp table seed_user (n int primary key, id uuid not null, name text not null) on commit drop`);
-
-  // Users: educators first (1..E), then learners (E+1..E+L). Verified, no password.
-  await step(
-    'users',
-    `
-    with g as (
-      select i, ${pick(FIRST, 'random()')} as first, ${pick(LAST, 'random()')} as last, ${pick(CITY, 'random()')} as city
-      from generate_series(1, $1::int) i
-    ), ins as (
-      insert into "user" (email, name, first_name, last_name, city, verified, created_at, updated_at)
-      select 'seed-' || $2 || '-' || i || '@agora.test', first || ' ' || last, first, last, city, true,
-             now() - (random() * interval '700 days'), now()
-      from g order by i
-      returning id, email, name
-    )
-    insert into seed_user (n, id, name)
-    select split_part(split_part(email, '@', 1), '-', 3)::int, id, name from ins`,
-    [educators + learners, batch],
-  );
+  // Users: educators first (1..E), then learners (E+1..E+L).
+  await seedUsers(db, step, 'users', { into: 'seed_user', tag: 'seed', count: educators + learners, batch });
 
   await step(
     'educators',

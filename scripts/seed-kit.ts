@@ -50,6 +50,8 @@ export function timedSteps(db: SqlRunner, log: (line: string) => void) {
   return { step, timings };
 }
 
+export type Step = ReturnType<typeof timedSteps>['step'];
+
 /**
  * Opens the bulk load's transaction: the random seed (the same seed gives the same text),
  * no synchronous commit, memory for sorts and index builds, and, where the role may
