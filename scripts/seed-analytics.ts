@@ -7,11 +7,7 @@
  * transaction, like scripts/seed-courses.ts (which calls it).
  */
 import { randomBytes } from 'node:crypto';
-
-/** Runs SQL (the scale seed's runner: a pg client or PGlite); declared here so this file imports nothing of seed-courses. */
-interface SqlRunner {
-  query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
-}
+import { timedSteps, type SqlRunner } from './seed-kit.js';
 
 export interface BigEducatorOptions {
   /** The educator (an existing user; becomes an educator if not one yet). */
@@ -30,12 +26,7 @@ export async function seedBigEducator(db: SqlRunner, opts: BigEducatorOptions) {
   const batch = randomBytes(4).toString('hex');
   const log = opts.log ?? (() => {});
   const started = Date.now();
-  const step = async (name: string, sql: string, params: unknown[] = []) => {
-    const t = Date.now();
-    const res = await db.query(sql, params);
-    log(`${name.padEnd(26)} ${((Date.now() - t) / 1000).toFixed(2).padStart(7)} s`);
-    return res;
-  };
+  const { step } = timedSteps(db, log);
 
   await db.query('begin');
   try {

@@ -16,21 +16,26 @@
  */
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
-import { CITIES, FIRST_NAMES, LAST_NAMES, RARE_WORDS, pick, textArray, type SqlRunner } from './seed-courses.js';
+import { CITIES, RARE_WORDS, seedUsers } from './seed-courses.js';
+import {
+  argValue,
+  beginBulkLoad,
+  countsOf,
+  openSeedDatabase,
+  pick,
+  secondaryIndexes,
+  textArray,
+  timedSteps,
+  type SeedResult,
+  type SeedRunOptions,
+  type SqlRunner,
+} from './seed-kit.js';
 
-export interface ClubSeedOptions {
+export interface ClubSeedOptions extends SeedRunOptions {
   clubs: number;
-  /** 0..1; the same seed and counts give the same text. */
-  seed?: number;
-  log?: (line: string) => void;
 }
 
-export interface ClubSeedResult {
-  batch: string;
-  counts: Record<string, number>;
-  timings: Record<string, number>;
-  totalSeconds: number;
-}
+export type ClubSeedResult = SeedResult;
 
 /** Club topics by category (club categories: the course ones plus social and sport). */
 const CLUB_TOPICS: [string, string[]][] = [
@@ -109,14 +114,8 @@ export async function seedClubs(db: SqlRunner, opts: ClubSeedOptions): Promise<C
   if (users % 104729 === 0) users += 1; // coprime with the stride below
   const batch = randomBytes(4).toString('hex');
   const seed = opts.seed ?? 0.37;
-  const timings: Record<string, number> = {};
   const started = performance.now();
-  const step = async (name: string, sql: string | string[], params: unknown[] = []) => {
-    const t = performance.now();
-    for (const statement of Array.isArray(sql) ? sql : [sql]) await db.query(statement, params);
-    timings[name] = Number(((performance.now() - t) / 1000 + (timings[name] ?? 0)).toFixed(2));
-    log(`${name.padEnd(26)} ${((performance.now() - t) / 1000).toFixed(2).padStart(7)} s`);
-  };
+  const { step, timings } = timedSteps(db, log);
 
   const topics = CLUB_TOPICS.flatMap(([, list]) => list);
   const T = textArray(topics);
@@ -125,41 +124,12 @@ export async function seedClubs(db: SqlRunner, opts: ClubSeedOptions): Promise<C
   const GEN = textArray(GENERIC_SENTENCES);
   const RARE = textArray(RARE_WORDS);
 
-  await db.query('begin');
+  // Consistent by construction: in replica mode (a superuser) per-row foreign-key checks
+  // and triggers are skipped (the word trigger's work is done below).
+  await beginBulkLoad(db, seed);
   try {
-    await db.query(`select setseed(${seed})`);
-    await db.query(`set local synchronous_commit = off`);
-    await db.query(`set local maintenance_work_mem = '256MB'`);
-    await db.query(`set local work_mem = '64MB'`);
-    // Consistent by construction: a superuser skips per-row foreign-key checks and triggers
-    // (the word trigger's work is done below).
-    await db.query('savepoint replica');
-    try {
-      await db.query(`set local session_replication_role = replica`);
-      await db.query('release savepoint replica');
-    } catch {
-      await db.query('rollback to savepoint replica');
-    }
-
     // ---- 1. generate into temporary tables
-    await db.query(`create temp table seed_club_user (n int primary key, id uuid not null) on commit drop`);
-    await step(
-      'club users',
-      `
-      with g as (
-        select i, ${pick(textArray(FIRST_NAMES), 'random()')} as first, ${pick(textArray(LAST_NAMES), 'random()')} as last, ${pick(CITY, 'random()')} as city
-        from generate_series(1, $1::int) i
-      ), ins as (
-        insert into "user" (email, name, first_name, last_name, city, verified, created_at, updated_at)
-        select 'seed-club-' || $2 || '-' || i || '@agora.test', first || ' ' || last, first, last, city, true,
-               now() - (random() * interval '700 days'), now()
-        from g order by i
-        returning id, email
-      )
-      insert into seed_club_user (n, id)
-      select split_part(split_part(email, '@', 1), '-', 4)::int, id from ins`,
-      [users, batch],
-    );
+    await seedUsers(db, step, 'club users', { into: 'seed_club_user', tag: 'seed-club', count: users, batch });
 
     await step(
       'generate clubs',
@@ -263,17 +233,7 @@ export async function seedClubs(db: SqlRunner, opts: ClubSeedOptions): Promise<C
     ]);
 
     // ---- 2. drop what is faster to rebuild, insert, rebuild
-    const indexes = (
-      await db.query(
-        `
-      select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as def
-      from pg_index i join pg_class t on t.oid = i.indrelid
-      where t.relname = any($1) and t.relnamespace = 'public'::regnamespace
-        and not i.indisprimary and not i.indisunique
-        and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`,
-        [TABLES],
-      )
-    ).rows as { name: string; def: string }[];
+    const indexes = await secondaryIndexes(db, TABLES);
     await step(
       'drop secondary indexes',
       indexes.map((i) => `drop index ${i.name}`),
@@ -372,39 +332,18 @@ export async function seedClubs(db: SqlRunner, opts: ClubSeedOptions): Promise<C
       (select count(*)::int from club_event) as events, (select count(*)::int from club_rsvp) as rsvps`)
   ).rows;
   const totalSeconds = Number(((performance.now() - started) / 1000).toFixed(2));
-  return { batch, counts: Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])), timings, totalSeconds };
+  return { batch, counts: countsOf(row), timings, totalSeconds };
 }
 
 // ---------------------------------------------------------------- CLI (scripts/seed.ts runs it)
 
 /** `tsx scripts/seed-clubs.ts --clubs N [--seed X]`: the database opened (and migrated) as the app does. */
 export async function seedClubsCli(args: string[]) {
-  const value = (name: string) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? args[i + 1] : args.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
-  };
-  const clubs = Number(value('--clubs') ?? '1000');
-  const seed = value('--seed');
+  const clubs = Number(argValue(args, '--clubs') ?? '1000');
+  const seed = argValue(args, '--seed');
   if (!Number.isInteger(clubs) || clubs < 1) throw new Error('--clubs must be a whole number >= 1');
-  const url = process.env.DATABASE_URL;
-  if (!url && clubs > 2000) throw new Error('DATABASE_URL is required for more than 2000 clubs (use PostgreSQL for data at scale)');
-  const { openDatabase } = await import('../src/server/db/client.js');
-  const dataDir = process.env.DATA_DIR || './data';
-  const database = await openDatabase(url ? { url, dataDir, poolSize: 1 } : { dataDir });
-  let runner: SqlRunner;
-  let close: () => Promise<void>;
-  if (url) {
-    await database.close();
-    const { default: pg } = await import('pg');
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    runner = client;
-    close = () => client.end();
-  } else {
-    runner = (database.db as unknown as { $client: SqlRunner }).$client;
-    close = () => database.close();
-  }
-  console.log(`Seeding ${clubs} clubs into ${url ? new URL(url).pathname.slice(1) : `PGlite at ${dataDir}`}`);
+  const { runner, close, where } = await openSeedDatabase(clubs, 'clubs');
+  console.log(`Seeding ${clubs} clubs into ${where}`);
   try {
     const r = await seedClubs(runner, { clubs, seed: seed ? Number(seed) : undefined, log: (line) => console.log(`  ${line}`) });
     console.log(`\nClubs done in ${r.totalSeconds.toFixed(1)} s (batch ${r.batch}). Totals in the database now:`);

@@ -18,27 +18,26 @@
  */
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import {
+  argValue,
+  beginBulkLoad,
+  countsOf,
+  openSeedDatabase,
+  pick,
+  secondaryIndexes,
+  textArray,
+  timedSteps,
+  type SeedResult,
+  type SeedRunOptions,
+  type SqlRunner,
+  type Step,
+} from './seed-kit.js';
 
-export interface SeedOptions {
+export interface SeedOptions extends SeedRunOptions {
   courses: number;
-  /** 0..1; the same seed and counts give the same text. */
-  seed?: number;
-  log?: (line: string) => void;
 }
 
-export interface SeedResult {
-  batch: string;
-  counts: Record<string, number>;
-  /** Seconds per step. */
-  timings: Record<string, number>;
-  totalSeconds: number;
-}
-
-/** Something that runs SQL with positional parameters (a pg Client, or PGlite). */
-export interface SqlRunner {
-  query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
-}
+export type { SeedResult };
 
 // ---------------------------------------------------------------- vocabulary
 
@@ -462,12 +461,38 @@ const EDUCATOR_HEADLINES = [
   'Learning should be fun',
 ];
 
-// ---------------------------------------------------------------- the seed
+/**
+ * `count` new users (verified, no password; names and cities from the lists above) in one
+ * step, numbered 1..count in the temporary table `into` (n, id, name); their emails are
+ * `<tag>-<batch>-<n>@agora.test`.
+ */
+export async function seedUsers(
+  db: SqlRunner,
+  step: Step,
+  name: string,
+  { into, tag, count, batch }: { into: string; tag: string; count: number; batch: string },
+) {
+  await db.query(`create temp table ${into} (n int primary key, id uuid not null, name text not null) on commit drop`);
+  await step(
+    name,
+    `
+    with g as (
+      select i, ${pick(textArray(FIRST_NAMES), 'random()')} as first, ${pick(textArray(LAST_NAMES), 'random()')} as last, ${pick(textArray(CITIES), 'random()')} as city
+      from generate_series(1, $1::int) i
+    ), ins as (
+      insert into "user" (email, name, first_name, last_name, city, verified, created_at, updated_at)
+      select '${tag}-' || $2 || '-' || i || '@agora.test', first || ' ' || last, first, last, city, true,
+             now() - (random() * interval '700 days'), now()
+      from g order by i
+      returning id, email, name
+    )
+    insert into ${into} (n, id, name)
+    select split_part(split_part(email, '@', 1), '-', ${tag.split('-').length + 2})::int, id, name from ins`,
+    [count, batch],
+  );
+}
 
-const quoteLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
-export const textArray = (items: string[]) => `array[${items.map(quoteLiteral).join(',')}]::text[]`;
-/** A random element of an array literal (1-based), chosen by a value in [0, 1). */
-export const pick = (arr: string, r: string) => `(${arr})[1 + floor((${r}) * cardinality(${arr}))::int]`;
+// ---------------------------------------------------------------- the seed
 
 /** Tables the seed fills; their plain secondary indexes are rebuilt rather than maintained row by row. */
 const TABLES = ['course', 'course_session', 'class_time', 'enrolment', 'review', 'search_word', 'course_term', 'course_card'];
@@ -496,322 +521,16 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
   const learners = Math.max(10, Math.round(n / 2));
   const batch = randomBytes(4).toString('hex');
   const seed = opts.seed ?? 0.42;
-  const timings: Record<string, number> = {};
   const started = performance.now();
-  /** Runs one statement, or several in turn, and logs the time. */
-  const step = async (name: string, sql: string | string[], params: unknown[] = []) => {
-    const t = performance.now();
-    let res: { rows: Record<string, unknown>[] } = { rows: [] };
-    for (const statement of Array.isArray(sql) ? sql : [sql]) res = await db.query(statement, params);
-    timings[name] = Number(((performance.now() - t) / 1000 + (timings[name] ?? 0)).toFixed(2));
-    log(`${name.padEnd(26)} ${((performance.now() - t) / 1000).toFixed(2).padStart(7)} s`);
-    return res;
-  };
+  const { step, timings } = timedSteps(db, log);
 
-  const topics = TOPICS.flatMap(([, list]) => list);
-  const topicCategory = TOPICS.flatMap(([cat, list]) => list.map(() => cat));
-  // Three sentences per category, flattened in the order of TOPICS.
-  const CATSENT = textArray(TOPICS.flatMap(([cat]) => CATEGORY_SENTENCES[cat].slice(0, 3)));
-  const CATS = textArray(TOPICS.map(([cat]) => cat));
-  const T = textArray(topics);
-  const TC = textArray(topicCategory);
-  const FIRST = textArray(FIRST_NAMES);
-  const LAST = textArray(LAST_NAMES);
-  const CITY = textArray(CITIES);
-  const GEN = textArray(GENERIC_SENTENCES);
-  const RARE = textArray(RARE_WORDS);
-
-  await db.query('begin');
+  // The rows are consistent by construction (every reference comes from a join on rows
+  // just generated); in replica mode triggers are skipped too, so writeRows does their
+  // work and the change notice is sent explicitly at the end.
+  const replica = await beginBulkLoad(db, seed);
   try {
-    await db.query(`select setseed(${seed})`);
-    await db.query(`set local synchronous_commit = off`);
-    await db.query(`set local maintenance_work_mem = '256MB'`);
-    await db.query(`set local work_mem = '64MB'`);
-    // The rows are consistent by construction (every reference comes from a join on rows
-    // just generated), so a superuser skips the per-row foreign-key checks; triggers are
-    // skipped too, so the change notice is sent explicitly at the end.
-    await db.query('savepoint replica');
-    let replica = false;
-    try {
-      await db.query(`set local session_replication_role = replica`);
-      await db.query('release savepoint replica');
-      replica = true;
-    } catch {
-      await db.query('rollback to savepoint replica');
-    }
-
-    // ---- 1. generate into temporary tables
-    await db.query(`create temp table seed_user (n int primary key, id uuid not null, name text not null) on commit drop`);
-
-    // Users: educators first (1..E), then learners (E+1..E+L). Verified, no password.
-    await step(
-      'users',
-      `
-      with g as (
-        select i, ${pick(FIRST, 'random()')} as first, ${pick(LAST, 'random()')} as last, ${pick(CITY, 'random()')} as city
-        from generate_series(1, $1::int) i
-      ), ins as (
-        insert into "user" (email, name, first_name, last_name, city, verified, created_at, updated_at)
-        select 'seed-' || $2 || '-' || i || '@agora.test', first || ' ' || last, first, last, city, true,
-               now() - (random() * interval '700 days'), now()
-        from g order by i
-        returning id, email, name
-      )
-      insert into seed_user (n, id, name)
-      select split_part(split_part(email, '@', 1), '-', 3)::int, id, name from ins`,
-      [educators + learners, batch],
-    );
-
-    await step(
-      'educators',
-      `
-      insert into educator (user_id, bio, headline, subjects, links)
-      select id,
-        'I have taught ' || (3 + n % 20) || ' years and love helping people discover something new. My classes are practical, friendly and well prepared.',
-        ${pick(textArray(EDUCATOR_HEADLINES), 'random()')},
-        jsonb_build_array(${pick(T, 'random()')}),
-        '[]'::jsonb
-      from seed_user where n <= $1`,
-      [educators],
-    );
-
-    // Courses: a topic (hence a category), a title template, summary, a Markdown description.
-    await step(
-      'generate courses',
-      `
-      create temp table seed_course on commit drop as
-      with g as (
-        select i,
-          1 + floor(random() * ${topics.length})::int as t,
-          1 + floor(random() * $2::int)::int as edu,
-          random() as r_status, random() as r_format, random() as r_price, random() as r_rare, random() as r_inst
-        from generate_series(1, $1::int) i
-      ), c as (
-        select g.*, (${T})[t] as topic, (${TC})[t] as category, array_position(${CATS}, (${TC})[t]) as cat_pos,
-          u.id as educator_id, u.name as educator_name, gen_random_uuid() as id,
-          case when r_status < 0.95 then 'published' when r_status < 0.99 then 'draft' else 'archived' end as status,
-          case when r_format < 0.7 then 'online' else 'in_person' end as format,
-          case when r_price < 0.18 then 0 else (10 + floor(random() * 60)::int * 5) * 100 end as price
-        from g join seed_user u on u.n = g.edu
-      )
-      select i as n, id, educator_id, educator_name,
-        format(${pick(textArray(TITLE_TEMPLATES), 'random()')}, topic) as title,
-        format(${pick(textArray(SUMMARY_TEMPLATES), 'random()')}, lower(topic)) as summary,
-        '## About this course' || E'\n\n' || 'This course is an introduction to ' || lower(topic) || ' taught live by ' || educator_name || '. '
-          || array_to_string(array(select ${pick(GEN, 'random()')} from generate_series(1, 4 + (i + floor(random() * 4)::int) % 4) where i > 0), ' ')
-          || E'\n\n## What you will learn\n\n'
-          || array_to_string(array(select '- ' || s from unnest((${CATSENT})[(cat_pos - 1) * 3 + 1:(cat_pos - 1) * 3 + 3]) s where random() < 0.75 or s is null), E'\n')
-          || case when r_rare < 0.12 then E'\n\nWe also spend a session on ' || ${pick(RARE, 'random()')} || '.' else '' end as description,
-        category,
-        (array['all','beginner','intermediate','advanced'])[1 + floor(random() * 4)::int] as level,
-        case when random() < 0.85 then 'English' else ${pick(textArray(['Spanish', 'French', 'German', 'Portuguese', 'Italian']), 'random()')} end as language,
-        case when random() < 0.2 then 'Ages 8-12' when random() < 0.1 then 'Teens 13-17' else null end as audience,
-        format,
-        case when format = 'in_person' then ${pick(CITY, 'random()')} else null end as city,
-        case when format = 'in_person' then (1 + floor(random() * 200)::int) || ' ' || ${pick(textArray(['High Street', 'Market Square', 'Station Road', 'Park Lane', 'Church Street', 'Mill Road']), 'random()')} else null end as address,
-        price, ${pick(textArray(['usd', 'usd', 'usd', 'eur', 'gbp']), 'random()')} as currency,
-        case when price >= 20000 and r_inst < 0.3 then 3 else null end as installments,
-        ${pick(textArray(['flexible', 'moderate', 'strict']), 'random()')} as refund_policy,
-        status, now() - (random() * interval '600 days') as created_at,
-        case when status <> 'draft' then now() - (random() * interval '500 days') else null end as published_at
-      from c`,
-      [n, educators],
-    );
-
-    // Sessions: 1-5 per course (3 on average), from 6 months ago to 8 months ahead, 1-6 weekly meetings.
-    await step(
-      'generate sessions',
-      `
-      create temp table seed_session on commit drop as
-      with g as (
-        select c.n as course_n, c.id as course_id, k,
-          (current_date + (floor(random() * 420)::int - 180)) as starts_on,
-          1 + floor(random() * 6)::int as weeks,
-          case when random() < 0.25 then 4 + floor(random() * 6)::int else 10 + floor(random() * 21)::int end as capacity,
-          random() as r_cancel,
-          ${pick(textArray(['Europe/London', 'Europe/Paris', 'Europe/Berlin', 'America/New_York', 'America/Chicago', 'America/Los_Angeles', 'America/Toronto']), 'random()')} as tz,
-          8 + floor(random() * 12)::int as hour
-        from seed_course c, generate_series(1, 5) k
-        where k <= 1 + floor(random() * 5)::int + 0 * c.n
-      )
-      select row_number() over ()::int as n, gen_random_uuid() as id, course_id, course_n, starts_on, starts_on + (weeks - 1) * 7 as ends_on,
-        weeks, capacity, tz, hour,
-        case when starts_on + (weeks - 1) * 7 < current_date then 'completed' when r_cancel < 0.04 then 'cancelled' else 'scheduled' end as status
-      from g`,
-    );
-
-    // Enrolments: 0-6 learners per session (half of the small sessions full), distinct per
-    // session by construction: learner = (a + k * p) mod L with p prime and coprime to L.
-    await step(
-      'generate enrolments',
-      `
-      create temp table seed_enrolment on commit drop as
-      with e as (
-        select s.id as session_id, s.course_id, s.status as session_status, s.starts_on, k,
-          1 + ((s.n::bigint * 7919 + k * 104729) % $1::int)::int as learner_n
-        from seed_session s,
-          lateral generate_series(1, least($1::int, case when s.capacity < 10 and random() < 0.5 then s.capacity else least(s.capacity, floor(random() * 7)::int) end)) k
-      )
-      select e.session_id, e.course_id, u.id as learner_id,
-        case when e.session_status = 'cancelled' then 'dropped'
-             when random() < 0.05 then 'dropped'
-             when e.session_status = 'completed' then 'completed'
-             else 'active' end as status,
-        e.starts_on - (1 + floor(random() * 60)::int) * interval '1 day' as created_at
-      from e join seed_user u on u.n = $2::int + e.learner_n`,
-      [learners, educators],
-    );
-
-    // Reviews: about one in two learners of a finished session (one per learner per course).
-    await step(
-      'generate reviews',
-      `
-      create temp table seed_review on commit drop as
-      select distinct on (course_id, learner_id) course_id, learner_id,
-        case when r < 0.45 then 5 when r < 0.78 then 4 when r < 0.9 then 3 when r < 0.96 then 2 else 1 end as rating,
-        ${pick(textArray(REVIEW_TEXTS), 'random()')} as text, now() - (random() * interval '150 days') as created_at
-      from (select *, random() as r from seed_enrolment where status = 'completed') e
-      where random() < 0.53
-      order by course_id, learner_id`,
-    );
-
-    // The denormalized columns, exactly as the app keeps them (courses/stats.ts).
-    await step('denormalized columns', [
-      `
-      create temp table seed_taken on commit drop as
-      select session_id, count(*)::int as taken from seed_enrolment where status in ('active', 'pending_payment') group by session_id`,
-      `
-      create temp table seed_course_stats on commit drop as
-      select c.id,
-        x.next_start_on, coalesce(x.seats_left, 0) as seats_left, coalesce(r.avg, 0) as rating_avg, coalesce(r.n, 0) as rating_count
-      from seed_course c
-      left join (select s.course_id,
-                   min(s.starts_on) filter (where s.status = 'scheduled' and s.starts_on >= current_date) as next_start_on,
-                   sum(s.capacity - coalesce(t.taken, 0)) filter (where s.status = 'scheduled' and s.ends_on >= current_date)::int as seats_left
-                 from seed_session s left join seed_taken t on t.session_id = s.id group by s.course_id) x on x.course_id = c.id
-      left join (select course_id, avg(rating)::real as avg, count(*)::int as n from seed_review group by course_id) r on r.course_id = c.id`,
-    ]);
-
-    // ---- 2. drop what is faster to rebuild, insert, rebuild
-    const indexes = (
-      await db.query(
-        `
-      select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as def
-      from pg_index i join pg_class t on t.oid = i.indrelid
-      where t.relname = any($1) and t.relnamespace = 'public'::regnamespace
-        and not i.indisprimary and not i.indisunique
-        and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`,
-        [TABLES],
-      )
-    ).rows as { name: string; def: string }[];
-    const constraints = (
-      await db.query(
-        `
-      select c.conname as name, c.conrelid::regclass::text as tbl, pg_get_constraintdef(c.oid) as def
-      from pg_constraint c join pg_class t on t.oid = c.conrelid
-      where t.relname = any($1) and t.relnamespace = 'public'::regnamespace and c.contype = 'x'`,
-        [TABLES],
-      )
-    ).rows as { name: string; tbl: string; def: string }[];
-    await step('drop secondary indexes', [
-      ...indexes.map((i) => `drop index ${i.name}`),
-      ...constraints.map((c) => `alter table ${c.tbl} drop constraint ${c.name}`),
-    ]);
-
-    await step(
-      'insert courses',
-      `
-      insert into course (id, educator_id, educator_name, title, summary, description, category, level, language, audience, format, city, address,
-                          price_cents, currency, installments, refund_policy, status, rating_avg, rating_count, next_start_on, seats_left,
-                          created_at, updated_at, published_at)
-      select c.id, educator_id, educator_name, title, summary, description, category, level, language, audience, format, city, address,
-        price, currency, installments, refund_policy, status, st.rating_avg, st.rating_count, st.next_start_on, st.seats_left,
-        created_at, now(), published_at
-      from seed_course c join seed_course_stats st on st.id = c.id
-      order by c.n`,
-    );
-
-    // What the course trigger (drizzle/0006) does for each row, which replica mode skipped.
-    await step(
-      'search words',
-      `
-      insert into search_word (word)
-      select distinct w from seed_course, regexp_split_to_table(lower(title || ' ' || educator_name), '[^[:alnum:]]+') as w
-      where length(w) >= 3
-      on conflict do nothing`,
-    );
-
-    // What the search postings trigger (drizzle/0027) does for each row, skipped in replica mode
-    // (otherwise the trigger did it): the postings of the new courses' title words, and
-    // their word counts added to search_lexeme (ts_stat: one pass over the new vectors).
-    if (replica) {
-      await step(
-        'search postings',
-        `
-        insert into course_term (lexeme, course_id, unbookable, quality, category, level, format, city, price_cents, next_start_on, seats_left)
-        select l, c.id, c.next_start_on is null, c.quality, c.category, c.level, c.format, lower(c.city), c.price_cents, c.next_start_on, c.seats_left
-        from course c join seed_course s on s.id = c.id, unnest(tsvector_to_array(c.search_title)) as l
-        where c.status = 'published'`,
-      );
-      await step(
-        'course cards',
-        `
-        insert into course_card (course_id, card)
-        select c.id, course_card(c) from course c join seed_course s on s.id = c.id
-        where c.status = 'published'`,
-      );
-      await step(
-        'search lexeme counts',
-        `
-        insert into search_lexeme as s (lexeme, n_all, n_title)
-        select a.word, a.ndoc, coalesce(t.ndoc, 0)
-        from ts_stat($q$select c.search from course c join seed_course s on s.id = c.id where c.status = 'published'$q$) a
-        left join ts_stat($q$select c.search_title from course c join seed_course s on s.id = c.id where c.status = 'published'$q$) t on t.word = a.word
-        order by a.word
-        on conflict (lexeme) do update set n_all = s.n_all + excluded.n_all, n_title = s.n_title + excluded.n_title`,
-      );
-    }
-
-    await step(
-      'insert sessions',
-      `
-      insert into course_session (id, course_id, starts_on, ends_on, capacity, min_to_run, time_zone, status, seats_taken, created_at)
-      select s.id, course_id, starts_on, ends_on, capacity, least(3, capacity), tz, status, coalesce(t.taken, 0), now() - interval '30 days'
-      from seed_session s left join seed_taken t on t.session_id = s.id
-      order by s.n`,
-    );
-
-    // Class times: one per week of the session, at the same local hour (never overlapping).
-    await step(
-      'insert class times',
-      `
-      insert into class_time (session_id, starts_at, ends_at, location, meeting_url)
-      select s.id,
-        ((s.starts_on + (w - 1) * 7)::timestamp + make_interval(hours => s.hour)) at time zone s.tz,
-        ((s.starts_on + (w - 1) * 7)::timestamp + make_interval(hours => s.hour, mins => 90)) at time zone s.tz,
-        null, 'https://meet.agora.test/' || substr(md5(s.id::text), 1, 10)
-      from seed_session s, generate_series(1, 6) w
-      where w <= s.weeks
-      order by s.n, w`,
-    );
-
-    await step(
-      'insert enrolments',
-      `
-      insert into enrolment (session_id, course_id, learner_id, status, created_at, updated_at, dropped_at)
-      select session_id, course_id, learner_id, status, created_at, now(), case when status = 'dropped' then created_at + interval '3 days' end
-      from seed_enrolment`,
-    );
-
-    await step(
-      'insert reviews',
-      `
-      insert into review (course_id, learner_id, rating, text, created_at, updated_at)
-      select course_id, learner_id, rating, text, created_at, created_at from seed_review`,
-    );
-
-    for (const i of indexes) await step(`index ${i.name}`, i.def);
-    for (const c of constraints) await step(`constraint ${c.name}`, `alter table ${c.tbl} add constraint ${c.name} ${c.def}`);
+    await generateRows(db, step, { n, educators, learners, batch });
+    await writeRows(db, step, replica);
 
     // Search result caches listen on this channel (courses/search-cache.ts); the trigger
     // that sends it did not fire in replica mode.
@@ -831,49 +550,291 @@ export async function seedCourses(db: SqlRunner, opts: SeedOptions): Promise<See
       (select count(*)::int from enrolment) as enrolments, (select count(*)::int from review) as reviews`)
   ).rows;
   const totalSeconds = Number(((performance.now() - started) / 1000).toFixed(2));
-  return { batch, counts: Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])), timings, totalSeconds };
+  return { batch, counts: countsOf(row), timings, totalSeconds };
+}
+
+/**
+ * 1. Every row generated into temporary tables (no WAL, no indexes), the denormalized
+ * columns computed there: users, educators, courses, sessions, enrolments, reviews.
+ */
+async function generateRows(
+  db: SqlRunner,
+  step: Step,
+  { n, educators, learners, batch }: { n: number; educators: number; learners: number; batch: string },
+) {
+  const topics = TOPICS.flatMap(([, list]) => list);
+  const topicCategory = TOPICS.flatMap(([cat, list]) => list.map(() => cat));
+  // Three sentences per category, flattened in the order of TOPICS.
+  const CATSENT = textArray(TOPICS.flatMap(([cat]) => CATEGORY_SENTENCES[cat].slice(0, 3)));
+  const CATS = textArray(TOPICS.map(([cat]) => cat));
+  const T = textArray(topics);
+  const TC = textArray(topicCategory);
+  const CITY = textArray(CITIES);
+  const GEN = textArray(GENERIC_SENTENCES);
+  const RARE = textArray(RARE_WORDS);
+
+  // Users: educators first (1..E), then learners (E+1..E+L).
+  await seedUsers(db, step, 'users', { into: 'seed_user', tag: 'seed', count: educators + learners, batch });
+
+  await step(
+    'educators',
+    `
+    insert into educator (user_id, bio, headline, subjects, links)
+    select id,
+      'I have taught ' || (3 + n % 20) || ' years and love helping people discover something new. My classes are practical, friendly and well prepared.',
+      ${pick(textArray(EDUCATOR_HEADLINES), 'random()')},
+      jsonb_build_array(${pick(T, 'random()')}),
+      '[]'::jsonb
+    from seed_user where n <= $1`,
+    [educators],
+  );
+
+  // Courses: a topic (hence a category), a title template, summary, a Markdown description.
+  await step(
+    'generate courses',
+    `
+    create temp table seed_course on commit drop as
+    with g as (
+      select i,
+        1 + floor(random() * ${topics.length})::int as t,
+        1 + floor(random() * $2::int)::int as edu,
+        random() as r_status, random() as r_format, random() as r_price, random() as r_rare, random() as r_inst
+      from generate_series(1, $1::int) i
+    ), c as (
+      select g.*, (${T})[t] as topic, (${TC})[t] as category, array_position(${CATS}, (${TC})[t]) as cat_pos,
+        u.id as educator_id, u.name as educator_name, gen_random_uuid() as id,
+        case when r_status < 0.95 then 'published' when r_status < 0.99 then 'draft' else 'archived' end as status,
+        case when r_format < 0.7 then 'online' else 'in_person' end as format,
+        case when r_price < 0.18 then 0 else (10 + floor(random() * 60)::int * 5) * 100 end as price
+      from g join seed_user u on u.n = g.edu
+    )
+    select i as n, id, educator_id, educator_name,
+      format(${pick(textArray(TITLE_TEMPLATES), 'random()')}, topic) as title,
+      format(${pick(textArray(SUMMARY_TEMPLATES), 'random()')}, lower(topic)) as summary,
+      '## About this course' || E'\n\n' || 'This course is an introduction to ' || lower(topic) || ' taught live by ' || educator_name || '. '
+        || array_to_string(array(select ${pick(GEN, 'random()')} from generate_series(1, 4 + (i + floor(random() * 4)::int) % 4) where i > 0), ' ')
+        || E'\n\n## What you will learn\n\n'
+        || array_to_string(array(select '- ' || s from unnest((${CATSENT})[(cat_pos - 1) * 3 + 1:(cat_pos - 1) * 3 + 3]) s where random() < 0.75 or s is null), E'\n')
+        || case when r_rare < 0.12 then E'\n\nWe also spend a session on ' || ${pick(RARE, 'random()')} || '.' else '' end as description,
+      category,
+      (array['all','beginner','intermediate','advanced'])[1 + floor(random() * 4)::int] as level,
+      case when random() < 0.85 then 'English' else ${pick(textArray(['Spanish', 'French', 'German', 'Portuguese', 'Italian']), 'random()')} end as language,
+      case when random() < 0.2 then 'Ages 8-12' when random() < 0.1 then 'Teens 13-17' else null end as audience,
+      format,
+      case when format = 'in_person' then ${pick(CITY, 'random()')} else null end as city,
+      case when format = 'in_person' then (1 + floor(random() * 200)::int) || ' ' || ${pick(textArray(['High Street', 'Market Square', 'Station Road', 'Park Lane', 'Church Street', 'Mill Road']), 'random()')} else null end as address,
+      price, ${pick(textArray(['usd', 'usd', 'usd', 'eur', 'gbp']), 'random()')} as currency,
+      case when price >= 20000 and r_inst < 0.3 then 3 else null end as installments,
+      ${pick(textArray(['flexible', 'moderate', 'strict']), 'random()')} as refund_policy,
+      status, now() - (random() * interval '600 days') as created_at,
+      case when status <> 'draft' then now() - (random() * interval '500 days') else null end as published_at
+    from c`,
+    [n, educators],
+  );
+
+  // Sessions: 1-5 per course (3 on average), from 6 months ago to 8 months ahead, 1-6 weekly meetings.
+  await step(
+    'generate sessions',
+    `
+    create temp table seed_session on commit drop as
+    with g as (
+      select c.n as course_n, c.id as course_id, k,
+        (current_date + (floor(random() * 420)::int - 180)) as starts_on,
+        1 + floor(random() * 6)::int as weeks,
+        case when random() < 0.25 then 4 + floor(random() * 6)::int else 10 + floor(random() * 21)::int end as capacity,
+        random() as r_cancel,
+        ${pick(textArray(['Europe/London', 'Europe/Paris', 'Europe/Berlin', 'America/New_York', 'America/Chicago', 'America/Los_Angeles', 'America/Toronto']), 'random()')} as tz,
+        8 + floor(random() * 12)::int as hour
+      from seed_course c, generate_series(1, 5) k
+      where k <= 1 + floor(random() * 5)::int + 0 * c.n
+    )
+    select row_number() over ()::int as n, gen_random_uuid() as id, course_id, course_n, starts_on, starts_on + (weeks - 1) * 7 as ends_on,
+      weeks, capacity, tz, hour,
+      case when starts_on + (weeks - 1) * 7 < current_date then 'completed' when r_cancel < 0.04 then 'cancelled' else 'scheduled' end as status
+    from g`,
+  );
+
+  // Enrolments: 0-6 learners per session (half of the small sessions full), distinct per
+  // session by construction: learner = (a + k * p) mod L with p prime and coprime to L.
+  await step(
+    'generate enrolments',
+    `
+    create temp table seed_enrolment on commit drop as
+    with e as (
+      select s.id as session_id, s.course_id, s.status as session_status, s.starts_on, k,
+        1 + ((s.n::bigint * 7919 + k * 104729) % $1::int)::int as learner_n
+      from seed_session s,
+        lateral generate_series(1, least($1::int, case when s.capacity < 10 and random() < 0.5 then s.capacity else least(s.capacity, floor(random() * 7)::int) end)) k
+    )
+    select e.session_id, e.course_id, u.id as learner_id,
+      case when e.session_status = 'cancelled' then 'dropped'
+           when random() < 0.05 then 'dropped'
+           when e.session_status = 'completed' then 'completed'
+           else 'active' end as status,
+      e.starts_on - (1 + floor(random() * 60)::int) * interval '1 day' as created_at
+    from e join seed_user u on u.n = $2::int + e.learner_n`,
+    [learners, educators],
+  );
+
+  // Reviews: about one in two learners of a finished session (one per learner per course).
+  await step(
+    'generate reviews',
+    `
+    create temp table seed_review on commit drop as
+    select distinct on (course_id, learner_id) course_id, learner_id,
+      case when r < 0.45 then 5 when r < 0.78 then 4 when r < 0.9 then 3 when r < 0.96 then 2 else 1 end as rating,
+      ${pick(textArray(REVIEW_TEXTS), 'random()')} as text, now() - (random() * interval '150 days') as created_at
+    from (select *, random() as r from seed_enrolment where status = 'completed') e
+    where random() < 0.53
+    order by course_id, learner_id`,
+  );
+
+  // The denormalized columns, exactly as the app keeps them (courses/stats.ts).
+  await step('denormalized columns', [
+    `
+    create temp table seed_taken on commit drop as
+    select session_id, count(*)::int as taken from seed_enrolment where status in ('active', 'pending_payment') group by session_id`,
+    `
+    create temp table seed_course_stats on commit drop as
+    select c.id,
+      x.next_start_on, coalesce(x.seats_left, 0) as seats_left, coalesce(r.avg, 0) as rating_avg, coalesce(r.n, 0) as rating_count
+    from seed_course c
+    left join (select s.course_id,
+                 min(s.starts_on) filter (where s.status = 'scheduled' and s.starts_on >= current_date) as next_start_on,
+                 sum(s.capacity - coalesce(t.taken, 0)) filter (where s.status = 'scheduled' and s.ends_on >= current_date)::int as seats_left
+               from seed_session s left join seed_taken t on t.session_id = s.id group by s.course_id) x on x.course_id = c.id
+    left join (select course_id, avg(rating)::real as avg, count(*)::int as n from seed_review group by course_id) r on r.course_id = c.id`,
+  ]);
+}
+
+/**
+ * 2. The plain secondary indexes and the class-time exclusion constraint dropped, each
+ * table filled by one INSERT ... SELECT from the temporary tables (with what the triggers
+ * would have done, in replica mode), then the indexes and constraints built again.
+ */
+async function writeRows(db: SqlRunner, step: Step, replica: boolean) {
+  const indexes = await secondaryIndexes(db, TABLES);
+  const constraints = (
+    await db.query(
+      `
+    select c.conname as name, c.conrelid::regclass::text as tbl, pg_get_constraintdef(c.oid) as def
+    from pg_constraint c join pg_class t on t.oid = c.conrelid
+    where t.relname = any($1) and t.relnamespace = 'public'::regnamespace and c.contype = 'x'`,
+      [TABLES],
+    )
+  ).rows as { name: string; tbl: string; def: string }[];
+  await step('drop secondary indexes', [
+    ...indexes.map((i) => `drop index ${i.name}`),
+    ...constraints.map((c) => `alter table ${c.tbl} drop constraint ${c.name}`),
+  ]);
+
+  await step(
+    'insert courses',
+    `
+    insert into course (id, educator_id, educator_name, title, summary, description, category, level, language, audience, format, city, address,
+                        price_cents, currency, installments, refund_policy, status, rating_avg, rating_count, next_start_on, seats_left,
+                        created_at, updated_at, published_at)
+    select c.id, educator_id, educator_name, title, summary, description, category, level, language, audience, format, city, address,
+      price, currency, installments, refund_policy, status, st.rating_avg, st.rating_count, st.next_start_on, st.seats_left,
+      created_at, now(), published_at
+    from seed_course c join seed_course_stats st on st.id = c.id
+    order by c.n`,
+  );
+
+  // What the course trigger (drizzle/0006) does for each row, which replica mode skipped.
+  await step(
+    'search words',
+    `
+    insert into search_word (word)
+    select distinct w from seed_course, regexp_split_to_table(lower(title || ' ' || educator_name), '[^[:alnum:]]+') as w
+    where length(w) >= 3
+    on conflict do nothing`,
+  );
+
+  // What the search postings trigger (drizzle/0027) does for each row, skipped in replica mode
+  // (otherwise the trigger did it): the postings of the new courses' title words, and
+  // their word counts added to search_lexeme (ts_stat: one pass over the new vectors).
+  if (replica) {
+    await step(
+      'search postings',
+      `
+      insert into course_term (lexeme, course_id, unbookable, quality, category, level, format, city, price_cents, next_start_on, seats_left)
+      select l, c.id, c.next_start_on is null, c.quality, c.category, c.level, c.format, lower(c.city), c.price_cents, c.next_start_on, c.seats_left
+      from course c join seed_course s on s.id = c.id, unnest(tsvector_to_array(c.search_title)) as l
+      where c.status = 'published'`,
+    );
+    await step(
+      'course cards',
+      `
+      insert into course_card (course_id, card)
+      select c.id, course_card(c) from course c join seed_course s on s.id = c.id
+      where c.status = 'published'`,
+    );
+    await step(
+      'search lexeme counts',
+      `
+      insert into search_lexeme as s (lexeme, n_all, n_title)
+      select a.word, a.ndoc, coalesce(t.ndoc, 0)
+      from ts_stat($q$select c.search from course c join seed_course s on s.id = c.id where c.status = 'published'$q$) a
+      left join ts_stat($q$select c.search_title from course c join seed_course s on s.id = c.id where c.status = 'published'$q$) t on t.word = a.word
+      order by a.word
+      on conflict (lexeme) do update set n_all = s.n_all + excluded.n_all, n_title = s.n_title + excluded.n_title`,
+    );
+  }
+
+  await step(
+    'insert sessions',
+    `
+    insert into course_session (id, course_id, starts_on, ends_on, capacity, min_to_run, time_zone, status, seats_taken, created_at)
+    select s.id, course_id, starts_on, ends_on, capacity, least(3, capacity), tz, status, coalesce(t.taken, 0), now() - interval '30 days'
+    from seed_session s left join seed_taken t on t.session_id = s.id
+    order by s.n`,
+  );
+
+  // Class times: one per week of the session, at the same local hour (never overlapping).
+  await step(
+    'insert class times',
+    `
+    insert into class_time (session_id, starts_at, ends_at, location, meeting_url)
+    select s.id,
+      ((s.starts_on + (w - 1) * 7)::timestamp + make_interval(hours => s.hour)) at time zone s.tz,
+      ((s.starts_on + (w - 1) * 7)::timestamp + make_interval(hours => s.hour, mins => 90)) at time zone s.tz,
+      null, 'https://meet.agora.test/' || substr(md5(s.id::text), 1, 10)
+    from seed_session s, generate_series(1, 6) w
+    where w <= s.weeks
+    order by s.n, w`,
+  );
+
+  await step(
+    'insert enrolments',
+    `
+    insert into enrolment (session_id, course_id, learner_id, status, created_at, updated_at, dropped_at)
+    select session_id, course_id, learner_id, status, created_at, now(), case when status = 'dropped' then created_at + interval '3 days' end
+    from seed_enrolment`,
+  );
+
+  await step(
+    'insert reviews',
+    `
+    insert into review (course_id, learner_id, rating, text, created_at, updated_at)
+    select course_id, learner_id, rating, text, created_at, created_at from seed_review`,
+  );
+
+  for (const i of indexes) await step(`index ${i.name}`, i.def);
+  for (const c of constraints) await step(`constraint ${c.name}`, `alter table ${c.tbl} add constraint ${c.name} ${c.def}`);
 }
 
 // ---------------------------------------------------------------- CLI
-
-function argValue(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  if (i >= 0) return args[i + 1];
-  const eq = args.find((a) => a.startsWith(`${name}=`));
-  return eq?.slice(name.length + 1);
-}
 
 async function main() {
   const args = process.argv.slice(2);
   const courses = Number(argValue(args, '--courses') ?? '1000');
   const seed = argValue(args, '--seed');
   if (!Number.isInteger(courses) || courses < 1) throw new Error('--courses must be a whole number >= 1');
-  const url = process.env.DATABASE_URL;
   const log = (line: string) => console.log(`  ${line}`);
-
   // Migrations first, through the app's own opener (PostgreSQL, or PGlite for small counts).
-  const { openDatabase } = await import('../src/server/db/client.js');
-  if (!url && courses > 2000) {
-    throw new Error(
-      'DATABASE_URL is required for more than 2000 courses (PGlite is one in-process connection: use PostgreSQL for data at scale)',
-    );
-  }
-  const dataDir = process.env.DATA_DIR || './data';
-  const database = await openDatabase(url ? { url, dataDir, poolSize: 1 } : { dataDir });
-  let runner: SqlRunner;
-  let close: () => Promise<void>;
-  if (url) {
-    await database.close();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    runner = client;
-    close = () => client.end();
-  } else {
-    const client = (database.db as unknown as { $client: SqlRunner }).$client;
-    runner = client;
-    close = () => database.close();
-  }
-  console.log(`Seeding ${courses} courses into ${url ? new URL(url).pathname.slice(1) : `PGlite at ${dataDir}`}`);
+  const { runner, close, where } = await openSeedDatabase(courses, 'courses');
+  console.log(`Seeding ${courses} courses into ${where}`);
   try {
     const result = await seedCourses(runner, { courses, seed: seed ? Number(seed) : undefined, log });
     // One educator with a large catalogue for the analytics bench (scripts/seed-analytics.ts).

@@ -7,13 +7,11 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { argValue } from './seed-kit.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const value = (name: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : args.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
-};
+const value = (name: string) => argValue(args, name);
 const withoutOption = (name: string) => {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {

@@ -1,15 +1,12 @@
 import { z } from 'zod';
+import { classTimeView } from './courses-schemas.js';
 
 /**
  * The answer of GET /api/dashboard: the learner's week ahead, their courses and waitlists,
  * and (educators only, else null) the courses they teach. Statuses are the stored words.
  */
-export const dashboardClassTime = z.object({
-  id: z.string(),
-  startsAt: z.string(),
-  endsAt: z.string(),
-  location: z.string().nullable(),
-  meetingUrl: z.string().nullable(),
+/** A class time as the course page lists it, with its course and the session's time zone. */
+export const dashboardClassTime = classTimeView.extend({
   courseId: z.string(),
   courseTitle: z.string(),
   timeZone: z.string(),

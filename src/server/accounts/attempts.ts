@@ -1,6 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { rowsOf } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
+
+/** A counter's row: attempts in the window that ends at reset_at. */
+interface Hit {
+  count: number;
+  reset_at: string | Date;
+}
 
 /**
  * Counters of attempts in a fixed window, kept in the database so a limit holds across
@@ -8,10 +15,7 @@ import { AppError } from '../http/errors.js';
  */
 export function createAttemptCounter(db: Db) {
   async function current(key: string): Promise<{ count: number; resetAt: Date } | null> {
-    const rows = await db.execute<{ count: number; reset_at: string | Date }>(
-      sql`select count, reset_at from rate_limit_hit where key = ${key} and reset_at > now()`,
-    );
-    const row = (rows as unknown as { rows: { count: number; reset_at: string | Date }[] }).rows[0];
+    const [row] = await rowsOf<Hit>(db, sql`select count, reset_at from rate_limit_hit where key = ${key} and reset_at > now()`);
     return row ? { count: Number(row.count), resetAt: new Date(row.reset_at) } : null;
   }
 
@@ -37,14 +41,16 @@ export function createAttemptCounter(db: Db) {
     async take(keys: string[], limit: number, windowSeconds: number, message: string): Promise<(keys: string[]) => Promise<void>> {
       let over: Date | null = null;
       for (const key of keys) {
-        const rows = await db.execute<{ count: number; reset_at: string | Date }>(sql`
+        const [row] = await rowsOf<Hit>(
+          db,
+          sql`
           insert into rate_limit_hit (key, count, reset_at)
           values (${key}, 1, now() + make_interval(secs => ${windowSeconds}))
           on conflict (key) do update set
             count = case when rate_limit_hit.reset_at <= now() then 1 else rate_limit_hit.count + 1 end,
             reset_at = case when rate_limit_hit.reset_at <= now() then excluded.reset_at else rate_limit_hit.reset_at end
-          returning count, reset_at`);
-        const row = (rows as unknown as { rows: { count: number; reset_at: string | Date }[] }).rows[0];
+          returning count, reset_at`,
+        );
         if (Number(row.count) > limit) {
           const resetAt = new Date(row.reset_at);
           if (!over || resetAt > over) over = resetAt;

@@ -2,6 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
 import type { AnalyticsQuery, AnalyticsResult, MoneyFigures } from '../../shared/analytics-schemas.js';
+import { isUuid } from '../../shared/ids.js';
+import { rowsOf } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
 import { addDays, bucketOf, bucketsOf, readRange, todayUtc, type DayRange } from './range.js';
 
@@ -14,17 +16,11 @@ import { addDays, bucketOf, bucketsOf, readRange, todayUtc, type DayRange } from
  * so they agree with each other and, to the cent, with the payment table.
  */
 
-type Row = object;
-const rowsOf = async <T extends Row>(app: AppServices, query: SQL) =>
-  ((await app.database.db.execute(query)) as unknown as { rows: T[] }).rows;
-
 export interface AnalyticsScope {
   educatorId: string;
   courseId: string | null;
   courses: { id: string; title: string; status: string }[];
 }
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Only the educator (and admins) may read an educator's figures; anyone else gets the
@@ -39,19 +35,19 @@ export async function analyticsScope(app: AppServices, viewer: Viewer, educatorI
 async function checkAccess(app: AppServices, viewer: Viewer, educatorId: string, course?: string): Promise<string | null> {
   const notFound = new AppError(404, 'not_found', 'These analytics do not exist, or are not yours to see');
   if (viewer.user.id !== educatorId) {
-    const [me] = await rowsOf<{ role: string }>(app, sql`select role from "user" where id = ${viewer.user.id}`);
+    const [me] = await rowsOf<{ role: string }>(app.database.db, sql`select role from "user" where id = ${viewer.user.id}`);
     if (me?.role !== 'admin') throw notFound;
   }
-  const [edu] = await rowsOf<{ ok: number }>(app, sql`select 1 as ok from educator where user_id = ${educatorId}`);
+  const [edu] = await rowsOf<{ ok: number }>(app.database.db, sql`select 1 as ok from educator where user_id = ${educatorId}`);
   if (!edu) throw notFound;
   if (course === undefined || course === '') return null;
-  if (!UUID_RE.test(course)) throw AppError.badRequest('course: Unknown course', { course: 'Unknown course' });
+  if (!isUuid(course)) throw AppError.badRequest('course: Unknown course', { course: 'Unknown course' });
   return course.toLowerCase();
 }
 
 async function loadScope(app: AppServices, educatorId: string, courseId: string | null): Promise<AnalyticsScope> {
   const courses = await rowsOf<{ id: string; title: string; status: string }>(
-    app,
+    app.database.db,
     sql`select id, title, status from course where educator_id = ${educatorId} order by lower(title), id`,
   );
   if (courseId && !courses.some((c) => c.id === courseId)) throw new AppError(404, 'not_found', 'This course is not one of yours');
@@ -119,7 +115,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
 
   const [enrolments, drops, money, purchases, views, reviews, sessions] = await Promise.all([
     rowsOf<EnrolRow>(
-      app,
+      app.database.db,
       sql`select ${keys}, ${count} as n
           from (select e.course_id, ${utcDay(sql`e.created_at`)} as d, e.created_at >= ${mid}::timestamptz as now
                 from ${perCourse('enrolment', 'e')}
@@ -129,7 +125,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
           group by grouping sets ((x.course_id), (x.d))`,
     ),
     rowsOf<EnrolRow>(
-      app,
+      app.database.db,
       sql`select ${keys}, ${count} as n
           from (select e.course_id, ${utcDay(sql`e.dropped_at`)} as d, e.dropped_at >= ${mid}::timestamptz as now
                 from ${perCourse('enrolment', 'e')}
@@ -138,7 +134,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
           group by grouping sets ((x.course_id), (x.d))`,
     ),
     rowsOf<MoneyRow>(
-      app,
+      app.database.db,
       sql`select ${keys}, x.currency, ${count} as sales, ${total('x.amount_cents')} as gross, ${total('x.fee_cents - x.fee_refunded_cents')} as fee,
                  ${total('x.refunded_cents')} as refunded, ${metric((w) => sql`(count(*) filter (where ${w} and x.refunded_cents > 0))::int`)} as refunds
           from (select pu.course_id, ${utcDay(sql`p.paid_at`)} as d, p.paid_at >= ${mid}::timestamptz as now, p.currency,
@@ -149,7 +145,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
           group by grouping sets ((x.course_id, x.currency), (x.d, x.currency))`,
     ),
     rowsOf<PurchaseRow>(
-      app,
+      app.database.db,
       sql`select ${keys}, ${count} as checkouts, ${metric((w) => sql`(count(*) filter (where ${w} and x.paid))::int`)} as paid
           from (select pu.course_id, ${utcDay(sql`pu.created_at`)} as d, pu.created_at >= ${mid}::timestamptz as now,
                        pu.fulfilled_at is not null as paid
@@ -159,7 +155,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
           group by grouping sets ((x.course_id), (x.d))`,
     ),
     rowsOf<EnrolRow>(
-      app,
+      app.database.db,
       sql`select ${keys}, ${metric((w) => sql`(coalesce(sum(x.views) filter (where ${w}), 0))::int`)} as n
           from (select v.course_id, v.day as d, v.day >= ${range.from}::date as now, v.views
                 from course_view_day v
@@ -168,7 +164,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
           group by grouping sets ((x.course_id), (x.d))`,
     ),
     rowsOf<ReviewRow>(
-      app,
+      app.database.db,
       sql`select ${keys}, x.rating, ${count} as n
           from (select r.course_id, ${utcDay(sql`r.created_at`)} as d, r.created_at >= ${mid}::timestamptz as now, r.rating::int as rating
                 from ${perCourse('review', 'r')}
@@ -177,7 +173,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
           group by grouping sets ((x.course_id, x.rating), (x.d, x.rating))`,
     ),
     rowsOf<SessionRow>(
-      app,
+      app.database.db,
       sql`select s.id as "sessionId", s.course_id as "courseId", c.title as "courseTitle", s.starts_on::text as "startsOn",
             s.seats_taken as "seatsTaken", s.capacity,
             (select count(*)::int from enrolment w where w.session_id = s.id and w.status = 'waitlisted') as waitlisted
@@ -200,7 +196,7 @@ async function readLearners(app: AppServices, scope: AnalyticsScope, range: DayR
   const b = `${addDays(range.to, 1)}T00:00:00Z`;
   const inScope = scope.courseId ? sql`e.course_id = ${scope.courseId}::uuid` : sql`true`;
   const [row] = await rowsOf<{ now: number; nowReturning: number; before: number; beforeReturning: number }>(
-    app,
+    app.database.db,
     sql`select count(*) filter (where here_now)::int as "now", count(*) filter (where here_now and courses_now >= 2)::int as "nowReturning",
                count(*) filter (where here_before)::int as "before", count(*) filter (where here_before and courses_before >= 2)::int as "beforeReturning"
         from (
@@ -272,33 +268,9 @@ export async function getAnalytics(app: AppServices, viewer: Viewer, educatorId:
 async function computeAnalytics(app: AppServices, scope: AnalyticsScope, range: DayRange): Promise<AnalyticsResult> {
   const asOf = new Date().toISOString();
   const [daily, learners] = await Promise.all([readDaily(app, scope, range), readLearners(app, scope, range)]);
-  const inNow = (d: string) => d >= range.from;
-  /** The day rows (both periods) of a source; course rows are for the table. */
-  const days = <T extends Daily>(rows: T[]) => rows.filter((r): r is T & { day: string } => r.day !== null);
-  const courseRows = <T extends Daily>(rows: T[]) => rows.filter((r) => r.day === null);
-  const sum = <T extends Daily>(rows: T[], f: (r: T) => number) => {
-    let current = 0;
-    let previous = 0;
-    for (const r of days(rows)) {
-      if (r.day > range.to || r.day < range.previousFrom) continue;
-      if (inNow(r.day)) current += f(r);
-      else previous += f(r);
-    }
-    return { current, previous };
-  };
-
-  // Money: per currency, never added across currencies.
-  const revenue = new Map<string, { currency: string; current: MoneyFigures; previous: MoneyFigures }>();
-  for (const m of days(daily.money)) {
-    const entry = revenue.get(m.currency) ?? { currency: m.currency, current: zeroMoney(), previous: zeroMoney() };
-    const side = inNow(m.day) ? entry.current : entry.previous;
-    side.gross += m.gross;
-    side.fee += m.fee;
-    side.refunds += m.refunded;
-    side.net += m.gross - m.fee - m.refunded;
-    revenue.set(m.currency, entry);
-  }
-
+  const sum = <T extends Daily>(rows: T[], f: (r: T) => number) => periodSum(range, rows, f);
+  const revenue = revenueByCurrency(range, daily.money);
+  const currencies = [...revenue.keys()].sort();
   const reviewCount = sum(daily.reviews, (r) => r.n);
   const starSum = sum(daily.reviews, (r) => r.n * r.rating);
   const sessionsNow = daily.sessions.filter((s) => s.startsOn >= range.from);
@@ -311,92 +283,7 @@ async function computeAnalytics(app: AppServices, scope: AnalyticsScope, range: 
   const views = sum(daily.views, (r) => r.n);
   const checkouts = sum(daily.purchases, (r) => r.checkouts);
   const paid = sum(daily.purchases, (r) => r.paid);
-
-  // Series over the current period, in buckets chosen by its length.
-  const buckets = bucketsOf(range);
-  const enrolSeries = new Map(buckets.map((b) => [b, 0]));
-  for (const r of days(daily.enrolments))
-    if (inNow(r.day)) enrolSeries.set(bucketOf(r.day, range.bucket), (enrolSeries.get(bucketOf(r.day, range.bucket)) ?? 0) + r.n);
-  const currencies = [...revenue.keys()].sort();
-  const revenueSeries = new Map<string, { bucket: string; currency: string; net: number; gross: number }>();
-  for (const b of buckets) for (const c of currencies) revenueSeries.set(`${b}|${c}`, { bucket: b, currency: c, net: 0, gross: 0 });
-  for (const m of days(daily.money)) {
-    if (!inNow(m.day)) continue;
-    const point = revenueSeries.get(`${bucketOf(m.day, range.bucket)}|${m.currency}`);
-    if (!point) continue;
-    point.net += m.gross - m.fee - m.refunded;
-    point.gross += m.gross;
-  }
-  const stars = [1, 2, 3, 4, 5].map((s) => ({ stars: s, count: 0 }));
-  const trend = new Map(buckets.map((b) => [b, { bucket: b, sum: 0, count: 0 }]));
-  for (const r of days(daily.reviews)) {
-    if (!inNow(r.day)) continue;
-    stars[r.rating - 1].count += r.n;
-    const t = trend.get(bucketOf(r.day, range.bucket));
-    if (t) {
-      t.sum += r.rating * r.n;
-      t.count += r.n;
-    }
-  }
-
-  // The per-course table (current period).
-  const table = new Map(
-    scope.courses
-      .filter((c) => !scope.courseId || c.id === scope.courseId)
-      .map((c) => [
-        c.id,
-        {
-          courseId: c.id,
-          title: c.title,
-          views: 0,
-          enrolments: 0,
-          paid: 0,
-          conversion: null as number | null,
-          fillRate: null as number | null,
-          ratingAvg: null as number | null,
-          ratingCount: 0,
-          drops: 0,
-          refunds: 0,
-          revenue: [] as { currency: string; gross: number; refunds: number; net: number }[],
-          taken: 0,
-          offered: 0,
-          stars: 0,
-        },
-      ]),
-  );
-  const rowOf = (id: string | null) => (id ? table.get(id) : undefined);
-  const add = <T extends Daily>(rows: T[], f: (row: NonNullable<ReturnType<typeof rowOf>>, r: T) => void) => {
-    for (const r of courseRows(rows)) {
-      const row = rowOf(r.courseId);
-      if (row) f(row, r);
-    }
-  };
-  add(daily.views, (row, r) => (row.views += r.n));
-  add(daily.enrolments, (row, r) => (row.enrolments += r.n));
-  add(daily.purchases, (row, r) => (row.paid += r.paid));
-  add(daily.drops, (row, r) => (row.drops += r.n));
-  for (const r of courseRows(daily.reviews)) {
-    const row = rowOf(r.courseId);
-    if (!row) continue;
-    row.ratingCount += r.n;
-    row.stars += r.n * r.rating;
-  }
-  for (const s of sessionsNow) {
-    const row = rowOf(s.courseId);
-    if (!row) continue;
-    row.taken += s.seatsTaken;
-    row.offered += s.capacity;
-  }
-  for (const m of courseRows(daily.money)) {
-    const row = rowOf(m.courseId);
-    if (!row || !(m.sales > 0)) continue;
-    row.refunds += m.refunds;
-    let money = row.revenue.find((x) => x.currency === m.currency);
-    if (!money) row.revenue.push((money = { currency: m.currency, gross: 0, refunds: 0, net: 0 }));
-    money.gross += m.gross;
-    money.refunds += m.refunded;
-    money.net += m.gross - m.fee - m.refunded;
-  }
+  const series = seriesOf(range, daily, currencies);
 
   return {
     educatorId: scope.educatorId,
@@ -434,17 +321,15 @@ async function computeAnalytics(app: AppServices, scope: AnalyticsScope, range: 
     },
     revenue: currencies.map((c) => revenue.get(c)!),
     series: {
-      enrolments: [...enrolSeries].map(([bucket, enrolments]) => ({ bucket, enrolments })),
-      revenue: [...revenueSeries.values()],
+      enrolments: series.enrolments,
+      revenue: series.revenue,
       funnel: [
         { stage: 'Page views', count: views.current },
         { stage: 'Checkouts started', count: checkouts.current },
         { stage: 'Paid', count: paid.current },
       ],
-      ratings: stars,
-      ratingTrend: [...trend.values()]
-        .filter((t) => t.count > 0)
-        .map((t) => ({ bucket: t.bucket, average: t.sum / t.count, count: t.count })),
+      ratings: series.ratings,
+      ratingTrend: series.ratingTrend,
       fill: sessionsNow.slice(0, 60).map((s) => ({
         sessionId: s.sessionId,
         courseId: s.courseId,
@@ -455,13 +340,143 @@ async function computeAnalytics(app: AppServices, scope: AnalyticsScope, range: 
         fillRate: s.seatsTaken / s.capacity,
       })),
     },
-    table: [...table.values()].map(({ taken, offered, stars: starTotal, ...row }) => ({
-      ...row,
-      conversion: ratio(row.paid, row.views),
-      fillRate: ratio(taken, offered),
-      ratingAvg: ratio(starTotal, row.ratingCount),
-    })),
+    table: courseTable(scope, daily, sessionsNow),
   };
+}
+
+type DailyRows = Awaited<ReturnType<typeof readDaily>>;
+
+/** The day rows (both periods) of a source. */
+const dayRows = <T extends Daily>(rows: T[]) => rows.filter((r): r is T & { day: string } => r.day !== null);
+/** The course rows (the current period) of a source: for the table. */
+const courseRows = <T extends Daily>(rows: T[]) => rows.filter((r) => r.day === null);
+
+/** A figure summed over the day rows of the current period and of the one before it. */
+function periodSum<T extends Daily>(range: DayRange, rows: T[], f: (r: T) => number) {
+  let current = 0;
+  let previous = 0;
+  for (const r of dayRows(rows)) {
+    if (r.day > range.to || r.day < range.previousFrom) continue;
+    if (r.day >= range.from) current += f(r);
+    else previous += f(r);
+  }
+  return { current, previous };
+}
+
+/** Money of both periods per currency, never added across currencies. */
+function revenueByCurrency(range: DayRange, money: MoneyRow[]) {
+  const revenue = new Map<string, { currency: string; current: MoneyFigures; previous: MoneyFigures }>();
+  for (const m of dayRows(money)) {
+    const entry = revenue.get(m.currency) ?? { currency: m.currency, current: zeroMoney(), previous: zeroMoney() };
+    const side = m.day >= range.from ? entry.current : entry.previous;
+    side.gross += m.gross;
+    side.fee += m.fee;
+    side.refunds += m.refunded;
+    side.net += m.gross - m.fee - m.refunded;
+    revenue.set(m.currency, entry);
+  }
+  return revenue;
+}
+
+/** The series over the current period, in buckets chosen by its length (the funnel and fill are figures already). */
+function seriesOf(range: DayRange, daily: DailyRows, currencies: string[]) {
+  const inNow = (d: string) => d >= range.from;
+  const buckets = bucketsOf(range);
+  const enrolSeries = new Map(buckets.map((b) => [b, 0]));
+  for (const r of dayRows(daily.enrolments))
+    if (inNow(r.day)) enrolSeries.set(bucketOf(r.day, range.bucket), (enrolSeries.get(bucketOf(r.day, range.bucket)) ?? 0) + r.n);
+  const revenueSeries = new Map<string, { bucket: string; currency: string; net: number; gross: number }>();
+  for (const b of buckets) for (const c of currencies) revenueSeries.set(`${b}|${c}`, { bucket: b, currency: c, net: 0, gross: 0 });
+  for (const m of dayRows(daily.money)) {
+    if (!inNow(m.day)) continue;
+    const point = revenueSeries.get(`${bucketOf(m.day, range.bucket)}|${m.currency}`);
+    if (!point) continue;
+    point.net += m.gross - m.fee - m.refunded;
+    point.gross += m.gross;
+  }
+  const stars = [1, 2, 3, 4, 5].map((s) => ({ stars: s, count: 0 }));
+  const trend = new Map(buckets.map((b) => [b, { bucket: b, sum: 0, count: 0 }]));
+  for (const r of dayRows(daily.reviews)) {
+    if (!inNow(r.day)) continue;
+    stars[r.rating - 1].count += r.n;
+    const t = trend.get(bucketOf(r.day, range.bucket));
+    if (t) {
+      t.sum += r.rating * r.n;
+      t.count += r.n;
+    }
+  }
+  return {
+    enrolments: [...enrolSeries].map(([bucket, enrolments]) => ({ bucket, enrolments })),
+    revenue: [...revenueSeries.values()],
+    ratings: stars,
+    ratingTrend: [...trend.values()]
+      .filter((t) => t.count > 0)
+      .map((t) => ({ bucket: t.bucket, average: t.sum / t.count, count: t.count })),
+  };
+}
+
+/** The per-course table of the current period (the filtered course only, when there is one). */
+function courseTable(scope: AnalyticsScope, daily: DailyRows, sessionsNow: SessionRow[]) {
+  const table = new Map(
+    scope.courses
+      .filter((c) => !scope.courseId || c.id === scope.courseId)
+      .map((c) => [
+        c.id,
+        {
+          courseId: c.id,
+          title: c.title,
+          views: 0,
+          enrolments: 0,
+          paid: 0,
+          conversion: null as number | null,
+          fillRate: null as number | null,
+          ratingAvg: null as number | null,
+          ratingCount: 0,
+          drops: 0,
+          refunds: 0,
+          revenue: [] as { currency: string; gross: number; refunds: number; net: number }[],
+          taken: 0,
+          offered: 0,
+          stars: 0,
+        },
+      ]),
+  );
+  const rowOf = (id: string | null) => (id ? table.get(id) : undefined);
+  const add = <T extends Daily>(rows: T[], f: (row: NonNullable<ReturnType<typeof rowOf>>, r: T) => void) => {
+    for (const r of courseRows(rows)) {
+      const row = rowOf(r.courseId);
+      if (row) f(row, r);
+    }
+  };
+  add(daily.views, (row, r) => (row.views += r.n));
+  add(daily.enrolments, (row, r) => (row.enrolments += r.n));
+  add(daily.purchases, (row, r) => (row.paid += r.paid));
+  add(daily.drops, (row, r) => (row.drops += r.n));
+  add(daily.reviews, (row, r) => {
+    row.ratingCount += r.n;
+    row.stars += r.n * r.rating;
+  });
+  for (const s of sessionsNow) {
+    const row = rowOf(s.courseId);
+    if (!row) continue;
+    row.taken += s.seatsTaken;
+    row.offered += s.capacity;
+  }
+  add(daily.money, (row, m) => {
+    if (!(m.sales > 0)) return;
+    row.refunds += m.refunds;
+    let money = row.revenue.find((x) => x.currency === m.currency);
+    if (!money) row.revenue.push((money = { currency: m.currency, gross: 0, refunds: 0, net: 0 }));
+    money.gross += m.gross;
+    money.refunds += m.refunded;
+    money.net += m.gross - m.fee - m.refunded;
+  });
+  return [...table.values()].map(({ taken, offered, stars: starTotal, ...row }) => ({
+    ...row,
+    conversion: ratio(row.paid, row.views),
+    fillRate: ratio(taken, offered),
+    ratingAvg: ratio(starTotal, row.ratingCount),
+  }));
 }
 
 /** Whether these courses ever had an enrolment or a view (the page's empty state otherwise). */
@@ -469,7 +484,7 @@ async function hasEverActivity(app: AppServices, scope: AnalyticsScope): Promise
   if (!scope.courses.length) return false;
   const onCourse = scope.courseId ? sql`and c.id = ${scope.courseId}::uuid` : sql``;
   const [row] = await rowsOf<{ any: boolean }>(
-    app,
+    app.database.db,
     sql`select exists (select 1 from course c cross join lateral (select 1 from enrolment e where e.course_id = c.id limit 1) e
                        where c.educator_id = ${scope.educatorId} ${onCourse})
           or exists (select 1 from course_view_day v where v.educator_id = ${scope.educatorId} ${scope.courseId ? sql`and v.course_id = ${scope.courseId}::uuid` : sql``}) as any`,

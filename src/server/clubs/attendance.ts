@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import { clubEvent, clubRsvp } from '../db/schema/clubs.js';
-import type { Tx } from '../db/transaction.js';
+import { rowsOf, type Tx } from '../db/transaction.js';
 import type { Announce } from '../events/domain-events.js';
 import type { ClubEventMap } from './events.js';
 
@@ -173,11 +173,13 @@ export async function attendeeIds(tx: Tx, eventId: string): Promise<string[]> {
  * that refreshes it when that event starts.
  */
 export async function refreshNextEvent(app: AppServices, tx: Tx, clubId: string) {
-  const res = (await tx.execute(sql`
+  const [row] = await rowsOf<{ next_event_at: string | null }>(
+    tx,
+    sql`
     update club set next_event_at = (
       select min(starts_at) from club_event where club_id = ${clubId} and status = 'scheduled' and starts_at > now()
-    ) where id = ${clubId} returning next_event_at`)) as unknown as { rows: { next_event_at: string | null }[] };
-  const row = res.rows[0];
+    ) where id = ${clubId} returning next_event_at`,
+  );
   const key = `club-next-event:${clubId}`;
   await app.jobs.unschedule(key, tx);
   if (row?.next_event_at) await app.jobs.schedule(NEXT_EVENT_JOB, { clubId }, { runAt: new Date(row.next_event_at), key, conn: tx });

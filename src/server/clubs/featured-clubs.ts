@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
+import { rowsOf } from '../db/transaction.js';
 import { CLUB_CARD_COLUMNS, toCard } from './search-clubs.js';
 
 /** Clubs on the landing page. */
@@ -11,12 +12,15 @@ export const FEATURED_CLUBS = 6;
  * composition layer, so courses never import clubs. Walks club_members_idx.
  */
 export async function getFeaturedClubs(app: AppServices, limit = FEATURED_CLUBS) {
-  const res = (await app.database.db.execute(sql`
+  const rows = await rowsOf<Parameters<typeof toCard>[0]>(
+    app.database.db,
+    sql`
     select ${CLUB_CARD_COLUMNS} from club
     where visibility = 'public'
     order by member_count desc, id
-    limit ${limit}`)) as unknown as { rows: Parameters<typeof toCard>[0][] };
-  return res.rows.map(toCard).map(({ id, name, summary, category, coverImage, memberCount }) => ({
+    limit ${limit}`,
+  );
+  return rows.map(toCard).map(({ id, name, summary, category, coverImage, memberCount }) => ({
     id,
     name,
     summary,

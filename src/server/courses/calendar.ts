@@ -1,42 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, gte, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../http/errors.js';
-import { calendarFeed, classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
+import { calendarFeed } from '../db/schema/courses.js';
+import { learnerClassTimes } from './learner-class-times.js';
 
 /** The user's class times as an iCalendar (RFC 5545) document, times in UTC (Z). */
 export async function userCalendar(app: AppServices, userId: string): Promise<string> {
-  const db = app.database.db;
   const publicUrl = app.config.publicUrl;
-  const rows = await db
-    .select({
-      id: classTime.id,
-      startsAt: classTime.startsAt,
-      endsAt: classTime.endsAt,
-      location: classTime.location,
-      meetingUrl: classTime.meetingUrl,
-      title: course.title,
-      courseId: course.id,
-      status: enrolment.status,
-    })
-    .from(enrolment)
-    .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
-    .innerJoin(course, eq(course.id, enrolment.courseId))
-    .innerJoin(classTime, eq(classTime.sessionId, enrolment.sessionId))
-    .where(
-      and(
-        eq(enrolment.learnerId, userId),
-        inArray(enrolment.status, ['active', 'past_due', 'completed']),
-        gte(classTime.endsAt, new Date(Date.now() - 90 * 86400_000)),
-      ),
-    )
-    .orderBy(asc(classTime.startsAt))
-    .limit(2000);
+  const rows = await learnerClassTimes(app.database.db, userId, {
+    statuses: ['active', 'past_due', 'completed'],
+    endsAfter: new Date(Date.now() - 90 * 86400_000),
+    limit: 2000,
+  });
   const entries: CalendarEntry[] = rows.map((r) => ({
     uid: `${r.id}@agora`,
     startsAt: r.startsAt,
     endsAt: r.endsAt,
-    title: r.title,
+    title: r.courseTitle,
     location: r.location || r.meetingUrl || null,
     url: `${publicUrl}/course/${r.courseId}`,
   }));

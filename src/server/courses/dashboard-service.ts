@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
-import { classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
+import { course, courseSession, enrolment } from '../db/schema/courses.js';
+import { learnerClassTimes } from './learner-class-times.js';
 import type { Viewer } from '../accounts/viewer.js';
 
 /** The learner's week ahead, their courses and waitlists; an educator's courses too. */
@@ -8,24 +9,7 @@ export async function getDashboard(app: AppServices, viewer: Viewer) {
   const db = app.database.db;
   const uid = viewer.user.id;
   const [upcoming, mine, teaching] = await Promise.all([
-    db
-      .select({
-        id: classTime.id,
-        startsAt: classTime.startsAt,
-        endsAt: classTime.endsAt,
-        location: classTime.location,
-        meetingUrl: classTime.meetingUrl,
-        courseId: course.id,
-        courseTitle: course.title,
-        timeZone: courseSession.timeZone,
-      })
-      .from(enrolment)
-      .innerJoin(classTime, eq(classTime.sessionId, enrolment.sessionId))
-      .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
-      .innerJoin(course, eq(course.id, enrolment.courseId))
-      .where(and(eq(enrolment.learnerId, uid), inArray(enrolment.status, ['active', 'past_due']), gte(classTime.endsAt, new Date())))
-      .orderBy(asc(classTime.startsAt))
-      .limit(50),
+    learnerClassTimes(db, uid, { statuses: ['active', 'past_due'], endsAfter: new Date(), limit: 50 }),
     db
       .select({
         enrolmentId: enrolment.id,

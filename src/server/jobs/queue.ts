@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
-import type { Conn } from '../db/transaction.js';
+import { rowsOf, type Conn } from '../db/transaction.js';
 
 /** What one kind of job does with its payload; throwing schedules a retry. */
 export type JobHandler = (payload: unknown) => Promise<void>;
@@ -21,8 +21,6 @@ interface ClaimedJob {
   payload: unknown;
   attempts: number;
 }
-
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
  * A durable job queue in the app's own database (docs/decisions/0012). `enqueue` writes
@@ -87,8 +85,9 @@ export function createJobQueue(db: Db, log: FastifyBaseLogger, options: JobQueue
           sql`, `,
         )})`
       : sql``;
-    const claimed = rowsOf<ClaimedJob>(
-      await db.execute(sql`
+    const claimed = await rowsOf<ClaimedJob>(
+      db,
+      sql`
       update job set attempts = attempts + 1, locked_until = now() + make_interval(secs => ${lockSeconds})
       where id in (
         select id from job
@@ -101,7 +100,7 @@ export function createJobQueue(db: Db, log: FastifyBaseLogger, options: JobQueue
         limit 20
         for update skip locked
       )
-      returning id, kind, payload, attempts`),
+      returning id, kind, payload, attempts`,
     );
     await Promise.all(claimed.map(run));
   }
@@ -122,11 +121,12 @@ export function createJobQueue(db: Db, log: FastifyBaseLogger, options: JobQueue
     },
     /** Stores a job (durable once this resolves) and starts it in the background. */
     async enqueue(kind: string, payload: unknown): Promise<void> {
-      const [job] = rowsOf<ClaimedJob>(
-        await db.execute(sql`
+      const [job] = await rowsOf<ClaimedJob>(
+        db,
+        sql`
         insert into job (kind, payload, attempts, locked_until)
         values (${kind}, ${JSON.stringify(payload)}::jsonb, 1, now() + make_interval(secs => ${lockSeconds}))
-        returning id, kind, payload, attempts`),
+        returning id, kind, payload, attempts`,
       );
       if (stopped) {
         // Shutting down: leave it to another (or the next) process.
@@ -144,12 +144,13 @@ export function createJobQueue(db: Db, log: FastifyBaseLogger, options: JobQueue
     async schedule(kind: string, payload: unknown, options: { runAt?: Date; key?: string; conn?: Conn } = {}): Promise<boolean> {
       const conn = options.conn ?? db;
       const runAt = (options.runAt ?? new Date()).toISOString();
-      const inserted = rowsOf<{ id: string }>(
-        await conn.execute(sql`
+      const inserted = await rowsOf<{ id: string }>(
+        conn,
+        sql`
         insert into job (kind, payload, run_at, key)
         values (${kind}, ${JSON.stringify(payload)}::jsonb, ${runAt}::timestamptz, ${options.key ?? null})
         on conflict (key) where state = 'queued' do nothing
-        returning id`),
+        returning id`,
       );
       return inserted.length > 0;
     },

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RoutePattern } from '../../shared/routes.js';
 import type { CurrentUser } from '../../shared/accounts.js';
 import { CATALOGUE_FIRST_PAGE_API } from '../../shared/courses.js';
+import { isUuid } from '../../shared/ids.js';
 import { presentCurrentUser } from '../accounts/presenters.js';
 import type { Viewer } from '../accounts/viewer.js';
 
@@ -19,15 +20,13 @@ export interface PageBootstrap {
   answers: Record<string, unknown>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The API answers a signed-in page renders first (the requests its route prefetches in src/web/app/router.tsx, or its page makes on mount). */
 const FIRST_DATA: Partial<Record<RoutePattern, (params: Record<string, string>, search: string) => string | null>> = {
   '/explore': () => '/api/explore',
   // The catalogue without filters (a filtered one asks with its own query string).
   '/course/search': (_, search) => (search === '' ? CATALOGUE_FIRST_PAGE_API : null),
   '/dashboard': () => '/api/dashboard',
-  '/course/:id': ({ id }) => (UUID.test(id ?? '') ? `/api/courses/${id}` : null),
+  '/course/:id': ({ id }) => (isUuid(id) ? `/api/courses/${id}` : null),
 };
 
 /** The same for a public page, whoever asks (a visitor too): the landing page's figures and featured courses. */

@@ -6,13 +6,23 @@ import { user } from '../db/schema/accounts.js';
 import { AppError } from '../http/errors.js';
 import { CUSTOMER_FAILURE, provider, providerReachable, shortHash } from './provider-calls.js';
 
-interface CustomerOwner {
+/** What ensureCustomer needs of the user (a viewer's user has it). */
+export interface CustomerOwner {
   id: string;
   email: string;
   firstName: string;
   lastName: string;
   stripeCustomerId: string | null;
 }
+
+/** The user columns of a CustomerOwner, for a select. */
+export const customerOwnerColumns = {
+  id: user.id,
+  email: user.email,
+  firstName: user.firstName,
+  lastName: user.lastName,
+  stripeCustomerId: user.stripeCustomerId,
+};
 
 /**
  * The user's payment customer: the stored one, or a new one at the provider (idempotency
@@ -76,17 +86,7 @@ export function ensureCustomerInBackground(app: FastifyInstance, userId: string)
   if (!providerReachable(app)) return;
   setImmediate(() => {
     void (async () => {
-      const [row] = await app.database.db
-        .select({
-          id: user.id,
-          email: user.email,
-          firstName: user.firstName,
-          lastName: user.lastName,
-          stripeCustomerId: user.stripeCustomerId,
-        })
-        .from(user)
-        .where(eq(user.id, userId))
-        .limit(1);
+      const [row] = await app.database.db.select(customerOwnerColumns).from(user).where(eq(user.id, userId)).limit(1);
       if (!row || row.stripeCustomerId) return;
       await ensureCustomer(app, row);
     })().catch((err) =>

@@ -38,29 +38,35 @@ import { dropRefundPreview } from './drop-refund.js';
 import { myInstallments, startCardUpdate } from './my-installments.js';
 import { webhookRoutes } from './webhook.js';
 
-/** The client's Idempotency-Key header (a retried checkout call answers the same session). */
-function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+/**
+ * How each use reads the client's Idempotency-Key header. A checkout stores the key with
+ * its purchase (a retried call answers the same session), so a malformed one is the
+ * client's mistake (400). A provider link only puts it inside the provider's own key
+ * (at most 255 characters with the account id before it), so it is shorter, and a
+ * malformed one is ignored: the link is made with a fresh key.
+ */
+const IDEMPOTENCY_KEY = {
+  checkout: { valid: /^[\w.:-]{1,255}$/, malformed: 'reject' },
+  link: { valid: /^[\w-]{8,100}$/, malformed: 'ignore' },
+} as const;
+
+/** The client's Idempotency-Key header as `use` reads it; undefined when absent or blank. */
+function idempotencyKeyOf(request: FastifyRequest, use: keyof typeof IDEMPOTENCY_KEY): string | undefined {
   const key = request.headers['idempotency-key'];
   if (typeof key !== 'string') return undefined;
+  const rule = IDEMPOTENCY_KEY[use];
   const trimmed = key.trim();
   if (!trimmed) return undefined;
-  if (trimmed.length > 255 || !/^[\w.:-]+$/.test(trimmed)) {
-    throw new AppError(
-      400,
-      'bad_idempotency_key',
-      'The Idempotency-Key header must be 1-255 letters, digits, dots, colons, dashes or underscores',
-    );
-  }
-  return trimmed;
+  if (rule.valid.test(trimmed)) return trimmed;
+  if (rule.malformed === 'ignore') return undefined;
+  throw new AppError(
+    400,
+    'bad_idempotency_key',
+    'The Idempotency-Key header must be 1-255 letters, digits, dots, colons, dashes or underscores',
+  );
 }
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 500: errorBody };
-
-/** An Idempotency-Key header the client sent (the web client sends one on payment calls). */
-function clientKey(request: FastifyRequest): string | undefined {
-  const key = request.headers['idempotency-key'];
-  return typeof key === 'string' && /^[\w-]{8,100}$/.test(key) ? key : undefined;
-}
 
 export interface PaymentRoutesOptions {
   /** How often the refund retry timer looks for refunds owed (refund_due); default 15 s, 0 = off. */
@@ -126,7 +132,7 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
         response: { 200: checkoutResult, ...errors },
       },
     },
-    async (request) => createCourseCheckout(app, await app.requireViewer(request), request.body, idempotencyKeyOf(request)),
+    async (request) => createCourseCheckout(app, await app.requireViewer(request), request.body, idempotencyKeyOf(request, 'checkout')),
   );
 
   r.post(
@@ -139,7 +145,7 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
         response: { 200: checkoutResult, ...errors },
       },
     },
-    async (request) => createCourseCheckout(app, await app.requireViewer(request), request.body, idempotencyKeyOf(request)),
+    async (request) => createCourseCheckout(app, await app.requireViewer(request), request.body, idempotencyKeyOf(request, 'checkout')),
   );
 
   r.post(
@@ -152,7 +158,7 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
         response: { 200: checkoutResult, ...errors },
       },
     },
-    async (request) => createPlanCheckout(app, await app.requireViewer(request), request.body, idempotencyKeyOf(request)),
+    async (request) => createPlanCheckout(app, await app.requireViewer(request), request.body, idempotencyKeyOf(request, 'checkout')),
   );
 
   r.get(
@@ -217,7 +223,8 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
     {
       schema: { tags, summary: 'A link to onboarding at the provider', body: accountLinkInput, response: { 200: linkResult, ...errors } },
     },
-    async (request) => createAccountLink(app, await app.requireViewer(request), request.body.stripe_connect_account_id, clientKey(request)),
+    async (request) =>
+      createAccountLink(app, await app.requireViewer(request), request.body.stripe_connect_account_id, idempotencyKeyOf(request, 'link')),
   );
 
   r.post(
@@ -225,7 +232,8 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
     {
       schema: { tags, summary: 'A link to your payouts dashboard', body: accountLinkInput, response: { 200: linkResult, ...errors } },
     },
-    async (request) => createLoginLink(app, await app.requireViewer(request), request.body.stripe_connect_account_id, clientKey(request)),
+    async (request) =>
+      createLoginLink(app, await app.requireViewer(request), request.body.stripe_connect_account_id, idempotencyKeyOf(request, 'link')),
   );
 
   r.get(

@@ -1,7 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import { dateIn, wallTimeToUtc } from '../../shared/time.js';
+import { seededRandom } from '../../shared/random.js';
+import { wallTimeToUtc } from '../../shared/time.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { account, user } from '../db/schema/accounts.js';
 import { classTime, course, courseSession, enrolment, review } from '../db/schema/courses.js';
@@ -17,8 +18,8 @@ import { DEMO_COURSES, DEMO_EDUCATORS, DEMO_LEARNERS, REVIEW_TEXTS, learnerEmail
 import { DEMO_PASSWORD, DEMO_USERS } from './demo-users.js';
 import { seedDemoPayments } from './demo-payments.js';
 import { demoViewer } from './demo-viewer.js';
+import { DAY, localDate } from './demo-dates.js';
 
-const DAY = 86_400_000;
 const GRACE = 'grace@agora.local';
 const ADA = 'ada@agora.local';
 
@@ -32,18 +33,6 @@ const ADA_STATE: Record<string, 'active' | 'waitlisted' | 'completed'> = {
   'Chess for Absolute Beginners': 'waitlisted',
   'Physics in the Kitchen': 'completed',
 };
-
-/** A small deterministic generator (mulberry32), so every first start makes the same catalogue. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A realistic spread: most reviews good, a few poor. */
 function ratingFrom(r: number): number {
@@ -66,10 +55,6 @@ async function avatarPng(first: string, last: string, i: number): Promise<Buffer
 <rect width="256" height="256" fill="url(#g)"/><circle cx="210" cy="40" r="70" fill="#fff" fill-opacity="0.12"/>
 <text x="128" y="158" font-family="DejaVu Sans, Arial, sans-serif" font-size="92" font-weight="700" text-anchor="middle" fill="#fff">${initials}</text></svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
-}
-
-function localDate(daysFromToday: number, timeZone: string): string {
-  return dateIn(new Date(Date.now() + daysFromToday * DAY), timeZone);
 }
 
 function atHour(day: string, hour: number, timeZone: string): Date {
@@ -209,7 +194,7 @@ async function insertCourse(
   index: number,
   who: { educatorId: string; educatorName: string; canCharge: boolean; pool: string[]; ada: string | undefined; skipFill: boolean },
 ) {
-  const r = prng(index * 7919 + 17);
+  const r = seededRandom(index * 7919 + 17);
   const description = `${c.weeks} weekly classes of ${c.minutes} minutes, in a group of at most ${c.capacity} learners.\n\n## What you will learn\n\n${c.learn.map((l) => `- ${l}`).join('\n')}\n\n## How it works\n\n${
     c.city
       ? `We meet in person in ${c.city}${c.address ? ` (${c.address})` : ''}. Everything you need is provided.`

@@ -1,6 +1,5 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { dateIn } from '../../shared/time.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { user } from '../db/schema/accounts.js';
 import { club } from '../db/schema/clubs.js';
@@ -10,8 +9,7 @@ import { createEvents } from '../clubs/manage-events.js';
 import { rsvpEvent } from '../clubs/rsvp-event.js';
 import { DEMO_USERS } from './demo-users.js';
 import { demoViewer } from './demo-viewer.js';
-
-const DAY = 86400_000;
+import { localDate } from './demo-dates.js';
 
 /**
  * A few demo clubs and events for a newcomer (only when there is no club yet): Ada runs a
@@ -45,7 +43,7 @@ export async function createDemoClubs(app: FastifyInstance): Promise<void> {
   const grace = as('grace@agora.local');
   const alan = as('alan@agora.local');
   if (!ada || !grace || !alan) return;
-  const local = (days: number, time: string, zone: string) => `${dateIn(new Date(Date.now() + days * DAY), zone)}T${time}`;
+  const local = (days: number, time: string, zone: string) => `${localDate(days, zone)}T${time}`;
 
   const chess = await createClub(app, ada, {
     name: 'London Chess Evenings',

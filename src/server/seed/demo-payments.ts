@@ -8,7 +8,7 @@ import { DEMO_USERS } from './demo-users.js';
 import { DEMO_EDUCATORS } from './demo-catalogue-data.js';
 import { isMissing } from '../payments/provider-calls.js';
 import { selfBaseUrl } from '../payments/stripe-client.js';
-import { ensureCustomer } from '../payments/customers.js';
+import { customerOwnerColumns, ensureCustomer, type CustomerOwner } from '../payments/customers.js';
 import { refreshPayoutAccount } from '../payments/payout-accounts.js';
 
 /**
@@ -25,11 +25,7 @@ export async function seedDemoPayments(app: FastifyInstance): Promise<void> {
   const emails = [...DEMO_USERS.map((u) => u.email), ...DEMO_EDUCATORS.map((e) => e.email)];
   const users = await db
     .select({
-      id: user.id,
-      email: user.email,
-      firstName: user.firstName,
-      lastName: user.lastName,
-      stripeCustomerId: user.stripeCustomerId,
+      ...customerOwnerColumns,
       educatorId: educator.userId,
       accountId: educator.stripeConnectAccountId,
     })
@@ -43,15 +39,7 @@ export async function seedDemoPayments(app: FastifyInstance): Promise<void> {
 
 async function readyForPayments(
   app: FastifyInstance,
-  u: {
-    id: string;
-    email: string;
-    firstName: string;
-    lastName: string;
-    stripeCustomerId: string | null;
-    educatorId: string | null;
-    accountId: string | null;
-  },
+  u: CustomerOwner & { educatorId: string | null; accountId: string | null },
 ): Promise<void> {
   const db = app.database.db;
   if (!u.stripeCustomerId) await ensureCustomer(app, u);

@@ -1,6 +1,47 @@
 import { ExternalLink, MapPin } from 'lucide-react';
 import { formatTimeRange } from '@web/lib/format';
 
+interface ClassTimePlaceFields {
+  location?: string | null;
+  meetingUrl?: string | null;
+}
+
+/**
+ * Where a class time happens: the place, and the meeting link, as "Join the class" (what a
+ * learner follows) or as the address itself (`link="url"`: what an educator checks).
+ */
+export function ClassTimePlace({ classTime: t, link = 'join' }: { classTime: ClassTimePlaceFields; link?: 'join' | 'url' }) {
+  return (
+    <>
+      {t.location && (
+        <p className="mt-0.5 flex items-center gap-1 text-xs text-slate-600">
+          <MapPin className="h-3.5 w-3.5 shrink-0" aria-hidden="true" /> {t.location}
+        </p>
+      )}
+      {t.meetingUrl &&
+        (link === 'join' ? (
+          <a
+            href={t.meetingUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="mt-0.5 inline-flex items-center gap-1 break-all text-xs font-semibold text-brand-700 hover:underline"
+          >
+            Join the class <ExternalLink className="h-3.5 w-3.5" aria-hidden="true" />
+          </a>
+        ) : (
+          <a
+            href={t.meetingUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="mt-0.5 inline-flex max-w-full items-center gap-1 text-xs text-brand-700 hover:underline"
+          >
+            <ExternalLink className="h-3.5 w-3.5 shrink-0" aria-hidden="true" /> <span className="truncate">{t.meetingUrl}</span>
+          </a>
+        ))}
+    </>
+  );
+}
+
 /**
  * What a learner needs under a class time's heading, wherever it is listed (course page,
  * dashboard): the time in the course session's own zone when it differs from the viewer's,
@@ -12,7 +53,7 @@ export function ClassTimeDetails({
   zone,
   zoneNote = '',
 }: {
-  classTime: { startsAt: string; endsAt: string; location?: string | null; meetingUrl?: string | null };
+  classTime: { startsAt: string; endsAt: string } & ClassTimePlaceFields;
   viewerZone: string;
   /** The course session's time zone. */
   zone: string;
@@ -27,21 +68,7 @@ export function ClassTimeDetails({
           {zoneNote}
         </p>
       )}
-      {t.location && (
-        <p className="mt-0.5 flex items-center gap-1 text-xs text-slate-600">
-          <MapPin className="h-3.5 w-3.5 shrink-0" aria-hidden="true" /> {t.location}
-        </p>
-      )}
-      {t.meetingUrl && (
-        <a
-          href={t.meetingUrl}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="mt-0.5 inline-flex items-center gap-1 break-all text-xs font-semibold text-brand-700 hover:underline"
-        >
-          Join the class <ExternalLink className="h-3.5 w-3.5" aria-hidden="true" />
-        </a>
-      )}
+      <ClassTimePlace classTime={t} />
     </>
   );
 }

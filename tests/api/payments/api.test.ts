@@ -282,6 +282,17 @@ describe('payout accounts', () => {
     );
     expect(login.statusCode, login.body).toBe(200);
     expect(login.json().url).toContain(educator.accountId);
+    // A link's Idempotency-Key only goes inside the provider's key: a malformed one is ignored
+    // (the link made with a fresh key), where a checkout answers 400 (decision 0039).
+    for (const path of ['/api/stripe/create-educator-account-link', '/api/stripe/create-stripe-login-link']) {
+      const res = await post(
+        app,
+        path,
+        { stripe_connect_account_id: educator.accountId },
+        { cookie: educator.cookie, headers: { 'idempotency-key': 'x'.repeat(300) } },
+      );
+      expect(res.statusCode, `${path} ${res.body}`).toBe(200);
+    }
   });
 
   it('GET /api/educator/payouts shows the enabled account and the standard fee', async () => {

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { seededRandom } from '@shared/random';
 
 /**
  * The category icons of the generated covers: lucide's (ISC licence), their SVG children as
@@ -60,18 +61,6 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
-/** A stream of numbers in [0, 1) from a seed (mulberry32). */
-function stream(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface CoverDesign {
   from: string;
   to: string;
@@ -96,7 +85,7 @@ export interface CoverDesign {
  * the same one. Drawn inline as SVG: nothing is fetched.
  */
 export function coverDesign(seed: string, title: string, category: string): CoverDesign {
-  const r = stream(hash(`${seed}|${title}|${category}`));
+  const r = seededRandom(hash(`${seed}|${title}|${category}`));
   const hue = HUES[category] ?? FALLBACK_HUE;
   const h1 = (hue + Math.floor(r() * 40) - 20 + 360) % 360;
   const h2 = (h1 + 25 + Math.floor(r() * 50)) % 360;

@@ -8,14 +8,13 @@ import { ButtonLink } from '@web/components/ui/button';
 import { Skeleton } from '@web/components/ui/skeleton';
 import { LoadError } from '@web/components/ui/load-error';
 import { isNotFound } from '@web/lib/api';
+import { isUuid } from '@web/lib/ids';
 import { paths } from '@web/lib/paths';
 import { queryKeys } from '@web/lib/query-keys';
 import { useViewer } from '@web/lib/viewer';
 import { markNotificationRead, notificationQuery } from './api/notifications';
 import { TypeIcon } from './type-icon';
 import { fullTime } from './time-ago';
-
-const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What the link of each kind of notification says. */
 function linkLabel(link: string) {
@@ -33,7 +32,7 @@ function linkLabel(link: string) {
 export default function NotificationPage() {
   const { userID = '', notificationID = '' } = useParams();
   const me = useViewer();
-  const mine = userID === me.id && ID.test(notificationID);
+  const mine = userID === me.id && isUuid(notificationID);
   if (!mine) return <NotFoundPage />;
   return <Notification id={notificationID} />;
 }
