@@ -21,6 +21,8 @@ export const queryKeys = {
   educator: (id: string) => ['educator', id] as const,
   dashboard: ['dashboard'] as const,
   paymentsConfig: ['payments', 'config'] as const,
+  /** The platform's fees and plans (GET /api/pricing). */
+  pricing: ['payments', 'pricing'] as const,
   checkoutSummary: (courseId: string, sessionId: string) => ['payments', 'checkout', courseId, sessionId] as const,
   checkoutVerification: (checkoutId: string) => ['payments', 'verify', checkoutId] as const,
   paymentHistory: ['payments', 'history'] as const,
