@@ -252,8 +252,10 @@ export const searchResult = z.object({
 });
 export type SearchResult = z.infer<typeof searchResult>;
 
-/** GET /api/explore: three shelves, nearest first for the viewer's city. */
+/** GET /api/explore: four shelves, nearest first for the viewer's city. */
 export const exploreResult = z.object({
+  /** Featured placement (Educator Pro): featured educators' courses with a seat left, nearest and soonest first. */
+  featured: z.array(courseCard),
   /** Soonest to start, with a seat left. */
   upcoming: z.array(courseCard),
   /** Best rated (Bayesian average: rating and number of reviews), with a session to come. */

@@ -102,6 +102,28 @@ export const paymentsConfigResult = z.object({
   customer: z.string().nullable(),
 });
 
+/**
+ * GET /api/pricing: the platform's fees as the server charges them (the standard fee is its
+ * PLATFORM_FEE_PERCENT) and the plans on sale. The web app shows fees from this answer only.
+ */
+export const pricingResult = z.object({
+  /** Without a plan: the percent of each sale the platform keeps. */
+  standard: z.object({ feePercent: z.number() }),
+  plans: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      priceCents: z.number(),
+      currency: z.string(),
+      interval: z.literal('month'),
+      feePercent: z.number(),
+      /** What the plan gives, first the fee against the standard one ("Platform fee of 5% instead of 10%"). */
+      features: z.array(z.string()),
+    }),
+  ),
+});
+export type Pricing = z.infer<typeof pricingResult>;
+
 /** GET /api/course/:courseID/checkout?session=: the order summary. */
 export const checkoutSummary = z.object({
   course: z.object({

@@ -13,7 +13,11 @@ export const PAYMENT_MESSAGES = {
   sessionMissing: 'Could not get session',
 } as const;
 
-/** Platform plans sold on /pricing (bought with create-embedded-checkout-session). */
+/**
+ * Platform plans sold on /pricing (bought with create-embedded-checkout-session). What a
+ * plan offers besides its fee is `perks`; the fee line, which compares with the standard fee
+ * (the server's PLATFORM_FEE_PERCENT), is written by the server in GET /api/pricing.
+ */
 export const PLANS = [
   {
     id: 'educator-pro',
@@ -22,7 +26,8 @@ export const PLANS = [
     currency: 'usd',
     interval: 'month' as const,
     feePercent: 5,
-    features: ['Platform fee of 5% instead of 10%', 'Featured placement on /explore', 'Priority support'],
+    /** Featured placement: the "Featured" shelf of /explore (decision 0037). */
+    perks: ['Featured placement on /explore', 'Priority support'],
   },
 ] as const;
 export type PlanId = (typeof PLANS)[number]['id'];

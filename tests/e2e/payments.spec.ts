@@ -327,6 +327,36 @@ test('the benefits page explains fees and payouts, and axe finds nothing serious
   await checkPage(page, 'benefits');
 });
 
+test('the fees shown are the server’s: another configured fee is shown on /pricing and /educator/benefits', async ({ page, context }) => {
+  // The e2e server runs with the default fee; GET /api/pricing is answered here as a server
+  // configured with PLATFORM_FEE_PERCENT=12 would (tests/api/payments-plans.test.ts checks that
+  // the API does). A page that wrote a fee of its own would show 10% somewhere.
+  await page.route('**/api/pricing', async (route) => {
+    const real = await route.fetch();
+    const pricing = (await real.json()) as { standard: { feePercent: number }; plans: { feePercent: number; features: string[] }[] };
+    expect(pricing.standard.feePercent).toBe(10);
+    await route.fulfill({
+      response: real,
+      json: {
+        standard: { feePercent: 12 },
+        plans: pricing.plans.map((p) => ({ ...p, features: p.features.map((f) => f.replace('instead of 10%', 'instead of 12%')) })),
+      },
+    });
+  });
+  await logIn(context, await createVerifiedUser());
+  await page.goto('/pricing');
+  const educator = page.getByRole('region', { name: 'Educator', exact: true });
+  await expect(educator).toContainText('12% per sale');
+  await expect(page.getByRole('region', { name: 'Educator Pro' })).toContainText('Platform fee of 5% instead of 12%');
+  await expect(page.locator('main')).not.toContainText('10%');
+  await page.goto('/educator/benefits');
+  const table = page.getByRole('table');
+  await expect(table).toContainText('12%');
+  await expect(table).toContainText('$88.00');
+  await expect(page.getByRole('region', { name: 'Educator Pro' })).toContainText('drops from 12% to 5%');
+  await expect(page.locator('main')).not.toContainText('10%');
+});
+
 test('an educator sent back by an expired onboarding link (?step=payouts) is told and taken to the payouts step', async ({ page }) => {
   const { user } = await createEducator();
   await logIn(page, user);

@@ -131,7 +131,7 @@ export const courseSearchRoutes = fp(
       {
         schema: {
           tags,
-          summary: 'Upcoming and popular courses and courses near you, nearest first for your city',
+          summary: 'Featured, upcoming and popular courses and courses near you, nearest first for your city',
           response: { 200: exploreResult, ...errors },
         },
       },

@@ -15,6 +15,7 @@ import { AppError } from '../http/errors.js';
 import { CHECKOUT_FAILURE, provider } from './provider-calls.js';
 import { ensureCourseProduct, ensurePlanProduct } from './products.js';
 import { assertOwnCustomer, ensureCustomer } from './customers.js';
+import { feePercentOfPlan } from './fees.js';
 
 /** The platform's fee percent for an educator: their plan's, else the configured default. */
 export async function feePercentFor(app: AppServices, educatorId: string): Promise<number> {
@@ -23,8 +24,7 @@ export async function feePercentFor(app: AppServices, educatorId: string): Promi
     .from(payoutAccount)
     .where(eq(payoutAccount.userId, educatorId))
     .limit(1);
-  const plan = acct ? planById(acct.plan === 'pro' ? 'educator-pro' : acct.plan) : null;
-  return plan?.feePercent ?? app.config.payments.platformFeePercent;
+  return feePercentOfPlan(app, acct?.plan);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { AppServices } from '../app-services.js';
+import { setFeatured } from '../courses/featured.js';
 import { enrolLearner, lockCourseSession } from '../courses/seats.js';
 import { PG, pgCode } from '../db/errors.js';
 import { payoutAccount, purchase } from '../db/schema/payments.js';
@@ -85,6 +86,8 @@ export async function fulfilCheckout(app: AppServices, checkoutId: string): Prom
         .update(payoutAccount)
         .set({ plan: 'pro', planSubscriptionId: subscriptionId, updatedAt: new Date() })
         .where(eq(payoutAccount.userId, p.userId));
+      // Educator Pro's placement: the educator's upcoming courses on /explore's "Featured" shelf.
+      await setFeatured(tx, p.userId, true);
       const [done] = await tx
         .update(purchase)
         .set({ ...base, status: 'fulfilled', fulfilledAt: new Date() })

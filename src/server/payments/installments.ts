@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import { formatPrice } from '../../shared/courses.js';
 import { planById } from '../../shared/payments.js';
 import type { AppServices } from '../app-services.js';
+import { setFeatured } from '../courses/featured.js';
 import { lockCourseSession, releaseEnrolment } from '../courses/seats.js';
 import { enrolment } from '../db/schema/courses.js';
 import { payment, payoutAccount, purchase } from '../db/schema/payments.js';
@@ -129,15 +130,19 @@ export async function handleSubscriptionDeleted(app: AppServices, subscriptionId
   }
   const found = await purchaseFor(db, { subscriptionId, purchaseId: metadata?.purchase_id });
   if (!found) {
-    await db
-      .update(payoutAccount)
-      .set({ plan: 'standard', planSubscriptionId: null, updatedAt: new Date() })
-      .where(eq(payoutAccount.planSubscriptionId, subscriptionId));
+    await db.transaction(async (tx) => {
+      const ended = await tx
+        .update(payoutAccount)
+        .set({ plan: 'standard', planSubscriptionId: null, updatedAt: new Date() })
+        .where(eq(payoutAccount.planSubscriptionId, subscriptionId))
+        .returning({ userId: payoutAccount.userId });
+      for (const { userId } of ended) await setFeatured(tx, userId, false);
+    });
     return;
   }
   if (found.kind === 'plan') {
     await db.transaction(async (tx) => {
-      await tx
+      const ended = await tx
         .update(payoutAccount)
         .set({ plan: 'standard', planSubscriptionId: null, updatedAt: new Date() })
         .where(
@@ -145,7 +150,10 @@ export async function handleSubscriptionDeleted(app: AppServices, subscriptionId
             eq(payoutAccount.userId, found.userId),
             sql`(${payoutAccount.planSubscriptionId} = ${subscriptionId} or ${payoutAccount.planSubscriptionId} is null)`,
           ),
-        );
+        )
+        .returning({ userId: payoutAccount.userId });
+      // The plan's placement ends with it.
+      for (const { userId } of ended) await setFeatured(tx, userId, false);
       await tx
         .update(purchase)
         .set({ status: 'cancelled', updatedAt: new Date() })

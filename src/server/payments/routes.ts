@@ -22,6 +22,7 @@ import {
   paymentHistory,
   paymentsConfigResult,
   planCheckoutInput,
+  pricingResult,
   verifySessionQuery,
   verifySessionResult,
 } from '../../shared/payments-schemas.js';
@@ -31,6 +32,7 @@ import { createAccountLink, createConnectAccount, createLoginLink } from './conn
 import { checkoutConfig, createCustomer } from './customers.js';
 import { subscribeToCourses } from './course-subscriptions.js';
 import { educatorPayoutsFor, paymentHistoryFor } from './history.js';
+import { pricingFor } from './fees.js';
 import { startRefundRetries } from './refund-due.js';
 import { createProduct } from './products.js';
 import { verifyCheckout } from './verify-checkout.js';
@@ -174,6 +176,21 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return verifyCheckout(app, await app.requireViewer(request), request.query.session_id);
+    },
+  );
+
+  r.get(
+    '/api/pricing',
+    {
+      schema: {
+        tags,
+        summary: "The platform's fee on a sale (the configured standard one) and the plans on sale with theirs",
+        response: { 200: pricingResult, ...errors },
+      },
+    },
+    async (request) => {
+      await app.requireViewer(request);
+      return pricingFor(app);
     },
   );
 

@@ -5,7 +5,7 @@ import { BarChart3, ChevronDown, LogOut, Menu, Settings, ShieldCheck, X } from '
 import { Logo } from '@web/components/brand';
 import { paths } from '@web/lib/paths';
 import { useSignOut } from '@web/features/accounts/api/sign-in';
-import { adminMeQuery } from '@web/features/admin/api';
+import { adminMeQuery } from '@web/features/admin/api/access';
 import { useViewer } from '@web/lib/viewer';
 import { UnreadBadge, useUnreadTotal } from './unread-badge';
 

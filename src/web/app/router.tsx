@@ -6,6 +6,7 @@ import { paths } from '@web/lib/paths';
 import { lazyPage } from '@web/lib/lazy-page';
 import { meQuery } from '@web/lib/viewer';
 import { isUuid } from '@web/lib/ids';
+import { pricingQuery } from '@web/lib/pricing';
 import { courseQuery } from '../features/courses/api/courses';
 import { exploreQuery } from '../features/courses/api/explore';
 import { dashboardQuery } from '../features/dashboard/api/dashboard';
@@ -76,7 +77,10 @@ const PAGES: Record<RoutePattern, Page> = {
 
   '/educator/:id': lazy(() => import('../features/educators/educator-page')),
   '/educator/onboard': lazy(() => import('../features/educators/onboard-page')),
-  '/educator/benefits': lazy(() => import('../features/educators/benefits-page')),
+  '/educator/benefits': lazy(
+    () => import('../features/educators/benefits-page'),
+    (qc) => qc.prefetchQuery(pricingQuery),
+  ),
   '/educator/dashboard': lazy(() => import('../features/educators/educator-dashboard-page')),
   '/educator/onboard-success': lazy(() => import('../features/educators/onboard-success-page')),
   '/educator/:educatorID/edit': lazy(() => import('../features/educators/edit-educator-page')),

@@ -21,6 +21,8 @@ export const queryKeys = {
   educator: (id: string) => ['educator', id] as const,
   dashboard: ['dashboard'] as const,
   paymentsConfig: ['payments', 'config'] as const,
+  /** The platform's fees and plans (GET /api/pricing). */
+  pricing: ['payments', 'pricing'] as const,
   checkoutSummary: (courseId: string, sessionId: string) => ['payments', 'checkout', courseId, sessionId] as const,
   checkoutVerification: (checkoutId: string) => ['payments', 'verify', checkoutId] as const,
   paymentHistory: ['payments', 'history'] as const,
@@ -30,6 +32,16 @@ export const queryKeys = {
   payouts: ['payments', 'payouts'] as const,
   payoutsFrom: (source: 'fresh' | 'stored') => ['payments', 'payouts', source] as const,
   devOutbox: ['dev', 'outbox'] as const,
+  /** Every admin console query (refreshed after an admin action). */
+  admin: ['admin'] as const,
+  adminMe: ['admin', 'me'] as const,
+  adminUsers: (filter: unknown) => ['admin', 'users', filter] as const,
+  adminUser: (id: string) => ['admin', 'user', id] as const,
+  adminJobs: ['admin', 'jobs'] as const,
+  adminRefunds: ['admin', 'refunds'] as const,
+  adminContactMessages: (page: number) => ['admin', 'contact-messages', page] as const,
+  adminMessageReports: ['admin', 'message-reports'] as const,
+  adminAudit: ['admin', 'audit'] as const,
   /** Every notifications query: the lists, one notification, the preferences. */
   notifications: ['notifications'] as const,
   notificationList: (filter: 'all' | 'unread') => ['notifications', 'list', filter] as const,

@@ -277,3 +277,17 @@ export const searchLexeme = pgTable('search_lexeme', {
   nAll: integer('n_all').notNull(),
   nTitle: integer('n_title').notNull(),
 });
+
+/**
+ * Educators whose upcoming courses /explore shows on its "Featured" shelf. Courses owns the
+ * placement and its rule (courses/featured.ts); payments grants and ends it with Educator Pro
+ * through that module's functions, in the transaction that changes the plan
+ * (docs/decisions/0037-fees-from-config-and-featured-shelf.md). A change notifies
+ * course_changed (drizzle/0036) like a course row's, so no cached /explore outlives it.
+ */
+export const featuredEducator = pgTable('featured_educator', {
+  educatorId: uuid('educator_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  since: ts('since').notNull().defaultNow(),
+});

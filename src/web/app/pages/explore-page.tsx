@@ -1,4 +1,5 @@
-import { BookOpen, CalendarDays, Users } from 'lucide-react';
+import { BookOpen, CalendarDays, Sparkles, Users } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { CourseCard } from '@shared/courses-schemas';
@@ -29,26 +30,36 @@ function Shelf({
   subtitle,
   more,
   courses,
+  featured = false,
 }: {
   id: string;
   title: string;
-  subtitle?: string;
-  more: string;
+  subtitle?: ReactNode;
+  /** The search that continues the shelf ("See all"); none for the featured shelf. */
+  more?: string;
   courses: CourseCard[];
+  /** Paid placement: set apart on a tinted panel and labelled as such. */
+  featured?: boolean;
 }) {
   if (!courses.length) return null;
   return (
-    <section aria-labelledby={id} className="mt-10">
+    <section
+      aria-labelledby={id}
+      className={featured ? 'mt-10 rounded-2xl border border-brand-100 bg-brand-50/60 px-4 pb-5 pt-4 sm:px-6 sm:pb-6 sm:pt-5' : 'mt-10'}
+    >
       <div className="mb-4 flex flex-wrap items-end justify-between gap-2">
         <div>
-          <h2 id={id} className="text-xl font-bold tracking-tight text-slate-900">
+          <h2 id={id} className="flex items-center gap-2 text-xl font-bold tracking-tight text-slate-900">
+            {featured && <Sparkles className="h-5 w-5 text-brand-700" aria-hidden="true" />}
             {title}
           </h2>
           {subtitle && <p className="text-sm text-slate-600">{subtitle}</p>}
         </div>
-        <Link to={more} className="text-sm font-semibold text-brand-700 hover:underline">
-          See all<span className="sr-only"> {title.toLowerCase()}</span>
-        </Link>
+        {more && (
+          <Link to={more} className="text-sm font-semibold text-brand-700 hover:underline">
+            See all<span className="sr-only"> {title.toLowerCase()}</span>
+          </Link>
+        )}
       </div>
       {/* Phones: a row to swipe through; wider screens: a grid. */}
       <CourseGrid
@@ -64,12 +75,12 @@ function Shelf({
 export default function ExplorePage() {
   const me = useViewer();
   const { data, error, isPending } = useQuery(exploreQuery);
-  const empty = data && !data.upcoming.length && !data.popular.length && !data.nearYou.length;
+  const empty = data && !data.featured.length && !data.upcoming.length && !data.popular.length && !data.nearYou.length;
   const today = new Date().toISOString().slice(0, 10);
   // Each course on one shelf: a shelf leaves out what the shelves above it show.
-  const [nearYou, upcoming, popular] = data
-    ? distinctShelves([me.city ? data.nearYou : [], data.upcoming, data.popular], PER_SHELF)
-    : [[], [], []];
+  const [featured, nearYou, upcoming, popular] = data
+    ? distinctShelves([data.featured, me.city ? data.nearYou : [], data.upcoming, data.popular], PER_SHELF)
+    : [[], [], [], []];
   return (
     <div>
       <PageHeader
@@ -118,6 +129,21 @@ export default function ExplorePage() {
         </div>
       ) : data ? (
         <>
+          <Shelf
+            id="featured"
+            title="Featured"
+            featured
+            subtitle={
+              <>
+                Upcoming courses from educators on{' '}
+                <Link to={paths.pricing} className="font-medium text-brand-700 hover:underline">
+                  Educator Pro
+                </Link>
+                .
+              </>
+            }
+            courses={featured}
+          />
           {me.city && (
             <Shelf
               id="near-you"

@@ -9,13 +9,15 @@ import { paths } from '@web/lib/paths';
 import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
 import { useMe } from '@web/lib/viewer';
+import { usePricing } from '@web/lib/pricing';
+import { Skeleton } from '@web/components/ui/skeleton';
 import { paymentsConfigQuery, startPlanCheckout, type PaymentsConfig } from '@web/features/payments/api/checkout';
 import { payoutsQuery } from '@web/features/educators/api/payouts';
 import { CardForm } from '@web/features/payments/components/card-form';
 import { money } from '@web/lib/format';
 
+/** Name and price; every fee comes from GET /api/pricing (the server's configuration). */
 const PRO = PLANS[0];
-const STANDARD_FEE = 10;
 
 function Feature({ children }: { children: string }) {
   return (
@@ -40,6 +42,7 @@ function Pricing() {
   const navigate = useNavigate();
   const config = useQuery({ ...paymentsConfigQuery, enabled: !!me });
   const payouts = useQuery({ ...payoutsQuery(), enabled: !!me?.educator });
+  const pricing = usePricing();
   const onPro = payouts.data?.plan.id === PRO.id;
   const [checkout, setCheckout] = useState<{ config: PaymentsConfig; result: CheckoutResult } | null>(null);
   const formRef = useRef<HTMLElement>(null);
@@ -88,9 +91,13 @@ function Pricing() {
           <h2 id="plan-educator" className="text-lg font-semibold text-slate-900">
             Educator
           </h2>
-          <p className="mt-2 text-3xl font-bold text-slate-900">
-            {STANDARD_FEE}% <span className="text-base font-medium text-slate-600">per sale</span>
-          </p>
+          {pricing ? (
+            <p className="mt-2 text-3xl font-bold text-slate-900">
+              {pricing.standardFeePercent}% <span className="text-base font-medium text-slate-600">per sale</span>
+            </p>
+          ) : (
+            <Skeleton className="mt-2 h-9 w-32" />
+          )}
           <p className="mt-2 text-sm text-slate-600">Publish courses and get paid out to your bank automatically. No monthly cost.</p>
           <ul className="mt-4 flex-1 space-y-2">
             <Feature>Unlimited courses and sessions</Feature>
@@ -112,11 +119,17 @@ function Pricing() {
           <p className="mt-2 text-3xl font-bold text-brand-700">
             {money(PRO.priceCents, PRO.currency)} <span className="text-base font-medium text-slate-600">/ {PRO.interval}</span>
           </p>
-          <p className="mt-2 text-sm text-slate-600">For educators who teach every week: keep {100 - PRO.feePercent}% of every sale.</p>
+          <p className="mt-2 text-sm text-slate-600">
+            For educators who teach every week{pricing && <>: keep {100 - pricing.pro.feePercent}% of every sale</>}.
+          </p>
           <ul className="mt-4 flex-1 space-y-2">
-            {PRO.features.map((f) => (
-              <Feature key={f}>{f}</Feature>
-            ))}
+            {pricing ? (
+              pricing.pro.features.map((f) => <Feature key={f}>{f}</Feature>)
+            ) : (
+              <li>
+                <Skeleton className="h-16 w-full" />
+              </li>
+            )}
           </ul>
           {onPro ? (
             <p className="mt-6 rounded-lg bg-emerald-50 px-4 py-2.5 text-center text-sm font-semibold text-emerald-800">
@@ -156,8 +169,8 @@ function Pricing() {
             Pay for {PRO.name}
           </h2>
           <p className="mb-4 mt-1 text-sm text-slate-600">
-            {money(PRO.priceCents, PRO.currency)} every {PRO.interval}. Your fee drops to {PRO.feePercent}% on sales from the moment it is
-            paid.
+            {money(PRO.priceCents, PRO.currency)} every {PRO.interval}.
+            {pricing && <> Your fee drops to {pricing.pro.feePercent}% on sales from the moment it is paid.</>}
           </p>
           <CardForm config={checkout.config} checkout={checkout.result} />
           <Button variant="ghost" className="mt-3 px-2" onClick={() => setCheckout(null)}>

@@ -6,9 +6,9 @@ import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { LoadError } from '@web/components/ui/load-error';
 import { Skeleton } from '@web/components/ui/skeleton';
-import { contactMessagesQuery } from './api';
+import { contactMessagesQuery } from './api/contact-messages';
+import { when } from './format';
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const topicLabel = (id: string) => CONTACT_TOPICS.find((t) => t.id === id)?.label ?? id;
 
 /** The admin console's list of contact form messages, newest first. */

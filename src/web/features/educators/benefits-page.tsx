@@ -6,9 +6,11 @@ import { ButtonLink } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
 import { money } from '@web/lib/format';
 import { paths } from '@web/lib/paths';
+import { usePricing } from '@web/lib/pricing';
+import { Skeleton } from '@web/components/ui/skeleton';
 
+/** Name and price; every fee comes from GET /api/pricing (the server's configuration). */
 const PRO = PLANS[0];
-const STANDARD_FEE = 10;
 const EXAMPLE = 10_000;
 
 function Section({ id, icon, title, children }: { id: string; icon: ReactNode; title: string; children: ReactNode }) {
@@ -25,10 +27,13 @@ function Section({ id, icon, title, children }: { id: string; icon: ReactNode; t
 
 /** /educator/benefits — fees, payouts, refunds and Educator Pro, explained. */
 export default function BenefitsPage() {
-  const rows = [
-    { plan: 'Educator', fee: STANDARD_FEE },
-    { plan: PRO.name, fee: PRO.feePercent },
-  ];
+  const pricing = usePricing();
+  const rows = pricing
+    ? [
+        { plan: 'Educator', fee: pricing.standardFeePercent },
+        { plan: PRO.name, fee: pricing.pro.feePercent },
+      ]
+    : [];
   return (
     <div className="mx-auto max-w-3xl">
       <PageHeader title="Teaching on Agora" subtitle="Fees, payouts and refunds: what happens to the money when a learner pays." />
@@ -38,7 +43,8 @@ export default function BenefitsPage() {
             Publishing is free. When a learner pays for a seat, Agora keeps a platform fee and the rest is yours. Free courses cost nothing.
           </p>
           <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
+            {!pricing && <Skeleton className="h-24 w-full" />}
+            <table className={pricing ? 'w-full text-left text-sm' : 'hidden'}>
               <caption className="sr-only">Platform fee on a {money(EXAMPLE, 'usd')} sale</caption>
               <thead>
                 <tr className="border-b border-slate-200 text-slate-600">
@@ -101,8 +107,9 @@ export default function BenefitsPage() {
           </ul>
           <p>
             A refund gives the platform fee back too. A full refund returns the whole fee: on a fully refunded {money(12000, 'usd')} sale
-            you neither keep nor owe anything (your net is {money(0, 'usd')}, not {money(-platformFee(12000, STANDARD_FEE), 'usd')}). A
-            partial refund returns the fee in proportion: refund half the price and half the fee comes back with it.
+            you neither keep nor owe anything (your net is {money(0, 'usd')}
+            {pricing && <>, not {money(-platformFee(12000, pricing.standardFeePercent), 'usd')}</>}). A partial refund returns the fee in
+            proportion: refund half the price and half the fee comes back with it.
           </p>
           <p>
             Your dashboard shows every figure per currency (sales in USD, GBP and EUR are three totals, never one sum), net of fees and
@@ -111,16 +118,29 @@ export default function BenefitsPage() {
         </Section>
 
         <Section id="pro" icon={<Sparkles className="h-5 w-5 text-brand-700" aria-hidden="true" />} title={PRO.name}>
-          <p>
-            For {money(PRO.priceCents, PRO.currency)} a {PRO.interval}, the platform fee drops from {STANDARD_FEE}% to {PRO.feePercent}%. It
-            pays for itself once you sell more than{' '}
-            {money(Math.ceil((PRO.priceCents * 100) / (STANDARD_FEE - PRO.feePercent)), PRO.currency)} a month.
-          </p>
-          <ul className="list-disc space-y-1 pl-5">
-            {PRO.features.map((f) => (
-              <li key={f}>{f}</li>
-            ))}
-          </ul>
+          {pricing ? (
+            <>
+              <p>
+                For {money(PRO.priceCents, PRO.currency)} a {PRO.interval}, the platform fee drops from {pricing.standardFeePercent}% to{' '}
+                {pricing.pro.feePercent}%.
+                {pricing.standardFeePercent > pricing.pro.feePercent && (
+                  <>
+                    {' '}
+                    It pays for itself once you sell more than{' '}
+                    {money(Math.ceil((PRO.priceCents * 100) / (pricing.standardFeePercent - pricing.pro.feePercent)), PRO.currency)} a
+                    month.
+                  </>
+                )}
+              </p>
+              <ul className="list-disc space-y-1 pl-5">
+                {pricing.pro.features.map((f) => (
+                  <li key={f}>{f}</li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            <Skeleton className="h-20 w-full" />
+          )}
         </Section>
 
         <div className="flex flex-wrap gap-3">

@@ -15,6 +15,7 @@ import { SalesChart } from './components/sales-chart';
 import { deduction, formatDay, money, sequenceLabel } from '@web/lib/format';
 import { Panel } from '@web/components/ui/panel';
 import { paths } from '@web/lib/paths';
+import { usePricing } from '@web/lib/pricing';
 import { LoadError } from '@web/components/ui/load-error';
 
 const PRO = PLANS[0];
@@ -44,6 +45,7 @@ function PayoutPanel({ data }: { data: EducatorPayouts }) {
 
 function PlanPanel({ data }: { data: EducatorPayouts }) {
   const pro = data.plan.id === PRO.id;
+  const pricing = usePricing();
   return (
     <Panel id="plan-heading" title="Your plan">
       <p className="flex items-center gap-2 text-sm">
@@ -55,7 +57,11 @@ function PlanPanel({ data }: { data: EducatorPayouts }) {
         <p className="mt-2 text-sm text-slate-600">You keep {100 - data.plan.feePercent}% of every sale.</p>
       ) : (
         <p className="mt-2 text-sm text-slate-600">
-          With {PRO.name} the fee drops to {PRO.feePercent}%.{' '}
+          {pricing && (
+            <>
+              With {PRO.name} the fee drops to {pricing.pro.feePercent}%.{' '}
+            </>
+          )}
           <Link to={paths.pricing} className="font-semibold text-brand-700 hover:underline">
             See {PRO.name}
           </Link>

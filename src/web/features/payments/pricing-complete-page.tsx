@@ -1,4 +1,5 @@
 import { useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
 import { CircleSlash, Sparkles } from 'lucide-react';
 import { PAYMENT_MESSAGES, planById } from '@shared/payments';
 import { ApiError } from '@web/lib/api';
@@ -6,12 +7,14 @@ import { ButtonLink } from '@web/components/ui/button';
 import { Confirming, ResultCard, StillProcessing, useVerifiedCheckout, VerifyError } from './components/confirmation';
 import { money } from '@web/lib/format';
 import { paths } from '@web/lib/paths';
+import { pricingQuery } from '@web/lib/pricing';
 
 /** /pricing/complete?session_id= — where the card form returns after buying a plan. */
 export default function PricingCompletePage() {
   const [params] = useSearchParams();
   const checkoutId = params.get('session_id') ?? '';
   const { result, done, timedOut, error, elapsed } = useVerifiedCheckout(checkoutId);
+  const pricing = useQuery(pricingQuery).data;
   if (!checkoutId) return <VerifyError error={new ApiError(400, PAYMENT_MESSAGES.sessionMissing, 'bad_request')} />;
   if (error) return <VerifyError error={error} />;
   if (timedOut)
@@ -28,6 +31,8 @@ export default function PricingCompletePage() {
 
   const plan = planById(result.plan?.id ?? '');
   const name = result.plan?.name ?? plan?.name ?? 'your plan';
+  // The fees as the server charges them (decision 0037), not the shared constants.
+  const fee = pricing?.plans.find((p) => p.id === plan?.id)?.feePercent;
   const ok = result.purchase.status === 'fulfilled' || result.purchase.status === 'completed' || result.purchase.status === 'past_due';
   if (!ok) {
     return (
@@ -60,7 +65,12 @@ export default function PricingCompletePage() {
     >
       <p role="status">
         {money(result.purchase.amountCents, result.purchase.currency)} paid.
-        {plan && <> From now on the platform keeps {plan.feePercent}% of each sale instead of 10%.</>}
+        {pricing && fee !== undefined && (
+          <>
+            {' '}
+            From now on the platform keeps {fee}% of each sale instead of {pricing.standard.feePercent}%.
+          </>
+        )}
       </p>
     </ResultCard>
   );

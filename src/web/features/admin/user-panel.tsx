@@ -1,0 +1,211 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Card } from '@web/components/ui/card';
+import { ConfirmDialog } from '@web/components/ui/dialog';
+import { Field } from '@web/components/ui/field';
+import { LoadError } from '@web/components/ui/load-error';
+import { queryKeys } from '@web/lib/query-keys';
+import { banUser, deleteUser, resetTwoFactor, setRole, unbanUser, userQuery } from './api/users';
+import { errorText, money, when } from './format';
+import { TableSkeleton, UserBadges } from './parts';
+
+type Dialog = 'ban' | 'delete' | null;
+
+/** One user: their details, sign-in sessions, emails and purchases, and the admin actions on them. */
+export function UserPanel({ id }: { id: string }) {
+  const queryClient = useQueryClient();
+  const detail = useQuery(userQuery(id));
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [reason, setReason] = useState('');
+  const [confirmEmail, setConfirmEmail] = useState('');
+  const [busy, setBusy] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const [dialogError, setDialogError] = useState<string | null>(null);
+
+  async function run(key: string, action: () => Promise<unknown>, done: string) {
+    setBusy(key);
+    setMessage(null);
+    setDialogError(null);
+    try {
+      await action();
+      setDialog(null);
+      setMessage({ tone: 'success', text: done });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.admin });
+    } catch (err) {
+      if (dialog) setDialogError(errorText(err));
+      else setMessage({ tone: 'error', text: errorText(err) });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  if (detail.isPending)
+    return (
+      <Card>
+        <TableSkeleton />
+      </Card>
+    );
+  if (detail.isError)
+    return (
+      <Card>
+        <LoadError title="Could not load this user" error={detail.error} onRetry={() => detail.refetch()} retrying={detail.isFetching} />
+      </Card>
+    );
+  const { user: u, signInSessions, enrolments, payments } = detail.data;
+  return (
+    <Card className="space-y-5">
+      <section aria-label="Profile">
+        <h2 className="text-lg font-semibold text-slate-900">
+          {u.firstName} {u.lastName}
+        </h2>
+        <p className="break-all text-sm text-slate-700">{u.email}</p>
+        <div className="mt-2">
+          <UserBadges u={u} />
+        </div>
+        <dl className="mt-3 grid grid-cols-2 gap-1 text-sm text-slate-700">
+          <dt className="text-slate-600">City</dt>
+          <dd>{u.city ?? '—'}</dd>
+          <dt className="text-slate-600">Joined</dt>
+          <dd>{when(u.createdAt)}</dd>
+          <dt className="text-slate-600">Last sign-in</dt>
+          <dd>{when(u.lastSignInAt)}</dd>
+          {u.banned && (
+            <>
+              <dt className="text-slate-600">Ban reason</dt>
+              <dd>{u.banReason ?? '—'}</dd>
+            </>
+          )}
+        </dl>
+      </section>
+      {message && <Alert tone={message.tone}>{message.text}</Alert>}
+      <div className="flex flex-wrap gap-2">
+        {u.banned ? (
+          <Button variant="secondary" loading={busy === 'unban'} onClick={() => run('unban', () => unbanUser(id), 'The ban is lifted.')}>
+            Unban
+          </Button>
+        ) : (
+          <Button
+            variant="secondary"
+            className="text-red-700"
+            onClick={() => {
+              setReason('');
+              setDialogError(null);
+              setDialog('ban');
+            }}
+          >
+            Ban…
+          </Button>
+        )}
+        {u.twoFactorEnabled && (
+          <Button
+            variant="secondary"
+            loading={busy === '2fa'}
+            onClick={() => run('2fa', () => resetTwoFactor(id), 'Two-factor sign-in is off for this user.')}
+          >
+            Reset two-factor
+          </Button>
+        )}
+        {u.role === 'admin' ? (
+          <Button
+            variant="secondary"
+            loading={busy === 'role'}
+            onClick={() => run('role', () => setRole(id, 'user'), 'No longer an admin.')}
+          >
+            Revoke admin
+          </Button>
+        ) : (
+          <Button variant="secondary" loading={busy === 'role'} onClick={() => run('role', () => setRole(id, 'admin'), 'Now an admin.')}>
+            Make admin
+          </Button>
+        )}
+        <Button
+          variant="secondary"
+          className="text-red-700"
+          onClick={() => {
+            setConfirmEmail('');
+            setDialogError(null);
+            setDialog('delete');
+          }}
+        >
+          Delete…
+        </Button>
+      </div>
+
+      <section>
+        <h3 className="text-sm font-semibold text-slate-900">Sign-in sessions ({signInSessions.length})</h3>
+        {signInSessions.length === 0 ? (
+          <p className="text-sm text-slate-600">Not signed in anywhere.</p>
+        ) : (
+          <ul className="text-sm text-slate-700">
+            {signInSessions.map((s) => (
+              <li key={s.id}>
+                {when(s.updatedAt)} · {s.ipAddress ?? 'unknown IP'}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section>
+        <h3 className="text-sm font-semibold text-slate-900">Enrolments ({enrolments.length})</h3>
+        {enrolments.length === 0 ? (
+          <p className="text-sm text-slate-600">No enrolments.</p>
+        ) : (
+          <ul className="text-sm text-slate-700">
+            {enrolments.map((e) => (
+              <li key={e.id}>
+                <a className="text-brand-700 hover:underline" href={`/course/${e.courseId}`}>
+                  Course
+                </a>{' '}
+                · {e.status} · {when(e.createdAt)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section>
+        <h3 className="text-sm font-semibold text-slate-900">Payments ({payments.length})</h3>
+        {payments.length === 0 ? (
+          <p className="text-sm text-slate-600">No payments.</p>
+        ) : (
+          <ul className="text-sm text-slate-700">
+            {payments.map((p) => (
+              <li key={p.id}>
+                {money(p.amountCents, p.currency)} · {p.kind.replace(/_/g, ' ')} · {p.status} · {when(p.createdAt)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <ConfirmDialog
+        open={dialog === 'ban'}
+        title={`Ban ${u.firstName} ${u.lastName}?`}
+        confirmLabel="Ban"
+        busy={busy === 'ban'}
+        error={dialogError}
+        onClose={() => setDialog(null)}
+        onConfirm={() => run('ban', () => banUser(id, reason), 'Banned and signed out everywhere.')}
+      >
+        <p className="mb-3">They are signed out everywhere at once and see the reason when they try to log in.</p>
+        <Field label="Reason" value={reason} maxLength={500} required onChange={(e) => setReason(e.target.value)} />
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={dialog === 'delete'}
+        title={`Delete ${u.firstName} ${u.lastName}?`}
+        confirmLabel="Delete for good"
+        busy={busy === 'delete'}
+        error={dialogError}
+        onClose={() => setDialog(null)}
+        onConfirm={() => run('delete', () => deleteUser(id, confirmEmail), 'The account is deleted; payment records stay, pseudonymised.')}
+      >
+        <p className="mb-3">
+          Names, email, photo and sign-ins are erased; purchases and payments stay under a pseudonym. This cannot be undone. Type{' '}
+          <strong className="break-all">{u.email}</strong> to confirm.
+        </p>
+        <Field label="Email of the account" value={confirmEmail} autoComplete="off" onChange={(e) => setConfirmEmail(e.target.value)} />
+      </ConfirmDialog>
+    </Card>
+  );
+}
