@@ -63,7 +63,8 @@ test('an educator with a sale reads their analytics; another educator is refused
     ).toHaveText('1');
     const usd = page.getByRole('region', { name: 'Revenue in USD' });
     await expect(usd).toContainText('$120.00');
-    await expect(usd).toContainText('$108.00');
+    // Net of the e2e server's 12% fee (tests/e2e/app-server.ts).
+    await expect(usd).toContainText('$105.60');
     await expect(page.getByText('vs previous period').first()).toBeVisible();
     // Page views are written every few seconds: the learner's views appear after a reload.
     await expect(async () => {

@@ -94,6 +94,8 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       SEED_DEMO: String(opts.seedDemo),
       LOG_LEVEL: 'warn',
       AUTH_RATE_LIMIT: '1000',
+      // Not the default (10): a page that wrote a fee of its own instead of the server's would show 10%.
+      PLATFORM_FEE_PERCENT: '12',
       SMTP_URL: '',
       GOOGLE_CLIENT_ID: 'agora-e2e',
       GOOGLE_CLIENT_SECRET: 'agora-e2e-secret',

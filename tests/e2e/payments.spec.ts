@@ -270,7 +270,8 @@ test('an educator sets up payouts, publishes a paid course, a learner buys it: t
     await learnerContext.close();
   });
 
-  await test.step('the educator dashboard shows the sale: $100 - $10 fee = $90', async () => {
+  // The e2e server's fee is 12% (tests/e2e/app-server.ts), not the default.
+  await test.step('the educator dashboard shows the sale: $100 - $12 fee = $88', async () => {
     await page.goto('/educator/dashboard');
     const totals = page.getByLabel('Sales totals');
     await expect(async () => {
@@ -280,9 +281,9 @@ test('an educator sets up payouts, publishes a paid course, a learner buys it: t
     const sale = page.getByRole('table').getByRole('row').filter({ hasText: course.title });
     await expect(sale).toContainText('Grace M.');
     await expect(sale).toContainText('$100.00');
-    await expect(sale).toContainText('−$10.00');
-    await expect(sale).toContainText('$90.00');
-    await expect(totals).toContainText('$90.00');
+    await expect(sale).toContainText('−$12.00');
+    await expect(sale).toContainText('$88.00');
+    await expect(totals).toContainText('$88.00');
     await expect(page.getByRole('region', { name: 'Payouts' })).toContainText('Charges — enabled');
     await checkPage(page, 'educator-dashboard');
   });
@@ -307,7 +308,7 @@ test('pricing: signed in, an educator buys Educator Pro with the card form; the 
   await logIn(context, user);
   await page.goto('/pricing');
   await expect(page.getByRole('heading', { name: 'Educator Pro' })).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Educator', exact: true })).toContainText('10%');
+  await expect(page.getByRole('region', { name: 'Educator', exact: true })).toContainText('12%');
   await checkPage(page, 'pricing');
   await page.getByRole('button', { name: 'Get Educator Pro' }).click();
   await payWithCard(page, TEST_CARDS.success);
@@ -322,27 +323,17 @@ test('the benefits page explains fees and payouts, and axe finds nothing serious
   await logIn(context, await createVerifiedUser());
   await page.goto('/educator/benefits');
   await expect(page.getByRole('heading', { name: 'Teaching on Agora' })).toBeVisible();
-  await expect(page.getByRole('table')).toContainText('$90.00');
+  await expect(page.getByRole('table')).toContainText('$88.00');
   await expect(page.getByRole('link', { name: 'Set up your educator account' })).toHaveAttribute('href', '/educator/onboard');
   await checkPage(page, 'benefits');
 });
 
-test('the fees shown are the server’s: another configured fee is shown on /pricing and /educator/benefits', async ({ page, context }) => {
-  // The e2e server runs with the default fee; GET /api/pricing is answered here as a server
-  // configured with PLATFORM_FEE_PERCENT=12 would (tests/api/payments-plans.test.ts checks that
-  // the API does). A page that wrote a fee of its own would show 10% somewhere.
-  await page.route('**/api/pricing', async (route) => {
-    const real = await route.fetch();
-    const pricing = (await real.json()) as { standard: { feePercent: number }; plans: { feePercent: number; features: string[] }[] };
-    expect(pricing.standard.feePercent).toBe(10);
-    await route.fulfill({
-      response: real,
-      json: {
-        standard: { feePercent: 12 },
-        plans: pricing.plans.map((p) => ({ ...p, features: p.features.map((f) => f.replace('instead of 10%', 'instead of 12%')) })),
-      },
-    });
-  });
+test('the fees shown are the server’s: its configured fee (12%, not the default) on /pricing and /educator/benefits', async ({
+  page,
+  context,
+}) => {
+  // The e2e server runs with PLATFORM_FEE_PERCENT=12 (tests/e2e/app-server.ts): a page that
+  // wrote a fee of its own would show the default 10% somewhere.
   await logIn(context, await createVerifiedUser());
   await page.goto('/pricing');
   const educator = page.getByRole('region', { name: 'Educator', exact: true });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExploreResult } from '../../src/shared/courses-schemas.js';
-import { pricingResult } from '../../src/shared/payments-schemas.js';
-import type { TestApp } from '../support/app.js';
-import { makeEducator, makeLearner, makePublishedCourse, type Educator } from '../support/courses.js';
-import { get, post } from '../support/http.js';
-import { buildPaymentsApp, customerOf, makePayoutEducator, payCheckout, paidSeat, paymentsOf, waitFor } from '../support/payments.js';
+import type { ExploreResult } from '../../../src/shared/courses-schemas.js';
+import { pricingResult } from '../../../src/shared/payments-schemas.js';
+import type { TestApp } from '../../support/app.js';
+import { makeEducator, makeLearner, makePublishedCourse, type Educator } from '../../support/courses.js';
+import { get, post } from '../../support/http.js';
+import { buildPaymentsApp, customerOf, makePayoutEducator, payCheckout, paidSeat, paymentsOf, waitFor } from '../../support/payments.js';
 
 /**
  * Platform plans (decision 0037): the fees the web app shows come from the server's
