@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { CalendarPlus, Clock, ExternalLink, Globe2, MapPin, Plus, Trash2, Users } from 'lucide-react';
+import { CalendarPlus, Clock, Globe2, Plus, Trash2, Users } from 'lucide-react';
 import type { CourseView } from '@shared/courses-schemas';
 import { formatClassTime } from '@shared/time';
 import { ApiError } from '@web/lib/api';
 import { ButtonLink } from '@web/components/ui/button';
+import { ClassTimePlace } from '@web/components/class-time-details';
 import { deleteClassTime, updateSession } from '../api/course-sessions';
 import { Badge } from '@web/components/ui/badge';
 import { ConfirmDialog } from '@web/components/ui/dialog';
@@ -271,21 +272,7 @@ function ClassTimeRow({
           {label}
           {past && ' · past'}
         </p>
-        {t.location && (
-          <p className="mt-0.5 flex items-center gap-1 text-xs text-slate-600">
-            <MapPin className="h-3.5 w-3.5 shrink-0" aria-hidden="true" /> {t.location}
-          </p>
-        )}
-        {t.meetingUrl && (
-          <a
-            href={t.meetingUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="mt-0.5 inline-flex max-w-full items-center gap-1 text-xs text-brand-700 hover:underline"
-          >
-            <ExternalLink className="h-3.5 w-3.5 shrink-0" aria-hidden="true" /> <span className="truncate">{t.meetingUrl}</span>
-          </a>
-        )}
+        <ClassTimePlace classTime={t} link="url" />
       </div>
       {!closed && !past && (
         <button
