@@ -22,7 +22,7 @@ const dirs = (path) =>
  * Server layers, lowest first. A folder may import folders of its own layer or below,
  * never above. Infrastructure knows no domain; a domain never imports one that depends
  * on it (payments builds on courses, courses on educators, educators on accounts).
- * Composition (app.ts, main.ts, seed/, dev/, system/, pages/) may import anything.
+ * Composition (app.ts, composition/, main.ts, seed/, dev/, system/, pages/) may import anything.
  */
 const SERVER_LAYERS = [
   ['db', 'http', 'email', 'storage', 'events', 'jobs', 'realtime'],
@@ -43,11 +43,45 @@ const serverZones = SERVER_LAYERS.flatMap((layer, i) =>
     target: `./src/server/${dir}`,
     from: SERVER_LAYERS.slice(i + 1)
       .flat()
-      .concat(['seed', 'dev', 'system', 'pages'])
+      .concat(['composition', 'seed', 'dev', 'system', 'pages'])
       .map((above) => `./src/server/${above}`),
     message: `src/server/${dir} sits below the folders it may not import (see docs/architecture.md): announce a domain event or take a callback instead.`,
   })),
 );
+
+/**
+ * Domain events (docs/decisions/0036-wiring-you-can-see.md): each bus is announced on by its
+ * own domain only; another domain may name it only to subscribe (`.inTransaction`,
+ * `.afterCommit`), and a domain subscribes in one place, its `subscriptions.ts`, which
+ * composition calls. A domain that needs another's event announced calls a function the
+ * owner exports (courses' announceWaitlistPromoted, accounts' eraseAccount).
+ */
+const EVENT_BUSES = {
+  accounts: 'accountEvents',
+  courses: 'courseEvents',
+  mailbox: 'mailboxEvents',
+  payments: 'paymentEvents',
+  clubs: 'clubEvents',
+};
+const oneOf = (names) => `/^(${names.join('|')})$/`;
+const SUBSCRIBE = oneOf(['inTransaction', 'afterCommit']);
+const eventRules = SERVER_LAYERS.flat().flatMap((dir) => {
+  const foreign = Object.entries(EVENT_BUSES)
+    .filter(([owner]) => owner !== dir)
+    .map(([, bus]) => bus);
+  const announcesForeign = {
+    selector: `MemberExpression[property.name=${oneOf(foreign)}]:not(MemberExpression[property.name=${SUBSCRIBE}] > MemberExpression.object)`,
+    message: `Another domain's events are announced by that domain only: call the function it exports for it (ADR 0036), or subscribe in ${dir}/subscriptions.ts.`,
+  };
+  const subscribesOutside = {
+    selector: `CallExpression > MemberExpression.callee[property.name=${SUBSCRIBE}][object.property.name=${oneOf(Object.values(EVENT_BUSES))}]`,
+    message: `A domain subscribes to events in one place: src/server/${dir}/subscriptions.ts (called by composition, ADR 0036).`,
+  };
+  return [
+    { files: [`src/server/${dir}/**/*.ts`], rules: { 'no-restricted-syntax': ['error', announcesForeign, subscribesOutside] } },
+    { files: [`src/server/${dir}/subscriptions.ts`], rules: { 'no-restricted-syntax': ['error', announcesForeign] } },
+  ];
+});
 
 /** Each web feature is its own island: it may use components, lib and shared, never another feature. */
 const webFeatureZones = dirs('src/web/features').map((feature) => ({
@@ -108,7 +142,7 @@ export default tseslint.config(
   {
     // The payments sandbox is mounted in one place (the app's composition); nothing else may load it.
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/server/app.ts'],
+    ignores: ['src/server/composition/routes.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -116,13 +150,14 @@ export default tseslint.config(
           patterns: [
             {
               group: ['@agora/stripe-sandbox', '@agora/stripe-sandbox/*', '**/packages/stripe-sandbox/**'],
-              message: 'Only src/server/app.ts mounts the payments sandbox.',
+              message: 'Only src/server/composition/routes.ts mounts the payments sandbox.',
             },
           ],
         },
       ],
     },
   },
+  ...eventRules,
   {
     files: ['src/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },

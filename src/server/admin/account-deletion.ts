@@ -2,6 +2,7 @@ import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AttemptCounter } from '../accounts/attempts.js';
 import { checkCurrentPassword } from '../accounts/account-settings.js';
+import { eraseAccount } from '../accounts/erasure.js';
 import { sessionCookieName } from '../accounts/auth.js';
 import { requireRecentSecondFactor } from '../accounts/two-factor.js';
 import type { Viewer } from '../accounts/viewer.js';
@@ -53,9 +54,7 @@ export async function deleteOwnAccount(
     );
   }
   const { email, firstName } = viewer.user;
-  await app.accountEvents.transaction(app.database.db, async (tx, announce) => {
-    await eraseUser(tx, announce, viewer.user.id, 'Account deleted by its owner');
-  });
+  await eraseAccount(app, viewer.user.id, (tx) => eraseUser(tx, viewer.user.id, 'Account deleted by its owner'));
   reply.header(
     'set-cookie',
     `${sessionCookieName(app.config)}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${app.config.production ? '; Secure' : ''}`,

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AdminUserDetail, UserList, UserListQuery } from '../../shared/admin-schemas.js';
 import type { AppServices } from '../app-services.js';
+import { eraseAccount } from '../accounts/erasure.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { account, signInSession, twoFactor, user, verification } from '../db/schema/accounts.js';
 import { course, enrolment } from '../db/schema/courses.js';
@@ -176,20 +177,19 @@ export async function deleteUser(app: AppServices, viewer: Viewer, userId: strin
       fields: { confirmEmail: 'Does not match the email of the account' },
     });
   }
-  await app.accountEvents.transaction(app.database.db, async (tx, announce) => {
-    await eraseUser(tx, announce, userId, 'Account deleted');
+  await eraseAccount(app, userId, async (tx) => {
+    const erased = await eraseUser(tx, userId, 'Account deleted');
     await audit(tx, viewer, { action: 'delete_user', targetId: userId, reason: input.reason });
+    return erased;
   });
 }
 
-type Announce = Parameters<Parameters<AppServices['accountEvents']['transaction']>[1]>[1];
-
 /**
  * The erasure itself, in the caller's transaction (an admin's delete, or the owner's from
- * settings): personal data gone, sign-in impossible, the row kept under a pseudonym for the
- * payment records that reference it.
+ * settings; accounts' eraseAccount announces it): personal data gone, sign-in impossible, the
+ * row kept under a pseudonym for the payment records that reference it. Answers the address it had.
  */
-export async function eraseUser(tx: Tx, announce: Announce, userId: string, banReason: string) {
+export async function eraseUser(tx: Tx, userId: string, banReason: string): Promise<{ email: string }> {
   const [before] = await tx.select({ email: user.email }).from(user).where(eq(user.id, userId)).limit(1);
   await tx
     .update(user)
@@ -225,10 +225,7 @@ export async function eraseUser(tx: Tx, announce: Announce, userId: string, banR
     .update(course)
     .set({ status: 'archived', updatedAt: new Date() })
     .where(and(eq(course.educatorId, userId), eq(course.status, 'published')));
-  await announce('user.renamed', { userId, name: 'Deleted user' });
-  // Every domain holding the user's rows erases them here, in this transaction (ADR 0024):
-  // messages' text, club memberships and answers, notifications, contact messages.
-  await announce('user.erased', { userId, email: before?.email ?? '' });
+  return { email: before?.email ?? '' };
 }
 
 /** ADMIN_EMAILS at every start: an account created before the setting gets the role too. */

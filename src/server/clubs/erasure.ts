@@ -19,14 +19,12 @@ import type { ClubEventMap } from './events.js';
  * What clubs announce here runs its in-transaction listeners in the same transaction and
  * its after-commit steps once the erasure has committed.
  */
-export function subscribeClubErasure(app: AppServices) {
-  app.accountEvents.inTransaction('user.erased', async (tx, { userId }) => {
-    const { afterCommit } = await app.clubEvents.joinTransaction(tx, (announce) => eraseFromClubs(app, tx, announce, userId));
-    return afterCommit;
-  });
+export async function eraseFromClubs(app: AppServices, tx: Tx, { userId }: { userId: string }) {
+  const { afterCommit } = await app.clubEvents.joinTransaction(tx, (announce) => leaveEveryClub(app, tx, announce, userId));
+  return afterCommit;
 }
 
-export async function eraseFromClubs(app: AppServices, tx: Tx, announce: Announce<ClubEventMap>, userId: string) {
+async function leaveEveryClub(app: AppServices, tx: Tx, announce: Announce<ClubEventMap>, userId: string) {
   const memberships = await tx
     .select({ m: clubMembership, name: club.name })
     .from(clubMembership)

@@ -21,12 +21,11 @@ import {
   rsvpResult,
 } from '../../shared/clubs-schemas.js';
 import { errorBody } from '../../shared/errors.js';
-import { addCalendarSource } from '../courses/calendar.js';
 import { readUpload } from '../http/uploads.js';
 import { getClub, listMembers } from './club-view.js';
 import { createClub } from './create-club.js';
 import { deleteClub } from './delete-club.js';
-import { attendeesCsv, clubCalendarEntries, eventIcs } from './event-files.js';
+import { attendeesCsv, eventIcs } from './event-files.js';
 import { getEventJson } from './event-view.js';
 import { exploreClubs, myClubs } from './home.js';
 import { cancelEvent, createEvents, updateEvent } from './manage-events.js';
@@ -53,7 +52,6 @@ const fileName = (title: string) =>
 export async function clubRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['clubs'];
-  addCalendarSource(app, clubCalendarEntries);
 
   r.post(
     '/api/clubs',

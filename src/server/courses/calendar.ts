@@ -5,8 +5,11 @@ import { AppError } from '../http/errors.js';
 import { calendarFeed } from '../db/schema/courses.js';
 import { learnerClassTimes } from './learner-class-times.js';
 
-/** The user's class times as an iCalendar (RFC 5545) document, times in UTC (Z). */
-export async function userCalendar(app: AppServices, userId: string): Promise<string> {
+/**
+ * The user's class times as an iCalendar (RFC 5545) document, times in UTC (Z), with the
+ * entries of the other domains' `sources` (club events the user is going to).
+ */
+export async function userCalendar(app: AppServices, sources: CalendarSources, userId: string): Promise<string> {
   const publicUrl = app.config.publicUrl;
   const rows = await learnerClassTimes(app.database.db, userId, {
     statuses: ['active', 'past_due', 'completed'],
@@ -21,8 +24,7 @@ export async function userCalendar(app: AppServices, userId: string): Promise<st
     location: r.location || r.meetingUrl || null,
     url: `${publicUrl}/course/${r.courseId}`,
   }));
-  // Other domains' entries (club events the user is going to), added at start-up.
-  for (const source of sources.get(app.courseEvents) ?? []) entries.push(...(await source(app, userId)));
+  for (const source of sources.list()) entries.push(...(await source(app, userId)));
   entries.sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
   return icsDocument(entries, 'Agora classes');
 }
@@ -37,12 +39,20 @@ export interface CalendarEntry {
   url: string;
 }
 export type CalendarSource = (app: AppServices, userId: string) => Promise<CalendarEntry[]>;
-/** Per app (code wiring at start-up, the same in every process). */
-const sources = new WeakMap<object, CalendarSource[]>();
 
-/** A domain above courses adds its entries to the user's calendar (the .ics download and the private feed). */
-export function addCalendarSource(app: AppServices, source: CalendarSource) {
-  sources.set(app.courseEvents, [...(sources.get(app.courseEvents) ?? []), source]);
+/**
+ * What other domains add to a user's calendar (the .ics download and the private feed): one
+ * registry per app, created by composition (src/server/composition/), filled by the domains
+ * above courses at start-up (clubs/subscriptions.ts) and handed to the calendar's routes.
+ */
+export interface CalendarSources {
+  add(source: CalendarSource): void;
+  list(): readonly CalendarSource[];
+}
+
+export function createCalendarSources(): CalendarSources {
+  const sources: CalendarSource[] = [];
+  return { add: (source) => void sources.push(source), list: () => sources };
 }
 
 /** An iCalendar (RFC 5545) document, times in UTC (Z). */
@@ -96,14 +106,14 @@ export async function calendarFeedUrl(app: AppServices, userId: string, rotate =
 }
 
 /** The calendar behind a private feed token (the token is the only credential), or 404. */
-export async function calendarForFeed(app: AppServices, token: string): Promise<string> {
+export async function calendarForFeed(app: AppServices, sources: CalendarSources, token: string): Promise<string> {
   const [row] = await app.database.db
     .select({ userId: calendarFeed.userId })
     .from(calendarFeed)
     .where(eq(calendarFeed.token, token))
     .limit(1);
   if (!row) throw AppError.notFound('Unknown feed');
-  return userCalendar(app, row.userId);
+  return userCalendar(app, sources, row.userId);
 }
 
 const ics = (d: Date) =>

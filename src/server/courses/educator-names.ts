@@ -1,13 +1,11 @@
 import { eq } from 'drizzle-orm';
-import type { AppServices } from '../app-services.js';
 import { course } from '../db/schema/courses.js';
+import type { Tx } from '../db/transaction.js';
 
 /**
  * Courses keep a copy of their educator's name (search ranks and shows it): it changes in
- * the transaction that renames the user.
+ * the transaction that renames the user (accounts' `user.renamed`, subscriptions.ts).
  */
-export function subscribeEducatorNames(app: AppServices) {
-  app.accountEvents.inTransaction('user.renamed', async (tx, e) => {
-    await tx.update(course).set({ educatorName: e.name }).where(eq(course.educatorId, e.userId));
-  });
+export async function renameEducator(tx: Tx, e: { userId: string; name: string }) {
+  await tx.update(course).set({ educatorName: e.name }).where(eq(course.educatorId, e.userId));
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import { calendarFeed, courseSession, enrolment } from '../db/schema/courses.js';
+import type { Tx } from '../db/transaction.js';
 import { lockCourseSession, releaseEnrolment } from './seats.js';
 
 /**
@@ -12,37 +13,35 @@ import { lockCourseSession, releaseEnrolment } from './seats.js';
  * waitlist.promoted: the promoted are told). Past enrolments and reviews stay (the educator's
  * history; a review is signed "Deleted user").
  */
-export function subscribeCourseErasure(app: AppServices) {
-  app.accountEvents.inTransaction('user.erased', async (tx, { userId, email }) => {
-    await tx.delete(calendarFeed).where(eq(calendarFeed.userId, userId));
-    const { afterCommit } = await app.courseEvents.joinTransaction(tx, async (announce) => {
-      const open = await tx
-        .select({ id: enrolment.id, sessionId: enrolment.sessionId })
-        .from(enrolment)
-        .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
-        .where(
-          and(
-            eq(enrolment.learnerId, userId),
-            inArray(enrolment.status, ['active', 'waitlisted', 'pending_payment', 'past_due']),
-            gte(courseSession.endsOn, sql`current_date`),
-          ),
-        )
-        .orderBy(asc(enrolment.sessionId));
-      for (const { id, sessionId } of open) {
-        await lockCourseSession(tx, sessionId);
-        const [mine] = await tx.select().from(enrolment).where(eq(enrolment.id, id)).for('update').limit(1);
-        if (!mine || mine.status === 'dropped' || mine.status === 'completed') continue;
-        const promoted = await releaseEnrolment(tx, mine);
-        await announce('enrolment.dropped', {
-          enrolmentId: mine.id,
-          courseId: mine.courseId,
-          courseSessionId: sessionId,
-          learner: { id: userId, email, firstName: 'Deleted' },
-        });
-        if (promoted.length)
-          await announce('waitlist.promoted', { courseId: mine.courseId, courseSessionId: sessionId, learnerIds: promoted });
-      }
-    });
-    return afterCommit;
+export async function eraseFromCourses(app: AppServices, tx: Tx, { userId, email }: { userId: string; email: string }) {
+  await tx.delete(calendarFeed).where(eq(calendarFeed.userId, userId));
+  const { afterCommit } = await app.courseEvents.joinTransaction(tx, async (announce) => {
+    const open = await tx
+      .select({ id: enrolment.id, sessionId: enrolment.sessionId })
+      .from(enrolment)
+      .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
+      .where(
+        and(
+          eq(enrolment.learnerId, userId),
+          inArray(enrolment.status, ['active', 'waitlisted', 'pending_payment', 'past_due']),
+          gte(courseSession.endsOn, sql`current_date`),
+        ),
+      )
+      .orderBy(asc(enrolment.sessionId));
+    for (const { id, sessionId } of open) {
+      await lockCourseSession(tx, sessionId);
+      const [mine] = await tx.select().from(enrolment).where(eq(enrolment.id, id)).for('update').limit(1);
+      if (!mine || mine.status === 'dropped' || mine.status === 'completed') continue;
+      const promoted = await releaseEnrolment(tx, mine);
+      await announce('enrolment.dropped', {
+        enrolmentId: mine.id,
+        courseId: mine.courseId,
+        courseSessionId: sessionId,
+        learner: { id: userId, email, firstName: 'Deleted' },
+      });
+      if (promoted.length)
+        await announce('waitlist.promoted', { courseId: mine.courseId, courseSessionId: sessionId, learnerIds: promoted });
+    }
   });
+  return afterCommit;
 }

@@ -1,4 +1,5 @@
 import type { DropRefund, RosterPayment } from '../../shared/courses-schemas.js';
+import type { AppServices } from '../app-services.js';
 import { DomainEvents } from '../events/domain-events.js';
 
 /**
@@ -44,4 +45,16 @@ export type CourseEvents = DomainEvents<CourseEventMap>;
 
 export function createCourseEvents(log: { error(obj: object, msg: string): void }): CourseEvents {
   return new DomainEvents<CourseEventMap>(log);
+}
+
+/**
+ * Announces learners moved up from a session's waitlist when their seat was freed outside
+ * courses' own use cases (payments releasing the seat of installments that could not be
+ * collected). Courses owns the event: another domain asks for it here, never on courses' bus.
+ */
+export async function announceWaitlistPromoted(
+  app: Pick<AppServices, 'database' | 'courseEvents'>,
+  event: CourseEventMap['waitlist.promoted']['event'],
+): Promise<void> {
+  await app.courseEvents.announceCommitted(app.database.db, 'waitlist.promoted', event);
 }

@@ -16,11 +16,10 @@ import {
 import { dashboardResult } from '../../shared/dashboard-schemas.js';
 import { errorBody } from '../../shared/errors.js';
 import { readUpload } from '../http/uploads.js';
-import { calendarFeedUrl, calendarForFeed, userCalendar } from './calendar.js';
+import { calendarFeedUrl, calendarForFeed, userCalendar, type CalendarSources } from './calendar.js';
 import { archiveCourse, courseViewJson, createCourse, publishCourse, setCourseCover, updateCourse } from './course-service.js';
 import { addClassTimes, changeCourseSession, createCourseSession, deleteClassTime } from './course-session-service.js';
 import { getDashboard } from './dashboard-service.js';
-import { subscribeEducatorNames } from './educator-names.js';
 import { dropEnrolment, enrolInSession } from './enrolment-service.js';
 import { upsertReview } from './review-service.js';
 import { getRoster, rosterCsv } from './roster-service.js';
@@ -31,10 +30,14 @@ const sessionParams = courseParams.extend({ sessionId: z.uuid('Unknown session')
 const created = z.object({ id: z.string() });
 const ok = z.object({ ok: z.literal(true), message: z.string() });
 
-export async function courseRoutes(app: FastifyInstance) {
+export interface CourseRoutesOptions {
+  /** What other domains add to a user's calendar (composition creates it: calendar.ts). */
+  calendarSources: CalendarSources;
+}
+
+export async function courseRoutes(app: FastifyInstance, { calendarSources }: CourseRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['courses'];
-  subscribeEducatorNames(app);
 
   r.post(
     '/api/courses',
@@ -328,7 +331,7 @@ export async function courseRoutes(app: FastifyInstance) {
       return reply
         .type('text/calendar; charset=utf-8')
         .header('content-disposition', 'attachment; filename="agora-classes.ics"')
-        .send(await userCalendar(app, viewer.user.id));
+        .send(await userCalendar(app, calendarSources, viewer.user.id));
     },
   );
 
@@ -360,7 +363,7 @@ export async function courseRoutes(app: FastifyInstance) {
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
     },
     async (request, reply) => {
-      const calendar = await calendarForFeed(app, request.params.file.replace(/\.ics$/, ''));
+      const calendar = await calendarForFeed(app, calendarSources, request.params.file.replace(/\.ics$/, ''));
       return reply.type('text/calendar; charset=utf-8').header('cache-control', 'private, max-age=300').send(calendar);
     },
   );

@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.js';
-import type { Conn, Tx } from '../db/transaction.js';
+import type { Tx } from '../db/transaction.js';
 
 /**
  * Domain events: a domain announces what happened (a learner dropped, a course session
@@ -88,25 +88,6 @@ export class DomainEvents<M extends EventMap> {
         announced.push({ name, event, followUps });
       };
       return work(tx, announce);
-    });
-    return this.afterCommitOf(value, announced);
-  }
-
-  /**
-   * Like transaction(), for work that is ONE statement (atomic on its own) announcing only
-   * `names`: when none of them has an in-transaction listener, the work runs on `db` itself,
-   * without BEGIN and COMMIT (two round trips fewer on a hot path), and its announcements go
-   * to the after-commit listeners once it returned. With such a listener, it is transaction().
-   */
-  async oneStatement<T>(
-    db: Db,
-    names: (keyof M & string)[],
-    work: (conn: Conn, announce: Announce<M>) => Promise<T>,
-  ): Promise<Committed<M, T>> {
-    if (names.some((name) => this.inTx.get(name)?.length)) return this.transaction(db, work);
-    const announced: { name: keyof M & string; event: object; followUps: FollowUp<unknown>[] }[] = [];
-    const value = await work(db, async (name, event) => {
-      announced.push({ name, event, followUps: [] });
     });
     return this.afterCommitOf(value, announced);
   }

@@ -1,6 +1,6 @@
 import { eq, or } from 'drizzle-orm';
-import type { AppServices } from '../app-services.js';
 import { message, messageReport, userBlock } from '../db/schema/mailbox.js';
+import type { Tx } from '../db/transaction.js';
 
 /**
  * A deleted account's part of the mailbox (docs/decisions/0024-erasure-reaches-every-domain.md),
@@ -10,10 +10,8 @@ import { message, messageReport, userBlock } from '../db/schema/mailbox.js';
  * the reports they filed go. Reports others filed about their messages stay for moderation
  * (the reporter's words), pointing at a message with no text.
  */
-export function subscribeMailboxErasure(app: AppServices) {
-  app.accountEvents.inTransaction('user.erased', async (tx, { userId }) => {
-    await tx.update(message).set({ body: '' }).where(eq(message.senderId, userId));
-    await tx.delete(messageReport).where(eq(messageReport.reporterId, userId));
-    await tx.delete(userBlock).where(or(eq(userBlock.blockerId, userId), eq(userBlock.blockedId, userId)));
-  });
+export async function eraseFromMailbox(tx: Tx, { userId }: { userId: string }) {
+  await tx.update(message).set({ body: '' }).where(eq(message.senderId, userId));
+  await tx.delete(messageReport).where(eq(messageReport.reporterId, userId));
+  await tx.delete(userBlock).where(or(eq(userBlock.blockerId, userId), eq(userBlock.blockedId, userId)));
 }

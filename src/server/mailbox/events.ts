@@ -3,11 +3,10 @@ import { DomainEvents } from '../events/domain-events.js';
 /**
  * What the mailbox announces (docs/decisions/0007-domain-events.md). Higher domains
  * (notifications: "new message", emailed only if still unread after a delay) subscribe at
- * start-up; the mailbox never imports them.
+ * start-up; the mailbox never imports them. A send itself announces nothing (ADR 0036): its
+ * one statement stores the "still unread?" reminder, which announces `message.unread`.
  */
 export type MailboxEventMap = {
-  /** A message was stored (a retried send with the same clientId announces nothing new). */
-  'message.sent': { event: { messageId: string; senderId: string; recipientId: string } };
   /**
    * Messages of `senderId` still unread by `recipientId` a while after they were sent
    * (unread-reminder.ts): `count` of them, the newest `messageId` with its `body`. Announced

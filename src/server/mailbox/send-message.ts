@@ -40,7 +40,7 @@ type SendValues = {
   reminderKeyPrefix: string;
 };
 
-/** The send statement (sendMessage explains it), its values named: placeholders when prepared, parameters in a transaction. */
+/** The send statement (sendMessage explains it), its values named (the prepared statement's placeholders). */
 function sendShape(value: (name: keyof SendValues) => SQL | Placeholder): SQL {
   // The sender: whoever the session token signs in (not banned), read in this statement.
   const v = (name: keyof SendValues | 'me' | 'low' | 'high'): SQL | Placeholder =>
@@ -139,7 +139,9 @@ export async function sendMessage(
 ): Promise<{ message: MailboxMessage; created: boolean }> {
   const limit = app.config.mailboxSendLimit;
 
-  const committed = await app.mailboxEvents.oneStatement(app.database.db, ['message.sent'], async (tx, announce) => {
+  const db = app.database.db;
+  // The checks and the writes are one statement on its own (autocommit: nothing joins it).
+  const sent = await (async () => {
     const { viewer, data } = await requireViewerWith(async (token) => {
       let found: SendRow | undefined;
       // Twice at most: a first message to someone raced by theirs finds the conversation the second time.
@@ -155,14 +157,8 @@ export async function sendMessage(
           reminderDelay: UNREAD_REMINDER_DELAY_SECONDS,
           reminderKeyPrefix: UNREAD_REMINDER_KEY_PREFIX,
         };
-        // Autocommit (no in-transaction listener): a prepared statement whose text is built once.
-        [found] =
-          tx === app.database.db
-            ? await app.database.prepared<SendRow>('mailbox.send', SEND_PREPARED, values)
-            : await rowsOf<SendRow>(
-                tx,
-                sendShape((name) => sql`${values[name]}`),
-              );
+        // One statement, autocommit: prepared, its text built once.
+        [found] = await app.database.prepared<SendRow>('mailbox.send', SEND_PREPARED, values);
         if (!found.allowed || found.message_id || found.replay_id) break;
       }
       return { viewer: found?.id ? toViewer(found as ViewerRow) : null, data: found! };
@@ -186,7 +182,7 @@ export async function sendMessage(
     if (!row.message_id) {
       // The same clientId sent twice at once: the other send stored it; answer that one.
       const [again] = await rowsOf<{ id: string; body: string; created_at: string | Date; with_id: string }>(
-        tx,
+        db,
         sql`select m.id, m.body, m.created_at, cm.other_user_id as with_id
             from message m join conversation_member cm on cm.conversation_id = m.conversation_id and cm.user_id = ${me}
             where m.sender_id = ${me} and m.client_id = ${input.clientId}`,
@@ -195,13 +191,12 @@ export async function sendMessage(
       return { me, id: String(again.id), body: again.body, createdAt: iso(again.created_at), created: false };
     }
     const id = String(row.message_id);
-    await announce('message.sent', { messageId: id, senderId: me, recipientId: otherId });
     const present = { me: row.me_present, other: row.other_present };
     return { me, id, body: input.body, createdAt: iso(row.created_at!), created: true, present };
-  });
+  })();
 
-  const { me, id, body, createdAt, created } = committed.value;
-  const present = 'present' in committed.value ? committed.value.present : undefined;
+  const { me, id, body, createdAt, created } = sent;
+  const present = 'present' in sent ? sent.present : undefined;
   if (created && present) {
     // Pushed after the commit without holding the answer: publish never throws, and a lost
     // push costs a moment (clients read after their cursor on every reconnect), never data.

@@ -12,9 +12,8 @@ import {
   unsubscribeQuery,
 } from '../../shared/notifications-schemas.js';
 import { AppError } from '../http/errors.js';
-import { listNotifications, markAllRead, markRead, readNotification, unreadNotifications } from './notification-service.js';
+import { listNotifications, markAllRead, markRead, readNotification } from './notification-service.js';
 import { readPreferences, updatePreferences } from './preferences.js';
-import { subscribeNotifications } from './subscriptions.js';
 import { unsubscribePage } from './unsubscribe-page.js';
 import { readUnsubscribeToken, scopeLabel, unsubscribe } from './unsubscribe.js';
 
@@ -22,9 +21,6 @@ const errors = { 400: errorBody, 401: errorBody, 404: errorBody, 500: errorBody 
 
 /** /api/notifications/*: the viewer's notifications and preferences; the unsubscribe link of every notification email. */
 export async function notificationRoutes(app: FastifyInstance) {
-  subscribeNotifications(app);
-  app.realtime.registerUnreadCounter('notifications', (userId) => unreadNotifications(app.database.db, userId, { besideMessages: true }));
-
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['notifications'];
 

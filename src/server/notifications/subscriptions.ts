@@ -7,11 +7,15 @@ import { course, enrolment } from '../db/schema/courses.js';
 import type { Tx } from '../db/transaction.js';
 import { clubNameOf, eventData, scheduleFanOut, send, type Recipient } from './fan-out.js';
 import { preview } from './derived-notices.js';
+import { eraseFromNotifications } from './erasure.js';
+import { unreadNotifications } from './notification-service.js';
 import type { NotificationData } from './render.js';
 
 /**
- * What notifications hear (subscribed at start-up; courses, payments and the mailbox never
- * import this). Every listener runs inside the announcing transaction and notifies there,
+ * Everything notifications hear, subscribed once at start-up by composition
+ * (src/server/composition/), after every other domain (so that, erasing an account, what the
+ * others announce to the erased user is erased too); courses, payments, clubs and the mailbox
+ * never import this. Every listener runs inside the announcing transaction and notifies there,
  * so a notification exists exactly when its cause committed; the live push and the email
  * start in the follow-up, after the commit. Telling a whole club (a new event, a deleted club)
  * is the exception: the transaction stores one job that tells them in batches after the
@@ -20,8 +24,10 @@ import type { NotificationData } from './render.js';
  * so it still reads right once the event or its club is gone.
  */
 export function subscribeNotifications(app: AppServices) {
-  const courses = app.courseEvents;
-  courses.inTransaction('enrolment.created', async (tx, e) => {
+  // The app shell's badge: the realtime hub asks for the unread count (beside the mailbox's).
+  app.realtime.registerUnreadCounter('notifications', (userId) => unreadNotifications(app.database.db, userId, { besideMessages: true }));
+
+  app.courseEvents.inTransaction('enrolment.created', async (tx, e) => {
     const c = await courseOf(tx, e.courseId);
     const learnerName = await nameOf(tx, e.learnerId);
     const base = { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId, status: e.status };
@@ -30,7 +36,7 @@ export function subscribeNotifications(app: AppServices) {
       [c.educatorId, 'learner_enrolled', { ...base, learnerId: e.learnerId, learnerName }],
     ]);
   });
-  courses.inTransaction('waitlist.promoted', async (tx, e) => {
+  app.courseEvents.inTransaction('waitlist.promoted', async (tx, e) => {
     const c = await courseOf(tx, e.courseId);
     return send(
       app,
@@ -38,7 +44,7 @@ export function subscribeNotifications(app: AppServices) {
       e.learnerIds.map((id) => [id, 'waitlist_promoted', { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId }]),
     );
   });
-  courses.inTransaction('course-session.cancelled', async (tx, e) => {
+  app.courseEvents.inTransaction('course-session.cancelled', async (tx, e) => {
     const c = await courseOf(tx, e.courseId);
     const data = { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId, change: 'cancelled' };
     return send(
@@ -47,7 +53,7 @@ export function subscribeNotifications(app: AppServices) {
       e.droppedLearnerIds.map((id) => [id, 'session_changed', data]),
     );
   });
-  courses.inTransaction('course-session.changed', async (tx, e) => {
+  app.courseEvents.inTransaction('course-session.changed', async (tx, e) => {
     const c = await courseOf(tx, e.courseId);
     const learners = await tx
       .select({ id: enrolment.learnerId })
@@ -60,7 +66,7 @@ export function subscribeNotifications(app: AppServices) {
       learners.map((l) => [l.id, 'session_changed', data]),
     );
   });
-  courses.inTransaction('review.posted', async (tx, e) => {
+  app.courseEvents.inTransaction('review.posted', async (tx, e) => {
     if (!e.created) return;
     const c = await courseOf(tx, e.courseId);
     const learnerName = await nameOf(tx, e.learnerId);
@@ -69,8 +75,7 @@ export function subscribeNotifications(app: AppServices) {
     ]);
   });
 
-  const payments = app.paymentEvents;
-  payments.inTransaction('payment.received', async (tx, e) => {
+  app.paymentEvents.inTransaction('payment.received', async (tx, e) => {
     const list: Recipient[] = [[e.userId, 'payment_receipt', { ...e }]];
     if (e.kind === 'enrolled' && e.courseId) {
       const c = await courseOf(tx, e.courseId);
@@ -82,8 +87,8 @@ export function subscribeNotifications(app: AppServices) {
     }
     return send(app, tx, list);
   });
-  payments.inTransaction('installment.failed', (tx, e) => send(app, tx, [[e.userId, 'installment_failed', { ...e }]]));
-  payments.inTransaction('refund.issued', (tx, e) => send(app, tx, [[e.userId, 'refund_issued', { ...e }]]));
+  app.paymentEvents.inTransaction('installment.failed', (tx, e) => send(app, tx, [[e.userId, 'installment_failed', { ...e }]]));
+  app.paymentEvents.inTransaction('refund.issued', (tx, e) => send(app, tx, [[e.userId, 'refund_issued', { ...e }]]));
 
   // New messages: the list's "new message" entries are the mailbox's unread state, derived
   // when read (derived-notices.ts); what reaches here is a conversation still unread after a
@@ -105,11 +110,13 @@ export function subscribeNotifications(app: AppServices) {
   );
 
   subscribeClubs(app);
+
+  // A deleted account's notifications, preferences and queued emails (ADR 0024): last of all domains.
+  app.accountEvents.inTransaction('user.erased', (tx, e) => eraseFromNotifications(tx, e));
 }
 
 function subscribeClubs(app: AppServices) {
-  const clubs = app.clubEvents;
-  clubs.inTransaction('club.join-requested', async (tx, e) => {
+  app.clubEvents.inTransaction('club.join-requested', async (tx, e) => {
     const data = {
       clubId: e.clubId,
       clubName: await clubNameOf(tx, e.clubId),
@@ -122,7 +129,7 @@ function subscribeClubs(app: AppServices) {
       e.organiserIds.map((id) => [id, 'club_join_request', data]),
     );
   });
-  clubs.inTransaction('club.owner-changed', async (tx, e) =>
+  app.clubEvents.inTransaction('club.owner-changed', async (tx, e) =>
     send(app, tx, [
       [
         e.ownerId,
@@ -137,11 +144,11 @@ function subscribeClubs(app: AppServices) {
       ],
     ]),
   );
-  clubs.inTransaction('club.request-approved', async (tx, e) =>
+  app.clubEvents.inTransaction('club.request-approved', async (tx, e) =>
     send(app, tx, [[e.userId, 'club_request_approved', { clubId: e.clubId, clubName: await clubNameOf(tx, e.clubId) }]]),
   );
   // Every member of the club: a background job after the commit, in batches (fan-out.ts), never in the request.
-  clubs.inTransaction('club-event.created', async (tx, e) => {
+  app.clubEvents.inTransaction('club-event.created', async (tx, e) => {
     if (!e.eventIds.length) return;
     return scheduleFanOut(app, tx, `club-new-event:${e.eventIds[0]}`, {
       source: 'club-new-event',
@@ -150,18 +157,18 @@ function subscribeClubs(app: AppServices) {
       createdBy: e.createdBy,
     });
   });
-  clubs.inTransaction('club-event.changed', (tx, e) =>
+  app.clubEvents.inTransaction('club-event.changed', (tx, e) =>
     toEventPeople(app, tx, e.eventId, e.attendeeIds, 'club_event_changed', { change: 'changed' }),
   );
-  clubs.inTransaction('club-event.cancelled', (tx, e) =>
+  app.clubEvents.inTransaction('club-event.cancelled', (tx, e) =>
     toEventPeople(app, tx, e.eventId, e.attendeeIds, 'club_event_changed', { change: 'cancelled' }),
   );
-  clubs.inTransaction('rsvp.promoted', (tx, e) => toEventPeople(app, tx, e.eventId, e.userIds, 'club_waitlist_promoted', {}));
-  clubs.inTransaction('event.reminder-due', (tx, e) =>
+  app.clubEvents.inTransaction('rsvp.promoted', (tx, e) => toEventPeople(app, tx, e.eventId, e.userIds, 'club_waitlist_promoted', {}));
+  app.clubEvents.inTransaction('event.reminder-due', (tx, e) =>
     toEventPeople(app, tx, e.eventId, [e.userId], 'club_event_reminder', { before: e.before }),
   );
   // The attendees of every event still to come (the rows are gone: the event carries who): a background job too.
-  clubs.inTransaction('club.deleted', async (tx, e) => {
+  app.clubEvents.inTransaction('club.deleted', async (tx, e) => {
     if (!e.cancelledEvents.some((ev) => ev.attendeeIds.length)) return;
     return scheduleFanOut(app, tx, `club-deleted:${e.clubId}`, {
       source: 'club-deleted',

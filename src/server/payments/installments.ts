@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import { formatPrice } from '../../shared/courses.js';
 import { planById } from '../../shared/payments.js';
 import type { AppServices } from '../app-services.js';
+import { announceWaitlistPromoted } from '../courses/events.js';
 import { setFeatured } from '../courses/featured.js';
 import { lockCourseSession, releaseEnrolment } from '../courses/seats.js';
 import { enrolment } from '../db/schema/courses.js';
@@ -191,7 +192,7 @@ export async function handleSubscriptionDeleted(app: AppServices, subscriptionId
   });
   if (!outcome?.released) return;
   if (found.courseId && found.courseSessionId && outcome.promoted.length)
-    await app.courseEvents.announceCommitted(app.database.db, 'waitlist.promoted', {
+    await announceWaitlistPromoted(app, {
       courseId: found.courseId,
       courseSessionId: found.courseSessionId,
       learnerIds: outcome.promoted,

@@ -30,7 +30,6 @@ import { AppError } from '../http/errors.js';
 import { checkoutSummaryFor, createCourseCheckout, createPlanCheckout } from './checkout-service.js';
 import { createAccountLink, createConnectAccount, createLoginLink } from './connect-service.js';
 import { checkoutConfig, createCustomer } from './customers.js';
-import { subscribeToCourses } from './course-subscriptions.js';
 import { educatorPayoutsFor, paymentHistoryFor } from './history.js';
 import { pricingFor } from './fees.js';
 import { startRefundRetries } from './refund-due.js';
@@ -78,8 +77,6 @@ export interface PaymentRoutesOptions {
 /** /api/stripe/* (spec section 7), the webhook, payment history and payout status. */
 export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOptions = {}) {
   await app.register(webhookRoutes);
-  // What courses announce: the payout rule on publish, the product, refunds (decision 0007).
-  subscribeToCourses(app);
   // Refunds the provider failed (after a drop or a cancelled session) are retried until done.
   const retryMs = opts.refundRetryMs ?? 15_000;
   if (retryMs > 0) {

@@ -13,26 +13,26 @@ import { rosterPayments } from './roster-payments.js';
 import type { RefundPlan } from './refund-policy.js';
 
 /**
- * What payments does when courses announce something (courses/events.ts), subscribed at
- * start-up: the publish rule for paid courses and their product, refunds after a drop or
- * a cancelled course session. Courses never import this.
+ * Everything payments hears, subscribed once at start-up by composition (src/server/composition/):
+ * what courses announce (courses/events.ts): the publish rule for paid courses and their
+ * product, the roster's payment column, refunds after a drop or a cancelled course session.
+ * Courses never import this.
  */
-export function subscribeToCourses(app: AppServices) {
-  const events = app.courseEvents;
-  events.inTransaction('course.publishing', (tx, e) => assertPayoutsReady(tx, e));
-  events.afterCommit('course.published', (e) => ensureProductAfterPublish(app, e.courseId));
-  events.inTransaction('enrolment.dropped', async (tx, e) => {
+export function subscribePayments(app: AppServices) {
+  app.courseEvents.inTransaction('course.publishing', (tx, e) => assertPayoutsReady(tx, e));
+  app.courseEvents.afterCommit('course.published', (e) => ensureProductAfterPublish(app, e.courseId));
+  app.courseEvents.inTransaction('enrolment.dropped', async (tx, e) => {
     // A paid enrolment: the purchase ends (no further installments) and what the course's
     // refund policy gives back is planned and recorded in refund_due, in the drop's transaction.
     const plan = await refundPlanForDrop(tx, e.enrolmentId);
     return plan ? () => finishDrop(app, e.learner, plan) : undefined;
   });
   // The roster's payment column: how each seat was paid.
-  events.inTransaction('roster.reading', async (tx, e) => {
+  app.courseEvents.inTransaction('roster.reading', async (tx, e) => {
     const statuses = await rosterPayments(tx, e.enrolmentIds);
     return async () => statuses;
   });
-  events.inTransaction('course-session.cancelled', async (tx, e) => {
+  app.courseEvents.inTransaction('course-session.cancelled', async (tx, e) => {
     const plans = await refundCancelledSession(tx, e.courseSessionId);
     return async () => {
       for (const plan of plans) {
