@@ -21,7 +21,15 @@ import {
 import { newUser, signIn } from '../../support/factories.js';
 import { get, post, randomIp, sendAs, uniqueEmail, type Response } from '../../support/http.js';
 import { clubBody, createClub, createClubEvents, eventBody, localIn } from '../../support/club-data.js';
-import { BAD_BODIES, BAD_PATH_VALUES, BAD_TIME_ZONES, NUMERIC_STRINGS, RAW_NUMBERS, badValue, badValuesFor } from '../../support/bad-input.js';
+import {
+  BAD_BODIES,
+  BAD_PATH_VALUES,
+  BAD_TIME_ZONES,
+  NUMERIC_STRINGS,
+  RAW_NUMBERS,
+  badValue,
+  badValuesFor,
+} from '../../support/bad-input.js';
 import { buildPaymentsApp, customerOf, makePayoutEducator, startCheckout } from '../../support/payments.js';
 import { fillPath, inputJsonSchema, objectProperties, routeTable, type AppRoute, type JsonSchema } from '../../support/route-table.js';
 
