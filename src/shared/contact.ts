@@ -20,5 +20,6 @@ export const CONTACT_LIMIT_PER_EMAIL = 3;
 export const CONTACT_MESSAGES = {
   tooFast: 'That was very quick. Please check your message and send it again.',
   expired: 'This form has expired. Reload the page and send your message again.',
+  used: 'This form was already sent. Reload the page to write another message.',
   rateLimited: 'You have sent several messages in a short time. We will answer those first.',
 } as const;

@@ -11,8 +11,31 @@ import { POSTGRES_TIME_ZONES } from './time-zones.js';
 export const NO_NUL_MESSAGE = 'Text cannot contain the NUL character';
 const hasNoNul = (s: string) => !s.includes('\u0000');
 
-/** A string without NUL characters (chain .trim(), .min(), .max() as on z.string()). */
-export const str = (params?: Parameters<typeof z.string>[0]) => z.string(params).refine(hasNoNul, NO_NUL_MESSAGE);
+/**
+ * Half of a UTF-16 surrogate pair without its other half (JSON can carry "\ud800"): no
+ * character at all, and UTF-8 (the database, emails) cannot encode it (issue 23).
+ */
+export const MALFORMED_TEXT_MESSAGE = 'Text contains a malformed character (an unpaired surrogate); type or paste it again';
+// With the u flag a class of surrogates matches only unpaired ones: a pair is one code point.
+const hasNoLoneSurrogate = (s: string) => !/[\uD800-\uDFFF]/u.test(s);
+
+/**
+ * Characters that show nothing and are no whitespace to String.prototype.trim: zero-width
+ * space, non-joiner and joiner, word joiner (U+FEFF is trimmed already). A text of only
+ * these and whitespace is empty, as whitespace alone is (issue 23: such a message was sent).
+ */
+const INVISIBLE_ONLY = /^[\s\u200B-\u200D\u2060\uFEFF]+$/;
+
+/**
+ * A string without NUL characters or unpaired surrogates, and empty when it shows nothing
+ * (chain .trim(), .min(), .max() as on z.string()).
+ */
+export const str = (params?: Parameters<typeof z.string>[0]) =>
+  z
+    .string(params)
+    .refine(hasNoNul, NO_NUL_MESSAGE)
+    .refine(hasNoLoneSurrogate, MALFORMED_TEXT_MESSAGE)
+    .overwrite((s) => (INVISIBLE_ONLY.test(s) && /[\u200B-\u200D\u2060]/.test(s) ? '' : s));
 
 /** The largest PostgreSQL integer: a number beyond it cannot be compared with an integer column. */
 export const INT32_MAX = 2_147_483_647;

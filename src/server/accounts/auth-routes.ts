@@ -88,6 +88,13 @@ export async function authRoutes(app: FastifyInstance) {
     (request, reply) => forward(app, request, reply),
   );
 
+  // The library's own error page, where a failed OAuth callback used to land (a JSON 404):
+  // the person goes to the Google login page, which says 'Google Auth Error' (issue 23).
+  r.get('/api/auth/error', { schema: { ...hidden, querystring: z.record(z.string(), linkText) } }, (request, reply) => {
+    const code = request.query.error ?? '';
+    reply.redirect(`/google-login?error=${/^[\w-]{1,64}$/.test(code) ? code : 'unknown'}`);
+  });
+
   // Every other path of the library is not found, whatever the body (hence no parsing
   // here); without this the page routes would answer an unknown GET with the app.
   await app.register(async (scope) => {

@@ -100,6 +100,10 @@ export function createAuth(deps: {
       },
     }),
     disabledPaths: ['/sign-up/email', '/sign-in/email'],
+    // An OAuth callback that fails before its state is read (replayed, forged, expired) has no
+    // errorCallbackURL of its own: the person lands on the spec's Google login page, which
+    // says 'Google Auth Error' for any ?error, instead of /api/auth/error (issue 23).
+    onAPIError: { errorURL: '/google-login' },
     advanced: {
       database: { generateId: 'uuid' },
       cookiePrefix: COOKIE_PREFIX,

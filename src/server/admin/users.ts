@@ -118,12 +118,33 @@ function notSelf(viewer: Viewer, userId: string, what: string) {
   if (viewer.user.id === userId) throw new AppError(409, 'own_account', `You cannot ${what} your own account`);
 }
 
+/**
+ * The last active admin survives any interleaving (docs/decisions/0053): an action that can
+ * take an admin away (revoke, ban, delete) first locks the active admins' rows, in id order
+ * so that two such actions queue instead of deadlocking, and checks under that lock that the
+ * acting admin still is one (a concurrent action of another admin may just have revoked or
+ * banned them) and that an active admin remains once the target is gone.
+ */
+async function lockAdmins(tx: Tx, viewer: Viewer, removedId: string | null) {
+  const admins = await tx
+    .select({ id: user.id })
+    .from(user)
+    .where(and(eq(user.role, 'admin'), eq(user.banned, false)))
+    .orderBy(user.id)
+    .for('no key update');
+  const ids = new Set(admins.map((a) => a.id));
+  if (!ids.has(viewer.user.id)) throw new AppError(403, 'not_admin', 'Only admins can do this');
+  if (removedId) ids.delete(removedId);
+  if (ids.size === 0) throw new AppError(409, 'last_admin', 'At least one active admin must remain');
+}
+
 /** Bans a user and ends every sign-in session of theirs in the same transaction. */
 export async function banUser(app: AppServices, viewer: Viewer, userId: string, input: { reason: string }) {
   await requireAdmin(app, viewer);
   notSelf(viewer, userId, 'ban');
   await findUser(app, userId);
   await app.database.db.transaction(async (tx) => {
+    await lockAdmins(tx, viewer, userId);
     await tx
       .update(user)
       .set({ banned: true, banReason: input.reason, banExpires: null, updatedAt: new Date() })
@@ -159,6 +180,7 @@ export async function setRole(app: AppServices, viewer: Viewer, userId: string, 
   if (input.role !== 'admin') notSelf(viewer, userId, 'revoke admin from');
   await findUser(app, userId);
   await app.database.db.transaction(async (tx) => {
+    await lockAdmins(tx, viewer, input.role === 'admin' ? null : userId);
     await tx.update(user).set({ role: input.role, updatedAt: new Date() }).where(eq(user.id, userId));
     await audit(tx, viewer, { action: input.role === 'admin' ? 'grant_admin' : 'revoke_admin', targetId: userId });
   });
@@ -178,6 +200,7 @@ export async function deleteUser(app: AppServices, viewer: Viewer, userId: strin
     });
   }
   await eraseAccount(app, userId, async (tx) => {
+    await lockAdmins(tx, viewer, userId);
     const erased = await eraseUser(tx, userId, 'Account deleted');
     await audit(tx, viewer, { action: 'delete_user', targetId: userId, reason: input.reason });
     return erased;

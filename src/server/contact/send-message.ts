@@ -5,31 +5,40 @@ import { createAttemptCounter } from '../accounts/attempts.js';
 import type { AppServices } from '../app-services.js';
 import { contactMessage } from '../db/schema/contact.js';
 import { layout } from '../email/templates.js';
-import { checkContactFormToken } from './form-token.js';
+import { checkContactFormToken, useContactFormToken } from './form-token.js';
 
 const HOUR = 3600;
 
 /**
  * POST /api/contact: a message from the contact form, signed in or not. Against bots: a
- * honeypot field (filled: answered as sent, nothing kept) and a minimum fill time (the
- * form's signed load time). Counted per client address and per sender email in the
- * database (docs/decisions/0003) before anything is stored. Stored, then emailed to the
- * team (CONTACT_TO) with a confirmation to the sender.
+ * honeypot field (filled: answered as sent, nothing kept), a minimum fill time (the
+ * form's signed load time) and one message per form (its token is single-use). Counted per
+ * client address and per sender email in the database (docs/decisions/0003) before anything
+ * is stored. Stored, then emailed to the team (CONTACT_TO) with a confirmation to the
+ * sender, whose text is fixed: the address typed may be anyone's, so the confirmation
+ * carries nothing the sender typed (docs/decisions/0053).
  */
 export async function sendContactMessage(
   app: AppServices,
   viewer: Viewer | null,
   input: ContactInput & { ip: string },
 ): Promise<{ stored: boolean }> {
-  checkContactFormToken(app.config.authSecret, input.formToken);
+  const issuedAt = checkContactFormToken(app.config.authSecret, input.formToken);
+  const attempts = createAttemptCounter(app.database.db);
+  const giveTokenBack = await useContactFormToken(attempts, input.formToken, issuedAt);
   if (input.website && input.website.trim() !== '') {
     app.log.info({ ip: input.ip }, 'contact: honeypot filled, message dropped');
     return { stored: false };
   }
   const email = input.email.trim().toLowerCase();
-  const attempts = createAttemptCounter(app.database.db);
-  await attempts.take([`contact:ip:${input.ip}`], CONTACT_LIMIT_PER_IP, HOUR, CONTACT_MESSAGES.rateLimited);
-  await attempts.take([`contact:email:${email}`], CONTACT_LIMIT_PER_EMAIL, HOUR, CONTACT_MESSAGES.rateLimited);
+  try {
+    await attempts.take([`contact:ip:${input.ip}`], CONTACT_LIMIT_PER_IP, HOUR, CONTACT_MESSAGES.rateLimited);
+    await attempts.take([`contact:email:${email}`], CONTACT_LIMIT_PER_EMAIL, HOUR, CONTACT_MESSAGES.rateLimited);
+  } catch (err) {
+    // Over a limit: the form was not used, and may be sent once the limit lifts.
+    await giveTokenBack();
+    throw err;
+  }
   const [row] = await app.database.db
     .insert(contactMessage)
     .values({
@@ -57,11 +66,12 @@ export async function sendContactMessage(
     layout({
       to: input.email.trim(),
       subject: 'We received your message',
-      greeting: `Hi ${input.name.trim()},`,
-      body: `Thank you for writing to Agora about "${topic}". A person reads every message and we answer within one working day. Your message: ${input.message.trim()}`,
+      greeting: 'Hello,',
+      body: 'Thank you for writing to Agora. A person reads every message and we answer within one working day, by email to this address.',
       action: 'Visit Agora',
       url: base,
-      footer: 'You receive this email because this address was entered in the contact form on Agora.',
+      footer:
+        'You receive this email because this address was entered in the contact form on Agora. If you did not write to us, ignore it.',
     }),
   ]) {
     try {

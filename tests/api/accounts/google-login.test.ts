@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { account, user as userTable } from '../../../src/server/db/schema/accounts.js';
+import { MESSAGES } from '../../../src/shared/accounts.js';
 import { buildTestApp, type TestApp } from '../../support/app.js';
 import { createSignedInUser, newUser, signUp } from '../../support/factories.js';
 import { cookieHeader, get, pathOf, post, setCookies, uniqueEmail } from '../../support/http.js';
@@ -145,6 +146,36 @@ describe('Google login', () => {
     expect(callback.headers.location).not.toBe('/google-login');
     expect(cookie).toBeNull();
     expect(await app.database.db.select().from(userTable).where(eq(userTable.email, email))).toEqual([]);
+  });
+
+  it('a callback that fails before its state is known (replayed, forged, missing) lands on /google-login with the error, never /api/auth/error', async () => {
+    const email = uniqueEmail('replayed');
+    google.setProfile(profileFor(email));
+    const start = await post(app, '/api/auth/sign-in/oauth2', START);
+    const authorize = await fetch(start.json().url, { redirect: 'manual' });
+    const back = pathOf(authorize.headers.get('location')!);
+    const first = await get(app, back, { cookie: cookieHeader(start) });
+    expect(first.headers.location).toBe('/google-login');
+    const landings = [
+      // The same callback again: its state is used up.
+      await get(app, back, { cookie: cookieHeader(start) }),
+      await get(app, '/api/auth/callback/google?code=forged&state=forged'),
+      await get(app, '/api/auth/callback/google'),
+    ];
+    for (const res of landings) {
+      expect(res.statusCode, res.body).toBe(302);
+      const location = new URL(res.headers.location!, app.config.publicUrl);
+      expect(location.pathname, res.headers.location).toBe('/google-login');
+      expect(location.searchParams.get('error')).toBeTruthy();
+      expect(setCookies(res).some((c) => c.name === 'agora.session_token' && c.value)).toBe(false);
+    }
+    // Better Auth's own error page sends there too (it answered a JSON 404).
+    const errorPage = await get(app, '/api/auth/error?error=state_not_found');
+    expect(errorPage.statusCode).toBe(302);
+    expect(errorPage.headers.location).toBe('/google-login?error=state_not_found');
+    // The page the person lands on is the spec's: public, and it says 'Google Auth Error' (the web page's alert).
+    expect((await get(app, '/google-login?error=state_not_found')).statusCode).toBe(200);
+    expect(MESSAGES.googleAuthError).toBe('Google Auth Error');
   });
 
   it('refuses a return address on another site and an unknown provider', async () => {

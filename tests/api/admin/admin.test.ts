@@ -255,7 +255,7 @@ describe('operations', () => {
 });
 
 describe('audit log', () => {
-  it('is readable by admins and the database refuses to change or delete it', async () => {
+  it('is readable by admins and the database refuses to change, delete or truncate it', async () => {
     const res = await get(app, '/api/admin/audit', { cookie: admin.cookie });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().entries.length).toBeGreaterThan(0);
@@ -268,6 +268,7 @@ describe('audit log', () => {
       );
     expect(await refusal(db.execute(sql`update admin_audit set reason = 'edited'`))).toMatch(/append-only: UPDATE refused/);
     expect(await refusal(db.execute(sql`delete from admin_audit`))).toMatch(/append-only: DELETE refused/);
+    expect(await refusal(db.execute(sql`truncate admin_audit`))).toMatch(/append-only: TRUNCATE refused/);
     expect((await db.select({ n: sql<number>`count(*)::int` }).from(adminAudit))[0].n).toBeGreaterThan(0);
   });
 });

@@ -38,7 +38,7 @@ describe('contact form', () => {
   it('gives a signed form token without a session', async () => {
     const res = await get(app, '/api/contact/form');
     expect(res.statusCode).toBe(200);
-    expect(res.json().formToken).toMatch(/^\d+\.[\w-]+$/);
+    expect(res.json().formToken).toMatch(/^\d+\.[\w-]+\.[\w-]+$/);
   });
 
   it('stores a visitor message, emails the team and confirms to the sender', async () => {
@@ -52,7 +52,51 @@ describe('contact form', () => {
     expect(team?.text).toContain(body.message);
     expect(team?.text).toContain(body.email);
     const confirmation = (await outbox(app, body.email)).find((m) => m.subject === 'We received your message');
-    expect(confirmation?.text).toContain(body.message);
+    expect(confirmation?.text).toContain('A person reads every message');
+  });
+
+  it("sends a confirmation that carries nothing the sender typed (the address may be anyone's)", async () => {
+    const bait = { name: 'Win $500 at https://spam.example/win', message: 'Claim your prize now: https://spam.example/prize' };
+    const confirmations = [];
+    for (const body of [form(bait), form()]) {
+      expect((await post(app, '/api/contact', body)).statusCode).toBe(200);
+      const [mail] = await outbox(app, body.email);
+      expect(mail.subject).toBe('We received your message');
+      for (const part of [mail.subject, mail.text, mail.html]) {
+        expect(part).not.toContain('spam.example');
+        expect(part).not.toContain('Win $500');
+        expect(part).not.toContain('Maya');
+      }
+      confirmations.push(mail.text.replaceAll(body.email, '<to>'));
+    }
+    // One fixed text, whoever writes what.
+    expect(confirmations[0]).toBe(confirmations[1]);
+    // The team still gets every word.
+    const team = (await outbox(app, TEAM)).find((m) => m.text.includes(bait.message));
+    expect(team?.text).toContain(bait.name);
+  });
+
+  it('takes one message per form: the same token from other addresses and emails is refused, on every app instance', async () => {
+    const formToken = tokenAged();
+    const other = await buildTestApp({ CONTACT_TO: TEAM });
+    try {
+      const answers = [];
+      for (let i = 0; i < 10; i++) {
+        const body = form({ formToken, email: uniqueEmail() });
+        answers.push({ body, res: await post(i % 2 ? other : app, '/api/contact', body, { ip: randomIp() }) });
+      }
+      expect(answers.map((a) => a.res.statusCode)).toEqual([200, ...Array(9).fill(400)]);
+      for (const { body, res } of answers.slice(1)) {
+        expect(res.json().error).toMatchObject({ code: 'form_used', message: CONTACT_MESSAGES.used });
+        expect(res.json().error.fields.formToken).toBe(CONTACT_MESSAGES.used);
+        expect(await stored(body.email)).toHaveLength(0);
+        expect(await outbox(app, body.email)).toHaveLength(0);
+      }
+      // A new form works.
+      expect((await post(other, '/api/contact', form(), { ip: randomIp() })).statusCode).toBe(200);
+    } finally {
+      await other.close();
+    }
   });
 
   it('records the signed-in sender', async () => {
@@ -102,9 +146,13 @@ describe('contact form', () => {
   it(`limits one address to ${CONTACT_LIMIT_PER_IP} messages an hour`, async () => {
     const ip = randomIp();
     for (let i = 0; i < CONTACT_LIMIT_PER_IP; i++) expect((await post(app, '/api/contact', form(), { ip })).statusCode).toBe(200);
-    const over = await post(app, '/api/contact', form(), { ip });
+    const refused = form();
+    const over = await post(app, '/api/contact', refused, { ip });
     expect(over.statusCode).toBe(429);
     expect(over.json().error.message).toContain(CONTACT_MESSAGES.rateLimited);
+    // The refused form was not used up: sent again, it meets the limit again, not "already sent".
+    expect((await post(app, '/api/contact', refused, { ip })).statusCode).toBe(429);
+    expect((await post(app, '/api/contact', refused)).statusCode).toBe(200);
     // Another address is not affected.
     expect((await post(app, '/api/contact', form())).statusCode).toBe(200);
   });

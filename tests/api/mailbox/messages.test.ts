@@ -6,6 +6,7 @@ import { useTestApp, type TestApp } from '../../support/app.js';
 import { createSignedInUser, type SignedInUser } from '../../support/factories.js';
 import { call, del, get, post } from '../../support/http.js';
 import { UNKNOWN_ID } from '../../support/test-data.js';
+import { MALFORMED_TEXT_MESSAGE } from '../../../src/shared/input-schemas.js';
 
 const ctx = useTestApp({ MAILBOX_SEND_LIMIT: '1000', LOG_LEVEL: 'error' });
 
@@ -237,6 +238,38 @@ describe('rules', () => {
     const report = await post(ctx.app, '/api/mailbox/messages/abc/report', { reason: 'spam spam' }, { cookie: a.cookie });
     expect(report.statusCode).toBe(400);
     expect(report.json().error.fields.messageId).toBeTruthy();
+  });
+
+  it('a message of only zero-width characters is empty and a lone surrogate malformed: 400 on the field, nothing stored', async () => {
+    const [a, b] = await pair();
+    const cases: [string, string][] = [
+      ['\u200B', 'Write a message'],
+      ['\u200B\u200C\u200D\u2060\uFEFF', 'Write a message'],
+      [' \u200B \n\u2060 ', 'Write a message'],
+      ['hello \uD800 there', MALFORMED_TEXT_MESSAGE],
+      ['\uDFFF', MALFORMED_TEXT_MESSAGE],
+      ['reversed pair \uDC00\uD800', MALFORMED_TEXT_MESSAGE],
+    ];
+    for (const [body, message] of cases) {
+      const res = await send(ctx.app, a, b.id, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().error.fields, JSON.stringify(body)).toEqual({ body: message });
+    }
+    expect((await thread(ctx.app, a, b.id)).json().messages).toHaveLength(0);
+    // Joiners inside a text are kept (an emoji family), and a surrogate pair is one character.
+    const family = 'hi \u{1F468}\u200D\u{1F469}\u200D\u{1F467} \u{1F600}';
+    const sent = await send(ctx.app, a, b.id, family);
+    expect(sent.statusCode, sent.body).toBe(201);
+    expect(sent.json().message.body).toBe(family);
+    // The rule is the shared input rule: a report's reason follows it too.
+    const report = await post(
+      ctx.app,
+      `/api/mailbox/messages/${sent.json().message.id}/report`,
+      { reason: '\u200B\u200B\u200B\u200B' },
+      { cookie: b.cookie },
+    );
+    expect(report.statusCode).toBe(400);
+    expect(report.json().error.fields.reason).toMatch(/Say why/);
   });
 
   it('an unknown person is 404, yourself is 400', async () => {
