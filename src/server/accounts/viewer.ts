@@ -1,8 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { signInSession, user } from '../db/schema/accounts.js';
-import { educator } from '../db/schema/educators.js';
+import { educator, signInSession, user } from '../db/schema/accounts.js';
 
 /** The signed-in user and their sign-in session, as resolved from the session cookie. */
 export interface Viewer {

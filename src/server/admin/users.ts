@@ -3,8 +3,9 @@ import type { AdminUserDetail, UserList, UserListQuery } from '../../shared/admi
 import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { account, signInSession, twoFactor, user, verification } from '../db/schema/accounts.js';
-import { course, enrolment } from '../db/schema/courses.js';
-import { educator } from '../db/schema/educators.js';
+import { eraseEducatorProfile } from '../accounts/educator-profile.js';
+import { archivePublishedCoursesOf } from '../courses/erasure.js';
+import { enrolment } from '../db/schema/courses.js';
 import { purchase } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
 import { audit, requireAdmin, type Tx } from './require-admin.js';
@@ -217,14 +218,8 @@ export async function eraseUser(tx: Tx, announce: Announce, userId: string, banR
   await tx.execute(sql`delete from verification where identifier like 'email-change:%' and value like ${`%"userId":"${userId}"%`}`);
   // An educator's public profile is personal data too; their courses leave the catalogue
   // (enrolment and payment records keep them) and stop showing the name.
-  await tx
-    .update(educator)
-    .set({ bio: null, headline: null, profileImage: null, links: [], subjects: [] })
-    .where(eq(educator.userId, userId));
-  await tx
-    .update(course)
-    .set({ status: 'archived', updatedAt: new Date() })
-    .where(and(eq(course.educatorId, userId), eq(course.status, 'published')));
+  await eraseEducatorProfile(tx, userId);
+  await archivePublishedCoursesOf(tx, userId);
   await announce('user.renamed', { userId, name: 'Deleted user' });
   // Every domain holding the user's rows erases them here, in this transaction (ADR 0024):
   // messages' text, club memberships and answers, notifications, contact messages.

@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
-import { calendarFeed, courseSession, enrolment } from '../db/schema/courses.js';
+import type { Conn } from '../db/transaction.js';
+import { calendarFeed, course, courseSession, enrolment } from '../db/schema/courses.js';
 import { lockCourseSession, releaseEnrolment } from './seats.js';
 
 /**
@@ -45,4 +46,15 @@ export function subscribeCourseErasure(app: AppServices) {
     });
     return afterCommit;
   });
+}
+
+/**
+ * An erased educator's courses leave the catalogue (enrolment and payment records keep
+ * them): what admin's erasure asks of courses, in its transaction (ADR 0035).
+ */
+export async function archivePublishedCoursesOf(conn: Conn, educatorId: string) {
+  await conn
+    .update(course)
+    .set({ status: 'archived', updatedAt: new Date() })
+    .where(and(eq(course.educatorId, educatorId), eq(course.status, 'published')));
 }
