@@ -1,6 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import { notification, notificationPreference } from '../db/schema/notifications.js';
+import { unscheduleJobsOfUser } from '../jobs/queue.js';
 
 /**
  * A deleted account's notifications, its preferences and the emails queued for it go in
@@ -12,8 +13,6 @@ export function subscribeNotificationErasure(app: AppServices) {
   app.accountEvents.inTransaction('user.erased', async (tx, { userId }) => {
     await tx.delete(notification).where(eq(notification.userId, userId));
     await tx.delete(notificationPreference).where(eq(notificationPreference.userId, userId));
-    await tx.execute(
-      sql`delete from job where state = 'queued' and (payload->>'userId' = ${userId} or payload->>'recipientId' = ${userId})`,
-    );
+    await unscheduleJobsOfUser(tx, userId);
   });
 }
