@@ -1,11 +1,11 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { educator, user } from '../db/schema/accounts.js';
 import type { Conn } from '../db/transaction.js';
 
 /**
  * The educator record of an account (accounts own the `educator` table, ADR 0035): what the
  * other domains read and write of it. educators/ holds the use cases (onboarding, profile
- * editing); payments keeps the Connect account id here.
+ * editing); payments keep their provider ids through provider-ids.ts.
  */
 export interface EducatorFields {
   headline: string;
@@ -24,7 +24,11 @@ export async function createEducatorProfile(conn: Conn, userId: string, fields: 
   return rows.length > 0;
 }
 
-export async function updateEducatorProfile(conn: Conn, userId: string, fields: Partial<EducatorFields> & { profileImage?: string | null }) {
+export async function updateEducatorProfile(
+  conn: Conn,
+  userId: string,
+  fields: Partial<EducatorFields> & { profileImage?: string | null },
+) {
   await conn.update(educator).set(fields).where(eq(educator.userId, userId));
 }
 
@@ -45,19 +49,4 @@ export async function eraseEducatorProfile(conn: Conn, userId: string) {
     .update(educator)
     .set({ bio: null, headline: null, profileImage: null, links: [], subjects: [] })
     .where(eq(educator.userId, userId));
-}
-
-/** The educator's payout (Connect) account id, if any. */
-export async function connectAccountIdOf(conn: Conn, userId: string): Promise<string | null> {
-  const [row] = await conn.select({ id: educator.stripeConnectAccountId }).from(educator).where(eq(educator.userId, userId)).limit(1);
-  return row?.id ?? null;
-}
-
-/** Stores the Connect account id unless one is stored already; answers the one stored. */
-export async function keepConnectAccountId(conn: Conn, userId: string, accountId: string): Promise<string> {
-  await conn
-    .update(educator)
-    .set({ stripeConnectAccountId: accountId })
-    .where(and(eq(educator.userId, userId), isNull(educator.stripeConnectAccountId)));
-  return (await connectAccountIdOf(conn, userId)) ?? accountId;
 }

@@ -2,8 +2,8 @@ import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle
 import type { AdminUserDetail, UserList, UserListQuery } from '../../shared/admin-schemas.js';
 import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
-import { account, signInSession, twoFactor, user, verification } from '../db/schema/accounts.js';
-import { eraseEducatorProfile } from '../accounts/educator-profile.js';
+import { signInSession, twoFactor, user } from '../db/schema/accounts.js';
+import { eraseAccount } from '../accounts/erasure.js';
 import { archivePublishedCoursesOf } from '../courses/erasure.js';
 import { enrolment } from '../db/schema/courses.js';
 import { purchase } from '../db/schema/payments.js';
@@ -191,39 +191,13 @@ type Announce = Parameters<Parameters<AppServices['accountEvents']['transaction'
  * payment records that reference it.
  */
 export async function eraseUser(tx: Tx, announce: Announce, userId: string, banReason: string) {
-  const [before] = await tx.select({ email: user.email }).from(user).where(eq(user.id, userId)).limit(1);
-  await tx
-    .update(user)
-    .set({
-      email: `deleted-${userId}@invalid`,
-      name: 'Deleted user',
-      firstName: 'Deleted',
-      lastName: 'user',
-      city: null,
-      image: null,
-      birthdate: null,
-      emailVerified: false,
-      role: 'user',
-      banned: true,
-      banReason,
-      twoFactorEnabled: false,
-      updatedAt: new Date(),
-    })
-    .where(eq(user.id, userId));
-  await tx.delete(signInSession).where(eq(signInSession.userId, userId));
-  await tx.delete(account).where(eq(account.userId, userId));
-  await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
-  // Pending reset links (the library stores the user id as their value), email changes too.
-  await tx.delete(verification).where(eq(verification.value, userId));
-  await tx.execute(sql`delete from verification where identifier like 'email-change:%' and value like ${`%"userId":"${userId}"%`}`);
-  // An educator's public profile is personal data too; their courses leave the catalogue
-  // (enrolment and payment records keep them) and stop showing the name.
-  await eraseEducatorProfile(tx, userId);
+  const before = await eraseAccount(tx, userId, banReason);
+  // Their courses leave the catalogue (enrolment and payment records keep them) and stop showing the name.
   await archivePublishedCoursesOf(tx, userId);
   await announce('user.renamed', { userId, name: 'Deleted user' });
   // Every domain holding the user's rows erases them here, in this transaction (ADR 0024):
   // messages' text, club memberships and answers, notifications, contact messages.
-  await announce('user.erased', { userId, email: before?.email ?? '' });
+  await announce('user.erased', { userId, email: before.email });
 }
 
 /** ADMIN_EMAILS at every start: an account created before the setting gets the role too. */

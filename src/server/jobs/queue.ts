@@ -1,6 +1,7 @@
-import { sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
+import { job } from '../db/schema/jobs.js';
 import type { Conn } from '../db/transaction.js';
 
 /** What one kind of job does with its payload; throwing schedules a retry. */
@@ -73,6 +74,26 @@ export const jobProgress = {
         where key = ${key} and state = 'queued'`);
   },
 };
+
+/** The jobs that failed for good (newest first, at most 100): the admin console's list. */
+export async function failedJobs(conn: Conn) {
+  return conn
+    .select({ id: job.id, kind: job.kind, attempts: job.attempts, lastError: job.lastError, createdAt: job.createdAt })
+    .from(job)
+    .where(eq(job.state, 'failed'))
+    .orderBy(desc(job.createdAt))
+    .limit(100);
+}
+
+/** Puts a failed job back in the queue with fresh attempts (any process picks it up); null when no failed job has this id. */
+export async function requeueFailedJob(conn: Conn, jobId: string): Promise<{ id: string; kind: string } | null> {
+  const [row] = await conn
+    .update(job)
+    .set({ state: 'queued', attempts: 0, runAt: new Date(), lockedUntil: null })
+    .where(and(eq(job.id, jobId), eq(job.state, 'failed')))
+    .returning({ id: job.id, kind: job.kind });
+  return row ?? null;
+}
 
 /**
  * A durable job queue in the app's own database (docs/decisions/0012). `enqueue` writes

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { requireEducator } from '../educators/require-educator.js';
-import { connectAccountIdOf, keepConnectAccountId } from '../accounts/educator-profile.js';
+import { connectAccountIdOf, keepConnectAccountId } from '../accounts/provider-ids.js';
 import { payoutAccount } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
 import { ACCOUNT_FAILURE, provider } from './provider-calls.js';
