@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, ne } from 'drizzle-orm';
 import type { NotificationType } from '../../shared/notifications-schemas.js';
 import { formatClassTime } from '../../shared/time.js';
 import type { AppServices } from '../app-services.js';
