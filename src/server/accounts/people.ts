@@ -1,4 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { user } from '../db/schema/accounts.js';
+import type { Conn } from '../db/transaction.js';
 
 /**
  * The accounts' people as a relation the other domains may name in their own SQL (ADR 0035):
@@ -11,3 +13,9 @@ export const people = sql`(select id, name, first_name, last_name, profile_image
 
 /** The educator records (an account's educator profile) as a relation, like `people`: `join ${educatorProfiles} e on e.user_id = ...`. */
 export const educatorProfiles = sql`(select user_id, headline, bio, profile_image, subjects, links, stripe_connect_account_id from educator)`;
+
+/** The user's role, read fresh (a revoked admin role stops at once); null for no such user. */
+export async function roleOf(conn: Conn, userId: string): Promise<string | null> {
+  const [row] = await conn.select({ role: user.role }).from(user).where(eq(user.id, userId));
+  return row?.role ?? null;
+}
