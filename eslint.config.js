@@ -2,7 +2,7 @@
 // encode docs/architecture.md: domains depend one way, web features never import each
 // other, nothing reaches into the payments sandbox but the one place that mounts it, and
 // no import cycles anywhere.
-import { readdirSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -83,6 +83,58 @@ const eventRules = SERVER_LAYERS.flat().flatMap((dir) => {
   ];
 });
 
+/**
+ * Each domain owns its tables (docs/decisions/0035-each-domain-owns-its-tables.md): a table
+ * belongs to the folder its schema file is named for (src/server/db/schema/<owner>.ts). A
+ * server folder imports its own schema file and the column helpers, never another's: it
+ * reads and writes another domain's tables through what their owner exports (a function, a
+ * relation or fragment of SQL). tests/unit/table-ownership.test.ts holds the same rule for
+ * SQL written as text. Composition (seed/, dev/, system/, pages/, app.ts) may import any.
+ */
+const SCHEMA_DIR = 'src/server/db/schema';
+const COMPOSITION_DIRS = ['db', 'seed', 'dev', 'system', 'pages', 'composition'];
+
+/** Schema imports not untangled yet, file -> owners, each with its reason (shared with the test). */
+const SCHEMA_IMPORTS_ALLOWED = existsSync(`${SCHEMA_DIR}/ownership-allowlist.json`)
+  ? Object.fromEntries(
+      Object.entries(JSON.parse(readFileSync(`${SCHEMA_DIR}/ownership-allowlist.json`, 'utf8')).schemaImports).map(([file, entry]) => [
+        file,
+        entry.owners,
+      ]),
+    )
+  : {};
+
+const filesUnder = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? filesUnder(`${dir}/${d.name}`) : /\.tsx?$/.test(d.name) ? [`${dir}/${d.name}`] : [],
+  );
+
+const schemaOwners = existsSync(SCHEMA_DIR)
+  ? readdirSync(SCHEMA_DIR)
+      .filter((f) => f.endsWith('.ts') && f !== 'index.ts' && f !== 'columns.ts')
+      .map((f) => f.slice(0, -3))
+  : [];
+
+const tableOwnershipZones = dirs('src/server')
+  .filter((dir) => !COMPOSITION_DIRS.includes(dir))
+  .flatMap((dir) => {
+    const own = schemaOwners.includes(dir) ? [`./${dir}.ts`, './columns.ts'] : ['./columns.ts'];
+    const message = `src/server/${dir} owns only its own tables (ADR 0035): read or write another domain's tables through what that domain exports (a function, or a SQL relation or fragment written in its folder).`;
+    const files = filesUnder(`src/server/${dir}`);
+    const plain = files.filter((f) => !SCHEMA_IMPORTS_ALLOWED[f]);
+    const zones = plain.length ? [{ target: plain.map((f) => `./${f}`), from: `./${SCHEMA_DIR}`, except: own, message }] : [];
+    return zones.concat(
+      files
+        .filter((f) => SCHEMA_IMPORTS_ALLOWED[f])
+        .map((f) => ({
+          target: `./${f}`,
+          from: `./${SCHEMA_DIR}`,
+          except: [...own, ...SCHEMA_IMPORTS_ALLOWED[f].map((o) => `./${o}.ts`)],
+          message,
+        })),
+    );
+  });
+
 /** Each web feature is its own island: it may use components, lib and shared, never another feature. */
 const webFeatureZones = dirs('src/web/features').map((feature) => ({
   target: `./src/web/features/${feature}`,
@@ -121,6 +173,7 @@ export default tseslint.config(
             { target: './src/web', from: './src/server', message: 'The web app talks to the server over HTTP only.' },
             { target: './src/server', from: './src/web', message: 'The server never imports the web app.' },
             ...serverZones,
+            ...tableOwnershipZones,
             {
               target: './src/web/lib',
               from: ['./src/web/features', './src/web/app', './src/web/components'],

@@ -1,4 +1,3 @@
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AttemptCounter } from '../accounts/attempts.js';
 import { checkCurrentPassword } from '../accounts/account-settings.js';
@@ -6,7 +5,7 @@ import { eraseAccount } from '../accounts/erasure.js';
 import { sessionCookieName } from '../accounts/auth.js';
 import { requireRecentSecondFactor } from '../accounts/two-factor.js';
 import type { Viewer } from '../accounts/viewer.js';
-import { purchase } from '../db/schema/payments.js';
+import { runningSubscriptionOf } from '../payments/purchases.js';
 import { accountDeletedEmail } from '../email/templates.js';
 import { AppError } from '../http/errors.js';
 import { eraseUser } from './users.js';
@@ -32,23 +31,12 @@ export async function deleteOwnAccount(
   }
   await requireRecentSecondFactor(app, viewer);
   await checkCurrentPassword(app, attempts, viewer, input.password, 'password');
-  const running = await app.database.db
-    .select({ kind: purchase.kind })
-    .from(purchase)
-    .where(
-      and(
-        eq(purchase.userId, viewer.user.id),
-        inArray(purchase.kind, ['course_installments', 'plan']),
-        inArray(purchase.status, ['fulfilled', 'past_due']),
-        isNotNull(purchase.subscriptionId),
-      ),
-    )
-    .limit(1);
-  if (running.length) {
+  const running = await runningSubscriptionOf(app.database.db, viewer.user.id);
+  if (running) {
     throw new AppError(
       409,
       'subscription_running',
-      running[0].kind === 'plan'
+      running === 'plan'
         ? 'End your Educator Pro plan first: then delete your account.'
         : 'You are paying for a course in installments: drop that session (or pay the rest) first, then delete your account.',
     );

@@ -1,10 +1,10 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { AuditLog, FailedJobs, RefundsDue } from '../../shared/admin-schemas.js';
 import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { user } from '../db/schema/accounts.js';
 import { adminAudit } from '../db/schema/admin.js';
-import { job } from '../db/schema/jobs.js';
+import { failedJobs, requeueFailedJob } from '../jobs/queue.js';
 import { refundDue } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
 import { audit, requireAdmin } from './require-admin.js';
@@ -13,12 +13,7 @@ const AUDIT_PAGE = 100;
 
 export async function listFailedJobs(app: AppServices, viewer: Viewer): Promise<FailedJobs> {
   await requireAdmin(app, viewer);
-  const rows = await app.database.db
-    .select({ id: job.id, kind: job.kind, attempts: job.attempts, lastError: job.lastError, createdAt: job.createdAt })
-    .from(job)
-    .where(eq(job.state, 'failed'))
-    .orderBy(desc(job.createdAt))
-    .limit(100);
+  const rows = await failedJobs(app.database.db);
   return { jobs: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
 }
 
@@ -26,13 +21,9 @@ export async function listFailedJobs(app: AppServices, viewer: Viewer): Promise<
 export async function retryJob(app: AppServices, viewer: Viewer, jobId: string) {
   await requireAdmin(app, viewer);
   await app.database.db.transaction(async (tx) => {
-    const updated = await tx
-      .update(job)
-      .set({ state: 'queued', attempts: 0, runAt: new Date(), lockedUntil: null })
-      .where(and(eq(job.id, jobId), eq(job.state, 'failed')))
-      .returning({ id: job.id, kind: job.kind });
-    if (!updated.length) throw AppError.notFound('No failed job with this id');
-    await audit(tx, viewer, { action: 'retry_job', targetId: jobId, details: { kind: updated[0].kind } });
+    const requeued = await requeueFailedJob(tx, jobId);
+    if (!requeued) throw AppError.notFound('No failed job with this id');
+    await audit(tx, viewer, { action: 'retry_job', targetId: jobId, details: { kind: requeued.kind } });
   });
 }
 

@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
+import { roleOf } from '../accounts/people.js';
 import type { Viewer } from '../accounts/viewer.js';
-import { user } from '../db/schema/accounts.js';
 import { adminAudit } from '../db/schema/admin.js';
 import { AppError } from '../http/errors.js';
 
@@ -9,8 +8,7 @@ export type Tx = Parameters<Parameters<AppServices['database']['db']['transactio
 
 /** Whether the viewer holds the admin role (read fresh: a revoked role stops at once). */
 export async function isAdmin(app: AppServices, viewer: Viewer): Promise<boolean> {
-  const [row] = await app.database.db.select({ role: user.role }).from(user).where(eq(user.id, viewer.user.id));
-  return row?.role === 'admin';
+  return (await roleOf(app.database.db, viewer.user.id)) === 'admin';
 }
 
 /** Every admin use case starts here: 403 for everyone else (the web app shows not-found). */

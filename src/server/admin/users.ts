@@ -1,11 +1,11 @@
 import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AdminUserDetail, UserList, UserListQuery } from '../../shared/admin-schemas.js';
 import type { AppServices } from '../app-services.js';
-import { eraseAccount } from '../accounts/erasure.js';
+import { eraseAccount, eraseAccountRows } from '../accounts/erasure.js';
 import type { Viewer } from '../accounts/viewer.js';
-import { account, signInSession, twoFactor, user, verification } from '../db/schema/accounts.js';
-import { course, enrolment } from '../db/schema/courses.js';
-import { educator } from '../db/schema/educators.js';
+import { signInSession, twoFactor, user } from '../db/schema/accounts.js';
+import { archivePublishedCoursesOf } from '../courses/erasure.js';
+import { enrolment } from '../db/schema/courses.js';
 import { purchase } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
 import { audit, requireAdmin, type Tx } from './require-admin.js';
@@ -213,42 +213,10 @@ export async function deleteUser(app: AppServices, viewer: Viewer, userId: strin
  * row kept under a pseudonym for the payment records that reference it. Answers the address it had.
  */
 export async function eraseUser(tx: Tx, userId: string, banReason: string): Promise<{ email: string }> {
-  const [before] = await tx.select({ email: user.email }).from(user).where(eq(user.id, userId)).limit(1);
-  await tx
-    .update(user)
-    .set({
-      email: `deleted-${userId}@invalid`,
-      name: 'Deleted user',
-      firstName: 'Deleted',
-      lastName: 'user',
-      city: null,
-      image: null,
-      birthdate: null,
-      emailVerified: false,
-      role: 'user',
-      banned: true,
-      banReason,
-      twoFactorEnabled: false,
-      updatedAt: new Date(),
-    })
-    .where(eq(user.id, userId));
-  await tx.delete(signInSession).where(eq(signInSession.userId, userId));
-  await tx.delete(account).where(eq(account.userId, userId));
-  await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
-  // Pending reset links (the library stores the user id as their value), email changes too.
-  await tx.delete(verification).where(eq(verification.value, userId));
-  await tx.execute(sql`delete from verification where identifier like 'email-change:%' and value like ${`%"userId":"${userId}"%`}`);
-  // An educator's public profile is personal data too; their courses leave the catalogue
-  // (enrolment and payment records keep them) and stop showing the name.
-  await tx
-    .update(educator)
-    .set({ bio: null, headline: null, profileImage: null, links: [], subjects: [] })
-    .where(eq(educator.userId, userId));
-  await tx
-    .update(course)
-    .set({ status: 'archived', updatedAt: new Date() })
-    .where(and(eq(course.educatorId, userId), eq(course.status, 'published')));
-  return { email: before?.email ?? '' };
+  const before = await eraseAccountRows(tx, userId, banReason);
+  // Their courses leave the catalogue (enrolment and payment records keep them) and stop showing the name.
+  await archivePublishedCoursesOf(tx, userId);
+  return before;
 }
 
 /** ADMIN_EMAILS at every start: an account created before the setting gets the role too. */

@@ -5,6 +5,9 @@ import type { AnalyticsQuery, AnalyticsResult, MoneyFigures } from '../../shared
 import { isUuid } from '../../shared/ids.js';
 import { rowsOf } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
+import { educatorProfiles, people } from '../accounts/people.js';
+import { allCourseSessions, allCourses, everEnrolled, rowsPerCourse, waitlistedIn } from '../courses/relations.js';
+import { educatorCourseCheckouts, educatorCoursePayments } from '../payments/sales-relations.js';
 import { addDays, bucketOf, bucketsOf, readRange, todayUtc, type DayRange } from './range.js';
 
 /**
@@ -35,10 +38,10 @@ export async function analyticsScope(app: AppServices, viewer: Viewer, educatorI
 async function checkAccess(app: AppServices, viewer: Viewer, educatorId: string, course?: string): Promise<string | null> {
   const notFound = new AppError(404, 'not_found', 'These analytics do not exist, or are not yours to see');
   if (viewer.user.id !== educatorId) {
-    const [me] = await rowsOf<{ role: string }>(app.database.db, sql`select role from "user" where id = ${viewer.user.id}`);
+    const [me] = await rowsOf<{ role: string }>(app.database.db, sql`select role from ${people} u where id = ${viewer.user.id}`);
     if (me?.role !== 'admin') throw notFound;
   }
-  const [edu] = await rowsOf<{ ok: number }>(app.database.db, sql`select 1 as ok from educator where user_id = ${educatorId}`);
+  const [edu] = await rowsOf<{ ok: number }>(app.database.db, sql`select 1 as ok from ${educatorProfiles} e where user_id = ${educatorId}`);
   if (!edu) throw notFound;
   if (course === undefined || course === '') return null;
   if (!isUuid(course)) throw AppError.badRequest('course: Unknown course', { course: 'Unknown course' });
@@ -48,7 +51,7 @@ async function checkAccess(app: AppServices, viewer: Viewer, educatorId: string,
 async function loadScope(app: AppServices, educatorId: string, courseId: string | null): Promise<AnalyticsScope> {
   const courses = await rowsOf<{ id: string; title: string; status: string }>(
     app.database.db,
-    sql`select id, title, status from course where educator_id = ${educatorId} order by lower(title), id`,
+    sql`select id, title, status from ${allCourses} c where educator_id = ${educatorId} order by lower(title), id`,
   );
   if (courseId && !courses.some((c) => c.id === courseId)) throw new AppError(404, 'not_found', 'This course is not one of yours');
   return { educatorId, courseId, courses };
@@ -99,11 +102,6 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
   const mid = `${range.from}T00:00:00Z`;
   const b = `${addDays(range.to, 1)}T00:00:00Z`;
   const onCourse = (col: SQL) => (scope.courseId ? sql`and ${col} = ${scope.courseId}::uuid` : sql``);
-  // Each course's rows through its own index (a lateral join per course; OFFSET 0 keeps the
-  // planner from flattening it): at 1M enrolments a hash join reads the whole table for one
-  // educator's share.
-  const perCourse = (table: string, alias: string) =>
-    sql`course mc cross join lateral (select * from ${sql.raw(table)} where course_id = mc.id offset 0) ${sql.raw(alias)}`;
   const mine = sql`mc.educator_id = ${E}`;
   const utcDay = (col: SQL) => sql`((${col}) at time zone 'UTC')::date`;
   const lastStart = range.to < todayUtc() ? range.to : todayUtc();
@@ -118,7 +116,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
       app.database.db,
       sql`select ${keys}, ${count} as n
           from (select e.course_id, ${utcDay(sql`e.created_at`)} as d, e.created_at >= ${mid}::timestamptz as now
-                from ${perCourse('enrolment', 'e')}
+                from ${rowsPerCourse('enrolment', 'e')}
                 where ${mine} ${onCourse(sql`e.course_id`)}
                   and e.created_at >= ${a}::timestamptz and e.created_at < ${b}::timestamptz
                   and e.status not in ('waitlisted', 'pending_payment')) x
@@ -128,7 +126,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
       app.database.db,
       sql`select ${keys}, ${count} as n
           from (select e.course_id, ${utcDay(sql`e.dropped_at`)} as d, e.dropped_at >= ${mid}::timestamptz as now
-                from ${perCourse('enrolment', 'e')}
+                from ${rowsPerCourse('enrolment', 'e')}
                 where ${mine} ${onCourse(sql`e.course_id`)} and e.status = 'dropped'
                   and e.dropped_at >= ${a}::timestamptz and e.dropped_at < ${b}::timestamptz) x
           group by grouping sets ((x.course_id), (x.d))`,
@@ -137,10 +135,10 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
       app.database.db,
       sql`select ${keys}, x.currency, ${count} as sales, ${total('x.amount_cents')} as gross, ${total('x.fee_cents - x.fee_refunded_cents')} as fee,
                  ${total('x.refunded_cents')} as refunded, ${metric((w) => sql`(count(*) filter (where ${w} and x.refunded_cents > 0))::int`)} as refunds
-          from (select pu.course_id, ${utcDay(sql`p.paid_at`)} as d, p.paid_at >= ${mid}::timestamptz as now, p.currency,
+          from (select p.course_id, ${utcDay(sql`p.paid_at`)} as d, p.paid_at >= ${mid}::timestamptz as now, p.currency,
                        p.amount_cents, p.fee_cents, p.fee_refunded_cents, p.refunded_cents
-                from payment p join purchase pu on pu.id = p.purchase_id
-                where p.educator_id = ${E} and pu.kind <> 'plan' ${onCourse(sql`pu.course_id`)}
+                from ${educatorCoursePayments(E)} p
+                where true ${onCourse(sql`p.course_id`)}
                   and p.paid_at >= ${a}::timestamptz and p.paid_at < ${b}::timestamptz) x
           group by grouping sets ((x.course_id, x.currency), (x.d, x.currency))`,
     ),
@@ -149,8 +147,8 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
       sql`select ${keys}, ${count} as checkouts, ${metric((w) => sql`(count(*) filter (where ${w} and x.paid))::int`)} as paid
           from (select pu.course_id, ${utcDay(sql`pu.created_at`)} as d, pu.created_at >= ${mid}::timestamptz as now,
                        pu.fulfilled_at is not null as paid
-                from purchase pu
-                where pu.educator_id = ${E} and pu.kind <> 'plan' ${onCourse(sql`pu.course_id`)}
+                from ${educatorCourseCheckouts(E)} pu
+                where true ${onCourse(sql`pu.course_id`)}
                   and pu.created_at >= ${a}::timestamptz and pu.created_at < ${b}::timestamptz) x
           group by grouping sets ((x.course_id), (x.d))`,
     ),
@@ -167,7 +165,7 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
       app.database.db,
       sql`select ${keys}, x.rating, ${count} as n
           from (select r.course_id, ${utcDay(sql`r.created_at`)} as d, r.created_at >= ${mid}::timestamptz as now, r.rating::int as rating
-                from ${perCourse('review', 'r')}
+                from ${rowsPerCourse('review', 'r')}
                 where ${mine} ${onCourse(sql`r.course_id`)}
                   and r.created_at >= ${a}::timestamptz and r.created_at < ${b}::timestamptz) x
           group by grouping sets ((x.course_id, x.rating), (x.d, x.rating))`,
@@ -176,8 +174,8 @@ async function readDaily(app: AppServices, scope: AnalyticsScope, range: DayRang
       app.database.db,
       sql`select s.id as "sessionId", s.course_id as "courseId", c.title as "courseTitle", s.starts_on::text as "startsOn",
             s.seats_taken as "seatsTaken", s.capacity,
-            (select count(*)::int from enrolment w where w.session_id = s.id and w.status = 'waitlisted') as waitlisted
-          from course_session s join course c on c.id = s.course_id
+            ${waitlistedIn(sql`s.id`)} as waitlisted
+          from ${allCourseSessions} s join ${allCourses} c on c.id = s.course_id
           where c.educator_id = ${E} ${onCourse(sql`s.course_id`)} and s.status <> 'cancelled'
             and s.starts_on >= ${range.previousFrom}::date and s.starts_on <= ${lastStart}::date
           order by s.starts_on desc, s.id`,
@@ -205,7 +203,7 @@ async function readLearners(app: AppServices, scope: AnalyticsScope, range: DayR
                  bool_or(${inScope} and e.created_at >= ${a}::timestamptz and e.created_at < ${mid}::timestamptz) as here_before,
                  count(distinct e.course_id) as courses_now,
                  count(distinct e.course_id) filter (where e.created_at < ${mid}::timestamptz) as courses_before
-          from course mc cross join lateral (select * from enrolment where course_id = mc.id offset 0) e
+          from ${rowsPerCourse('enrolment', 'e')}
           where mc.educator_id = ${scope.educatorId}
             and e.status not in ('waitlisted', 'pending_payment') and e.created_at < ${b}::timestamptz
           group by e.learner_id
@@ -482,11 +480,9 @@ function courseTable(scope: AnalyticsScope, daily: DailyRows, sessionsNow: Sessi
 /** Whether these courses ever had an enrolment or a view (the page's empty state otherwise). */
 async function hasEverActivity(app: AppServices, scope: AnalyticsScope): Promise<boolean> {
   if (!scope.courses.length) return false;
-  const onCourse = scope.courseId ? sql`and c.id = ${scope.courseId}::uuid` : sql``;
   const [row] = await rowsOf<{ any: boolean }>(
     app.database.db,
-    sql`select exists (select 1 from course c cross join lateral (select 1 from enrolment e where e.course_id = c.id limit 1) e
-                       where c.educator_id = ${scope.educatorId} ${onCourse})
+    sql`select ${everEnrolled(scope.educatorId, scope.courseId)}
           or exists (select 1 from course_view_day v where v.educator_id = ${scope.educatorId} ${scope.courseId ? sql`and v.course_id = ${scope.courseId}::uuid` : sql``}) as any`,
   );
   return !!row?.any;

@@ -3,6 +3,9 @@ import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
 import type { AnalyticsQuery } from '../../shared/analytics-schemas.js';
 import { csvCell } from '../courses/roster-service.js';
+import { allCourseSessions, allCourses } from '../courses/relations.js';
+import { people } from '../accounts/people.js';
+import { educatorCoursePayments } from '../payments/sales-relations.js';
 import { analyticsScope, getAnalytics } from './analytics-service.js';
 import { addDays, readRange } from './range.js';
 
@@ -72,17 +75,16 @@ export async function coursesCsv(app: AppServices, viewer: Viewer, educatorId: s
 export async function salesCsv(app: AppServices, viewer: Viewer, educatorId: string, query: AnalyticsQuery) {
   const range = readRange(query);
   const scope = await analyticsScope(app, viewer, educatorId, query.course);
-  const onCourse = scope.courseId ? sql`and pu.course_id = ${scope.courseId}::uuid` : sql``;
+  const onCourse = scope.courseId ? sql`and p.course_id = ${scope.courseId}::uuid` : sql``;
   const res = (await app.database.db.execute(sql`
     select to_char(p.paid_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') as paid, coalesce(c.title, '') as course,
            coalesce(s.starts_on::text, '') as session, coalesce(u.first_name, '') as learner,
            p.amount_cents as gross, p.fee_cents - p.fee_refunded_cents as fee, p.refunded_cents as refunded, p.currency
-    from payment p
-      join purchase pu on pu.id = p.purchase_id
-      left join course c on c.id = pu.course_id
-      left join course_session s on s.id = pu.session_id
-      left join "user" u on u.id = p.user_id
-    where p.educator_id = ${scope.educatorId} and pu.kind <> 'plan' ${onCourse}
+    from ${educatorCoursePayments(scope.educatorId)} p
+      left join ${allCourses} c on c.id = p.course_id
+      left join ${allCourseSessions} s on s.id = p.session_id
+      left join ${people} u on u.id = p.user_id
+    where true ${onCourse}
       and p.paid_at >= ${`${range.from}T00:00:00Z`}::timestamptz and p.paid_at < ${`${addDays(range.to, 1)}T00:00:00Z`}::timestamptz
     order by p.paid_at, p.id`)) as unknown as {
     rows: {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
+import { allCourses } from '../courses/relations.js';
 
 /**
  * Course page views, counted by our own server (docs/decisions/0021-analytics.md):
@@ -94,7 +95,7 @@ export function createPageViewCounter(app: Pick<FastifyInstance, 'database' | 'l
         await db.execute(sql`
           with input (course_id, day, viewer_key, user_id) as (values ${sql.join(rows, sql`, `)}),
           eligible as (
-            select i.course_id, c.educator_id, i.day, i.viewer_key from input i join course c on c.id = i.course_id
+            select i.course_id, c.educator_id, i.day, i.viewer_key from input i join ${allCourses} c on c.id = i.course_id
             where i.user_id is null or c.educator_id <> i.user_id
           ),
           fresh as (
@@ -104,7 +105,7 @@ export function createPageViewCounter(app: Pick<FastifyInstance, 'database' | 'l
             returning course_id, day
           )
           insert into course_view_day (course_id, educator_id, day, views)
-          select f.course_id, c.educator_id, f.day, count(*)::int from fresh f join course c on c.id = f.course_id group by f.course_id, c.educator_id, f.day
+          select f.course_id, c.educator_id, f.day, count(*)::int from fresh f join ${allCourses} c on c.id = f.course_id group by f.course_id, c.educator_id, f.day
           on conflict (course_id, day) do update set views = course_view_day.views + excluded.views`);
       }
     }

@@ -3,6 +3,7 @@ import type { AppServices } from '../app-services.js';
 import { clubEvent, clubRsvp } from '../db/schema/clubs.js';
 import { rowsOf, type Tx } from '../db/transaction.js';
 import type { Announce } from '../events/domain-events.js';
+import { unscheduleByKeyPrefix } from '../jobs/queue.js';
 import type { ClubEventMap } from './events.js';
 
 /**
@@ -45,7 +46,7 @@ export async function unscheduleReminders(app: AppServices, tx: Tx, event: Event
 /** Every queued reminder of an event (cancelled), or of a whole club (deleted). */
 export async function unscheduleAllReminders(tx: Tx, clubId: string, eventId?: string) {
   const prefix = eventId ? `club-reminder:${clubId}:${eventId}:` : `club-reminder:${clubId}:`;
-  await tx.execute(sql`delete from job where kind = ${REMINDER_JOB} and state = 'queued' and starts_with(key, ${prefix})`);
+  await unscheduleByKeyPrefix(tx, REMINDER_JOB, prefix);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { people } from '../accounts/people.js';
 import type { AppServices } from '../app-services.js';
 import { toViewer, viewerBySessionToken, type RequireViewerWith, type ViewerRow } from '../accounts/viewer.js';
 import { AppError } from '../http/errors.js';
@@ -37,7 +38,7 @@ const view = sql<string>`json_build_object(
       from (select r.user_id, r.status, r.status = 'going' as going, r.queue_order, r.answered_at from club_rsvp r
             where r.event_id = e.id and r.status in ('going', 'waitlisted')
             order by r.status = 'going' desc, r.queue_order, r.answered_at limit 2000) a
-      join "user" u on u.id = a.user_id), '[]'::json) else '[]'::json end,
+      join ${people} u on u.id = a.user_id), '[]'::json) else '[]'::json end,
     'local', json_build_object('startsAt', ${local('e.starts_at')}, 'endsAt', ${local('e.ends_at')}, 'rsvpDeadline', ${local('e.rsvp_deadline')})
   )::text`;
 

@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { DEFAULT_AVATAR } from '../../shared/accounts.js';
 import type { CourseInput } from '../../shared/courses-schemas.js';
+import { educatorProfiles, people } from '../accounts/people.js';
 import type { AppServices } from '../app-services.js';
 import type { Db } from '../db/client.js';
 import { course, courseSession } from '../db/schema/courses.js';
@@ -126,7 +127,7 @@ function sharedPartSql() {
         'userId', c.educator_id, 'name', trim(u.first_name || ' ' || u.last_name), 'headline', e.headline, 'bio', e.bio,
         'profileImage', coalesce(nullif(e.profile_image, ''), nullif(u.profile_image, ''), ${avatar}),
         'ratingAvg', er.avg, 'ratingCount', er.n)
-      from "user" u join educator e on e.user_id = u.id
+      from ${people} u join ${educatorProfiles} e on e.user_id = u.id
       cross join lateral (
         select coalesce(sum(c2.rating_avg * c2.rating_count) / nullif(sum(c2.rating_count), 0), 0)::real as avg, coalesce(sum(c2.rating_count), 0)::int as n
         from course c2 where c2.educator_id = c.educator_id and c2.status = 'published') er
@@ -148,7 +149,7 @@ function sharedPartSql() {
       select json_agg(json_build_object('id', r.id, 'rating', r.rating, 'text', r.text,
         'authorName', trim(r.first_name || ' ' || left(r.last_name, 1) || '.'), 'authorImage', coalesce(nullif(r.image, ''), ${avatar}),
         'createdAt', ${sql.raw(iso('r.created_at'))}, 'updatedAt', ${sql.raw(iso('r.updated_at'))}) order by r.updated_at desc)
-      from (select r.*, ru.first_name, ru.last_name, ru.profile_image as image from review r join "user" ru on ru.id = r.learner_id
+      from (select r.*, ru.first_name, ru.last_name, ru.profile_image as image from review r join ${people} ru on ru.id = r.learner_id
             where r.course_id = c.id order by r.updated_at desc limit 50) r), '[]'::json)
   )::text`;
   return shared;

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
-import { calendarFeed, courseSession, enrolment } from '../db/schema/courses.js';
-import type { Tx } from '../db/transaction.js';
+import { calendarFeed, course, courseSession, enrolment } from '../db/schema/courses.js';
+import type { Conn, Tx } from '../db/transaction.js';
 import { lockCourseSession, releaseEnrolment } from './seats.js';
 
 /**
@@ -44,4 +44,15 @@ export async function eraseFromCourses(app: AppServices, tx: Tx, { userId, email
     }
   });
   return afterCommit;
+}
+
+/**
+ * An erased educator's courses leave the catalogue (enrolment and payment records keep
+ * them): what admin's erasure asks of courses, in its transaction (ADR 0035).
+ */
+export async function archivePublishedCoursesOf(conn: Conn, educatorId: string) {
+  await conn
+    .update(course)
+    .set({ status: 'archived', updatedAt: new Date() })
+    .where(and(eq(course.educatorId, educatorId), eq(course.status, 'published')));
 }

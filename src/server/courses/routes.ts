@@ -14,12 +14,14 @@ import {
   dropResult,
 } from '../../shared/courses-schemas.js';
 import { dashboardResult } from '../../shared/dashboard-schemas.js';
+import { educatorProfile } from '../../shared/educators-schemas.js';
 import { errorBody } from '../../shared/errors.js';
 import { readUpload } from '../http/uploads.js';
 import { calendarFeedUrl, calendarForFeed, userCalendar, type CalendarSources } from './calendar.js';
 import { archiveCourse, courseViewJson, createCourse, publishCourse, setCourseCover, updateCourse } from './course-service.js';
 import { addClassTimes, changeCourseSession, createCourseSession, deleteClassTime } from './course-session-service.js';
 import { getDashboard } from './dashboard-service.js';
+import { getEducatorProfile } from './educator-page.js';
 import { dropEnrolment, enrolInSession } from './enrolment-service.js';
 import { upsertReview } from './review-service.js';
 import { getRoster, rosterCsv } from './roster-service.js';
@@ -38,6 +40,20 @@ export interface CourseRoutesOptions {
 export async function courseRoutes(app: FastifyInstance, { calendarSources }: CourseRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['courses'];
+
+  // The educator's public profile: their courses are courses' (ADR 0035); tagged with educators'.
+  r.get(
+    '/api/educators/:educatorId',
+    {
+      schema: {
+        tags: ['educators'],
+        summary: 'Public educator profile',
+        params: z.object({ educatorId: z.uuid('Unknown educator') }),
+        response: { 200: educatorProfile, ...errors },
+      },
+    },
+    async (request) => getEducatorProfile(app, await app.requireViewer(request), request.params.educatorId),
+  );
 
   r.post(
     '/api/courses',

@@ -138,6 +138,28 @@ export async function releaseEnrolment(
 }
 
 /**
+ * An installment plan's enrolment (payments asks, in its transaction, ADR 0035): past due
+ * while an installment is unpaid (it keeps its seat), active again once paid.
+ */
+export async function setInstallmentStanding(tx: Tx, enrolmentId: string, standing: 'past_due' | 'active') {
+  const from = standing === 'past_due' ? 'active' : 'past_due';
+  await tx
+    .update(enrolment)
+    .set({ status: standing, updatedAt: new Date() })
+    .where(and(eq(enrolment.id, enrolmentId), eq(enrolment.status, from)));
+}
+
+/**
+ * Releases the enrolment unless it is already over (dropped, completed): an installment plan
+ * that could not be collected. The caller holds the course session lock. Answers the promoted.
+ */
+export async function releaseEnrolmentById(tx: Tx, enrolmentId: string): Promise<string[]> {
+  const [mine] = await tx.select().from(enrolment).where(eq(enrolment.id, enrolmentId)).for('update').limit(1);
+  if (!mine || mine.status === 'dropped' || mine.status === 'completed') return [];
+  return releaseEnrolment(tx, mine);
+}
+
+/**
  * Gives every free seat of the course session to the longest-waiting learners, in order.
  * The caller holds the lock (lockCourseSession). Answers the promoted learners.
  */

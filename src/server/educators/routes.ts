@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { educatorInput, educatorProfile } from '../../shared/educators-schemas.js';
+import { educatorInput } from '../../shared/educators-schemas.js';
 import { errorBody } from '../../shared/errors.js';
 import { readUpload } from '../http/uploads.js';
-import { becomeEducator, getEducatorProfile, setEducatorPhoto, updateEducator } from './educator-service.js';
+import { becomeEducator, setEducatorPhoto, updateEducator } from './educator-service.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 const params = z.object({ educatorId: z.uuid('Unknown educator') });
 const ok = z.object({ ok: z.literal(true), message: z.string() });
 
+/** The educator's own use cases; their public profile (which lists courses) is served by courses (ADR 0035). */
 export async function educatorRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['educators'];
@@ -23,14 +24,6 @@ export async function educatorRoutes(app: FastifyInstance) {
       await becomeEducator(app, await app.requireViewer(request), request.body);
       return reply.status(201).send({ ok: true as const, message: 'Welcome, educator!' });
     },
-  );
-
-  r.get(
-    '/api/educators/:educatorId',
-    {
-      schema: { tags, summary: 'Public educator profile', params, response: { 200: educatorProfile, ...errors } },
-    },
-    async (request) => getEducatorProfile(app, await app.requireViewer(request), request.params.educatorId),
   );
 
   r.put(

@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { and, desc, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
+import { job } from '../db/schema/jobs.js';
 import { rowsOf, type Conn } from '../db/transaction.js';
 
 /** What one kind of job does with its payload; throwing schedules a retry. */
@@ -20,6 +21,77 @@ interface ClaimedJob {
   kind: string;
   payload: unknown;
   attempts: number;
+}
+
+/** A value of a SQL statement: a parameter, an expression, or a prepared statement's placeholder. */
+type SqlValue = SQL | Placeholder;
+
+/**
+ * The queue's keyed schedule (`schedule` with a key) as a SQL fragment, for a statement that
+ * stores its job in its own round trip: `insert into job ... select ... from <source>`, one
+ * job per row of `source` (a CTE of the caller's statement), none while a queued job holds
+ * the key. Use it as a CTE: `reminder as (${enqueueJobSql({ ... })})`. The job table stays
+ * the queue's (ADR 0035); any process runs the job when it is due.
+ */
+export function enqueueJobSql(job: { kind: SqlValue; payload: SqlValue; runAt: SqlValue; key: SqlValue; from: SQL }): SQL {
+  return sql`
+        insert into job (kind, payload, run_at, key)
+        select ${job.kind}, ${job.payload}, ${job.runAt}, ${job.key}
+        from ${job.from}
+        on conflict (key) where state = 'queued' do nothing`;
+}
+
+/** Removes the queued jobs of `kind` whose key starts with `keyPrefix` (every reminder of a cancelled event). */
+export async function unscheduleByKeyPrefix(conn: Conn, kind: string, keyPrefix: string): Promise<void> {
+  await conn.execute(sql`delete from job where kind = ${kind} and state = 'queued' and starts_with(key, ${keyPrefix})`);
+}
+
+/** Removes the queued jobs whose payload names this user (`userId` or `recipientId`): an erased account. */
+export async function unscheduleJobsOfUser(conn: Conn, userId: string): Promise<void> {
+  await conn.execute(
+    sql`delete from job where state = 'queued' and (payload->>'userId' = ${userId} or payload->>'recipientId' = ${userId})`,
+  );
+}
+
+/**
+ * A long job's own progress, kept in its payload (a fan-out's cursor): `read` locks the
+ * queued job with this key (for the caller's transaction) and answers the payload field, or
+ * null when the job is gone; `write` stores the field and extends the job's hold.
+ */
+export const jobProgress = {
+  async read<T>(tx: Conn, key: string, field: string): Promise<{ value: T | null } | null> {
+    const [row] = await rowsOf<{ value: T | null }>(
+      tx,
+      sql`select payload->(${field}::text) as value from job where key = ${key} and state = 'queued' for update`,
+    );
+    return row ?? null;
+  },
+  async write(tx: Conn, key: string, field: string, value: unknown, holdSeconds: number): Promise<void> {
+    await tx.execute(sql`
+        update job set payload = jsonb_set(payload, array[${field}::text], ${JSON.stringify(value)}::jsonb),
+          locked_until = now() + make_interval(secs => ${holdSeconds})
+        where key = ${key} and state = 'queued'`);
+  },
+};
+
+/** The jobs that failed for good (newest first, at most 100): the admin console's list. */
+export async function failedJobs(conn: Conn) {
+  return conn
+    .select({ id: job.id, kind: job.kind, attempts: job.attempts, lastError: job.lastError, createdAt: job.createdAt })
+    .from(job)
+    .where(eq(job.state, 'failed'))
+    .orderBy(desc(job.createdAt))
+    .limit(100);
+}
+
+/** Puts a failed job back in the queue with fresh attempts (any process picks it up); null when no failed job has this id. */
+export async function requeueFailedJob(conn: Conn, jobId: string): Promise<{ id: string; kind: string } | null> {
+  const [row] = await conn
+    .update(job)
+    .set({ state: 'queued', attempts: 0, runAt: new Date(), lockedUntil: null })
+    .where(and(eq(job.id, jobId), eq(job.state, 'failed')))
+    .returning({ id: job.id, kind: job.kind });
+  return row ?? null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { people } from '../accounts/people.js';
 import { DEFAULT_AVATAR } from '../../shared/accounts.js';
 import { CANT_MESSAGE, type MailboxPerson } from '../../shared/mailbox-schemas.js';
 import { rowsOf, type Conn } from '../db/transaction.js';
@@ -34,7 +35,7 @@ export async function otherPerson(conn: Conn, viewerId: string, otherId: string)
     sql`select u.id, u.name, u.profile_image as image,
           exists (select 1 from user_block where blocker_id = ${viewerId} and blocked_id = u.id) as by_me,
           (u.banned or exists (select 1 from user_block where blocker_id = u.id and blocked_id = ${viewerId})) as by_them
-        from "user" u where u.id = ${otherId}`,
+        from ${people} u where u.id = ${otherId}`,
   );
   if (!row) throw AppError.notFound('This person does not exist');
   return { person: personOf(row), blocks: { byMe: row.by_me, byThem: row.by_them } };

@@ -7,6 +7,7 @@ import {
   type MailboxMessage,
   type ConversationPage,
 } from '../../shared/mailbox-schemas.js';
+import { people } from '../accounts/people.js';
 import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
 import { iso, otherPerson, personOf, rowsOf } from './access.js';
@@ -156,7 +157,7 @@ export async function listConversations(
           (select count(*) from message x
             where x.conversation_id = cm.conversation_id and x.id > cm.read_up_to and x.sender_id <> ${me}) as unread
         from conversation_member cm
-        join "user" u on u.id = cm.other_user_id
+        join ${people} u on u.id = cm.other_user_id
         left join lateral (
           select id, left(body, 200) as body, sender_id, created_at from message
           where conversation_id = cm.conversation_id order by id desc limit 1

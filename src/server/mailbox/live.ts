@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { people } from '../accounts/people.js';
 import type { AppServices } from '../app-services.js';
 import { rowsOf } from './access.js';
 import { unreadMessages } from './unread.js';
@@ -29,7 +30,7 @@ export function startMailboxRealtime(app: AppServices) {
     if (lastTyping.size > 10_000) for (const [k, at] of lastTyping) if (now - at > TYPING_THROTTLE_MS) lastTyping.delete(k);
     const [row] = await rowsOf<{ ok: boolean }>(
       app.database.db,
-      sql`select exists (select 1 from "user" where id = ${to})
+      sql`select exists (select 1 from ${people} u where id = ${to})
             and not exists (select 1 from user_block
               where (blocker_id = ${userId} and blocked_id = ${to}) or (blocker_id = ${to} and blocked_id = ${userId})) as ok`,
     );

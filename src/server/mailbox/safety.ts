@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { people } from '../accounts/people.js';
 import type { BlockList } from '../../shared/mailbox-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
@@ -31,7 +32,7 @@ export async function unblockUser(app: AppServices, viewer: Viewer, otherId: str
 export async function listBlocks(app: AppServices, viewer: Viewer): Promise<BlockList> {
   const rows = await rowsOf<{ id: string; name: string; image: string | null; created_at: string | Date }>(
     app.database.db,
-    sql`select u.id, u.name, u.profile_image as image, b.created_at from user_block b join "user" u on u.id = b.blocked_id
+    sql`select u.id, u.name, u.profile_image as image, b.created_at from user_block b join ${people} u on u.id = b.blocked_id
         where b.blocker_id = ${viewer.user.id} order by b.created_at desc`,
   );
   return { items: rows.map((r) => ({ user: personOf(r), blockedAt: iso(r.created_at) })) };

@@ -1,8 +1,10 @@
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { MailboxMessage, SendMessageInput } from '../../shared/mailbox-schemas.js';
 import { toViewer, viewerBySessionToken, type RequireViewerWith, type ViewerRow } from '../accounts/viewer.js';
+import { people } from '../accounts/people.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../http/errors.js';
+import { enqueueJobSql } from '../jobs/queue.js';
 import { presentSql } from '../realtime/presence.js';
 import { cantMessage, iso, notYourself, rowsOf } from './access.js';
 import { UNREAD_MESSAGES_CHANGED } from './unread.js';
@@ -58,13 +60,13 @@ function sendShape(value: (name: keyof SendValues) => SQL | Placeholder): SQL {
         from message m left join conversation_member cm on cm.conversation_id = m.conversation_id and cm.user_id = ${v('me')}
         where m.sender_id = ${v('me')} and m.client_id = ${v('clientId')}
       ),
-      other as (select id from "user" where id = ${v('other')}),
+      other as (select id from ${people} u where id = ${v('other')}),
       blocked as (
         select 1 from user_block
         where (blocker_id = ${v('me')} and blocked_id = ${v('other')}) or (blocker_id = ${v('other')} and blocked_id = ${v('me')})
         union all
         -- A deleted (or banned) account receives nothing: it cannot read it.
-        select 1 from "user" where id = ${v('other')} and banned
+        select 1 from ${people} u where id = ${v('other')} and banned
         limit 1
       ),
       recent as (
@@ -98,13 +100,13 @@ function sendShape(value: (name: keyof SendValues) => SQL | Placeholder): SQL {
         on conflict (sender_id, client_id) do nothing
         returning id, created_at
       ),
-      reminder as (
-        insert into job (kind, payload, run_at, key)
-        select ${v('reminderJob')}, jsonb_build_object('recipientId', ${v('other')}::text, 'senderId', ${v('me')}::text),
-          now() + make_interval(secs => ${v('reminderDelay')}), ${v('reminderKeyPrefix')} || ${v('other')}::text || ':' || ${v('me')}::text
-        from msg
-        on conflict (key) where state = 'queued' do nothing
-      )
+      reminder as (${enqueueJobSql({
+        kind: v('reminderJob'),
+        payload: sql`jsonb_build_object('recipientId', ${v('other')}::text, 'senderId', ${v('me')}::text)`,
+        runAt: sql`now() + make_interval(secs => ${v('reminderDelay')})`,
+        key: sql`${v('reminderKeyPrefix')} || ${v('other')}::text || ':' || ${v('me')}::text`,
+        from: sql`msg`,
+      })})
       select exists (select 1 from other) as other_exists, exists (select 1 from blocked) as blocked,
         rate.n as rate_count, rate.oldest as rate_oldest, exists (select 1 from ok) as allowed,
         replay.id as replay_id, replay.with_id as replay_with, replay.body as replay_body, replay.created_at as replay_created_at,

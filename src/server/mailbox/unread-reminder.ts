@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { people } from '../accounts/people.js';
 import type { AppServices } from '../app-services.js';
 import { rowsOf } from './access.js';
 
@@ -34,7 +35,7 @@ export function registerUnreadReminder(app: AppServices) {
       db,
       sql`select count(m.id) as n, max(m.id) as message_id,
             (select body from message where id = max(m.id)) as body,
-            (select trim(first_name || ' ' || last_name) from "user" where id = ${senderId}) as sender_name
+            (select trim(first_name || ' ' || last_name) from ${people} u where id = ${senderId}) as sender_name
           from conversation_member cm
           join message m on m.conversation_id = cm.conversation_id and m.id > cm.read_up_to and m.sender_id = ${senderId}
           where cm.user_id = ${recipientId} and cm.other_user_id = ${senderId}`,

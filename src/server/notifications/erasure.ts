@@ -1,6 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { notification, notificationPreference } from '../db/schema/notifications.js';
 import type { Tx } from '../db/transaction.js';
+import { unscheduleJobsOfUser } from '../jobs/queue.js';
 
 /**
  * A deleted account's notifications, its preferences and the emails queued for it go in
@@ -11,5 +12,5 @@ import type { Tx } from '../db/transaction.js';
 export async function eraseFromNotifications(tx: Tx, { userId }: { userId: string }) {
   await tx.delete(notification).where(eq(notification.userId, userId));
   await tx.delete(notificationPreference).where(eq(notificationPreference.userId, userId));
-  await tx.execute(sql`delete from job where state = 'queued' and (payload->>'userId' = ${userId} or payload->>'recipientId' = ${userId})`);
+  await unscheduleJobsOfUser(tx, userId);
 }

@@ -1,9 +1,10 @@
-import { and, asc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, ne } from 'drizzle-orm';
 import type { NotificationType } from '../../shared/notifications-schemas.js';
 import { formatClassTime } from '../../shared/time.js';
 import type { AppServices } from '../app-services.js';
 import { club, clubEvent, clubMembership } from '../db/schema/clubs.js';
 import type { Tx } from '../db/transaction.js';
+import { jobProgress } from '../jobs/queue.js';
 import { JOBS, notify, type Notified } from './notify.js';
 import type { NotificationData } from './render.js';
 
@@ -56,19 +57,12 @@ export async function scheduleFanOut(app: AppServices, tx: Tx, key: string, spec
 export async function runFanOut(app: AppServices, job: FanOut) {
   for (;;) {
     const step = await app.database.db.transaction(async (tx) => {
-      const [row] = (
-        (await tx.execute(
-          sql`select payload->'after' as after from job where key = ${job.key} and state = 'queued' for update`,
-        )) as unknown as { rows: { after: string | number | null }[] }
-      ).rows;
+      const row = await jobProgress.read<string | number>(tx, job.key, 'after');
       if (!row) return { done: true as const };
-      const batch = await nextBatch(tx, job, row.after ?? null);
+      const batch = await nextBatch(tx, job, row.value ?? null);
       if (!batch.recipients.length) return { done: true as const };
       const followUp = await send(app, tx, batch.recipients);
-      await tx.execute(sql`
-        update job set payload = jsonb_set(payload, '{after}', ${JSON.stringify(batch.next)}::jsonb),
-          locked_until = now() + interval '2 minutes'
-        where key = ${job.key} and state = 'queued'`);
+      await jobProgress.write(tx, job.key, 'after', batch.next, 120);
       return { done: batch.recipients.length < FAN_OUT_BATCH, followUp };
     });
     if ('followUp' in step && step.followUp) await step.followUp();

@@ -12,11 +12,11 @@ import { notification } from '../db/schema/notifications.js';
 import { rowsOf, type Conn } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
 import { markRead as readConversation } from '../mailbox/conversations.js';
-import { readConversationNotice, unreadConversationNotices } from './derived-notices.js';
+import { readConversationNotice, unreadConversationNotices } from '../mailbox/unread-notices.js';
 import { preferenceOf } from './preferences.js';
 import { render, type NotificationData } from './render.js';
 
-/** A notification as the list reads it: a stored row, or a derived "new message" entry (derived-notices.ts). */
+/** A notification as the list reads it: a stored row, or a derived "new message" entry (mailbox/unread-notices.ts). */
 interface Row {
   id: string;
   type: string;

@@ -67,7 +67,7 @@ export async function notify(
   if (!pref.inApp && pref.email === 'off') return nothing;
 
   // A new message's in-app entry is the mailbox's unread state, derived when the list is read
-  // (derived-notices.ts): a row is stored for its digest only. What reaches notify() for a new
+  // (mailbox/unread-notices.ts): a row is stored for its digest only. What reaches notify() for a new
   // message is already "still unread after a while" (mailbox/unread-reminder.ts).
   const storeInApp = pref.inApp && type !== 'new_message';
   let id: string | null = null;

@@ -6,7 +6,7 @@ import { clubEvent } from '../db/schema/clubs.js';
 import { course, enrolment } from '../db/schema/courses.js';
 import type { Tx } from '../db/transaction.js';
 import { clubNameOf, eventData, scheduleFanOut, send, type Recipient } from './fan-out.js';
-import { preview } from './derived-notices.js';
+import { preview } from '../mailbox/unread-notices.js';
 import { eraseFromNotifications } from './erasure.js';
 import { unreadNotifications } from './notification-service.js';
 import type { NotificationData } from './render.js';
@@ -91,7 +91,7 @@ export function subscribeNotifications(app: AppServices) {
   app.paymentEvents.inTransaction('refund.issued', (tx, e) => send(app, tx, [[e.userId, 'refund_issued', { ...e }]]));
 
   // New messages: the list's "new message" entries are the mailbox's unread state, derived
-  // when read (derived-notices.ts); what reaches here is a conversation still unread after a
+  // when read (mailbox/unread-notices.ts); what reaches here is a conversation still unread after a
   // while (once per conversation and delay), for its email or digest (ADR 0029).
   app.mailboxEvents.inTransaction('message.unread', (tx, e) =>
     send(app, tx, [

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { requireEducator } from '../educators/require-educator.js';
-import { educator } from '../db/schema/educators.js';
+import { connectAccountIdOf, keepConnectAccountId } from '../accounts/provider-ids.js';
 import { payoutAccount } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
 import { ACCOUNT_FAILURE, provider } from './provider-calls.js';
@@ -12,13 +12,9 @@ import { refreshPayoutAccount } from './payout-accounts.js';
 /** The caller's own Connect account id, or 403 (spec: the account must be the caller's). */
 export async function ownAccount(app: AppServices, viewer: Viewer, accountId: string): Promise<string> {
   requireEducator(viewer);
-  const [row] = await app.database.db
-    .select({ id: educator.stripeConnectAccountId })
-    .from(educator)
-    .where(eq(educator.userId, viewer.user.id))
-    .limit(1);
-  if (!row?.id || row.id !== accountId) throw new AppError(403, 'not_your_account', 'This payout account is not yours');
-  return row.id;
+  const id = await connectAccountIdOf(app.database.db, viewer.user.id);
+  if (!id || id !== accountId) throw new AppError(403, 'not_your_account', 'This payout account is not yours');
+  return id;
 }
 
 /**
@@ -33,8 +29,7 @@ export async function createConnectAccount(
   if (input.user_id !== viewer.user.id) throw new AppError(403, 'not_yourself', 'You can only set up payouts for yourself');
   requireEducator(viewer);
   const db = app.database.db;
-  const [row] = await db.select({ id: educator.stripeConnectAccountId }).from(educator).where(eq(educator.userId, viewer.user.id)).limit(1);
-  let accountId = row?.id ?? null;
+  let accountId = await connectAccountIdOf(db, viewer.user.id);
   if (!accountId) {
     const account = await provider(app.log, ACCOUNT_FAILURE, 'accounts.create', () =>
       app.stripe().accounts.create(
@@ -51,16 +46,7 @@ export async function createConnectAccount(
         { idempotencyKey: `account-${viewer.user.id}` },
       ),
     );
-    await db
-      .update(educator)
-      .set({ stripeConnectAccountId: account.id })
-      .where(and(eq(educator.userId, viewer.user.id), isNull(educator.stripeConnectAccountId)));
-    const [stored] = await db
-      .select({ id: educator.stripeConnectAccountId })
-      .from(educator)
-      .where(eq(educator.userId, viewer.user.id))
-      .limit(1);
-    accountId = stored?.id ?? account.id;
+    accountId = await keepConnectAccountId(db, viewer.user.id, account.id);
   }
   await db.insert(payoutAccount).values({ userId: viewer.user.id, accountId }).onConflictDoNothing();
   return { stripe_connect_account_id: accountId };

@@ -1,5 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { keepStripeCustomerId, stripeCustomerIdOf } from '../accounts/provider-ids.js';
 import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
 import { user } from '../db/schema/accounts.js';
@@ -32,8 +33,8 @@ export const customerOwnerColumns = {
 export async function ensureCustomer(app: AppServices, owner: CustomerOwner, name?: string): Promise<string> {
   if (owner.stripeCustomerId) return owner.stripeCustomerId;
   const db = app.database.db;
-  const [fresh] = await db.select({ id: user.stripeCustomerId }).from(user).where(eq(user.id, owner.id)).limit(1);
-  if (fresh?.id) return fresh.id;
+  const fresh = await stripeCustomerIdOf(db, owner.id);
+  if (fresh) return fresh;
   const displayName = (name ?? `${owner.firstName} ${owner.lastName}`).trim() || owner.email;
   const customer = await provider(app.log, CUSTOMER_FAILURE, 'customers.create', () =>
     app
@@ -43,12 +44,7 @@ export async function ensureCustomer(app: AppServices, owner: CustomerOwner, nam
         { idempotencyKey: `customer-${owner.id}-${shortHash(owner.email, displayName)}` },
       ),
   );
-  await db
-    .update(user)
-    .set({ stripeCustomerId: customer.id })
-    .where(and(eq(user.id, owner.id), isNull(user.stripeCustomerId)));
-  const [stored] = await db.select({ id: user.stripeCustomerId }).from(user).where(eq(user.id, owner.id)).limit(1);
-  return stored?.id ?? customer.id;
+  return keepStripeCustomerId(db, owner.id, customer.id);
 }
 
 /** POST /api/stripe/create-stripe-customer: the caller's customer (created once); the email must be theirs. */

@@ -5,8 +5,7 @@ import { planById } from '../../shared/payments.js';
 import type { AppServices } from '../app-services.js';
 import { announceWaitlistPromoted } from '../courses/events.js';
 import { setFeatured } from '../courses/featured.js';
-import { lockCourseSession, releaseEnrolment } from '../courses/seats.js';
-import { enrolment } from '../db/schema/courses.js';
+import { lockCourseSession, releaseEnrolmentById, setInstallmentStanding } from '../courses/seats.js';
 import { payment, payoutAccount, purchase } from '../db/schema/payments.js';
 import { invoiceFacts } from './provider-facts.js';
 import { idOf } from './provider-calls.js';
@@ -50,11 +49,7 @@ export async function handleInvoicePaid(app: AppServices, invoiceId: string) {
     const rec = await recordPayment(tx, p, facts);
     if (rec.inserted && p.status === 'past_due') {
       await tx.update(purchase).set({ status: 'fulfilled', updatedAt: new Date() }).where(eq(purchase.id, p.id));
-      if (p.enrolmentId)
-        await tx
-          .update(enrolment)
-          .set({ status: 'active', updatedAt: new Date() })
-          .where(and(eq(enrolment.id, p.enrolmentId), eq(enrolment.status, 'past_due')));
+      if (p.enrolmentId) await setInstallmentStanding(tx, p.enrolmentId, 'active');
     }
     return { ...rec, purchase: p };
   });
@@ -93,11 +88,7 @@ export async function handleInvoiceFailed(app: AppServices, invoiceId: string) {
     const p = await lockPurchase(tx, found.id);
     if (p.status !== 'fulfilled' && p.status !== 'past_due') return false;
     await tx.update(purchase).set({ status: 'past_due', updatedAt: new Date() }).where(eq(purchase.id, p.id));
-    if (p.enrolmentId)
-      await tx
-        .update(enrolment)
-        .set({ status: 'past_due', updatedAt: new Date() })
-        .where(and(eq(enrolment.id, p.enrolmentId), eq(enrolment.status, 'active')));
+    if (p.enrolmentId) await setInstallmentStanding(tx, p.enrolmentId, 'past_due');
     return true;
   });
   if (!changed) return;
@@ -172,18 +163,10 @@ export async function handleSubscriptionDeleted(app: AppServices, subscriptionId
       .where(and(eq(payment.purchaseId, p.id), sql`${payment.invoiceId} is not null`));
     if (p.installments && n >= p.installments) {
       await tx.update(purchase).set({ status: 'completed', updatedAt: new Date() }).where(eq(purchase.id, p.id));
-      if (p.enrolmentId)
-        await tx
-          .update(enrolment)
-          .set({ status: 'active', updatedAt: new Date() })
-          .where(and(eq(enrolment.id, p.enrolmentId), eq(enrolment.status, 'past_due')));
+      if (p.enrolmentId) await setInstallmentStanding(tx, p.enrolmentId, 'active');
       return { released: false, promoted: [] as string[] };
     }
-    let promoted: string[] = [];
-    if (p.enrolmentId) {
-      const [mine] = await tx.select().from(enrolment).where(eq(enrolment.id, p.enrolmentId)).for('update').limit(1);
-      if (mine && mine.status !== 'dropped' && mine.status !== 'completed') promoted = await releaseEnrolment(tx, mine);
-    }
+    const promoted = p.enrolmentId ? await releaseEnrolmentById(tx, p.enrolmentId) : [];
     await tx
       .update(purchase)
       .set({ status: 'cancelled', failureReason: 'The installments could not be collected', updatedAt: new Date() })

@@ -1,14 +1,11 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { planById, type PlanId } from '../../shared/payments.js';
 import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
 import { ownedCourse } from '../courses/access.js';
-import { course } from '../db/schema/courses.js';
+import { courseProductIdOf, keepCourseProductId, type CourseRow } from '../courses/provider-product.js';
 import { requireEducator } from '../educators/require-educator.js';
 import { isMissing, provider, shortHash } from './provider-calls.js';
-
-type CourseRow = typeof course.$inferSelect;
 
 /** The provider product of a course, created (and stored) when missing. */
 export async function ensureCourseProduct(
@@ -18,8 +15,8 @@ export async function ensureCourseProduct(
 ): Promise<string> {
   if (c.stripeProductId) return c.stripeProductId;
   const db = app.database.db;
-  const [fresh] = await db.select({ id: course.stripeProductId }).from(course).where(eq(course.id, c.id)).limit(1);
-  if (fresh?.id) return fresh.id;
+  const fresh = await courseProductIdOf(db, c.id);
+  if (fresh) return fresh;
   const productName = name ?? c.title;
   const product = await app
     .stripe()
@@ -27,12 +24,7 @@ export async function ensureCourseProduct(
       { name: productName, metadata: { course_id: c.id, educator_id: c.educatorId } },
       { idempotencyKey: `product-course-${c.id}-${shortHash(productName)}` },
     );
-  await db
-    .update(course)
-    .set({ stripeProductId: product.id })
-    .where(and(eq(course.id, c.id), sql`${course.stripeProductId} is null`));
-  const [stored] = await db.select({ id: course.stripeProductId }).from(course).where(eq(course.id, c.id)).limit(1);
-  return stored?.id ?? product.id;
+  return keepCourseProductId(db, c.id, product.id);
 }
 
 /** The fixed provider product of a platform plan (retrieve, or create with its fixed id). */

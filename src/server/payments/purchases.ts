@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull } from 'drizzle-orm';
 import { platformFee } from '../../shared/payments.js';
 import { payment, purchase } from '../db/schema/payments.js';
 import type { Conn, Tx } from '../db/transaction.js';
@@ -53,4 +53,24 @@ export async function purchaseFor(
 export async function lockPurchase(tx: Tx, id: string): Promise<Purchase> {
   const [p] = await tx.select().from(purchase).where(eq(purchase.id, id)).for('update');
   return p;
+}
+
+/**
+ * The user's running subscription, if any (an installment plan or a platform plan still
+ * being paid): its kind. An account is not deleted while one runs (admin/account-deletion.ts).
+ */
+export async function runningSubscriptionOf(conn: Conn, userId: string): Promise<'course_installments' | 'plan' | null> {
+  const [row] = await conn
+    .select({ kind: purchase.kind })
+    .from(purchase)
+    .where(
+      and(
+        eq(purchase.userId, userId),
+        inArray(purchase.kind, ['course_installments', 'plan']),
+        inArray(purchase.status, ['fulfilled', 'past_due']),
+        isNotNull(purchase.subscriptionId),
+      ),
+    )
+    .limit(1);
+  return row ? (row.kind as 'course_installments' | 'plan') : null;
 }

@@ -1,8 +1,7 @@
 import { eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { user } from '../db/schema/accounts.js';
+import { educator, user } from '../db/schema/accounts.js';
 import { course } from '../db/schema/courses.js';
-import { educator } from '../db/schema/educators.js';
 import { payoutAccount } from '../db/schema/payments.js';
 import { DEMO_USERS } from './demo-users.js';
 import { DEMO_EDUCATORS } from './demo-catalogue-data.js';

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { account, user } from '../db/schema/accounts.js';
-import { educator } from '../db/schema/educators.js';
+import { account, educator, user } from '../db/schema/accounts.js';
 
 export const DEMO_PASSWORD = 'Agora-demo-2026';
 

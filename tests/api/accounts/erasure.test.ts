@@ -192,4 +192,24 @@ describe('deleting an account erases its rows in every domain', () => {
       await n(sql`select count(*)::int as n from contact_message where user_id = ${gone.id} or lower(email) = lower(${gone.email})`),
     ).toBe(0);
   });
+
+  it('a plan still being paid blocks the deletion (409, nothing erased) until it ends', async () => {
+    const payer = await user('Paying');
+    const [{ id }] = await rows<{ id: string }>(
+      app,
+      sql`insert into purchase (user_id, kind, amount_cents, currency, fee_percent, status, subscription_id)
+          values (${payer.id}, 'plan', 1900, 'usd', 0, 'fulfilled', ${`sub_${randomUUID()}`}) returning id`,
+    );
+    const del = () =>
+      post(app, '/api/accounts/delete', { password: payer.password, confirmEmail: payer.email }, { cookie: payer.cookie, ip: randomIp() });
+    const blocked = await del();
+    expect(blocked.statusCode, blocked.body).toBe(409);
+    expect(blocked.json().error).toMatchObject({
+      code: 'subscription_running',
+      message: 'End your Educator Pro plan first: then delete your account.',
+    });
+    expect(await n(sql`select count(*)::int as n from "user" where id = ${payer.id} and not banned`)).toBe(1);
+    await app.database.db.execute(sql`update purchase set status = 'cancelled' where id = ${id}`);
+    expect((await del()).statusCode).toBe(200);
+  });
 });

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { account, signInSession } from '../../../src/server/db/schema/accounts.js';
-import { educator } from '../../../src/server/db/schema/educators.js';
+import { account, educator, signInSession } from '../../../src/server/db/schema/accounts.js';
 import { useTestApp } from '../../support/app.js';
 import { UUID_RE } from '../../support/test-data.js';
 import { createSignedInUser, signIn } from '../../support/factories.js';

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, signInSession, twoFactor, user as userTable } from '../../../src/server/db/schema/accounts.js';
+import { account, educator as educatorTable, signInSession, twoFactor, user as userTable } from '../../../src/server/db/schema/accounts.js';
 import { adminAudit } from '../../../src/server/db/schema/admin.js';
 import { job } from '../../../src/server/db/schema/jobs.js';
 import { purchase } from '../../../src/server/db/schema/payments.js';
 import { course as courseTable } from '../../../src/server/db/schema/courses.js';
-import { educator as educatorTable } from '../../../src/server/db/schema/educators.js';
 import { makeEducator, makePublishedCourse } from '../../support/courses.js';
 import { buildTestApp, type TestApp } from '../../support/app.js';
 import { createSignedInUser, followLink, latestLink, type SignedInUser } from '../../support/factories.js';

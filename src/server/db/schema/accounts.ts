@@ -1,4 +1,5 @@
-import { boolean, date, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, date, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { ts } from './columns.js';
 
 /**
@@ -114,4 +115,28 @@ export const rateLimitHit = pgTable('rate_limit_hit', {
   key: text('key').primaryKey(),
   count: integer('count').notNull(),
   resetAt: ts('reset_at').notNull(),
+});
+
+/**
+ * An educator is a user with this record (spec section 3): their educator profile, part of
+ * the account (the viewer lookup reads it). Accounts own it; educators/ holds the use cases
+ * on it (ADR 0035).
+ */
+export const educator = pgTable('educator', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  bio: text('bio'),
+  profileImage: text('profile_image'),
+  stripeConnectAccountId: text('stripe_connect_account_id'),
+  headline: text('headline'),
+  subjects: jsonb('subjects')
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
+  links: jsonb('links')
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
+  createdAt: ts('created_at').notNull().defaultNow(),
 });

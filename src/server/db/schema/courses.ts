@@ -14,9 +14,8 @@ import {
   uuid,
   real,
 } from 'drizzle-orm/pg-core';
-import { user } from './accounts.js';
+import { educator, user } from './accounts.js';
 import { ts } from './columns.js';
-import { educator } from './educators.js';
 
 /**
  * Courses: a course runs in sessions; a session meets at class times; learners hold

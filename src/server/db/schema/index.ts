@@ -4,7 +4,6 @@
  * the tables it uses, so a domain's dependencies show in its imports.
  */
 export * from './accounts.js';
-export * from './educators.js';
 export * from './email.js';
 export * from './courses.js';
 export * from './payments.js';

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { people } from '../accounts/people.js';
 
 /**
  * The notification list's "new message" entries (ADR 0029): one per conversation with
@@ -8,7 +9,8 @@ import { sql, type SQL } from 'drizzle-orm';
  * or marking the entry read, which reads the conversation, ends it).
  *
  * The columns are the stored notification's (id, type, data, read_at, created_at), so the two
- * sources are one list in one statement (notification-service.ts).
+ * sources are one list in one statement (notifications/notification-service.ts). The mailbox
+ * publishes these fragments: its tables are its own (ADR 0035).
  */
 
 /** A message's text as a notice shows it. */
@@ -33,7 +35,7 @@ export function unreadConversationNotices(userId: string, conversationId?: strin
       select count(*)::int as n from message m
       where m.conversation_id = cm.conversation_id and m.id > cm.read_up_to and m.sender_id = cm.other_user_id
     ) unread on true
-    join "user" u on u.id = cm.other_user_id
+    join ${people} u on u.id = cm.other_user_id
     where cm.user_id = ${userId} ${conversationId ? sql`and cm.conversation_id = ${conversationId}` : sql``}`;
 }
 
@@ -49,7 +51,7 @@ export function readConversationNotice(userId: string, conversationId: string): 
       coalesce(last.created_at, c.created_at) as read_at, coalesce(last.created_at, c.created_at) as created_at
     from conversation_member cm
     join conversation c on c.id = cm.conversation_id
-    join "user" u on u.id = cm.other_user_id
+    join ${people} u on u.id = cm.other_user_id
     left join lateral (
       select m.id, m.body, m.created_at from message m
       where m.conversation_id = cm.conversation_id and m.sender_id = cm.other_user_id
