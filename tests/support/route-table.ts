@@ -9,7 +9,7 @@ import { z } from 'zod';
  * Fastify has no public list of routes, so a test file wraps the factory to add an
  * `onRoute` hook before buildApp registers anything (behaviour is unchanged):
  *
- *   vi.mock('fastify', async (original) => (await import('../support/route-table.js')).recordRoutes(await original()));
+ *   vi.mock('fastify', async (original) => (await import('../../support/route-table.js')).recordRoutes(await original()));
  */
 
 export interface RouteSchemas {
