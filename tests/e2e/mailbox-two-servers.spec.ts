@@ -7,7 +7,7 @@ import { BASE_URL, createVerifiedUser, logIn } from './support';
  * The mailbox across two app processes on one PostgreSQL database (issue 10): Ada's tab
  * talks to server 1, Bea's to server 2, as two instances behind a load balancer would
  * split them; messages, the reply and Bea's unread badge still arrive live (the realtime
- * fan-out goes through PostgreSQL LISTEN/NOTIFY, tests/api/realtime-fan-out.test.ts).
+ * fan-out goes through PostgreSQL LISTEN/NOTIFY, tests/api/realtime/fan-out.test.ts).
  *
  * Server 2 is started the way the global setup starts server 1 (same DATABASE_URL, same
  * data directory as shared file storage, same environment and so the same AUTH_SECRET: a
