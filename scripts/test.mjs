@@ -1,7 +1,7 @@
 // `npm test`: every suite, then one plain closing line "N passed, N failed" for CI.
-// Suites: lint, API integration (Vitest, real PostgreSQL), end to end (Playwright, Chromium),
-// and a smoke pass of the server on embedded PGlite.
-import { spawnSync } from 'node:child_process';
+// Suites: lint, type check (tsc, beside lint), API integration (Vitest, real PostgreSQL),
+// end to end (Playwright, Chromium), and a smoke pass of the server on embedded PGlite.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 
@@ -12,6 +12,19 @@ mkdirSync(OUT, { recursive: true });
 function run(cmd, args, env = {}) {
   console.log(`\n$ ${cmd} ${args.join(' ')}`);
   return spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+}
+
+/** Starts a command in the background, its output kept for later (printed when it is awaited). */
+function background(cmd, args) {
+  const started = Date.now();
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  return new Promise((resolve) => {
+    child.on('error', (err) => resolve({ status: 1, output: `${output}${err.message}\n`, seconds: 0 }));
+    child.on('close', (code) => resolve({ status: code ?? 1, output, seconds: Math.round((Date.now() - started) / 1000) }));
+  });
 }
 
 function postgresReachable() {
@@ -61,8 +74,19 @@ if (!(await postgresReachable())) {
   process.env.AGORA_TEST_PGLITE = '1';
 }
 
-// 0. The house rules (dependency directions, no cycles, hooks, accessibility): a violation fails the run.
+// 0. The types (tsc --noEmit, one thread, ~40 s) are checked beside the lint (one thread too),
+// so the two cost the wall time of the longer; a type error fails the run.
+const typeCheck = background('npx', ['tsc', '--noEmit', '--pretty', 'false']);
+
+// The house rules (dependency directions, no cycles, hooks, accessibility): a violation fails the run.
 record('Lint (eslint)', ...(run('npm', ['run', '-s', 'lint']) === 0 ? [1, 0] : [0, 1]));
+
+const tsc = await typeCheck;
+console.log(`\n$ npx tsc --noEmit (beside the lint, ${tsc.seconds} s)`);
+process.stdout.write(tsc.output);
+const typeErrors = (tsc.output.match(/error TS\d+/g) ?? []).length;
+if (tsc.status === 0) record('Type check (tsc)', 1, 0);
+else record('Type check (tsc)', 0, Math.max(typeErrors, 1));
 
 // 1. API integration tests.
 const apiStatus = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${OUT}/api.json`]);

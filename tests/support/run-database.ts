@@ -22,13 +22,25 @@ export interface RunDatabase {
 }
 
 /**
- * A fresh, empty database for one test run (API or end to end), or the reason none could be
- * made (no PostgreSQL reachable: the caller falls back to PGlite and says so).
+ * Set by the API suite's global setup: a database with every migration applied, which
+ * createRunDatabase copies (CREATE DATABASE ... TEMPLATE, ~0.5 s) instead of leaving the
+ * migrations to the first connection (~2-6 s each). Nothing may connect to it.
  */
-export async function createRunDatabase(prefix: string): Promise<RunDatabase | { error: string }> {
+export const TEMPLATE_ENV = 'AGORA_TEST_TEMPLATE_DATABASE';
+
+/**
+ * A fresh database for one test run (API or end to end), or the reason none could be made (no
+ * PostgreSQL reachable: the caller falls back to PGlite and says so). Empty, or a copy of the
+ * migrated template when `template` is given or TEMPLATE_ENV names one: either way, opening it
+ * applies the migrations it lacks.
+ */
+export async function createRunDatabase(
+  prefix: string,
+  template: string | undefined = process.env[TEMPLATE_ENV],
+): Promise<RunDatabase | { error: string }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   try {
-    await adminQuery(`create database "${name}"`);
+    await adminQuery(`create database "${name}"${template ? ` template "${template}"` : ''}`);
   } catch (err) {
     return { error: (err as Error).message };
   }
