@@ -16,7 +16,7 @@ test('the app shell fits a 360 px wide screen and its menu opens', async ({ page
   await toggle.click();
   const nav = page.locator('#mobile-nav');
   await expect(nav).toBeVisible();
-  await expect(nav.getByRole('link')).toHaveText(['Explore', 'Courses', 'Clubs', 'Mailbox', 'Dashboard']);
+  await expect(nav.getByRole('link')).toHaveText(['Explore', 'Courses', 'Clubs', 'Mailbox', 'Notifications', 'Dashboard']);
   expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
   await page.screenshot({ path: '/tmp/agora-e2e-mobile-menu.png' });
 

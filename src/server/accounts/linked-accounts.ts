@@ -65,7 +65,7 @@ export async function unlinkAccount(app: FastifyInstance, viewer: Viewer, provid
         409,
         'single_identity_not_deletable',
         provider === 'password'
-          ? 'Your password is the only way to log in to this account, so it cannot be removed. Link Google first.'
+          ? `Your password is the only way to log in to this account, so it cannot be removed.${app.config.google ? ' Link Google first.' : ''}`
           : 'Google is the only way to log in to this account, so it cannot be unlinked. Set a password first.',
       );
     }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { people } from '../accounts/people.js';
 import type { AppServices } from '../app-services.js';
 import { rowsOf } from './access.js';
-import { unreadMessages } from './unread.js';
+import { unreadConversations } from './unread.js';
 
 /** At most one "is typing" push per sender and recipient in this many milliseconds. */
 export const TYPING_THROTTLE_MS = 2000;
@@ -12,11 +12,12 @@ const typingMessage = z.object({ to: z.uuid() });
 
 /**
  * The mailbox's part of realtime, wired at start-up: the 'messages' unread counter of the
- * app shell's badge, and the client's `typing` message, relayed to the other person when
+ * app shell's Mailbox badge (conversations with an unread message), and the client's `typing` message, relayed to the other person when
  * the two may message each other (throttled; the throttle is per process, a hint only).
  */
 export function startMailboxRealtime(app: AppServices) {
-  app.realtime.registerUnreadCounter('messages', (userId) => unreadMessages(app.database.db, userId));
+  // 'messages': conversations with an unread message (the Mailbox badge; issue 23).
+  app.realtime.registerUnreadCounter('messages', (userId) => unreadConversations(app.database.db, userId));
 
   const lastTyping = new Map<string, number>();
   app.realtime.onClientMessage('typing', async (userId, message) => {

@@ -27,7 +27,14 @@ const FIRST_DATA: Partial<Record<RoutePattern, (params: Record<string, string>, 
   '/course/search': (_, search) => (search === '' ? CATALOGUE_FIRST_PAGE_API : null),
   '/dashboard': () => '/api/dashboard',
   '/course/:id': ({ id }) => (isUuid(id) ? `/api/courses/${id}` : null),
+  '/club/:id': ({ id }) => (isUuid(id) ? `/api/clubs/${id}` : null),
 };
+
+/**
+ * Pages of one resource: an id that is not one (not a UUID, or the API answers 404) makes
+ * the page the not-found page, served with 404 as an unknown path is.
+ */
+const ONE_RESOURCE = new Set<RoutePattern>(['/course/:id', '/club/:id']);
 
 /** The same for a public page, whoever asks (a visitor too): the landing page's figures and featured courses. */
 const PUBLIC_FIRST_DATA: Partial<Record<RoutePattern, string>> = {
@@ -40,7 +47,7 @@ const PUBLIC_FIRST_DATA: Partial<Record<RoutePattern, string>> = {
  * route itself (an in-process request with the caller's cookie, address and user agent):
  * the same access checks, the same answer, the same page-view counting as the request the
  * browser would have made. An answer other than 200 is left out: the web app asks again
- * and shows what the API says.
+ * and shows what the API says. `status`: 404 when the page's one resource does not exist.
  */
 export async function pageBootstrap(
   app: FastifyInstance,
@@ -49,9 +56,10 @@ export async function pageBootstrap(
   pattern: RoutePattern,
   params: Record<string, string>,
   search: string,
-): Promise<PageBootstrap> {
+): Promise<{ bootstrap: PageBootstrap; status: 200 | 404 }> {
   const answers: Record<string, unknown> = {};
   const apiPath = PUBLIC_FIRST_DATA[pattern] ?? (viewer ? FIRST_DATA[pattern]?.(params, search) : null);
+  let status: 200 | 404 = viewer && ONE_RESOURCE.has(pattern) && !apiPath ? 404 : 200;
   if (apiPath) {
     const headers: Record<string, string> = { accept: 'application/json' };
     for (const name of ['cookie', 'user-agent', 'accept-language'] as const) {
@@ -61,11 +69,12 @@ export async function pageBootstrap(
     try {
       const res = await app.inject({ method: 'GET', url: apiPath, headers, remoteAddress: request.ip });
       if (res.statusCode === 200) answers[apiPath] = res.json();
+      else if ((res.statusCode === 404 || res.statusCode === 403) && ONE_RESOURCE.has(pattern)) status = 404;
     } catch (err) {
       request.log.warn({ err, apiPath }, 'could not embed the page data; the web app fetches it');
     }
   }
-  return { viewer: viewer ? presentCurrentUser(viewer) : null, answers };
+  return { bootstrap: { viewer: viewer ? presentCurrentUser(viewer) : null, answers }, status };
 }
 
 /**

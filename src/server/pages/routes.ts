@@ -73,10 +73,11 @@ export async function pageRoutes(app: FastifyInstance) {
     params: Record<string, string>,
     search: string,
   ) => {
-    const data = bootstrapScript(await pageBootstrap(app, request, viewer, pattern, params, search));
+    const { bootstrap, status } = await pageBootstrap(app, request, viewer, pattern, params, search);
     const hints = hasBuild ? preloads(pattern) : '';
-    const html = shell().replace('</head>', `${hints}${data}</head>`);
-    return reply.status(200).type('text/html; charset=utf-8').header('cache-control', 'private, no-store').send(html);
+    const html = shell().replace('</head>', `${hints}${bootstrapScript(bootstrap)}</head>`);
+    // 404: the page's resource does not exist (the web app shows the not-found page).
+    return reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'private, no-store').send(html);
   };
 
   app.setNotFoundHandler(async (request, reply) => {

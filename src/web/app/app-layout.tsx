@@ -1,13 +1,13 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { BarChart3, ChevronDown, LogOut, Menu, Settings, ShieldCheck, X } from 'lucide-react';
+import { BarChart3, Bell, ChevronDown, LogOut, Menu, Settings, ShieldCheck, X } from 'lucide-react';
 import { Logo } from '@web/components/brand';
 import { paths } from '@web/lib/paths';
 import { useSignOut } from '@web/features/accounts/api/sign-in';
 import { adminMeQuery } from '@web/features/admin/api/access';
 import { useViewer } from '@web/lib/viewer';
-import { UnreadBadge, useUnreadTotal } from './unread-badge';
+import { BellCount, UnreadBadge, useUnreadCounts } from './unread-badge';
 
 const NAV = [
   { to: paths.explore, label: 'Explore' },
@@ -19,6 +19,28 @@ const NAV = [
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-lg px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'}`;
+
+/** Notifications live under /mailbox but are not the mailbox: there the bell is the current item, not Mailbox. */
+const onNotifications = (pathname: string) => pathname === paths.notifications || pathname.startsWith(`${paths.notifications}/`);
+
+const unreadName = (label: string, n: number) => (n > 0 ? `${label}, ${n} unread` : label);
+
+/** The way in to /mailbox/notifications, on every width, with its own unread count. */
+function NotificationsBell({ unread }: { unread: number }) {
+  return (
+    <NavLink
+      to={paths.notifications}
+      aria-label={unreadName('Notifications', unread)}
+      title="Notifications"
+      className={({ isActive }) =>
+        `relative rounded-lg p-2 ${isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'}`
+      }
+    >
+      <Bell className="h-5 w-5" aria-hidden="true" />
+      <BellCount total={unread} />
+    </NavLink>
+  );
+}
 
 function AvatarMenu() {
   const me = useViewer();
@@ -98,7 +120,7 @@ function AvatarMenu() {
           <button
             role="menuitem"
             type="button"
-            onClick={signOut}
+            onClick={() => void signOut()}
             className="flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-100"
           >
             <LogOut className="h-4 w-4" aria-hidden="true" /> Sign out
@@ -113,7 +135,11 @@ function AvatarMenu() {
 export function AppLayout({ children }: { children?: ReactNode }) {
   const [menu, setMenu] = useState(false);
   const { pathname } = useLocation();
-  const unread = useUnreadTotal();
+  const unread = useUnreadCounts();
+  const itemClass = (s: { isActive: boolean }, to: string) =>
+    navClass({ isActive: s.isActive && (to !== paths.mailbox || !onNotifications(pathname)) });
+  // NavLink marks an active link aria-current="page"; Mailbox is not the current page on /mailbox/notifications.
+  const notCurrent = (to: string) => (to === paths.mailbox && onNotifications(pathname) ? ('false' as const) : undefined);
   // The mobile menu closes on navigation: adjusted while rendering, not in an effect.
   const [menuPath, setMenuPath] = useState(pathname);
   if (pathname !== menuPath) {
@@ -128,25 +154,26 @@ export function AppLayout({ children }: { children?: ReactNode }) {
             <Logo />
             <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
               {NAV.map((n) => (
-                <NavLink key={n.to} to={n.to} className={navClass}>
+                <NavLink key={n.to} to={n.to} className={(s) => itemClass(s, n.to)} aria-current={notCurrent(n.to)}>
                   {n.label}
-                  {n.to === paths.mailbox && <UnreadBadge total={unread} />}
+                  {n.to === paths.mailbox && <UnreadBadge total={unread.mailbox} />}
                 </NavLink>
               ))}
             </nav>
           </div>
           <div className="flex items-center gap-2">
+            <NotificationsBell unread={unread.notifications} />
             <AvatarMenu />
             <button
               type="button"
               className="relative rounded-lg p-2 text-slate-700 hover:bg-slate-100 md:hidden"
               aria-expanded={menu}
               aria-controls="mobile-nav"
-              aria-label={menu ? 'Close menu' : unread > 0 ? `Open menu, ${unread} unread` : 'Open menu'}
+              aria-label={menu ? 'Close menu' : unreadName('Open menu', unread.total)}
               onClick={() => setMenu((m) => !m)}
             >
               {menu ? <X className="h-5 w-5" aria-hidden="true" /> : <Menu className="h-5 w-5" aria-hidden="true" />}
-              {!menu && unread > 0 && (
+              {!menu && unread.total > 0 && (
                 <span aria-hidden="true" className="absolute right-1 top-1 h-2.5 w-2.5 rounded-full bg-brand-700 ring-2 ring-white" />
               )}
             </button>
@@ -155,10 +182,18 @@ export function AppLayout({ children }: { children?: ReactNode }) {
         {menu && (
           <nav id="mobile-nav" aria-label="Main" className="border-t border-slate-200 px-4 py-2 md:hidden">
             {NAV.map((n) => (
-              <NavLink key={n.to} to={n.to} className={(s) => `block ${navClass(s)}`}>
-                {n.label}
-                {n.to === paths.mailbox && <UnreadBadge total={unread} />}
-              </NavLink>
+              <Fragment key={n.to}>
+                <NavLink to={n.to} className={(s) => `block ${itemClass(s, n.to)}`} aria-current={notCurrent(n.to)}>
+                  {n.label}
+                  {n.to === paths.mailbox && <UnreadBadge total={unread.mailbox} />}
+                </NavLink>
+                {n.to === paths.mailbox && (
+                  <NavLink to={paths.notifications} className={(s) => `block ${navClass(s)}`}>
+                    Notifications
+                    <UnreadBadge total={unread.notifications} testId="notifications-menu-badge" />
+                  </NavLink>
+                )}
+              </Fragment>
             ))}
           </nav>
         )}

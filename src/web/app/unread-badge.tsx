@@ -26,34 +26,61 @@ function useTitleCount(total: number) {
   }, [total]);
 }
 
+export interface UnreadCounts {
+  /** The Mailbox badge: conversations with an unread message (and any other counter but notifications). */
+  mailbox: number;
+  /** The bell: unread notifications (a new message is on the Mailbox badge, not here). */
+  notifications: number;
+  /** Both: the document title and the phone menu's button. */
+  total: number;
+}
+
 /**
- * The signed-in user's unread total (messages + notifications ...), live: re-read when a
- * counter announces `unread.changed` and after every reconnect; the document title shows it.
+ * The signed-in user's unread counts, live: re-read when a counter announces
+ * `unread.changed` and after every reconnect; the document title shows their total.
  */
-export function useUnreadTotal(): number {
+export function useUnreadCounts(): UnreadCounts {
   const queryClient = useQueryClient();
   // Asked once the page is on screen: the badge is not what a first view waits for.
-  const total = useQuery({ ...unreadQuery, enabled: useAfterPaint() }).data?.total ?? 0;
+  const data = useQuery({ ...unreadQuery, enabled: useAfterPaint() }).data;
+  const total = data?.total ?? 0;
+  const notifications = data?.counts.notifications ?? 0;
   const refresh = () => void queryClient.invalidateQueries({ queryKey: unreadQuery.queryKey });
   useRealtimeEvent('unread.changed', refresh);
   useRealtimeReconnect(refresh);
   useTitleCount(total);
-  return total;
+  return { mailbox: Math.max(0, total - notifications), notifications, total };
 }
 
+const shown = (n: number) => (n > 99 ? '99+' : String(n));
+
 /** The count on a nav item; the name a screen reader hears comes with it. */
-export function UnreadBadge({ total }: { total: number }) {
+export function UnreadBadge({ total, testId = 'unread-badge' }: { total: number; testId?: string }) {
   if (total <= 0) return null;
   return (
     <>
       <span
         aria-hidden="true"
-        data-testid="unread-badge"
+        data-testid={testId}
         className="ml-1.5 inline-flex min-w-5 items-center justify-center rounded-full bg-brand-700 px-1.5 py-0.5 text-[11px] font-semibold leading-none text-white"
       >
-        {total > 99 ? '99+' : total}
+        {shown(total)}
       </span>
       <span className="sr-only">, {total} unread</span>
     </>
+  );
+}
+
+/** The bell's count, on the icon's corner (the link's name says it: "Notifications, 3 unread"). */
+export function BellCount({ total }: { total: number }) {
+  if (total <= 0) return null;
+  return (
+    <span
+      aria-hidden="true"
+      data-testid="notifications-badge"
+      className="absolute -right-0.5 -top-0.5 inline-flex min-w-[18px] items-center justify-center rounded-full bg-brand-700 px-1 py-0.5 text-[10px] font-semibold leading-none text-white ring-2 ring-white"
+    >
+      {shown(total)}
+    </span>
   );
 }

@@ -413,9 +413,9 @@ describe('each type fires from its real cause', () => {
     });
     const stranger = await makeLearner(app);
     expect((await get(app, `/api/notifications/${mine[0].id}`, { cookie: stranger.cookie })).statusCode).toBe(404);
-    // The list's unread count holds it; the app shell's badge counts the three messages once: as messages.
+    // The list's unread count holds it; the app shell counts it once: on the Mailbox badge, as one unread conversation.
     expect((await list(app, recipient)).json().unreadCount).toBe(1);
-    expect(await app.realtime.unreadCounts(recipient.id)).toMatchObject({ messages: 3, notifications: 0 });
+    expect(await app.realtime.unreadCounts(recipient.id)).toMatchObject({ messages: 1, notifications: 0 });
     // One reminder for the conversation, stored by the send itself, due in ten minutes.
     const jobs = await queryRows<{ run_at: Date; kind: string }>(
       app,
@@ -463,7 +463,7 @@ describe('each type fires from its real cause', () => {
     // Nobody else reads or marks it.
     expect((await post(app, `/api/notifications/${entry.id}/read`, {}, { cookie: stranger.cookie })).statusCode).toBe(404);
     expect((await get(app, `/api/notifications/${entry.id}`, { cookie: stranger.cookie })).statusCode).toBe(404);
-    expect(await app.realtime.unreadCounts(recipient.id)).toMatchObject({ messages: 5 });
+    expect(await app.realtime.unreadCounts(recipient.id)).toMatchObject({ messages: 1 }); // one conversation
 
     // Marking it read reads the conversation (the mailbox agrees); its page then shows it read.
     const marked = await post(app, `/api/notifications/${entry.id}/read`, {}, { cookie: recipient.cookie });

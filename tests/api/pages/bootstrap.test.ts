@@ -93,8 +93,9 @@ describe('the served page carries what its first render needs', () => {
     expect((answers[api] as { title: string }).title).toBe('Pottery <b>at</b> night');
     expect(res.body).not.toContain('Pottery <b>');
 
+    // The not-found page, with 404 (issue 23; tests/api/pages/unknown-ids.test.ts).
     const missing = await get(ctx.app, `/course/${randomUUID()}`, { cookie: learner.cookie });
-    expect(missing.statusCode).toBe(200);
+    expect(missing.statusCode).toBe(404);
     expect(bootstrapOf(missing).answers).toEqual({});
   });
 

@@ -51,7 +51,9 @@ export function LinkedAccountsCard() {
   return (
     <Card>
       <h2 className="text-lg font-semibold text-slate-900">Ways to log in</h2>
-      <p className="mb-4 text-sm text-slate-600">Link Google to log in with one click, or set a password.</p>
+      <p className="mb-4 text-sm text-slate-600">
+        {data && !data.googleAvailable ? 'How you log in to Agora.' : 'Link Google to log in with one click, or set a password.'}
+      </p>
       {isPending && <Spinner label="Loading…" />}
       {isError && <Alert tone="error">Could not load the ways to log in.</Alert>}
       {error && !retry && (
@@ -102,7 +104,10 @@ export function LinkedAccountsCard() {
                   <p className="text-sm font-medium text-slate-900">{LABEL[p]}</p>
                   <p className="text-xs text-slate-600">{linked.has(p) ? 'Linked' : 'Not linked'}</p>
                 </div>
-                {linked.has(p) ? (
+                {linked.has(p) && linked.size === 1 ? (
+                  // The last way in cannot be removed (the server refuses it): nothing to offer.
+                  <p className="text-xs text-slate-600">Your only way to log in</p>
+                ) : linked.has(p) ? (
                   <Button
                     variant="ghost"
                     className="text-red-700"

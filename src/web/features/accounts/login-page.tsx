@@ -17,6 +17,7 @@ import { AuthCard } from './auth-card';
 const REASONS: Record<string, string> = {
   'session-expired': 'Your session has ended. Please log in again.',
   'signed-out': 'You have been signed out.',
+  'signed-out-everywhere': 'You have been signed out everywhere: on this device and on every other one.',
   'password-reset': 'Your password has been changed. Log in with the new one.',
 };
 

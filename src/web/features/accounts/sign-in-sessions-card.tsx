@@ -5,6 +5,7 @@ import { ApiError } from '@web/lib/api';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
+import { ConfirmDialog } from '@web/components/ui/dialog';
 import { Spinner } from '@web/components/ui/spinner';
 import { revokeOtherSignInSessions, revokeSignInSession, signInSessionsQuery } from './api/sign-in-sessions';
 import { useSignOut } from './api/sign-in';
@@ -18,7 +19,22 @@ export function SignInSessionsCard() {
   const [busy, setBusy] = useState<string | null>(null);
   const signOut = useSignOut();
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  // "Sign out everywhere" ends this session too: asked first, then /login says what happened.
+  const [confirming, setConfirming] = useState(false);
+  const [everywhereError, setEverywhereError] = useState<string | null>(null);
   const others = data?.sessions.filter((s) => !s.current) ?? [];
+
+  async function signOutHereAndEverywhere() {
+    setBusy('everywhere');
+    setEverywhereError(null);
+    try {
+      await signOutEverywhere();
+      await signOut('signed-out-everywhere');
+    } catch (err) {
+      setEverywhereError(err instanceof ApiError ? err.message : 'Something went wrong');
+      setBusy(null);
+    }
+  }
 
   async function run(key: string, action: () => Promise<{ message: string }>) {
     setBusy(key);
@@ -52,19 +68,30 @@ export function SignInSessionsCard() {
           <Button
             variant="secondary"
             className="text-red-700"
-            loading={busy === 'everywhere'}
-            onClick={() =>
-              run('everywhere', async () => {
-                const result = await signOutEverywhere();
-                await signOut();
-                return result;
-              })
-            }
+            onClick={() => {
+              setEverywhereError(null);
+              setConfirming(true);
+            }}
           >
             Sign out everywhere
           </Button>
         </div>
       </div>
+      <ConfirmDialog
+        open={confirming}
+        title="Sign out everywhere?"
+        confirmLabel="Sign out everywhere"
+        cancelLabel="Stay signed in"
+        busy={busy === 'everywhere'}
+        error={everywhereError}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => void signOutHereAndEverywhere()}
+      >
+        <p>
+          Every device signed in to your account is signed out, this one included
+          {others.length > 0 ? ` (${others.length + 1} in all)` : ''}. You will need to log in again.
+        </p>
+      </ConfirmDialog>
       {message && (
         <div className="mb-3">
           <Alert tone={message.tone}>{message.text}</Alert>

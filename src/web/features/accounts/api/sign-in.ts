@@ -53,17 +53,18 @@ export function forgetSignedInQueries(queryClient: QueryClient) {
  * Signs out here and in every other tab of this browser. The tab is quieted first, then
  * the session ends and the page reloads on /login, which drops the whole cache: the
  * signed-in queries are not removed before (the screens still shown would refetch them).
+ * `reason`: what /login says (after "Sign out everywhere": 'signed-out-everywhere').
  */
 export function useSignOut() {
   const queryClient = useQueryClient();
-  return async () => {
+  return async (reason?: 'signed-out-everywhere') => {
     await quietSignedInState(queryClient);
     try {
       await api('/api/accounts/sign-out', { method: 'POST', allowUnauthorized: true });
     } finally {
       queryClient.setQueryData(meQuery.queryKey, null);
       broadcastSignIn('signed-out');
-      window.location.assign(paths.login());
+      window.location.assign(paths.login(undefined, reason));
     }
   };
 }
