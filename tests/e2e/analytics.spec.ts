@@ -110,7 +110,8 @@ test('an educator with a sale reads their analytics; another educator is refused
     await page.getByRole('link', { name: 'Sales CSV' }).click();
     const file = readFileSync(await (await download).path(), 'utf8');
     expect(file).toContain('"Sketching the city"');
-    expect(file).toContain('"Lotte",120.00,12.00,0.00,108.00,"USD"');
+    // The e2e server's fee is 12% (tests/e2e/app-server.ts).
+    expect(file).toContain('"Lotte",120.00,14.40,0.00,105.60,"USD"');
   });
   await context.close();
 
