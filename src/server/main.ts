@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { seedDemoData } from './seed/demo-users.js';
 import { seedDemoCatalogue } from './seed/demo-catalogue.js';
 import { seedDemoClubs } from './seed/demo-clubs.js';
+import { listenText, readyText } from './start-log.js';
 
 /** Starts the server: configuration checked once, then the app, then demo data. */
 async function main() {
@@ -18,7 +19,7 @@ async function main() {
   }
   const app = await buildApp({ config });
   if (config.seedDemo && !config.production) await seedDemoData(app);
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host, listenTextResolver: (address) => listenText(address, config.host) });
   // Payments demo data needs the server listening: the SDK reaches the sandbox over HTTP.
   if (config.seedDemo && !config.production) {
     const t0 = performance.now();
@@ -28,7 +29,7 @@ async function main() {
     );
     await seedDemoClubs(app).catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo clubs not created'));
   }
-  app.log.info(`Agora is ready at ${config.publicUrl} (database: ${app.database.kind}, email: ${app.mailer.transport})`);
+  app.log.info(readyText({ publicUrl: config.publicUrl, database: app.database.kind, email: app.mailer.transport }));
 
   let stopping = false;
   const stop = async (signal: string) => {

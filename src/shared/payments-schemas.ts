@@ -129,6 +129,8 @@ export const checkoutSummary = z.object({
   course: z.object({
     id: z.string(),
     title: z.string(),
+    /** The course's category: its generated cover is drawn from id, title and category, as everywhere else. */
+    category: z.string(),
     coverUrl: z.string().nullable(),
     educatorName: z.string(),
     refundPolicy: z.string(),

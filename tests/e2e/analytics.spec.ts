@@ -110,7 +110,8 @@ test('an educator with a sale reads their analytics; another educator is refused
     await page.getByRole('link', { name: 'Sales CSV' }).click();
     const file = readFileSync(await (await download).path(), 'utf8');
     expect(file).toContain('"Sketching the city"');
-    expect(file).toContain('"Lotte",120.00,12.00,0.00,108.00,"USD"');
+    // The e2e server's fee is 12% (tests/e2e/app-server.ts).
+    expect(file).toContain('"Lotte",120.00,14.40,0.00,105.60,"USD"');
   });
   await context.close();
 
@@ -138,5 +139,55 @@ test('a new educator sees what will appear, and when', async ({ browser }) => {
   await expect(page.getByRole('heading', { name: 'No courses yet' })).toBeVisible();
   await expect(page.getByText(/views here within a few seconds/)).toBeVisible();
   await checkPage(page, 'empty');
+  await context.close();
+});
+
+/**
+ * Issue 23: on the demo educator's page (last 30 days) every chart draws what its figure says,
+ * or says why it cannot: the day's sales are bars you can see, a range whose sessions took no
+ * seat says so instead of an empty frame, the funnel starts with page views, and the view to
+ * paid conversion is a share of those who reached the page (never above 100 %).
+ */
+test("Grace's analytics: every chart shows what its figure says, or says why not", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const grace = await logIn(context, { email: 'grace@agora.local', password: 'Agora-demo-2026' });
+  await page.goto(`/educator/${grace.id}/analytics`);
+  await expect(page.getByRole('heading', { name: 'Analytics', level: 1 })).toBeVisible();
+  const figures = page.locator('dl[aria-label="Headline figures"]');
+  const figure = (label: RegExp) => figures.locator('div', { hasText: label }).locator('dd').first();
+
+  await expect(page.getByRole('region', { name: 'Revenue in USD' })).toContainText('Net');
+  const revenue = page.getByRole('region', { name: 'Net revenue over time' });
+  const bars = revenue.locator('.recharts-bar-rectangle path');
+  await expect(bars.first()).toBeVisible();
+  const heights = await bars.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+  expect(Math.max(...heights), 'the net revenue bar is drawn').toBeGreaterThan(20);
+
+  const views = Number((await figure(/^Course page views/).textContent())!.replace(/,/g, ''));
+  expect(views).toBeGreaterThan(0);
+  const conversion = (await figure(/^View to paid conversion/).textContent())!;
+  expect(Number(conversion.replace('%', ''))).toBeLessThanOrEqual(100);
+  const funnel = page.getByRole('region', { name: 'From page view to paid seat' });
+  const funnelBars = await funnel
+    .locator('.recharts-bar-rectangle path')
+    .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
+  expect(funnelBars[0], 'the page views bar is drawn').toBeGreaterThan(20);
+
+  // The fill chart draws a bar taller than nothing per session, or says in words why not.
+  const fill = page.getByRole('region', { name: 'Fill rate per session' });
+  const fillRate = (await figure(/^Fill rate/).textContent())!;
+  if (fillRate === '0%') await expect(fill.locator('[data-chart-empty]')).toContainText(/none of (its|their) \d+ seats taken/);
+  else {
+    const fillBars = await fill
+      .locator('.recharts-bar-rectangle path')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+    expect(Math.max(...fillBars)).toBeGreaterThan(0);
+  }
+  // The table stays one click away either way.
+  await fill.getByRole('button', { name: 'Show as table' }).click();
+  await expect(fill.getByRole('table')).toContainText('Seats taken');
+  if (process.env.AGORA_SHOTS) await page.screenshot({ path: '/tmp/agora-analytics-grace.png', fullPage: true });
   await context.close();
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateRange, plural, relativeDayLabel, resultTotal, startsIn } from '../../src/web/lib/format.js';
+import { formatDate, formatDateRange, groupKey, plural, relativeDayLabel, resultTotal, startsIn } from '../../src/web/lib/format.js';
 
 /** The one set of display helpers: every screen writes a date range the same way. */
 describe('web display helpers', () => {
@@ -26,5 +26,13 @@ describe('web display helpers', () => {
     expect(resultTotal({ total: 3400, totalKind: 'exact' })).toBe('3,400');
     expect(resultTotal({ total: 3400, totalKind: 'about' })).toBe('about 3,400');
     expect(resultTotal({ total: 1000, totalKind: 'atLeast' })).toBe('1,000+');
+  });
+
+  it('shows a two-factor key in groups of four (issue 23)', () => {
+    const key = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXPJBSW';
+    expect(key).toHaveLength(52);
+    expect(groupKey(key)).toBe('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP JBSW');
+    expect(groupKey('ABCDEF')).toBe('ABCD EF');
+    expect(groupKey('AB CD EF')).toBe('ABCD EF');
   });
 });

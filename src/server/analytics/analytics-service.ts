@@ -213,6 +213,14 @@ async function readLearners(app: AppServices, scope: AnalyticsScope, range: DayR
 }
 
 const ratio = (num: number, den: number) => (den > 0 ? num / den : null);
+
+/**
+ * View to paid conversion: paid checkouts among the people who reached the course page. Every
+ * checkout starts there, but a visit can go uncounted (one view per person per day, a browser
+ * taken for a program, a buyer who came back on another day), so those reaching it are the
+ * counted views or, when more, the checkouts started: never above 100 % (ADR 0055).
+ */
+export const conversionOf = (paid: number, views: number, checkouts: number) => ratio(paid, Math.max(views, checkouts));
 const zeroMoney = (): MoneyFigures => ({ gross: 0, fee: 0, refunds: 0, net: 0 });
 
 /**
@@ -305,7 +313,10 @@ async function computeAnalytics(app: AppServices, scope: AnalyticsScope, range: 
       views,
       checkouts,
       paid,
-      conversion: { current: ratio(paid.current, views.current), previous: ratio(paid.previous, views.previous) },
+      conversion: {
+        current: conversionOf(paid.current, views.current, checkouts.current),
+        previous: conversionOf(paid.previous, views.previous, checkouts.previous),
+      },
       drops: sum(daily.drops, (r) => r.n),
       refunds: sum(daily.money, (r) => r.refunds),
       waitlist: {
@@ -426,6 +437,7 @@ function courseTable(scope: AnalyticsScope, daily: DailyRows, sessionsNow: Sessi
           views: 0,
           enrolments: 0,
           paid: 0,
+          checkouts: 0,
           conversion: null as number | null,
           fillRate: null as number | null,
           ratingAvg: null as number | null,
@@ -448,7 +460,10 @@ function courseTable(scope: AnalyticsScope, daily: DailyRows, sessionsNow: Sessi
   };
   add(daily.views, (row, r) => (row.views += r.n));
   add(daily.enrolments, (row, r) => (row.enrolments += r.n));
-  add(daily.purchases, (row, r) => (row.paid += r.paid));
+  add(daily.purchases, (row, r) => {
+    row.paid += r.paid;
+    row.checkouts += r.checkouts;
+  });
   add(daily.drops, (row, r) => (row.drops += r.n));
   add(daily.reviews, (row, r) => {
     row.ratingCount += r.n;
@@ -469,9 +484,9 @@ function courseTable(scope: AnalyticsScope, daily: DailyRows, sessionsNow: Sessi
     money.refunds += m.refunded;
     money.net += m.gross - m.fee - m.refunded;
   });
-  return [...table.values()].map(({ taken, offered, stars: starTotal, ...row }) => ({
+  return [...table.values()].map(({ taken, offered, stars: starTotal, checkouts, ...row }) => ({
     ...row,
-    conversion: ratio(row.paid, row.views),
+    conversion: conversionOf(row.paid, row.views, checkouts),
     fillRate: ratio(taken, offered),
     ratingAvg: ratio(starTotal, row.ratingCount),
   }));

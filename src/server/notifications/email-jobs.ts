@@ -23,7 +23,7 @@ export function registerNotificationJobs(app: AppServices) {
 
 async function recipient(app: AppServices, userId: string) {
   const [u] = await app.database.db
-    .select({ email: user.email, firstName: user.firstName, banned: user.banned })
+    .select({ email: user.email, firstName: user.firstName, timeZone: user.timeZone, banned: user.banned })
     .from(user)
     .where(eq(user.id, userId))
     .limit(1);
@@ -68,7 +68,7 @@ async function sendDigest(app: AppServices, job: { userId: string; day: string; 
     const type = row.type as NotificationType;
     if (!wanted.has(type)) wanted.set(type, (await preferenceOf(db, job.userId, type)).email === 'digest');
     if (!wanted.get(type)) continue;
-    const r = render(type, row.data);
+    const r = render(type, row.data, timeZone);
     items.push({ id: row.id, title: r.title, body: r.body, url: `${app.config.publicUrl}${r.link}` });
   }
   if (!items.length) return;

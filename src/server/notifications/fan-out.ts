@@ -80,6 +80,10 @@ async function nextBatch(tx: Tx, job: FanOut, after: string | number | null): Pr
         eventId: ev.eventId,
         title: ev.title,
         when: formatClassTime(ev.startsAt, ev.endsAt, ev.timeZone),
+        // The instants and the event's zone: each reader reads the time in their own zone (render.ts).
+        startsAt: ev.startsAt,
+        endsAt: ev.endsAt,
+        timeZone: ev.timeZone,
         change: 'club-deleted',
       };
       for (const id of ev.attendeeIds) all.push([id, 'club_event_changed', data]);
@@ -115,7 +119,7 @@ async function nextBatch(tx: Tx, job: FanOut, after: string | number | null): Pr
 
 type ClubEventRow = typeof clubEvent.$inferSelect;
 
-/** What a club event's notifications keep: ids, title, club name, and the time in the event's zone. */
+/** What a club event's notifications keep: ids, title, club name, the time in the event's zone and its instants. */
 export async function eventData(tx: Tx, ev: ClubEventRow) {
   return {
     clubId: ev.clubId,
@@ -123,6 +127,10 @@ export async function eventData(tx: Tx, ev: ClubEventRow) {
     eventId: ev.id,
     title: ev.title,
     when: formatClassTime(ev.startsAt.toISOString(), ev.endsAt.toISOString(), ev.timeZone),
+    // The instants and the event's zone: each reader reads the time in their own zone (render.ts).
+    startsAt: ev.startsAt.toISOString(),
+    endsAt: ev.endsAt.toISOString(),
+    timeZone: ev.timeZone,
   };
 }
 

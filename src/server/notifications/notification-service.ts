@@ -27,9 +27,10 @@ interface Row {
 
 const iso = (t: string | Date) => new Date(t).toISOString();
 
-function present(row: Row): NotificationView {
+/** A notification as its reader sees it: times in the reader's own zone (`readerZone`, when set). */
+function present(row: Row, readerZone: string | null = null): NotificationView {
   const type = (NOTIFICATION_TYPES as readonly string[]).includes(row.type) ? (row.type as NotificationType) : 'enrolled';
-  return { id: row.id, type, ...render(type, row.data), read: row.read_at !== null, createdAt: iso(row.created_at) };
+  return { id: row.id, type, ...render(type, row.data, readerZone), read: row.read_at !== null, createdAt: iso(row.created_at) };
 }
 
 const mine = (userId: string) => and(eq(notification.userId, userId), eq(notification.inApp, true));
@@ -83,7 +84,7 @@ export async function listNotifications(app: AppServices, viewer: Viewer, query:
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
-    notifications: page.map(present),
+    notifications: page.map((row) => present(row, viewer.user.timeZone)),
     nextCursor: rows.length > query.limit && last ? `${iso(last.created_at)}_${last.id}` : null,
     unreadCount: await unreadNotifications(db, userId),
   };
@@ -103,7 +104,7 @@ async function findOne(conn: Conn, userId: string, id: string): Promise<Row | un
 export async function readNotification(app: AppServices, viewer: Viewer, notificationId: string): Promise<NotificationView> {
   const row = await findOne(app.database.db, viewer.user.id, notificationId);
   if (!row) throw AppError.notFound('This notification does not exist');
-  return present(row);
+  return present(row, viewer.user.timeZone);
 }
 
 /** Marks one of the viewer's notifications read (again: no change); a new-message entry reads its conversation. */
@@ -117,13 +118,13 @@ export async function markRead(app: AppServices, viewer: Viewer, notificationId:
   );
   if (row) {
     await app.realtime.publish(viewer.user.id, { type: 'unread.changed', counter: 'notifications' });
-    return present(row);
+    return present(row, viewer.user.timeZone);
   }
   const entry = await findOne(db, viewer.user.id, notificationId);
   if (!entry) throw AppError.notFound('This notification does not exist');
   // The conversation's entry: read the conversation up to its newest message (read receipts and badges follow).
   if (!entry.read_at) await readConversation(app, viewer, String(entry.data.senderId));
-  return present((await findOne(db, viewer.user.id, notificationId)) ?? entry);
+  return present((await findOne(db, viewer.user.id, notificationId)) ?? entry, viewer.user.timeZone);
 }
 
 /** Marks every notification of the viewer read, the conversations behind new-message entries too. */

@@ -1,5 +1,6 @@
 import type { NotificationType } from '../../shared/notifications-schemas.js';
 import type { EmailMessage } from '../email/mailer.js';
+import { formatClassTime } from '../../shared/time.js';
 import {
   delayedRefundEmail,
   dropRefundEmail,
@@ -36,7 +37,25 @@ const PAYMENTS = '/user/settings';
 const clubPath = (d: NotificationData) => (d.clubId ? `/club/${str(d.clubId)}` : '/club/search');
 const clubEventPath = (d: NotificationData) => (d.clubId && d.eventId ? `/club/${str(d.clubId)}/event/${str(d.eventId)}` : clubPath(d));
 
-export function render(type: NotificationType, d: NotificationData): Rendered {
+/**
+ * When a club event takes place, in the reader's zone (issue 23): from the instants the
+ * notification keeps, in `readerZone` (the user's own zone), else in the event's zone; a
+ * notification stored before the instants were kept has only its words (`when`).
+ */
+export function whenOf(d: NotificationData, readerZone?: string | null): string {
+  const startsAt = str(d.startsAt);
+  const endsAt = str(d.endsAt);
+  const zone = readerZone || str(d.timeZone);
+  if (!startsAt || !endsAt || !zone) return str(d.when);
+  try {
+    return formatClassTime(startsAt, endsAt, zone);
+  } catch {
+    return str(d.when);
+  }
+}
+
+export function render(type: NotificationType, input: NotificationData, readerZone?: string | null): Rendered {
+  const d = 'startsAt' in input ? { ...input, when: whenOf(input, readerZone) } : input;
   const title = str(d.title, str(d.courseTitle, 'your course'));
   switch (type) {
     case 'new_message': {
@@ -197,10 +216,10 @@ const truncate = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}
 export function renderEmail(
   type: NotificationType,
   d: NotificationData,
-  to: { email: string; firstName: string },
+  to: { email: string; firstName: string; timeZone?: string | null },
   base: string,
 ): EmailMessage {
-  const r = render(type, d);
+  const r = render(type, d, to.timeZone);
   const url = `${base}${r.link}`;
   const courseUrl = `${base}${coursePath(d)}`;
   const courseTitle = str(d.title, str(d.courseTitle, 'your course'));

@@ -371,6 +371,7 @@ export async function checkoutSummaryFor(
     course: {
       id: c.id,
       title: c.title,
+      category: c.category,
       coverUrl: c.coverImage,
       educatorName: `${row.firstName} ${row.lastName}`.trim(),
       refundPolicy: c.refundPolicy,

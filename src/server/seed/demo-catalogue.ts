@@ -17,6 +17,7 @@ import { DEMO_COURSES, DEMO_EDUCATORS, DEMO_LEARNERS, REVIEW_TEXTS, learnerEmail
 import { DEMO_PASSWORD, DEMO_USERS } from './demo-users.js';
 import { seedDemoPayments } from './demo-payments.js';
 import { demoViewer } from './demo-viewer.js';
+import { seedDemoViews } from './demo-views.js';
 import { DAY, localDate } from './demo-dates.js';
 
 const GRACE = 'grace@agora.local';
@@ -310,7 +311,7 @@ async function insertCourse(
 /**
  * The demo catalogue (outside production, after the server listens): educators with
  * profiles, forty courses across every category with past, running and future sessions,
- * learners, waitlists, reviews; Ada's own enrolments; Grace's sales and a refund through
+ * learners, waitlists, reviews, course page views; Ada's own enrolments; Grace's sales and a refund through
  * the real checkout (payments sandbox). Idempotent: a course that exists (same educator,
  * same title) is left alone, and the sales are made once.
  */
@@ -374,6 +375,12 @@ export async function seedDemoCatalogue(app: FastifyInstance): Promise<{ created
     app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo sales not made (payments sandbox)'),
   );
   step('sales');
+  // After the sales: each day's views are at least its checkouts.
+  await seedDemoViews(
+    app,
+    educatorRows.map((e) => e.id),
+  );
+  step('views');
   const ms = Math.round(performance.now() - started);
   if (created > 0) app.log.info({ steps }, `demo catalogue: ${created} courses by ${educatorRows.length} educators in ${ms} ms`);
   return { created, ms, steps };

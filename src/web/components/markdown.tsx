@@ -32,7 +32,8 @@ const NESTING = new Set(['blockquote', 'list', 'listItem']);
  * A single newline in a paragraph is a line break (as people type in a text box), and
  * blocks nested deeper than MAX_DEPTH are lifted into their parent.
  */
-function remarkAgoraText() {
+function remarkAgoraText(options: { softBreaks?: boolean } = {}) {
+  const breaks = options.softBreaks !== false;
   return (tree: MdNode) => {
     const stack: { node: MdNode; depth: number }[] = [{ node: tree, depth: 0 }];
     while (stack.length > 0) {
@@ -40,7 +41,7 @@ function remarkAgoraText() {
       if (!node.children) continue;
       const out: MdNode[] = [];
       for (const child of node.children) {
-        if (child.type === 'text' && child.value?.includes('\n')) {
+        if (breaks && child.type === 'text' && child.value?.includes('\n')) {
           child.value.split('\n').forEach((part, i) => {
             if (i > 0) out.push({ type: 'break' });
             if (part) out.push({ type: 'text', value: part });
@@ -156,24 +157,30 @@ const BLOCKS: Components = {
 
 const urlTransform = (url: string) => safeLinkHref(url) ?? undefined;
 const remarkPlugins = [remarkGfm, remarkAgoraText];
+/** For text wrapped by its author at a width (docs/*.md): a single newline is a space, as in CommonMark. */
+const remarkWrappedPlugins = [remarkGfm, [remarkAgoraText, { softBreaks: false }]] as const;
 
 /**
  * Renders Markdown safely. `baseLevel` is the HTML heading level of the source's top heading
- * (3 by default: a description sits under the page's h1 and a section's h2).
+ * (3 by default: a description sits under the page's h1 and a section's h2). `wrapped`: the
+ * source is hard-wrapped by its author (a file of the repository, as the roadmap), so a single
+ * newline joins the lines with a space instead of breaking the line mid-sentence.
  */
 export const Markdown = memo(function Markdown({
   source,
   baseLevel = 3,
   className = '',
+  wrapped = false,
 }: {
   source: string;
   baseLevel?: number;
   className?: string;
+  wrapped?: boolean;
 }) {
   return (
     <div className={`markdown break-words leading-relaxed text-slate-700 ${className}`}>
       <ReactMarkdown
-        remarkPlugins={remarkPlugins}
+        remarkPlugins={wrapped ? (remarkWrappedPlugins as unknown as typeof remarkPlugins) : remarkPlugins}
         urlTransform={urlTransform}
         components={{ ...BLOCKS, ...headings(baseLevel, topHeadingDepth(source ?? '')) }}
       >

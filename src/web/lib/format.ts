@@ -108,3 +108,11 @@ export function requirementLabel(code: string): string {
   const words = code.replace(/[._]/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/**
+ * A long key to type by hand (the two-factor setup key, 52 characters) in groups of four:
+ * "JBSW Y3DP EHPK 3PXP". Authenticator apps ignore the spaces.
+ */
+export function groupKey(key: string, size = 4): string {
+  return (key.replace(/\s+/g, '').match(new RegExp(`.{1,${size}}`, 'g')) ?? []).join(' ');
+}

@@ -196,6 +196,37 @@ describe('headline figures equal the hand-computed values', () => {
   });
 });
 
+describe('view to paid conversion (issue 23)', () => {
+  it('is paid among those who reached the course page: never above 100 %, even with fewer views counted than sales', async () => {
+    const app = ctx.app;
+    const other = await makeEducator(app);
+    const { courseId, sessionId } = await makePublishedCourse(app, other, { course: { title: 'Seven sales, one view' } });
+    // One counted view today, then 7 paid checkouts and 1 abandoned one (the buyers' visits went uncounted).
+    await queryRows(
+      app,
+      sql`insert into course_view_day (course_id, educator_id, day, views) values (${courseId}, ${other.id}, ${dayFromNow(0)}, 1)`,
+    );
+    const buyers = [...L, ctx.educator];
+    for (let i = 0; i < 3; i++) buyers.push(await createSignedInUser(app, { firstName: `Buyer${i}` }));
+    for (const [i, b] of buyers.entries())
+      await queryRows(
+        app,
+        sql`insert into purchase (user_id, kind, course_id, session_id, educator_id, amount_cents, currency, fee_percent, status, created_at, fulfilled_at)
+            values (${b.id}, 'course_payment', ${courseId}, ${sessionId}, ${other.id}, 1000, 'usd', 10, ${i < 7 ? 'fulfilled' : 'open'},
+                    ${ago(0)}::timestamptz, ${i < 7 ? ago(0) : null}::timestamptz)`,
+      );
+    const res = await analyticsOf(other, other.id, `?from=${dayFromNow(-29)}&to=${dayFromNow(0)}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const r: AnalyticsResult = res.json();
+    expect(r.figures.views.current).toBe(1);
+    expect(r.figures.checkouts.current).toBe(8);
+    expect(r.figures.paid.current).toBe(7);
+    // 7 paid of the 8 who reached the page (at least one per checkout started), not 7 / 1 = 700 %.
+    expect(r.figures.conversion.current).toBe(7 / 8);
+    expect(r.table.find((t) => t.courseId === courseId)?.conversion).toBe(7 / 8);
+  });
+});
+
 describe('CSV exports', () => {
   it('every sale in the range, with net per sale, formula-safe', async () => {
     const res = await get(ctx.app, `/api/educator/${ctx.educator.id}/analytics/sales.csv?from=${dayFromNow(-29)}&to=${dayFromNow(0)}`, {

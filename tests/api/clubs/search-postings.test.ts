@@ -114,12 +114,17 @@ describe('club search postings and lexeme counts follow the clubs', () => {
 });
 
 /** The card's summary as Node made it before club.summary (search-clubs.ts until migration 0033), verbatim. */
+/** The marks and spaces beside which a "-" is a Markdown mark rather than the text's own hyphen (migration 0041). */
+const NOT_TEXT = String.raw`\s#*_>\x60~[\]()!|.,;:?`;
 const summaryBefore = (markdown: string) =>
   markdown
     .split('\n')
     .map((line) =>
       line
-        .replace(/[#*_>`~[\]()!|-]+/g, ' ')
+        .replace(new RegExp(`(^|[${NOT_TEXT}-])-+`, 'g'), '$1 ')
+        .replace(new RegExp(`-+(?=[${NOT_TEXT}]|$)`, 'g'), ' ')
+        .replace(/!+(?=\[)/g, ' ')
+        .replace(/[#*_>`~[\]()|]+/g, ' ')
         .replace(/\s+/g, ' ')
         .replace(/\s+([.,;:!?])/g, '$1')
         .trim(),
@@ -141,7 +146,8 @@ describe('club.summary, the card line made at write time (migration 0033)', () =
       return (res.json() as { items: { id: string; summary: string }[] }).items.find((c) => c.id === id)?.summary;
     };
     expect(await summary()).toBe(
-      'Potters. We throw pots every week. Bring an apron https://example.com. Tea after.'.replace('Potters', `${TOK}sum Potters`),
+      // The "!" is the text's own (kept since migration 0041); the " - " between spaces is a mark.
+      'Potters. We throw pots every week! Bring an apron https://example.com. Tea after.'.replace('Potters', `${TOK}sum Potters`),
     );
     expect(await summary()).toBe(summaryBefore(description));
     expect(await card()).toBe(summaryBefore(description));
@@ -197,6 +203,38 @@ describe('club.summary, the card line made at write time (migration 0033)', () =
       const want = /[\ud800-\udbff]$/.test(before) ? before.slice(0, -1) : before;
       expect(got[i].s, JSON.stringify(d)).toBe(want);
     });
+  });
+});
+
+describe("club.summary keeps the text's punctuation (issue 23, migration 0041)", () => {
+  it('keeps hyphens between words and exclamation marks; drops list markers, rules and image marks', async () => {
+    const description = [
+      '# Science-fiction & fantasy!',
+      '',
+      '- Monthly meet-ups, 2-3 books',
+      '* Tea - and cake',
+      '---',
+      '![cover](x.png) Come along!',
+    ].join('\n');
+    const [row] = await rows<{ s: string }>(ctx.app, sql`select club_summary(${description}) as s`);
+    expect(row.s).toBe('Science-fiction & fantasy! Monthly meet-ups, 2-3 books. Tea and cake. cover x.png Come along!');
+    expect(summaryBefore(description)).toBe(row.s);
+  });
+  it('is the stored summary of a club and of its card head', async () => {
+    const owner = await makeUser(ctx.app, 'Hyphen');
+    const res = await post(
+      ctx.app,
+      '/api/clubs',
+      clubBody({ name: `${TOK}hyphen Readers`, description: 'Science-fiction readers! Well-read or not.' }),
+      { cookie: owner.cookie },
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const [club] = await rows<{ summary: string; head: string }>(
+      ctx.app,
+      sql`select summary, card_head as head from club where id = ${(res.json() as { id: string }).id}`,
+    );
+    expect(club.summary).toBe('Science-fiction readers! Well-read or not.');
+    expect(club.head).toContain('"summary":"Science-fiction readers! Well-read or not."');
   });
 });
 

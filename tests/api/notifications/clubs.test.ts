@@ -53,6 +53,31 @@ describe('club notifications from their real causes', () => {
     ]);
   });
 
+  it("gives the time in the reader's own zone when they have one, the event's otherwise (issue 23)", async () => {
+    const owner = await makeUser(ctx.app);
+    const tokyo = await makeUser(ctx.app);
+    const unset = await makeUser(ctx.app);
+    await rows(ctx.app, sql`update "user" set time_zone = 'Asia/Tokyo' where id = ${tokyo.id}`);
+    await rows(ctx.app, sql`update "user" set time_zone = 'Europe/Lisbon' where id = ${owner.id}`);
+    const clubId = await makeClub(ctx.app, owner, { name: 'Zone Walkers' });
+    for (const m of [tokyo, unset]) await join(ctx.app, m, clubId);
+    const [eventId] = await makeEvents(ctx.app, owner, clubId, { title: 'Harbour walk', timeZone: 'America/New_York' });
+    await ctx.app.jobs.runDue();
+    const [e] = await rows<{ starts_at: Date; ends_at: Date }>(
+      ctx.app,
+      sql`select starts_at, ends_at from club_event where id = ${eventId}`,
+    );
+    const inZone = (zone: string) => formatClassTime(new Date(e.starts_at).toISOString(), new Date(e.ends_at).toISOString(), zone);
+    const [forTokyo] = await notes(tokyo, 'club_new_event');
+    expect(forTokyo.body).toBe(`${inZone('Asia/Tokyo')}.`);
+    expect(forTokyo.body).toContain('(Asia/Tokyo)');
+    const [forUnset] = await notes(unset, 'club_new_event');
+    expect(forUnset.body).toBe(`${inZone('America/New_York')}.`);
+    // The one notification read by its id answers the same words.
+    const one = await get(ctx.app, `/api/notifications/${(forTokyo as Note & { id: string }).id}`, { cookie: tokyo.cookie });
+    expect(one.json().body).toBe(forTokyo.body);
+  });
+
   it('a new event tells each member once (a 6-date repeat too), never its organiser, with the time in the event zone', async () => {
     const owner = await makeUser(ctx.app);
     const members = [await makeUser(ctx.app), await makeUser(ctx.app)];

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../../src/shared/courses.js';
 import { seedDemoData } from '../../../src/server/seed/demo-users.js';
@@ -8,6 +8,9 @@ import { buildPaymentsApp } from '../../support/payments.js';
 import type { TestApp } from '../../support/app.js';
 import { queryRows } from '../../support/courses.js';
 import { get } from '../../support/http.js';
+import { getAnalytics } from '../../../src/server/analytics/analytics-service.js';
+import { demoViewer } from '../../../src/server/seed/demo-viewer.js';
+import { user } from '../../../src/server/db/schema/accounts.js';
 
 /**
  * First start must stay fast: the whole demo (users, payments sandbox, catalogue, sales),
@@ -51,7 +54,8 @@ async function counts() {
     (select count(*)::int from class_time) as class_times,
     (select count(*)::int from enrolment) as enrolments,
     (select count(*)::int from review) as reviews,
-    (select count(*)::int from purchase) as purchases`);
+    (select count(*)::int from purchase) as purchases,
+    (select count(*)::int from course_view_day) as view_days`);
 }
 
 describe('demo data on first start', () => {
@@ -132,6 +136,19 @@ describe('demo data on first start', () => {
     expect(sales.filter((s) => s.status === 'fulfilled').length).toBeGreaterThanOrEqual(4);
     expect(sales.some((s) => s.kind === 'course_installments')).toBe(true);
     expect(sales.some((s) => s.refunded > 0)).toBe(true);
+  });
+
+  it("gives course pages views, so Grace's funnel starts with them and converts at most 100 % (issue 23)", async () => {
+    const [grace] = await app.database.db.select().from(user).where(eq(user.email, 'grace@agora.local'));
+    const r = await getAnalytics(app, demoViewer(grace), grace.id, {});
+    const [views, checkouts, paid] = r.series.funnel.map((f) => f.count);
+    expect(views).toBeGreaterThan(0);
+    expect(views).toBeGreaterThanOrEqual(checkouts);
+    expect(paid).toBeGreaterThan(0);
+    expect(r.figures.views.previous).toBeGreaterThan(0);
+    expect(r.figures.conversion.current).toBeGreaterThan(0);
+    expect(r.figures.conversion.current).toBeLessThanOrEqual(1);
+    for (const row of r.table) if (row.conversion !== null) expect(row.conversion).toBeLessThanOrEqual(1);
   });
 
   it('is idempotent: a second start adds nothing', async () => {

@@ -81,7 +81,7 @@ function MyCourses({ courses }: { courses: DashboardEnrolment[] }) {
             seed={c.courseId}
             title={c.courseTitle}
             category={c.category}
-            className="h-16 w-20 shrink-0 rounded-lg"
+            className="aspect-[16/9] w-24 shrink-0 self-start rounded-lg"
           />
           <div className="min-w-0 text-sm">
             <Link

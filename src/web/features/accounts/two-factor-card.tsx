@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ShieldCheck } from 'lucide-react';
 import type { TwoFactorSetup } from '@shared/accounts-security-schemas';
 import { ApiError } from '@web/lib/api';
+import { groupKey } from '@web/lib/format';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
@@ -148,8 +149,12 @@ export function TwoFactorCard() {
             />
             <div>
               <p className="text-xs font-medium text-slate-600">Key</p>
-              <code data-testid="totp-key" className="break-all rounded bg-slate-100 px-2 py-1 font-mono text-sm text-slate-900">
-                {step.setup.key}
+              {/* In groups of four, as on a card: 52 characters in one block are easy to mistype. */}
+              <code
+                data-testid="totp-key"
+                className="block max-w-[20rem] rounded bg-slate-100 px-2 py-1 font-mono text-sm leading-relaxed text-slate-900"
+              >
+                {groupKey(step.setup.key)}
               </code>
             </div>
           </div>

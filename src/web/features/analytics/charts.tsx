@@ -1,5 +1,18 @@
 import { useId, useState, type ReactNode } from 'react';
-import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  LabelList,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import type { AnalyticsResult } from '@shared/analytics-schemas';
 import { money } from '@web/lib/format';
 
@@ -22,7 +35,11 @@ const axisLabel = (bucket: string, kind: AnalyticsResult['bucket']) =>
 
 export const percent = (x: number | null) => (x === null ? '–' : `${Math.round(x * 1000) / 10}%`);
 
-/** A chart panel: its title, the chart, and a toggle to its data table. */
+/**
+ * A chart panel: its title, the chart, and a toggle to its data table. Without rows it says
+ * so (`empty`); with rows the chart cannot draw (every bar at zero, say), `blank` says what
+ * the figures are instead of an empty frame, and the table stays one click away.
+ */
 export function ChartPanel({
   title,
   description,
@@ -30,6 +47,7 @@ export function ChartPanel({
   rows,
   children,
   empty,
+  blank,
 }: {
   title: string;
   description: string;
@@ -37,6 +55,7 @@ export function ChartPanel({
   rows: (string | number)[][];
   children: ReactNode;
   empty?: string;
+  blank?: string | null;
 }) {
   const id = useId();
   const [table, setTable] = useState(false);
@@ -59,9 +78,9 @@ export function ChartPanel({
         )}
       </div>
       <p className="mb-3 text-sm text-slate-600">{description}</p>
-      {rows.length === 0 ? (
-        <p className="rounded-xl border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600">
-          {empty ?? 'Nothing in this range yet.'}
+      {rows.length === 0 || (blank && !table) ? (
+        <p className="rounded-xl border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600" data-chart-empty="">
+          {rows.length === 0 ? (empty ?? 'Nothing in this range yet.') : blank}
         </p>
       ) : table ? (
         <div id={`${id}-table`} className="overflow-x-auto">
@@ -145,37 +164,40 @@ export function RevenueChart({ data }: { data: AnalyticsResult }) {
         .map((p) => [bucketLabel(p.bucket, data.bucket), p.currency.toUpperCase(), money(p.gross, p.currency), money(p.net, p.currency)])}
       empty="No sales in this range."
     >
+      {/* Bars, not a line: a sale on one day is a bar of that day's height, where a line from
+          the zero days around it drew a sliver at the chart's edge (issue 23). */}
       <ResponsiveContainer width="100%" height="100%">
-        <LineChart accessibilityLayer={false} data={[...byBucket.values()]} margin={{ top: 8, right: 8, bottom: 0, left: -8 }}>
+        <BarChart accessibilityLayer={false} data={[...byBucket.values()]} margin={{ top: 8, right: 8, bottom: 0, left: -8 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tick={axis} interval="preserveStartEnd" minTickGap={16} />
           <YAxis tick={axis} />
           <Tooltip formatter={(v, name) => money(Math.round(Number(v) * 100), String(name))} />
           {currencies.length > 1 && <Legend />}
           {currencies.map((c, i) => (
-            <Line
+            <Bar
               key={c}
-              type="monotone"
+              isAnimationActive={false}
               dataKey={c}
               name={c.toUpperCase()}
-              stroke={COLORS[i % COLORS.length]}
-              strokeWidth={2}
-              dot={false}
+              fill={COLORS[i % COLORS.length]}
+              minPointSize={(v) => (Number(v) ? 3 : 0)}
+              radius={[4, 4, 0, 0]}
             />
           ))}
-        </LineChart>
+        </BarChart>
       </ResponsiveContainer>
     </ChartPanel>
   );
 }
 
 export function FunnelChart({ data }: { data: AnalyticsResult }) {
-  const top = data.series.funnel[0]?.count ?? 0;
+  // Those who reached the course page: the views, or the checkouts started when more (glossary: conversion).
+  const top = Math.max(data.series.funnel[0]?.count ?? 0, data.series.funnel[1]?.count ?? 0);
   return (
     <ChartPanel
       title="From page view to paid seat"
       description="Course page views, checkouts started and paid checkouts in this range."
-      columns={['Stage', 'Count', 'Of views']}
+      columns={['Stage', 'Count', 'Of those reaching the page']}
       rows={
         data.series.funnel.some((f) => f.count > 0)
           ? data.series.funnel.map((f) => [f.stage, f.count, top ? percent(f.count / top) : '–'])
@@ -193,6 +215,7 @@ export function FunnelChart({ data }: { data: AnalyticsResult }) {
             {data.series.funnel.map((f, i) => (
               <Cell key={f.stage} fill={COLORS[i % COLORS.length]} />
             ))}
+            <LabelList dataKey="count" position="right" fontSize={11} fill="#334155" />
           </Bar>
         </BarChart>
       </ResponsiveContainer>
@@ -252,6 +275,15 @@ export function RatingTrendChart({ data }: { data: AnalyticsResult }) {
   );
 }
 
+/** What the fill chart says when it has nothing to draw: every session started with no seat taken. */
+export function fillBlank(sessions: AnalyticsResult['series']['fill']): string | null {
+  if (!sessions.length || sessions.some((s) => s.seatsTaken > 0)) return null;
+  const seats = sessions.reduce((n, s) => n + s.capacity, 0);
+  return sessions.length === 1
+    ? `The one session that started in this range had none of its ${seats} seats taken (0%).`
+    : `The ${sessions.length} sessions that started in this range had none of their ${seats} seats taken (0%).`;
+}
+
 export function FillChart({ data }: { data: AnalyticsResult }) {
   const sessions = [...data.series.fill].reverse();
   return (
@@ -265,6 +297,7 @@ export function FillChart({ data }: { data: AnalyticsResult }) {
         percent(s.fillRate),
       ])}
       empty="No session started in this range."
+      blank={fillBlank(sessions)}
     >
       <ResponsiveContainer width="100%" height="100%">
         <BarChart
@@ -279,7 +312,10 @@ export function FillChart({ data }: { data: AnalyticsResult }) {
           <XAxis dataKey="label" tick={axis} />
           <YAxis domain={[0, 100]} unit="%" tick={axis} />
           <Tooltip formatter={(v) => `${String(v)}%`} labelFormatter={(l, p) => `${String(p?.[0]?.payload?.title ?? '')} · ${String(l)}`} />
-          <Bar isAnimationActive={false} dataKey="fill" name="Fill rate" fill={COLORS[1]} radius={[4, 4, 0, 0]} />
+          <Bar isAnimationActive={false} dataKey="fill" name="Fill rate" fill={COLORS[1]} radius={[4, 4, 0, 0]}>
+            {/* Each bar says its rate, so a session at 0% shows "0%" rather than nothing. */}
+            <LabelList dataKey="fill" position="top" formatter={(v: unknown) => `${String(v)}%`} fontSize={11} fill="#334155" />
+          </Bar>
         </BarChart>
       </ResponsiveContainer>
     </ChartPanel>

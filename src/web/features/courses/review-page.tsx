@@ -181,7 +181,7 @@ export default function ReviewPage() {
                 seed={course.id}
                 title={course.title}
                 category={course.category}
-                className="h-16 w-24 shrink-0 rounded-lg"
+                className="aspect-[16/9] w-24 shrink-0 self-start rounded-lg"
               />
               <div className="min-w-0">
                 <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">

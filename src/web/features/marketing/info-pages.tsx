@@ -83,7 +83,8 @@ export function RoadmapPage() {
   return (
     <InfoPage title="Roadmap" lead="What Agora does today, what we are building now, and what comes next.">
       <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
-        <Markdown source={ROADMAP} baseLevel={1} />
+        {/* The file is wrapped at a width for reading in an editor: its bullets are sentences, not lines. */}
+        <Markdown source={ROADMAP} baseLevel={1} wrapped />
       </div>
     </InfoPage>
   );

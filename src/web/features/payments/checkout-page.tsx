@@ -46,7 +46,13 @@ function OrderSummary({ summary, plan }: { summary: CheckoutSummary; plan: Plan 
         Order summary
       </h2>
       <div className="flex gap-4 border-b border-slate-100 p-5">
-        <CourseCover src={course.coverUrl} seed={course.id} title={course.title} category="" className="h-20 w-28 shrink-0 rounded-lg" />
+        <CourseCover
+          src={course.coverUrl}
+          seed={course.id}
+          title={course.title}
+          category={course.category}
+          className="aspect-[16/9] w-28 shrink-0 self-start rounded-lg"
+        />
         <div className="min-w-0">
           <p className="break-words font-semibold text-slate-900">
             <Link to={paths.course(course.id)} className="hover:text-brand-700 hover:underline">

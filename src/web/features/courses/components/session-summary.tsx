@@ -19,7 +19,7 @@ export function SessionSummary({ course, session, visible = 6 }: { course: Cours
           seed={course.id}
           title={course.title}
           category={course.category}
-          className="h-20 w-28 shrink-0 rounded-lg"
+          className="aspect-[16/9] w-28 shrink-0 self-start rounded-lg"
         />
         <div className="min-w-0">
           <h2 className="break-words font-semibold text-slate-900">
