@@ -156,10 +156,14 @@ test('a new message shows in the notifications live, opens the thread, and is go
   await expect(list.getByText('Bring the tuner please')).toBeVisible();
   await checkScreen(page, 'new-message');
 
-  // It opens the thread itself, which reads it.
+  // It opens the conversation itself, which reads it (wait for the read to be stored before leaving the page).
+  const read = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && r.url().includes(`/api/mailbox/conversations/${sender.id}/read`) && r.ok(),
+  );
   await entry.click();
   await expect(page).toHaveURL(new RegExp(`/mailbox/${sender.id}$`));
   await expect(page.getByText('Bring the tuner please')).toBeVisible();
+  await read;
 
   // The thread was read: the entry is gone from the list.
   await page.goto('/mailbox/notifications');
