@@ -250,7 +250,10 @@ describe('the total of a one-word search', () => {
         const cheap = await run({ maxPrice: 2000, category: 'arts' });
         const cheapTruth = await exact(sql`price_cents <= 2000 and category = 'arts'`);
         expect(cheap.totalKind).toBe('about');
-        expect(Math.abs(cheap.total - cheapTruth) / cheapTruth).toBeLessThan(0.15);
+        // A share of ~10 % in a sample of SAMPLE (1000) of the 2000 title postings, in random
+        // (uuid) order: its relative standard error is ~6.7 %, so 0.3 is ~4.5 of them (0.15 failed
+        // about one run in thirty).
+        expect(Math.abs(cheap.total - cheapTruth) / cheapTruth).toBeLessThan(0.3);
         // Few matches: counted, exact.
         await tx.execute(sql`update course set status = 'archived' where educator_id = ${educator.id} and title like ${word + ' course %'}
           and split_part(title, ' ', 3)::int > 100`);
