@@ -32,9 +32,7 @@ function RefundOutcome({ refund, message }: { refund: DropRefund; message: strin
         <dd className="text-xl font-bold tabular-nums text-slate-900">{refund.amountCents === 0 ? '—' : amount}</dd>
       </dl>
       <p className="mt-1 text-sm text-slate-600">{message.replace(/^You have left this session\.\s*/, '')}</p>
-      {refund.amountCents > 0 && (
-        <p className="mt-1 text-xs text-slate-600">{REFUND_ARRIVAL} Your payments are listed in Settings.</p>
-      )}
+      {refund.amountCents > 0 && <p className="mt-1 text-xs text-slate-600">{REFUND_ARRIVAL} Your payments are listed in Settings.</p>}
     </div>
   );
 }
