@@ -33,12 +33,8 @@ export const SESSION_STATUSES = ['scheduled', 'full', 'running', 'completed', 'c
 export const ENROLMENT_STATUSES = ['active', 'waitlisted', 'dropped', 'completed', 'pending_payment', 'past_due'] as const;
 export const CURRENCIES = ['usd', 'eur', 'gbp'] as const;
 
-export const REFUND_POLICIES = [
-  { id: 'flexible', label: 'Flexible', text: 'Full refund until the first class; 50% refund until the end of the first week.' },
-  { id: 'moderate', label: 'Moderate', text: 'Full refund until the first class; no refund after it starts.' },
-  { id: 'strict', label: 'Strict', text: 'Full refund until 7 days before the first class; no refund after.' },
-] as const;
-export const REFUND_POLICY_IDS = REFUND_POLICIES.map((r) => r.id) as ['flexible', 'moderate', 'strict'];
+/** The refund policies: defined once, in refund-terms.ts. */
+export { REFUND_POLICIES, REFUND_POLICY_IDS } from './refund-terms.js';
 
 export const SEARCH_SORTS = ['relevance', 'soonest', 'price', 'rating'] as const;
 

@@ -152,7 +152,11 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await page.getByLabel('Price', { exact: true }).fill('-5');
     await page.getByLabel('Price', { exact: true }).blur();
     await expect(page.getByText('Enter the price as a number, like 49 or 49.50')).toBeVisible();
+    // $45 spreads over 2 months at most (each payment at least $20.00): no "2 to 2 months".
+    await page.getByLabel('Price', { exact: true }).fill('45');
+    await expect(page.getByText('Spread the price over 2 months.')).toBeVisible();
     await page.getByLabel('Price', { exact: true }).fill('120');
+    await expect(page.getByText('Spread the price over 2 to 6 months.')).toBeVisible();
     await page.getByLabel('Monthly installments', { exact: true }).check();
     // Each payment at least $20.00: $120 offers 2 to 6 months, not 24.
     await expect(page.getByLabel('Number of monthly installments').locator('option')).toHaveText([

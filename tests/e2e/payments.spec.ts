@@ -86,6 +86,8 @@ test('a learner pays once with 4242 and is enrolled; the course is on their dash
     const form = page.frameLocator('iframe[title="Secure card payment"]');
     // The provider's form says what it charges in its own words ("Then $33.33 per month").
     await expect(form.getByText('Then $33.33 per month')).toBeVisible();
+    // ... and when it ends (the subscription's description, as Stripe shows it): never open-ended.
+    await expect(form.locator('.description')).toHaveText(/: 3 payments in all, the last on \d{4}-\d{2}-\d{2}$/);
     await expect(form.getByText('Due today')).toBeVisible();
     await expect(form.locator('.total')).toContainText('$33.34');
     // "3 monthly payments ..." once on the whole page: not in the summary, the choice or the card form.

@@ -1,3 +1,4 @@
+import { CANCELLED_SESSION_REFUND, REFUND_ARRIVAL, refundPolicySentence, refundedSentence } from '../../shared/refund-terms.js';
 import type { EmailMessage } from './mailer.js';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -68,7 +69,7 @@ export function sessionCancelledEmail(to: string, firstName: string, courseTitle
     body: `The educator cancelled the session of "${courseTitle}" you were enrolled in (or waiting for). You are no longer enrolled in it; other sessions of the course may still have seats.`,
     action: 'See the course',
     url,
-    footer: 'Paid enrolments are refunded in full when a session is cancelled.',
+    footer: CANCELLED_SESSION_REFUND,
   });
 }
 
@@ -77,7 +78,7 @@ export function sessionCancelledEmail(to: string, firstName: string, courseTitle
 export function enrolledReceiptEmail(
   to: string,
   firstName: string,
-  o: { courseTitle: string; amount: string; detail: string; receiptUrl: string | null; courseUrl: string },
+  o: { courseTitle: string; amount: string; detail: string; receiptUrl: string | null; courseUrl: string; refundPolicy: string | null },
 ): EmailMessage {
   return layout({
     to,
@@ -86,7 +87,7 @@ export function enrolledReceiptEmail(
     body: `You're enrolled in "${o.courseTitle}". We received your payment of ${o.amount}${o.detail ? ` (${o.detail})` : ''}.${o.receiptUrl ? ` Your receipt: ${o.receiptUrl}` : ''}`,
     action: 'See the course',
     url: o.courseUrl,
-    footer: 'Your payment history and receipts are in Settings. If you drop the session before its first class, you are refunded in full.',
+    footer: `Your payment history and receipts are in Settings. If you drop the session: ${refundPolicySentence(o.refundPolicy)}`,
   });
 }
 
@@ -116,7 +117,7 @@ export function seatGoneRefundEmail(
     to,
     subject: `You have been refunded: ${o.courseTitle}`,
     greeting: `Hi ${firstName || 'there'},`,
-    body: `We could not give you a seat in "${o.courseTitle}": ${o.reason === 'This session is full' ? 'the last seat was taken while you were paying' : o.reason.charAt(0).toLowerCase() + o.reason.slice(1)}. You have been refunded ${o.amount} in full; it reaches your card within a few days.`,
+    body: `We could not give you a seat in "${o.courseTitle}": ${o.reason === 'This session is full' ? 'the last seat was taken while you were paying' : o.reason.charAt(0).toLowerCase() + o.reason.slice(1)}. You have been refunded ${o.amount} in full. ${REFUND_ARRIVAL}`,
     action: 'See other sessions',
     url: o.courseUrl,
     footer: 'Sorry about that. Other sessions of the course may still have seats.',
@@ -154,13 +155,13 @@ export function seatReleasedEmail(to: string, firstName: string, o: { courseTitl
 export function dropRefundEmail(
   to: string,
   firstName: string,
-  o: { courseTitle: string; amount: string; courseUrl: string },
+  o: { courseTitle: string; amount: string; courseUrl: string; installmentsStopped: boolean },
 ): EmailMessage {
   return layout({
     to,
     subject: `Refund for ${o.courseTitle}`,
     greeting: `Hi ${firstName || 'there'},`,
-    body: `You left "${o.courseTitle}". We refunded ${o.amount} to your card; it arrives within a few days. No further installments will be taken.`,
+    body: `You left "${o.courseTitle}". ${refundedSentence(o)}`,
     action: 'See the course',
     url: o.courseUrl,
     footer: 'Your payment history and receipts are in Settings.',
@@ -177,7 +178,7 @@ export function delayedRefundEmail(
     to,
     subject: `Your refund for ${o.courseTitle} has gone through`,
     greeting: `Hi ${firstName || 'there'},`,
-    body: `Your refund of ${o.amount} for "${o.courseTitle}" was delayed by our payment provider; it has now been made. It reaches your card within a few days.`,
+    body: `Your refund of ${o.amount} for "${o.courseTitle}" was delayed by our payment provider; it has now been made. ${REFUND_ARRIVAL}`,
     action: 'See the course',
     url: o.courseUrl,
     footer: 'Your payment history and receipts are in Settings.',

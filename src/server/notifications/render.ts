@@ -1,6 +1,7 @@
 import type { NotificationType } from '../../shared/notifications-schemas.js';
 import type { EmailMessage } from '../email/mailer.js';
 import { formatClassTime } from '../../shared/time.js';
+import { CANCELLED_SESSION_REFUND, REFUND_ARRIVAL } from '../../shared/refund-terms.js';
 import {
   delayedRefundEmail,
   dropRefundEmail,
@@ -95,7 +96,7 @@ export function render(type: NotificationType, input: NotificationData, readerZo
       return d.change === 'cancelled'
         ? {
             title: `A session of ${title} was cancelled`,
-            body: 'The educator cancelled the session you were in. Paid enrolments are refunded in full.',
+            body: `The educator cancelled the session you were in. ${CANCELLED_SESSION_REFUND}`,
             link: coursePath(d),
           }
         : {
@@ -136,7 +137,7 @@ export function render(type: NotificationType, input: NotificationData, readerZo
         body:
           d.reason === 'seat_gone'
             ? `We could not give you a seat (${str(d.detail, 'the session was full').toLowerCase()}); ${str(d.amount)} was refunded in full.`
-            : `${str(d.amount)} was refunded to your card; it arrives within a few days.`,
+            : `${str(d.amount)} was refunded to your card. ${REFUND_ARRIVAL}`,
         link: coursePath(d),
       };
     case 'new_review':
@@ -252,6 +253,7 @@ export function renderEmail(
         detail: str(d.detail),
         receiptUrl: typeof d.receiptUrl === 'string' ? d.receiptUrl : null,
         courseUrl,
+        refundPolicy: typeof d.refundPolicy === 'string' ? d.refundPolicy : null,
       });
     case 'installment_failed':
       return d.released
@@ -266,7 +268,12 @@ export function renderEmail(
           courseUrl,
         });
       if (d.reason === 'delayed') return delayedRefundEmail(email, firstName, { courseTitle, amount: str(d.amount), courseUrl });
-      return dropRefundEmail(email, firstName, { courseTitle, amount: str(d.amount), courseUrl });
+      return dropRefundEmail(email, firstName, {
+        courseTitle,
+        amount: str(d.amount),
+        courseUrl,
+        installmentsStopped: d.installmentsStopped === true,
+      });
     default:
       break;
   }

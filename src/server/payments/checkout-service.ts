@@ -267,7 +267,8 @@ export async function createCourseCheckout(
           application_fee_percent: feePercent,
           transfer_data: { destination: account.accountId },
           metadata,
-          description: `${c.title}: ${installments} monthly installments`,
+          // Shown with the card form: when the plan ends, so "per month" is never open-ended.
+          description: `${c.title}: ${installments} payments in all, the last on ${metadata.last_payment_on}`,
         },
       };
     },

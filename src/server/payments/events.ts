@@ -26,6 +26,8 @@ export type PaymentEventMap = {
       sequence: number;
       installments: number | null;
       feePercent?: number;
+      /** The course's refund policy (kind 'enrolled'): the receipt says what a drop gives back. */
+      refundPolicy?: string;
     };
   };
   /** An installment could not be collected (`released`: the provider gave up and the seat went). */
@@ -43,6 +45,8 @@ export type PaymentEventMap = {
       reason: 'drop' | 'delayed' | 'seat_gone';
       /** Why the seat was gone ('This session is full'), for reason 'seat_gone'. */
       detail?: string;
+      /** The drop also ended an installment plan: no further payments are taken. */
+      installmentsStopped?: boolean;
     };
   };
 };

@@ -13,7 +13,11 @@ export async function learnerAndCourse(app: AppServices, p: Purchase) {
   const db = app.database.db;
   const [u] = await db.select({ email: user.email, firstName: user.firstName }).from(user).where(eq(user.id, p.userId)).limit(1);
   const [c] = p.courseId
-    ? await db.select({ id: course.id, title: course.title }).from(course).where(eq(course.id, p.courseId)).limit(1)
+    ? await db
+        .select({ id: course.id, title: course.title, refundPolicy: course.refundPolicy })
+        .from(course)
+        .where(eq(course.id, p.courseId))
+        .limit(1)
     : [];
   return { u, c };
 }
@@ -80,6 +84,7 @@ export async function sendFulfilmentEmail(app: AppServices, p: Purchase, facts: 
     receiptUrl: facts?.receiptUrl ?? null,
     sequence: 1,
     installments: p.installments,
+    refundPolicy: c?.refundPolicy,
   });
 }
 

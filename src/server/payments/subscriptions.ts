@@ -86,6 +86,7 @@ async function finishDrop(app: AppServices, learner: { id: string }, plan: Refun
       title: c?.title ?? 'your course',
       amount: formatPrice(refundedCents, currency),
       reason: 'drop',
+      installmentsStopped: plan.subscriptionId !== null,
     });
   }
   const amount = formatPrice(plan.totalCents, currency);

@@ -1,11 +1,11 @@
-import { CATEGORIES, LEVELS, REFUND_POLICIES } from '@shared/courses';
+import { CATEGORIES, LEVELS } from '@shared/courses';
 import { dateIn } from '@shared/time';
 import { formatDeduction, formatMoney } from '@shared/money';
 
 /** Display helpers of every screen: labels, dates, times and money, one spelling each. */
 export const categoryLabel = (id: string) => CATEGORIES.find((c) => c.id === id)?.label ?? id;
 export const levelLabel = (id: string) => LEVELS.find((l) => l.id === id)?.label ?? id;
-export const refundPolicy = (id: string) => REFUND_POLICIES.find((r) => r.id === id) ?? REFUND_POLICIES[1];
+export { refundPolicyOf as refundPolicy } from '@shared/refund-terms';
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** A search total: "3,400", "about 3,400" (an estimate) or "1,000+" (counting stopped there). */

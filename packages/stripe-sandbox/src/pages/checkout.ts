@@ -23,9 +23,12 @@ export function checkoutPage(session: Obj, clientSecret: string): string {
   const items = (session._sandbox?.line_items ?? []) as Stripe.LineItem[];
   const total = formatMoney(session.amount_total, session.currency);
   const recurring = items.find((li) => li.price?.recurring);
+  // Stripe shows the subscription's description (subscription_data.description) to the customer.
+  const description = (session._sandbox?.subscription_data as { description?: string | null } | undefined)?.description;
   const summary = recurring
     ? html`<p class="total"><span>Due today</span> <strong>${total}</strong></p>
-        <p class="then">${thenLine(recurring.price!)}</p>`
+        <p class="then">${thenLine(recurring.price!)}</p>
+        ${description ? html`<p class="description">${description}</p>` : ''}`
     : html`<p class="total"><span>Total</span> <strong>${total}</strong></p>`;
 
   if (session.status !== 'open') {

@@ -3,6 +3,7 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Check, Sparkles } from 'lucide-react';
 import { PLANS } from '@shared/payments';
+import { PRICING_REFUND_PROMISE } from '@shared/refund-terms';
 import type { CheckoutResult } from '@shared/payments-schemas';
 import { ApiError } from '@web/lib/api';
 import { paths } from '@web/lib/paths';
@@ -80,7 +81,7 @@ function Pricing() {
           <ul className="mt-4 flex-1 space-y-2">
             <Feature>Search every course and club</Feature>
             <Feature>Pay by card, or monthly where offered</Feature>
-            <Feature>Full refund if you drop before the first class</Feature>
+            <Feature>{PRICING_REFUND_PROMISE}</Feature>
           </ul>
           <ButtonLink to={me ? paths.courseSearch() : paths.signup} variant="secondary" className="mt-6">
             {me ? 'Find a course' : 'Sign up free'}

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DoorOpen } from 'lucide-react';
 import { type CourseView, type DropRefund } from '@shared/courses-schemas';
+import { REFUND_ARRIVAL } from '@shared/refund-terms';
 import { ApiError } from '@web/lib/api';
 import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
@@ -31,9 +32,7 @@ function RefundOutcome({ refund, message }: { refund: DropRefund; message: strin
         <dd className="text-xl font-bold tabular-nums text-slate-900">{refund.amountCents === 0 ? '—' : amount}</dd>
       </dl>
       <p className="mt-1 text-sm text-slate-600">{message.replace(/^You have left this session\.\s*/, '')}</p>
-      {refund.amountCents > 0 && (
-        <p className="mt-1 text-xs text-slate-600">Refunds reach your card in 5–10 days; your payments are listed in Settings.</p>
-      )}
+      {refund.amountCents > 0 && <p className="mt-1 text-xs text-slate-600">{REFUND_ARRIVAL} Your payments are listed in Settings.</p>}
     </div>
   );
 }

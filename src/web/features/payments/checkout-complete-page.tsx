@@ -6,6 +6,7 @@ import { ApiError } from '@web/lib/api';
 import { ButtonLink } from '@web/components/ui/button';
 import { formatDateRange, money } from '@web/lib/format';
 import { Confirming, ResultCard, StillProcessing, useVerifiedCheckout, VerifyError } from './components/confirmation';
+import { REFUND_ARRIVAL } from '@shared/refund-terms';
 import { paths } from '@web/lib/paths';
 
 function paidLine(p: VerifySessionResult['purchase']) {
@@ -49,7 +50,7 @@ function Outcome({ result }: { result: VerifySessionResult }) {
           {purchase.failureReason ?? 'The last seat was taken just before your payment was confirmed.'}
         </p>
         <p className="mt-2 text-sm">
-          We refunded {money(purchase.amountCents, purchase.currency)} in full; it reaches your card in a few days. You are not enrolled.
+          We refunded {money(purchase.amountCents, purchase.currency)} in full. {REFUND_ARRIVAL} You are not enrolled.
         </p>
       </ResultCard>
     );

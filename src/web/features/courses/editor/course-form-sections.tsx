@@ -229,9 +229,11 @@ export function PriceSection({ form }: { form: Form }) {
               text={
                 plan === 'installments' && Number(installments) >= 2
                   ? `${installmentTerms(cents, Number(installments), currency)}.`
-                  : maxInstallments >= 2
+                  : maxInstallments > 2
                     ? `Spread the price over 2 to ${maxInstallments} months.`
-                    : `From ${formatPrice(2 * MIN_INSTALLMENT_CENTS, currency)}: each payment is at least ${formatPrice(MIN_INSTALLMENT_CENTS, currency)}.`
+                    : maxInstallments === 2
+                      ? 'Spread the price over 2 months.'
+                      : `From ${formatPrice(2 * MIN_INSTALLMENT_CENTS, currency)}: each payment is at least ${formatPrice(MIN_INSTALLMENT_CENTS, currency)}.`
               }
               {...register('plan')}
             />
