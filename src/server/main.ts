@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { seedDemoData } from './seed/demo-users.js';
 import { seedDemoCatalogue } from './seed/demo-catalogue.js';
 import { seedDemoClubs } from './seed/demo-clubs.js';
+import { seedDemoMailbox } from './seed/demo-mailbox.js';
 import { listenText, readyText } from './start-log.js';
 
 /** Starts the server: configuration checked once, then the app, then demo data. */
@@ -28,6 +29,7 @@ async function main() {
       (err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo catalogue not created'),
     );
     await seedDemoClubs(app).catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo clubs not created'));
+    await seedDemoMailbox(app).catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo mailbox not created'));
   }
   app.log.info(readyText({ publicUrl: config.publicUrl, database: app.database.kind, email: app.mailer.transport }));
 

@@ -4,17 +4,22 @@ import type { Viewer } from '../accounts/viewer.js';
 import { user } from '../db/schema/accounts.js';
 import { club } from '../db/schema/clubs.js';
 import { createClub } from '../clubs/create-club.js';
-import { joinClub } from '../clubs/membership.js';
+import { joinClub, manageMember } from '../clubs/membership.js';
 import { createEvents } from '../clubs/manage-events.js';
 import { rsvpEvent } from '../clubs/rsvp-event.js';
 import { DEMO_USERS } from './demo-users.js';
 import { demoViewer } from './demo-viewer.js';
 import { localDate } from './demo-dates.js';
+import { CITY_CLUBS } from './demo-clubs-data.js';
+import { seededRandom } from '../../shared/random.js';
 
 /**
- * A few demo clubs and events for a newcomer (only when there is no club yet): Ada runs a
- * public chess club with weekly events Grace and Alan go to, Alan an approval-only
- * running club, Grace an online book circle with a monthly repeat.
+ * Demo clubs and events for a newcomer (only when there is no club yet): Ada runs a public
+ * chess club with weekly events (full: Ada's own place came from its waitlist), Alan an
+ * approval-only running club (Ada's request approved), Grace an online book circle with a
+ * monthly repeat; and a club or two in every city of the demo catalogue, with members from
+ * that city and a month of events they answered (demo-clubs-data.ts). Everything goes
+ * through the clubs' own use cases, so counts, waitlists and notifications are real.
  */
 export async function seedDemoClubs(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
@@ -120,4 +125,76 @@ export async function createDemoClubs(app: FastifyInstance): Promise<void> {
     repeat: { frequency: 'monthly', interval: 1, count: 6 },
   });
   await joinClub(app, ada, books, null);
+  // Ada hears of the circle's next event (a club_new_event notification).
+  await createEvents(app, grace, books, {
+    title: 'Authors’ evening: writing short fiction',
+    description: 'A member reads a story of their own; we talk about how it is made.',
+    startsAt: local(17, '19:00', 'America/New_York'),
+    endsAt: local(17, '20:00', 'America/New_York'),
+    timeZone: 'America/New_York',
+    address: null,
+    onlineUrl: 'https://meet.example.com/sf-books',
+    capacity: null,
+    rsvpDeadline: null,
+  });
+
+  // Ada's request to the runners is approved (Alan was told of it; Ada is told it was approved).
+  await manageMember(app, alan, running, ada.user.id, 'approve');
+  // Chess night is full (capacity 2): Ada waits, Alan can no longer come, and Ada gets his place.
+  await rsvpEvent(app, ada, chess, chessEvents[0], 'going');
+  await rsvpEvent(app, alan, chess, chessEvents[0], 'not_going');
+
+  await createCityClubs(app, rows, local);
+}
+
+type UserRow = Parameters<typeof demoViewer>[0] & { email: string; city: string | null };
+
+/**
+ * A club or two in every city of the demo catalogue: its organiser, members from the city
+ * (and a few from elsewhere), a month of events, and who is going. Clubs whose organiser
+ * is not in the database (a test with only the first demo users) are skipped.
+ */
+async function createCityClubs(app: FastifyInstance, known: UserRow[], local: (days: number, time: string, zone: string) => string) {
+  const db = app.database.db;
+  const all = (await db.select().from(user)) as UserRow[];
+  const byEmail = new Map([...known, ...all].map((u) => [u.email, u]));
+  const learners = all.filter((u) => u.email.endsWith('@agora.local') && u.email !== 'admin@agora.local');
+  const random = seededRandom(2026);
+  for (const c of CITY_CLUBS) {
+    const owner = byEmail.get(c.organiser);
+    if (!owner) continue;
+    const viewer = demoViewer(owner);
+    const clubId = await createClub(app, viewer, {
+      name: c.name,
+      description: c.description,
+      category: c.category,
+      city: c.city,
+      online: c.city === null,
+      visibility: 'public',
+      joinQuestion: null,
+      rules: c.rules,
+    });
+    const events = await createEvents(app, viewer, clubId, {
+      title: c.event.title,
+      description: c.event.description,
+      startsAt: local(c.event.inDays, c.event.time, c.timeZone),
+      endsAt: local(c.event.inDays, c.event.ends, c.timeZone),
+      timeZone: c.timeZone,
+      address: c.event.address,
+      onlineUrl: c.city === null ? 'https://meet.example.com/agora-club' : null,
+      capacity: c.event.capacity,
+      rsvpDeadline: null,
+      repeat: { frequency: 'weekly', interval: c.event.everyWeeks, count: Math.max(2, Math.ceil(5 / c.event.everyWeeks)) },
+    });
+    // Members: people of the club's city first, then a few from anywhere (online clubs: anyone).
+    const local_ = learners.filter((u) => u.id !== owner.id && (c.city === null || u.city === c.city));
+    const others = learners.filter((u) => u.id !== owner.id && !local_.includes(u));
+    const members = [...local_, ...others.filter(() => random() < 0.15)].slice(0, c.members);
+    for (const m of members) await joinClub(app, demoViewer(m), clubId, null);
+    // Most members answer the first event, fewer the second.
+    for (const [i, m] of members.entries()) {
+      if (random() < 0.75) await rsvpEvent(app, demoViewer(m), clubId, events[0], 'going');
+      if (events[1] && random() < 0.4 + (i === 0 ? 0.6 : 0)) await rsvpEvent(app, demoViewer(m), clubId, events[1], 'going');
+    }
+  }
 }

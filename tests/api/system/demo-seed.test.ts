@@ -1,7 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../../src/shared/courses.js';
-import { seedDemoData } from '../../../src/server/seed/demo-users.js';
+import { DEMO_PASSWORD, seedDemoData } from '../../../src/server/seed/demo-users.js';
+import { seedDemoClubs } from '../../../src/server/seed/demo-clubs.js';
+import { seedDemoMailbox } from '../../../src/server/seed/demo-mailbox.js';
+import { signIn } from '../../support/factories.js';
+import type { ConversationList } from '../../../src/shared/mailbox-schemas.js';
+import type { NotificationList } from '../../../src/shared/notifications-schemas.js';
 import { seedDemoCatalogue } from '../../../src/server/seed/demo-catalogue.js';
 import { createRunDatabase, type RunDatabase } from '../../support/run-database.js';
 import { buildPaymentsApp } from '../../support/payments.js';
@@ -177,5 +182,73 @@ describe('GET /api/landing', () => {
     expect(categories.size).toBe(6);
     for (const c of body.featuredCourses) expect(c.seatsLeft).toBeGreaterThan(0);
     expect(body.featuredClubs).toEqual([]);
+  });
+});
+
+/** Issue 23.10: clubs next to the courses, and mailboxes and notification lists with something in them. */
+describe('demo clubs, mailboxes and notifications', () => {
+  beforeAll(async () => {
+    await seedDemoClubs(app);
+    await seedDemoMailbox(app);
+  }, 120_000);
+
+  it('has a club in every city of the catalogue, with members and a month of events they answered', async () => {
+    const missing = await queryRows<{ city: string }>(
+      app,
+      sql`select distinct lower(c.city) as city from course c where c.format = 'in_person' and c.status = 'published'
+          and not exists (select 1 from club k where lower(k.city) = lower(c.city))`,
+    );
+    expect(missing).toEqual([]);
+    const clubs = await queryRows<{ name: string; members: number; counted: number; month: number }>(
+      app,
+      sql`select k.name, k.member_count as members,
+            (select count(*)::int from club_membership m where m.club_id = k.id and m.state = 'active') as counted,
+            (select count(*)::int from club_event e where e.club_id = k.id and e.status = 'scheduled'
+               and e.starts_at > now() and e.starts_at < now() + interval '35 days') as month
+          from club k`,
+    );
+    expect(clubs.length).toBeGreaterThanOrEqual(12);
+    for (const c of clubs) {
+      expect(c.members, c.name).toBe(c.counted);
+      expect(c.month, `${c.name}: events in the coming month`).toBeGreaterThanOrEqual(1);
+    }
+    expect(clubs.filter((c) => c.members >= 5).length).toBeGreaterThanOrEqual(10);
+    const answered = await one<{ rsvps: number; wrong: number }>(sql`select
+      (select count(*)::int from club_rsvp where status = 'going') as rsvps,
+      (select count(*)::int from club_event e where e.going_count <> (select count(*) from club_rsvp r where r.event_id = e.id and r.status = 'going')) as wrong`);
+    expect(answered.rsvps).toBeGreaterThanOrEqual(40);
+    expect(answered.wrong).toBe(0);
+  });
+
+  it("fills Ada's and Grace's mailboxes and notification lists, read and unread", async () => {
+    for (const [email, unreadAtLeast] of [
+      ['ada@agora.local', 1],
+      ['grace@agora.local', 1],
+    ] as const) {
+      const cookie = await signIn(app, email, DEMO_PASSWORD);
+      const list = await get(app, '/api/mailbox/conversations', { cookie });
+      expect(list.statusCode, list.body).toBe(200);
+      const items = list.json<ConversationList>().items;
+      expect(items.length, email).toBeGreaterThanOrEqual(2);
+      expect(items.filter((c) => c.unread > 0).length, email).toBeGreaterThanOrEqual(unreadAtLeast);
+      expect(items.filter((c) => c.unread === 0).length, email).toBeGreaterThanOrEqual(1);
+      const notes = await get(app, '/api/notifications', { cookie });
+      expect(notes.statusCode, notes.body).toBe(200);
+      const types = new Set(notes.json<NotificationList>().notifications.map((n) => n.type));
+      expect(types.size, `${email}: ${[...types].join(', ')}`).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it('is made once: a second start adds no club and no conversation', async () => {
+    const before = await one<Record<string, number>>(
+      sql`select (select count(*)::int from club) as clubs, (select count(*)::int from conversation) as conversations`,
+    );
+    await seedDemoClubs(app);
+    expect(await seedDemoMailbox(app)).toBe(0);
+    expect(
+      await one<Record<string, number>>(
+        sql`select (select count(*)::int from club) as clubs, (select count(*)::int from conversation) as conversations`,
+      ),
+    ).toEqual(before);
   });
 });
