@@ -27,7 +27,8 @@ import {
   verifySessionResult,
 } from '../../shared/payments-schemas.js';
 import { AppError } from '../http/errors.js';
-import { checkoutSummaryFor, createCourseCheckout, createPlanCheckout } from './checkout-service.js';
+import { checkoutSummaryFor, createCourseCheckout } from './course-checkout.js';
+import { createPlanCheckout } from './plan-checkout.js';
 import { createAccountLink, createConnectAccount, createLoginLink } from './connect-service.js';
 import { checkoutConfig, createCustomer } from './customers.js';
 import { educatorPayoutsFor, paymentHistoryFor } from './history.js';

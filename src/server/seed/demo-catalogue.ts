@@ -10,7 +10,7 @@ import { payoutAccount, purchase } from '../db/schema/payments.js';
 import type { Tx } from '../db/transaction.js';
 import { refreshCourseRating, refreshCourseStats } from '../courses/stats.js';
 import { dropEnrolment } from '../courses/enrolment-service.js';
-import { createCourseCheckout } from '../payments/checkout-service.js';
+import { createCourseCheckout } from '../payments/course-checkout.js';
 import { ensureCustomer } from '../payments/customers.js';
 import { verifyCheckout } from '../payments/verify-checkout.js';
 import { DEMO_COURSES, DEMO_EDUCATORS, DEMO_LEARNERS, REVIEW_TEXTS, learnerEmail, type DemoCourse } from './demo-catalogue-data.js';
