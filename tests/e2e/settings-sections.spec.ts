@@ -62,8 +62,9 @@ for (const width of [1280, 390]) {
       await landedOn(page, page.getByRole('heading', { name: 'Password', level: 2 }));
       await expect(nav(page).getByRole('link', { name: 'Sign-in & security' })).toHaveAttribute('aria-current', 'location');
       // Everything has loaded, and the section is still where the link put it.
-      await expect(page.getByRole('heading', { name: 'Sign-in sessions' })).toBeVisible();
-      await page.waitForTimeout(500);
+      await expect(page.getByRole('heading', { name: 'Where you are signed in' })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(300);
       await landedOn(page, page.getByRole('heading', { name: 'Password', level: 2 }));
       expect(await seriousViolations(page)).toEqual([]);
       await page.screenshot({ path: `/tmp/agora-settings-security-${width}.png` });

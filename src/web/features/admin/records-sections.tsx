@@ -71,7 +71,7 @@ export function AuditSection() {
             )}{' '}
             by{' '}
             {a.adminName ? (
-              <Link className="text-brand-700 hover:underline" to={adminHref('users', a.adminId)}>
+              <Link className="font-medium text-brand-700 hover:underline" to={adminHref('users', a.adminId)}>
                 {a.adminName}
               </Link>
             ) : (
