@@ -32,6 +32,45 @@ export type AdminUserRow = z.infer<typeof adminUserRow>;
 export const userList = z.object({ users: z.array(adminUserRow), total: z.number(), page: z.number(), pageSize: z.number() });
 export type UserList = z.infer<typeof userList>;
 
+/**
+ * A purchase's state from its payments: refunded (all the money back), partially_refunded,
+ * refund_pending (owed, not made yet), installment_failed, failed (ended without money taken),
+ * installments (under way), paid; a checkout never paid: checkout_open (still payable),
+ * checkout_abandoned (older than the provider's checkout lifetime), checkout_expired.
+ */
+export const PURCHASE_STATES = [
+  'paid',
+  'installments',
+  'refund_pending',
+  'partially_refunded',
+  'refunded',
+  'installment_failed',
+  'failed',
+  'checkout_open',
+  'checkout_abandoned',
+  'checkout_expired',
+] as const;
+export type PurchaseState = (typeof PURCHASE_STATES)[number];
+
+export const purchaseRecord = z.object({
+  id: z.string(),
+  kind: z.string(),
+  courseId: z.string().nullable(),
+  /** The course's title, or the plan's name. */
+  title: z.string(),
+  amountCents: z.number(),
+  paidCents: z.number(),
+  refundedCents: z.number(),
+  refundPendingCents: z.number(),
+  currency: z.string(),
+  installments: z.number().nullable(),
+  installmentsPaid: z.number(),
+  state: z.enum(PURCHASE_STATES),
+  failureReason: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type PurchaseRecordView = z.infer<typeof purchaseRecord>;
+
 export const adminUserDetail = z.object({
   user: adminUserRow.extend({ city: z.string().nullable(), image: z.string().nullable() }),
   signInSessions: z.array(
@@ -43,18 +82,22 @@ export const adminUserDetail = z.object({
       updatedAt: z.string(),
     }),
   ),
-  enrolments: z.array(z.object({ id: z.string(), courseId: z.string(), sessionId: z.string(), status: z.string(), createdAt: z.string() })),
-  payments: z.array(
+  enrolments: z.array(
     z.object({
       id: z.string(),
-      kind: z.string(),
-      courseId: z.string().nullable(),
-      amountCents: z.number(),
-      currency: z.string(),
+      courseId: z.string(),
+      courseTitle: z.string(),
+      sessionId: z.string(),
+      sessionStartsOn: z.string(),
+      sessionEndsOn: z.string(),
       status: z.string(),
       createdAt: z.string(),
     }),
   ),
+  /** Purchases with money taken (or owed back): their state from the payments, not the purchase's own status. */
+  payments: z.array(purchaseRecord),
+  /** Checkouts never paid: still open, abandoned or expired (not payments). */
+  checkouts: z.array(purchaseRecord),
 });
 export type AdminUserDetail = z.infer<typeof adminUserDetail>;
 
@@ -87,6 +130,9 @@ export const refundsDue = z.object({
     z.object({
       purchaseId: z.string(),
       userId: z.string(),
+      /** The person owed, by name and email. */
+      userName: z.string().nullable(),
+      userEmail: z.string().nullable(),
       amountCents: z.number(),
       currency: z.string(),
       attempts: z.number(),
@@ -103,8 +149,14 @@ export const auditLog = z.object({
       id: z.string(),
       adminId: z.string(),
       adminEmail: z.string().nullable(),
+      /** Who acted, by name (null once the account is gone). */
+      adminName: z.string().nullable(),
       action: z.string(),
       targetId: z.string().nullable(),
+      /** What was acted on: a person (by name and email) or a job (by its kind). */
+      target: z
+        .object({ kind: z.enum(['user', 'job', 'other']), id: z.string(), name: z.string(), email: z.string().nullable() })
+        .nullable(),
       reason: z.string().nullable(),
       createdAt: z.string(),
     }),

@@ -44,6 +44,17 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   club_ownership: 'A club handed over to you',
 };
 
+/**
+ * Who can get each type: everyone, educators only (news of their courses), or club organisers
+ * only (requests to join a club they organise). The settings list a type only to those it
+ * concerns (issue 23 item 3); the others are everyone's.
+ */
+export const NOTIFICATION_AUDIENCE: Partial<Record<NotificationType, 'educator' | 'organiser'>> = {
+  learner_enrolled: 'educator',
+  new_review: 'educator',
+  club_join_request: 'organiser',
+};
+
 /** The email channel: each one at once, one digest a day, or none. */
 export const EMAIL_MODES = ['instant', 'digest', 'off'] as const;
 export type EmailMode = (typeof EMAIL_MODES)[number];

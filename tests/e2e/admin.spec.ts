@@ -18,7 +18,7 @@ test('an admin finds a user and bans them with a reason; the user sees the reaso
   // Test users share default names: pick the row by its email (once the search has answered).
   const row = page.getByRole('row').filter({ hasText: victim.email });
   await expect(row).toHaveCount(1);
-  await row.getByRole('button', { name: `${victim.firstName} ${victim.lastName}` }).click();
+  await row.getByRole('link', { name: `${victim.firstName} ${victim.lastName}` }).click();
   await expect(page.getByRole('heading', { name: `${victim.firstName} ${victim.lastName}` })).toBeVisible();
   await page.getByRole('button', { name: 'Ban…' }).click();
   const dialog = page.getByRole('dialog');
@@ -37,7 +37,7 @@ test('an admin finds a user and bans them with a reason; the user sees the reaso
   await expect(userPage.getByText(/suspended.*Selling answers to exams/)).toBeVisible();
   await other.close();
 
-  await page.getByRole('button', { name: 'Audit log' }).click();
+  await page.getByRole('link', { name: 'Audit log' }).click();
   await expect(page.getByText('“Selling answers to exams”')).toBeVisible();
 });
 

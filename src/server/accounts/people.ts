@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { user } from '../db/schema/accounts.js';
 import type { Conn } from '../db/transaction.js';
 
@@ -18,4 +18,17 @@ export const educatorProfiles = sql`(select user_id, headline, bio, profile_imag
 export async function roleOf(conn: Conn, userId: string): Promise<string | null> {
   const [row] = await conn.select({ role: user.role }).from(user).where(eq(user.id, userId));
   return row?.role ?? null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Who some accounts are, for lists that name people (an admin's audit log): id -> name and email. Unknown ids are left out. */
+export async function contactsOf(conn: Conn, ids: Iterable<string>): Promise<Map<string, { name: string; email: string }>> {
+  const wanted = [...new Set(ids)].filter((id) => UUID.test(id));
+  if (wanted.length === 0) return new Map();
+  const rows = await conn
+    .select({ id: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email })
+    .from(user)
+    .where(inArray(user.id, wanted));
+  return new Map(rows.map((r) => [r.id, { name: [r.firstName, r.lastName].filter(Boolean).join(' '), email: r.email }]));
 }

@@ -1,11 +1,11 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc } from 'drizzle-orm';
 import type { AuditLog, FailedJobs, RefundsDue } from '../../shared/admin-schemas.js';
 import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
-import { user } from '../db/schema/accounts.js';
+import { contactsOf } from '../accounts/people.js';
 import { adminAudit } from '../db/schema/admin.js';
 import { failedJobs, requeueFailedJob } from '../jobs/queue.js';
-import { refundDue } from '../db/schema/payments.js';
+import { refundsOwed } from '../payments/purchase-records.js';
 import { AppError } from '../http/errors.js';
 import { audit, requireAdmin } from './require-admin.js';
 
@@ -29,19 +29,14 @@ export async function retryJob(app: AppServices, viewer: Viewer, jobId: string) 
 
 export async function listRefundsDue(app: AppServices, viewer: Viewer): Promise<RefundsDue> {
   await requireAdmin(app, viewer);
-  const refunds = await app.database.db
-    .select({
-      purchaseId: refundDue.purchaseId,
-      userId: refundDue.userId,
-      amountCents: refundDue.amountCents,
-      currency: refundDue.currency,
-      attempts: refundDue.attempts,
-      lastError: refundDue.lastError,
-    })
-    .from(refundDue)
-    .orderBy(desc(refundDue.createdAt))
-    .limit(100);
-  return { refunds };
+  const refunds = await refundsOwed(app.database.db);
+  const who = await contactsOf(
+    app.database.db,
+    refunds.map((r) => r.userId),
+  );
+  return {
+    refunds: refunds.map((r) => ({ ...r, userName: who.get(r.userId)?.name ?? null, userEmail: who.get(r.userId)?.email ?? null })),
+  };
 }
 
 export async function readAuditLog(app: AppServices, viewer: Viewer, query: { page: number }): Promise<AuditLog> {
@@ -50,16 +45,44 @@ export async function readAuditLog(app: AppServices, viewer: Viewer, query: { pa
     .select({
       id: adminAudit.id,
       adminId: adminAudit.adminId,
-      adminEmail: user.email,
       action: adminAudit.action,
       targetId: adminAudit.targetId,
       reason: adminAudit.reason,
+      details: adminAudit.details,
       createdAt: adminAudit.createdAt,
     })
     .from(adminAudit)
-    .leftJoin(user, eq(user.id, adminAudit.adminId))
     .orderBy(desc(adminAudit.createdAt), desc(adminAudit.id))
     .limit(AUDIT_PAGE)
     .offset((query.page - 1) * AUDIT_PAGE);
-  return { entries: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
+  // Who acted and on whom, by name: the audit keeps ids, accounts know the people.
+  const who = await contactsOf(
+    app.database.db,
+    rows.flatMap((r) => [r.adminId, ...(r.targetId && r.action !== 'retry_job' ? [r.targetId] : [])]),
+  );
+  return {
+    entries: rows.map(({ details, ...r }) => ({
+      ...r,
+      adminName: who.get(r.adminId)?.name ?? null,
+      adminEmail: who.get(r.adminId)?.email ?? null,
+      target: targetOf(r.action, r.targetId, details, who),
+      createdAt: r.createdAt.toISOString(),
+    })),
+  };
+}
+
+function targetOf(
+  action: string,
+  targetId: string | null,
+  details: Record<string, unknown> | null,
+  who: Map<string, { name: string; email: string }>,
+): AuditLog['entries'][number]['target'] {
+  if (!targetId) return null;
+  if (action === 'retry_job') {
+    const kind = typeof details?.kind === 'string' ? details.kind : 'unknown';
+    return { kind: 'job', id: targetId, name: `the ${kind.replace(/[-_]/g, ' ')} job`, email: null };
+  }
+  const person = who.get(targetId);
+  if (person) return { kind: 'user', id: targetId, name: person.name, email: person.email };
+  return { kind: 'other', id: targetId, name: targetId, email: null };
 }

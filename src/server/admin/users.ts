@@ -5,8 +5,8 @@ import { eraseAccount, eraseAccountRows } from '../accounts/erasure.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { signInSession, twoFactor, user } from '../db/schema/accounts.js';
 import { archivePublishedCoursesOf } from '../courses/erasure.js';
-import { enrolment } from '../db/schema/courses.js';
-import { purchase } from '../db/schema/payments.js';
+import { courseTitlesOf, enrolmentsOfLearner } from '../courses/learner-enrolments.js';
+import { purchaseRecordsOf, type PurchaseRecord } from '../payments/purchase-records.js';
 import { AppError } from '../http/errors.js';
 import { audit, requireAdmin, type Tx } from './require-admin.js';
 
@@ -66,7 +66,7 @@ export async function userDetail(app: AppServices, viewer: Viewer, userId: strin
   await requireAdmin(app, viewer);
   const db = app.database.db;
   const row = await findUser(app, userId);
-  const [sessions, enrolments, payments] = await Promise.all([
+  const [sessions, enrolments, purchases] = await Promise.all([
     db
       .select({
         id: signInSession.id,
@@ -78,39 +78,25 @@ export async function userDetail(app: AppServices, viewer: Viewer, userId: strin
       .from(signInSession)
       .where(and(eq(signInSession.userId, userId), sql`${signInSession.expiresAt} > now()`))
       .orderBy(desc(signInSession.updatedAt)),
-    db
-      .select({
-        id: enrolment.id,
-        courseId: enrolment.courseId,
-        sessionId: enrolment.sessionId,
-        status: enrolment.status,
-        createdAt: enrolment.createdAt,
-      })
-      .from(enrolment)
-      .where(eq(enrolment.learnerId, userId))
-      .orderBy(desc(enrolment.createdAt))
-      .limit(100),
-    db
-      .select({
-        id: purchase.id,
-        kind: purchase.kind,
-        courseId: purchase.courseId,
-        amountCents: purchase.amountCents,
-        currency: purchase.currency,
-        status: purchase.status,
-        createdAt: purchase.createdAt,
-      })
-      .from(purchase)
-      .where(eq(purchase.userId, userId))
-      .orderBy(desc(purchase.createdAt))
-      .limit(100),
+    enrolmentsOfLearner(db, userId),
+    purchaseRecordsOf(db, userId),
   ]);
+  const titles = await courseTitlesOf(
+    db,
+    purchases.flatMap((p) => (p.courseId ? [p.courseId] : [])),
+  );
   const iso = <T extends { createdAt: Date }>(r: T) => ({ ...r, createdAt: r.createdAt.toISOString() });
+  const record = ({ planName, ...p }: PurchaseRecord) => ({
+    ...iso(p),
+    title: planName ?? (p.courseId ? (titles.get(p.courseId) ?? 'A deleted course') : 'A deleted course'),
+  });
+  const isCheckout = (p: PurchaseRecord) => p.state.startsWith('checkout_');
   return {
     user: { ...present(row), city: row.city, image: row.image },
     signInSessions: sessions.map((s) => ({ ...iso(s), updatedAt: s.updatedAt.toISOString() })),
     enrolments: enrolments.map(iso),
-    payments: payments.map(iso),
+    payments: purchases.filter((p) => !isCheckout(p)).map(record),
+    checkouts: purchases.filter(isCheckout).map(record),
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Conn } from '../db/transaction.js';
 import { club, clubEvent, clubMembership } from '../db/schema/clubs.js';
 import { AppError } from '../http/errors.js';
@@ -15,6 +15,16 @@ export type MembershipRow = typeof clubMembership.$inferSelect;
 
 export const isActive = (m: MembershipRow | null | undefined): m is MembershipRow => m?.state === 'active';
 export const isOrganiser = (m: MembershipRow | null | undefined) => isActive(m) && (m.role === 'owner' || m.role === 'organiser');
+
+/** Whether the user organises (or owns) any club now: who hears about requests to join one. */
+export async function organisesAClub(db: Conn, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ clubId: clubMembership.clubId })
+    .from(clubMembership)
+    .where(and(eq(clubMembership.userId, userId), eq(clubMembership.state, 'active'), inArray(clubMembership.role, ['owner', 'organiser'])))
+    .limit(1);
+  return Boolean(row);
+}
 
 /** Members and events are visible: a public club, or an active member of an approval club. */
 export const seesInside = (c: ClubRow, m: MembershipRow | null | undefined) => c.visibility === 'public' || isActive(m);

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import {
   DEFAULT_PREFERENCES,
+  NOTIFICATION_AUDIENCE,
   NOTIFICATION_TYPE_LABELS,
   NOTIFICATION_TYPES,
   type NotificationPreference,
@@ -11,6 +12,7 @@ import {
 import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
 import type { Conn } from '../db/transaction.js';
+import { organisesAClub } from '../clubs/access.js';
 import { notificationPreference } from '../db/schema/notifications.js';
 
 /** A user's choice for one type: the stored row, or the default. */
@@ -23,15 +25,29 @@ export async function preferenceOf(conn: Conn, userId: string, type: Notificatio
   return row ? { inApp: row.inApp, email: row.email as NotificationPreference['email'] } : DEFAULT_PREFERENCES[type];
 }
 
-/** Every type with its channels for this user (the settings table). */
+/** Every type this user can get, with its channels (the settings table). */
 export async function readPreferences(app: AppServices, viewer: Viewer): Promise<NotificationPreferences> {
-  return { preferences: await preferencesOf(app.database.db, viewer.user.id) };
+  return { preferences: await preferencesOf(app.database.db, viewer) };
 }
 
-async function preferencesOf(conn: Conn, userId: string) {
-  const rows = await conn.select().from(notificationPreference).where(eq(notificationPreference.userId, userId));
+/**
+ * The types that concern the viewer: educators' types to educators, organisers' to those who
+ * organise a club now; the rest to everyone. A type not listed keeps its stored choice (the
+ * user becomes an educator or an organiser: their earlier choice is there again).
+ */
+async function typesFor(conn: Conn, viewer: Viewer): Promise<NotificationType[]> {
+  const needsOrganiser = NOTIFICATION_TYPES.some((t) => NOTIFICATION_AUDIENCE[t] === 'organiser');
+  const organiser = needsOrganiser && (await organisesAClub(conn, viewer.user.id));
+  return NOTIFICATION_TYPES.filter((type) => {
+    const audience = NOTIFICATION_AUDIENCE[type];
+    return !audience || (audience === 'educator' ? viewer.educator !== null : organiser);
+  });
+}
+
+async function preferencesOf(conn: Conn, viewer: Viewer) {
+  const rows = await conn.select().from(notificationPreference).where(eq(notificationPreference.userId, viewer.user.id));
   const stored = new Map(rows.map((r) => [r.type, r]));
-  return NOTIFICATION_TYPES.map((type) => {
+  return (await typesFor(conn, viewer)).map((type) => {
     const row = stored.get(type);
     const pref = row ? { inApp: row.inApp, email: row.email as NotificationPreference['email'] } : DEFAULT_PREFERENCES[type];
     return { type, label: NOTIFICATION_TYPE_LABELS[type], ...pref };
@@ -49,7 +65,7 @@ export async function updatePreferences(
     for (const [type, change] of Object.entries(input.preferences) as [NotificationType, Partial<NotificationPreference>][]) {
       await setPreference(tx, userId, type, change);
     }
-    return { preferences: await preferencesOf(tx, userId) };
+    return { preferences: await preferencesOf(tx, viewer) };
   });
 }
 

@@ -34,7 +34,8 @@ export interface Rendered {
 const str = (v: unknown, fallback = '') => (typeof v === 'string' ? v : fallback);
 const num = (v: unknown) => (typeof v === 'number' ? v : null);
 const coursePath = (d: NotificationData) => (d.courseId ? `/course/${str(d.courseId)}` : '/explore');
-const PAYMENTS = '/user/settings';
+/** Settings' payments section (its own address, issue 23 item 3). */
+const PAYMENTS = '/user/settings#payments';
 const clubPath = (d: NotificationData) => (d.clubId ? `/club/${str(d.clubId)}` : '/club/search');
 const clubEventPath = (d: NotificationData) => (d.clubId && d.eventId ? `/club/${str(d.clubId)}/event/${str(d.eventId)}` : clubPath(d));
 

@@ -18,5 +18,5 @@ main{max-width:440px;margin:16px;padding:32px;background:#fff;border-radius:12px
 button{font:inherit;font-weight:600;background:#4338ca;color:#fff;border:0;border-radius:8px;padding:12px 20px;cursor:pointer;min-height:44px}
 button:focus-visible,a:focus-visible{outline:3px solid #a5b4fc;outline-offset:2px}a{color:#4338ca}</style></head>
 <body><main><p class="brand">Agora</p><h1>${escape(o.title)}</h1><p>${escape(o.detail)}</p>${form}
-<p><a href="/user/settings">Notification settings</a> · <a href="/">Agora</a></p></main></body></html>`;
+<p><a href="/user/settings#notifications">Notification settings</a> · <a href="/">Agora</a></p></main></body></html>`;
 }

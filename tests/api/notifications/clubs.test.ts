@@ -332,9 +332,26 @@ describe('club notification preferences', () => {
     }[];
     const byType = Object.fromEntries(prefs.map((p) => [p.type, p]));
     expect(byType.club_new_event).toMatchObject({ inApp: true, email: 'digest', label: 'New events in your clubs' });
-    expect(byType.club_join_request).toMatchObject({ inApp: true, email: 'digest' });
+    // Requests to join reach organisers only: a member of no club is not offered the row.
+    expect(byType.club_join_request).toBeUndefined();
     for (const t of ['club_request_approved', 'club_event_changed', 'club_waitlist_promoted', 'club_event_reminder'])
       expect(byType[t]).toMatchObject({ inApp: true, email: 'instant', label: expect.any(String) });
+  });
+
+  it('offers requests to join to those who organise a club, not to its members', async () => {
+    const owner = await makeUser(ctx.app);
+    const member = await makeUser(ctx.app);
+    const typesOf = async (who: Who) =>
+      ((await get(ctx.app, '/api/notifications/preferences', { cookie: who.cookie })).json().preferences as { type: string }[]).map(
+        (p) => p.type,
+      );
+    expect(await typesOf(owner)).not.toContain('club_join_request');
+    const clubId = await makeClub(ctx.app, owner);
+    await join(ctx.app, member, clubId);
+    const prefs = (await get(ctx.app, '/api/notifications/preferences', { cookie: owner.cookie })).json().preferences as { type: string }[];
+    expect(prefs.find((p) => p.type === 'club_join_request')).toMatchObject({ inApp: true, email: 'digest' });
+    expect(await typesOf(member)).not.toContain('club_join_request');
+    expect(await typesOf(member)).toContain('club_new_event');
   });
 
   it('a type turned off -> no notification and no email; the other types still come', async () => {

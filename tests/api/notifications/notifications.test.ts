@@ -166,6 +166,28 @@ describe('the list and one notification', () => {
 });
 
 describe('preferences are honoured', () => {
+  it("list to each only the types they can get: educators see their courses' news, learners do not", async () => {
+    const { app, educator } = ctx;
+    const typesOf = async (who: { cookie: string }) =>
+      ((await get(app, '/api/notifications/preferences', { cookie: who.cookie })).json().preferences as { type: string }[]).map(
+        (p) => p.type,
+      );
+    const learner = await makeLearner(app);
+    const learnerTypes = await typesOf(learner);
+    expect(learnerTypes).toEqual(expect.arrayContaining(['new_message', 'enrolled', 'refund_issued', 'club_new_event']));
+    for (const t of ['learner_enrolled', 'new_review', 'club_join_request']) expect(learnerTypes).not.toContain(t);
+    // What a learner stores for a type they cannot get changes nothing they see (and is accepted).
+    const put = await putPrefs(app, learner, { new_review: { email: 'off' } });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json().preferences.map((p: { type: string }) => p.type)).not.toContain('new_review');
+
+    const educatorTypes = await typesOf(educator);
+    expect(educatorTypes).toEqual(expect.arrayContaining(['learner_enrolled', 'new_review', 'enrolled']));
+    expect(educatorTypes).not.toContain('club_join_request');
+    const prefs = (await get(app, '/api/notifications/preferences', { cookie: educator.cookie })).json().preferences;
+    expect(prefs.find((p: { type: string }) => p.type === 'learner_enrolled')).toMatchObject({ inApp: true, email: 'digest' });
+  });
+
   it('shows defaults per type and channel, and stores only what changed', async () => {
     const { app } = ctx;
     const u = await makeLearner(app);
@@ -175,7 +197,6 @@ describe('preferences are honoured', () => {
       email: 'instant',
       label: 'Enrolment confirmations',
     });
-    expect(prefs.find((p: { type: string }) => p.type === 'learner_enrolled')).toMatchObject({ inApp: true, email: 'digest' });
     const res = await putPrefs(app, u, { enrolled: { email: 'digest' } });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().preferences.find((p: { type: string }) => p.type === 'enrolled')).toMatchObject({ inApp: true, email: 'digest' });

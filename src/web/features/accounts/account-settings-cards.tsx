@@ -16,16 +16,6 @@ import { StepUpForm } from './two-factor-card';
  * Settings: the password, the email address and deleting the account. Each asks for the
  * current password; with two-factor on, a code too when the session's last one is old.
  */
-export function AccountSettingsSection({ user }: { user: CurrentUser }) {
-  return (
-    <>
-      <PasswordCard />
-      <EmailCard user={user} />
-      <DeleteAccountCard user={user} />
-    </>
-  );
-}
-
 type Outcome = { tone: 'success' | 'error'; text: string } | null;
 
 /** Runs a change; a "second factor required" answer asks for a code, then runs it again. */
@@ -85,7 +75,7 @@ function Section({ title, text, children }: { title: string; text: ReactNode; ch
 
 const field = (form: HTMLFormElement, name: string) => String(new FormData(form).get(name) ?? '');
 
-function PasswordCard() {
+export function PasswordCard() {
   const { busy, error, run, stepUp } = useGuardedAction();
   const [done, setDone] = useState<Outcome>(null);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
@@ -134,7 +124,7 @@ function PasswordCard() {
   );
 }
 
-function EmailCard({ user }: { user: CurrentUser }) {
+export function EmailCard({ user }: { user: CurrentUser }) {
   const { busy, error, run, stepUp } = useGuardedAction();
   const [sent, setSent] = useState<string | null>(null);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
@@ -179,7 +169,7 @@ function EmailCard({ user }: { user: CurrentUser }) {
   );
 }
 
-function DeleteAccountCard({ user }: { user: CurrentUser }) {
+export function DeleteAccountCard({ user }: { user: CurrentUser }) {
   const { busy, error, run, stepUp } = useGuardedAction();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);

@@ -1,8 +1,7 @@
-import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import NotFoundPage from '@web/components/not-found-page';
-import { Button } from '@web/components/ui/button';
+import { ButtonLink } from '@web/components/ui/button';
 import { PageHeader } from '@web/components/ui/card';
 import { LoadError } from '@web/components/ui/load-error';
 import { Spinner } from '@web/components/ui/spinner';
@@ -10,24 +9,19 @@ import { adminMeQuery } from './api/access';
 import { ContactMessagesSection } from './contact-messages';
 import { JobsSection } from './jobs-section';
 import { AuditSection, RefundsSection, ReportsSection } from './records-sections';
+import { ADMIN_TABS as TABS, adminHref, type AdminTab as Tab } from './links';
 import { UsersSection } from './users-section';
 
-type Tab = 'users' | 'jobs' | 'refunds' | 'contact' | 'reports' | 'audit';
-const TABS: [Tab, string][] = [
-  ['users', 'Users'],
-  ['jobs', 'Failed jobs'],
-  ['refunds', 'Refunds owed'],
-  ['contact', 'Contact messages'],
-  ['reports', 'Reported messages'],
-  ['audit', 'Audit log'],
-];
-
-/** /admin: admins only; everyone else sees the not-found page (the route is not advertised). */
+/**
+ * /admin: admins only; everyone else sees the not-found page (the route is not advertised).
+ * The section (and the user open in Users) lives in the URL: each has a link, and the
+ * browser's back button returns to the one before. ?section=contact is the link in a
+ * contact message's email.
+ */
 export default function AdminPage() {
   const me = useQuery(adminMeQuery);
-  // ?section=contact (the link in a contact message's email) opens that section.
   const [search] = useSearchParams();
-  const [tab, setTab] = useState<Tab>(() => TABS.find(([key]) => key === search.get('section'))?.[0] ?? 'users');
+  const tab: Tab = TABS.find(([key]) => key === search.get('section'))?.[0] ?? 'users';
   if (me.isPending) return <Spinner label="Loading…" />;
   if (me.isError)
     return <LoadError title="Could not load the admin console" error={me.error} onRetry={() => me.refetch()} retrying={me.isFetching} />;
@@ -37,9 +31,14 @@ export default function AdminPage() {
       <PageHeader title="Admin" subtitle="Users, background jobs, refunds owed, contact messages and the audit log of admin actions." />
       <nav aria-label="Admin sections" className="flex flex-wrap gap-2">
         {TABS.map(([key, label]) => (
-          <Button key={key} variant={tab === key ? 'primary' : 'secondary'} aria-pressed={tab === key} onClick={() => setTab(key)}>
+          <ButtonLink
+            key={key}
+            to={adminHref(key)}
+            variant={tab === key ? 'primary' : 'secondary'}
+            aria-current={tab === key ? 'page' : undefined}
+          >
             {label}
-          </Button>
+          </ButtonLink>
         ))}
       </nav>
       {tab === 'users' && <UsersSection />}

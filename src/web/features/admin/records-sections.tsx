@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Card } from '@web/components/ui/card';
 import { LoadError } from '@web/components/ui/load-error';
@@ -5,6 +6,7 @@ import { auditQuery } from './api/audit';
 import { messageReportsQuery } from './api/message-reports';
 import { refundsQuery } from './api/refunds';
 import { money, when } from './format';
+import { adminHref } from './links';
 import { TableSkeleton } from './parts';
 
 /** The console's read-only lists: refunds owed, the audit log, reported messages. */
@@ -27,7 +29,11 @@ export function RefundsSection() {
       <ul className="divide-y divide-slate-100">
         {refunds.data?.refunds.map((r) => (
           <li key={r.purchaseId} className="py-3 text-sm text-slate-700">
-            {money(r.amountCents, r.currency)} to user {r.userId} · {r.attempts} attempts{r.lastError ? ` · ${r.lastError}` : ''}
+            {money(r.amountCents, r.currency)} to{' '}
+            <Link className="font-medium text-brand-700 hover:underline" to={adminHref('users', r.userId)}>
+              {r.userName ?? 'an erased account'}
+            </Link>
+            {r.userEmail && <> ({r.userEmail})</>} · {r.attempts} attempts{r.lastError ? ` · ${r.lastError}` : ''}
           </li>
         ))}
       </ul>
@@ -49,9 +55,29 @@ export function AuditSection() {
       <ul className="divide-y divide-slate-100">
         {audit.data?.entries.map((a) => (
           <li key={a.id} className="py-2 text-sm text-slate-700">
-            <span className="font-medium text-slate-900">{a.action.replace(/_/g, ' ')}</span> by {a.adminEmail ?? a.adminId} ·{' '}
-            {when(a.createdAt)}
-            {a.targetId && <> · target {a.targetId}</>}
+            <span className="font-medium text-slate-900">{a.action.replace(/_/g, ' ')}</span>
+            {a.target && (
+              <>
+                {' '}
+                {a.target.kind === 'user' ? (
+                  <Link className="font-medium text-brand-700 hover:underline" to={adminHref('users', a.target.id)}>
+                    {a.target.name}
+                  </Link>
+                ) : (
+                  <span className="font-medium text-slate-900">{a.target.name}</span>
+                )}
+                {a.target.email && <> ({a.target.email})</>}
+              </>
+            )}{' '}
+            by{' '}
+            {a.adminName ? (
+              <Link className="font-medium text-brand-700 hover:underline" to={adminHref('users', a.adminId)}>
+                {a.adminName}
+              </Link>
+            ) : (
+              'an erased account'
+            )}{' '}
+            · {when(a.createdAt)}
             {a.reason && <> · “{a.reason}”</>}
           </li>
         ))}

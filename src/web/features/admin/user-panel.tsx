@@ -1,4 +1,7 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
+import type { PurchaseRecordView } from '@shared/admin-schemas';
+import { Badge } from '@web/components/ui/badge';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
@@ -8,7 +11,7 @@ import { Field } from '@web/components/ui/field';
 import { LoadError } from '@web/components/ui/load-error';
 import { queryKeys } from '@web/lib/query-keys';
 import { banUser, deleteUser, resetTwoFactor, setRole, unbanUser, userQuery } from './api/users';
-import { errorText, money, when } from './format';
+import { enrolmentLabel, errorText, money, purchaseLabel, sessionDates, when } from './format';
 import { TableSkeleton, UserBadges } from './parts';
 
 type Dialog = 'ban' | 'delete' | null;
@@ -53,7 +56,7 @@ export function UserPanel({ id }: { id: string }) {
         <LoadError title="Could not load this user" error={detail.error} onRetry={() => detail.refetch()} retrying={detail.isFetching} />
       </Card>
     );
-  const { user: u, signInSessions, enrolments, payments } = detail.data;
+  const { user: u, signInSessions, enrolments, payments, checkouts } = detail.data;
   return (
     <Card className="space-y-5">
       <section aria-label="Profile">
@@ -147,37 +150,43 @@ export function UserPanel({ id }: { id: string }) {
           </ul>
         )}
       </section>
-      <section>
-        <h3 className="text-sm font-semibold text-slate-900">Enrolments ({enrolments.length})</h3>
+      <section aria-labelledby="admin-enrolments">
+        <h3 id="admin-enrolments" className="text-sm font-semibold text-slate-900">
+          Enrolments ({enrolments.length})
+        </h3>
         {enrolments.length === 0 ? (
           <p className="text-sm text-slate-600">No enrolments.</p>
         ) : (
-          <ul className="text-sm text-slate-700">
-            {enrolments.map((e) => (
-              <li key={e.id}>
-                <a className="text-brand-700 hover:underline" href={`/course/${e.courseId}`}>
-                  Course
-                </a>{' '}
-                · {e.status} · {when(e.createdAt)}
-              </li>
-            ))}
+          <ul className="divide-y divide-slate-100 text-sm text-slate-700">
+            {enrolments.map((e) => {
+              const label = enrolmentLabel(e.status);
+              return (
+                <li key={e.id} className="py-2">
+                  <div className="flex flex-wrap items-baseline justify-between gap-2">
+                    <Link className="font-medium text-brand-700 hover:underline" to={`/course/${e.courseId}`}>
+                      {e.courseTitle}
+                    </Link>
+                    <Badge tone={label.tone}>{label.text}</Badge>
+                  </div>
+                  <p className="text-slate-600">
+                    Session {sessionDates(e.sessionStartsOn, e.sessionEndsOn)} · since {when(e.createdAt)}
+                  </p>
+                </li>
+              );
+            })}
           </ul>
         )}
       </section>
-      <section>
-        <h3 className="text-sm font-semibold text-slate-900">Payments ({payments.length})</h3>
-        {payments.length === 0 ? (
-          <p className="text-sm text-slate-600">No payments.</p>
-        ) : (
-          <ul className="text-sm text-slate-700">
-            {payments.map((p) => (
-              <li key={p.id}>
-                {money(p.amountCents, p.currency)} · {p.kind.replace(/_/g, ' ')} · {p.status} · {when(p.createdAt)}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <PurchaseList id="admin-payments" title="Payments" empty="No payments." items={payments} />
+      {checkouts.length > 0 && (
+        <PurchaseList
+          id="admin-checkouts"
+          title="Checkouts not paid"
+          note="Started, never paid: no money was taken."
+          empty=""
+          items={checkouts}
+        />
+      )}
 
       <ConfirmDialog
         open={dialog === 'ban'}
@@ -207,5 +216,62 @@ export function UserPanel({ id }: { id: string }) {
         <Field label="Email of the account" value={confirmEmail} autoComplete="off" onChange={(e) => setConfirmEmail(e.target.value)} />
       </ConfirmDialog>
     </Card>
+  );
+}
+
+const KIND_LABELS: Record<string, string> = {
+  course_payment: 'One payment',
+  course_installments: 'Installments',
+  plan: 'Monthly plan',
+};
+
+/** A user's purchases: what, how much, and their state from the payments (refunded, failed, abandoned, ...). */
+function PurchaseList({
+  id,
+  title,
+  note,
+  empty,
+  items,
+}: {
+  id: string;
+  title: string;
+  note?: string;
+  empty: string;
+  items: PurchaseRecordView[];
+}) {
+  return (
+    <section aria-labelledby={id}>
+      <h3 id={id} className="text-sm font-semibold text-slate-900">
+        {title} ({items.length})
+      </h3>
+      {note && <p className="text-sm text-slate-600">{note}</p>}
+      {items.length === 0 ? (
+        <p className="text-sm text-slate-600">{empty}</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 text-sm text-slate-700">
+          {items.map((p) => {
+            const label = purchaseLabel(p);
+            return (
+              <li key={p.id} className="py-2">
+                <div className="flex flex-wrap items-baseline justify-between gap-2">
+                  {p.courseId ? (
+                    <Link className="font-medium text-brand-700 hover:underline" to={`/course/${p.courseId}`}>
+                      {p.title}
+                    </Link>
+                  ) : (
+                    <span className="font-medium text-slate-900">{p.title}</span>
+                  )}
+                  <Badge tone={label.tone}>{label.text}</Badge>
+                </div>
+                <p className="text-slate-600">
+                  {money(p.amountCents, p.currency)} · {KIND_LABELS[p.kind] ?? p.kind.replace(/_/g, ' ')} · {when(p.createdAt)}
+                  {p.failureReason && <> · {p.failureReason}</>}
+                </p>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
   );
 }

@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
@@ -11,12 +12,20 @@ import { inviteUser, PAGE_SIZE, usersQuery, type UserFilter } from './api/users'
 import { errorText } from './format';
 import { TableSkeleton, UserBadges } from './parts';
 import { UserPanel } from './user-panel';
+import { adminHref } from './links';
 
 /** Users: search and filter, the selected user's panel, and inviting someone. */
 export function UsersSection() {
   const [draft, setDraft] = useState({ q: '', role: '' as UserFilter['role'], banned: '' as UserFilter['banned'] });
   const [filter, setFilter] = useState<UserFilter>({ q: '', role: '', banned: '', page: 1 });
-  const [selected, setSelected] = useState<string | null>(null);
+  // The user open in the panel is in the URL (?user=<id>): a link to them, and back returns to the one before.
+  const [params] = useSearchParams();
+  const selected = params.get('user');
+  const panel = useRef<HTMLDivElement>(null);
+  // Below the list on a narrow screen: bring the chosen user's panel into view.
+  useEffect(() => {
+    if (selected && !window.matchMedia('(min-width: 1024px)').matches) panel.current?.scrollIntoView({ block: 'start' });
+  }, [selected]);
   const users = useQuery({ ...usersQuery(filter), placeholderData: keepPreviousData });
   const pages = users.data ? Math.max(1, Math.ceil(users.data.total / PAGE_SIZE)) : 1;
 
@@ -79,9 +88,13 @@ export function UsersSection() {
                 {users.data.users.map((u) => (
                   <tr key={u.id} className={selected === u.id ? 'bg-brand-50' : ''}>
                     <td className="py-2">
-                      <button type="button" className="font-medium text-brand-700 hover:underline" onClick={() => setSelected(u.id)}>
+                      <Link
+                        to={adminHref('users', u.id)}
+                        className="font-medium text-brand-700 hover:underline"
+                        aria-current={selected === u.id ? 'page' : undefined}
+                      >
                         {u.firstName} {u.lastName}
-                      </button>
+                      </Link>
                     </td>
                     <td className="py-2 break-all text-slate-700">{u.email}</td>
                     <td className="py-2">
@@ -107,7 +120,7 @@ export function UsersSection() {
           </>
         )}
       </Card>
-      <div className="space-y-6">
+      <div className="scroll-mt-4 space-y-6" ref={panel}>
         {selected ? (
           <UserPanel key={selected} id={selected} />
         ) : (
