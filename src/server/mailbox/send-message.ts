@@ -14,6 +14,9 @@ import { UNREAD_REMINDER_DELAY_SECONDS, UNREAD_REMINDER_JOB, UNREAD_REMINDER_KEY
 /** The send-rate window (seconds); the limit per window is config.mailboxSendLimit. */
 export const SEND_WINDOW_SECONDS = 60;
 
+/** The limit given to a send's second try, already admitted by its first (the largest int4). */
+const ADMITTED = 2 ** 31 - 1;
+
 /** The viewer's columns (null when the token signs nobody in) and the send's outcome. */
 type SendRow = Partial<ViewerRow> & {
   other_exists: boolean;
@@ -38,7 +41,7 @@ type SendValues = {
   body: string;
   limit: number;
   windowSeconds: number;
-  /** 1, or 0 on the second try of a send whose first try already counted it. */
+  /** 1, or 0 on the second try of a send whose first try already counted (and admitted) it. */
   countBy: number;
   reminderJob: string;
   reminderDelay: number;
@@ -153,7 +156,9 @@ export async function sendMessage(
           other: otherId,
           clientId: input.clientId,
           body: input.body,
-          limit,
+          // The second try was admitted by the first (its count was within the limit): sends
+          // counted since then must not refuse it.
+          limit: attempt === 0 ? limit : ADMITTED,
           windowSeconds: SEND_WINDOW_SECONDS,
           countBy: attempt === 0 ? 1 : 0,
           reminderJob: UNREAD_REMINDER_JOB,
@@ -175,7 +180,7 @@ export async function sendMessage(
     }
     if (!row.other_exists) throw AppError.notFound('This person does not exist');
     if (row.blocked) throw cantMessage();
-    if (Number(row.rate_count) > limit) {
+    if (!row.allowed && Number(row.rate_count) > limit) {
       const retryAfterSeconds = Math.max(1, Math.ceil(Number(row.rate_ttl_ms) / 1000));
       throw new AppError(429, 'rate_limited', `You are sending messages too fast. Try again in ${retryAfterSeconds} seconds.`, {
         retryAfterSeconds,
