@@ -29,13 +29,17 @@ const lastSweep = new WeakMap<Db, number>();
  * `max` lets exactly `max` through. A window that ended starts again at `by` (0: a hit
  * already counted, checked again without counting it twice). With `from` (a CTE's name),
  * the hit is counted only when that relation has a row: a statement counts an attempt once
- * its other checks passed (the mailbox send). Answers count, reset_at and ttl_ms.
+ * its other checks passed (the mailbox send), and commits as that statement does. Without
+ * it the hit is a statement of its own, committed asynchronously (`synchronous_commit` off
+ * for its transaction only): it does not wait for the WAL flush (4.1 ms against 0.45 ms a
+ * hit here), other instances see it at once all the same, and a crash of PostgreSQL itself
+ * can lose only the last fraction of a second of counts. Answers count, reset_at and ttl_ms.
  */
 export function hitSql(key: SQL | string, windowSeconds: SQL | number, by: SQL | number = 1, from?: SQL): SQL {
   const row = sql`${key}::text, ${by}::int, now() + make_interval(secs => ${windowSeconds}::float8)`;
   return sql`
     insert into rate_limit_hit as h (key, count, reset_at)
-    ${from ? sql`select ${row} from ${from}` : sql`values (${row})`}
+    select ${row} from ${from ?? sql`(select set_config('synchronous_commit', 'off', true)) as async`}
     on conflict (key) do update set
       count = case when h.reset_at <= now() then excluded.count else h.count + excluded.count end,
       reset_at = case when h.reset_at <= now() then excluded.reset_at else h.reset_at end
