@@ -16,7 +16,10 @@ const SEND_LIMIT = 30;
 let one: TestApp;
 let two: TestApp;
 beforeAll(async () => {
-  [one, two] = await Promise.all([buildTestApp({ MAILBOX_SEND_LIMIT: String(SEND_LIMIT) }), buildTestApp({ MAILBOX_SEND_LIMIT: String(SEND_LIMIT) })]);
+  [one, two] = await Promise.all([
+    buildTestApp({ MAILBOX_SEND_LIMIT: String(SEND_LIMIT) }),
+    buildTestApp({ MAILBOX_SEND_LIMIT: String(SEND_LIMIT) }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([one?.close(), two?.close()]);
@@ -76,16 +79,29 @@ describe('the mailbox send limit under concurrency', () => {
     const others = await Promise.all(Array.from({ length: 4 }, () => createSignedInUser(two)));
     const responses = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        post(instance(i), `/api/mailbox/conversations/${others[i % 4].id}/messages`, { body: `m${i}`, clientId: randomUUID() }, { cookie: sender.cookie }),
+        post(
+          instance(i),
+          `/api/mailbox/conversations/${others[i % 4].id}/messages`,
+          { body: `m${i}`, clientId: randomUUID() },
+          { cookie: sender.cookie },
+        ),
       ),
     );
     expect(tally(responses.map((r) => r.statusCode))).toEqual({ 201: SEND_LIMIT, 429: 100 - SEND_LIMIT });
-    const [stored] = await rowsOf<{ n: number }>(one.database.db, sql`select count(*)::int as n from message where sender_id = ${sender.id}`);
+    const [stored] = await rowsOf<{ n: number }>(
+      one.database.db,
+      sql`select count(*)::int as n from message where sender_id = ${sender.id}`,
+    );
     expect(stored.n).toBe(SEND_LIMIT);
     const refused = responses.find((r) => r.statusCode === 429)!;
     expect(refused.json().error.message).toMatch(/too fast.*Try again in \d+ seconds/);
     // Another sender's limit is their own.
-    const reply = await post(two, `/api/mailbox/conversations/${sender.id}/messages`, { body: 'hi', clientId: randomUUID() }, { cookie: others[0].cookie });
+    const reply = await post(
+      two,
+      `/api/mailbox/conversations/${sender.id}/messages`,
+      { body: 'hi', clientId: randomUUID() },
+      { cookie: others[0].cookie },
+    );
     expect(reply.statusCode).toBe(201);
   });
 });
