@@ -44,7 +44,8 @@ export function databaseRateLimitStore(db: Db): FastifyRateLimitStoreCtor {
       );
     }
 
-    child(routeOptions: RouteLimitOptions): FastifyRateLimitStore {
+    child(route: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
+      const routeOptions = route as unknown as RouteLimitOptions;
       // A window that moves on every refused request is not what a fixed-window row keeps.
       if (routeOptions.continueExceeding || routeOptions.exponentialBackoff) {
         throw new Error('The database rate-limit store keeps fixed windows: continueExceeding and exponentialBackoff are not supported');

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { rowsOf } from '../db/transaction.js';
 
@@ -15,6 +15,9 @@ interface HitRow {
   reset_at: string | Date;
   ttl_ms: number | string;
 }
+
+/** A value of a statement: given, or a SQL expression, or a prepared statement's placeholder. */
+type SqlValue<T> = T | SQL | Placeholder;
 
 /** How often one process sweeps the windows that ended (rows are reused by their key anyway). */
 const SWEEP_EVERY_MS = 60_000;
@@ -35,7 +38,7 @@ const lastSweep = new WeakMap<Db, number>();
  * hit here), other instances see it at once all the same, and a crash of PostgreSQL itself
  * can lose only the last fraction of a second of counts. Answers count, reset_at and ttl_ms.
  */
-export function hitSql(key: SQL | string, windowSeconds: SQL | number, by: SQL | number = 1, from?: SQL): SQL {
+export function hitSql(key: SqlValue<string>, windowSeconds: SqlValue<number>, by: SqlValue<number> = 1, from?: SQL): SQL {
   const row = sql`${key}::text, ${by}::int, now() + make_interval(secs => ${windowSeconds}::float8)`;
   return sql`
     insert into rate_limit_hit as h (key, count, reset_at)
