@@ -14,6 +14,7 @@ import { createFanOut } from './realtime/fan-out.js';
 import { createPresence } from './realtime/presence.js';
 import type { RealtimeSockets } from './realtime/sockets.js';
 import { createAuth, type Auth } from './accounts/auth.js';
+import { databaseRateLimitStore } from './accounts/rate-limit-store.js';
 import type { Viewer } from './accounts/viewer.js';
 import { installErrorHandler, frameworkError } from './http/errors.js';
 import { createCourseEvents, type CourseEvents } from './courses/events.js';
@@ -188,7 +189,8 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
 
   installSecureHeaders(app, config);
   await app.register(compress, { global: true, threshold: 1024 });
-  await app.register(rateLimit, { global: false });
+  // Every route's limit counts in PostgreSQL, so it holds across instances (ADR 0056).
+  await app.register(rateLimit, { global: false, store: databaseRateLimitStore(db.db) });
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
   const sameOrigin = installRequestChecks(app, config);
   await installSockets(app, { config, db, realtime, sameOrigin });

@@ -9,6 +9,7 @@ import * as schema from '../db/schema/index.js';
 import type { Mailer } from '../email/mailer.js';
 import { passwordResetEmail, verificationEmail } from '../email/templates.js';
 import { googleTwoFactor } from './google-two-factor.js';
+import { createRateLimits } from './rate-limits.js';
 
 export const SESSION_MAX_AGE_SECONDS = 400 * 24 * 60 * 60;
 export const COOKIE_PREFIX = 'agora';
@@ -158,6 +159,9 @@ export function createAuth(deps: {
       enabled: true,
       window: 60,
       max: 100,
+      // Counted in PostgreSQL with every other limit (rate-limits.ts), so it holds across
+      // instances; the library's own memory store counts per process (ADR 0056).
+      customStorage: authRateLimitStorage(db),
       customRules: {
         '/send-verification-email': { window: 60, max: 3 },
         '/request-password-reset': { window: 60, max: 5 },
@@ -195,3 +199,19 @@ export function createAuth(deps: {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/**
+ * better-auth's limiter on the shared store: one atomic hit per request on `auth:<ip|path>`,
+ * allowed while the window's count is within the rule's max. A refused request counts too
+ * (a fixed window: it ends at the same moment whatever is sent meanwhile).
+ */
+export function authRateLimitStorage(db: Db) {
+  const limits = createRateLimits(db);
+  return {
+    async consume(key: string, rule: { window: number; max: number }) {
+      const hit = await limits.hit(`auth:${key}`, rule.window * 1000);
+      if (hit.count <= rule.max) return { allowed: true, retryAfter: null };
+      return { allowed: false, retryAfter: Math.max(1, Math.ceil(hit.ttlMs / 1000)) };
+    },
+  };
+}

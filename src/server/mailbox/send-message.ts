@@ -2,6 +2,7 @@ import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { MailboxMessage, SendMessageInput } from '../../shared/mailbox-schemas.js';
 import { toViewer, viewerBySessionToken, type RequireViewerWith, type ViewerRow } from '../accounts/viewer.js';
 import { people } from '../accounts/people.js';
+import { hitSql } from '../accounts/rate-limits.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../http/errors.js';
 import { enqueueJobSql } from '../jobs/queue.js';
@@ -13,12 +14,15 @@ import { UNREAD_REMINDER_DELAY_SECONDS, UNREAD_REMINDER_JOB, UNREAD_REMINDER_KEY
 /** The send-rate window (seconds); the limit per window is config.mailboxSendLimit. */
 export const SEND_WINDOW_SECONDS = 60;
 
+/** The limit given to a send's second try, already admitted by its first (the largest int4). */
+const ADMITTED = 2 ** 31 - 1;
+
 /** The viewer's columns (null when the token signs nobody in) and the send's outcome. */
 type SendRow = Partial<ViewerRow> & {
   other_exists: boolean;
   blocked: boolean;
-  rate_count: number | string;
-  rate_oldest: string | Date | null;
+  rate_count: number | string | null;
+  rate_ttl_ms: number | string | null;
   allowed: boolean;
   replay_id: string | null;
   replay_with: string | null;
@@ -37,6 +41,8 @@ type SendValues = {
   body: string;
   limit: number;
   windowSeconds: number;
+  /** 1, or 0 on the second try of a send whose first try already counted (and admitted) it. */
+  countBy: number;
   reminderJob: string;
   reminderDelay: number;
   reminderKeyPrefix: string;
@@ -69,16 +75,12 @@ function sendShape(value: (name: keyof SendValues) => SQL | Placeholder): SQL {
         select 1 from ${people} u where id = ${v('other')} and banned
         limit 1
       ),
-      recent as (
-        select created_at from message
-        where sender_id = ${v('me')} and created_at > now() - make_interval(secs => ${v('windowSeconds')})
-        order by created_at desc limit ${v('limit')}
-      ),
-      rate as (select count(*) as n, min(created_at) as oldest from recent),
-      ok as (
+      checked as (
         select 1 as one where ${v('me')} <> ${v('other')}::uuid and not exists (select 1 from replay) and exists (select 1 from other)
-          and not exists (select 1 from blocked) and (select n from rate) < ${v('limit')}
+          and not exists (select 1 from blocked)
       ),
+      rate as (${hitSql(sql`'mailbox.send:' || ${v('me')}::text`, v('windowSeconds'), v('countBy'), sql`checked`)}),
+      ok as (select 1 as one from rate where rate.count <= ${v('limit')}),
       existing as (select conversation_id as id from conversation_member where user_id = ${v('me')} and other_user_id = ${v('other')}),
       created as (
         insert into conversation (user_low, user_high)
@@ -108,11 +110,11 @@ function sendShape(value: (name: keyof SendValues) => SQL | Placeholder): SQL {
         from: sql`msg`,
       })})
       select exists (select 1 from other) as other_exists, exists (select 1 from blocked) as blocked,
-        rate.n as rate_count, rate.oldest as rate_oldest, exists (select 1 from ok) as allowed,
+        rate.count as rate_count, rate.ttl_ms as rate_ttl_ms, exists (select 1 from ok) as allowed,
         replay.id as replay_id, replay.with_id as replay_with, replay.body as replay_body, replay.created_at as replay_created_at,
         msg.id as message_id, msg.created_at, ${presentSql(v('me'))} as me_present, ${presentSql(v('other'))} as other_present,
         viewer.*
-      from rate left join replay on true left join msg on true left join viewer on true`;
+      from (select 1) as one left join rate on true left join replay on true left join msg on true left join viewer on true`;
 }
 /** Built once: the prepared statement's text never changes, only its values. */
 const SEND_PREPARED = sendShape((name) => sql.placeholder(name));
@@ -123,8 +125,9 @@ const SEND_PREPARED = sendShape((name) => sql.placeholder(name));
  *
  * One statement does the checks and the writes (docs/decisions/0019-mailbox.md): the
  * sender (the session token's user, not banned: read here rather than in a statement of its
- * own, as the course page does; nothing is written without one), the replay lookup, the other person and the blocks, the send rate (the sender's messages of
- * the last minute: a sliding window read from `message`, nothing written), the
+ * own, as the course page does; nothing is written without one), the replay lookup, the other person and the blocks, the send rate (counted once the other
+ * checks pass, on the sender's row of the shared limiter: one atomic upsert, so concurrent
+ * sends from any instance never pass the limit; ADR 0056), the
  * conversation (created with its two members on the first message), a transaction-scoped
  * advisory lock on it (ids are drawn under it, so a reader's `after` cursor never skips a
  * message committed late), the message, and the "still unread?" reminder (a keyed job,
@@ -153,8 +156,11 @@ export async function sendMessage(
           other: otherId,
           clientId: input.clientId,
           body: input.body,
-          limit,
+          // The second try was admitted by the first (its count was within the limit): sends
+          // counted since then must not refuse it.
+          limit: attempt === 0 ? limit : ADMITTED,
           windowSeconds: SEND_WINDOW_SECONDS,
+          countBy: attempt === 0 ? 1 : 0,
           reminderJob: UNREAD_REMINDER_JOB,
           reminderDelay: UNREAD_REMINDER_DELAY_SECONDS,
           reminderKeyPrefix: UNREAD_REMINDER_KEY_PREFIX,
@@ -174,9 +180,8 @@ export async function sendMessage(
     }
     if (!row.other_exists) throw AppError.notFound('This person does not exist');
     if (row.blocked) throw cantMessage();
-    if (Number(row.rate_count) >= limit) {
-      const resetAt = new Date(row.rate_oldest!).getTime() + SEND_WINDOW_SECONDS * 1000;
-      const retryAfterSeconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+    if (!row.allowed && Number(row.rate_count) > limit) {
+      const retryAfterSeconds = Math.max(1, Math.ceil(Number(row.rate_ttl_ms) / 1000));
       throw new AppError(429, 'rate_limited', `You are sending messages too fast. Try again in ${retryAfterSeconds} seconds.`, {
         retryAfterSeconds,
       });

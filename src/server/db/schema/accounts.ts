@@ -110,12 +110,19 @@ export const twoFactor = pgTable(
   (t) => [index('two_factor_user_id_idx').on(t.userId), index('two_factor_secret_idx').on(t.secret)],
 );
 
-/** Attempts counted for rate limits that must hold across restarts and instances. */
-export const rateLimitHit = pgTable('rate_limit_hit', {
-  key: text('key').primaryKey(),
-  count: integer('count').notNull(),
-  resetAt: ts('reset_at').notNull(),
-});
+/**
+ * Every rate limit's counts (accounts/rate-limits.ts): one row per key and fixed window, so
+ * a limit holds across restarts and instances. Windows that ended are swept by reset_at.
+ */
+export const rateLimitHit = pgTable(
+  'rate_limit_hit',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    resetAt: ts('reset_at').notNull(),
+  },
+  (t) => [index('rate_limit_hit_reset_at_idx').on(t.resetAt)],
+);
 
 /**
  * An educator is a user with this record (spec section 3): their educator profile, part of
