@@ -1,5 +1,5 @@
 /**
- * What a hit on the shared limiter costs (ADR 0056), on the PostgreSQL of BENCH_DATABASE_URL
+ * What a hit on the shared limiter costs (ADR 0057), on the PostgreSQL of BENCH_DATABASE_URL
  * (default: a fresh database on the local server): sequential hits (one client's latency),
  * concurrent hits on distinct keys (many clients) and on one key (one client hammering: the
  * row lock serialises them). Run: npx tsx bench/rate-limits.ts

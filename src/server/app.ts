@@ -189,7 +189,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
 
   installSecureHeaders(app, config);
   await app.register(compress, { global: true, threshold: 1024 });
-  // Every route's limit counts in PostgreSQL, so it holds across instances (ADR 0056).
+  // Every route's limit counts in PostgreSQL, so it holds across instances (ADR 0057).
   await app.register(rateLimit, { global: false, store: databaseRateLimitStore(db.db) });
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
   const sameOrigin = installRequestChecks(app, config);

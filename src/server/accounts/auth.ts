@@ -160,7 +160,7 @@ export function createAuth(deps: {
       window: 60,
       max: 100,
       // Counted in PostgreSQL with every other limit (rate-limits.ts), so it holds across
-      // instances; the library's own memory store counts per process (ADR 0056).
+      // instances; the library's own memory store counts per process (ADR 0057).
       customStorage: authRateLimitStorage(db),
       customRules: {
         '/send-verification-email': { window: 60, max: 3 },

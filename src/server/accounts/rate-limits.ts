@@ -53,7 +53,7 @@ export function hitSql(key: SqlValue<string>, windowSeconds: SqlValue<number>, b
  * The rate limits of every instance, kept in PostgreSQL (`rate_limit_hit`: one row per key
  * and window): the Fastify routes' limits (rate-limit-store.ts), the auth library's limiter
  * (auth.ts) and the attempt counters (attempts.ts) all count here, so a limit is global
- * across instances and exact under concurrency (docs/decisions/0056-rate-limits-global-and-exact.md).
+ * across instances and exact under concurrency (docs/decisions/0057-rate-limits-global-and-exact.md).
  * The same SQL runs on PGlite.
  */
 export function createRateLimits(db: Db) {

@@ -127,7 +127,7 @@ const SEND_PREPARED = sendShape((name) => sql.placeholder(name));
  * sender (the session token's user, not banned: read here rather than in a statement of its
  * own, as the course page does; nothing is written without one), the replay lookup, the other person and the blocks, the send rate (counted once the other
  * checks pass, on the sender's row of the shared limiter: one atomic upsert, so concurrent
- * sends from any instance never pass the limit; ADR 0056), the
+ * sends from any instance never pass the limit; ADR 0057), the
  * conversation (created with its two members on the first message), a transaction-scoped
  * advisory lock on it (ids are drawn under it, so a reader's `after` cursor never skips a
  * message committed late), the message, and the "still unread?" reminder (a keyed job,

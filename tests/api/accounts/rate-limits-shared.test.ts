@@ -8,7 +8,7 @@ import { createSignedInUser } from '../../support/factories.js';
 import { post, randomIp, uniqueEmail } from '../../support/http.js';
 
 /**
- * Every rate limit is global and exact (ADR 0056): two instances of the app on one database
+ * Every rate limit is global and exact (ADR 0057): two instances of the app on one database
  * (two builds, each with its own pool, as two processes behind a balancer have) share each
  * limit, and concurrent requests never pass it.
  */
