@@ -171,7 +171,8 @@ export function haproxyConfigFor(opts: { balancerPort: number; statsPort: number
     }
     out.push(line);
   }
-  if (!frontendBindDone || !statsBindDone) throw new Error(`${HAPROXY_CONFIG} needs a frontend and a "listen stats" section, each with a bind line`);
+  if (!frontendBindDone || !statsBindDone)
+    throw new Error(`${HAPROXY_CONFIG} needs a frontend and a "listen stats" section, each with a bind line`);
   return out.join('\n');
 }
 
@@ -190,7 +191,14 @@ interface Spawned {
   done: Promise<number | string>;
 }
 
-function spawnLogged(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv, tail: string[], onLog?: FleetOptions['onLog']): Spawned {
+function spawnLogged(
+  name: string,
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  tail: string[],
+  onLog?: FleetOptions['onLog'],
+): Spawned {
   const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const keep = (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) {
@@ -257,7 +265,13 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
       const s3Port = await freePort();
       const dir = path.join(root, 's3');
       mkdirSync(dir);
-      const server = new S3rver({ port: s3Port, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'agora', configs: [] }] });
+      const server = new S3rver({
+        port: s3Port,
+        address: '127.0.0.1',
+        silent: true,
+        directory: dir,
+        configureBuckets: [{ name: 'agora', configs: [] }],
+      });
       await server.run();
       cleanups.push(() => server.close());
       s3 = {
@@ -292,6 +306,8 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
         SEED_DEMO: 'false',
         LOG_LEVEL: 'warn',
         LOG_FORMAT: 'json',
+        // HAProxy takes an instance out within 2 checks 500 ms apart: the port closes after that.
+        SHUTDOWN_DELAY_MS: '2000',
         ...(s3 ?? {}),
         ...options.env,
       };
@@ -347,7 +363,10 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
     }
 
     const configFile = path.join(root, 'haproxy.cfg');
-    writeFileSync(configFile, haproxyConfigFor({ balancerPort, statsPort, servers: instances.map((i) => ({ name: i.name, port: i.port })) }));
+    writeFileSync(
+      configFile,
+      haproxyConfigFor({ balancerPort, statsPort, servers: instances.map((i) => ({ name: i.name, port: i.port })) }),
+    );
     const haproxyTail: string[] = [];
     // -db: stay in the foreground (no daemon), so this process owns it and Ctrl-C ends it.
     const haproxy = spawnLogged('haproxy', haproxyBinary(), ['-db', '-f', configFile], process.env, haproxyTail, options.onLog);
@@ -384,7 +403,10 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
         ceilingMs,
         () => (haproxy.ended !== null ? `HAProxy exited with ${haproxy.ended}: ${haproxyTail.join('\n')}` : null),
       );
-    await balancerSees(instances.map((_, i) => i), ceiling);
+    await balancerSees(
+      instances.map((_, i) => i),
+      ceiling,
+    );
 
     return {
       balancerUrl,
