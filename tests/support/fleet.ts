@@ -261,7 +261,11 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
 
     let s3: Record<string, string> | null = null;
     if (options.s3) {
-      const { default: S3rver } = await import('s3rver');
+      // s3rver (a dev dependency of the file storage's tests) has no types: the few calls made here.
+      const moduleName = 's3rver';
+      const { default: S3rver } = (await import(moduleName)) as {
+        default: new (opts: object) => { run(): Promise<unknown>; close(): Promise<void> };
+      };
       const s3Port = await freePort();
       const dir = path.join(root, 's3');
       mkdirSync(dir);
