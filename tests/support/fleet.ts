@@ -177,7 +177,7 @@ export function haproxyConfigFor(opts: { balancerPort: number; statsPort: number
 }
 
 /** Where HAProxy is: Debian's package puts it in /usr/sbin, which a non-root PATH may lack. */
-function haproxyBinary(): string {
+export function haproxyBinary(): string {
   for (const dir of (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/usr/local/sbin'])) {
     const candidate = path.join(dir, 'haproxy');
     if (existsSync(candidate)) return candidate;
