@@ -4,8 +4,9 @@
  * PostgreSQL database (DATABASE_URL, or a fresh one created on 127.0.0.1:5432 and dropped at
  * the end), behind HAProxy from Debian with deploy/haproxy.cfg; `-- --s3` adds an
  * S3-compatible server (s3rver) for the files. Prints the addresses; Ctrl-C stops everything.
- * `-- --port 8080` fixes the balancer's port, `-- --demo` seeds the demo data,
- * `-- --staggered` starts the first instance alone before the others.
+ * `-- --port 8080` fixes the balancer's port, `-- --demo` seeds the demo data. The first
+ * instance starts alone (it applies the migrations), then the others together;
+ * `-- --together` starts all at the same moment, as a deploy with no ordering does.
  */
 import { parseArgs } from 'node:util';
 import { startFleet } from '../tests/support/fleet.js';
@@ -16,7 +17,7 @@ const { values } = parseArgs({
     port: { type: 'string' },
     s3: { type: 'boolean', default: false },
     demo: { type: 'boolean', default: false },
-    staggered: { type: 'boolean', default: false },
+    together: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
   },
 });
@@ -32,7 +33,7 @@ const fleet = await startFleet({
   databaseUrl: process.env.DATABASE_URL || undefined,
   balancerPort: values.port ? Number(values.port) : undefined,
   s3: values.s3,
-  start: values.staggered ? 'staggered' : 'together',
+  start: values.together ? 'together' : 'staggered',
   env: { SEED_DEMO: values.demo ? 'true' : 'false', LOG_LEVEL: 'info' },
   onLog: values.quiet ? undefined : (name, line) => console.log(`[${name}] ${line}`),
 });

@@ -288,6 +288,11 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
       };
     }
 
+    // The instances stop together (each drains for SHUTDOWN_DELAY_MS), before the database goes.
+    const instanceStops: (() => Promise<void>)[] = [];
+    cleanups.push(async () => {
+      await Promise.all(instanceStops.map((stop) => stop()));
+    });
     const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
     const instances: (FleetInstance & { launch(): Promise<void> })[] = ports.map((port, i) => {
       const name = `app${i + 1}`;
@@ -348,7 +353,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
         },
         output: () => tail.join('\n'),
       };
-      cleanups.push(async () => {
+      instanceStops.push(async () => {
         const mine = current;
         if (!mine || mine.ended !== null) return;
         mine.child.kill('SIGTERM');
