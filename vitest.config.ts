@@ -48,6 +48,8 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'own-modules', globalSetup, include: OWN_MODULES } },
+      // The fleet (issue 24): real processes behind HAProxy, one topology for the whole file.
+      { extends: true, test: { name: 'fleet', globalSetup, include: ['tests/fleet/**/*.test.ts'] } },
     ],
   },
 });

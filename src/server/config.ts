@@ -50,6 +50,11 @@ const schema = z
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
     /** The longest a single SQL statement may run (PostgreSQL's statement_timeout). */
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+    /**
+     * On SIGTERM, how long to keep answering 503 (health included) before closing the port, so
+     * a load balancer marks the instance down first and never sends to a closing listener.
+     */
+    SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
     AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SMTP_URL: url(['smtp:', 'smtps:']).optional(),
     MAIL_FROM: z.string().default('Agora <hello@agora.local>'),
@@ -141,6 +146,8 @@ export interface Config {
   /** Connection and statement timeouts of the PostgreSQL pool, in milliseconds. */
   databaseTimeouts: { connectMs: number; statementMs: number };
   dataDir: string;
+  /** On SIGTERM: answer 503 this long before closing the port (SHUTDOWN_DELAY_MS). */
+  shutdownDelayMs: number;
   authSecret: string;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -207,6 +214,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     databaseUrl: e.DATABASE_URL,
     databaseTimeouts: { connectMs: e.DATABASE_CONNECT_TIMEOUT_MS, statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS },
     dataDir: e.DATA_DIR,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
     authSecret: e.AUTH_SECRET ?? DEV_SECRET,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

@@ -40,7 +40,10 @@ async function main() {
     // Drain first: the requests in flight finish (in sandbox mode they call this very server
     // through the SDK, which close() would refuse), new ones answer 503; then close.
     app.log.info(`${signal} received: finishing the requests in flight, then closing`);
-    await app.drain();
+    // Behind a load balancer (SHUTDOWN_DELAY_MS): new requests and health checks answer 503
+    // for a while, so the balancer takes this instance out (and retries what it refused)
+    // before the port closes under a request it just sent.
+    await Promise.all([app.drain(), new Promise((r) => setTimeout(r, config.shutdownDelayMs))]);
     await app.close();
     process.exit(0);
   };

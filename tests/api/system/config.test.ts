@@ -99,6 +99,14 @@ describe('configuration', () => {
     expect(failure({ DATABASE_URL: 'not a url' })).toMatch(/^Invalid configuration: DATABASE_URL /);
   });
 
+  it('SHUTDOWN_DELAY_MS: 0 unless set, a number of milliseconds up to a minute, else named', () => {
+    expect(loadConfig({}).shutdownDelayMs).toBe(0);
+    expect(loadConfig({ SHUTDOWN_DELAY_MS: '2000' }).shutdownDelayMs).toBe(2000);
+    expect(failure({ SHUTDOWN_DELAY_MS: 'soon' })).toMatch(/^Invalid configuration: SHUTDOWN_DELAY_MS /);
+    expect(failure({ SHUTDOWN_DELAY_MS: '-1' })).toMatch(/^Invalid configuration: SHUTDOWN_DELAY_MS /);
+    expect(failure({ SHUTDOWN_DELAY_MS: '600000' })).toMatch(/^Invalid configuration: SHUTDOWN_DELAY_MS /);
+  });
+
   it('a bad PORT is named', () => {
     expect(failure({ PORT: 'eighty' })).toMatch(/^Invalid configuration: PORT /);
     expect(failure({ PORT: '70000' })).toMatch(/^Invalid configuration: PORT /);
