@@ -4,6 +4,7 @@ import type { Database } from '../db/client.js';
 import { createDiskStore } from './disk-store.js';
 import { createPostgresStore } from './postgres-store.js';
 import { createS3Store } from './s3-store.js';
+import { StorageKeyError } from './keys.js';
 
 /** What a store knows of a file without reading it. */
 export interface FileInfo {
@@ -53,7 +54,7 @@ export async function guard<T>(backend: string, work: () => Promise<T>): Promise
   try {
     return await work();
   } catch (err) {
-    if (err instanceof StorageUnavailableError) throw err;
+    if (err instanceof StorageUnavailableError || err instanceof StorageKeyError) throw err;
     throw new StorageUnavailableError(backend, err);
   }
 }

@@ -15,6 +15,13 @@ const CONTENT_TYPES: Record<string, string> = {
   pdf: 'application/pdf',
 };
 
+/** A key the server would not make: a programming error, never the storage's failure. */
+export class StorageKeyError extends Error {
+  constructor(key: string) {
+    super(`not a storage key: ${JSON.stringify(key)}`);
+  }
+}
+
 export function isStorageKey(key: string): boolean {
   const m = KEY.exec(key);
   return !!m && m[3] in CONTENT_TYPES;
@@ -24,12 +31,12 @@ export function isStorageKey(key: string): boolean {
 export function contentTypeOf(key: string): string {
   const m = KEY.exec(key);
   const type = m && CONTENT_TYPES[m[3]];
-  if (!type) throw new Error(`not a storage key: ${JSON.stringify(key)}`);
+  if (!type) throw new StorageKeyError(key);
   return type;
 }
 
 export function assertStorageKey(key: string): void {
-  if (!isStorageKey(key)) throw new Error(`not a storage key: ${JSON.stringify(key)}`);
+  if (!isStorageKey(key)) throw new StorageKeyError(key);
 }
 
 export const sha256Hex = (body: Uint8Array) => createHash('sha256').update(body).digest('hex');
