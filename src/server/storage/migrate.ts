@@ -5,7 +5,7 @@ import type { FileStore } from './file-store.js';
 import { contentTypeOf, isStorageKey, sha256Hex } from './keys.js';
 
 export interface MigrationReport {
-  /** Files found under DATA_DIR/uploads. */
+  /** Entries found under DATA_DIR/uploads (each one copied, already there, or skipped). */
   found: number;
   /** Written to the store by this run. */
   copied: number;
@@ -38,16 +38,17 @@ export async function migrateDiskToStore(
   });
   for (const folder of folders) {
     if (!folder.isDirectory()) {
+      report.found++;
       report.skipped.push({ file: folder.name, reason: 'not in a folder' });
       continue;
     }
     for (const entry of await readdir(path.join(root, folder.name), { withFileTypes: true })) {
       const key = `${folder.name}/${entry.name}`;
+      report.found++;
       if (!entry.isFile()) {
         report.skipped.push({ file: key, reason: 'not a file' });
         continue;
       }
-      report.found++;
       if (!isStorageKey(key)) {
         report.skipped.push({ file: key, reason: 'not a name this app writes' });
         continue;
