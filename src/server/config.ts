@@ -134,7 +134,7 @@ const schema = z
       ctx.addIssue({
         code: 'custom',
         path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
-        message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+        message: `must be set together with ${env.S3_ACCESS_KEY_ID ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'}`,
       });
     }
     if (env.STORAGE_BACKEND === 's3' && !env.S3_BUCKET)

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { guard, type FileInfo, type FileStore } from './file-store.js';
+import { guard, type FileInfo, type FileStore } from './store.js';
 import { assertStorageKey, contentTypeOf, sha256Hex } from './keys.js';
 
 /**

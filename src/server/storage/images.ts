@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { AppError } from '../http/errors.js';
-import type { FileStore } from './file-store.js';
+import type { FileStore } from './store.js';
 import { contentKey, uploadPath } from './keys.js';
 
 const ACCEPTED = new Set(['png', 'jpeg', 'webp']);

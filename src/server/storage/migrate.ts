@@ -1,7 +1,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { FileStore } from './file-store.js';
+import type { FileStore } from './store.js';
 import { contentTypeOf, isStorageKey, sha256Hex } from './keys.js';
 
 export interface MigrationReport {

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { storedFile } from '../db/schema/storage.js';
-import type { FileStore } from './file-store.js';
+import type { FileStore } from './store.js';
 import { assertStorageKey, sha256Hex } from './keys.js';
 
 /**

@@ -7,7 +7,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.js';
-import { guard, type FileStore } from './file-store.js';
+import { guard, type FileStore } from './store.js';
 import { assertStorageKey, contentTypeOf, sha256Hex } from './keys.js';
 
 /** The object's user metadata that carries our content hash (S3's own ETag is an MD5, or not one at all for multipart). */

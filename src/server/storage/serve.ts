@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { FileInfo, FileStore } from './file-store.js';
+import type { FileInfo, FileStore } from './store.js';
 import { isStorageKey, UPLOADS_PREFIX } from './keys.js';
 
 /** A key's bytes never change (keys.ts): a year, and no revalidation while fresh. */

@@ -73,7 +73,14 @@ describe.each(BACKENDS)('the %s store', (backend) => {
   });
 
   it('refuses a key the server would not make (a path, a traversal, an unknown type)', async () => {
-    for (const bad of ['../etc/passwd', 'covers/../../x.webp', 'covers/a/b.webp', '/covers/abcdefgh.webp', 'covers/abcdefgh.exe', 'COVERS/abcdefgh.webp']) {
+    for (const bad of [
+      '../etc/passwd',
+      'covers/../../x.webp',
+      'covers/a/b.webp',
+      '/covers/abcdefgh.webp',
+      'covers/abcdefgh.exe',
+      'COVERS/abcdefgh.webp',
+    ]) {
       await expect(app.files.put(bad, Buffer.from('x'), 'image/webp'), bad).rejects.toThrow(/not a storage key/);
       await expect(app.files.get(bad), bad).rejects.toThrow(/not a storage key/);
     }

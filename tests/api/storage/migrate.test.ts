@@ -83,7 +83,13 @@ describe.each(['postgres', 's3'] as const)('into the %s store', (backend) => {
   });
 
   it('a DATA_DIR with no uploads folder moves nothing', async () => {
-    expect(await migrateDiskToStore(tempDir('empty-'), app.files)).toEqual({ found: 0, copied: 0, alreadyThere: 0, deleted: 0, skipped: [] });
+    expect(await migrateDiskToStore(tempDir('empty-'), app.files)).toEqual({
+      found: 0,
+      copied: 0,
+      alreadyThere: 0,
+      deleted: 0,
+      skipped: [],
+    });
   });
 });
 

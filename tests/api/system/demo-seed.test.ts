@@ -79,29 +79,32 @@ describe('demo data on first start', () => {
     expect(cats.map((c) => c.category).sort()).toEqual(CATEGORIES.map((c) => c.id).sort());
   });
 
-  it.skipIf(!inject('databaseUrl'))('every demo picture is in the shared store: a second instance on the database (its own DATA_DIR) serves each', async () => {
-    const pictures = (
-      await queryRows<{ url: string }>(
-        app,
-        sql`select profile_image as url from "user" where profile_image is not null
+  it.skipIf(!inject('databaseUrl'))(
+    'every demo picture is in the shared store: a second instance on the database (its own DATA_DIR) serves each',
+    async () => {
+      const pictures = (
+        await queryRows<{ url: string }>(
+          app,
+          sql`select profile_image as url from "user" where profile_image is not null
           union select profile_image from educator where profile_image is not null
           union select cover_image from course where cover_image is not null
           union select cover_image from club where cover_image is not null`,
-      )
-    ).map((r) => r.url);
-    expect(pictures.length).toBeGreaterThanOrEqual(16);
-    const other = await buildTestApp({ DATABASE_URL: db!.url });
-    try {
-      expect(other.config.dataDir).not.toBe(app.config.dataDir);
-      for (const url of pictures) {
-        const res = await other.inject({ method: 'HEAD', url });
-        expect(res.statusCode, url).toBe(200);
-        expect(res.headers['content-type']).toBe('image/webp');
+        )
+      ).map((r) => r.url);
+      expect(pictures.length).toBeGreaterThanOrEqual(16);
+      const other = await buildTestApp({ DATABASE_URL: db!.url });
+      try {
+        expect(other.config.dataDir).not.toBe(app.config.dataDir);
+        for (const url of pictures) {
+          const res = await other.inject({ method: 'HEAD', url });
+          expect(res.statusCode, url).toBe(200);
+          expect(res.headers['content-type']).toBe('image/webp');
+        }
+      } finally {
+        await other.close();
       }
-    } finally {
-      await other.close();
-    }
-  });
+    },
+  );
 
   it('mixes online and in person in several cities, free and paid, one payment and installments', async () => {
     const r = await one<Record<string, number>>(sql`select
