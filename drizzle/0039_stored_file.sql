@@ -8,5 +8,6 @@ CREATE TABLE "stored_file" (
 	"content" bytea NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
+--> statement-breakpoint
 -- The bytes are already compressed images: no TOAST compression attempt on every write.
 ALTER TABLE "stored_file" ALTER COLUMN "content" SET STORAGE EXTERNAL;
