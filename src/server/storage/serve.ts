@@ -13,8 +13,9 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
  */
 export function registerUploadRoutes(app: FastifyInstance, files: FileStore): void {
   const url = `${UPLOADS_PREFIX}:folder/:name`;
-  app.get(url, { exposeHeadRoute: false }, (request, reply) => serve(request, reply, 'GET'));
-  app.head(url, (request, reply) => serve(request, reply, 'HEAD'));
+  // Files, not API: kept out of the API docs, as the static plugin kept them before.
+  app.get(url, { exposeHeadRoute: false, schema: { hide: true } }, (request, reply) => serve(request, reply, 'GET'));
+  app.head(url, { schema: { hide: true } }, (request, reply) => serve(request, reply, 'HEAD'));
 
   async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET' | 'HEAD') {
     const { folder, name } = request.params as { folder: string; name: string };
