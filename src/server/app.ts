@@ -183,6 +183,10 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.addHook('onReady', async () => {
     await realtime.start();
     await jobs.start();
+    // Not fatal (the store may come up later; until then its requests answer 503), but said at once.
+    void files.ping().then((ok) => {
+      if (!ok) app.log.warn({ backend: files.backend }, 'file storage does not answer: uploads and /uploads/ answer 503 until it does');
+    });
   });
   app.addHook('onClose', async () => {
     await jobs.stop();

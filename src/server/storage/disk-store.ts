@@ -1,4 +1,5 @@
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { guard, type FileInfo, type FileStore } from './store.js';
@@ -77,6 +78,15 @@ export function createDiskStore(dataDir: string): FileStore & { root: string } {
         await rm(fileOf(key), { force: true });
       }),
     publicUrl: () => null,
+    ping: async () => {
+      try {
+        await mkdir(root, { recursive: true });
+        await access(root, constants.W_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    },
     close: async () => {},
   };
 }

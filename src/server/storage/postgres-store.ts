@@ -47,6 +47,7 @@ export function createPostgresStore(database: Database): FileStore {
       await db.delete(storedFile).where(eq(storedFile.key, key));
     },
     publicUrl: () => null,
+    ping: () => database.ping(),
     close: async () => {},
   };
 }

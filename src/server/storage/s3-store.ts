@@ -1,6 +1,7 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
@@ -36,6 +37,8 @@ export function createS3Store(config: S3Config): FileStore {
   const Bucket = config.bucket;
   const missing = (err: unknown) => {
     const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+    // A missing bucket is a misconfiguration (503, and a warning at start), not a missing file.
+    if (e?.name === 'NoSuchBucket') return false;
     return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
   };
 
@@ -94,6 +97,14 @@ export function createS3Store(config: S3Config): FileStore {
         await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
       }),
     publicUrl: (key) => (config.publicBaseUrl ? `${config.publicBaseUrl}/${key}` : null),
+    ping: async () => {
+      try {
+        await client.send(new HeadBucketCommand({ Bucket }));
+        return true;
+      } catch {
+        return false;
+      }
+    },
     close: async () => client.destroy(),
   };
 }

@@ -29,6 +29,8 @@ export interface FileStore {
   delete(key: string): Promise<void>;
   /** Where browsers fetch the file from when not through this app (a CDN before the bucket). */
   publicUrl(key: string): string | null;
+  /** True when the store answers (a readiness check; the app logs a warning at start when not). */
+  ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 

@@ -42,8 +42,9 @@ describe.each(BACKENDS)('the %s store', (backend) => {
     await app?.close();
   });
 
-  it('is the one the configuration selects', () => {
+  it('is the one the configuration selects, and answers', async () => {
     expect(app.files.backend).toBe(backend);
+    expect(await app.files.ping()).toBe(true);
   });
 
   it('put, then get and head answer the bytes, their SHA-256 and type; delete removes them', async () => {

@@ -98,7 +98,7 @@ describe('with S3_PUBLIC_BASE_URL (a CDN before the bucket)', () => {
 });
 
 describe('a store that does not answer', () => {
-  it('S3 unreachable: serving and uploading answer 503 storage_unavailable, never 500', async () => {
+  it('S3 unreachable: ping says so; serving and uploading answer 503 storage_unavailable, never 500', async () => {
     const closedPort = await new Promise<number>((resolve) => {
       const srv = createServer().listen(0, '127.0.0.1', () => {
         const { port } = srv.address() as { port: number };
@@ -106,10 +106,20 @@ describe('a store that does not answer', () => {
       });
     });
     const app = await instance({ ...s3.env, S3_ENDPOINT: `http://127.0.0.1:${closedPort}` });
+    expect(await app.files.ping()).toBe(false);
     const served = await app.inject({ method: 'GET', url: '/uploads/avatars/0123456789abcdef0123456789abcdef.webp' });
     expect(served.statusCode).toBe(503);
     expect(served.json().error.code).toBe('storage_unavailable');
     expect(served.headers['retry-after']).toBe('5');
+    const user = await createSignedInUser(app);
+    await expect(uploadAvatar(app, user, await uniquePng())).rejects.toThrow(/answered 503.*storage_unavailable/);
+  });
+
+  it('a bucket that does not exist: ping says so, and an upload answers 503, never 500', async () => {
+    const app = await instance({ ...s3.env, S3_BUCKET: 'agora-no-such-bucket' });
+    expect(await app.files.ping()).toBe(false);
+    const served = await app.inject({ method: 'GET', url: '/uploads/avatars/0123456789abcdef0123456789abcdef.webp' });
+    expect(served.statusCode).toBe(503);
     const user = await createSignedInUser(app);
     await expect(uploadAvatar(app, user, await uniquePng())).rejects.toThrow(/answered 503.*storage_unavailable/);
   });
