@@ -61,14 +61,14 @@ export function createMailer(opts: { smtpUrl?: string; from: string; db: Db; log
  * server, in the same time whether they send an email or not (docs/decisions/0012).
  * Every attempt of one email job sends the same Message-ID (made from the job's key, or its
  * id); an email sent from inside another job (a notification, a digest) is keyed by that
- * job and its place in it, so the job's retry neither queues a second email while the first
- * waits nor sends one with another Message-ID (docs/decisions/0056).
+ * job, its recipient and subject, so the job's retry neither queues a second email while the
+ * first waits nor sends one with another Message-ID (docs/decisions/0056).
  */
 export function queuedMailer(inner: Mailer, queue: Pick<JobQueue, 'register' | 'enqueue'>): Mailer {
   queue.register(SEND_EMAIL, (payload, job) => inner.send({ ...(payload as EmailMessage), id: job.key ?? `email:${job.id}` }));
   return {
     transport: inner.transport,
-    send: (message) => queue.enqueue(SEND_EMAIL, message, { key: childKeyOfCurrentJob('email') }),
+    send: (message) => queue.enqueue(SEND_EMAIL, message, { key: childKeyOfCurrentJob('email', `${message.to}\n${message.subject}`) }),
     close: () => inner.close(),
   };
 }

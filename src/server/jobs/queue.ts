@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { and, desc, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -54,7 +54,7 @@ export const JOB_DEFAULTS = { leaseSeconds: 15, pollMs: 5_000, keepDays: 7 } as 
 const PRUNE_JOB = 'jobs.prune';
 const recurringKey = (kind: string) => `every:${kind}`;
 
-const running = new AsyncLocalStorage<{ job: JobContext; children: number }>();
+const running = new AsyncLocalStorage<{ job: JobContext; children: Map<string, number> }>();
 
 /** The job the calling code runs in (through async calls), or null outside a job. */
 export function currentJob(): JobContext | null {
@@ -62,16 +62,19 @@ export function currentJob(): JobContext | null {
 }
 
 /**
- * A key for the next thing the current job makes of `kind` (its first email, its second ...):
- * `<kind>:<job id>:<n>`, the same on every attempt of the job as long as the job makes its
- * things in the same order. null outside a job. A retried job then re-creates the same keyed
- * job (ignored while the first is still queued) instead of a second one.
+ * A key for a thing the current job makes (an email), the same on every attempt of the job:
+ * `<kind>:<job id>:<hash of what>:<n>`, `what` naming the thing (an email's recipient and
+ * subject) and `n` counting the things with the same `what` in this attempt. A retried job
+ * then re-creates the same keyed job (ignored while the first is still queued) instead of a
+ * second one, whatever order it makes its things in. null outside a job.
  */
-export function childKeyOfCurrentJob(kind: string): string | null {
+export function childKeyOfCurrentJob(kind: string, what: string): string | null {
   const store = running.getStore();
   if (!store) return null;
-  store.children += 1;
-  return `${kind}:${store.job.id}:${store.children}`;
+  const hash = createHash('sha256').update(what).digest('hex').slice(0, 16);
+  const n = (store.children.get(hash) ?? 0) + 1;
+  store.children.set(hash, n);
+  return `${kind}:${store.job.id}:${hash}:${n}`;
 }
 
 /** Deletes what was kept long enough: finished jobs and failed ones older than `keepDays`. */
@@ -382,7 +385,7 @@ export function createJobQueue(db: Db, log: FastifyBaseLogger, options: JobQueue
       let failure: unknown;
       try {
         if (!handler) throw new Error(`no handler for job kind ${j.kind}`);
-        await running.run({ job: context, children: 0 }, () => handler(j.payload, context));
+        await running.run({ job: context, children: new Map() }, () => handler(j.payload, context));
       } catch (err) {
         failure = err ?? new Error('job failed');
       }

@@ -209,18 +209,20 @@ describe('finished jobs kept for the admin page', () => {
 });
 
 describe('emails sent again carry the same Message-ID', () => {
-  it('an email sent from a job that is retried keeps its Message-ID (keyed by the job and its place in it)', async () => {
+  it('an email sent from a job that is retried keeps its Message-ID (keyed by the job, the recipient and the subject)', async () => {
     const smtp = await startSmtpServer();
     const queue = createJobQueue(db(), app.log);
     const mailer = queuedMailer(createMailer({ smtpUrl: smtp.url, from: 'Agora <hello@agora.test>', db: db(), log: app.log }), queue);
     try {
       const kind = `test.notify.${randomUUID()}`;
-      const to = `retry-${randomUUID().slice(0, 8)}@example.com`;
+      const [ada, bob] = [`ada-${randomUUID().slice(0, 8)}@example.com`, `bob-${randomUUID().slice(0, 8)}@example.com`];
       let parentId = '';
       queue.register(kind, async (_payload, job) => {
         parentId = job.id;
-        await mailer.send({ to, subject: 'Hello', text: 'Hello', html: '<p>Hello</p>' });
-        // The job fails after its email went out (a crash would do the same): it is run again.
+        // Two emails, in another order on the second attempt.
+        const order = job.attempts === 1 ? [ada, bob] : [bob, ada];
+        for (const to of order) await mailer.send({ to, subject: 'Hello', text: 'Hello', html: '<p>Hello</p>' });
+        // The job fails after its emails went out (a crash would do the same): it is run again.
         if (job.attempts === 1) throw new Error('failed after sending');
       });
       await queue.enqueue(kind, {});
@@ -228,11 +230,16 @@ describe('emails sent again carry the same Message-ID', () => {
       await db().execute(sql`update job set run_at = now() where kind = ${kind}`);
       await queue.runDue();
 
-      const mails = smtp.received.filter((m) => m.to.includes(to));
-      expect(mails).toHaveLength(2);
-      const ids = mails.map((m) => parseMime(m.raw).headers['message-id']);
-      expect(ids[0]).toBe(`<agora.email.${parentId}.1@agora.test>`);
-      expect(ids[1]).toBe(ids[0]);
+      const idsTo = (to: string) => smtp.received.filter((m) => m.to.includes(to)).map((m) => parseMime(m.raw).headers['message-id']);
+      const [adas, bobs] = [idsTo(ada), idsTo(bob)];
+      expect(adas).toHaveLength(2);
+      expect(bobs).toHaveLength(2);
+      const shape = new RegExp(`^<agora\\.email\\.${parentId}\\.[0-9a-f]{16}\\.1@agora\\.test>$`);
+      expect(adas[0]).toMatch(shape);
+      expect(adas[1]).toBe(adas[0]);
+      expect(bobs[0]).toMatch(shape);
+      expect(bobs[1]).toBe(bobs[0]);
+      expect(bobs[0]).not.toBe(adas[0]);
     } finally {
       await queue.stop();
       mailer.close();
