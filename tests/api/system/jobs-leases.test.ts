@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 const db = () => app.database.db;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const rows = async <T>(query: ReturnType<typeof sql>) => ((await db().execute(query)) as unknown as { rows: T[] }).rows;
 
 /** A worker as an instance has it: its own pool on the shared database, short lease and poll. */
