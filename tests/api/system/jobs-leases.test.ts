@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Database } from '../../../src/server/db/client.js';
+import { loadConfig } from '../../../src/server/config.js';
 import { createMailer, queuedMailer } from '../../../src/server/email/mailer.js';
 import { createJobQueue, jobQueueStats, type JobQueue, type JobQueueOptions } from '../../../src/server/jobs/queue.js';
 import { buildTestApp, openTestDatabase, type TestApp } from '../../support/app.js';
@@ -245,6 +246,22 @@ describe('emails sent again carry the same Message-ID', () => {
       mailer.close();
       await smtp.stop();
     }
+  });
+});
+
+describe('settings', () => {
+  it('JOBS_LEASE_SECONDS, JOBS_POLL_MS and JOBS_KEEP_DAYS have defaults that take a job over within 30 s, and refuse nonsense', () => {
+    const defaults = loadConfig({}).jobs;
+    expect(defaults).toEqual({ leaseSeconds: 15, pollMs: 5000, keepDays: 7 });
+    expect(defaults.leaseSeconds * 1000 + defaults.pollMs).toBeLessThanOrEqual(30_000);
+    expect(loadConfig({ JOBS_LEASE_SECONDS: '2', JOBS_POLL_MS: '500', JOBS_KEEP_DAYS: '0' }).jobs).toEqual({
+      leaseSeconds: 2,
+      pollMs: 500,
+      keepDays: 0,
+    });
+    expect(() => loadConfig({ JOBS_LEASE_SECONDS: '0' })).toThrow(/JOBS_LEASE_SECONDS/);
+    expect(() => loadConfig({ JOBS_KEEP_DAYS: 'forever' })).toThrow(/JOBS_KEEP_DAYS/);
+    expect(() => loadConfig({ JOBS_POLL_MS: '10' })).toThrow(/JOBS_POLL_MS/);
   });
 });
 
