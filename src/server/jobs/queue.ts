@@ -169,7 +169,8 @@ export async function unscheduleJobsOfUser(conn: Conn, userId: string): Promise<
 /**
  * A long job's own progress, kept in its payload (a fan-out's cursor): `read` locks the
  * queued job with this key (for the caller's transaction) and answers the payload field, or
- * null when the job is gone; `write` stores the field and extends the job's hold.
+ * null when the job is gone; `write` stores the field. The job's lease is its worker's
+ * heartbeat's business: a worker that dies mid-way is taken over as any other.
  */
 export const jobProgress = {
   async read<T>(tx: Conn, key: string, field: string): Promise<{ value: T | null } | null> {
@@ -179,10 +180,9 @@ export const jobProgress = {
     );
     return row ?? null;
   },
-  async write(tx: Conn, key: string, field: string, value: unknown, holdSeconds: number): Promise<void> {
+  async write(tx: Conn, key: string, field: string, value: unknown): Promise<void> {
     await tx.execute(sql`
-        update job set payload = jsonb_set(payload, array[${field}::text], ${JSON.stringify(value)}::jsonb),
-          locked_until = now() + make_interval(secs => ${holdSeconds})
+        update job set payload = jsonb_set(payload, array[${field}::text], ${JSON.stringify(value)}::jsonb)
         where key = ${key} and state = 'queued'`);
   },
 };
