@@ -146,7 +146,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
       timeouts: config.databaseTimeouts,
       onConnectionError: (err) => app.log.warn({ err: err.message }, 'database connection lost; the pool reconnects on the next query'),
     }));
-  const jobs = createJobQueue(db.db, app.log);
+  const jobs = createJobQueue(db.db, app.log, config.jobs);
   // Over SMTP an email is a background job: no request waits on the mail server (ADR 0012).
   // The local outbox is a table insert already, as quick and as durable as the job itself.
   const directMailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.db, log: app.log });

@@ -88,6 +88,12 @@ const schema = z
     AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
     /** Messages a user may send per minute (mailbox). */
     MAILBOX_SEND_LIMIT: z.coerce.number().int().min(1).default(30),
+    /** Background jobs (jobs/queue.ts): the lease a worker renews while it runs a job (heartbeat: a third of it). */
+    JOBS_LEASE_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
+    /** How often every process looks for due jobs (and jobs whose lease lapsed). */
+    JOBS_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+    /** How long finished and failed jobs are kept for the admin page. */
+    JOBS_KEEP_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
     /** Extra reference routes for `npm run bench`; never in production. */
     BENCH_ROUTES: z.enum(['true', 'false']).default('false'),
     /** Real Stripe when set; otherwise the local payments sandbox (never in production). */
@@ -191,6 +197,8 @@ export interface Config {
   /** Emails (lower case) of the accounts that are admins (ADMIN_EMAILS). */
   adminEmails: string[];
   benchRoutes: boolean;
+  /** Background jobs: lease (s), poll interval (ms), days finished and failed jobs are kept. */
+  jobs: { leaseSeconds: number; pollMs: number; keepDays: number };
   payments: PaymentsConfig;
 }
 
@@ -274,6 +282,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logFormat: e.LOG_FORMAT ?? (production ? 'json' : 'pretty'),
     authRateLimit: e.AUTH_RATE_LIMIT,
     mailboxSendLimit: e.MAILBOX_SEND_LIMIT,
+    jobs: { leaseSeconds: e.JOBS_LEASE_SECONDS, pollMs: e.JOBS_POLL_MS, keepDays: e.JOBS_KEEP_DAYS },
     adminEmails: e.ADMIN_EMAILS.split(',')
       .map((v) => v.trim().toLowerCase())
       .filter(Boolean),
