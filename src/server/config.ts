@@ -69,6 +69,8 @@ const schema = z
     AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
     /** Messages a user may send per minute (mailbox). */
     MAILBOX_SEND_LIMIT: z.coerce.number().int().min(1).default(30),
+    /** Realtime sockets one user may hold open across every app process. */
+    REALTIME_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
     /** Extra reference routes for `npm run bench`; never in production. */
     BENCH_ROUTES: z.enum(['true', 'false']).default('false'),
     /** Real Stripe when set; otherwise the local payments sandbox (never in production). */
@@ -154,6 +156,8 @@ export interface Config {
   authRateLimit: number;
   /** Messages a user may send per minute (MAILBOX_SEND_LIMIT). */
   mailboxSendLimit: number;
+  /** Realtime sockets one user may hold across processes (REALTIME_MAX_SOCKETS_PER_USER). */
+  realtimeMaxSocketsPerUser: number;
   /** Emails (lower case) of the accounts that are admins (ADMIN_EMAILS). */
   adminEmails: string[];
   benchRoutes: boolean;
@@ -220,6 +224,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logFormat: e.LOG_FORMAT ?? (production ? 'json' : 'pretty'),
     authRateLimit: e.AUTH_RATE_LIMIT,
     mailboxSendLimit: e.MAILBOX_SEND_LIMIT,
+    realtimeMaxSocketsPerUser: e.REALTIME_MAX_SOCKETS_PER_USER,
     adminEmails: e.ADMIN_EMAILS.split(',')
       .map((v) => v.trim().toLowerCase())
       .filter(Boolean),
