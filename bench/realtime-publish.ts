@@ -49,10 +49,10 @@ async function main() {
   const instance = randomUUID();
   const admin = new pg.Client({ connectionString: made.url });
   await admin.connect();
-  await admin.query(
-    `insert into realtime_presence (user_id, instance_id, sockets) select u, $2, 1 from unnest($1::uuid[]) u`,
-    [users, instance],
-  );
+  await admin.query(`insert into realtime_presence (user_id, instance_id, sockets) select u, $2, 1 from unnest($1::uuid[]) u`, [
+    users,
+    instance,
+  ]);
 
   const publisher = new pg.Client({ connectionString: made.url, options: '-c synchronous_commit=off' });
   await publisher.connect();

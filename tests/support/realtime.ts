@@ -25,7 +25,10 @@ export type SocketAnswer = { socket: TestSocket } | { refused: number } | { clos
  * answers the socket once the server said ready, the refusal's HTTP status, or the close
  * code when the server closed it before ready.
  */
-export function openSocket(base: string, opts: { cookie?: string; origin?: string | null; since?: number | string } = {}): Promise<SocketAnswer> {
+export function openSocket(
+  base: string,
+  opts: { cookie?: string; origin?: string | null; since?: number | string } = {},
+): Promise<SocketAnswer> {
   const url = base.replace(/^http/, 'ws') + '/api/realtime' + (opts.since === undefined ? '' : `?since=${opts.since}`);
   const headers: Record<string, string> = {};
   if (opts.cookie) headers.cookie = opts.cookie;

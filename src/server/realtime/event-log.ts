@@ -93,11 +93,15 @@ const READ_SQL = sql`
 
 export function readEventLog(database: Database, userId: string, after: number, max: number): Promise<LogRead> {
   return database
-    .prepared<{ current: string | number | null; sockets: string | number; events: LogRead['events'] | null }>('realtime.read-log', READ_SQL, {
-      user: userId,
-      after,
-      max,
-    })
+    .prepared<{ current: string | number | null; sockets: string | number; events: LogRead['events'] | null }>(
+      'realtime.read-log',
+      READ_SQL,
+      {
+        user: userId,
+        after,
+        max,
+      },
+    )
     .then(([row]) => ({ current: Number(row?.current ?? 0), sockets: Number(row?.sockets ?? 0), events: row?.events ?? [] }));
 }
 

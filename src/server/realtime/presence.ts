@@ -104,7 +104,10 @@ export function createPresence(opts: { database: Database; log: Logger; instance
   const sweep = async () => {
     try {
       await database.db.transaction(async (tx) => {
-        const [lock] = await rowsOf<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(hashtextextended('agora.realtime.sweep', 0)) as ok`);
+        const [lock] = await rowsOf<{ ok: boolean }>(
+          tx,
+          sql`select pg_try_advisory_xact_lock(hashtextextended('agora.realtime.sweep', 0)) as ok`,
+        );
         if (!lock?.ok) return;
         await tx.execute(sql`
           with gone as (

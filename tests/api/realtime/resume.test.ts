@@ -34,7 +34,7 @@ describe.skipIf(!databaseUrl)('realtime across two instances on one database', (
   });
 
   const events = (tab: TestSocket, type: string) => tab.received.filter((m) => m.type === type);
-  const ready = (tab: TestSocket) => tab.received.find((m) => m.type === 'ready') as { seq: number; resumed: boolean };
+  const ready = (tab: TestSocket) => tab.received.find((m) => m.type === 'ready') as unknown as { seq: number; resumed: boolean };
   const lastSeq = (tab: TestSocket) => Math.max(...tab.received.map((m) => (typeof m.seq === 'number' ? m.seq : -1)));
   const drop = async (tab: TestSocket) => {
     tab.ws.terminate();
@@ -44,12 +44,18 @@ describe.skipIf(!databaseUrl)('realtime across two instances on one database', (
   const age = async (app: TestApp, userId: string, seconds: number) => {
     const open = async () =>
       Number(
-        ((await app.database.db.execute(sql`select coalesce(sum(sockets), 0) as n from realtime_presence where user_id = ${userId}`)) as unknown as {
-          rows: { n: string }[];
-        }).rows[0].n,
+        (
+          (await app.database.db.execute(
+            sql`select coalesce(sum(sockets), 0) as n from realtime_presence where user_id = ${userId}`,
+          )) as unknown as {
+            rows: { n: string }[];
+          }
+        ).rows[0].n,
       );
     await expect.poll(open).toBe(0);
-    await app.database.db.execute(sql`update realtime_presence set seen_at = now() - make_interval(secs => ${seconds}) where user_id = ${userId}`);
+    await app.database.db.execute(
+      sql`update realtime_presence set seen_at = now() - make_interval(secs => ${seconds}) where user_id = ${userId}`,
+    );
   };
   const sweep = (app: TestApp) => createPresence({ database: app.database, log: { warn() {} } }).sweep();
 
@@ -75,7 +81,10 @@ describe.skipIf(!databaseUrl)('realtime across two instances on one database', (
     const second = opened(await openSocket(baseTwo, { cookie: ada.cookie, since }));
     expect(ready(second)).toEqual({ type: 'ready', seq: start.seq + total, resumed: true });
     // The replay came before ready, and is exactly the rest: no gap, no duplicate.
-    const replayed = second.received.slice(0, second.received.findIndex((m) => m.type === 'ready'));
+    const replayed = second.received.slice(
+      0,
+      second.received.findIndex((m) => m.type === 'ready'),
+    );
     expect(replayed.map((m) => m.n)).toEqual(Array.from({ length: total - heard.length }, (_, i) => heard.length + i));
     expect([...heard, ...replayed].map((m) => m.seq)).toEqual(Array.from({ length: total }, (_, i) => start.seq + 1 + i));
     // Live again, numbered on from there, through either instance.
@@ -93,7 +102,12 @@ describe.skipIf(!databaseUrl)('realtime across two instances on one database', (
     const since = ready(tab).seq;
     await drop(tab);
     // Bob's socket is gone; his presence lingers, so the send still publishes to him, and it is logged.
-    const sent = await post(two, `/api/mailbox/conversations/${bob.id}/messages`, { body: 'while away', clientId: randomUUID() }, { cookie: ada.cookie });
+    const sent = await post(
+      two,
+      `/api/mailbox/conversations/${bob.id}/messages`,
+      { body: 'while away', clientId: randomUUID() },
+      { cookie: ada.cookie },
+    );
     expect(sent.statusCode).toBe(201);
     const back = opened(await openSocket(baseTwo, { cookie: bob.cookie, since }));
     expect(ready(back)).toMatchObject({ resumed: true });
@@ -148,9 +162,17 @@ describe.skipIf(!databaseUrl)('realtime across two instances on one database', (
     // Bob's rows are older than the linger and are swept: his counter gets a hole.
     await age(one, bob.id, 3600);
     await sweep(two);
-    expect((await one.database.db.execute(sql`select 1 from realtime_presence where user_id = ${bob.id}`)).rows).toEqual([]);
+    const left = (await one.database.db.execute(sql`select 1 from realtime_presence where user_id = ${bob.id}`)) as unknown as {
+      rows: unknown[];
+    };
+    expect(left.rows).toEqual([]);
     // Not present: the send publishes nothing to him (and logs nothing)...
-    const sent = await post(one, `/api/mailbox/conversations/${bob.id}/messages`, { body: 'unseen', clientId: randomUUID() }, { cookie: ada.cookie });
+    const sent = await post(
+      one,
+      `/api/mailbox/conversations/${bob.id}/messages`,
+      { body: 'unseen', clientId: randomUUID() },
+      { cookie: ada.cookie },
+    );
     expect(sent.statusCode).toBe(201);
     // ...so his tab must refetch: resumed false, at the hole's number.
     const back = opened(await openSocket(baseTwo, { cookie: bob.cookie, since }));
@@ -163,7 +185,7 @@ describe.skipIf(!databaseUrl)('realtime across two instances on one database', (
     const ada = await createSignedInUser(one);
     const tab = opened(await openSocket(baseTwo, { cookie: ada.cookie }));
     await one.realtime.publish(ada.id, { type: 'test.missed', n: 0 });
-    const at = ((await tab.next((m) => m.n === 0)) as { seq: number }).seq;
+    const at = (await tab.next((m) => m.n === 0)).seq as number;
     // As if instance two's listener had missed these two: logged and numbered, never heard there.
     await one.database.db.execute(
       sql`with s as (update realtime_sequence set seq = seq + 2 where user_id = ${ada.id} returning seq)
@@ -208,7 +230,12 @@ describe.skipIf(!databaseUrl)('realtime across two instances on one database', (
 
   it('typing reaches someone the sender shares a conversation with, never a stranger', async () => {
     const [ada, friend, stranger] = [await createSignedInUser(one), await createSignedInUser(one), await createSignedInUser(one)];
-    const sent = await post(one, `/api/mailbox/conversations/${friend.id}/messages`, { body: 'hi', clientId: randomUUID() }, { cookie: ada.cookie });
+    const sent = await post(
+      one,
+      `/api/mailbox/conversations/${friend.id}/messages`,
+      { body: 'hi', clientId: randomUUID() },
+      { cookie: ada.cookie },
+    );
     expect(sent.statusCode).toBe(201);
     const friendTab = opened(await openSocket(baseTwo, { cookie: friend.cookie }));
     const strangerTab = opened(await openSocket(baseTwo, { cookie: stranger.cookie }));
