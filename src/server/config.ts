@@ -94,6 +94,8 @@ const schema = z
     JOBS_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
     /** How long finished and failed jobs are kept for the admin page. */
     JOBS_KEEP_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
+    /** Realtime sockets one user may hold open across every app process. */
+    REALTIME_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
     /** Extra reference routes for `npm run bench`; never in production. */
     BENCH_ROUTES: z.enum(['true', 'false']).default('false'),
     /** Real Stripe when set; otherwise the local payments sandbox (never in production). */
@@ -194,6 +196,8 @@ export interface Config {
   authRateLimit: number;
   /** Messages a user may send per minute (MAILBOX_SEND_LIMIT). */
   mailboxSendLimit: number;
+  /** Realtime sockets one user may hold across processes (REALTIME_MAX_SOCKETS_PER_USER). */
+  realtimeMaxSocketsPerUser: number;
   /** Emails (lower case) of the accounts that are admins (ADMIN_EMAILS). */
   adminEmails: string[];
   benchRoutes: boolean;
@@ -283,6 +287,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     authRateLimit: e.AUTH_RATE_LIMIT,
     mailboxSendLimit: e.MAILBOX_SEND_LIMIT,
     jobs: { leaseSeconds: e.JOBS_LEASE_SECONDS, pollMs: e.JOBS_POLL_MS, keepDays: e.JOBS_KEEP_DAYS },
+    realtimeMaxSocketsPerUser: e.REALTIME_MAX_SOCKETS_PER_USER,
     adminEmails: e.ADMIN_EMAILS.split(',')
       .map((v) => v.trim().toLowerCase())
       .filter(Boolean),
