@@ -140,6 +140,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
       url: config.databaseUrl,
       dataDir: config.dataDir,
       timeouts: config.databaseTimeouts,
+      migrate: config.migrateOnStart,
       onConnectionError: (err) => app.log.warn({ err: err.message }, 'database connection lost; the pool reconnects on the next query'),
     }));
   const jobs = createJobQueue(db.db, app.log);
