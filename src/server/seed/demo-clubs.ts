@@ -1,4 +1,4 @@
-import { inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Viewer } from '../accounts/viewer.js';
 import { user } from '../db/schema/accounts.js';
@@ -7,20 +7,48 @@ import { createClub } from '../clubs/create-club.js';
 import { joinClub } from '../clubs/membership.js';
 import { createEvents } from '../clubs/manage-events.js';
 import { rsvpEvent } from '../clubs/rsvp-event.js';
+import { removeClub } from '../clubs/delete-club.js';
+import { markStepDone, stepDone } from './setup-steps.js';
 import { DEMO_USERS } from './demo-users.js';
 import { demoViewer } from './demo-viewer.js';
 import { localDate } from './demo-dates.js';
 
+const CLUBS_STARTED = 'demo:clubs';
+
 /**
  * A few demo clubs and events for a newcomer (only when there is no club yet): Ada runs a
  * public chess club with weekly events Grace and Alan go to, Alan an approval-only
- * running club, Grace an online book circle with a monthly repeat.
+ * running club, Grace an online book circle with a monthly repeat. Resumable: the start is
+ * recorded before the first club, and each club once it is whole (setup_step), so an attempt
+ * cut short finishes the clubs it had not made (a club half made is removed and made again).
  */
 export async function seedDemoClubs(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
-  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(club);
-  if (n > 0) return;
+  if (!(await stepDone(db, CLUBS_STARTED))) {
+    // Clubs and no record of starting them: a database from before the records, or with clubs of its own.
+    const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(club);
+    if (n > 0) return;
+    await markStepDone(db, CLUBS_STARTED);
+  }
   await createDemoClubs(app);
+}
+
+/**
+ * Makes one demo club whole, once: skipped when recorded; a club of that name and owner left
+ * by an attempt cut short is removed first (its rows go with it, and nobody is told: it was
+ * never finished), then `make` runs and the club is recorded.
+ */
+async function demoClub(app: FastifyInstance, owner: Viewer, name: string, make: () => Promise<void>): Promise<void> {
+  const db = app.database.db;
+  const step = `${CLUBS_STARTED}:${name}`;
+  if (await stepDone(db, step)) return;
+  const half = await db
+    .select({ id: club.id, name: club.name })
+    .from(club)
+    .where(and(eq(club.name, name), eq(club.createdBy, owner.user.id)));
+  for (const c of half) await db.transaction((tx) => removeClub(app, tx, async () => {}, c));
+  await make();
+  await markStepDone(db, step);
 }
 
 /** The demo clubs themselves (for the seed, and its test): needs the demo users. */
@@ -45,79 +73,85 @@ export async function createDemoClubs(app: FastifyInstance): Promise<void> {
   if (!ada || !grace || !alan) return;
   const local = (days: number, time: string, zone: string) => `${localDate(days, zone)}T${time}`;
 
-  const chess = await createClub(app, ada, {
-    name: 'London Chess Evenings',
-    description:
-      'Friendly **chess** for all levels in central London.\n\n- Boards and clocks provided\n- Beginners get a short lesson at 18:30\n- Blitz tournament on the last week of the month',
-    category: 'social',
-    city: 'London',
-    online: false,
-    visibility: 'public',
-    joinQuestion: null,
-    rules: 'Be kind to newcomers. Touch-move applies in rated games.',
+  await demoClub(app, ada, 'London Chess Evenings', async () => {
+    const chess = await createClub(app, ada, {
+      name: 'London Chess Evenings',
+      description:
+        'Friendly **chess** for all levels in central London.\n\n- Boards and clocks provided\n- Beginners get a short lesson at 18:30\n- Blitz tournament on the last week of the month',
+      category: 'social',
+      city: 'London',
+      online: false,
+      visibility: 'public',
+      joinQuestion: null,
+      rules: 'Be kind to newcomers. Touch-move applies in rated games.',
+    });
+    await joinClub(app, grace, chess, null);
+    await joinClub(app, alan, chess, null);
+    const chessEvents = await createEvents(app, ada, chess, {
+      title: 'Chess night',
+      description: 'Casual games, then a short analysis of a classic game.',
+      startsAt: local(3, '19:00', 'Europe/London'),
+      endsAt: local(3, '21:30', 'Europe/London'),
+      timeZone: 'Europe/London',
+      address: 'The Library Café, 12 Gower Street, London',
+      onlineUrl: null,
+      capacity: 2,
+      rsvpDeadline: null,
+      repeat: { frequency: 'weekly', interval: 1, count: 8 },
+    });
+    await rsvpEvent(app, grace, chess, chessEvents[0], 'going');
+    await rsvpEvent(app, alan, chess, chessEvents[0], 'going');
   });
-  await joinClub(app, grace, chess, null);
-  await joinClub(app, alan, chess, null);
-  const chessEvents = await createEvents(app, ada, chess, {
-    title: 'Chess night',
-    description: 'Casual games, then a short analysis of a classic game.',
-    startsAt: local(3, '19:00', 'Europe/London'),
-    endsAt: local(3, '21:30', 'Europe/London'),
-    timeZone: 'Europe/London',
-    address: 'The Library Café, 12 Gower Street, London',
-    onlineUrl: null,
-    capacity: 2,
-    rsvpDeadline: null,
-    repeat: { frequency: 'weekly', interval: 1, count: 8 },
-  });
-  await rsvpEvent(app, grace, chess, chessEvents[0], 'going');
-  await rsvpEvent(app, alan, chess, chessEvents[0], 'going');
 
-  const running = await createClub(app, alan, {
-    name: 'Manchester Morning Runners',
-    description: 'Easy 5–10 km runs along the canals before work. Members only: tell us your usual pace when you ask to join.',
-    category: 'sport',
-    city: 'Manchester',
-    online: false,
-    visibility: 'approval',
-    joinQuestion: 'What is your usual pace per km?',
-    rules: 'Nobody is left behind.',
+  await demoClub(app, alan, 'Manchester Morning Runners', async () => {
+    const running = await createClub(app, alan, {
+      name: 'Manchester Morning Runners',
+      description: 'Easy 5–10 km runs along the canals before work. Members only: tell us your usual pace when you ask to join.',
+      category: 'sport',
+      city: 'Manchester',
+      online: false,
+      visibility: 'approval',
+      joinQuestion: 'What is your usual pace per km?',
+      rules: 'Nobody is left behind.',
+    });
+    await createEvents(app, alan, running, {
+      title: 'Canal loop, 7 km',
+      description: 'Meet at the bridge.',
+      startsAt: local(2, '07:00', 'Europe/London'),
+      endsAt: local(2, '08:00', 'Europe/London'),
+      timeZone: 'Europe/London',
+      address: 'Castlefield Bridge, Manchester',
+      onlineUrl: null,
+      capacity: null,
+      rsvpDeadline: null,
+      repeat: { frequency: 'weekly', interval: 1, count: 4 },
+    });
+    await joinClub(app, ada, running, '6:00 on a good day');
   });
-  await createEvents(app, alan, running, {
-    title: 'Canal loop, 7 km',
-    description: 'Meet at the bridge.',
-    startsAt: local(2, '07:00', 'Europe/London'),
-    endsAt: local(2, '08:00', 'Europe/London'),
-    timeZone: 'Europe/London',
-    address: 'Castlefield Bridge, Manchester',
-    onlineUrl: null,
-    capacity: null,
-    rsvpDeadline: null,
-    repeat: { frequency: 'weekly', interval: 1, count: 4 },
-  });
-  await joinClub(app, ada, running, '6:00 on a good day');
 
-  const books = await createClub(app, grace, {
-    name: 'Science Fiction Book Circle',
-    description: 'Every month we read a science-fiction novel and talk about it **online**. Suggestions welcome!',
-    category: 'writing',
-    city: null,
-    online: true,
-    visibility: 'public',
-    joinQuestion: null,
-    rules: '',
+  await demoClub(app, grace, 'Science Fiction Book Circle', async () => {
+    const books = await createClub(app, grace, {
+      name: 'Science Fiction Book Circle',
+      description: 'Every month we read a science-fiction novel and talk about it **online**. Suggestions welcome!',
+      category: 'writing',
+      city: null,
+      online: true,
+      visibility: 'public',
+      joinQuestion: null,
+      rules: '',
+    });
+    await createEvents(app, grace, books, {
+      title: 'This month: The Left Hand of Darkness',
+      description: 'Bring one passage you loved.',
+      startsAt: local(10, '20:00', 'America/New_York'),
+      endsAt: local(10, '21:30', 'America/New_York'),
+      timeZone: 'America/New_York',
+      address: null,
+      onlineUrl: 'https://meet.example.com/sf-books',
+      capacity: null,
+      rsvpDeadline: null,
+      repeat: { frequency: 'monthly', interval: 1, count: 6 },
+    });
+    await joinClub(app, ada, books, null);
   });
-  await createEvents(app, grace, books, {
-    title: 'This month: The Left Hand of Darkness',
-    description: 'Bring one passage you loved.',
-    startsAt: local(10, '20:00', 'America/New_York'),
-    endsAt: local(10, '21:30', 'America/New_York'),
-    timeZone: 'America/New_York',
-    address: null,
-    onlineUrl: 'https://meet.example.com/sf-books',
-    capacity: null,
-    rsvpDeadline: null,
-    repeat: { frequency: 'monthly', interval: 1, count: 6 },
-  });
-  await joinClub(app, ada, books, null);
 }
