@@ -4,7 +4,6 @@ import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { createMailer, queuedMailer, type Mailer } from './email/mailer.js';
@@ -16,6 +15,7 @@ import type { RealtimeSockets } from './realtime/sockets.js';
 import { createAuth, type Auth } from './accounts/auth.js';
 import type { Viewer } from './accounts/viewer.js';
 import { installErrorHandler, frameworkError } from './http/errors.js';
+import { installRequestIds, requestIdFrom, requestLogger } from './http/request-context.js';
 import { createCourseEvents, type CourseEvents } from './courses/events.js';
 import { createAccountEvents, type AccountEvents } from './accounts/events.js';
 import { createMailboxEvents, type MailboxEvents } from './mailbox/events.js';
@@ -68,6 +68,8 @@ declare module 'fastify' {
      * waited for (at most `ceilingMs`), so close() never cuts one half way.
      */
     drain(ceilingMs?: number): Promise<void>;
+    /** True once drain() or close() began: readiness answers 503. */
+    isDraining(): boolean;
     /** Pushes events to a user's open tabs (realtime/hub.ts), on every app process. */
     realtime: Realtime;
     /** This process's open WebSockets (realtime/sockets.ts). */
@@ -94,6 +96,8 @@ export interface BuildOptions {
   config: Config;
   /** An already opened database (tests share one); otherwise opened from config. */
   database?: Database;
+  /** Where the log goes instead of stdout (tests read it). */
+  logStream?: { write(line: string): void };
 }
 
 /**
@@ -103,12 +107,15 @@ export interface BuildOptions {
  * realtime socket, then every domain's subscriptions and jobs and every route
  * (src/server/composition/, docs/decisions/0036-wiring-you-can-see.md).
  */
-export async function buildApp({ config, database }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logStream }: BuildOptions): Promise<FastifyInstance> {
+  const logger = loggerOptions(config);
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: logStream && typeof logger === 'object' ? { ...logger, transport: undefined, stream: logStream } : logger,
     // Fastify's two lines per request are replaced by logRequests' one.
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'].slice(0, 64) : randomUUID()),
+    // A balancer's or client's X-Request-Id when it is sane, else a new one; echoed (http/request-context.ts).
+    genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
+    childLoggerFactory: (logger, bindings, options) => requestLogger(logger, bindings, options),
     // Only a configured proxy may say who the client is (rate limits and the device list use it).
     // Fastify ignores a bare hop count (it cannot tell the proxy from a direct client), so a
     // count is trusted as asked: the README says to use it only when the proxy is the sole way in.
@@ -120,6 +127,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     // 503 shutting_down, with Retry-After), not by Fastify's own 503 in another error shape.
     return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
+  installRequestIds(app);
   logRequests(app, config);
 
   // An empty JSON body (a POST that needs no input) is no body, not an error.
