@@ -16,6 +16,7 @@ export type AppServices = Pick<
   | 'auth'
   | 'stripe'
   | 'jobs'
+  | 'observe'
   | 'realtime'
   | 'accountEvents'
   | 'courseEvents'

@@ -28,6 +28,9 @@ import type Stripe from 'stripe';
 import { createImageStore, type ImageStore } from './storage/images.js';
 import { AVATAR_MAX_BYTES } from '../shared/accounts.js';
 import { installDrain } from './composition/drain.js';
+import { queueStats } from './jobs/stats.js';
+import { noObserve, observedMailer, type Observe } from './metrics/observe.js';
+import { createMetrics, serveMetrics } from './metrics/prometheus.js';
 import { registerRoutes } from './composition/routes.js';
 import { installRequestChecks, installSecureHeaders } from './composition/security.js';
 import { installSockets } from './composition/sockets.js';
@@ -41,6 +44,8 @@ declare module 'fastify' {
     mailer: Mailer;
     /** Durable background jobs in the app's database (jobs/queue.ts). */
     jobs: JobQueue;
+    /** What the app's parts report for the metrics (metrics/observe.ts); no-ops without metrics. */
+    observe: Observe;
     auth: Auth;
     images: ImageStore;
     /** Resolves a Cookie header to the signed-in user (one query), or null. */
@@ -151,10 +156,23 @@ export async function buildApp({ config, database, logStream }: BuildOptions): P
       migrate: config.migrateOnStart,
       onConnectionError: (err) => app.log.warn({ err: err.message }, 'database connection lost; the pool reconnects on the next query'),
     }));
+  // Prometheus metrics when METRICS_PORT or METRICS_TOKEN is set (metrics/prometheus.ts, ADR 0057).
+  const metrics = config.metrics
+    ? createMetrics({
+        poolStats: () => db.poolStats(),
+        queueStats: () => queueStats(db.db),
+        socketsOpen: () => (app.hasDecorator('realtimeSockets') ? app.realtimeSockets.count() : 0),
+      })
+    : null;
+  const observe = metrics?.observe ?? noObserve;
+  if (metrics && config.metrics) {
+    metrics.install(app);
+    serveMetrics(app, metrics, { host: config.host, port: config.metrics.port, token: config.metrics.token });
+  }
   const jobs = createJobQueue(db.db, app.log);
   // Over SMTP an email is a background job: no request waits on the mail server (ADR 0012).
   // The local outbox is a table insert already, as quick and as durable as the job itself.
-  const directMailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.db, log: app.log });
+  const directMailer = observedMailer(createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.db, log: app.log }), observe);
   const mailer = directMailer.transport === 'smtp' ? queuedMailer(directMailer, jobs) : directMailer;
   // Realtime fan-out between processes: PostgreSQL LISTEN/NOTIFY (PGlite's own in one
   // process), ADR 0018. The listener starts with the app and stops with it.
@@ -169,6 +187,7 @@ export async function buildApp({ config, database, logStream }: BuildOptions): P
   app.decorate('database', db);
   app.decorate('mailer', mailer);
   app.decorate('jobs', jobs);
+  app.decorate('observe', observe);
   app.decorate('realtime', realtime);
   app.decorate(
     'auth',

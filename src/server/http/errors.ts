@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../../shared/errors.js';
 import { errorPage } from './error-page.js';
+import { PG } from '../db/errors.js';
 
 /**
  * The one error type of the application. Use cases throw it; the error handler below
@@ -60,6 +61,7 @@ export function installErrorHandler(app: FastifyInstance) {
     }
     const cause = databaseFailure(err);
     if (cause === 'unavailable') {
+      if (hasCode(err, PG.statementTimeout)) request.server.observe?.statementTimeout();
       request.log.warn({ err }, 'database unavailable');
       reply.header('retry-after', '5');
       const message = 'The service is temporarily unavailable (its database is not answering). Please try again in a moment.';
@@ -154,6 +156,14 @@ export function databaseFailure(err: unknown): 'unavailable' | 'input' | null {
     if (typeof message === 'string' && CONNECTION_MESSAGES.some((m) => message.includes(m))) return 'unavailable';
   }
   return null;
+}
+
+/** Whether `code` is the code of the error or of one of its causes. */
+function hasCode(err: unknown, code: string): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === code) return true;
+  }
+  return false;
 }
 
 /** No request of ours nests deeper; a deeper body is refused before anything walks it. */
