@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/app.js';
 import { createSignedInUser } from '../../support/factories.js';
 import { get, post, uniqueEmail } from '../../support/http.js';
+import { openSocket, opened } from '../../support/realtime.js';
 import { signedWebhook } from '../../support/payments.js';
 import { createRunDatabase, type RunDatabase } from '../../support/run-database.js';
 import { freePort } from '../../support/server-process.js';
@@ -131,6 +132,15 @@ describe.skipIf(!usesPostgres)('metrics behind a token (METRICS_TOKEN)', () => {
     expect(sample(text, 'agora_jobs', { state: 'running' })).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'agora_jobs_oldest_due_seconds')).toBeGreaterThanOrEqual(90);
     expect(sample(text, 'agora_realtime_sockets_open')).toBe(0);
+    // A socket opened (the app listening): counted while open.
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const tab = opened(await openSocket(base, { cookie: user.cookie }));
+    try {
+      expect(sample(await scrape(), 'agora_realtime_sockets_open')).toBe(1);
+    } finally {
+      tab.close();
+      await tab.closed;
+    }
     expect(sample(text, 'agora_process_cpu_seconds_total')).toBeGreaterThan(0);
   });
 });
