@@ -90,52 +90,6 @@ export async function pruneJobs(conn: Conn, keepDays: number): Promise<{ history
   return { history: history.length, failed: failed.length };
 }
 
-export interface JobQueueStats {
-  kind: string;
-  /** Due and waiting for a worker (none holds it). */
-  due: number;
-  /** Held by a live lease (running). */
-  running: number;
-  /** Failed every attempt (kept for the admin page). */
-  failed: number;
-  /** How long the oldest due job has waited past its time, in seconds (0 when none waits). */
-  oldestDueSeconds: number;
-}
-
-/**
- * The queue's depth and age by kind (for metrics): jobs due or running, failed, and the wait of
- * the oldest due one. Jobs scheduled for later (reminders) are not counted: reading them all
- * would cost a scan of the table; only the index range of due and failed jobs is read.
- */
-export async function jobQueueStats(conn: Conn): Promise<JobQueueStats[]> {
-  const rows = await rowsOf<{
-    kind: string;
-    due: number | string;
-    running: number | string;
-    failed: number | string;
-    oldest: number | string | null;
-  }>(
-    conn,
-    sql`
-      select kind,
-        count(*) filter (where state = 'queued' and (locked_until is null or locked_until <= now())) as due,
-        count(*) filter (where state = 'queued' and locked_until > now()) as running,
-        count(*) filter (where state = 'failed') as failed,
-        extract(epoch from now() - min(run_at) filter (where state = 'queued' and (locked_until is null or locked_until <= now()))) as oldest
-      from job
-      where (state = 'queued' and run_at <= now()) or state = 'failed'
-      group by kind
-      order by kind`,
-  );
-  return rows.map((r) => ({
-    kind: r.kind,
-    due: Number(r.due),
-    running: Number(r.running),
-    failed: Number(r.failed),
-    oldestDueSeconds: r.oldest === null ? 0 : Math.max(0, Number(r.oldest)),
-  }));
-}
-
 /** A value of a SQL statement: a parameter, an expression, or a prepared statement's placeholder. */
 type SqlValue = SQL | Placeholder;
 

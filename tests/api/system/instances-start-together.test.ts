@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createRunDatabase, type RunDatabase } from '../../support/run-database.js';
 import { request, startServer, waitUntil, type ServerProcess } from '../../support/server-process.js';
+import { CITY_CLUBS } from '../../../src/server/seed/demo-clubs-data.js';
 
 /**
  * Issue 24 item 2: three app instances (real processes, as `npm start` runs them) started at
@@ -46,7 +47,7 @@ describe.skipIf(!usesPostgres)('three instances started together on an empty dat
     expect(await count('select count(*)::int as n from drizzle.__drizzle_migrations')).toBe(journal.entries.length);
     expect(await count(`select count(*)::int as n from "user" where email = 'ada@agora.local'`)).toBe(1);
     expect(await count('select count(*)::int as n from course')).toBe(40);
-    expect(await count('select count(*)::int as n from club')).toBe(3);
+    expect(await count('select count(*)::int as n from club')).toBe(3 + CITY_CLUBS.length);
     expect(
       await count(`select count(*)::int as n from purchase p join "user" g on g.id = p.educator_id
                    where g.email = 'grace@agora.local' and p.status not in ('open', 'expired')`),

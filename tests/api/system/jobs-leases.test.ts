@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Database } from '../../../src/server/db/client.js';
 import { loadConfig } from '../../../src/server/config.js';
 import { createMailer, queuedMailer } from '../../../src/server/email/mailer.js';
-import { createJobQueue, jobQueueStats, type JobQueue, type JobQueueOptions } from '../../../src/server/jobs/queue.js';
+import { createJobQueue, type JobQueue, type JobQueueOptions } from '../../../src/server/jobs/queue.js';
 import { buildTestApp, openTestDatabase, type TestApp } from '../../support/app.js';
 import { createSignedInUser, type SignedInUser } from '../../support/factories.js';
 import { get, post } from '../../support/http.js';
@@ -262,23 +262,5 @@ describe('settings', () => {
     expect(() => loadConfig({ JOBS_LEASE_SECONDS: '0' })).toThrow(/JOBS_LEASE_SECONDS/);
     expect(() => loadConfig({ JOBS_KEEP_DAYS: 'forever' })).toThrow(/JOBS_KEEP_DAYS/);
     expect(() => loadConfig({ JOBS_POLL_MS: '10' })).toThrow(/JOBS_POLL_MS/);
-  });
-});
-
-describe('queue depth and age (for metrics)', () => {
-  it('counts due, running and failed jobs by kind, and the wait of the oldest due one', async () => {
-    const kind = `test.stats.${randomUUID()}`;
-    await db().execute(sql`
-      insert into job (kind, payload, run_at, locked_until, state, finished_at) values
-        (${kind}, '{}', now() - interval '90 seconds', null, 'queued', null),
-        (${kind}, '{}', now() - interval '10 seconds', null, 'queued', null),
-        (${kind}, '{}', now() - interval '5 seconds', now() + interval '10 seconds', 'queued', null),
-        (${kind}, '{}', now() + interval '1 hour', null, 'queued', null),
-        (${kind}, '{}', now() - interval '1 day', null, 'failed', now())`);
-    const stats = (await jobQueueStats(db())).find((s) => s.kind === kind);
-    expect(stats).toMatchObject({ kind, due: 2, running: 1, failed: 1 });
-    expect(stats!.oldestDueSeconds).toBeGreaterThanOrEqual(90);
-    expect(stats!.oldestDueSeconds).toBeLessThan(120);
-    await db().execute(sql`delete from job where kind = ${kind}`);
   });
 });
