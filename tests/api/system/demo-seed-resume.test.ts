@@ -46,7 +46,11 @@ describe.skipIf(!usesPostgres)('the demo data after a database lost during a fir
   });
 
   afterAll(async () => {
-    await app?.close();
+    // Bounded: once (of many runs, under load beside other files) closing this app, whose
+    // connections went through the cut proxy, outlasted the 180 s hook; the subject here is the
+    // seed, so a slow close is reported, not waited for (noted for its own issue).
+    const closed = await Promise.race([app?.close().then(() => true), pause(60_000).then(() => false)]);
+    if (!closed) console.warn('  app.close() took over 60 s after the database cuts');
     await proxy?.close();
     await admin?.end();
     await run?.drop();
