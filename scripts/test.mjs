@@ -120,12 +120,20 @@ function recordEndToEnd(e2eRun) {
 
 const endToEnd = serial ? null : startEndToEnd();
 
+/**
+ * Beside the end-to-end suite, the other suites run at a lower priority (nice 10): the
+ * end-to-end suite is the critical path and gets a core when it wants one; the others take
+ * what it leaves idle. Without `nice` (or run serially) they run as they are.
+ */
+const hasNice = !serial && spawnSync('nice', ['true']).status === 0;
+const beside = (cmd, args) => (hasNice ? ['nice', ['-n', '10', cmd, ...args]] : [cmd, args]);
+
 // The types (tsc --noEmit, one thread, ~40 s) are checked beside the lint (one thread too),
 // so the two cost the wall time of the longer; a type error fails the run.
-const typeCheck = background('npx', ['tsc', '--noEmit', '--pretty', 'false']);
+const typeCheck = background(...beside('npx', ['tsc', '--noEmit', '--pretty', 'false']));
 
 // The house rules (dependency directions, no cycles, hooks, accessibility): a violation fails the run.
-record('Lint (eslint)', ...(run('npm', ['run', '-s', 'lint']) === 0 ? [1, 0] : [0, 1]));
+record('Lint (eslint)', ...(run(...beside('npm', ['run', '-s', 'lint'])) === 0 ? [1, 0] : [0, 1]));
 
 const tsc = await typeCheck;
 console.log(`\n$ npx tsc --noEmit (beside the lint, ${tsc.seconds} s)`);
@@ -136,7 +144,7 @@ else record('Type check (tsc)', 0, Math.max(typeErrors, 1));
 console.log(`[lint and types done at ${since(runStarted)} s]`);
 
 // API integration tests.
-const apiStatus = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${OUT}/api.json`]);
+const apiStatus = run(...beside('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${OUT}/api.json`]));
 const api = readJson(`${OUT}/api.json`);
 if (api)
   record(
@@ -149,7 +157,10 @@ else record('API (vitest)', 0, 1);
 console.log(`[API suite done at ${since(runStarted)} s]`);
 
 // Smoke pass on embedded PGlite.
-const smoke = spawnSync(process.execPath, ['--import', 'tsx', 'tests/smoke/pglite-smoke.ts'], { encoding: 'utf8', env: process.env });
+const smoke = spawnSync(...beside(process.execPath, ['--import', 'tsx', 'tests/smoke/pglite-smoke.ts']), {
+  encoding: 'utf8',
+  env: process.env,
+});
 process.stdout.write(smoke.stdout ?? '');
 process.stderr.write(smoke.stderr ?? '');
 const line = /SMOKE (\{.*\})/.exec(smoke.stdout ?? '');
