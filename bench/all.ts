@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: the accounts bench (bench/run.ts), the search bench (bench/search.ts)
- * the realtime bench (bench/realtime.ts), the mailbox bench (bench/mailbox.ts) the analytics bench (bench/analytics.ts), the clubs bench (bench/clubs.ts) and the fleet bench (bench/fleet.ts), each in its own process with its own
+ * the realtime bench (bench/realtime.ts), the mailbox bench (bench/mailbox.ts) the analytics bench (bench/analytics.ts), the clubs bench (bench/clubs.ts) the fleet bench (bench/fleet.ts) and the email-jobs bench (bench/email-jobs.ts), each in its own process with its own
  * database and server(s). `npm run bench -- --accounts-only`, `-- --search-only` or
- * `-- --realtime-only`, `-- --mailbox-only`, `-- --analytics-only`, `-- --clubs-only` or `-- --fleet-only` runs one of them. Exits 1 when any failed.
+ * `-- --realtime-only`, `-- --mailbox-only`, `-- --analytics-only`, `-- --clubs-only` `-- --fleet-only` or `-- --email-only` runs one of them. Exits 1 when any failed.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -19,6 +19,7 @@ const parts = [
   { name: 'analytics', script: 'bench/analytics.ts' },
   { name: 'clubs', script: 'bench/clubs.ts' },
   { name: 'fleet', script: 'bench/fleet.ts' },
+  { name: 'email', script: 'bench/email-jobs.ts' },
 ].map((p) => ({ ...p, skip: !!only && only !== p.name }));
 
 const failed: string[] = [];

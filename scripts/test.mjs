@@ -1,8 +1,13 @@
 // `npm test`: every suite, then one plain closing line "N passed, N failed" for CI.
 // Suites: lint, type check (tsc, beside lint), API integration (Vitest, real PostgreSQL),
 // end to end (Playwright, Chromium), and a smoke pass of the server on embedded PGlite.
+//
+// The end-to-end suite, the longest, starts first and runs in the background while the
+// others run one after another beside it: its two workers mostly wait (for pages, the server,
+// the payments sandbox) and leave much of the two cores idle (docs/decisions/0065-test-suites-side-by-side.md).
+// AGORA_TEST_SERIAL=1 runs every suite alone, one after another (to time one, or on a busy machine).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 
 const OUT = '.test-output';
@@ -14,18 +19,30 @@ function run(cmd, args, env = {}) {
   return spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
 }
 
-/** Starts a command in the background, its output kept for later (printed when it is awaited). */
-function background(cmd, args) {
+/**
+ * Starts a command in the background, its output kept for later (printed when it is awaited)
+ * and, with `logFile`, written there as it comes (to follow a long suite: tail -f).
+ */
+function background(cmd, args, logFile) {
   const started = Date.now();
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+  const log = logFile ? createWriteStream(logFile) : null;
   let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
+  const keep = (d) => {
+    output += d;
+    log?.write(d);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   return new Promise((resolve) => {
-    child.on('error', (err) => resolve({ status: 1, output: `${output}${err.message}\n`, seconds: 0 }));
-    child.on('close', (code) => resolve({ status: code ?? 1, output, seconds: Math.round((Date.now() - started) / 1000) }));
+    const done = (result) => (log ? log.end(() => resolve(result)) : resolve(result));
+    child.on('error', (err) => done({ status: 1, output: `${output}${err.message}\n`, seconds: 0 }));
+    child.on('close', (code) => done({ status: code ?? 1, output, seconds: Math.round((Date.now() - started) / 1000) }));
   });
 }
+
+/** Wall seconds since `started`, for the log. */
+const since = (started) => Math.round((Date.now() - started) / 1000);
 
 function postgresReachable() {
   return new Promise((resolve) => {
@@ -74,12 +91,49 @@ if (!(await postgresReachable())) {
   process.env.AGORA_TEST_PGLITE = '1';
 }
 
-// 0. The types (tsc --noEmit, one thread, ~40 s) are checked beside the lint (one thread too),
+const serial = process.env.AGORA_TEST_SERIAL === '1';
+const runStarted = Date.now();
+
+// End to end in Chromium, on a fresh web build: started first, awaited last (unless serial).
+function startEndToEnd() {
+  if (run('npx', ['vite', 'build', '--logLevel', 'warn']) !== 0) {
+    record('web build', 0, 1);
+    return null;
+  }
+  if (!ensureChromium()) {
+    record('E2E (playwright)', 0, 1);
+    return null;
+  }
+  console.log(`\n$ npx playwright test${serial ? '' : ` (in the background, beside the other suites; output in ${OUT}/e2e.log)`}`);
+  return background('npx', ['playwright', 'test'], `${OUT}/e2e.log`);
+}
+
+function recordEndToEnd(e2eRun) {
+  console.log(`\n$ npx playwright test (${e2eRun.seconds} s)`);
+  process.stdout.write(e2eRun.output);
+  const e2e = readJson(`${OUT}/e2e.json`);
+  if (e2e?.stats) {
+    const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = e2e.stats;
+    record('E2E (playwright)', expected + flaky, unexpected + (e2eRun.status !== 0 && unexpected === 0 ? 1 : 0), skipped);
+  } else record('E2E (playwright)', 0, 1);
+}
+
+const endToEnd = serial ? null : startEndToEnd();
+
+/**
+ * Beside the end-to-end suite, the other suites run at a lower priority (nice 10): the
+ * end-to-end suite is the critical path and gets a core when it wants one; the others take
+ * what it leaves idle. Without `nice` (or run serially) they run as they are.
+ */
+const hasNice = !serial && spawnSync('nice', ['true']).status === 0;
+const beside = (cmd, args) => (hasNice ? ['nice', ['-n', '10', cmd, ...args]] : [cmd, args]);
+
+// The types (tsc --noEmit, one thread, ~40 s) are checked beside the lint (one thread too),
 // so the two cost the wall time of the longer; a type error fails the run.
-const typeCheck = background('npx', ['tsc', '--noEmit', '--pretty', 'false']);
+const typeCheck = background(...beside('npx', ['tsc', '--noEmit', '--pretty', 'false']));
 
 // The house rules (dependency directions, no cycles, hooks, accessibility): a violation fails the run.
-record('Lint (eslint)', ...(run('npm', ['run', '-s', 'lint']) === 0 ? [1, 0] : [0, 1]));
+record('Lint (eslint)', ...(run(...beside('npm', ['run', '-s', 'lint'])) === 0 ? [1, 0] : [0, 1]));
 
 const tsc = await typeCheck;
 console.log(`\n$ npx tsc --noEmit (beside the lint, ${tsc.seconds} s)`);
@@ -87,9 +141,10 @@ process.stdout.write(tsc.output);
 const typeErrors = (tsc.output.match(/error TS\d+/g) ?? []).length;
 if (tsc.status === 0) record('Type check (tsc)', 1, 0);
 else record('Type check (tsc)', 0, Math.max(typeErrors, 1));
+console.log(`[lint and types done at ${since(runStarted)} s]`);
 
-// 1. API integration tests.
-const apiStatus = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${OUT}/api.json`]);
+// API integration tests.
+const apiStatus = run(...beside('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${OUT}/api.json`]));
 const api = readJson(`${OUT}/api.json`);
 if (api)
   record(
@@ -99,21 +154,13 @@ if (api)
     api.numPendingTests + (api.numTodoTests ?? 0),
   );
 else record('API (vitest)', 0, 1);
+console.log(`[API suite done at ${since(runStarted)} s]`);
 
-// 2. End-to-end tests in Chromium (on a fresh web build).
-if (run('npx', ['vite', 'build', '--logLevel', 'warn']) !== 0) record('web build', 0, 1);
-else if (!ensureChromium()) record('E2E (playwright)', 0, 1);
-else {
-  const e2eStatus = run('npx', ['playwright', 'test']);
-  const e2e = readJson(`${OUT}/e2e.json`);
-  if (e2e?.stats) {
-    const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = e2e.stats;
-    record('E2E (playwright)', expected + flaky, unexpected + (e2eStatus !== 0 && unexpected === 0 ? 1 : 0), skipped);
-  } else record('E2E (playwright)', 0, 1);
-}
-
-// 3. Smoke pass on embedded PGlite.
-const smoke = spawnSync(process.execPath, ['--import', 'tsx', 'tests/smoke/pglite-smoke.ts'], { encoding: 'utf8', env: process.env });
+// Smoke pass on embedded PGlite.
+const smoke = spawnSync(...beside(process.execPath, ['--import', 'tsx', 'tests/smoke/pglite-smoke.ts']), {
+  encoding: 'utf8',
+  env: process.env,
+});
 process.stdout.write(smoke.stdout ?? '');
 process.stderr.write(smoke.stderr ?? '');
 const line = /SMOKE (\{.*\})/.exec(smoke.stdout ?? '');
@@ -121,6 +168,11 @@ if (line) {
   const s = JSON.parse(line[1]);
   record('Smoke (PGlite)', s.passed, s.failed);
 } else record('Smoke (PGlite)', 0, 1);
+console.log(`[smoke done at ${since(runStarted)} s]`);
+
+const e2eRun = await (serial ? startEndToEnd() : endToEnd);
+if (e2eRun) recordEndToEnd(e2eRun);
+console.log(`[every suite done at ${since(runStarted)} s]`);
 
 console.log('\n' + suites.join('\n'));
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);

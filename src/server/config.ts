@@ -92,6 +92,17 @@ const schema = z
     LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
     /** Rate limit for sign-in attempts per IP and per account, per 15 minutes. */
     AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+    /**
+     * scrypt's N for new password hashes: a power of two up to the default (16384). Lower only
+     * on test servers (a test run makes hundreds of accounts); refused in production.
+     */
+    PASSWORD_HASH_COST: z.coerce
+      .number()
+      .int()
+      .min(2)
+      .max(16384)
+      .refine((n) => (n & (n - 1)) === 0, 'must be a power of two (16384 by default)')
+      .default(16384),
     /** Messages a user may send per minute (mailbox). */
     MAILBOX_SEND_LIMIT: z.coerce.number().int().min(1).default(30),
     /** Background jobs (jobs/queue.ts): the lease a worker renews while it runs a job (heartbeat: a third of it). */
@@ -135,6 +146,8 @@ const schema = z
     if (!env.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production (no local outbox there)' });
     if (!env.PUBLIC_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'is required in production' });
     if (env.BENCH_ROUTES === 'true') ctx.addIssue({ code: 'custom', path: ['BENCH_ROUTES'], message: 'must be false in production' });
+    if (env.PASSWORD_HASH_COST !== 16384)
+      ctx.addIssue({ code: 'custom', path: ['PASSWORD_HASH_COST'], message: 'must be left at its default (16384) in production' });
     if (!env.STRIPE_SECRET_KEY)
       ctx.addIssue({
         code: 'custom',
@@ -210,6 +223,8 @@ export interface Config {
   /** `pretty` (one readable line per entry, requests at debug) outside production; `json` in production. */
   logFormat: 'pretty' | 'json';
   authRateLimit: number;
+  /** scrypt's N for new password hashes (PASSWORD_HASH_COST; lower on test servers only). */
+  passwordHashCost: number;
   /** Messages a user may send per minute (MAILBOX_SEND_LIMIT). */
   mailboxSendLimit: number;
   /** Realtime sockets one user may hold across processes (REALTIME_MAX_SOCKETS_PER_USER). */
@@ -303,6 +318,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (production ? 'json' : 'pretty'),
     authRateLimit: e.AUTH_RATE_LIMIT,
+    passwordHashCost: e.PASSWORD_HASH_COST,
     mailboxSendLimit: e.MAILBOX_SEND_LIMIT,
     jobs: { leaseSeconds: e.JOBS_LEASE_SECONDS, pollMs: e.JOBS_POLL_MS, keepDays: e.JOBS_KEEP_DAYS },
     realtimeMaxSocketsPerUser: e.REALTIME_MAX_SOCKETS_PER_USER,

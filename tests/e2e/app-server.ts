@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { TEST_PASSWORD_HASH_COST } from '../support/test-data';
 
 /**
  * The real server as a child process (`node --import tsx src/server/main.ts`, as `npm start`
@@ -94,6 +95,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       SEED_DEMO: String(opts.seedDemo),
       LOG_LEVEL: 'warn',
       AUTH_RATE_LIMIT: '1000',
+      PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
       // Not the default (10): a page that wrote a fee of its own instead of the server's would show 10%.
       PLATFORM_FEE_PERCENT: '12',
       SMTP_URL: '',

@@ -181,7 +181,7 @@ test('covers: each course without an image gets its own generated cover; the cou
     await atWidth(page, width);
     await page.goto('/');
     await expect(page.getByRole('list', { name: 'Featured courses' }).getByRole('listitem').first()).toBeVisible();
-    await page.screenshot({ path: `/tmp/agora-firstlook-landing-${width}.png`, fullPage: true });
+    if (process.env.AGORA_SHOTS) await page.screenshot({ path: `/tmp/agora-firstlook-landing-${width}.png`, fullPage: true });
 
     await page.goto('/explore');
     await expect(page.getByRole('heading', { name: /^Welcome, Ada/ })).toBeVisible();
@@ -190,7 +190,7 @@ test('covers: each course without an image gets its own generated cover; the cou
     expect(new Set(explore.values()).size).toBe(explore.size);
     expect(await seriousViolations(page)).toEqual([]);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(width);
-    await page.screenshot({ path: `/tmp/agora-firstlook-explore-${width}.png`, fullPage: true });
+    if (process.env.AGORA_SHOTS) await page.screenshot({ path: `/tmp/agora-firstlook-explore-${width}.png`, fullPage: true });
 
     coursePath ||= (await page.locator('article a[href^="/course/"]').first().getAttribute('href'))!;
     await page.goto(coursePath);
@@ -200,12 +200,12 @@ test('covers: each course without an image gets its own generated cover; the cou
     expect(Math.abs(box.width / box.height - 16 / 9), `cover ${box.width}x${box.height} is 16:9`).toBeLessThan(0.02);
     expect(await seriousViolations(page)).toEqual([]);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(width);
-    await page.screenshot({ path: `/tmp/agora-firstlook-course-${width}.png`, fullPage: true });
+    if (process.env.AGORA_SHOTS) await page.screenshot({ path: `/tmp/agora-firstlook-course-${width}.png`, fullPage: true });
 
     await page.goto('/dashboard');
     await expect(page.getByRole('list', { name: 'Your courses' })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(width);
-    await page.screenshot({ path: `/tmp/agora-firstlook-dashboard-${width}.png`, fullPage: true });
+    if (process.env.AGORA_SHOTS) await page.screenshot({ path: `/tmp/agora-firstlook-dashboard-${width}.png`, fullPage: true });
   }
 });

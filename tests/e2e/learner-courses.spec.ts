@@ -105,7 +105,7 @@ test('a learner finds a course by search with a typo, enrols, sees it on the das
     const results = page.getByRole('list', { name: 'Courses found' });
     await expect(results.getByRole('link', { name: title, exact: true })).toBeVisible();
     await expect(page.getByText('Showing results for similar words')).toBeVisible();
-    await page.screenshot({ path: '/tmp/agora-learner-search.png', fullPage: true });
+    if (process.env.AGORA_SHOTS) await page.screenshot({ path: '/tmp/agora-learner-search.png', fullPage: true });
     await results.getByRole('link', { name: title, exact: true }).click();
   });
 
@@ -127,7 +127,7 @@ test('a learner finds a course by search with a typo, enrols, sees it on the das
     await expect(page.getByText('10 of 10 seats left')).toBeVisible();
     await expect(page.getByText(/Flexible\./)).toBeVisible();
     await expect(page.getByRole('link', { name: /Hedy Lamarr/ }).first()).toHaveAttribute('href', /^\/educator\//);
-    await page.screenshot({ path: '/tmp/agora-learner-course.png', fullPage: true });
+    if (process.env.AGORA_SHOTS) await page.screenshot({ path: '/tmp/agora-learner-course.png', fullPage: true });
     await page.getByRole('link', { name: /^Enrol in the session/ }).click();
   });
 
@@ -145,7 +145,7 @@ test('a learner finds a course by search with a typo, enrols, sees it on the das
     await expect(
       page.getByRole('list', { name: 'Later class times' }).getByRole('link', { name: title, exact: true }).first(),
     ).toBeVisible();
-    await page.screenshot({ path: '/tmp/agora-learner-dashboard.png', fullPage: true });
+    if (process.env.AGORA_SHOTS) await page.screenshot({ path: '/tmp/agora-learner-dashboard.png', fullPage: true });
   });
 
   await test.step('the .ics download and the private feed hold the class times', async () => {
@@ -342,12 +342,12 @@ test.describe('on a 360 px wide screen', () => {
     await page.getByRole('button', { name: /Filters/ }).click();
     await expect(page.getByLabel('Category')).toBeVisible();
     expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
-    await page.screenshot({ path: '/tmp/agora-learner-search-360.png', fullPage: true });
+    if (process.env.AGORA_SHOTS) await page.screenshot({ path: '/tmp/agora-learner-search-360.png', fullPage: true });
 
     await page.goto(`/course/${courseId}`);
     await expect(page.getByRole('heading', { level: 1 })).toContainText(word);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
-    await page.screenshot({ path: '/tmp/agora-learner-course-360.png', fullPage: true });
+    if (process.env.AGORA_SHOTS) await page.screenshot({ path: '/tmp/agora-learner-course-360.png', fullPage: true });
 
     await page.goto(`/course/${courseId}/session/${sessionId}/enroll`);
     await page.getByRole('button', { name: 'Confirm enrolment' }).click();
@@ -359,7 +359,7 @@ test.describe('on a 360 px wide screen', () => {
     await page.getByRole('button', { name: 'Subscribe' }).click();
     await expect(page.getByLabel('Private calendar feed URL')).toHaveValue(/\.ics$/);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
-    await page.screenshot({ path: '/tmp/agora-learner-dashboard-360.png', fullPage: true });
+    if (process.env.AGORA_SHOTS) await page.screenshot({ path: '/tmp/agora-learner-dashboard-360.png', fullPage: true });
 
     await page.goto('/explore');
     await expect(page.getByRole('heading', { name: /^Welcome/ })).toBeVisible();

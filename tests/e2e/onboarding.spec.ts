@@ -16,7 +16,7 @@ test('a newcomer signs up, verifies the email, logs in, edits the profile and pi
     await expect(page).toHaveURL(/\/verify-email\?/);
     await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
     await expect(page.getByText(user.email)).toBeVisible();
-    await page.screenshot({ path: '/tmp/agora-e2e-verify-email.png', fullPage: true });
+    if (process.env.AGORA_SHOTS) await page.screenshot({ path: '/tmp/agora-e2e-verify-email.png', fullPage: true });
   });
 
   await test.step('open the verification link from the outbox', async () => {
@@ -62,7 +62,7 @@ test('a newcomer signs up, verifies the email, logs in, edits the profile and pi
     // The avatar in the app shell shows the new picture too.
     const src = await picture.getAttribute('src');
     await expect(page.getByRole('button', { name: /^Account menu for/ }).locator('img')).toHaveAttribute('src', src!);
-    await page.screenshot({ path: '/tmp/agora-e2e-settings.png', fullPage: true });
+    if (process.env.AGORA_SHOTS) await page.screenshot({ path: '/tmp/agora-e2e-settings.png', fullPage: true });
   });
 
   await test.step('sign out from the avatar menu', async () => {

@@ -94,10 +94,12 @@ test('a learner pays once with 4242 and is enrolled; the course is on their dash
     await expect(page.getByText(/monthly payments/)).toHaveCount(1);
     await expect(form.getByText(/monthly payments/)).toHaveCount(0);
     await checkPage(page, 'checkout-installments');
-    await page.screenshot({ path: 'test-results/money-checkout-installments-1280.png', fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: 'test-results/money-checkout-installments-390.png', fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 720 });
+    if (process.env.AGORA_SHOTS) {
+      await page.screenshot({ path: 'test-results/money-checkout-installments-1280.png', fullPage: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      if (process.env.AGORA_SHOTS) await page.screenshot({ path: 'test-results/money-checkout-installments-390.png', fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
     await page.getByRole('radio', { name: /Pay in full/ }).check();
     await expect(form.getByRole('heading', { name: 'Pay' })).toBeVisible();
   });
@@ -168,10 +170,12 @@ test('a learner pays in 3 installments; the test clock runs 3 months: 3 invoices
     await expect(plans).toContainText(/Left to pay\s*\$60\.00/);
     await expect(plans).toContainText('Paid with your Visa ending in 4242');
     await checkPage(page, 'settings-installments');
-    await page.screenshot({ path: 'test-results/money-settings-1280.png', fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await plans.screenshot({ path: 'test-results/money-settings-390.png' });
-    await page.setViewportSize({ width: 1280, height: 720 });
+    if (process.env.AGORA_SHOTS) {
+      await page.screenshot({ path: 'test-results/money-settings-1280.png', fullPage: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      if (process.env.AGORA_SHOTS) await plans.screenshot({ path: 'test-results/money-settings-390.png' });
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
     await plans.getByRole('button', { name: 'Change card' }).click();
     await expect(page).toHaveURL(/\/sandbox\/billing\/bps_/);
     await expect(page.getByRole('heading', { name: 'Change your card' })).toBeVisible();

@@ -18,7 +18,7 @@ test('the app shell fits a 360 px wide screen and its menu opens', async ({ page
   await expect(nav).toBeVisible();
   await expect(nav.getByRole('link')).toHaveText(['Explore', 'Courses', 'Clubs', 'Mailbox', 'Notifications', 'Dashboard']);
   expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
-  await page.screenshot({ path: '/tmp/agora-e2e-mobile-menu.png' });
+  if (process.env.AGORA_SHOTS) await page.screenshot({ path: '/tmp/agora-e2e-mobile-menu.png' });
 
   await nav.getByRole('link', { name: 'Clubs' }).click();
   await expect(page).toHaveURL(/\/club\/search$/);
@@ -28,7 +28,7 @@ test('the app shell fits a 360 px wide screen and its menu opens', async ({ page
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Active sessions' }).getByRole('listitem')).toHaveCount(1);
   expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
-  await page.screenshot({ path: '/tmp/agora-e2e-mobile-settings.png', fullPage: true });
+  if (process.env.AGORA_SHOTS) await page.screenshot({ path: '/tmp/agora-e2e-mobile-settings.png', fullPage: true });
 });
 
 test('the public pages fit a 360 px wide screen', async ({ page }) => {
@@ -37,5 +37,5 @@ test('the public pages fit a 360 px wide screen', async ({ page }) => {
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     expect(await scrollWidth(page), path).toBeLessThanOrEqual(360);
   }
-  await page.screenshot({ path: '/tmp/agora-e2e-mobile-signup.png', fullPage: true });
+  if (process.env.AGORA_SHOTS) await page.screenshot({ path: '/tmp/agora-e2e-mobile-signup.png', fullPage: true });
 });

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig, type Config } from '../../src/server/config.js';
 import { openDatabase, type Database } from '../../src/server/db/client.js';
+import { TEST_PASSWORD_HASH_COST } from './test-data.js';
 
 export type TestApp = FastifyInstance;
 
@@ -38,6 +39,8 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
     // High by default so failed sign-ins of unrelated tests never add up to a limit;
     // the rate-limit tests set it low explicitly.
     AUTH_RATE_LIMIT: '1000',
+    // Cheap hashes (refused in production: a production-mode app hashes at the default).
+    ...(overrides.NODE_ENV === 'production' ? {} : { PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST }),
     ...overrides,
   });
 }

@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { inject } from 'vitest';
+import { TEST_PASSWORD_HASH_COST } from './test-data.js';
 
 /**
  * The real server process (`node --import tsx src/server/main.ts`, as `npm start` runs it)
@@ -122,6 +123,8 @@ export async function startServer(opts: ServerOptions): Promise<ServerProcess> {
     SEED_DEMO: 'false',
     LOG_LEVEL: 'error',
     AUTH_RATE_LIMIT: '1000',
+    // Cheap hashes (refused in production: a production-mode server hashes at the default).
+    ...(opts.env?.NODE_ENV === 'production' ? {} : { PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST }),
     ...opts.env,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'] });

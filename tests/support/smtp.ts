@@ -7,15 +7,28 @@ export interface ReceivedMail {
   raw: string;
 }
 
+export interface LocalSmtpServer {
+  url: string;
+  received: ReceivedMail[];
+  /**
+   * From now on the server keeps each message it receives unacknowledged (a mail server that
+   * has not answered yet) until release(): a request that waits for the mail server cannot
+   * finish in between, whatever the machine's speed.
+   */
+  hold(): void;
+  /** Acknowledges every held message and stops holding. */
+  release(): void;
+  stop: () => Promise<void>;
+}
+
 /**
  * A local SMTP server on a random port that keeps every message it receives;
  * `delayMs` makes it answer each message that late (a slow mail server), or, as a function
  * of the message, some messages only (one held while its sender is killed).
  */
-export async function startSmtpServer(
-  opts: { delayMs?: number | ((mail: ReceivedMail) => number) } = {},
-): Promise<{ url: string; received: ReceivedMail[]; stop: () => Promise<void> }> {
+export async function startSmtpServer(opts: { delayMs?: number | ((mail: ReceivedMail) => number) } = {}): Promise<LocalSmtpServer> {
   const received: ReceivedMail[] = [];
+  let held: (() => void)[] | null = null;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -30,7 +43,9 @@ export async function startSmtpServer(
           raw: Buffer.concat(chunks).toString('utf8'),
         };
         received.push(mail);
-        setTimeout(callback, typeof opts.delayMs === 'function' ? opts.delayMs(mail) : (opts.delayMs ?? 0));
+        const answer = () => setTimeout(callback, typeof opts.delayMs === 'function' ? opts.delayMs(mail) : (opts.delayMs ?? 0));
+        if (held) held.push(answer);
+        else answer();
       });
     },
   });
@@ -42,8 +57,42 @@ export async function startSmtpServer(
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    hold: () => {
+      held ??= [];
+    },
+    release: () => {
+      const answers = held ?? [];
+      held = null;
+      for (const answer of answers) answer();
+    },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * Runs `request` while `smtp` holds every acknowledgement: `answeredWhileHeld` is whether it
+ * finished before the mail server answered anything (a request that waits for SMTP cannot).
+ * The hold ends after `ceilingMs` at the latest, so such a request fails the test instead of
+ * hanging it; a passing request never waits for the ceiling.
+ */
+export async function duringHeldMail<T>(
+  smtp: LocalSmtpServer,
+  request: () => Promise<T>,
+  ceilingMs = 30_000,
+): Promise<{ result: T; answeredWhileHeld: boolean }> {
+  smtp.hold();
+  let released = false;
+  const ceiling = setTimeout(() => {
+    released = true;
+    smtp.release();
+  }, ceilingMs);
+  try {
+    const result = await request();
+    return { result, answeredWhileHeld: !released };
+  } finally {
+    clearTimeout(ceiling);
+    smtp.release();
+  }
 }
 
 export interface MimePart {

@@ -12,6 +12,13 @@ export const UUID_RE = new RegExp(`^${UUID}$`);
 /** A well-formed id that names nothing. */
 export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
+/**
+ * scrypt's N on the test servers (PASSWORD_HASH_COST): a run makes hundreds of accounts, and
+ * the default (16384, ~130 ms of CPU a hash) cost minutes of it. The default stays covered:
+ * tests/api/accounts/password-hash.test.ts and the PGlite smoke run use it.
+ */
+export const TEST_PASSWORD_HASH_COST = '256';
+
 /** A unique email for this test (lowercase, valid). */
 export function uniqueEmail(tag = 'user'): string {
   return `${tag}-${randomUUID().slice(0, 12)}@example.com`;

@@ -10,6 +10,7 @@ import type { Mailer } from '../email/mailer.js';
 import { passwordResetEmail, verificationEmail } from '../email/templates.js';
 import { googleTwoFactor } from './google-two-factor.js';
 import { createRateLimits } from './rate-limits.js';
+import { createPasswordHasher } from './password-hash.js';
 
 export const SESSION_MAX_AGE_SECONDS = 400 * 24 * 60 * 60;
 export const COOKIE_PREFIX = 'agora';
@@ -140,6 +141,8 @@ export function createAuth(deps: {
       minPasswordLength: 8,
       maxPasswordLength: 128,
       revokeSessionsOnPasswordReset: true,
+      // better-auth's scrypt and format; its cost lowered on test servers only (PASSWORD_HASH_COST).
+      password: createPasswordHasher({ cost: config.passwordHashCost, production: config.production }),
       resetPasswordTokenExpiresIn: 60 * 60,
       sendResetPassword: async ({ user, url }) => {
         const u = user as typeof user & { firstName?: string };
