@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { NotificationType } from '../../shared/notifications-schemas.js';
 import type { AppServices } from '../app-services.js';
-import { user } from '../db/schema/accounts.js';
+import { fullNameOf } from '../accounts/people.js';
 import { clubEvent } from '../db/schema/clubs.js';
 import { course, enrolment } from '../db/schema/courses.js';
 import type { Tx } from '../db/transaction.js';
@@ -204,6 +204,5 @@ async function courseOf(tx: Tx, courseId: string) {
 }
 
 async function nameOf(tx: Tx, userId: string) {
-  const [u] = await tx.select({ firstName: user.firstName, lastName: user.lastName }).from(user).where(eq(user.id, userId)).limit(1);
-  return u ? `${u.firstName} ${u.lastName}`.trim() : 'A learner';
+  return (await fullNameOf(tx, userId)) ?? 'A learner';
 }
