@@ -36,3 +36,16 @@ export async function keepStripeCustomerId(conn: Conn, userId: string, customerI
     .where(and(eq(user.id, userId), isNull(user.stripeCustomerId)));
   return (await stripeCustomerIdOf(conn, userId)) ?? customerId;
 }
+
+/** What payments need of a user to make their provider customer: id, email, name and the stored customer id; null for no such user. */
+export async function customerOwnerOf(
+  conn: Conn,
+  userId: string,
+): Promise<{ id: string; email: string; firstName: string; lastName: string; stripeCustomerId: string | null } | null> {
+  const [row] = await conn
+    .select({ id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, stripeCustomerId: user.stripeCustomerId })
+    .from(user)
+    .where(eq(user.id, userId))
+    .limit(1);
+  return row ?? null;
+}

@@ -1,63 +1,37 @@
-import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AdminUserDetail, UserList, UserListQuery } from '../../shared/admin-schemas.js';
 import type { AppServices } from '../app-services.js';
 import { eraseAccount, eraseAccountRows } from '../accounts/erasure.js';
 import type { Viewer } from '../accounts/viewer.js';
-import { signInSession, twoFactor, user } from '../db/schema/accounts.js';
+import {
+  accountRecordOf,
+  banAccount,
+  createInvitedAccount,
+  listAccounts,
+  liveSignInSessionsOf,
+  lockActiveAdmins,
+  promoteAdminsByEmail,
+  resetAccountTwoFactor,
+  setAccountRole,
+  unbanAccount,
+} from '../accounts/account-admin.js';
 import { archivePublishedCoursesOf } from '../courses/erasure.js';
 import { courseTitlesOf, enrolmentsOfLearner } from '../courses/learner-enrolments.js';
 import { purchaseRecordsOf, type PurchaseRecord } from '../payments/purchase-records.js';
 import { AppError } from '../http/errors.js';
 import { audit, requireAdmin, type Tx } from './require-admin.js';
 
-const rowColumns = {
-  id: user.id,
-  email: user.email,
-  firstName: user.firstName,
-  lastName: user.lastName,
-  role: user.role,
-  banned: user.banned,
-  banReason: user.banReason,
-  verified: user.emailVerified,
-  twoFactorEnabled: user.twoFactorEnabled,
-  createdAt: user.createdAt,
-  lastSignInAt: user.lastSignInAt,
-};
-
 function present<T extends { createdAt: Date; lastSignInAt: Date | null }>(r: T) {
   return { ...r, createdAt: r.createdAt.toISOString(), lastSignInAt: r.lastSignInAt?.toISOString() ?? null };
 }
 
-/** LIKE wildcards typed by the admin are searched for literally. */
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export async function listUsers(app: AppServices, viewer: Viewer, query: UserListQuery): Promise<UserList> {
   await requireAdmin(app, viewer);
-  const db = app.database.db;
-  const where: SQL[] = [];
-  if (query.q) {
-    const p = likePattern(query.q);
-    where.push(or(ilike(user.email, p), ilike(user.name, p))!);
-  }
-  if (query.role) where.push(eq(user.role, query.role));
-  if (query.banned) where.push(eq(user.banned, query.banned === 'true'));
-  const cond = where.length ? and(...where) : undefined;
-  const [{ total }] = await db.select({ total: count() }).from(user).where(cond);
-  const rows = await db
-    .select(rowColumns)
-    .from(user)
-    .where(cond)
-    .orderBy(desc(user.createdAt), user.id)
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize);
+  const { rows, total } = await listAccounts(app.database.db, query);
   return { users: rows.map(present), total, page: query.page, pageSize: query.pageSize };
 }
 
 async function findUser(app: AppServices, userId: string) {
-  const [row] = await app.database.db
-    .select({ ...rowColumns, city: user.city, image: user.image })
-    .from(user)
-    .where(eq(user.id, userId));
+  const row = await accountRecordOf(app.database.db, userId);
   if (!row) throw AppError.notFound('No such user');
   return row;
 }
@@ -67,17 +41,7 @@ export async function userDetail(app: AppServices, viewer: Viewer, userId: strin
   const db = app.database.db;
   const row = await findUser(app, userId);
   const [sessions, enrolments, purchases] = await Promise.all([
-    db
-      .select({
-        id: signInSession.id,
-        ipAddress: signInSession.ipAddress,
-        userAgent: signInSession.userAgent,
-        createdAt: signInSession.createdAt,
-        updatedAt: signInSession.updatedAt,
-      })
-      .from(signInSession)
-      .where(and(eq(signInSession.userId, userId), sql`${signInSession.expiresAt} > now()`))
-      .orderBy(desc(signInSession.updatedAt)),
+    liveSignInSessionsOf(db, userId),
     enrolmentsOfLearner(db, userId),
     purchaseRecordsOf(db, userId),
   ]);
@@ -112,13 +76,7 @@ function notSelf(viewer: Viewer, userId: string, what: string) {
  * banned them) and that an active admin remains once the target is gone.
  */
 async function lockAdmins(tx: Tx, viewer: Viewer, removedId: string | null) {
-  const admins = await tx
-    .select({ id: user.id })
-    .from(user)
-    .where(and(eq(user.role, 'admin'), eq(user.banned, false)))
-    .orderBy(user.id)
-    .for('no key update');
-  const ids = new Set(admins.map((a) => a.id));
+  const ids = await lockActiveAdmins(tx);
   if (!ids.has(viewer.user.id)) throw new AppError(403, 'not_admin', 'Only admins can do this');
   if (removedId) ids.delete(removedId);
   if (ids.size === 0) throw new AppError(409, 'last_admin', 'At least one active admin must remain');
@@ -131,11 +89,7 @@ export async function banUser(app: AppServices, viewer: Viewer, userId: string, 
   await findUser(app, userId);
   await app.database.db.transaction(async (tx) => {
     await lockAdmins(tx, viewer, userId);
-    await tx
-      .update(user)
-      .set({ banned: true, banReason: input.reason, banExpires: null, updatedAt: new Date() })
-      .where(eq(user.id, userId));
-    await tx.delete(signInSession).where(eq(signInSession.userId, userId));
+    await banAccount(tx, userId, input.reason);
     await audit(tx, viewer, { action: 'ban', targetId: userId, reason: input.reason });
   });
 }
@@ -144,7 +98,7 @@ export async function unbanUser(app: AppServices, viewer: Viewer, userId: string
   await requireAdmin(app, viewer);
   await findUser(app, userId);
   await app.database.db.transaction(async (tx) => {
-    await tx.update(user).set({ banned: false, banReason: null, banExpires: null, updatedAt: new Date() }).where(eq(user.id, userId));
+    await unbanAccount(tx, userId);
     await audit(tx, viewer, { action: 'unban', targetId: userId, reason: input.reason });
   });
 }
@@ -154,8 +108,7 @@ export async function resetTwoFactor(app: AppServices, viewer: Viewer, userId: s
   await requireAdmin(app, viewer);
   await findUser(app, userId);
   await app.database.db.transaction(async (tx) => {
-    await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
-    await tx.update(user).set({ twoFactorEnabled: false, updatedAt: new Date() }).where(eq(user.id, userId));
+    await resetAccountTwoFactor(tx, userId);
     await audit(tx, viewer, { action: 'reset_two_factor', targetId: userId, reason: input.reason });
   });
 }
@@ -167,7 +120,7 @@ export async function setRole(app: AppServices, viewer: Viewer, userId: string, 
   await findUser(app, userId);
   await app.database.db.transaction(async (tx) => {
     await lockAdmins(tx, viewer, input.role === 'admin' ? null : userId);
-    await tx.update(user).set({ role: input.role, updatedAt: new Date() }).where(eq(user.id, userId));
+    await setAccountRole(tx, userId, input.role);
     await audit(tx, viewer, { action: input.role === 'admin' ? 'grant_admin' : 'revoke_admin', targetId: userId });
   });
 }
@@ -208,10 +161,7 @@ export async function eraseUser(tx: Tx, userId: string, banReason: string): Prom
 /** ADMIN_EMAILS at every start: an account created before the setting gets the role too. */
 export async function promoteConfiguredAdmins(app: AppServices) {
   if (!app.config.adminEmails.length) return;
-  await app.database.db
-    .update(user)
-    .set({ role: 'admin' })
-    .where(and(inArray(sql`lower(${user.email})`, app.config.adminEmails), eq(user.role, 'user')));
+  await promoteAdminsByEmail(app.database.db, app.config.adminEmails);
 }
 
 /**
@@ -222,21 +172,11 @@ export async function inviteUser(app: AppServices, viewer: Viewer, input: { emai
   await requireAdmin(app, viewer);
   const email = input.email.toLowerCase();
   const id = await app.database.db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(user)
-      .values({
-        email,
-        name: [input.firstName, input.lastName].filter(Boolean).join(' '),
-        firstName: input.firstName,
-        lastName: input.lastName,
-        emailVerified: false,
-      })
-      .onConflictDoNothing()
-      .returning({ id: user.id });
+    const created = await createInvitedAccount(tx, { email, firstName: input.firstName, lastName: input.lastName });
     if (!created)
       throw new AppError(409, 'email_taken', 'An account with this email already exists', { fields: { email: 'Already has an account' } });
-    await audit(tx, viewer, { action: 'invite_user', targetId: created.id });
-    return created.id;
+    await audit(tx, viewer, { action: 'invite_user', targetId: created });
+    return created;
   });
   await app.auth.api.requestPasswordReset({ body: { email, redirectTo: '/reset-password' } });
   return id;

@@ -2,13 +2,13 @@ import { and, asc, desc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
 import type { ClubView, EventCard, MembersResult } from '../../shared/clubs-schemas.js';
 import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
-import { user } from '../db/schema/accounts.js';
+import { person, personFullName } from '../accounts/people.js';
 import { club, clubEvent, clubMembership, clubRsvp } from '../db/schema/clubs.js';
 import type { Conn } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
 import { clubWithMembership, isOrganiser, seesInside } from './access.js';
 
-export const personName = sql<string>`${user.firstName} || ' ' || ${user.lastName}`;
+export const personName = personFullName;
 
 /**
  * Event cards with the viewer's answer and place in the waitlist. The caller has checked
@@ -66,9 +66,9 @@ export async function eventCards(
 
 async function people(db: Conn, clubId: string, roles: string[], limit: number) {
   const rows = await db
-    .select({ id: user.id, name: personName, image: user.image })
+    .select({ id: person.id, name: personName, image: person.image })
     .from(clubMembership)
-    .innerJoin(user, eq(user.id, clubMembership.userId))
+    .innerJoin(person, eq(person.id, clubMembership.userId))
     .where(and(eq(clubMembership.clubId, clubId), eq(clubMembership.state, 'active'), inArray(clubMembership.role, roles)))
     .orderBy(sql`case ${clubMembership.role} when 'owner' then 0 when 'organiser' then 1 else 2 end`, asc(clubMembership.createdAt))
     .limit(limit);
@@ -123,16 +123,16 @@ export async function listMembers(app: AppServices, viewer: Viewer, clubId: stri
   if (!seesInside(c, m)) throw AppError.forbidden('Only members see the members of this club');
   const rows = await db
     .select({
-      id: user.id,
+      id: person.id,
       name: personName,
-      image: user.image,
+      image: person.image,
       role: clubMembership.role,
       state: clubMembership.state,
       answer: clubMembership.joinAnswer,
       at: clubMembership.createdAt,
     })
     .from(clubMembership)
-    .innerJoin(user, eq(user.id, clubMembership.userId))
+    .innerJoin(person, eq(person.id, clubMembership.userId))
     .where(
       and(
         eq(clubMembership.clubId, clubId),

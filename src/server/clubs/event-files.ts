@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
-import { user } from '../db/schema/accounts.js';
+import { person } from '../accounts/people.js';
 import { club, clubEvent, clubMembership, clubRsvp } from '../db/schema/clubs.js';
 import { icsDocument, type CalendarEntry } from '../courses/calendar.js';
 import { csvCell } from '../courses/roster-service.js';
@@ -28,9 +28,9 @@ export async function attendeesCsv(app: AppServices, viewer: Viewer, clubId: str
   const db = app.database.db;
   const { event } = await managedEvent(db, clubId, eventId, viewer);
   const rows = await db
-    .select({ name: personName, email: user.email, status: clubRsvp.status, answeredAt: clubRsvp.answeredAt })
+    .select({ name: personName, email: person.email, status: clubRsvp.status, answeredAt: clubRsvp.answeredAt })
     .from(clubRsvp)
-    .innerJoin(user, eq(user.id, clubRsvp.userId))
+    .innerJoin(person, eq(person.id, clubRsvp.userId))
     .where(eq(clubRsvp.eventId, eventId))
     .orderBy(
       sql`case ${clubRsvp.status} when 'going' then 0 when 'waitlisted' then 1 else 2 end`,

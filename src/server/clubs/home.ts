@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { ClubsHome } from '../../shared/clubs-schemas.js';
 import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
-import { user } from '../db/schema/accounts.js';
+import { cityOf } from '../accounts/people.js';
 import { clubEvent, clubMembership } from '../db/schema/clubs.js';
 import type { Conn } from '../db/transaction.js';
 import { eventCards } from './club-view.js';
@@ -39,8 +39,7 @@ export async function myClubs(app: AppServices, viewer: Viewer): Promise<ClubsHo
  */
 export async function exploreClubs(app: AppServices, viewer: Viewer): Promise<ClubsHome> {
   const db = app.database.db;
-  const [me] = await db.select({ city: user.city }).from(user).where(eq(user.id, viewer.user.id));
-  const city = me?.city?.trim().toLowerCase() ?? '';
+  const city = (await cityOf(db, viewer.user.id))?.trim().toLowerCase() ?? '';
   const res = (await db.execute(sql`
     (select ${CLUB_CARD_COLUMNS}, 0 as near from club where ${city} <> '' and lower(city) = ${city} order by member_count desc, id limit 8)
     union all

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
-import { user } from '../db/schema/accounts.js';
+import { person } from '../accounts/people.js';
 import { courseSession, enrolment } from '../db/schema/courses.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { ownedCourse } from './access.js';
@@ -18,14 +18,14 @@ export async function getRoster(app: AppServices, viewer: Viewer, courseId: stri
       sessionId: enrolment.sessionId,
       learnerId: enrolment.learnerId,
       startsOn: courseSession.startsOn,
-      firstName: user.firstName,
-      lastName: user.lastName,
-      email: user.email,
+      firstName: person.firstName,
+      lastName: person.lastName,
+      email: person.email,
       status: enrolment.status,
       enrolledAt: enrolment.createdAt,
     })
     .from(enrolment)
-    .innerJoin(user, eq(user.id, enrolment.learnerId))
+    .innerJoin(person, eq(person.id, enrolment.learnerId))
     .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
     .where(eq(enrolment.courseId, courseId))
     .orderBy(asc(courseSession.startsOn), asc(enrolment.createdAt));

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, isNull, lt } from 'drizzle-orm';
 import { NOTIFICATION_TYPES, type NotificationType } from '../../shared/notifications-schemas.js';
 import type { AppServices } from '../app-services.js';
-import { user } from '../db/schema/accounts.js';
+import { mailContactOf } from '../accounts/people.js';
 import { notification } from '../db/schema/notifications.js';
 import { digestEmail, withUnsubscribe } from '../email/templates.js';
 import { runFanOut, type FanOut } from './fan-out.js';
@@ -22,11 +22,7 @@ export function registerNotificationJobs(app: AppServices) {
 }
 
 async function recipient(app: AppServices, userId: string) {
-  const [u] = await app.database.db
-    .select({ email: user.email, firstName: user.firstName, timeZone: user.timeZone, banned: user.banned })
-    .from(user)
-    .where(eq(user.id, userId))
-    .limit(1);
+  const u = await mailContactOf(app.database.db, userId);
   return u && !u.banned ? u : null;
 }
 

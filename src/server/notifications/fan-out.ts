@@ -1,8 +1,7 @@
-import { and, asc, eq, gt, inArray, ne } from 'drizzle-orm';
 import type { NotificationType } from '../../shared/notifications-schemas.js';
 import { formatClassTime } from '../../shared/time.js';
 import type { AppServices } from '../app-services.js';
-import { club, clubEvent, clubMembership } from '../db/schema/clubs.js';
+import { activeMemberIdsOf, clubNameOf as nameOfClub, firstEventOf, type ClubEventRow } from '../clubs/club-records.js';
 import type { Tx } from '../db/transaction.js';
 import { jobProgress } from '../jobs/queue.js';
 import { JOBS, notify, type Notified } from './notify.js';
@@ -93,31 +92,16 @@ async function nextBatch(tx: Tx, job: FanOut, after: string | number | null): Pr
     return { recipients, next: from + recipients.length };
   }
   // A repeat is one notification (its first occurrence, and how many there are), never one per occurrence.
-  const [first] = await tx
-    .select()
-    .from(clubEvent)
-    .where(and(eq(clubEvent.clubId, job.clubId), inArray(clubEvent.id, job.eventIds)))
-    .orderBy(asc(clubEvent.startsAt))
-    .limit(1);
+  const first = await firstEventOf(tx, job.clubId, job.eventIds);
   if (!first) return { recipients: [], next: after ?? '' };
-  const members = await tx
-    .select({ id: clubMembership.userId })
-    .from(clubMembership)
-    .where(
-      and(
-        eq(clubMembership.clubId, job.clubId),
-        eq(clubMembership.state, 'active'),
-        ne(clubMembership.userId, job.createdBy),
-        typeof after === 'string' ? gt(clubMembership.userId, after) : undefined,
-      ),
-    )
-    .orderBy(asc(clubMembership.userId))
-    .limit(FAN_OUT_BATCH);
+  const members = await activeMemberIdsOf(tx, job.clubId, {
+    except: job.createdBy,
+    after: typeof after === 'string' ? after : null,
+    limit: FAN_OUT_BATCH,
+  });
   const data = { ...(await eventData(tx, first)), occurrences: job.eventIds.length };
-  return { recipients: members.map((m) => [m.id, 'club_new_event', data]), next: members.at(-1)?.id ?? after ?? '' };
+  return { recipients: members.map((id) => [id, 'club_new_event', data]), next: members.at(-1) ?? after ?? '' };
 }
-
-type ClubEventRow = typeof clubEvent.$inferSelect;
 
 /** What a club event's notifications keep: ids, title, club name, the time in the event's zone and its instants. */
 export async function eventData(tx: Tx, ev: ClubEventRow) {
@@ -135,6 +119,5 @@ export async function eventData(tx: Tx, ev: ClubEventRow) {
 }
 
 export async function clubNameOf(tx: Tx, clubId: string) {
-  const [c] = await tx.select({ name: club.name }).from(club).where(eq(club.id, clubId)).limit(1);
-  return c?.name ?? 'your club';
+  return (await nameOfClub(tx, clubId)) ?? 'your club';
 }

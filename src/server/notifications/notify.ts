@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { NotificationType } from '../../shared/notifications-schemas.js';
 import type { AppServices } from '../app-services.js';
 import { dateIn, wallTimeToUtc } from '../../shared/time.js';
-import { user } from '../db/schema/accounts.js';
+import { timeZoneOf } from '../accounts/people.js';
 import { notification } from '../db/schema/notifications.js';
 import type { Conn } from '../db/transaction.js';
 import { preferenceOf } from './preferences.js';
@@ -38,12 +37,6 @@ export function dayBounds(day: string, timeZone: string | null): { start: Date; 
     start: wallTimeToUtc({ year, month, day: date, hour: 0, minute: 0 }, zone),
     end: wallTimeToUtc({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate(), hour: 0, minute: 0 }, zone),
   };
-}
-
-/** The user's time zone (null: none set, UTC). */
-async function timeZoneOf(conn: Conn, userId: string): Promise<string | null> {
-  const [row] = await conn.select({ timeZone: user.timeZone }).from(user).where(eq(user.id, userId)).limit(1);
-  return row?.timeZone ?? null;
 }
 
 /**

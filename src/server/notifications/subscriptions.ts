@@ -1,9 +1,8 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import type { NotificationType } from '../../shared/notifications-schemas.js';
 import type { AppServices } from '../app-services.js';
-import { user } from '../db/schema/accounts.js';
-import { clubEvent } from '../db/schema/clubs.js';
-import { course, enrolment } from '../db/schema/courses.js';
+import { fullNameOf } from '../accounts/people.js';
+import { clubEventOf } from '../clubs/club-records.js';
+import { courseBriefOf, learnerIdsOfSession } from '../courses/course-records.js';
 import type { Tx } from '../db/transaction.js';
 import { clubNameOf, eventData, scheduleFanOut, send, type Recipient } from './fan-out.js';
 import { preview } from '../mailbox/unread-notices.js';
@@ -55,15 +54,12 @@ export function subscribeNotifications(app: AppServices) {
   });
   app.courseEvents.inTransaction('course-session.changed', async (tx, e) => {
     const c = await courseOf(tx, e.courseId);
-    const learners = await tx
-      .select({ id: enrolment.learnerId })
-      .from(enrolment)
-      .where(and(eq(enrolment.sessionId, e.courseSessionId), inArray(enrolment.status, ['active', 'waitlisted', 'past_due'])));
+    const learners = await learnerIdsOfSession(tx, e.courseSessionId, ['active', 'waitlisted', 'past_due']);
     const data = { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId, change: e.change };
     return send(
       app,
       tx,
-      learners.map((l) => [l.id, 'session_changed', data]),
+      learners.map((id) => [id, 'session_changed', data]),
     );
   });
   app.courseEvents.inTransaction('review.posted', async (tx, e) => {
@@ -188,7 +184,7 @@ async function toEventPeople(
   extra: NotificationData,
 ) {
   if (!userIds.length) return;
-  const [ev] = await tx.select().from(clubEvent).where(eq(clubEvent.id, eventId)).limit(1);
+  const ev = await clubEventOf(tx, eventId);
   if (!ev) return;
   const data = { ...(await eventData(tx, ev)), ...extra };
   return send(
@@ -199,11 +195,10 @@ async function toEventPeople(
 }
 
 async function courseOf(tx: Tx, courseId: string) {
-  const [c] = await tx.select({ title: course.title, educatorId: course.educatorId }).from(course).where(eq(course.id, courseId)).limit(1);
-  return c;
+  const c = await courseBriefOf(tx, courseId);
+  return c!;
 }
 
 async function nameOf(tx: Tx, userId: string) {
-  const [u] = await tx.select({ firstName: user.firstName, lastName: user.lastName }).from(user).where(eq(user.id, userId)).limit(1);
-  return u ? `${u.firstName} ${u.lastName}`.trim() : 'A learner';
+  return (await fullNameOf(tx, userId)) ?? 'A learner';
 }

@@ -1,8 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { NOTIFICATION_TYPE_LABELS, NOTIFICATION_TYPES, type NotificationType } from '../../shared/notifications-schemas.js';
 import type { AppServices } from '../app-services.js';
-import { user } from '../db/schema/accounts.js';
+import { accountExists } from '../accounts/people.js';
 import { preferenceOf, setPreference } from './preferences.js';
 
 /**
@@ -47,13 +46,12 @@ export async function unsubscribe(app: AppServices, token: string): Promise<{ sc
   if (!found) return null;
   const db = app.database.db;
   return db.transaction(async (tx) => {
-    const [u] = await tx.select({ id: user.id }).from(user).where(eq(user.id, found.userId)).limit(1);
-    if (!u) return null;
+    if (!(await accountExists(tx, found.userId))) return null;
     if (found.scope === 'digest') {
       for (const type of NOTIFICATION_TYPES)
-        if ((await preferenceOf(tx, u.id, type)).email === 'digest') await setPreference(tx, u.id, type, { email: 'off' });
+        if ((await preferenceOf(tx, found.userId, type)).email === 'digest') await setPreference(tx, found.userId, type, { email: 'off' });
     } else {
-      await setPreference(tx, u.id, found.scope, { email: 'off' });
+      await setPreference(tx, found.userId, found.scope, { email: 'off' });
     }
     return { scope: found.scope };
   });

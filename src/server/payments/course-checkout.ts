@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import { formatPrice } from '../../shared/courses.js';
 import { installmentDates, installmentSchedule, installmentsOffered, platformFee } from '../../shared/payments.js';
@@ -6,8 +6,7 @@ import { dateIn } from '../../shared/time.js';
 import type { CheckoutResult, CheckoutSummary } from '../../shared/payments-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { assertNotEnrolled, checkEligible } from '../courses/seats.js';
-import { user } from '../db/schema/accounts.js';
-import { classTime, course, courseSession } from '../db/schema/courses.js';
+import { courseRowOf, courseWithEducatorOf, firstClassStartOf, openSessionsOf } from '../courses/course-records.js';
 import { payoutAccount } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
 import { ensureCourseProduct } from './products.js';
@@ -26,7 +25,7 @@ async function checkCourseCheckout(
   input: { course: string; session: string; price: number; installments?: number },
 ) {
   const db = app.database.db;
-  const [c] = await db.select().from(course).where(eq(course.id, input.course)).limit(1);
+  const c = await courseRowOf(db, input.course);
   if (!c || c.status !== 'published') throw AppError.notFound('This course does not exist');
   if (c.priceCents <= 0)
     throw new AppError(400, 'free_course', 'This course is free: enrol from the course page', {
@@ -177,28 +176,14 @@ export async function checkoutSummaryFor(
   courseSessionId: string | undefined,
 ): Promise<CheckoutSummary> {
   const db = app.database.db;
-  const [row] = await db
-    .select({ c: course, firstName: user.firstName, lastName: user.lastName })
-    .from(course)
-    .innerJoin(user, eq(user.id, course.educatorId))
-    .where(eq(course.id, courseId))
-    .limit(1);
+  const row = await courseWithEducatorOf(db, courseId);
   if (!row || row.c.status !== 'published') throw AppError.notFound('This course does not exist');
   const c = row.c;
   if (c.priceCents <= 0) throw new AppError(400, 'free_course', 'This course is free: enrol from the course page');
-  const sessions = await db
-    .select()
-    .from(courseSession)
-    .where(and(eq(courseSession.courseId, c.id), eq(courseSession.status, 'scheduled'), sql`${courseSession.endsOn} >= current_date`))
-    .orderBy(asc(courseSession.startsOn));
+  const sessions = await openSessionsOf(db, c.id);
   const s = courseSessionId ? sessions.find((x) => x.id === courseSessionId) : sessions[0];
   if (!s) throw AppError.notFound('This session does not exist');
-  const [first] = await db
-    .select({ at: classTime.startsAt })
-    .from(classTime)
-    .where(eq(classTime.sessionId, s.id))
-    .orderBy(asc(classTime.startsAt))
-    .limit(1);
+  const firstClassAt = await firstClassStartOf(db, s.id);
   const customer = await ensureCustomer(app, viewer.user);
   const today = dateIn(new Date(), s.timeZone);
   const offered = installmentsOffered(c, s.endsOn, today);
@@ -217,7 +202,7 @@ export async function checkoutSummaryFor(
       endsOn: s.endsOn,
       timeZone: s.timeZone,
       seatsLeft: Math.max(0, s.capacity - s.seatsTaken),
-      firstClassAt: first?.at.toISOString() ?? null,
+      firstClassAt: firstClassAt?.toISOString() ?? null,
     },
     priceCents: c.priceCents,
     currency: c.currency,

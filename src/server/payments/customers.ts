@@ -1,9 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { keepStripeCustomerId, stripeCustomerIdOf } from '../accounts/provider-ids.js';
+import { customerOwnerOf, keepStripeCustomerId, stripeCustomerIdOf } from '../accounts/provider-ids.js';
 import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
-import { user } from '../db/schema/accounts.js';
 import { AppError } from '../http/errors.js';
 import { CUSTOMER_FAILURE, provider, providerReachable, shortHash } from './provider-calls.js';
 
@@ -15,15 +13,6 @@ export interface CustomerOwner {
   lastName: string;
   stripeCustomerId: string | null;
 }
-
-/** The user columns of a CustomerOwner, for a select. */
-export const customerOwnerColumns = {
-  id: user.id,
-  email: user.email,
-  firstName: user.firstName,
-  lastName: user.lastName,
-  stripeCustomerId: user.stripeCustomerId,
-};
 
 /**
  * The user's payment customer: the stored one, or a new one at the provider (idempotency
@@ -82,7 +71,7 @@ export function ensureCustomerInBackground(app: FastifyInstance, userId: string)
   if (!providerReachable(app)) return;
   setImmediate(() => {
     void (async () => {
-      const [row] = await app.database.db.select(customerOwnerColumns).from(user).where(eq(user.id, userId)).limit(1);
+      const row = await customerOwnerOf(app.database.db, userId);
       if (!row || row.stripeCustomerId) return;
       await ensureCustomer(app, row);
     })().catch((err) =>

@@ -1,8 +1,7 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import type { DropRefundPreview } from '../../shared/payments-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
-import { course, enrolment } from '../db/schema/courses.js';
+import { droppableEnrolmentOf } from '../courses/course-records.js';
 import { AppError } from '../http/errors.js';
 import { dropRefundFor } from './refund-plans.js';
 
@@ -13,19 +12,7 @@ import { dropRefundFor } from './refund-plans.js';
  */
 export async function dropRefundPreview(app: AppServices, viewer: Viewer, courseId: string, sessionId: string): Promise<DropRefundPreview> {
   const db = app.database.db;
-  const [row] = await db
-    .select({ id: enrolment.id, status: enrolment.status, policy: course.refundPolicy, currency: course.currency })
-    .from(enrolment)
-    .innerJoin(course, eq(course.id, enrolment.courseId))
-    .where(
-      and(
-        eq(enrolment.courseId, courseId),
-        eq(enrolment.sessionId, sessionId),
-        eq(enrolment.learnerId, viewer.user.id),
-        inArray(enrolment.status, ['active', 'past_due', 'waitlisted', 'pending_payment']),
-      ),
-    )
-    .limit(1);
+  const row = await droppableEnrolmentOf(db, { courseId, sessionId, learnerId: viewer.user.id });
   if (!row) throw AppError.notFound('You are not enrolled in this session');
   const due = await dropRefundFor(db, row.id);
   if (!due)

@@ -4,8 +4,8 @@ import { planById } from '../../shared/payments.js';
 import type { EducatorPayouts } from '../../shared/payments-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { requireEducator } from '../educators/require-educator.js';
-import { user } from '../db/schema/accounts.js';
-import { course } from '../db/schema/courses.js';
+import { person } from '../accounts/people.js';
+import { courseTitle } from '../courses/course-records.js';
 import { payment, payoutAccount, purchase, refundDue } from '../db/schema/payments.js';
 import { refreshOwnAccount } from './connect-service.js';
 import { feePercentOfPlan } from './fees.js';
@@ -20,13 +20,13 @@ export async function paymentHistoryFor(app: AppServices, viewer: Viewer) {
       planId: purchase.planId,
       installments: purchase.installments,
       status: purchase.status,
-      title: course.title,
+      title: courseTitle.title,
       courseId: purchase.courseId,
       owed: refundDue.plan,
     })
     .from(payment)
     .innerJoin(purchase, eq(purchase.id, payment.purchaseId))
-    .leftJoin(course, eq(course.id, purchase.courseId))
+    .leftJoin(courseTitle, eq(courseTitle.id, purchase.courseId))
     .leftJoin(refundDue, eq(refundDue.purchaseId, payment.purchaseId))
     .where(eq(payment.userId, viewer.user.id))
     .orderBy(desc(payment.paidAt))
@@ -97,14 +97,14 @@ export async function educatorPayoutsFor(app: AppServices, viewer: Viewer, refre
       installments: purchase.installments,
       kind: purchase.kind,
       courseId: purchase.courseId,
-      title: course.title,
-      firstName: user.firstName,
-      lastName: user.lastName,
+      title: courseTitle.title,
+      firstName: person.firstName,
+      lastName: person.lastName,
     })
     .from(payment)
     .innerJoin(purchase, eq(purchase.id, payment.purchaseId))
-    .leftJoin(course, eq(course.id, purchase.courseId))
-    .innerJoin(user, eq(user.id, payment.userId))
+    .leftJoin(courseTitle, eq(courseTitle.id, purchase.courseId))
+    .innerJoin(person, eq(person.id, payment.userId))
     .where(eq(payment.educatorId, viewer.user.id))
     .orderBy(desc(payment.paidAt))
     .limit(100);

@@ -4,7 +4,7 @@ import type { AppServices } from '../app-services.js';
 import { addMonths, installmentSchedule } from '../../shared/payments.js';
 import type { CardUpdate, MyInstallments } from '../../shared/payments-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
-import { course } from '../db/schema/courses.js';
+import { courseTitle } from '../courses/course-records.js';
 import { payment, purchase } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
 import { ensureCustomer } from './customers.js';
@@ -18,9 +18,9 @@ import { describe, idOf } from './provider-calls.js';
 export async function myInstallments(app: AppServices, viewer: Viewer): Promise<MyInstallments> {
   const db = app.database.db;
   const plans = await db
-    .select({ p: purchase, title: course.title })
+    .select({ p: purchase, title: courseTitle.title })
     .from(purchase)
-    .leftJoin(course, eq(course.id, purchase.courseId))
+    .leftJoin(courseTitle, eq(courseTitle.id, purchase.courseId))
     .where(
       and(
         eq(purchase.userId, viewer.user.id),

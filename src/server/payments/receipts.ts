@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm';
 import { formatPrice } from '../../shared/courses.js';
 import { installmentSchedule, planById } from '../../shared/payments.js';
 import type { AppServices } from '../app-services.js';
-import { user } from '../db/schema/accounts.js';
-import { course } from '../db/schema/courses.js';
+import { mailContactOf } from '../accounts/people.js';
+import { courseBriefOf } from '../courses/course-records.js';
 import type { EmailMessage } from '../email/mailer.js';
 import type { PaidFacts } from './provider-facts.js';
 import type { Purchase } from './purchases.js';
@@ -11,14 +10,8 @@ import type { Purchase } from './purchases.js';
 /** The buyer and the course of a purchase, for its emails. */
 export async function learnerAndCourse(app: AppServices, p: Purchase) {
   const db = app.database.db;
-  const [u] = await db.select({ email: user.email, firstName: user.firstName }).from(user).where(eq(user.id, p.userId)).limit(1);
-  const [c] = p.courseId
-    ? await db
-        .select({ id: course.id, title: course.title, refundPolicy: course.refundPolicy })
-        .from(course)
-        .where(eq(course.id, p.courseId))
-        .limit(1)
-    : [];
+  const u = (await mailContactOf(db, p.userId)) ?? undefined;
+  const c = (p.courseId ? await courseBriefOf(db, p.courseId) : null) ?? undefined;
   return { u, c };
 }
 

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import { formatPrice } from '../../shared/courses.js';
 import type { Tx } from '../db/transaction.js';
-import { course } from '../db/schema/courses.js';
+import { courseBriefOf } from '../courses/course-records.js';
 import { refundDue } from '../db/schema/payments.js';
 import { executeRefundPlan, refundKey, type RefundStep } from './provider-refunds.js';
 import type { RefundItem, RefundPlan } from './refund-policy.js';
@@ -107,9 +107,7 @@ export async function runRefundDue(
 
 /** Announces a delayed refund that has gone through (notifications tell the learner). */
 async function emailDelayedRefund(app: AppServices, plan: StoredPlan, cents: number) {
-  const [c] = plan.courseId
-    ? await app.database.db.select({ title: course.title }).from(course).where(eq(course.id, plan.courseId)).limit(1)
-    : [];
+  const c = plan.courseId ? await courseBriefOf(app.database.db, plan.courseId) : null;
   await app.paymentEvents.announceCommitted(app.database.db, 'refund.issued', {
     purchaseId: plan.purchaseId,
     userId: plan.learnerId,

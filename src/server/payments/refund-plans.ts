@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { classTime, course, courseSession } from '../db/schema/courses.js';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { courseBriefOf, firstClassOf } from '../courses/course-records.js';
 import { payment, purchase } from '../db/schema/payments.js';
 import type { Conn, Tx } from '../db/transaction.js';
 import { refundShare, type RefundItem, type RefundPlan } from './refund-policy.js';
@@ -26,11 +26,7 @@ export async function dropRefundFor(conn: Conn, enrolmentId: string, opts: { now
     .$dynamic();
   const [p] = opts.lock ? await q.for('update') : await q;
   if (!p) return null;
-  const [c] = await conn
-    .select({ refundPolicy: course.refundPolicy })
-    .from(course)
-    .where(eq(course.id, p.courseId ?? '00000000-0000-0000-0000-000000000000'))
-    .limit(1);
+  const c = await courseBriefOf(conn, p.courseId ?? '00000000-0000-0000-0000-000000000000');
   const firstClassAt = await firstClassOf(conn, p.courseSessionId);
   const share = firstClassAt ? refundShare(c?.refundPolicy ?? 'moderate', firstClassAt, opts.now ?? new Date()) : 1;
   const paid = await conn.select().from(payment).where(eq(payment.purchaseId, p.id)).orderBy(asc(payment.sequence));
@@ -121,20 +117,4 @@ export async function fullRefundPlan(tx: Tx, purchaseId: string, reason = 'reque
     items,
     reason,
   };
-}
-
-/** The course session's first class time (or its start date at midnight UTC when it has none yet). */
-export async function firstClassOf(tx: Conn, courseSessionId: string | null): Promise<Date | null> {
-  if (!courseSessionId) return null;
-  const [t] = await tx
-    .select({ at: sql<Date | string | null>`min(${classTime.startsAt})` })
-    .from(classTime)
-    .where(eq(classTime.sessionId, courseSessionId));
-  if (t?.at) return new Date(t.at);
-  const [s] = await tx
-    .select({ startsOn: courseSession.startsOn })
-    .from(courseSession)
-    .where(eq(courseSession.id, courseSessionId))
-    .limit(1);
-  return s ? new Date(`${s.startsOn}T00:00:00Z`) : null;
 }

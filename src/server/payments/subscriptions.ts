@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { formatPrice } from '../../shared/courses.js';
 import type { AppServices } from '../app-services.js';
-import { course } from '../db/schema/courses.js';
+import { courseBriefOf, courseRowOf } from '../courses/course-records.js';
 import { payoutAccount, purchase } from '../db/schema/payments.js';
 import type { Tx } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
@@ -63,7 +63,7 @@ async function assertPayoutsReady(tx: Tx, e: { educatorId: string; priceCents: n
 
 /** A published paid course gets its provider product now (or, if the provider is down, at its first checkout). */
 async function ensureProductAfterPublish(app: AppServices, courseId: string) {
-  const [c] = await app.database.db.select().from(course).where(eq(course.id, courseId)).limit(1);
+  const c = await courseRowOf(app.database.db, courseId);
   if (!c || c.priceCents <= 0 || c.stripeProductId) return;
   try {
     await ensureCourseProduct(app, c);
@@ -78,7 +78,7 @@ async function finishDrop(app: AppServices, learner: { id: string }, plan: Refun
   const { refundedCents, failed } = await runPlan(app, plan);
   const currency = plan.currency;
   if (plan.totalCents > 0 && refundedCents > 0 && plan.courseId) {
-    const [c] = await app.database.db.select({ title: course.title }).from(course).where(eq(course.id, plan.courseId)).limit(1);
+    const c = await courseBriefOf(app.database.db, plan.courseId);
     await app.paymentEvents.announceCommitted(app.database.db, 'refund.issued', {
       purchaseId: plan.purchaseId,
       userId: learner.id,

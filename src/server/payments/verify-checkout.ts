@@ -3,7 +3,7 @@ import { PAYMENT_MESSAGES, planById } from '../../shared/payments.js';
 import type { VerifySessionResult } from '../../shared/payments-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
-import { course, courseSession, enrolment } from '../db/schema/courses.js';
+import { courseBriefOf, enrolmentStatusOf, sessionDatesOf } from '../courses/course-records.js';
 import { purchase } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
 import { fulfilCheckout } from './fulfilment.js';
@@ -40,19 +40,10 @@ async function present(
   checkout: { status: string | null; payment_status: string },
 ): Promise<VerifySessionResult> {
   const db = app.database.db;
-  const [c] = p.courseId
-    ? await db.select({ id: course.id, title: course.title }).from(course).where(eq(course.id, p.courseId)).limit(1)
-    : [];
-  const [s] = p.courseSessionId
-    ? await db
-        .select({ id: courseSession.id, startsOn: courseSession.startsOn, endsOn: courseSession.endsOn })
-        .from(courseSession)
-        .where(eq(courseSession.id, p.courseSessionId))
-        .limit(1)
-    : [];
-  const [e] = p.enrolmentId
-    ? await db.select({ id: enrolment.id, status: enrolment.status }).from(enrolment).where(eq(enrolment.id, p.enrolmentId)).limit(1)
-    : [];
+  const brief = p.courseId ? await courseBriefOf(db, p.courseId) : null;
+  const c = brief && { id: brief.id, title: brief.title };
+  const s = p.courseSessionId ? await sessionDatesOf(db, p.courseSessionId) : null;
+  const e = p.enrolmentId ? await enrolmentStatusOf(db, p.enrolmentId) : null;
   const plan = p.planId ? planById(p.planId) : null;
   const status = (['open', 'complete', 'expired'] as const).find((x) => x === checkout.status) ?? 'open';
   const paymentStatus = (['paid', 'unpaid', 'no_payment_required'] as const).find((x) => x === checkout.payment_status) ?? 'unpaid';

@@ -7,7 +7,7 @@ import { DEMO_USERS } from './demo-users.js';
 import { DEMO_EDUCATORS } from './demo-catalogue-data.js';
 import { isMissing } from '../payments/provider-calls.js';
 import { selfBaseUrl } from '../payments/stripe-client.js';
-import { customerOwnerColumns, ensureCustomer, type CustomerOwner } from '../payments/customers.js';
+import { ensureCustomer, type CustomerOwner } from '../payments/customers.js';
 import { refreshPayoutAccount } from '../payments/payout-accounts.js';
 
 /**
@@ -24,7 +24,11 @@ export async function seedDemoPayments(app: FastifyInstance): Promise<void> {
   const emails = [...DEMO_USERS.map((u) => u.email), ...DEMO_EDUCATORS.map((e) => e.email)];
   const users = await db
     .select({
-      ...customerOwnerColumns,
+      id: user.id,
+      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      stripeCustomerId: user.stripeCustomerId,
       educatorId: educator.userId,
       accountId: educator.stripeConnectAccountId,
     })

@@ -1,0 +1,132 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
+import { person } from '../accounts/people.js';
+import { classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
+import type { Conn } from '../db/transaction.js';
+import type { CourseRow } from './provider-product.js';
+
+/**
+ * What courses publish of their records for the other domains' reads (ADR 0035): payments'
+ * checkout, receipts, refunds and history, notifications' recipients. Each reader is the
+ * statement the caller wrote before on courses' tables (one statement each, as before);
+ * `courseTitle` is a subquery to join like a table in the caller's own statement.
+ */
+
+/** Course titles as a Drizzle subquery: `.leftJoin(courseTitle, eq(courseTitle.id, x.courseId))`. Inlined by PostgreSQL. */
+export const courseTitle = new QueryBuilder().select({ id: course.id, title: course.title }).from(course).as('course_title');
+
+/** The course's whole row (the checkout, its provider product); null for no such course. */
+export async function courseRowOf(conn: Conn, courseId: string): Promise<CourseRow | null> {
+  const [c] = await conn.select().from(course).where(eq(course.id, courseId)).limit(1);
+  return c ?? null;
+}
+
+/** What a message about a course names: its title, educator and refund policy; null for no such course. */
+export async function courseBriefOf(
+  conn: Conn,
+  courseId: string,
+): Promise<{ id: string; title: string; educatorId: string; refundPolicy: string } | null> {
+  const [c] = await conn
+    .select({ id: course.id, title: course.title, educatorId: course.educatorId, refundPolicy: course.refundPolicy })
+    .from(course)
+    .where(eq(course.id, courseId))
+    .limit(1);
+  return c ?? null;
+}
+
+/** The checkout page's course: its row and the educator's first and last name; null for no such course. */
+export async function courseWithEducatorOf(conn: Conn, courseId: string) {
+  const [row] = await conn
+    .select({ c: course, firstName: person.firstName, lastName: person.lastName })
+    .from(course)
+    .innerJoin(person, eq(person.id, course.educatorId))
+    .where(eq(course.id, courseId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The course's sessions still to come or running (scheduled, ending today or later), first first. */
+export async function openSessionsOf(conn: Conn, courseId: string) {
+  return conn
+    .select()
+    .from(courseSession)
+    .where(and(eq(courseSession.courseId, courseId), eq(courseSession.status, 'scheduled'), sql`${courseSession.endsOn} >= current_date`))
+    .orderBy(asc(courseSession.startsOn));
+}
+
+/** When the session's first class starts (null: no class times yet). */
+export async function firstClassStartOf(conn: Conn, sessionId: string): Promise<Date | null> {
+  const [first] = await conn
+    .select({ at: classTime.startsAt })
+    .from(classTime)
+    .where(eq(classTime.sessionId, sessionId))
+    .orderBy(asc(classTime.startsAt))
+    .limit(1);
+  return first?.at ?? null;
+}
+
+/** The course session's first class time (or its start date at midnight UTC when it has none yet); null for none. */
+export async function firstClassOf(conn: Conn, courseSessionId: string | null): Promise<Date | null> {
+  if (!courseSessionId) return null;
+  const [t] = await conn
+    .select({ at: sql<Date | string | null>`min(${classTime.startsAt})` })
+    .from(classTime)
+    .where(eq(classTime.sessionId, courseSessionId));
+  if (t?.at) return new Date(t.at);
+  const [s] = await conn
+    .select({ startsOn: courseSession.startsOn })
+    .from(courseSession)
+    .where(eq(courseSession.id, courseSessionId))
+    .limit(1);
+  return s ? new Date(`${s.startsOn}T00:00:00Z`) : null;
+}
+
+/** A session's dates; null for no such session. */
+export async function sessionDatesOf(conn: Conn, sessionId: string): Promise<{ id: string; startsOn: string; endsOn: string } | null> {
+  const [s] = await conn
+    .select({ id: courseSession.id, startsOn: courseSession.startsOn, endsOn: courseSession.endsOn })
+    .from(courseSession)
+    .where(eq(courseSession.id, sessionId))
+    .limit(1);
+  return s ?? null;
+}
+
+/** An enrolment's status; null for no such enrolment. */
+export async function enrolmentStatusOf(conn: Conn, enrolmentId: string): Promise<{ id: string; status: string } | null> {
+  const [e] = await conn
+    .select({ id: enrolment.id, status: enrolment.status })
+    .from(enrolment)
+    .where(eq(enrolment.id, enrolmentId))
+    .limit(1);
+  return e ?? null;
+}
+
+/**
+ * The learner's enrolment in a session that a drop would end (active, past due, waitlisted or
+ * awaiting payment), with the course's refund policy and currency; null for none.
+ */
+export async function droppableEnrolmentOf(conn: Conn, q: { courseId: string; sessionId: string; learnerId: string }) {
+  const [row] = await conn
+    .select({ id: enrolment.id, status: enrolment.status, policy: course.refundPolicy, currency: course.currency })
+    .from(enrolment)
+    .innerJoin(course, eq(course.id, enrolment.courseId))
+    .where(
+      and(
+        eq(enrolment.courseId, q.courseId),
+        eq(enrolment.sessionId, q.sessionId),
+        eq(enrolment.learnerId, q.learnerId),
+        inArray(enrolment.status, ['active', 'past_due', 'waitlisted', 'pending_payment']),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** The learners of a session whose enrolment is in one of `statuses`. */
+export async function learnerIdsOfSession(conn: Conn, sessionId: string, statuses: string[]): Promise<string[]> {
+  const rows = await conn
+    .select({ id: enrolment.learnerId })
+    .from(enrolment)
+    .where(and(eq(enrolment.sessionId, sessionId), inArray(enrolment.status, statuses)));
+  return rows.map((r) => r.id);
+}
