@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFleet, type Fleet } from '../support/fleet.js';
 import { openSocket, opened, type TestSocket } from '../support/realtime.js';
 import { createRunDatabase, type RunDatabase } from '../support/run-database.js';
 import { courseBody, educatorUser, request, runLoad, signedInUser, tally, waitUntil } from '../support/server-process.js';
+import { uniqueEmail } from '../support/test-data.js';
 
 /**
  * The fleet (issue 24): three real app processes, each with its own data directory, on one
@@ -127,6 +128,34 @@ describe.skipIf(!usesPostgres)('the fleet: three instances behind HAProxy on one
       onThree.close();
       viaBalancer.close();
     }
+  });
+
+  it('a limit of 5 stays 5 across three instances: 15 concurrent password resets through the balancer, exactly 5 pass', async () => {
+    // A client address of this test's own: HAProxy appends the address it saw to X-Forwarded-For
+    // and the instances trust loopback hops (TRUST_PROXY), so each instance sees this one.
+    const ip = () => `10.${[...randomBytes(3)].join('.')}`;
+    const client = ip();
+    const reset = (base: string, from = client) =>
+      request(base, 'POST', '/api/accounts/password-reset', {
+        body: { email: uniqueEmail('fleet-reset') },
+        headers: { 'x-forwarded-for': from },
+      });
+    const before = await fleet.servers();
+    const answers = await Promise.all(Array.from({ length: 15 }, () => reset(lb)));
+    const after = await fleet.servers();
+    const spread = after.map((s) => s.sessions - before.find((b) => b.name === s.name)!.sessions);
+    const statuses = answers.map((a) => a.status ?? a.error);
+    console.log(`  [fleet] password reset, limit 5: statuses ${statuses.join(' ')}; requests per instance ${spread.join('/')}`);
+    // Spread by HAProxy over all three (each instance alone would let 5 through: 15 in all).
+    for (const [i, served] of spread.entries()) expect(served, `${fleet.instances[i].name} got none of the 15`).toBeGreaterThan(0);
+    expect(statuses.sort()).toEqual([...Array(5).fill(200), ...Array(10).fill(429)]);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(refused.json().error.message).toMatch(/rate limit|too many/i);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // Every instance, asked directly, knows the count; another address has a count of its own.
+    for (const instance of fleet.instances) expect((await reset(instance.url)).status, instance.name).toBe(429);
+    expect((await reset(lb, ip())).status).toBe(200);
   });
 
   it('kill -9 of an instance mid-stream loses no acknowledged write, and every socket ends with every message', async () => {

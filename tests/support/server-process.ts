@@ -55,7 +55,7 @@ export function request(
   base: string,
   method: string,
   url: string,
-  opts: { body?: unknown; form?: Record<string, string>; cookie?: string; timeoutMs?: number } = {},
+  opts: { body?: unknown; form?: Record<string, string>; cookie?: string; timeoutMs?: number; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
   const target = new URL(url, base);
   const payload = opts.form ? new URLSearchParams(opts.form).toString() : opts.body === undefined ? undefined : JSON.stringify(opts.body);
@@ -63,6 +63,7 @@ export function request(
   if (method !== 'GET') headers.origin = base;
   if (payload !== undefined) headers['content-type'] = opts.form ? 'application/x-www-form-urlencoded' : 'application/json';
   if (opts.cookie) headers.cookie = opts.cookie;
+  Object.assign(headers, opts.headers);
   return new Promise((resolve) => {
     const answer = (status: number | null, error: string | null, body = '', h: http.IncomingHttpHeaders = {}) =>
       resolve({ status, error, body, headers: h, json: () => JSON.parse(body) });
