@@ -239,7 +239,8 @@ async function makeUsers(db: pg.Client, n: number): Promise<Client[]> {
   return clients;
 }
 
-type Handler = (message: { type: string; seq?: number; publishedAt?: number }) => void;
+/** `n`: the bench's own number of the message (`seq` is the user's realtime sequence number, ADR 0061). */
+type Handler = (message: { type: string; n?: number; publishedAt?: number }) => void;
 const handlers = new WeakMap<WebSocket, Handler>();
 
 /** Opens every client's socket on its server, 50 at a time; resolves once all said ready. */
@@ -259,7 +260,7 @@ async function openSockets(clients: Client[], servers: RunningServer[]) {
             ws.once('unexpected-response', (_req, res) => reject(new Error(`socket refused: ${res.statusCode}`)));
             ws.once('error', reject);
             ws.on('message', (data) => {
-              const message = JSON.parse(String(data)) as { type: string; seq?: number; publishedAt?: number };
+              const message = JSON.parse(String(data)) as { type: string; n?: number; publishedAt?: number };
               if (message.type === 'ready') return resolve();
               handlers.get(ws)?.(message);
             });
@@ -290,11 +291,11 @@ async function run(name: string, clients: Client[], servers: RunningServer[], ra
   // Sequence numbers are per run; each socket records what it hears.
   clients.forEach((c, index) =>
     handlers.set(c.ws!, (m) => {
-      if (m.type !== 'bench.message' || typeof m.seq !== 'number' || m.seq >= total) return;
-      if (expectedBy[m.seq] !== index) return void misdelivered++; // another user's event: must never happen
-      if (receipts[m.seq]++ === 0) {
-        receivedAt[m.seq] = performance.now();
-        if (typeof m.publishedAt === 'number') fanOutMs[m.seq] = Date.now() - m.publishedAt;
+      if (m.type !== 'bench.message' || typeof m.n !== 'number' || m.n >= total) return;
+      if (expectedBy[m.n] !== index) return void misdelivered++; // another user's event: must never happen
+      if (receipts[m.n]++ === 0) {
+        receivedAt[m.n] = performance.now();
+        if (typeof m.publishedAt === 'number') fanOutMs[m.n] = Date.now() - m.publishedAt;
       }
     }),
   );

@@ -13,6 +13,7 @@ export type AppServices = Pick<
   | 'mailer'
   | 'log'
   | 'images'
+  | 'files'
   | 'auth'
   | 'stripe'
   | 'jobs'

@@ -27,6 +27,7 @@ import { createStripeClient } from './payments/stripe-client.js';
 import { ensureCustomerInBackground } from './payments/customers.js';
 import type Stripe from 'stripe';
 import { createImageStore, type ImageStore } from './storage/images.js';
+import { createFileStore, type FileStore } from './storage/file-store.js';
 import { AVATAR_MAX_BYTES } from '../shared/accounts.js';
 import { installDrain } from './composition/drain.js';
 import { registerRoutes } from './composition/routes.js';
@@ -44,6 +45,8 @@ declare module 'fastify' {
     jobs: JobQueue;
     auth: Auth;
     images: ImageStore;
+    /** Every uploaded file: disk, PostgreSQL or S3, as configured (storage/file-store.ts). */
+    files: FileStore;
     /** Resolves a Cookie header to the signed-in user (one query), or null. */
     viewerFromCookie(cookieHeader: string | undefined): Promise<Viewer | null>;
     /** The signed-in user of this request, or null. */
@@ -143,7 +146,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
       timeouts: config.databaseTimeouts,
       onConnectionError: (err) => app.log.warn({ err: err.message }, 'database connection lost; the pool reconnects on the next query'),
     }));
-  const jobs = createJobQueue(db.db, app.log);
+  const jobs = createJobQueue(db.db, app.log, config.jobs);
   // Over SMTP an email is a background job: no request waits on the mail server (ADR 0012).
   // The local outbox is a table insert already, as quick and as durable as the job itself.
   const directMailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.db, log: app.log });
@@ -166,7 +169,9 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     'auth',
     createAuth({ config, db: db.db, mailer, log: app.log, onUserSeen: (userId) => ensureCustomerInBackground(app, userId) }),
   );
-  app.decorate('images', createImageStore(config.dataDir));
+  const files = createFileStore(config.storage, { dataDir: config.dataDir, database: db });
+  app.decorate('files', files);
+  app.decorate('images', createImageStore(files));
   app.decorate('stripe', createStripeClient(config.payments, app));
   app.decorate('accountEvents', createAccountEvents(app.log));
   app.decorate('courseEvents', createCourseEvents(app.log));
@@ -179,11 +184,16 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.addHook('onReady', async () => {
     await realtime.start();
     await jobs.start();
+    // Not fatal (the store may come up later; until then its requests answer 503), but said at once.
+    void files.ping().then((ok) => {
+      if (!ok) app.log.warn({ backend: files.backend }, 'file storage does not answer: uploads and /uploads/ answer 503 until it does');
+    });
   });
   app.addHook('onClose', async () => {
     await jobs.stop();
     await realtime.stop();
     mailer.close();
+    await files.close();
     if (!database) await db.close();
   });
 

@@ -46,6 +46,20 @@ const schema = z
       .optional(),
     DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
     DATA_DIR: z.string().default('./data'),
+    /** Where uploaded files live: disk (DATA_DIR/uploads), postgres (a table) or s3 (a bucket). Derived when unset. */
+    STORAGE_BACKEND: z.enum(['disk', 'postgres', 's3']).optional(),
+    S3_BUCKET: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)')
+      .optional(),
+    /** An S3-compatible server's address (MinIO, R2, ...); AWS's own when unset. */
+    S3_ENDPOINT: url(['http:', 'https:']).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+    /** Files are fetched by browsers from here (a CDN in front of the bucket): /uploads/... redirects to it. */
+    S3_PUBLIC_BASE_URL: url(['http:', 'https:']).optional(),
     /** How long to wait for a database connection before answering 503. */
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
     /** The longest a single SQL statement may run (PostgreSQL's statement_timeout). */
@@ -74,6 +88,14 @@ const schema = z
     AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
     /** Messages a user may send per minute (mailbox). */
     MAILBOX_SEND_LIMIT: z.coerce.number().int().min(1).default(30),
+    /** Background jobs (jobs/queue.ts): the lease a worker renews while it runs a job (heartbeat: a third of it). */
+    JOBS_LEASE_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
+    /** How often every process looks for due jobs (and jobs whose lease lapsed). */
+    JOBS_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+    /** How long finished and failed jobs are kept for the admin page. */
+    JOBS_KEEP_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
+    /** Realtime sockets one user may hold open across every app process. */
+    REALTIME_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
     /** Extra reference routes for `npm run bench`; never in production. */
     BENCH_ROUTES: z.enum(['true', 'false']).default('false'),
     /** Real Stripe when set; otherwise the local payments sandbox (never in production). */
@@ -121,6 +143,17 @@ const schema = z
     }
   })
   .superRefine((env, ctx) => {
+    if (!!env.S3_ACCESS_KEY_ID !== !!env.S3_SECRET_ACCESS_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
+        message: `must be set together with ${env.S3_ACCESS_KEY_ID ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'}`,
+      });
+    }
+    if (env.STORAGE_BACKEND === 's3' && !env.S3_BUCKET)
+      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_BACKEND is s3' });
+  })
+  .superRefine((env, ctx) => {
     if (!!env.GOOGLE_CLIENT_ID !== !!env.GOOGLE_CLIENT_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -148,6 +181,8 @@ export interface Config {
   dataDir: string;
   /** On SIGTERM: answer 503 this long before closing the port (SHUTDOWN_DELAY_MS). */
   shutdownDelayMs: number;
+  /** Where uploaded files are kept (storage/file-store.ts, docs/decisions/0059-file-storage-backends.md). */
+  storage: StorageConfig;
   authSecret: string;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -161,10 +196,32 @@ export interface Config {
   authRateLimit: number;
   /** Messages a user may send per minute (MAILBOX_SEND_LIMIT). */
   mailboxSendLimit: number;
+  /** Realtime sockets one user may hold across processes (REALTIME_MAX_SOCKETS_PER_USER). */
+  realtimeMaxSocketsPerUser: number;
   /** Emails (lower case) of the accounts that are admins (ADMIN_EMAILS). */
   adminEmails: string[];
   benchRoutes: boolean;
+  /** Background jobs: lease (s), poll interval (ms), days finished and failed jobs are kept. */
+  jobs: { leaseSeconds: number; pollMs: number; keepDays: number };
   payments: PaymentsConfig;
+}
+
+/**
+ * The file store: STORAGE_BACKEND when set; otherwise s3 with S3_BUCKET, postgres with
+ * DATABASE_URL, and the disk under DATA_DIR (one instance, or a mount they all share).
+ */
+export type StorageConfig = { backend: 'disk' } | { backend: 'postgres' } | { backend: 's3'; s3: S3Config };
+
+export interface S3Config {
+  bucket: string;
+  /** Unset: AWS's own endpoint for the region. */
+  endpoint: string | undefined;
+  region: string;
+  /** Unset: the SDK's standard chain (AWS_* variables, shared files, instance roles). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
+  /** Browsers fetch files from here (a CDN); unset: through the app's /uploads/. */
+  publicBaseUrl: string | undefined;
 }
 
 /**
@@ -215,6 +272,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     databaseTimeouts: { connectMs: e.DATABASE_CONNECT_TIMEOUT_MS, statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS },
     dataDir: e.DATA_DIR,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
+    storage: storageConfig(e),
     authSecret: e.AUTH_SECRET ?? DEV_SECRET,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
@@ -228,6 +286,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logFormat: e.LOG_FORMAT ?? (production ? 'json' : 'pretty'),
     authRateLimit: e.AUTH_RATE_LIMIT,
     mailboxSendLimit: e.MAILBOX_SEND_LIMIT,
+    jobs: { leaseSeconds: e.JOBS_LEASE_SECONDS, pollMs: e.JOBS_POLL_MS, keepDays: e.JOBS_KEEP_DAYS },
+    realtimeMaxSocketsPerUser: e.REALTIME_MAX_SOCKETS_PER_USER,
     adminEmails: e.ADMIN_EMAILS.split(',')
       .map((v) => v.trim().toLowerCase())
       .filter(Boolean),
@@ -260,5 +320,24 @@ export function loadConfig(source: Record<string, string | undefined> = process.
               .slice(0, 32),
           platformFeePercent: e.PLATFORM_FEE_PERCENT,
         },
+  };
+}
+
+function storageConfig(e: RawEnv): StorageConfig {
+  const backend = e.STORAGE_BACKEND ?? (e.S3_BUCKET ? 's3' : e.DATABASE_URL ? 'postgres' : 'disk');
+  if (backend !== 's3') return { backend };
+  return {
+    backend,
+    s3: {
+      bucket: e.S3_BUCKET!,
+      endpoint: e.S3_ENDPOINT,
+      region: e.S3_REGION,
+      credentials:
+        e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+          ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+          : undefined,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+      publicBaseUrl: e.S3_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    },
   };
 }

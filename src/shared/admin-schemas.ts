@@ -119,9 +119,32 @@ export const okResult = z.object({ ok: z.literal(true) });
 export const inviteResult = z.object({ id: z.string() });
 
 export const failedJobs = z.object({
+  /** Jobs that failed every attempt (kept `keepDays` after they gave up; an admin may queue one again). */
   jobs: z.array(
-    z.object({ id: z.string(), kind: z.string(), attempts: z.number(), lastError: z.string().nullable(), createdAt: z.string() }),
+    z.object({
+      id: z.string(),
+      kind: z.string(),
+      attempts: z.number(),
+      lastError: z.string().nullable(),
+      createdAt: z.string(),
+      finishedAt: z.string().nullable(),
+    }),
   ),
+  /** The jobs that finished most recently (newest first, at most 100), kept `keepDays`. */
+  finished: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.string(),
+      outcome: z.string(),
+      attempts: z.number(),
+      ranBy: z.string().nullable(),
+      lastError: z.string().nullable(),
+      createdAt: z.string(),
+      startedAt: z.string().nullable(),
+      finishedAt: z.string(),
+    }),
+  ),
+  keepDays: z.number(),
 });
 export type FailedJobs = z.infer<typeof failedJobs>;
 

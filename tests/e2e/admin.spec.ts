@@ -48,3 +48,15 @@ test('a learner opening /admin sees the not-found page', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Admin', exact: true })).toHaveCount(0);
 });
+
+test('an admin sees the background jobs that finished lately, and how long they are kept', async ({ page }) => {
+  await logIn(page.context(), DEMO_ADMIN);
+  // The refund retry is a recurring job (every 15 s, once across instances): its passes are kept.
+  await expect(async () => {
+    await page.goto('/admin?section=jobs');
+    await page.getByText(/Recently finished \(\d+; kept \d+ days?\)/).click();
+    await expect(page.getByText('payments.refund-retry').first()).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(page.getByText('done').first()).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});

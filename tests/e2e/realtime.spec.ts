@@ -65,7 +65,7 @@ test('the unread badge on Mailbox and the document title follow a counter live, 
   }
 });
 
-test('a tab whose socket drops reconnects by itself and refetches the badge it missed', async ({ page }) => {
+test('a tab whose socket drops reconnects by itself with the last number it saw, and is replayed what it missed', async ({ page }) => {
   const user = await createVerifiedUser();
   await logIn(page.context(), user);
   await openedSocket(page, '/explore');
@@ -77,8 +77,22 @@ test('a tab whose socket drops reconnects by itself and refetches the badge it m
   await expect(page.getByRole('status').filter({ hasText: 'Reconnecting…' })).toBeVisible({ timeout: 60_000 });
   if (process.env.AGORA_SHOTS) await page.screenshot({ path: '/tmp/agora-realtime-reconnecting.png' });
   expect((await api.send('PUT', '/api/dev/realtime/unread', { count: 2 })).status).toBe(200);
+  // The next socket says where the tab left off (ADR 0056).
+  const frames: string[] = [];
+  const reopened = page.waitForEvent('websocket', (ws) => {
+    const resuming = /\/api\/realtime\?since=\d+$/.test(ws.url());
+    if (resuming) ws.on('framereceived', (f) => frames.push(String(f.payload)));
+    return resuming;
+  });
   await page.context().setOffline(false);
-  // Back online: a new socket, and the badge re-read on reconnect shows what was missed.
+  await reopened;
+  // Back online: the change it missed is replayed (numbered) before `ready` says it resumed, and the badge shows it.
+  await expect.poll(() => frames.findIndex((f) => f.includes('"ready"')), { timeout: 60_000 }).toBeGreaterThan(0);
+  const ready = frames.findIndex((f) => f.includes('"ready"'));
+  expect(JSON.parse(frames[ready])).toMatchObject({ type: 'ready', resumed: true });
+  expect(frames.slice(0, ready).map((f) => JSON.parse(f) as { type: string; seq: number })).toContainEqual(
+    expect.objectContaining({ type: 'unread.changed', seq: expect.any(Number) }),
+  );
   await expect(page.getByTestId('unread-badge')).toHaveText('2', { timeout: 60_000 });
   await expect(page.getByRole('status').filter({ hasText: 'Reconnecting…' })).toHaveCount(0);
 });

@@ -18,11 +18,18 @@ export interface TestSocket {
   close(): void;
 }
 
-export type SocketAnswer = { socket: TestSocket } | { refused: number };
+export type SocketAnswer = { socket: TestSocket } | { refused: number } | { closedBeforeReady: number; reason: string };
 
-/** Opens a socket to `${base}/api/realtime`; answers the socket once the server said ready, or the refusal's HTTP status. */
-export function openSocket(base: string, opts: { cookie?: string; origin?: string | null } = {}): Promise<SocketAnswer> {
-  const url = base.replace(/^http/, 'ws') + '/api/realtime';
+/**
+ * Opens a socket to `${base}/api/realtime` (`since`: the last sequence number seen, to resume);
+ * answers the socket once the server said ready, the refusal's HTTP status, or the close
+ * code when the server closed it before ready.
+ */
+export function openSocket(
+  base: string,
+  opts: { cookie?: string; origin?: string | null; since?: number | string } = {},
+): Promise<SocketAnswer> {
+  const url = base.replace(/^http/, 'ws') + '/api/realtime' + (opts.since === undefined ? '' : `?since=${opts.since}`);
   const headers: Record<string, string> = {};
   if (opts.cookie) headers.cookie = opts.cookie;
   if (opts.origin !== null) headers.origin = opts.origin ?? base;
@@ -72,6 +79,7 @@ export function openSocket(base: string, opts: { cookie?: string; origin?: strin
       ws.terminate();
     });
     ws.once('error', (err) => reject(err));
+    void closedWith.then(({ code, reason }) => resolve({ closedBeforeReady: code, reason }));
     socket
       .next((m) => m.type === 'ready')
       .then(() => resolve({ socket }))
@@ -81,6 +89,6 @@ export function openSocket(base: string, opts: { cookie?: string; origin?: strin
 
 /** The socket of an answer that must have opened. */
 export function opened(answer: SocketAnswer): TestSocket {
-  if (!('socket' in answer)) throw new Error(`the socket was refused with ${answer.refused}`);
+  if (!('socket' in answer)) throw new Error(`the socket was refused: ${JSON.stringify(answer)}`);
   return answer.socket;
 }

@@ -123,8 +123,12 @@ export async function startServer(opts: ServerOptions): Promise<ServerProcess> {
   const port = opts.port ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(inject('tmpRoot'), 'server-'));
+  // The runner's own mail server and payment keys are not the server's (a test passes its own in `env`).
+  const inherited: NodeJS.ProcessEnv = { ...process.env };
+  delete inherited.SMTP_URL;
+  delete inherited.STRIPE_SECRET_KEY;
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...inherited,
     NODE_ENV: 'development',
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -136,8 +140,6 @@ export async function startServer(opts: ServerOptions): Promise<ServerProcess> {
     AUTH_RATE_LIMIT: '1000',
     ...opts.env,
   };
-  delete env.SMTP_URL;
-  delete env.STRIPE_SECRET_KEY;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let tail = '';
   child.stderr!.on('data', (chunk: Buffer) => {

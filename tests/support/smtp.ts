@@ -9,10 +9,11 @@ export interface ReceivedMail {
 
 /**
  * A local SMTP server on a random port that keeps every message it receives;
- * `delayMs` makes it answer each message that late (a slow mail server).
+ * `delayMs` makes it answer each message that late (a slow mail server), or, as a function
+ * of the message, some messages only (one held while its sender is killed).
  */
 export async function startSmtpServer(
-  opts: { delayMs?: number } = {},
+  opts: { delayMs?: number | ((mail: ReceivedMail) => number) } = {},
 ): Promise<{ url: string; received: ReceivedMail[]; stop: () => Promise<void> }> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
@@ -23,12 +24,13 @@ export async function startSmtpServer(
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        received.push({
+        const mail = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        setTimeout(callback, opts.delayMs ?? 0);
+        };
+        received.push(mail);
+        setTimeout(callback, typeof opts.delayMs === 'function' ? opts.delayMs(mail) : (opts.delayMs ?? 0));
       });
     },
   });

@@ -4,7 +4,7 @@ import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { contactsOf } from '../accounts/people.js';
 import { adminAudit } from '../db/schema/admin.js';
-import { failedJobs, requeueFailedJob } from '../jobs/queue.js';
+import { failedJobs, finishedJobs, requeueFailedJob } from '../jobs/queue.js';
 import { refundsOwed } from '../payments/purchase-records.js';
 import { AppError } from '../http/errors.js';
 import { audit, requireAdmin } from './require-admin.js';
@@ -13,8 +13,18 @@ const AUDIT_PAGE = 100;
 
 export async function listFailedJobs(app: AppServices, viewer: Viewer): Promise<FailedJobs> {
   await requireAdmin(app, viewer);
-  const rows = await failedJobs(app.database.db);
-  return { jobs: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
+  const [rows, finished] = await Promise.all([failedJobs(app.database.db), finishedJobs(app.database.db)]);
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  return {
+    jobs: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), finishedAt: iso(r.finishedAt) })),
+    finished: finished.map((r) => ({
+      ...r,
+      createdAt: r.createdAt.toISOString(),
+      startedAt: iso(r.startedAt),
+      finishedAt: r.finishedAt.toISOString(),
+    })),
+    keepDays: app.jobs.settings.keepDays,
+  };
 }
 
 /** Puts a failed job back in the queue with fresh attempts; any app process picks it up. */
@@ -23,6 +33,8 @@ export async function retryJob(app: AppServices, viewer: Viewer, jobId: string) 
   await app.database.db.transaction(async (tx) => {
     const requeued = await requeueFailedJob(tx, jobId);
     if (!requeued) throw AppError.notFound('No failed job with this id');
+    if (requeued === 'key-queued')
+      throw new AppError(409, 'job_already_queued', 'A job with the same key is already queued; this one cannot be queued again');
     await audit(tx, viewer, { action: 'retry_job', targetId: jobId, details: { kind: requeued.kind } });
   });
 }

@@ -24,7 +24,14 @@ export function installSecureHeaders(app: FastifyInstance, config: Config) {
         scriptSrc: ["'self'", ...stripeJs],
         frameSrc: ["'self'", ...stripeFrames],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', ...(config.payments.mode === 'stripe' ? ['https://*.stripe.com'] : [])],
+        imgSrc: [
+          "'self'",
+          'data:',
+          'blob:',
+          ...(config.payments.mode === 'stripe' ? ['https://*.stripe.com'] : []),
+          // Uploaded files redirect to a CDN when S3_PUBLIC_BASE_URL is set (storage/serve.ts).
+          ...(config.storage.backend === 's3' && config.storage.s3.publicBaseUrl ? [new URL(config.storage.s3.publicBaseUrl).origin] : []),
+        ],
         connectSrc: ["'self'", ...stripeApi],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],

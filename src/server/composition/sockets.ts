@@ -3,6 +3,7 @@ import { signedInSessions } from '../accounts/viewer.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { Realtime } from '../realtime/hub.js';
+import { readEventLog } from '../realtime/event-log.js';
 import { installRealtimeSockets } from '../realtime/sockets.js';
 import { SAFE_METHODS, type SameOrigin } from './security.js';
 
@@ -41,6 +42,8 @@ export async function installSockets(
       signedInSessions: (sessions) => signedInSessions(db.db, sessions),
       // Soon, and once the longest statement that began before the socket's user was present has ended.
       catchUpAgainMs: [2_000, config.databaseTimeouts.statementMs + 1_000],
+      readLog: (userId, after, max) => readEventLog(db, userId, after, max),
+      maxSocketsPerUser: config.realtimeMaxSocketsPerUser,
     }),
   );
   const endsSessionsOf = new WeakMap<FastifyRequest, { userId: string; signedOutSessionId?: string }>();

@@ -98,7 +98,7 @@ export async function benchRoutes(app: FastifyInstance) {
       )) as unknown as { rows: { id: string | number }[] };
       const id = String(res.rows[0].id);
       // `publishedAt` (bench only) lets the bench time the fan-out alone: same machine, same clock.
-      await app.realtime.publish(to, { type: 'bench.message', id, seq, publishedAt: Date.now() });
+      await app.realtime.publish(to, { type: 'bench.message', id, n: seq, publishedAt: Date.now() });
       return { id };
     },
   );

@@ -51,6 +51,7 @@ function fieldsFromValidation(err: FastifyError): { message: string; fields: Rec
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
+      if (err.status >= 500) request.log.warn({ err: err.cause ?? err, code: err.code }, err.message);
       if (err.extra.retryAfterSeconds) reply.header('retry-after', String(err.extra.retryAfterSeconds));
       return reply.status(err.status).send(errorBody(err));
     }

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { people } from '../accounts/people.js';
 import type { AppServices } from '../app-services.js';
 import { rowsOf } from './access.js';
 import { unreadConversations } from './unread.js';
@@ -12,8 +11,10 @@ const typingMessage = z.object({ to: z.uuid() });
 
 /**
  * The mailbox's part of realtime, wired at start-up: the 'messages' unread counter of the
- * app shell's Mailbox badge (conversations with an unread message), and the client's `typing` message, relayed to the other person when
- * the two may message each other (throttled; the throttle is per process, a hint only).
+ * app shell's Mailbox badge (conversations with an unread message), and the client's `typing`
+ * message, relayed to the other person only when the two share a conversation and neither
+ * blocked the other (throttled; the throttle is per process, a hint only): a stranger's id
+ * is not a way to push "someone is typing" to anyone.
  */
 export function startMailboxRealtime(app: AppServices) {
   // 'messages': conversations with an unread message (the Mailbox badge; issue 23).
@@ -31,7 +32,7 @@ export function startMailboxRealtime(app: AppServices) {
     if (lastTyping.size > 10_000) for (const [k, at] of lastTyping) if (now - at > TYPING_THROTTLE_MS) lastTyping.delete(k);
     const [row] = await rowsOf<{ ok: boolean }>(
       app.database.db,
-      sql`select exists (select 1 from ${people} u where id = ${to})
+      sql`select exists (select 1 from conversation_member where user_id = ${userId} and other_user_id = ${to})
             and not exists (select 1 from user_block
               where (blocker_id = ${userId} and blocked_id = ${to}) or (blocker_id = ${to} and blocked_id = ${userId})) as ok`,
     );

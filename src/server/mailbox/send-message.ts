@@ -205,16 +205,17 @@ export async function sendMessage(
   const { me, id, body, createdAt, created } = sent;
   const present = 'present' in sent ? sent.present : undefined;
   if (created && present) {
-    // Pushed after the commit without holding the answer: publish never throws, and a lost
-    // push costs a moment (clients read after their cursor on every reconnect), never data.
-    // Only to whoever has a socket open somewhere (the statement read it: presence.ts): most
-    // recipients are not online, and a push nobody hears still costs a NOTIFY on every process.
+    // Pushed after the commit, and awaited before the answer (publish never throws): once the
+    // sender is told 201, the events are numbered and in the realtime log, so a socket that
+    // reconnects (this process killed or not) is replayed them (ADR 0061). Only to whoever
+    // has a socket open somewhere or closed moments ago (the statement read it: presence.ts):
+    // most recipients are not online, and a push nobody hears still costs a NOTIFY.
     const cursor = id;
     const events: Parameters<typeof app.realtime.publishMany>[0] = [];
     if (present.other)
       events.push([otherId, { type: 'message.new', messageId: id, conversationWith: me, cursor }], [otherId, UNREAD_MESSAGES_CHANGED]);
     if (present.me) events.push([me, { type: 'message.new', messageId: id, conversationWith: otherId, cursor }]);
-    if (events.length) void app.realtime.publishMany(events);
+    if (events.length) await app.realtime.publishMany(events);
   }
   return { message: { id, senderId: me, body, clientId: input.clientId, createdAt }, created };
 }

@@ -62,7 +62,7 @@ export async function runFanOut(app: AppServices, job: FanOut) {
       const batch = await nextBatch(tx, job, row.value ?? null);
       if (!batch.recipients.length) return { done: true as const };
       const followUp = await send(app, tx, batch.recipients);
-      await jobProgress.write(tx, job.key, 'after', batch.next, 120);
+      await jobProgress.write(tx, job.key, 'after', batch.next);
       return { done: batch.recipients.length < FAN_OUT_BATCH, followUp };
     });
     if ('followUp' in step && step.followUp) await step.followUp();

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loginRedirect, matchRoute, type RoutePattern } from '../../shared/routes.js';
 import { WEB_DIST } from '../http/build-info.js';
 import { errorPage } from '../http/error-page.js';
+import { registerUploadRoutes } from '../storage/serve.js';
 import { sessionCookieName } from '../accounts/auth.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { bootstrapScript, pageBootstrap } from './bootstrap.js';
@@ -46,17 +47,7 @@ export async function pageRoutes(app: FastifyInstance) {
       preCompressed: false,
     });
   }
-  // Created up front: the static plugin expects its root to exist (a fresh DATA_DIR has none yet).
-  mkdirSync(app.images.root, { recursive: true });
-  await app.register(fastifyStatic, {
-    root: app.images.root,
-    prefix: '/uploads/',
-    decorateReply: false,
-    setHeaders(res) {
-      res.header('cache-control', 'public, max-age=31536000, immutable');
-      res.header('x-content-type-options', 'nosniff');
-    },
-  });
+  registerUploadRoutes(app, app.files);
 
   const preloads = modulePreloads();
   const sendNotFound = (reply: FastifyReply) =>

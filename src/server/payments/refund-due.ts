@@ -4,7 +4,6 @@ import { formatPrice } from '../../shared/courses.js';
 import type { Tx } from '../db/transaction.js';
 import { course } from '../db/schema/courses.js';
 import { refundDue } from '../db/schema/payments.js';
-import { describe } from './provider-calls.js';
 import { executeRefundPlan, refundKey, type RefundStep } from './provider-refunds.js';
 import type { RefundItem, RefundPlan } from './refund-policy.js';
 
@@ -149,37 +148,22 @@ export async function retryDueRefunds(
   return { claimed: rows.length, done, failed };
 }
 
-/** The plugin's timer: a pass every `intervalMs` (skipped while the provider client cannot be built yet). */
-export function startRefundRetries(app: AppServices, intervalMs: number): () => Promise<void> {
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    timer = null;
-    if (stopped) return;
-    running = (async () => {
-      try {
-        app.stripe(); // sandbox mode: throws until the server listens
-      } catch {
-        return;
-      }
-      try {
-        await retryDueRefunds(app);
-      } catch (err) {
-        if (!stopped) app.log.warn({ err: describe(err) }, 'payments: refund retry pass failed');
-      }
-    })().finally(() => {
-      if (!stopped) {
-        timer = setTimeout(tick, intervalMs);
-        timer.unref();
-      }
-    });
-  };
-  timer = setTimeout(tick, intervalMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    if (timer) clearTimeout(timer);
-    await running.catch(() => undefined);
-  };
+/** The recurring job of the refund retries (once across every app process: jobs/queue.ts `every`). */
+export const REFUND_RETRY_JOB = 'payments.refund-retry';
+
+/**
+ * The plugin's scheduled pass: every `intervalMs`, in one process of the fleet at a time (a
+ * recurring job, not a timer per process); skipped while the provider client cannot be built
+ * yet (the sandbox answers once the server listens).
+ */
+export function scheduleRefundRetries(app: AppServices, intervalMs: number): void {
+  app.jobs.every(REFUND_RETRY_JOB, intervalMs, async () => {
+    try {
+      app.stripe(); // sandbox mode: throws until the server listens
+    } catch {
+      return;
+    }
+    const pass = await retryDueRefunds(app);
+    if (pass.failed) app.log.warn(pass, 'payments: refund retry pass left refunds owed');
+  });
 }

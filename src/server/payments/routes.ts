@@ -33,7 +33,7 @@ import { createAccountLink, createConnectAccount, createLoginLink } from './conn
 import { checkoutConfig, createCustomer } from './customers.js';
 import { educatorPayoutsFor, paymentHistoryFor } from './history.js';
 import { pricingFor } from './fees.js';
-import { startRefundRetries } from './refund-due.js';
+import { scheduleRefundRetries } from './refund-due.js';
 import { createProduct } from './products.js';
 import { verifyCheckout } from './verify-checkout.js';
 import { dropRefundPreview } from './drop-refund.js';
@@ -71,7 +71,7 @@ function idempotencyKeyOf(request: FastifyRequest, use: keyof typeof IDEMPOTENCY
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 500: errorBody };
 
 export interface PaymentRoutesOptions {
-  /** How often the refund retry timer looks for refunds owed (refund_due); default 15 s, 0 = off. */
+  /** How often the refund retry pass looks for refunds owed (refund_due), once across all processes; default 15 s, 0 = off. */
   refundRetryMs?: number;
 }
 
@@ -80,15 +80,7 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
   await app.register(webhookRoutes);
   // Refunds the provider failed (after a drop or a cancelled session) are retried until done.
   const retryMs = opts.refundRetryMs ?? 15_000;
-  if (retryMs > 0) {
-    let stop: (() => Promise<void>) | null = null;
-    app.addHook('onReady', async () => {
-      stop = startRefundRetries(app, retryMs);
-    });
-    app.addHook('onClose', async () => {
-      await stop?.();
-    });
-  }
+  if (retryMs > 0) scheduleRefundRetries(app, retryMs);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['payments'];
 

@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
 import type { Client } from 'pg';
 import type { Database } from '../db/client.js';
+import { fixedText } from '../db/fixed-text.js';
+import { PUBLISH_SQL, publishItems, type Outgoing } from './event-log.js';
 
 /**
  * How an event published on one app process reaches the sockets on every process
@@ -8,11 +9,14 @@ import type { Database } from '../db/client.js';
  * dedicated LISTEN connection per process. On PGlite (one process) the same NOTIFY runs
  * through PGlite's own listen/notify.
  */
-export const REALTIME_CHANNEL = 'agora_realtime';
+export const REALTIME_CHANNEL = 'agora_realtime_v2';
 
 export interface FanOut {
-  /** Sends a payload (under 8000 bytes) to every listening process, this one included. */
-  notify(payload: string): Promise<void>;
+  /**
+   * Numbers, logs and sends one notification (under 8000 bytes) to every listening process,
+   * this one included (event-log.ts: PUBLISH_SQL).
+   */
+  publish(out: Outgoing): Promise<void>;
   /** Starts listening; `onResync` runs after the listener reconnected (notifications may have been missed). */
   start(handlers: { onMessage(payload: string): void; onResync(): void }): Promise<void>;
   stop(): Promise<void>;
@@ -25,13 +29,12 @@ interface Logger {
 
 export function createFanOut(opts: { database: Database; databaseUrl?: string; log: Logger }): FanOut | undefined {
   const { database } = opts;
-  const notify = async (payload: string) => {
-    await database.db.execute(sql`select pg_notify(${REALTIME_CHANNEL}, ${payload})`);
-  };
   if (database.kind === 'pglite' && database.listen) {
     let unlisten: (() => Promise<void>) | null = null;
     return {
-      notify,
+      async publish(out) {
+        await database.prepared('realtime.publish', PUBLISH_SQL, { channel: REALTIME_CHANNEL, items: publishItems([out]) });
+      },
       async start({ onMessage }) {
         unlisten = await database.listen!(REALTIME_CHANNEL, onMessage);
       },
@@ -106,7 +109,7 @@ function postgresFanOut(url: string, publisher: Publisher, log: Logger): FanOut 
   };
 
   return {
-    notify: publisher.notify,
+    publish: publisher.publish,
     async start(h) {
       handlers = h;
       stopped = false;
@@ -131,26 +134,34 @@ function postgresFanOut(url: string, publisher: Publisher, log: Logger): FanOut 
 }
 
 interface Publisher {
-  notify(payload: string): Promise<void>;
+  publish(out: Outgoing): Promise<void>;
   stop(): Promise<void>;
 }
+
+const publishStatement = fixedText<{ channel: string; items: string }>(() => PUBLISH_SQL);
+/**
+ * Attempts per batch. A deadlock (40P01) rolls the whole batch back, NOTIFYs included: it is
+ * safe to run again; a lost connection is retried on a new one.
+ */
+const RETRIES = 3;
 
 /**
  * NOTIFY on a connection of its own, outside the app's pool: a publish never waits behind
  * requests for a pooled connection (under load that wait is what drops publishes), and the
  * publishes of a process keep their order. What queues while one statement runs goes out
- * in the next, up to 100 at a time (`select pg_notify(..), pg_notify(..)`: one commit, one
- * turn of NOTIFY's commit lock for the lot). PostgreSQL folds identical payloads within one
- * transaction into one notification: the same event to the same user twice in one batch is
- * delivered once, which is harmless for "look again" events.
+ * in the next, up to 100 notifications at a time: one statement (PUBLISH_SQL: number, log,
+ * NOTIFY), one commit, one turn of NOTIFY's commit lock for the lot. Every line carries its
+ * sequence number, so no two payloads are identical (PostgreSQL would fold them).
  *
- * The connection commits asynchronously (`synchronous_commit = off`): a NOTIFY is not
- * durable anyway (a listener that is down misses it, whatever the WAL says), so waiting for
- * the WAL flush bought nothing, and NOTIFY's queue lock is held until the commit ends:
- * the flush was paid by every publish of every process, one batch after another.
+ * The connection commits asynchronously (`synchronous_commit = off`): NOTIFY's queue lock is
+ * held until the commit ends, so a WAL flush would be paid by every publish of every process,
+ * one batch after another. What that risks: a PostgreSQL crash (not an app's) may forget the
+ * last fraction of a second of numbers and log rows; every listener is cut by that crash and
+ * every socket then catches up from the log, and one whose number is ahead of its user's
+ * counter is told to resync (docs/decisions/0061-no-push-lost.md).
  */
 function batchedPublisher(url: string): Publisher {
-  type Pending = { payload: string; resolve: () => void; reject: (err: Error) => void };
+  type Pending = { out: Outgoing; resolve: () => void; reject: (err: Error) => void };
   let client: Client | null = null;
   let connecting: Promise<Client> | null = null;
   let queue: Pending[] = [];
@@ -191,8 +202,23 @@ function batchedPublisher(url: string): Publisher {
         queue = queue.slice(batch.length);
         try {
           const c = await connection();
-          const text = 'select ' + batch.map((_, i) => `pg_notify($1, $${i + 2})`).join(', ');
-          await c.query(text, [REALTIME_CHANNEL, ...batch.map((p) => p.payload)]);
+          const { sql: text, params } = publishStatement({ channel: REALTIME_CHANNEL, items: publishItems(batch.map((p) => p.out)) });
+          for (let attempt = 1, c2 = c; ; attempt++) {
+            try {
+              await c2.query({ name: 'realtime.publish', text, values: params });
+              break;
+            } catch (err) {
+              const code = (err as { code?: string }).code;
+              if (attempt >= RETRIES) throw err;
+              if (code === '40P01') continue;
+              // The connection was lost (terminated, restarted): once more on a new one. Had the
+              // lost statement committed, its events arrive twice (numbered apart); never lost.
+              if (code !== undefined && !code.startsWith('08') && !code.startsWith('57P0')) throw err;
+              if (client === c2) client = null;
+              c2.end().catch(() => {});
+              c2 = await connection();
+            }
+          }
           for (const p of batch) p.resolve();
         } catch (err) {
           // A broken connection is dropped; the next publish opens a new one.
@@ -208,10 +234,10 @@ function batchedPublisher(url: string): Publisher {
   };
 
   return {
-    notify(payload) {
+    publish(out) {
       if (stopped) return Promise.reject(new Error('realtime publisher stopped'));
       return new Promise<void>((resolve, reject) => {
-        queue.push({ payload, resolve, reject });
+        queue.push({ out, resolve, reject });
         void flush();
       });
     },

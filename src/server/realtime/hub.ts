@@ -3,21 +3,31 @@
  *
  * A domain (or the composition) calls `publish(userId, event)` once the write the event is
  * about has committed. Events carry ids only, plus a `cursor` where the client can use one
- * to fetch what it missed; the client re-reads through the API. Delivery is best effort:
- * on every (re)connect the client refetches, so a lost push costs a moment, never data.
+ * to fetch what it missed; the client re-reads through the API. Each event a user receives
+ * carries that user's next sequence number (event-log.ts): a socket that reconnects, to any
+ * process, is replayed what it missed or told to resync (docs/decisions/0061-no-push-lost.md).
  *
  * This file is the seam every domain codes against. The implementation behind it lives
  * beside it: fan-out.ts (PostgreSQL LISTEN/NOTIFY between processes, PGlite's own
  * listen/notify in one process) and sockets.ts (the WebSocket route, heartbeats, sessions).
  */
 import type { FanOut } from './fan-out.js';
+import type { Outgoing } from './event-log.js';
 import type { Presence } from './presence.js';
 
 export interface RealtimeEvent {
   /** 'message.new', 'message.read', 'typing', 'notification.new', 'unread.changed', ... */
   type: string;
+  /** Reserved: the socket layer adds the user's sequence number under this name. */
+  seq?: never;
   [field: string]: unknown;
 }
+
+/**
+ * A local listener: the event, its sequence number for its user (undefined only without a
+ * fan-out), and its JSON as published (without the number).
+ */
+export type RealtimeListener = (event: RealtimeEvent, seq: number | undefined, json: string) => void;
 
 /** Handles a message a client sent over its socket ('typing' ...); `userId` is the socket's signed-in user. */
 export type ClientMessageHandler = (userId: string, message: Record<string, unknown>) => Promise<void> | void;
@@ -49,7 +59,7 @@ export interface Realtime {
    * (presence.ts): `ready` resolves once that is committed, after which writes that gate
    * their publish on presence (a sent message) publish to them. Call the result to stop.
    */
-  subscribe(userId: string, listener: (event: RealtimeEvent) => void): Subscription;
+  subscribe(userId: string, listener: RealtimeListener): Subscription;
   /**
    * Runs the handler registered for a client message's `type` (the socket layer calls it);
    * false when no handler is registered. A handler's failure is logged, never thrown.
@@ -80,22 +90,23 @@ interface Logger {
 const silent: Logger = { warn() {}, error() {} };
 
 /**
- * The wire format between processes: ids only ({ u: user, e: event }, { u, c: 'recheck', s?: signed-out session },
- * or several events at once: { m: [{ u, e }, ...] }).
+ * The wire format between processes (one notification: lines, event-log.ts builds them in
+ * SQL): `e <user> <seq> <event JSON>` for an event ('-' for no number: no fan-out), and
+ * `r <user> [<signed-out session>]` for "re-check this user's sessions".
  */
-type Single = { u: string; e: RealtimeEvent } | { u: string; c: 'recheck'; s?: string };
-type Envelope = Single | { m: { u: string; e: RealtimeEvent }[] };
+const lineBytes = (json: string) => Buffer.byteLength(json) + 60;
 
 /**
- * Realtime over a fan-out: `publish` hands `{u, e}` to the fan-out (pg_notify), and every
- * process (this one included) delivers what the fan-out hears to its local listeners.
- * Without a fan-out, delivery is in-process (one process, tests of the seam).
+ * Realtime over a fan-out: `publish` hands the event to the fan-out (numbered, logged and
+ * NOTIFYed in one statement), and every process (this one included) delivers what the
+ * fan-out hears to its local listeners. Without a fan-out, delivery is in-process and
+ * unnumbered (tests of the seam).
  */
 export function createRealtime(
   opts: { fanOut?: FanOut; presence?: Presence; log?: Logger } = {},
 ): Realtime & { start(): Promise<void>; stop(): Promise<void> } {
   const log = opts.log ?? silent;
-  const listeners = new Map<string, Set<(event: RealtimeEvent) => void>>();
+  const listeners = new Map<string, Set<RealtimeListener>>();
   const controls = new Set<(control: RealtimeControl) => void>();
   const handlers = new Map<string, ClientMessageHandler>();
   const counters = new Map<string, (userId: string) => Promise<number>>();
@@ -110,51 +121,72 @@ export function createRealtime(
     }
   };
 
-  const deliver = (envelope: Envelope): void => {
-    if ('m' in envelope) {
-      for (const one of envelope.m) deliver(one);
-      return;
-    }
-    if ('c' in envelope) {
-      return control({ kind: 'recheck', userId: envelope.u, ...(typeof envelope.s === 'string' && { signedOutSessionId: envelope.s }) });
-    }
-    for (const listener of listeners.get(envelope.u) ?? []) {
-      try {
-        listener(envelope.e);
-      } catch (err) {
-        // A listener's failure is its own; the publisher carries on.
-        log.error({ err }, 'realtime listener failed');
+  const deliverLine = (line: string): void => {
+    if (line.startsWith('r ')) {
+      const [, userId, signedOutSessionId] = line.split(' ');
+      if (userId) return control({ kind: 'recheck', userId, ...(signedOutSessionId && { signedOutSessionId }) });
+    } else if (line.startsWith('e ')) {
+      const a = line.indexOf(' ', 2);
+      const b = a < 0 ? -1 : line.indexOf(' ', a + 1);
+      if (b > 0) {
+        // Parsed only where the user has a listener: most events are for users of other processes.
+        const set = listeners.get(line.slice(2, a));
+        if (!set?.size) return;
+        const n = line.slice(a + 1, b);
+        const seq = n === '-' ? undefined : Number(n);
+        const json = line.slice(b + 1);
+        let event: RealtimeEvent;
+        try {
+          event = JSON.parse(json) as RealtimeEvent;
+        } catch {
+          return log.warn({ line: line.slice(0, 200) }, 'realtime: unreadable event ignored');
+        }
+        if (!event || typeof event.type !== 'string' || (seq !== undefined && !Number.isSafeInteger(seq)))
+          return log.warn({ line: line.slice(0, 200) }, 'realtime: unexpected event ignored');
+        for (const listener of [...set]) {
+          try {
+            listener(event, seq, json);
+          } catch (err) {
+            // A listener's failure is its own; the publisher carries on.
+            log.error({ err }, 'realtime listener failed');
+          }
+        }
+        return;
       }
     }
+    log.warn({ line: line.slice(0, 200) }, 'realtime: unexpected notification line ignored');
   };
 
   const receive = (payload: string) => {
-    let envelope: unknown;
-    try {
-      envelope = JSON.parse(payload);
-    } catch {
-      return log.warn({ payload: payload.slice(0, 200) }, 'realtime: unreadable notification ignored');
-    }
-    if (!isEnvelope(envelope)) return log.warn({ payload: payload.slice(0, 200) }, 'realtime: unexpected notification ignored');
-    deliver(envelope);
+    for (const line of payload.split('\n')) deliverLine(line);
   };
 
-  const send = async (envelope: Envelope) => {
-    const payload = JSON.stringify(envelope);
-    if (Buffer.byteLength(payload) > MAX_NOTIFY_BYTES) {
-      log.error(
-        { userId: 'u' in envelope ? envelope.u : undefined, bytes: Buffer.byteLength(payload) },
-        'realtime: event too large to publish (send ids only)',
-      );
+  const send = async (out: Outgoing) => {
+    if (!opts.fanOut) {
+      if ('control' in out) return deliverLine(out.control);
+      for (const [u, json] of out.events) deliverLine(`e ${u} - ${json}`);
       return;
     }
-    if (!opts.fanOut) return deliver(JSON.parse(payload) as Envelope);
     try {
-      await opts.fanOut.notify(payload);
+      await opts.fanOut.publish(out);
     } catch (err) {
-      // Best effort: the client refetches on its next reconnect.
+      // Best effort: the client catches up from the log (or refetches) on its next reconnect.
       log.warn({ err: (err as Error).message }, 'realtime: publish failed');
     }
+  };
+
+  /** The event's JSON, or null (logged) when it cannot be published. */
+  const encode = (userId: string, event: RealtimeEvent): string | null => {
+    if ('seq' in event) {
+      log.error({ userId, type: event.type }, 'realtime: an event may not carry a field named seq (the sequence number goes there)');
+      return null;
+    }
+    const json = JSON.stringify(event);
+    if (lineBytes(json) > MAX_NOTIFY_BYTES) {
+      log.error({ userId, bytes: lineBytes(json) }, 'realtime: event too large to publish (send ids only)');
+      return null;
+    }
+    return json;
   };
 
   return {
@@ -173,31 +205,32 @@ export function createRealtime(
       const entries = await Promise.all([...counters].map(async ([name, count]) => [name, await count(userId)] as const));
       return Object.fromEntries(entries);
     },
-    publish(userId, event) {
-      return send({ u: userId, e: event });
+    async publish(userId, event) {
+      const json = encode(userId, event);
+      if (json !== null) await send({ events: [[userId, json]] });
     },
     async publishMany(events) {
-      if (events.length === 1) return send({ u: events[0][0], e: events[0][1] });
       // Chunks that fit one NOTIFY (ids only: dozens of events each).
-      let chunk: { u: string; e: RealtimeEvent }[] = [];
-      let bytes = 8;
+      let chunk: [string, string][] = [];
+      let bytes = 0;
       const sends: Promise<void>[] = [];
       for (const [u, e] of events) {
-        const one = { u, e };
-        const size = Buffer.byteLength(JSON.stringify(one)) + 1;
+        const json = encode(u, e);
+        if (json === null) continue;
+        const size = lineBytes(json);
         if (chunk.length && bytes + size > MAX_NOTIFY_BYTES) {
-          sends.push(send({ m: chunk }));
+          sends.push(send({ events: chunk }));
           chunk = [];
-          bytes = 8;
+          bytes = 0;
         }
-        chunk.push(one);
+        chunk.push([u, json]);
         bytes += size;
       }
-      if (chunk.length) sends.push(send({ m: chunk }));
+      if (chunk.length) sends.push(send({ events: chunk }));
       await Promise.all(sends);
     },
     recheckSessions(userId, signedOutSessionId) {
-      return send({ u: userId, c: 'recheck', ...(signedOutSessionId && { s: signedOutSessionId }) });
+      return send({ control: `r ${userId}${signedOutSessionId ? ` ${signedOutSessionId}` : ''}` });
     },
     onClientMessage(type, handler) {
       handlers.set(type, handler);
@@ -241,13 +274,4 @@ export function createRealtime(
 /** In-process realtime: one process, no fan-out (kept for tests and tools that need no database). */
 export function createLocalRealtime(): Realtime {
   return createRealtime();
-}
-
-function isEnvelope(value: unknown): value is Envelope {
-  if (!value || typeof value !== 'object') return false;
-  const v = value as Record<string, unknown>;
-  if (Array.isArray(v.m)) return v.m.every((one) => isEnvelope(one) && !('c' in (one as object)) && !('m' in (one as object)));
-  if (typeof v.u !== 'string') return false;
-  if (v.c === 'recheck') return true;
-  return !!v.e && typeof v.e === 'object' && typeof (v.e as Record<string, unknown>).type === 'string';
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
+import { rowsOf } from '../db/transaction.js';
+import { LOG_RETENTION_SECONDS } from './event-log.js';
 
 /**
  * Who is listening, across every app process (docs/decisions/0032-presence-gated-publish.md).
@@ -15,8 +17,14 @@ import type { Database } from '../db/client.js';
  *
  * Joins and leaves are +1 and -1 (they commute: two in flight cannot leave a row saying
  * nobody while a socket is open; the reverse, a row left saying someone, costs only a push
- * nobody receives). Every 25 s each process writes its exact counts again, refreshes
- * `seen_at`, and sweeps the rows of processes not seen for 90 s (a process that died).
+ * nobody receives). A row at zero lingers PRESENCE_LINGER_SECONDS before it is swept: a
+ * socket that drops and comes back (to any process) within that time finds every event
+ * published meanwhile numbered and logged (event-log.ts), not skipped. Every 25 s each
+ * process writes its exact counts again and refreshes `seen_at`; then one process at a time
+ * sweeps the lingering rows and those of processes not seen for 90 s (a process that died),
+ * and bumps the counter of each user left with no row (a "hole": what is published to them
+ * from then on reaches nobody and is not logged, so a socket resuming from before it must
+ * resync), and drops log rows older than LOG_RETENTION_SECONDS.
  *
  * A write whose statement began before a join committed does not see it, and may commit
  * after the new socket's first catch-up read: the socket layer asks the client to catch up
@@ -24,6 +32,8 @@ import type { Database } from '../db/client.js';
  */
 export const PRESENCE_BEAT_MS = 25_000;
 export const PRESENCE_STALE_SECONDS = 90;
+/** How long a user's row stays after their last socket here closed (below LOG_RETENTION_SECONDS). */
+export const PRESENCE_LINGER_SECONDS = 120;
 
 export interface Presence {
   /** One more local listener of `userId` (resolves once committed; never throws). */
@@ -32,10 +42,12 @@ export interface Presence {
   leave(userId: string): Promise<void>;
   /** Starts the 25 s refresh; `counts` is this process's listeners per user. */
   start(counts: () => Map<string, number>): void;
-  /** Stops the refresh and removes this process's rows. */
+  /** Stops the refresh; this process's rows linger (at zero), then another process sweeps them. */
   stop(): Promise<void>;
-  /** The refresh now (tests). */
+  /** The refresh and the sweep now (tests). */
   beat(): Promise<void>;
+  /** The sweep alone (tests). */
+  sweep(): Promise<void>;
 }
 
 interface Logger {
@@ -43,8 +55,9 @@ interface Logger {
 }
 
 /**
- * The SQL condition "someone has a socket open for this user id": for statements that
- * decide whether to publish (one primary-key probe).
+ * The SQL condition "someone has a socket open for this user id, or closed one less than
+ * PRESENCE_LINGER_SECONDS ago": for statements that decide whether to publish (one
+ * primary-key probe). Publishing to them keeps the event for their return (event-log.ts).
  */
 export const presentSql = (userId: unknown) => sql`exists (select 1 from realtime_presence where user_id = ${userId})`;
 
@@ -63,11 +76,11 @@ export function createPresence(opts: { database: Database; log: Logger; instance
     }
   };
 
-  const beat = async () => {
+  const refresh = () => {
     const mine = counts();
     const users = [...mine.keys()];
     const sockets = users.map((u) => mine.get(u)!);
-    await run(
+    return run(
       'refresh',
       sql`with mine as (
             select * from unnest(${`{${users.join(',')}}`}::uuid[], ${`{${sockets.join(',')}}`}::int[]) as t (user_id, sockets)
@@ -76,14 +89,56 @@ export function createPresence(opts: { database: Database; log: Logger; instance
             insert into realtime_presence (user_id, instance_id, sockets, seen_at)
             select user_id, ${instanceId}, sockets, now() from mine
             on conflict (user_id, instance_id) do update set sockets = excluded.sockets, seen_at = now()
-          ),
-          gone as (
-            delete from realtime_presence p where p.instance_id = ${instanceId}
-              and not exists (select 1 from mine where mine.user_id = p.user_id)
           )
-          delete from realtime_presence
-          where instance_id <> ${instanceId} and seen_at < now() - make_interval(secs => ${PRESENCE_STALE_SECONDS})`,
+          update realtime_presence p set sockets = 0, seen_at = now()
+          where p.instance_id = ${instanceId} and p.sockets > 0
+            and not exists (select 1 from mine where mine.user_id = p.user_id)`,
     );
+  };
+
+  /**
+   * One process at a time (a transaction-scoped advisory lock, taken before the statement so
+   * that its snapshot sees every earlier sweep): "no row left" is then exact for deletions,
+   * and a join racing it only adds a hole (an extra resync, never a missed one).
+   */
+  const sweep = async () => {
+    try {
+      await database.db.transaction(async (tx) => {
+        const [lock] = await rowsOf<{ ok: boolean }>(
+          tx,
+          sql`select pg_try_advisory_xact_lock(hashtextextended('agora.realtime.sweep', 0)) as ok`,
+        );
+        if (!lock?.ok) return;
+        await tx.execute(sql`
+          with gone as (
+            delete from realtime_presence
+            where (sockets = 0 and seen_at < now() - make_interval(secs => ${PRESENCE_LINGER_SECONDS}))
+              or seen_at < now() - make_interval(secs => ${PRESENCE_STALE_SECONDS})
+            returning user_id, instance_id
+          ),
+          absent as (
+            select distinct g.user_id from gone g
+            where not exists (
+              select 1 from realtime_presence p where p.user_id = g.user_id
+                and not exists (select 1 from gone x where x.user_id = p.user_id and x.instance_id = p.instance_id))
+          ),
+          holes as (
+            insert into realtime_sequence as s (user_id, seq) select user_id, 1 from absent order by user_id
+            on conflict (user_id) do update set seq = s.seq + 1
+            returning s.user_id, s.seq
+          )
+          insert into realtime_event (user_id, seq, event) select user_id, seq, null from holes`);
+        await tx.execute(sql`delete from realtime_event where created_at < now() - make_interval(secs => ${LOG_RETENTION_SECONDS})`);
+      });
+    } catch (err) {
+      // Rolled back whole (a deadlock, the database away): the next beat sweeps again.
+      log.warn({ err: (err as Error).message }, 'realtime presence: sweep failed');
+    }
+  };
+
+  const beat = async () => {
+    await refresh();
+    await sweep();
   };
 
   return {
@@ -96,11 +151,9 @@ export function createPresence(opts: { database: Database; log: Logger; instance
     leave: (userId) =>
       run(
         'leave',
-        sql`with last as (
-              delete from realtime_presence where user_id = ${userId} and instance_id = ${instanceId} and sockets <= 1
-            )
-            update realtime_presence set sockets = sockets - 1
-            where user_id = ${userId} and instance_id = ${instanceId} and sockets > 1`,
+        // At zero the row lingers (seen_at: from when), swept PRESENCE_LINGER_SECONDS later.
+        sql`update realtime_presence set sockets = greatest(sockets - 1, 0), seen_at = now()
+            where user_id = ${userId} and instance_id = ${instanceId}`,
       ),
     start(c) {
       counts = c;
@@ -111,8 +164,9 @@ export function createPresence(opts: { database: Database; log: Logger; instance
     async stop() {
       if (timer) clearInterval(timer);
       timer = null;
-      await run('stop', sql`delete from realtime_presence where instance_id = ${instanceId}`);
+      await run('stop', sql`update realtime_presence set sockets = 0, seen_at = now() where instance_id = ${instanceId}`);
     },
     beat,
+    sweep,
   };
 }

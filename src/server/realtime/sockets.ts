@@ -2,6 +2,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { AppError } from '../http/errors.js';
+import { REPLAY_MAX_EVENTS, onTheWire, replayable, type LogRead } from './event-log.js';
 import type { Realtime } from './hub.js';
 
 /**
@@ -17,6 +18,14 @@ import type { Realtime } from './hub.js';
  *   `session-ended` (revoked from elsewhere, expired, banned), so the tab tells the truth.
  * - Client messages are JSON `{type, ...}` up to 4 KiB, at most ~10 a second per socket
  *   (bursts of 20), handed to the handler registered for their type; unknown types are ignored.
+ * - Every event carries its user's sequence number (`{"seq": n, "type": ...}`), consecutive on
+ *   each socket. `?since=n` on the upgrade (the last number the tab saw) resumes: the socket is
+ *   first sent what it missed from the log, then `{"type":"ready","seq":m,"resumed":true}`; or,
+ *   when it cannot be (too many, too old, a hole, no since), `ready` with `resumed: false` and
+ *   the tab refetches. A gap on a live socket (a lost NOTIFY) is filled from the log the same
+ *   way, or answered `{"type":"resync","seq":m}` (docs/decisions/0061-no-push-lost.md).
+ * - At most `maxSocketsPerUser` sockets per user across processes (presence rows): one more
+ *   is closed with 4429 `too-many-sockets` once it is counted.
  *
  * It knows no domain: the composition (app.ts) says who a cookie belongs to and which
  * origins are ours.
@@ -27,6 +36,12 @@ export const SESSION_ENDED = 4401;
 /** The close reasons that go with SESSION_ENDED (the web client maps them to /login's reason). */
 export const CLOSE_SIGNED_OUT = 'signed-out';
 export const CLOSE_SESSION_ENDED = 'session-ended';
+/** Close code for "this user has too many sockets open": the client waits long before trying again. */
+export const TOO_MANY_SOCKETS = 4429;
+export const CLOSE_TOO_MANY_SOCKETS = 'too-many-sockets';
+/** Close code when the log could not be read at the start (the database is away): try again. */
+const TRY_AGAIN = 1013;
+const SINCE = /^\d{1,15}$/;
 const MAX_MESSAGE_BYTES = 4096;
 const BURST = 20;
 const PER_SECOND = 10;
@@ -54,6 +69,10 @@ export interface RealtimeSocketOptions {
    * moment and the statement timeout (the longest such a statement can still commit).
    */
   catchUpAgainMs?: number[];
+  /** The user's sequence, sockets across processes, and logged events after `after` (event-log.ts). */
+  readLog(userId: string, after: number, max: number): Promise<LogRead>;
+  /** Sockets one user may hold across processes (REALTIME_MAX_SOCKETS_PER_USER). */
+  maxSocketsPerUser: number;
 }
 
 interface Connection {
@@ -65,6 +84,10 @@ interface Connection {
   tokens: number;
   refilledAt: number;
   dropped: number;
+  /** The last sequence number this socket was sent (or told to resync at). */
+  last: number;
+  /** Events held while the socket starts or catches up from the log (null: live). */
+  held: { seq: number; json: string }[] | null;
 }
 
 export interface RealtimeSockets {
@@ -145,9 +168,68 @@ export async function installRealtimeSockets(app: FastifyInstance, opts: Realtim
   }, opts.heartbeatMs ?? HEARTBEAT_MS);
   timer.unref();
 
+  const resync = (conn: Connection, seq: number) => {
+    conn.last = seq;
+    send(conn, `{"type":"resync","seq":${seq}}`);
+  };
+
+  /** Sends the held events that follow `last` in order; a gap starts a catch-up from the log. */
+  const release = (conn: Connection) => {
+    const held = conn.held ?? [];
+    conn.held = null;
+    held.sort((a, b) => a.seq - b.seq);
+    for (const h of held) offer(conn, h.seq, h.json);
+  };
+
+  /** A numbered event for this socket: in order, once each; a gap is filled from the log. */
+  const offer = (conn: Connection, seq: number, json: string) => {
+    if (conn.held) return void conn.held.push({ seq, json });
+    if (seq <= conn.last) return; // already sent (replayed, then heard live)
+    if (seq === conn.last + 1) {
+      conn.last = seq;
+      return send(conn, onTheWire(seq, json));
+    }
+    conn.held = [{ seq, json }];
+    void catchUp(conn);
+  };
+
+  /**
+   * Reads what followed `last` from the log and sends it, or tells the socket to resync at the
+   * user's current number (too much, swept, a hole, a counter behind the socket's), then
+   * releases what was heard meanwhile. `conn.held` is set by the caller.
+   */
+  const catchUp = async (conn: Connection) => {
+    try {
+      const read = await opts.readLog(conn.userId, conn.last, REPLAY_MAX_EVENTS);
+      if (read.current !== conn.last) {
+        if (replayable(read, conn.last)) {
+          for (const e of read.events) send(conn, onTheWire(e.seq, e.event!));
+          conn.last = read.current;
+        } else resync(conn, read.current);
+      }
+    } catch (err) {
+      // The database is away: what was heard is in order from its first; the tab refetches the rest.
+      app.log.warn({ err: (err as Error).message }, 'realtime: catch-up read failed');
+      const first = Math.min(...(conn.held ?? []).map((h) => h.seq));
+      if (Number.isFinite(first) && first > conn.last + 1) resync(conn, first - 1);
+    }
+    release(conn);
+  };
+
   const offControl = realtime.onControl((control) => {
     if (control.kind === 'resync') {
-      for (const conn of all()) send(conn, '{"type":"resync"}');
+      // The fan-out's listener was lost and is back: each live socket reads what it missed (20 at a time).
+      const live = all().filter((c) => c.held === null && c.socket.readyState === c.socket.OPEN);
+      void (async () => {
+        for (let i = 0; i < live.length; i += 20)
+          await Promise.all(
+            live.slice(i, i + 20).map((conn) => {
+              if (conn.held !== null) return;
+              conn.held = [];
+              return catchUp(conn);
+            }),
+          );
+      })();
     } else {
       void recheck([...(byUser.get(control.userId) ?? [])], control.signedOutSessionId);
     }
@@ -187,6 +269,11 @@ export async function installRealtimeSockets(app: FastifyInstance, opts: Realtim
     schema: { hide: true },
     preValidation: async (request) => {
       if (!opts.sameOrigin(request)) throw new AppError(403, 'bad_origin', 'This request came from another site and was refused');
+      const since = (request.query as { since?: unknown }).since;
+      if (since !== undefined && (typeof since !== 'string' || !SINCE.test(since)))
+        throw new AppError(400, 'invalid_since', 'since must be the last sequence number received (a whole number)', {
+          fields: { since: 'a whole number' },
+        });
       const who = await opts.authenticate(request.headers.cookie);
       if (!who) throw AppError.unauthorized();
       (request as FastifyRequest & { realtimeWho?: typeof who }).realtimeWho = who;
@@ -196,6 +283,8 @@ export async function installRealtimeSockets(app: FastifyInstance, opts: Realtim
     },
     wsHandler: (socket, request) => {
       const { userId, sessionId } = (request as FastifyRequest & { realtimeWho?: { userId: string; sessionId: string } }).realtimeWho!;
+      const sinceText = (request.query as { since?: string }).since;
+      const since = sinceText === undefined ? null : Number(sinceText);
       const conn: Connection = {
         socket,
         userId,
@@ -205,11 +294,17 @@ export async function installRealtimeSockets(app: FastifyInstance, opts: Realtim
         tokens: BURST,
         refilledAt: Date.now(),
         dropped: 0,
+        last: 0,
+        // Everything heard before `ready` waits: the replay goes first.
+        held: [],
       };
       let set = byUser.get(userId);
       if (!set) byUser.set(userId, (set = new Set()));
       set.add(conn);
-      const unsubscribe = realtime.subscribe(userId, (event) => send(conn, JSON.stringify(event)));
+      const unsubscribe = realtime.subscribe(userId, (_event, seq, json) => {
+        if (seq === undefined) send(conn, json);
+        else offer(conn, seq, json);
+      });
       const catchUps: NodeJS.Timeout[] = [];
       socket.on('pong', () => {
         conn.alive = true;
@@ -224,15 +319,34 @@ export async function installRealtimeSockets(app: FastifyInstance, opts: Realtim
         if (!set.size && byUser.get(userId) === set) byUser.delete(userId);
       });
       // Subscribed and present: from here on nothing published to this user is missed by this socket.
-      void unsubscribe.ready.then(() => {
+      const start = async () => {
+        await unsubscribe.ready;
         if (socket.readyState !== socket.OPEN) return;
-        send(conn, '{"type":"ready"}');
+        let read: LogRead;
+        try {
+          read = await opts.readLog(userId, since ?? 0, since === null ? 0 : REPLAY_MAX_EVENTS);
+        } catch (err) {
+          request.log.warn({ err: (err as Error).message }, 'realtime: could not read the log for a new socket');
+          return socket.close(TRY_AGAIN, 'try-again');
+        }
+        if (socket.readyState !== socket.OPEN) return;
+        // This socket is counted (its presence committed before the read), on every process.
+        if (Math.max(read.sockets, set.size) > opts.maxSocketsPerUser) return socket.close(TOO_MANY_SOCKETS, CLOSE_TOO_MANY_SOCKETS);
+        const resumed = since !== null && replayable(read, since);
+        if (resumed) for (const e of read.events) send(conn, onTheWire(e.seq, e.event!));
+        conn.last = read.current;
+        send(conn, `{"type":"ready","seq":${read.current},"resumed":${resumed}}`);
+        release(conn);
+        // Resumed: presence never lapsed, so nothing was skipped. Otherwise the tab refetches
+        // now, and again once a write that began before this presence must have committed.
+        if (resumed) return;
         for (const ms of opts.catchUpAgainMs ?? []) {
           const t = setTimeout(() => send(conn, '{"type":"resync"}'), ms);
           t.unref();
           catchUps.push(t);
         }
-      });
+      };
+      start().catch((err) => request.log.warn({ err }, 'realtime socket start failed'));
     },
   });
 

@@ -1,22 +1,18 @@
-import { mkdirSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { AppError } from '../http/errors.js';
+import type { FileStore } from './store.js';
+import { contentKey, uploadPath } from './keys.js';
 
 const ACCEPTED = new Set(['png', 'jpeg', 'webp']);
 
 /**
- * Stores user images on local disk under DATA_DIR/uploads, served at /uploads/.
- * The content decides what a file is (never its name or declared type); every image is
- * decoded, resized and re-encoded to WebP, which also drops metadata such as GPS.
+ * User images, kept in the configured file store (file-store.ts) and served at
+ * /uploads/<key> (serve.ts). The content decides what a file is (never its name or declared
+ * type); every image is decoded, resized and re-encoded to WebP, which also drops metadata
+ * such as GPS. Its key is the hash of the WebP (keys.ts): the same picture twice is one file.
  */
-export function createImageStore(dataDir: string) {
-  const root = path.resolve(dataDir, 'uploads');
-  for (const dir of ['avatars', 'covers', 'educators']) mkdirSync(path.join(root, dir), { recursive: true });
+export function createImageStore(files: FileStore) {
   return {
-    root,
     saveAvatar: (input: Buffer) => saveImage(input, 'avatars', 256, 256),
     saveEducatorPhoto: (input: Buffer) => saveImage(input, 'educators', 512, 512),
     saveCover: (input: Buffer) => saveImage(input, 'covers', 1200, 675),
@@ -46,9 +42,9 @@ export function createImageStore(dataDir: string) {
         fields: { file: 'unreadable image' },
       });
     }
-    const name = `${randomUUID()}.webp`;
-    await writeFile(path.join(root, folder, name), out);
-    return `/uploads/${folder}/${name}`;
+    const key = contentKey(folder, out, 'webp');
+    await files.put(key, out, 'image/webp');
+    return uploadPath(key);
   }
 }
 

@@ -8,8 +8,14 @@ import { dispatchRealtimeEvent, dispatchRealtimeReconnect, setRealtimeSender, se
  *   is dead (a sleeping laptop, a dropped Wi-Fi) and reconnects.
  * - Reconnects with exponential back-off and full jitter (0.5 s doubling, capped at 30 s),
  *   at once when the browser comes back online (and dropped at once when it goes offline).
- * - After every connect (the first too) and when the server says `resync` (its fan-out missed some
- *   events), screens are told to refetch what they missed (useRealtimeReconnect).
+ * - Every event carries the user's sequence number (`seq`). The tab keeps the last one and
+ *   reconnects with `?since=<it>`: the server first replays what was missed (to any server of
+ *   the fleet), then says `ready` with `resumed: true`, and nothing is refetched. When it
+ *   cannot (too much missed, too old, the first connect) `ready` says `resumed: false`, or a
+ *   live socket is told `resync`: then screens refetch what they show (useRealtimeReconnect),
+ *   and the tab goes on from the number given (docs/decisions/0061-no-push-lost.md).
+ *   An event at or below the last number is a duplicate and is dropped.
+ * - Close code 4429 (this user has too many sockets open): it tries again only after a long wait.
  * - Close code 4401 (the session ended): it stops and calls `onSessionEnded` with why: the
  *   close reason `signed-out` (this browser signed out, in some tab) or else `session-ended`
  *   (expired, or revoked from elsewhere).
@@ -19,6 +25,7 @@ export const HEARTBEAT_MS = 25_000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 30_000;
 const SESSION_ENDED = 4401;
+const TOO_MANY_SOCKETS = 4429;
 
 /** Stops the tab's socket (if one runs). */
 let stopCurrent: (() => void) | null = null;
@@ -40,16 +47,19 @@ export function startRealtimeSocket(opts: { onSessionEnded?: (why: SessionEndRea
   let attempt = 0;
   let everOpened = false;
   let lastHeard = 0;
+  /** The last sequence number this tab saw (null until the first ready): sent on reconnect. */
+  let lastSeq: number | null = null;
   let connectTimer: ReturnType<typeof setTimeout> | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
-  const url = () => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/realtime`;
+  const url = () =>
+    `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/realtime${lastSeq === null ? '' : `?since=${lastSeq}`}`;
 
-  const retry = () => {
+  const retry = (atLeastMs = 0) => {
     if (stopped || retryTimer) return;
     setRealtimeStatus(everOpened ? 'reconnecting' : 'connecting');
     // Full jitter: a random wait up to the doubled ceiling, so a restarted server is not met by every tab at once.
-    const delay = Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt++);
+    const delay = Math.max(atLeastMs, Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt++));
     retryTimer = setTimeout(() => {
       retryTimer = undefined;
       connect();
@@ -98,19 +108,34 @@ export function startRealtimeSocket(opts: { onSessionEnded?: (why: SessionEndRea
             return true;
           });
           setRealtimeStatus('open');
-          // Every ready, the first too: what was sent between a screen's first fetch and the
-          // server subscribing this socket reached no socket, so screens catch up now.
-          dispatchRealtimeReconnect();
           everOpened = true;
+          if (typeof event.seq === 'number') lastSeq = event.seq;
+          // Resumed: what was missed was replayed just before. Otherwise (the first connect
+          // too: what was sent between a screen's first fetch and the server subscribing
+          // this socket reached no socket) screens catch up now.
+          if (event.resumed !== true) dispatchRealtimeReconnect();
           return;
         }
         case 'resync':
+          if (typeof event.seq === 'number') lastSeq = event.seq;
           return dispatchRealtimeReconnect();
         case 'heartbeat':
         case 'pong':
           return;
-        default:
+        default: {
+          const seq = event.seq;
+          if (typeof seq === 'number' && lastSeq !== null) {
+            if (seq <= lastSeq) return; // heard already (replayed, then live)
+            // The server sends every number in order or says resync; a gap would be its bug: refetch.
+            const gap = seq > lastSeq + 1;
+            lastSeq = seq;
+            dispatchRealtimeEvent(event);
+            if (gap) dispatchRealtimeReconnect();
+            return;
+          }
+          if (typeof seq === 'number') lastSeq = seq;
           dispatchRealtimeEvent(event);
+        }
       }
     };
     ws.onclose = (e) => {
@@ -121,7 +146,8 @@ export function startRealtimeSocket(opts: { onSessionEnded?: (why: SessionEndRea
         opts.onSessionEnded?.(e.reason === 'signed-out' ? 'signed-out' : 'session-ended');
         return;
       }
-      retry();
+      // Too many tabs of this user are connected: wait long (half the back-off cap at least).
+      retry(e.code === TOO_MANY_SOCKETS ? BACKOFF_CAP_MS / 2 : 0);
     };
     // An error is followed by close, which decides what next.
     ws.onerror = () => {};

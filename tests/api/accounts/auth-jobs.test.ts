@@ -63,6 +63,13 @@ describe('the job queue', () => {
       }
     ).rows;
 
+  const history = async (kind: string) =>
+    (
+      (await db().execute(sql`select outcome, attempts, ran_by from job_history where kind = ${kind} order by finished_at`)) as unknown as {
+        rows: { outcome: string; attempts: number; ran_by: string }[];
+      }
+    ).rows;
+
   it('keeps a failed job and retries it later, in any process', async () => {
     const kind = `test.flaky.${crypto.randomUUID()}`;
     const first = createJobQueue(db(), app.log);
@@ -85,6 +92,8 @@ describe('the job queue', () => {
     await second.runDue();
     expect(done).toEqual([{ n: 1 }]);
     expect(await rows(kind)).toEqual([]);
+    // Kept for the admin page, without its payload: done on the second attempt, by the second process.
+    expect(await history(kind)).toEqual([{ outcome: 'done', attempts: 2, ran_by: second.workerId }]);
     await second.stop();
   });
 

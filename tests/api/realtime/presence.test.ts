@@ -19,6 +19,12 @@ const ctx = useTestApp({ MAILBOX_SEND_LIMIT: '1000', LOG_LEVEL: 'error', DATABAS
 const send = (app: TestApp, from: SignedInUser, to: string, body: string) =>
   post(app, `/api/mailbox/conversations/${to}/messages`, { body, clientId: randomUUID() }, { cookie: from.cookie });
 
+const sequenceOf = (...userIds: string[]) =>
+  rowsOf<{ user_id: string; seq: string }>(
+    ctx.app.database.db,
+    sql`select user_id, seq from realtime_sequence where user_id in ${userIds} order by user_id`,
+  );
+
 const presenceOf = (userId: string) =>
   rowsOf<{ instance_id: string; sockets: number }>(
     ctx.app.database.db,
@@ -48,10 +54,20 @@ describe('presence-gated publish', () => {
       await send(ctx.app, a, b.id, 'both listen');
       expect(usersOf().sort()).toEqual(['a:message.new', 'b:message.new', 'b:unread.changed']);
 
-      // Gone again: nothing more is published, and nothing was lost: the thread has all three.
+      // Gone: their rows linger at zero for PRESENCE_LINGER_SECONDS, and a send still publishes
+      // (kept in the log for a socket that comes back, ADR 0061)...
       stopA();
       stopB();
-      await expect.poll(async () => (await presenceOf(a.id)).length + (await presenceOf(b.id)).length).toBe(0);
+      await expect.poll(async () => [...(await presenceOf(a.id)), ...(await presenceOf(b.id))].map((r) => r.sockets)).toEqual([0, 0]);
+      publishMany.mockClear();
+      await send(ctx.app, b, a.id, 'just gone');
+      expect(usersOf().sort()).toEqual(['a:message.new', 'a:unread.changed', 'b:message.new']);
+      // ...until the rows are swept: then nothing more is published, and nothing was lost: the thread has them all.
+      await ctx.app.database.db.execute(
+        sql`update realtime_presence set seen_at = now() - interval '1 hour' where user_id in (${a.id}, ${b.id})`,
+      );
+      await createPresence({ database: ctx.app.database, log: { warn() {} } }).sweep();
+      expect([...(await presenceOf(a.id)), ...(await presenceOf(b.id))]).toEqual([]);
       publishMany.mockClear();
       await send(ctx.app, b, a.id, 'nobody again');
       expect(publishMany).not.toHaveBeenCalled();
@@ -61,7 +77,7 @@ describe('presence-gated publish', () => {
     }
   });
 
-  it('the table follows the listeners: one row per user and process counting them, gone with the last', async () => {
+  it('the table follows the listeners: one row per user and process counting them, at zero (lingering) after the last', async () => {
     const ada = await createSignedInUser(ctx.app);
     const first = ctx.app.realtime.subscribe(ada.id, () => {});
     const second = ctx.app.realtime.subscribe(ada.id, () => {});
@@ -73,7 +89,7 @@ describe('presence-gated publish', () => {
     first(); // twice is once
     await expect.poll(async () => (await presenceOf(ada.id))[0]?.sockets).toBe(1);
     second();
-    await expect.poll(async () => (await presenceOf(ada.id)).length).toBe(0);
+    await expect.poll(async () => (await presenceOf(ada.id))[0]?.sockets).toBe(0);
   });
 
   it('every beat writes the exact counts again and sweeps the rows of processes not seen for 90 s', async () => {
@@ -97,10 +113,40 @@ describe('presence-gated publish', () => {
     await presence.beat();
     expect(await presenceOf(ada.id)).toEqual([{ instance_id: instanceId, sockets: 2 }]);
     expect(await presenceOf(bob.id)).toEqual([{ instance_id: instanceId, sockets: 1 }]);
-    expect(await presenceOf(cy.id)).toEqual([{ instance_id: liveProcess, sockets: 1 }]);
+    // Cy's socket here is gone: the row lingers at zero (swept PRESENCE_LINGER_SECONDS later).
+    expect(await presenceOf(cy.id)).toEqual(
+      [
+        { instance_id: instanceId, sockets: 0 },
+        { instance_id: liveProcess, sockets: 1 },
+      ].sort((x, y) => x.instance_id.localeCompare(y.instance_id)),
+    );
     await presence.stop();
-    expect([...(await presenceOf(ada.id)), ...(await presenceOf(bob.id))]).toEqual([]);
-    expect(await presenceOf(cy.id)).toHaveLength(1);
+    expect([...(await presenceOf(ada.id)), ...(await presenceOf(bob.id))].map((r) => r.sockets)).toEqual([0, 0]);
+    expect(await presenceOf(cy.id)).toHaveLength(2);
+    // Nobody lost a row that was their last: no counter moved.
+    expect(await sequenceOf(ada.id, bob.id, cy.id)).toEqual([]);
+  });
+
+  it('the sweep removes lingering rows and those of dead processes, and gives a hole to each user left with none (once), one process at a time', async () => {
+    const [ada, bob] = [await createSignedInUser(ctx.app), await createSignedInUser(ctx.app)];
+    const [p1, p2] = [randomUUID(), randomUUID()];
+    await ctx.app.database.db.execute(sql`insert into realtime_presence (user_id, instance_id, sockets, seen_at) values
+      (${ada.id}, ${p1}, 0, now() - interval '3 minutes'),  -- lingered long enough
+      (${ada.id}, ${p2}, 2, now() - interval '2 minutes'),  -- a process that died
+      (${bob.id}, ${p1}, 0, now() - interval '3 minutes'),
+      (${bob.id}, ${p2}, 0, now() - interval '10 seconds')  -- still lingering`);
+    await ctx.app.database.db.execute(sql`insert into realtime_sequence (user_id, seq) values (${ada.id}, 7)`);
+    const sweeper = createPresence({ database: ctx.app.database, log: { warn() {} } });
+    await Promise.all([sweeper.sweep(), sweeper.sweep(), createPresence({ database: ctx.app.database, log: { warn() {} } }).sweep()]);
+    expect(await presenceOf(ada.id)).toEqual([]);
+    expect(await presenceOf(bob.id)).toEqual([{ instance_id: p2, sockets: 0 }]);
+    // Ada has no row left: her counter moved by one, and that number is a hole in the log.
+    expect(await sequenceOf(ada.id, bob.id)).toEqual([{ user_id: ada.id, seq: '8' }]);
+    const log = await rowsOf<{ seq: string; event: string | null }>(
+      ctx.app.database.db,
+      sql`select seq, event from realtime_event where user_id = ${ada.id}`,
+    );
+    expect(log).toEqual([{ seq: '8', event: null }]);
   });
 });
 
@@ -116,6 +162,6 @@ describe('a new socket', () => {
     expect(Date.now() - readyAt).toBeGreaterThanOrEqual(1_000);
     tab.close();
     await tab.closed;
-    await expect.poll(async () => (await presenceOf(ada.id)).length).toBe(0);
+    await expect.poll(async () => (await presenceOf(ada.id))[0]?.sockets).toBe(0);
   });
 });

@@ -37,12 +37,13 @@ describe('realtime socket', () => {
 
     await ctx.app.realtime.publish(bob.id, { type: 'message.new', messageId: 'for-bob' });
     await ctx.app.realtime.publish(ada.id, { type: 'message.new', messageId: 'for-ada' });
-    expect(await bobTab.next((m) => m.type === 'message.new')).toEqual({ type: 'message.new', messageId: 'for-bob' });
+    // Each user's events are numbered from their own counter (ADR 0061).
+    expect(await bobTab.next((m) => m.type === 'message.new')).toEqual({ seq: 1, type: 'message.new', messageId: 'for-bob' });
     await adaTab1.next((m) => m.messageId === 'for-ada');
     await adaTab2.next((m) => m.messageId === 'for-ada');
     // Fan-out is in order on one channel: once Ada heard hers, Bob's (published before) was never hers.
     for (const tab of [adaTab1, adaTab2])
-      expect(tab.received.filter((m) => m.type === 'message.new')).toEqual([{ type: 'message.new', messageId: 'for-ada' }]);
+      expect(tab.received.filter((m) => m.type === 'message.new')).toEqual([{ seq: 1, type: 'message.new', messageId: 'for-ada' }]);
     expect(bobTab.received.some((m) => m.messageId === 'for-ada')).toBe(false);
     for (const tab of [adaTab1, adaTab2, bobTab]) tab.close();
   });
@@ -60,8 +61,8 @@ describe('realtime socket', () => {
     await bobTab.next((m) => m.type === 'unread.changed');
     await adaTab.next((m) => m.type === 'message.new');
     expect(bobTab.received.filter((m) => m.type !== 'ready' && m.type !== 'heartbeat')).toEqual([
-      { type: 'message.new', messageId: '1' },
-      { type: 'unread.changed', counter: 'messages' },
+      { seq: 1, type: 'message.new', messageId: '1' },
+      { seq: 2, type: 'unread.changed', counter: 'messages' },
     ]);
     expect(adaTab.received.filter((m) => m.type === 'unread.changed')).toEqual([]);
     // 200 events of ~60 bytes do not fit one NOTIFY payload: all arrive, once each, in order.
@@ -72,6 +73,8 @@ describe('realtime socket', () => {
     await ctx.app.realtime.publishMany(many);
     await adaTab.next((m) => m.type === 'test.many' && m.n === 199);
     expect(adaTab.received.filter((m) => m.type === 'test.many').map((m) => m.n)).toEqual(many.map(([, e]) => e.n));
+    // Numbered on from Ada's first event, with no gap across the notifications.
+    expect(adaTab.received.filter((m) => m.type === 'test.many').map((m) => m.seq)).toEqual(many.map((_, i) => i + 2));
     adaTab.close();
     bobTab.close();
   });

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CATEGORIES } from '../../../src/shared/courses.js';
 import { DEMO_PASSWORD, seedDemoData } from '../../../src/server/seed/demo-users.js';
 import { seedDemoClubs } from '../../../src/server/seed/demo-clubs.js';
@@ -10,7 +10,7 @@ import type { NotificationList } from '../../../src/shared/notifications-schemas
 import { seedDemoCatalogue } from '../../../src/server/seed/demo-catalogue.js';
 import { createRunDatabase, type RunDatabase } from '../../support/run-database.js';
 import { buildPaymentsApp } from '../../support/payments.js';
-import type { TestApp } from '../../support/app.js';
+import { buildTestApp, type TestApp } from '../../support/app.js';
 import { queryRows } from '../../support/courses.js';
 import { get } from '../../support/http.js';
 import { getAnalytics } from '../../../src/server/analytics/analytics-service.js';
@@ -83,6 +83,33 @@ describe('demo data on first start', () => {
     const cats = await queryRows<{ category: string }>(app, sql`select distinct category from course where status = 'published'`);
     expect(cats.map((c) => c.category).sort()).toEqual(CATEGORIES.map((c) => c.id).sort());
   });
+
+  it.skipIf(!inject('databaseUrl'))(
+    'every demo picture is in the shared store: a second instance on the database (its own DATA_DIR) serves each',
+    async () => {
+      const pictures = (
+        await queryRows<{ url: string }>(
+          app,
+          sql`select profile_image as url from "user" where profile_image is not null
+          union select profile_image from educator where profile_image is not null
+          union select cover_image from course where cover_image is not null
+          union select cover_image from club where cover_image is not null`,
+        )
+      ).map((r) => r.url);
+      expect(pictures.length).toBeGreaterThanOrEqual(16);
+      const other = await buildTestApp({ DATABASE_URL: db!.url });
+      try {
+        expect(other.config.dataDir).not.toBe(app.config.dataDir);
+        for (const url of pictures) {
+          const res = await other.inject({ method: 'HEAD', url });
+          expect(res.statusCode, url).toBe(200);
+          expect(res.headers['content-type']).toBe('image/webp');
+        }
+      } finally {
+        await other.close();
+      }
+    },
+  );
 
   it('mixes online and in person in several cities, free and paid, one payment and installments', async () => {
     const r = await one<Record<string, number>>(sql`select

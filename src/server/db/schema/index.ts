@@ -15,3 +15,4 @@ export * from './contact.js';
 export * from './clubs.js';
 export * from './analytics.js';
 export * from './realtime.js';
+export * from './storage.js';

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { ts } from './columns.js';
 
 /**
@@ -19,4 +19,32 @@ export const realtimePresence = pgTable(
     seenAt: ts('seen_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.instanceId] }), index('realtime_presence_instance_idx').on(t.instanceId)],
+);
+
+/**
+ * The last realtime sequence number given to each user (src/server/realtime/event-log.ts,
+ * docs/decisions/0061-no-push-lost.md): every event pushed to a user carries the next one,
+ * whichever process publishes it. Bumped without an event ("a hole") when the user's last
+ * presence row is swept: what was published meanwhile reached nobody and was not kept.
+ * Never reset (a client may hold a number); no foreign key, as presence.
+ */
+export const realtimeSequence = pgTable('realtime_sequence', {
+  userId: uuid('user_id').primaryKey(),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+});
+
+/**
+ * The recent events of each user, by sequence: what a reconnecting socket is replayed from.
+ * `event` is the event's JSON as published (null: a hole, see above). Kept for
+ * REALTIME_LOG_SECONDS, swept by the presence beat.
+ */
+export const realtimeEvent = pgTable(
+  'realtime_event',
+  {
+    userId: uuid('user_id').notNull(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    event: text('event'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.seq] })],
 );

@@ -54,6 +54,32 @@ export function JobsSection() {
           </li>
         ))}
       </ul>
+      {jobs.data && (
+        <details className="mt-4 text-sm">
+          <summary className="cursor-pointer font-medium text-slate-900">
+            Recently finished ({jobs.data.finished.length}; kept {jobs.data.keepDays} {jobs.data.keepDays === 1 ? 'day' : 'days'})
+          </summary>
+          {jobs.data.finished.length === 0 ? (
+            <p className="mt-2 text-slate-600">No background job finished in the last {jobs.data.keepDays} days.</p>
+          ) : (
+            <ul className="mt-2 divide-y divide-slate-100">
+              {jobs.data.finished.map((j) => (
+                <li key={j.id} className="py-2">
+                  <p className="font-medium text-slate-900">
+                    {j.kind} <span className={j.outcome === 'done' ? 'text-emerald-700' : 'text-red-700'}>{j.outcome}</span>
+                  </p>
+                  <p className="text-slate-600">
+                    {when(j.finishedAt)} · {j.attempts} {j.attempts === 1 ? 'attempt' : 'attempts'}
+                    {j.startedAt && ` · ${Math.max(0, Date.parse(j.finishedAt) - Date.parse(j.startedAt))} ms`}
+                    {j.ranBy && ` · ${j.ranBy}`}
+                    {j.lastError && ` · ${j.lastError}`}
+                  </p>
+                </li>
+              ))}
+            </ul>
+          )}
+        </details>
+      )}
     </Card>
   );
 }
