@@ -5,7 +5,9 @@ import { startFleet, type Fleet } from '../support/fleet.js';
 import { openSocket, opened, type TestSocket } from '../support/realtime.js';
 import { createRunDatabase, type RunDatabase } from '../support/run-database.js';
 import { courseBody, educatorUser, request, runLoad, signedInUser, tally, waitUntil } from '../support/server-process.js';
+import { fileForm } from '../support/multipart.js';
 import { uniqueEmail } from '../support/test-data.js';
+import { uniquePng } from '../support/uploads.js';
 
 /**
  * The fleet (issue 24): three real app processes, each with its own data directory, on one
@@ -156,6 +158,38 @@ describe.skipIf(!usesPostgres)('the fleet: three instances behind HAProxy on one
     // Every instance, asked directly, knows the count; another address has a count of its own.
     for (const instance of fleet.instances) expect((await reset(instance.url)).status, instance.name).toBe(429);
     expect((await reset(lb, ip())).status).toBe(200);
+  });
+
+  it('an upload through one instance is served by all: files kept in PostgreSQL, no disk shared', async () => {
+    const [one] = fleet.instances;
+    const user = await signedInUser(lb, 'fleet-upload');
+    // An image no other test makes, so the file served below can only be this upload.
+    const form = await fileForm({ data: await uniquePng(), filename: 'me.png', type: 'image/png' });
+    const up = await request(one.url, 'POST', `/api/users/${user.id}/avatar`, {
+      raw: form.payload,
+      headers: form.headers,
+      cookie: user.cookie,
+    });
+    expect(up.status, up.body).toBe(200);
+    const url = up.json().profileImage as string;
+    expect(url).toMatch(/^\/uploads\//);
+    const original = await request(one.url, 'GET', url);
+    expect(original.status, original.body.slice(0, 200)).toBe(200);
+    expect(original.bytes.length).toBeGreaterThan(0);
+    // Each instance has a DATA_DIR of its own (as separate machines): every one serves the same
+    // bytes under the same strong ETag, and so does the balancer whichever instance it picks.
+    for (const base of [...fleet.instances.map((i) => i.url), lb, lb, lb]) {
+      const served = await request(base, 'GET', url);
+      expect(served.status, `${base}${url}: ${served.body.slice(0, 200)}`).toBe(200);
+      expect(Buffer.compare(served.bytes, original.bytes), base).toBe(0);
+      expect(served.headers.etag, base).toBe(original.headers.etag);
+      expect(served.headers['content-type'], base).toBe(original.headers['content-type']);
+    }
+    const again = await request(fleet.instances[2].url, 'GET', url, { headers: { 'if-none-match': String(original.headers.etag) } });
+    expect(again.status).toBe(304);
+    // The profile names it through every instance too.
+    const me = await request(fleet.instances[1].url, 'GET', '/api/me', { cookie: user.cookie });
+    expect(me.json().profileImage).toBe(url);
   });
 
   it('kill -9 of an instance mid-stream loses no acknowledged write, and every socket ends with every message', async () => {
