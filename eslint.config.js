@@ -25,7 +25,7 @@ const dirs = (path) =>
  * Composition (app.ts, composition/, main.ts, seed/, dev/, system/, pages/) may import anything.
  */
 const SERVER_LAYERS = [
-  ['db', 'http', 'email', 'storage', 'events', 'jobs', 'realtime'],
+  ['db', 'http', 'email', 'storage', 'events', 'jobs', 'realtime', 'metrics'],
   ['accounts'],
   ['educators'],
   ['courses'],

@@ -17,6 +17,7 @@ export type AppServices = Pick<
   | 'auth'
   | 'stripe'
   | 'jobs'
+  | 'observe'
   | 'realtime'
   | 'accountEvents'
   | 'courseEvents'

@@ -4,7 +4,6 @@ import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { createMailer, queuedMailer, type Mailer } from './email/mailer.js';
@@ -17,6 +16,7 @@ import { createAuth, type Auth } from './accounts/auth.js';
 import { databaseRateLimitStore } from './accounts/rate-limit-store.js';
 import type { Viewer } from './accounts/viewer.js';
 import { installErrorHandler, frameworkError } from './http/errors.js';
+import { installRequestIds, requestIdFrom, requestLogger } from './http/request-context.js';
 import { createCourseEvents, type CourseEvents } from './courses/events.js';
 import { createAccountEvents, type AccountEvents } from './accounts/events.js';
 import { createMailboxEvents, type MailboxEvents } from './mailbox/events.js';
@@ -30,6 +30,9 @@ import { createImageStore, type ImageStore } from './storage/images.js';
 import { createFileStore, type FileStore } from './storage/file-store.js';
 import { AVATAR_MAX_BYTES } from '../shared/accounts.js';
 import { installDrain } from './composition/drain.js';
+import { queueStats } from './jobs/stats.js';
+import { noObserve, observedMailer, type Observe } from './metrics/observe.js';
+import { createMetrics, serveMetrics } from './metrics/prometheus.js';
 import { registerRoutes } from './composition/routes.js';
 import { installRequestChecks, installSecureHeaders } from './composition/security.js';
 import { installSockets } from './composition/sockets.js';
@@ -43,6 +46,8 @@ declare module 'fastify' {
     mailer: Mailer;
     /** Durable background jobs in the app's database (jobs/queue.ts). */
     jobs: JobQueue;
+    /** What the app's parts report for the metrics (metrics/observe.ts); no-ops without metrics. */
+    observe: Observe;
     auth: Auth;
     images: ImageStore;
     /** Every uploaded file: disk, PostgreSQL or S3, as configured (storage/file-store.ts). */
@@ -72,6 +77,8 @@ declare module 'fastify' {
      * waited for (at most `ceilingMs`), so close() never cuts one half way.
      */
     drain(ceilingMs?: number): Promise<void>;
+    /** True once drain() or close() began: readiness answers 503. */
+    isDraining(): boolean;
     /** Pushes events to a user's open tabs (realtime/hub.ts), on every app process. */
     realtime: Realtime;
     /** This process's open WebSockets (realtime/sockets.ts). */
@@ -98,6 +105,8 @@ export interface BuildOptions {
   config: Config;
   /** An already opened database (tests share one); otherwise opened from config. */
   database?: Database;
+  /** Where the log goes instead of stdout (tests read it). */
+  logStream?: { write(line: string): void };
 }
 
 /**
@@ -107,12 +116,15 @@ export interface BuildOptions {
  * realtime socket, then every domain's subscriptions and jobs and every route
  * (src/server/composition/, docs/decisions/0036-wiring-you-can-see.md).
  */
-export async function buildApp({ config, database }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logStream }: BuildOptions): Promise<FastifyInstance> {
+  const logger = loggerOptions(config);
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: logStream && typeof logger === 'object' ? { ...logger, transport: undefined, stream: logStream } : logger,
     // Fastify's two lines per request are replaced by logRequests' one.
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'].slice(0, 64) : randomUUID()),
+    // A balancer's or client's X-Request-Id when it is sane, else a new one; echoed (http/request-context.ts).
+    genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
+    childLoggerFactory: (logger, bindings, options) => requestLogger(logger, bindings, options),
     // Only a configured proxy may say who the client is (rate limits and the device list use it).
     // Fastify ignores a bare hop count (it cannot tell the proxy from a direct client), so a
     // count is trusted as asked: the README says to use it only when the proxy is the sole way in.
@@ -124,6 +136,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
     // 503 shutting_down, with Retry-After), not by Fastify's own 503 in another error shape.
     return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
+  installRequestIds(app);
   logRequests(app, config);
 
   // An empty JSON body (a POST that needs no input) is no body, not an error.
@@ -144,12 +157,26 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
       url: config.databaseUrl,
       dataDir: config.dataDir,
       timeouts: config.databaseTimeouts,
+      migrate: config.migrateOnStart,
       onConnectionError: (err) => app.log.warn({ err: err.message }, 'database connection lost; the pool reconnects on the next query'),
     }));
+  // Prometheus metrics when METRICS_PORT or METRICS_TOKEN is set (metrics/prometheus.ts, ADR 0063).
+  const metrics = config.metrics
+    ? createMetrics({
+        poolStats: () => db.poolStats(),
+        queueStats: () => queueStats(db.db),
+        socketsOpen: () => (app.hasDecorator('realtimeSockets') ? app.realtimeSockets.count() : 0),
+      })
+    : null;
+  const observe = metrics?.observe ?? noObserve;
+  if (metrics && config.metrics) {
+    metrics.install(app);
+    serveMetrics(app, metrics, { host: config.host, port: config.metrics.port, token: config.metrics.token });
+  }
   const jobs = createJobQueue(db.db, app.log, config.jobs);
   // Over SMTP an email is a background job: no request waits on the mail server (ADR 0012).
   // The local outbox is a table insert already, as quick and as durable as the job itself.
-  const directMailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.db, log: app.log });
+  const directMailer = observedMailer(createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.db, log: app.log }), observe);
   const mailer = directMailer.transport === 'smtp' ? queuedMailer(directMailer, jobs) : directMailer;
   // Realtime fan-out between processes: PostgreSQL LISTEN/NOTIFY (PGlite's own in one
   // process), ADR 0018. The listener starts with the app and stops with it.
@@ -164,6 +191,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   app.decorate('database', db);
   app.decorate('mailer', mailer);
   app.decorate('jobs', jobs);
+  app.decorate('observe', observe);
   app.decorate('realtime', realtime);
   app.decorate(
     'auth',

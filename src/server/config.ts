@@ -82,6 +82,12 @@ const schema = z
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
     GOOGLE_DISCOVERY_URL: url(['http:', 'https:']).default(GOOGLE_DISCOVERY),
     SEED_DEMO: z.enum(['true', 'false']).default('true'),
+    /** Apply pending migrations at start (under an advisory lock); false when a deploy step runs `npm run migrate`. */
+    MIGRATE_ON_START: z.enum(['true', 'false']).default('true'),
+    /** Prometheus metrics on a port of their own (GET /metrics), never on the public one. */
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** Prometheus metrics at GET /metrics for a scraper that sends `Authorization: Bearer <token>`. */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
     /** Rate limit for sign-in attempts per IP and per account, per 15 minutes. */
@@ -152,6 +158,12 @@ const schema = z
     }
     if (env.STORAGE_BACKEND === 's3' && !env.S3_BUCKET)
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_BACKEND is s3' });
+    if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['METRICS_PORT'],
+        message: 'must differ from PORT (metrics are not served on the public port)',
+      });
   })
   .superRefine((env, ctx) => {
     if (!!env.GOOGLE_CLIENT_ID !== !!env.GOOGLE_CLIENT_SECRET) {
@@ -190,6 +202,10 @@ export interface Config {
   contactTo: string;
   google: { clientId: string; clientSecret: string; discoveryUrl: string } | null;
   seedDemo: boolean;
+  /** Apply pending migrations at start (MIGRATE_ON_START). */
+  migrateOnStart: boolean;
+  /** Where Prometheus metrics are served: a port of their own and/or a bearer token; null: not at all. */
+  metrics: { port: number | null; token: string | null } | null;
   logLevel: RawEnv['LOG_LEVEL'];
   /** `pretty` (one readable line per entry, requests at debug) outside production; `json` in production. */
   logFormat: 'pretty' | 'json';
@@ -282,6 +298,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, discoveryUrl: e.GOOGLE_DISCOVERY_URL }
         : null,
     seedDemo: e.SEED_DEMO === 'true',
+    migrateOnStart: e.MIGRATE_ON_START === 'true',
+    metrics: e.METRICS_PORT !== undefined || e.METRICS_TOKEN ? { port: e.METRICS_PORT ?? null, token: e.METRICS_TOKEN ?? null } : null,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (production ? 'json' : 'pretty'),
     authRateLimit: e.AUTH_RATE_LIMIT,

@@ -1,9 +1,6 @@
 import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
-import { seedDemoData } from './seed/demo-users.js';
-import { seedDemoCatalogue } from './seed/demo-catalogue.js';
-import { seedDemoClubs } from './seed/demo-clubs.js';
-import { seedDemoMailbox } from './seed/demo-mailbox.js';
+import { keepSeedingDemo, seedDemoUsers } from './seed/demo-seed.js';
 import { listenText, readyText } from './start-log.js';
 
 /** Starts the server: configuration checked once, then the app, then demo data. */
@@ -19,20 +16,14 @@ async function main() {
     throw err;
   }
   const app = await buildApp({ config });
-  if (config.seedDemo && !config.production) await seedDemoData(app);
-  await app.listen({ port: config.port, host: config.host, listenTextResolver: (address) => listenText(address, config.host) });
-  // Payments demo data needs the server listening: the SDK reaches the sandbox over HTTP.
-  if (config.seedDemo && !config.production) {
-    const t0 = performance.now();
-    await seedDemoCatalogue(app).then(
-      ({ created }) => created > 0 && app.log.info(`demo data ready in ${Math.round(performance.now() - t0)} ms`),
-      (err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo catalogue not created'),
+  const demo = config.seedDemo && !config.production;
+  // The demo accounts exist when the server answers; a failure here is retried below.
+  if (demo)
+    await seedDemoUsers(app).catch((err) =>
+      app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo accounts not created yet; trying again after start'),
     );
-    await seedDemoClubs(app).catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo clubs not created'));
-    await seedDemoMailbox(app).catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo mailbox not created'));
-  }
-  app.log.info(readyText({ publicUrl: config.publicUrl, database: app.database.kind, email: app.mailer.transport }));
-
+  await app.listen({ port: config.port, host: config.host, listenTextResolver: (address) => listenText(address, config.host) });
+  // Signals are heard from here on: a stop during the demo's making drains as any other.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -49,6 +40,15 @@ async function main() {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  // The rest of the demo needs the server listening (the SDK reaches the payments sandbox over
+  // HTTP). One instance makes it (an advisory lock); an attempt cut short (a lost database) is
+  // made again until the demo is complete (seed/demo-seed.ts). The first attempt is waited
+  // for, so the ready line follows the demo; retries go on in the background.
+  if (demo) {
+    const seeding = keepSeedingDemo(app, { stopped: () => stopping });
+    await Promise.race([seeding, new Promise((resolve) => setTimeout(resolve, 120_000).unref())]);
+  }
+  app.log.info(readyText({ publicUrl: config.publicUrl, database: app.database.kind, email: app.mailer.transport }));
 }
 
 main().catch((err) => {

@@ -126,7 +126,7 @@ test('a message sent while the socket is down appears exactly once, in order, af
   // Bea's socket goes through the test, which can cut it and refuse reconnects for a while.
   let down = false;
   let current: WebSocketRoute | null = null;
-  // The reconnects carry ?since= (the last number seen, ADR 0056).
+  // The reconnects carry ?since= (the last number seen, ADR 0061).
   await page.routeWebSocket(/\/api\/realtime(\?since=\d+)?$/, (ws) => {
     if (down) {
       ws.close();

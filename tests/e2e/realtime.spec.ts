@@ -77,7 +77,7 @@ test('a tab whose socket drops reconnects by itself with the last number it saw,
   await expect(page.getByRole('status').filter({ hasText: 'Reconnecting…' })).toBeVisible({ timeout: 60_000 });
   if (process.env.AGORA_SHOTS) await page.screenshot({ path: '/tmp/agora-realtime-reconnecting.png' });
   expect((await api.send('PUT', '/api/dev/realtime/unread', { count: 2 })).status).toBe(200);
-  // The next socket says where the tab left off (ADR 0056).
+  // The next socket says where the tab left off (ADR 0061).
   const frames: string[] = [];
   const reopened = page.waitForEvent('websocket', (ws) => {
     const resuming = /\/api\/realtime\?since=\d+$/.test(ws.url());

@@ -89,6 +89,15 @@ try {
     const body = await r.json();
     expect(r.status === 200 && body.database === 'pglite', `health ${r.status} ${JSON.stringify(body)}`);
   });
+  await check('liveness answers, and readiness finds every migration applied (issue 24)', async () => {
+    const live = await fetch(`${base}/api/health/live`);
+    const ready = await fetch(`${base}/api/health/ready`);
+    const body = await ready.json();
+    expect(
+      live.status === 200 && ready.status === 200 && body.migrations === 'current',
+      `live ${live.status}, ready ${ready.status} ${JSON.stringify(body)}`,
+    );
+  });
   let cookie = '';
   await check('the demo user can sign in', async () => {
     const r = await fetch(`${base}/api/accounts/sign-in`, {

@@ -1,10 +1,12 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { PoolClient } from 'pg';
 import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
 import { compactPlaceholders } from './fixed-text.js';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.js';
+import { ADVISORY_LOCKS, type AdvisoryLock } from './locks.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -29,6 +31,21 @@ export interface Database {
    * a listener needs a dedicated connection, which realtime/fan-out.ts opens from the URL.
    */
   listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /** True when every migration of this build is applied (readiness; false when the database is unreachable). */
+  schemaCurrent(): Promise<boolean>;
+  /**
+   * Runs `fn` while this process holds a PostgreSQL advisory lock (on a connection of its own,
+   * released when `fn` ends or the connection is lost). `wait: false`: when another process
+   * holds it, `fn` does not run and `{ acquired: false }` is answered. PGlite (one process)
+   * just runs `fn`.
+   */
+  withLock<T>(
+    key: AdvisoryLock,
+    fn: () => Promise<T>,
+    opts?: { wait?: boolean },
+  ): Promise<{ acquired: true; value: T } | { acquired: false }>;
+  /** PostgreSQL only: the pool's connections now (for the metrics); null on PGlite. */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
 }
 
@@ -47,6 +64,24 @@ function compiler() {
 
 const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
 
+/** The newest migration of this build (drizzle's journal): its timestamp is what drizzle records as applied. */
+function newestMigration(): number {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number }[] };
+  return Math.max(0, ...journal.entries.map((e) => e.when));
+}
+
+/** Whether drizzle's record of applied migrations reaches this build's newest one. */
+async function appliedUpTo(query: (text: string) => Promise<{ rows: unknown[] }>): Promise<boolean> {
+  try {
+    const { rows } = await query('select max(created_at)::text as newest from drizzle.__drizzle_migrations');
+    const newest = Number((rows[0] as { newest: string | null } | undefined)?.newest ?? 0);
+    return newest >= newestMigration();
+  } catch {
+    // No record yet (3F000/42P01), or no database at all: not current.
+    return false;
+  }
+}
+
 /**
  * PostgreSQL when a URL is given, otherwise embedded PGlite under dataDir/pg.
  * Migrations are applied before the database is handed out.
@@ -61,6 +96,13 @@ export async function openDatabase(opts: {
   timeouts?: { connectMs: number; statementMs: number };
   /** PostgreSQL only: told when an idle connection breaks (the pool replaces it). */
   onConnectionError?: (err: Error) => void;
+  /**
+   * Apply the migrations this build lacks before handing the database out (the default; on
+   * PostgreSQL under an advisory lock, so instances started together apply each once). False
+   * (MIGRATE_ON_START=false): a deploy step runs `npm run migrate`, and readiness says whether
+   * it has.
+   */
+  migrate?: boolean;
 }): Promise<Database> {
   let database: Database;
   const compile = compiler();
@@ -91,11 +133,50 @@ export async function openDatabase(opts: {
     // and the pool discards the connection when it is released.
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzle(pool, { schema, logger });
-    await migrate(db, { migrationsFolder: MIGRATIONS });
+    const holdLock = async <T>(key: AdvisoryLock, wait: boolean, fn: (client: PoolClient) => Promise<T>) => {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        if (!wait) {
+          const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [key]);
+          if (!rows[0].ok) return { acquired: false as const };
+        } else {
+          // Waiting for another instance's migrations is not a slow statement: no timeout here.
+          await client.query('set statement_timeout = 0');
+          await client.query('select pg_advisory_lock($1)', [key]);
+          await client.query('reset statement_timeout');
+        }
+        try {
+          return { acquired: true as const, value: await fn(client) };
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [key]).catch((err: Error) => (broken = err));
+        }
+      } catch (err) {
+        broken = err as Error;
+        throw err;
+      } finally {
+        // A connection that failed may still hold the lock in a half-open session: discard it.
+        client.release(broken);
+      }
+    };
+    const withLock: Database['withLock'] = (key, fn, lockOpts = {}) => holdLock(key, lockOpts.wait !== false, () => fn());
+    if (opts.migrate !== false) {
+      // One instance migrates at a time; the others wait, then find nothing left to apply.
+      // On the lock's own connection: a pool of one would otherwise wait on itself.
+      await holdLock(ADVISORY_LOCKS.migrations, true, (client) => migrate(drizzle(client), { migrationsFolder: MIGRATIONS })).catch(
+        async (err) => {
+          await pool.end().catch(() => {});
+          throw err;
+        },
+      );
+    }
     database = {
       db: db as unknown as Db,
       kind: 'postgres',
       ping: () => ping(db as unknown as Db),
+      schemaCurrent: () => appliedUpTo((text) => pool.query(text)),
+      withLock,
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       prepared: async <R>(name: string, query: SQL, values?: Record<string, unknown>) => {
         const { sql: text, params } = compile(name, query, values);
         opts.onQuery?.(text);
@@ -113,11 +194,15 @@ export async function openDatabase(opts: {
     mkdirSync(dir, { recursive: true });
     const client = await PGlite.create(dir, { extensions: { pg_trgm, btree_gist } });
     const db = drizzle(client, { schema, logger });
-    await migrate(db, { migrationsFolder: MIGRATIONS });
+    if (opts.migrate !== false) await migrate(db, { migrationsFolder: MIGRATIONS });
     database = {
       db: db as unknown as Db,
       kind: 'pglite',
       ping: () => ping(db as unknown as Db),
+      schemaCurrent: () => appliedUpTo((text) => client.query(text)),
+      // One process: nobody to exclude.
+      withLock: async (_key, fn) => ({ acquired: true, value: await fn() }),
+      poolStats: () => null,
       prepared: async <R>(name: string, query: SQL, values?: Record<string, unknown>) => {
         const { sql: text, params } = compile(name, query, values);
         opts.onQuery?.(text);

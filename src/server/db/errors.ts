@@ -2,6 +2,8 @@
 export const PG = {
   uniqueViolation: '23505',
   exclusionViolation: '23P01',
+  /** A statement ran past statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS). */
+  statementTimeout: '57014',
 } as const;
 
 /** The SQLSTATE of a database error, looked for through the driver's wrapping causes. */

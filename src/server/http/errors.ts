@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../../shared/errors.js';
 import { errorPage } from './error-page.js';
+import { PG } from '../db/errors.js';
 
 /**
  * The one error type of the application. Use cases throw it; the error handler below
@@ -61,6 +62,7 @@ export function installErrorHandler(app: FastifyInstance) {
     }
     const cause = databaseFailure(err);
     if (cause === 'unavailable') {
+      if (hasCode(err, PG.statementTimeout)) request.server.observe?.statementTimeout();
       request.log.warn({ err }, 'database unavailable');
       reply.header('retry-after', '5');
       const message = 'The service is temporarily unavailable (its database is not answering). Please try again in a moment.';
@@ -120,17 +122,34 @@ const CONNECTION_MESSAGES = [
 ];
 
 /**
+ * SQLSTATEs of a database that cannot serve us, whatever we ask: the connection (class 08),
+ * an operator or a restart (57: admin shutdown, crash shutdown, cannot connect now, a
+ * statement timeout 57014), its resources (53: too many connections, disk full, out of
+ * memory), the database gone (3D000, dropped or renamed) or our login refused (28000, 28P01).
+ */
+const UNAVAILABLE_CODE = /^(08|57|53)[0-9A-Z]{3}$|^3D000$|^28(000|P01)$/;
+
+/**
+ * 55000 (object not in prerequisite state) means "the database does not allow connections"
+ * (ALTER DATABASE ... ALLOW_CONNECTIONS false) or "is not currently accepting connections";
+ * the same code also reports a bug of ours (a sequence's currval not yet defined), which
+ * stays a 500: only these messages are unavailability.
+ */
+const REFUSES_CONNECTIONS = /does not allow connections|not currently accepting connections/i;
+
+/**
  * What a database error says about the request, looking through wrappers (drizzle puts the
- * driver's error in `cause`): `unavailable` when the database is gone, restarting, or too
- * slow (SQLSTATE classes 08 and 57, 53300, client timeouts); `input` when PostgreSQL refused
- * a value (class 22, data exceptions: impossible dates, overflowing numbers, NUL bytes, time
- * zones it does not know).
+ * driver's error in `cause`): `unavailable` when the database is gone, refuses connections,
+ * is restarting, or too slow (UNAVAILABLE_CODE, 55000 refusing connections, client timeouts);
+ * `input` when PostgreSQL refused a value (class 22, data exceptions: impossible dates,
+ * overflowing numbers, NUL bytes, time zones it does not know).
  */
 export function databaseFailure(err: unknown): 'unavailable' | 'input' | null {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') {
-      if (/^(08|57)[0-9A-Z]{3}$/.test(code) || code === '53300') return 'unavailable';
+      if (UNAVAILABLE_CODE.test(code)) return 'unavailable';
+      if (code === '55000' && REFUSES_CONNECTIONS.test(String((e as { message?: unknown }).message ?? ''))) return 'unavailable';
       if (CONNECTION_ERRNOS.has(code)) return 'unavailable';
       if (/^22[0-9A-Z]{3}$/.test(code)) return 'input';
     }
@@ -138,6 +157,14 @@ export function databaseFailure(err: unknown): 'unavailable' | 'input' | null {
     if (typeof message === 'string' && CONNECTION_MESSAGES.some((m) => message.includes(m))) return 'unavailable';
   }
   return null;
+}
+
+/** Whether `code` is the code of the error or of one of its causes. */
+function hasCode(err: unknown, code: string): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === code) return true;
+  }
+  return false;
 }
 
 /** No request of ours nests deeper; a deeper body is refused before anything walks it. */

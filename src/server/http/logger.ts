@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.js';
+import { requestIdMixin } from './request-context.js';
 
 /**
  * The server log. Production: pino's JSON, one line per request at info. Development:
@@ -9,16 +10,20 @@ import type { Config } from '../config.js';
  * asset the browser fetched. Fastify's own two lines per request are replaced by one.
  */
 export function loggerOptions(config: Pick<Config, 'logLevel' | 'logFormat'>): FastifyServerOptions['logger'] {
-  if (config.logFormat === 'pretty' && config.logLevel !== 'silent' && prettyInstalled()) {
+  if (config.logLevel === 'silent') return { level: 'silent' };
+  // Every line written while a request is served carries its id (reqId), whoever wrote it.
+  const mixin = requestIdMixin;
+  if (config.logFormat === 'pretty' && prettyInstalled()) {
     return {
       level: config.logLevel,
+      mixin,
       transport: {
         target: 'pino-pretty',
         options: { colorize: !!process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true },
       },
     };
   }
-  return { level: config.logLevel };
+  return { level: config.logLevel, mixin };
 }
 
 function prettyInstalled(): boolean {

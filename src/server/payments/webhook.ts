@@ -24,7 +24,10 @@ export async function webhookRoutes(app: FastifyInstance) {
     const signature = request.headers['stripe-signature'];
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.from(typeof request.body === 'string' ? request.body : '');
     const event = verify(app, raw, typeof signature === 'string' ? signature : '');
-    if (!event) return reply.status(400).send({ error: { code: 'bad_signature', message: 'Webhook signature verification failed' } });
+    if (!event) {
+      app.observe.webhookProcessed('unknown', 'rejected');
+      return reply.status(400).send({ error: { code: 'bad_signature', message: 'Webhook signature verification failed' } });
+    }
 
     const db = app.database.db;
     await db
@@ -32,12 +35,16 @@ export async function webhookRoutes(app: FastifyInstance) {
       .values({ id: event.id, type: event.type, account: event.account ?? null })
       .onConflictDoNothing();
     const [stored] = await db.select().from(stripeEvent).where(eq(stripeEvent.id, event.id)).limit(1);
-    if (stored?.processedAt) return { received: true, duplicate: true };
+    if (stored?.processedAt) {
+      app.observe.webhookProcessed(event.type, 'duplicate');
+      return { received: true, duplicate: true };
+    }
 
     try {
       await handle(app, event);
     } catch (err) {
       request.log.error({ err: describe(err), event: event.id, type: event.type }, 'payments: webhook processing failed (will be retried)');
+      app.observe.webhookProcessed(event.type, 'failed');
       await db
         .update(stripeEvent)
         .set({ error: err instanceof Error ? err.message.slice(0, 500) : 'failed' })
@@ -50,6 +57,7 @@ export async function webhookRoutes(app: FastifyInstance) {
       .update(stripeEvent)
       .set({ processedAt: sql`now()`, error: null })
       .where(eq(stripeEvent.id, event.id));
+    app.observe.webhookProcessed(event.type, 'processed');
     return { received: true };
   });
 }

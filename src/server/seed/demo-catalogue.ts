@@ -330,8 +330,9 @@ export async function seedDemoCatalogue(app: FastifyInstance): Promise<{ created
   if (!ada) return { created: 0, ms: 0, steps };
   const ids = await ensureCatalogueUsers(app);
   step('users');
-  // Customers and finished payout onboarding for every demo educator (sandbox only).
-  await seedDemoPayments(app).catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo payments not set up'));
+  // Customers and finished payout onboarding for every demo educator (sandbox only). A failure
+  // ends the attempt (seed/demo-seed.ts tries again): the demo is never left without its sales.
+  await seedDemoPayments(app);
   step('payouts');
   const educatorRows = await db
     .select({ id: user.id, email: user.email, first: user.firstName, last: user.lastName, charges: payoutAccount.chargesEnabled })
@@ -371,9 +372,7 @@ export async function seedDemoCatalogue(app: FastifyInstance): Promise<{ created
     }
   });
   step('courses');
-  await seedGraceSales(app, ids).catch((err) =>
-    app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo sales not made (payments sandbox)'),
-  );
+  await seedGraceSales(app, ids);
   step('sales');
   // After the sales: each day's views are at least its checkouts.
   await seedDemoViews(
@@ -402,18 +401,29 @@ const SALES: { buyer: string; title: string; installments?: number; drop?: boole
   { buyer: 'mei@agora.local', title: 'Build Your First Website' },
 ];
 
+/** What a sale left behind: a paid purchase (then maybe dropped), or nothing yet (none, or a checkout never paid). */
+async function saleMade(app: FastifyInstance, buyerId: string, courseId: string) {
+  const [p] = await app.database.db
+    .select({ status: purchase.status })
+    .from(purchase)
+    .where(and(eq(purchase.userId, buyerId), eq(purchase.courseId, courseId), sql`${purchase.status} not in ('open', 'expired')`))
+    .orderBy(sql`${purchase.createdAt} desc`)
+    .limit(1);
+  return p ?? null;
+}
+
 /**
  * Grace's sales through the real checkout (the use cases and the sandbox's card form, as
- * a learner pays), one drop refunded by the course's policy. Sandbox only, once: skipped
- * when Grace already has a purchase.
+ * a learner pays), one drop refunded by the course's policy. Sandbox only, each sale once:
+ * a sale already paid is skipped (its drop made if an interrupted attempt had not), so an
+ * attempt cut short resumes with the sales it had not made.
  */
 async function seedGraceSales(app: FastifyInstance, ids: Map<string, string>) {
   if (app.config.payments.mode !== 'sandbox') return;
   const db = app.database.db;
   const graceId = ids.get(GRACE);
   if (!graceId) return;
-  const [any] = await db.select({ id: purchase.id }).from(purchase).where(eq(purchase.educatorId, graceId)).limit(1);
-  if (any) return;
+  let made = 0;
   const courses = await db
     .select({ id: course.id, title: course.title, priceCents: course.priceCents, status: course.status })
     .from(course)
@@ -422,6 +432,19 @@ async function seedGraceSales(app: FastifyInstance, ids: Map<string, string>) {
     const c = courses.find((x) => x.title === sale.title && x.status === 'published');
     const buyerId = ids.get(sale.buyer);
     if (!c || !buyerId) continue;
+    const before = await saleMade(app, buyerId, c.id);
+    if (before) {
+      if (sale.drop && ['fulfilled', 'completed'].includes(before.status)) {
+        const [held] = await db
+          .select({ sessionId: enrolment.sessionId })
+          .from(enrolment)
+          .where(and(eq(enrolment.learnerId, buyerId), eq(enrolment.courseId, c.id), eq(enrolment.status, 'active')))
+          .limit(1);
+        if (held) await dropEnrolment(app, await viewerFor(app, buyerId), { courseId: c.id, sessionId: held.sessionId });
+      }
+      continue;
+    }
+    made++;
     const [s] = await db
       .select({ id: courseSession.id })
       .from(courseSession)
@@ -455,5 +478,5 @@ async function seedGraceSales(app: FastifyInstance, ids: Map<string, string>) {
     await verifyCheckout(app, viewer, checkout.sessionId);
     if (sale.drop) await dropEnrolment(app, viewer, { courseId: c.id, sessionId: s.id });
   }
-  app.log.info('demo sales: Grace has sales, installments and a refund in the payments sandbox');
+  if (made > 0) app.log.info('demo sales: Grace has sales, installments and a refund in the payments sandbox');
 }

@@ -56,10 +56,14 @@ export async function seedDemoViews(app: FastifyInstance, educatorIds: string[])
       if (views > 0) rows.push({ courseId: c.id, educatorId: c.educatorId, day, views });
     }
   }
-  for (let i = 0; i < rows.length; i += 1000)
-    await db
-      .insert(courseViewDay)
-      .values(rows.slice(i, i + 1000))
-      .onConflictDoNothing();
+  // All or none (one transaction): the check above skips a course set with any views, so a
+  // batch written by an attempt cut short would otherwise leave the rest unwritten for good.
+  await db.transaction(async (tx) => {
+    for (let i = 0; i < rows.length; i += 1000)
+      await tx
+        .insert(courseViewDay)
+        .values(rows.slice(i, i + 1000))
+        .onConflictDoNothing();
+  });
   return rows.length;
 }

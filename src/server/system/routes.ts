@@ -13,7 +13,7 @@ export async function systemRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['system'],
-        summary: 'Liveness with the database reachable',
+        summary: 'The database reachable (kept for existing monitors; probes use /api/health/live and /api/health/ready)',
         response: {
           200: z.object({ status: z.literal('ok'), database: z.string() }),
           // The database is not answering, or (the error body) the server is shutting down.
@@ -25,6 +25,50 @@ export async function systemRoutes(app: FastifyInstance) {
       const ok = await app.database.ping();
       if (!ok) return reply.status(503).send({ status: 'unavailable' as const, database: app.database.kind });
       return { status: 'ok' as const, database: app.database.kind };
+    },
+  );
+
+  r.get(
+    '/api/health/live',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Liveness: the process answers (no database asked); restart the instance only when this fails',
+        response: { 200: z.object({ status: z.literal('ok') }) },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { status: 'ok' as const };
+    },
+  );
+
+  const readiness = z.object({
+    status: z.enum(['ok', 'unavailable']),
+    database: z.enum(['reachable', 'unreachable']),
+    migrations: z.enum(['current', 'pending', 'unknown']),
+    draining: z.boolean(),
+  });
+  r.get(
+    '/api/health/ready',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Readiness: the database answers, every migration of this build is applied, and the instance is not draining',
+        response: { 200: readiness, 503: readiness },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const draining = app.isDraining();
+      const [reachable, current] = await Promise.all([app.database.ping(), withinMs(app.database.schemaCurrent(), 2000, false)]);
+      const body = {
+        database: reachable ? ('reachable' as const) : ('unreachable' as const),
+        migrations: !reachable ? ('unknown' as const) : current ? ('current' as const) : ('pending' as const),
+        draining,
+      };
+      const ok = reachable && current && !draining;
+      return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', ...body });
     },
   );
 
@@ -61,4 +105,15 @@ export async function systemRoutes(app: FastifyInstance) {
       return { counts, total };
     },
   );
+}
+
+/** `promise`'s value, or `fallback` when it takes longer than `ms` (a hung database) or fails. */
+function withinMs<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.catch(() => fallback),
+    new Promise<T>((resolve) => {
+      timer = setTimeout(() => resolve(fallback), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }

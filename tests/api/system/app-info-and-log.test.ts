@@ -3,7 +3,9 @@ import Fastify, { LogController } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/server/config.js';
 import { loggerOptions, logRequests } from '../../../src/server/http/logger.js';
-import { buildTestApp, type TestApp } from '../../support/app.js';
+import { buildApp } from '../../../src/server/app.js';
+import { buildTestApp, testConfig, type TestApp } from '../../support/app.js';
+import { uniqueEmail } from '../../support/http.js';
 import { get } from '../../support/http.js';
 
 /**
@@ -55,7 +57,7 @@ describe('the server log', () => {
     expect(loggerOptions(dev)).toMatchObject({ level: 'info', transport: { target: 'pino-pretty' } });
     const prod = loadConfig(production);
     expect(prod.logFormat).toBe('json');
-    expect(loggerOptions(prod)).toEqual({ level: 'info' });
+    expect(loggerOptions(prod)).toEqual({ level: 'info', mixin: expect.any(Function) });
     expect(loadConfig({ ...base, NODE_ENV: 'development', LOG_FORMAT: 'json' }).logFormat).toBe('json');
     // Silent needs no transport (no worker thread for nothing).
     expect(loggerOptions({ logLevel: 'silent', logFormat: 'pretty' })).toEqual({ level: 'silent' });
@@ -83,6 +85,39 @@ describe('the server log', () => {
       ]);
       // Fastify's own "incoming request" / "request completed" lines are gone.
       expect(lines.filter((l) => /incoming request|request completed/.test(l.msg))).toEqual([]);
+    }
+  });
+
+  it("carries the request's id on every line written while serving it, the app logger's included, and echoes it (issue 24)", async () => {
+    const lines: { reqId?: string; msg: string }[] = [];
+    const stream = { write: (line: string) => void lines.push(JSON.parse(line)) };
+    const config = testConfig({ LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
+    const app = await buildApp({ config, logStream: stream });
+    try {
+      await app.ready();
+      const email = uniqueEmail();
+      // Sign-up: the mailer (given the app's logger, not the request's) logs the verification email.
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/accounts/sign-up',
+        headers: { origin: config.publicUrl, 'x-request-id': 'edge-trace-0001' },
+        payload: { email, firstName: 'Ada', lastName: 'Tester', password: 'Analytical-Engine-1843', birthdate: '1990-12-10' },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.headers['x-request-id']).toBe('edge-trace-0001');
+      const emailLine = lines.find((l) => /email kept in the local outbox/.test(l.msg));
+      expect(emailLine, JSON.stringify(lines)).toBeDefined();
+      expect(emailLine!.reqId).toBe('edge-trace-0001');
+      const requestLine = lines.find((l) => l.msg.startsWith('POST /api/accounts/sign-up'));
+      expect(requestLine?.reqId).toBe('edge-trace-0001');
+      // Once, not twice, on a line the request's own logger wrote.
+      const raw = JSON.stringify(requestLine);
+      expect(raw.match(/"reqId"/g)).toHaveLength(1);
+      // Lines written outside any request carry none.
+      app.log.info('outside any request');
+      expect(lines.find((l) => l.msg === 'outside any request')?.reqId).toBeUndefined();
+    } finally {
+      await app.close();
     }
   });
 });

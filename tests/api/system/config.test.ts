@@ -31,6 +31,17 @@ describe('configuration', () => {
     expect(loadConfig({ PORT: '4100' }).publicUrl).toBe('http://localhost:4100');
   });
 
+  it('migrations at start by default; metrics off unless a port or token is given, never on the public port (issue 24)', () => {
+    expect(loadConfig({})).toMatchObject({ migrateOnStart: true, metrics: null });
+    expect(loadConfig({ MIGRATE_ON_START: 'false' }).migrateOnStart).toBe(false);
+    expect(failure({ MIGRATE_ON_START: 'no' })).toMatch(/^Invalid configuration: MIGRATE_ON_START /);
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, token: null });
+    expect(loadConfig({ METRICS_TOKEN: 'x'.repeat(16) }).metrics).toEqual({ port: null, token: 'x'.repeat(16) });
+    expect(failure({ METRICS_PORT: '3000' })).toMatch(/^Invalid configuration: METRICS_PORT must differ from PORT/);
+    expect(failure({ METRICS_PORT: '70000' })).toMatch(/^Invalid configuration: METRICS_PORT /);
+    expect(failure({ METRICS_TOKEN: 'short' })).toMatch(/^Invalid configuration: METRICS_TOKEN must be at least 16 characters/);
+  });
+
   it('production without AUTH_SECRET refuses to start with one line naming AUTH_SECRET', () => {
     expect(failure({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com', PUBLIC_URL: 'https://agora.example' })).toMatch(
       /^Invalid configuration: AUTH_SECRET /,

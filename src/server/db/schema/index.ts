@@ -16,3 +16,4 @@ export * from './clubs.js';
 export * from './analytics.js';
 export * from './realtime.js';
 export * from './storage.js';
+export * from './system.js';
