@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFleet, type Fleet } from '../support/fleet.js';
@@ -30,9 +31,10 @@ describe.skipIf(!usesPostgres)('the fleet: three instances behind HAProxy on one
   let lb: string;
 
   beforeAll(async () => {
-    // A database of its own, copied from the run's migrated template (the migrations are not
-    // what this file measures; instances started on an empty one are issue 24's item 2).
-    const made = await createRunDatabase('agora_fleet');
+    // An EMPTY database (not the run's migrated template): the three instances are spawned at
+    // the same moment and race to migrate it, as a deploy with no ordering does (issue 24 item 2;
+    // before the advisory lock, 2 of 3 exited). startFleet fails if any of them exits.
+    const made = await createRunDatabase('agora_fleet', '');
     if ('error' in made) throw new Error(made.error);
     run = made;
     fleet = await startFleet({
@@ -67,6 +69,20 @@ describe.skipIf(!usesPostgres)('the fleet: three instances behind HAProxy on one
     for (const instance of fleet.instances) if (instance.exit() !== null) await instance.restart();
     await fleet.balancerSees([0, 1, 2]);
   }
+
+  it('three instances started together on an empty database all serve: every migration applied once', async () => {
+    for (const instance of fleet.instances) {
+      expect(instance.exit(), instance.output()).toBeNull();
+      const ready = await request(instance.url, 'GET', '/api/health/ready');
+      expect(ready.status, `${instance.name}: ${ready.body}`).toBe(200);
+      expect(ready.json()).toMatchObject({ database: 'reachable', migrations: 'current', draining: false });
+    }
+    const journal = JSON.parse(readFileSync('drizzle/meta/_journal.json', 'utf8')) as { entries: unknown[] };
+    const applied = await admin.query<{ n: number; distinct: number }>(
+      'select count(*)::int as n, count(distinct hash)::int as distinct from drizzle.__drizzle_migrations',
+    );
+    expect(applied.rows[0]).toEqual({ n: journal.entries.length, distinct: journal.entries.length });
+  });
 
   it('serves through every instance and the balancer spreads requests over all three', async () => {
     for (const instance of fleet.instances) {
@@ -328,5 +344,61 @@ describe.skipIf(!usesPostgres)('the fleet: three instances behind HAProxy on one
     await allUp();
     for (const instance of fleet.instances) expect((await request(instance.url, 'GET', '/api/health')).status).toBe(200);
     expect((await fleet.servers()).map((s) => s.status)).toEqual(['UP', 'UP', 'UP']);
+  });
+
+  it('the database refusing connections answers 503 (never 500) on every instance and through the balancer, and all recover', async () => {
+    const ada = await signedInUser(lb, 'fleet-refused');
+    const maintenance = new URL(run.url);
+    maintenance.pathname = '/postgres';
+    const dba = new pg.Client({ connectionString: maintenance.toString() });
+    await dba.connect();
+    const keep = (await admin.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid;
+    const seen: string[] = [];
+    try {
+      // What an operator's maintenance does: no new connection (SQLSTATE 55000), the open ones
+      // ended (57P01). Only this test's own connection stays, to put things back.
+      await dba.query(`alter database "${run.name}" allow_connections false`);
+      await dba.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> $2', [run.name, keep]);
+      const statuses: (number | string | null)[] = [];
+      for (const instance of fleet.instances) {
+        let last = '';
+        await waitUntil(
+          `${instance.name} to answer 503 on an API route`,
+          async () => {
+            const me = await request(instance.url, 'GET', '/api/me', { cookie: ada.cookie });
+            last = `${me.status} ${me.body.slice(0, 300)}`;
+            statuses.push(me.status ?? me.error);
+            return me.status === 503;
+          },
+          30_000,
+        ).catch((err) => {
+          throw new Error(`${(err as Error).message}; last answer ${last}`);
+        });
+        // On the way there (pool connections ending one by one): a 200 or a 503, never a 500.
+        expect(statuses.filter((st) => st !== 200 && st !== 503)).toEqual([]);
+        seen.push(`${instance.name} ${last.slice(0, 120)}`);
+        expect(JSON.parse(last.slice(4)).error.message).toMatch(/\S/);
+        // Not ready (the balancer stops sending it requests), but alive (nothing restarts it).
+        expect((await request(instance.url, 'GET', '/api/health/ready')).status).toBe(503);
+        expect((await request(instance.url, 'GET', '/api/health/live')).status).toBe(200);
+      }
+      const through = await request(lb, 'GET', '/api/me', { cookie: ada.cookie });
+      seen.push(`balancer ${through.status} ${through.body.slice(0, 80).replace(/\s+/g, ' ')}`);
+      expect(through.status, through.body).toBe(503);
+      const write = await request(lb, 'POST', '/api/courses', { cookie: ada.cookie, body: courseBody('Refused') });
+      expect(write.status, write.body).toBe(503);
+    } finally {
+      await dba.query(`alter database "${run.name}" allow_connections true`);
+      await dba.end();
+    }
+    console.log(`  [fleet] database refusing connections: ${seen.join('; ')}`);
+    // Back without a restart: every instance answers again and HAProxy routes to all three.
+    await fleet.balancerSees([0, 1, 2]);
+    for (const instance of fleet.instances) expect(instance.exit(), instance.output()).toBeNull();
+    for (const base of [...fleet.instances.map((i) => i.url), lb]) {
+      const me = await request(base, 'GET', '/api/me', { cookie: ada.cookie });
+      expect(me.status, `${base}: ${me.body}`).toBe(200);
+      expect(me.json().id).toBe(ada.id);
+    }
   });
 });
