@@ -346,6 +346,46 @@ describe.skipIf(!usesPostgres)('the fleet: three instances behind HAProxy on one
     expect((await fleet.servers()).map((s) => s.status)).toEqual(['UP', 'UP', 'UP']);
   });
 
+  // Opt-in (FLEET_S3=1): two more processes cost about 37 s on a loaded two-core machine, a third
+  // of the suite; tests/api/storage/shared.test.ts proves the same with two in-process instances.
+  it.runIf(process.env.FLEET_S3 === '1')(
+    'with S3 storage (a real S3-compatible server): an upload through one instance is served by the other and the balancer',
+    async () => {
+      // Two more instances of their own, on the same (migrated) database, with the harness's
+      // s3rver as their file store; the shared three keep theirs in PostgreSQL.
+      const withS3 = await startFleet({
+        instances: 2,
+        databaseUrl: run.url,
+        s3: true,
+        env: { AUTH_RATE_LIMIT: '100000', LOG_LEVEL: 'error', SHUTDOWN_DELAY_MS: '0' },
+      });
+      try {
+        const [one, two] = withS3.instances;
+        const user = await signedInUser(withS3.balancerUrl, 'fleet-s3');
+        const form = await fileForm({ data: await uniquePng(), filename: 'me.png', type: 'image/png' });
+        const up = await request(one.url, 'POST', `/api/users/${user.id}/avatar`, {
+          raw: form.payload,
+          headers: form.headers,
+          cookie: user.cookie,
+        });
+        expect(up.status, up.body).toBe(200);
+        const url = up.json().profileImage as string;
+        const original = await request(one.url, 'GET', url);
+        expect(original.status, original.body.slice(0, 200)).toBe(200);
+        for (const base of [two.url, withS3.balancerUrl, withS3.balancerUrl]) {
+          const served = await request(base, 'GET', url);
+          expect(served.status, `${base}${url}: ${served.body.slice(0, 200)}`).toBe(200);
+          expect(Buffer.compare(served.bytes, original.bytes), base).toBe(0);
+          expect(served.headers.etag, base).toBe(original.headers.etag);
+        }
+        // In the bucket, not in the database: the PostgreSQL-backed instances do not have it.
+        expect((await request(fleet.instances[0].url, 'GET', url)).status).toBe(404);
+      } finally {
+        await withS3.stop();
+      }
+    },
+  );
+
   it('the database refusing connections answers 503 (never 500) on every instance and through the balancer, and all recover', async () => {
     const ada = await signedInUser(lb, 'fleet-refused');
     const maintenance = new URL(run.url);
