@@ -346,8 +346,9 @@ describe.skipIf(!usesPostgres)('the fleet: three instances behind HAProxy on one
     expect((await fleet.servers()).map((s) => s.status)).toEqual(['UP', 'UP', 'UP']);
   });
 
-  // Opt-in (FLEET_S3=1): two more processes cost about 37 s on a loaded two-core machine, a third
-  // of the suite; tests/api/storage/shared.test.ts proves the same with two in-process instances.
+  // Opt-in (FLEET_S3=1): two more processes cost 8 s on a quiet two-core machine but 37 s on a
+  // loaded one (the suite then passed 120 s); tests/api/storage/shared.test.ts proves the same
+  // with two in-process instances on every run.
   it.runIf(process.env.FLEET_S3 === '1')(
     'with S3 storage (a real S3-compatible server): an upload through one instance is served by the other and the balancer',
     async () => {
