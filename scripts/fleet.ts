@@ -4,9 +4,10 @@
  * PostgreSQL database (DATABASE_URL, or a fresh one created on 127.0.0.1:5432 and dropped at
  * the end), behind HAProxy from Debian with deploy/haproxy.cfg; `-- --s3` adds an
  * S3-compatible server (s3rver) for the files. Prints the addresses; Ctrl-C stops everything.
- * `-- --port 8080` fixes the balancer's port, `-- --demo` seeds the demo data. The first
- * instance starts alone (it applies the migrations), then the others together;
- * `-- --together` starts all at the same moment, as a deploy with no ordering does.
+ * `-- --port 8080` fixes the balancer's port, `-- --demo` seeds the demo data. Every instance
+ * starts at the same moment, as a deploy with no ordering does (the migrations and the demo
+ * data are made once, under an advisory lock); `-- --staggered` starts the first alone, then
+ * the others together.
  */
 import { parseArgs } from 'node:util';
 import { startFleet } from '../tests/support/fleet.js';
@@ -17,7 +18,7 @@ const { values } = parseArgs({
     port: { type: 'string' },
     s3: { type: 'boolean', default: false },
     demo: { type: 'boolean', default: false },
-    together: { type: 'boolean', default: false },
+    staggered: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
   },
 });
@@ -33,7 +34,7 @@ const fleet = await startFleet({
   databaseUrl: process.env.DATABASE_URL || undefined,
   balancerPort: values.port ? Number(values.port) : undefined,
   s3: values.s3,
-  start: values.together ? 'together' : 'staggered',
+  start: values.staggered ? 'staggered' : 'together',
   env: { SEED_DEMO: values.demo ? 'true' : 'false', LOG_LEVEL: 'info' },
   onLog: values.quiet ? undefined : (name, line) => console.log(`[${name}] ${line}`),
 });

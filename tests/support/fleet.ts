@@ -82,7 +82,7 @@ export interface Fleet {
   haproxyPid: number;
   /** The S3 settings the instances were given, when `s3` was asked for. */
   s3: Record<string, string> | null;
-  /** HAProxy's last log lines (failed and retried requests, state changes). */
+  /** Every state change of an instance seen by HAProxy, then its last log lines (failed and retried requests). */
   balancerOutput(): string;
   /** HAProxy's view of each instance (UP, DOWN ...). */
   servers(): Promise<ServerState[]>;
@@ -378,7 +378,13 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
     );
     const haproxyTail: string[] = [];
     // -db: stay in the foreground (no daemon), so this process owns it and Ctrl-C ends it.
-    const haproxy = spawnLogged('haproxy', haproxyBinary(), ['-db', '-f', configFile], process.env, haproxyTail, options.onLog);
+    // Each instance's state changes (UP, DOWN and why) are kept apart: a flood of failed
+    // requests would push them out of the tail, and they are what explains the flood.
+    const stateChanges: string[] = [];
+    const haproxy = spawnLogged('haproxy', haproxyBinary(), ['-db', '-f', configFile], process.env, haproxyTail, (name, line) => {
+      if (/Server \S+ is (UP|DOWN)/.test(line) && !line.startsWith('[WARNING]')) stateChanges.push(line);
+      options.onLog?.(name, line);
+    });
     cleanups.push(async () => {
       if (haproxy.ended !== null) return;
       haproxy.child.kill('SIGTERM');
@@ -426,7 +432,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
         return haproxy.child.pid ?? 0;
       },
       s3,
-      balancerOutput: () => haproxyTail.join('\n'),
+      balancerOutput: () => [...stateChanges.map((l) => `state: ${l}`), ...haproxyTail].join('\n'),
       servers,
       balancerSees,
       stop: stopAll,

@@ -47,30 +47,46 @@ export interface Answer {
   /** The connection error's code (ECONNREFUSED, ECONNRESET ...) when no answer came. */
   error: string | null;
   body: string;
+  /** The body as sent (an image, say). */
+  bytes: Buffer;
   headers: http.IncomingHttpHeaders;
   json<T = any>(): T; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-/** One HTTP request over a fresh loopback connection; connection errors are answers too. */
+/**
+ * One HTTP request over a fresh loopback connection; connection errors are answers too.
+ * `raw` sends bytes as they are (a multipart form, say) with `headers` naming their type.
+ */
 export function request(
   base: string,
   method: string,
   url: string,
-  opts: { body?: unknown; form?: Record<string, string>; cookie?: string; timeoutMs?: number } = {},
+  opts: {
+    body?: unknown;
+    form?: Record<string, string>;
+    raw?: Buffer;
+    cookie?: string;
+    timeoutMs?: number;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<Answer> {
   const target = new URL(url, base);
-  const payload = opts.form ? new URLSearchParams(opts.form).toString() : opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  const payload =
+    opts.raw ?? (opts.form ? new URLSearchParams(opts.form).toString() : opts.body === undefined ? undefined : JSON.stringify(opts.body));
   const headers: Record<string, string> = { connection: 'close' };
   if (method !== 'GET') headers.origin = base;
-  if (payload !== undefined) headers['content-type'] = opts.form ? 'application/x-www-form-urlencoded' : 'application/json';
+  if (payload !== undefined && !opts.raw) headers['content-type'] = opts.form ? 'application/x-www-form-urlencoded' : 'application/json';
   if (opts.cookie) headers.cookie = opts.cookie;
+  Object.assign(headers, opts.headers);
   return new Promise((resolve) => {
-    const answer = (status: number | null, error: string | null, body = '', h: http.IncomingHttpHeaders = {}) =>
-      resolve({ status, error, body, headers: h, json: () => JSON.parse(body) });
+    const answer = (status: number | null, error: string | null, bytes = Buffer.alloc(0), h: http.IncomingHttpHeaders = {}) => {
+      const body = bytes.toString('utf8');
+      resolve({ status, error, body, bytes, headers: h, json: () => JSON.parse(body) });
+    };
     const req = http.request(target, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => answer(res.statusCode ?? null, null, Buffer.concat(chunks).toString('utf8'), res.headers));
+      res.on('end', () => answer(res.statusCode ?? null, null, Buffer.concat(chunks), res.headers));
       res.on('error', (err: NodeJS.ErrnoException) => answer(null, err.code ?? err.message));
     });
     req.setTimeout(opts.timeoutMs ?? 60_000, () => req.destroy(Object.assign(new Error('timed out'), { code: 'TIMEOUT' })));
