@@ -1,6 +1,6 @@
 import type { NotificationType } from '../../shared/notifications-schemas.js';
 import type { EmailMessage } from '../email/mailer.js';
-import { formatClassTime } from '../../shared/time.js';
+import { formatClassTime, formatInstant } from '../../shared/time.js';
 import { CANCELLED_SESSION_REFUND, REFUND_ARRIVAL } from '../../shared/refund-terms.js';
 import {
   delayedRefundEmail,
@@ -93,6 +93,14 @@ export function render(type: NotificationType, input: NotificationData, readerZo
         body: `You have moved from the waitlist to enrolled in "${title}".`,
         link: coursePath(d),
       };
+    case 'waitlist_offer': {
+      const until = str(d.expiresAt) ? formatInstant(str(d.expiresAt), readerZone || 'UTC') : 'the time shown on the checkout';
+      return {
+        title: `A seat in ${title} is held for you`,
+        body: `A seat opened up in "${title}" and it is held for you until ${until}. Pay for it by then to take it; after that it goes to the next learner on the waitlist.`,
+        link: d.courseId && d.sessionId ? `/course/checkout?course=${str(d.courseId)}&session=${str(d.sessionId)}` : coursePath(d),
+      };
+    }
     case 'session_changed':
       return d.change === 'cancelled'
         ? {
@@ -283,6 +291,7 @@ export function renderEmail(
     enrolled: 'See the course',
     learner_enrolled: 'See the course',
     waitlist_promoted: 'See the course',
+    waitlist_offer: 'Claim your seat',
     session_changed: 'See the schedule',
     payment_receipt: 'See your payments',
     installment_failed: 'Check your payments',
@@ -302,10 +311,12 @@ export function renderEmail(
     action: action[type],
     url,
     footer:
-      type === 'enrolled'
-        ? 'If you can no longer come, drop the session from the course page so someone else gets the seat.'
-        : type === 'club_waitlist_promoted'
-          ? 'If you can no longer come, answer "not going" on the event page so someone else gets the place.'
-          : 'You get this email because of your notification settings.',
+      type === 'waitlist_offer'
+        ? 'If you no longer want the seat, decline it from the course page so the next learner gets it sooner.'
+        : type === 'enrolled'
+          ? 'If you can no longer come, drop the session from the course page so someone else gets the seat.'
+          : type === 'club_waitlist_promoted'
+            ? 'If you can no longer come, answer "not going" on the event page so someone else gets the place.'
+            : 'You get this email because of your notification settings.',
   });
 }

@@ -4,6 +4,7 @@ import type { AppServices } from '../app-services.js';
 import { user } from '../db/schema/accounts.js';
 import { clubEvent } from '../db/schema/clubs.js';
 import { course, enrolment } from '../db/schema/courses.js';
+import { waitlistMovesOf } from '../courses/seats.js';
 import type { Tx } from '../db/transaction.js';
 import { clubNameOf, eventData, scheduleFanOut, send, type Recipient } from './fan-out.js';
 import { preview } from '../mailbox/unread-notices.js';
@@ -38,10 +39,17 @@ export function subscribeNotifications(app: AppServices) {
   });
   app.courseEvents.inTransaction('waitlist.promoted', async (tx, e) => {
     const c = await courseOf(tx, e.courseId);
+    // A free session's seat is given at once; a paid one's is offered (held until expiresAt, ADR 0059).
+    const moves = await waitlistMovesOf(tx, e.courseSessionId, e.learnerIds);
+    const base = { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId };
     return send(
       app,
       tx,
-      e.learnerIds.map((id) => [id, 'waitlist_promoted', { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId }]),
+      moves.map((m): Recipient =>
+        m.status === 'offered'
+          ? [m.learnerId, 'waitlist_offer', { ...base, enrolmentId: m.enrolmentId, expiresAt: m.offerExpiresAt?.toISOString() ?? null }]
+          : [m.learnerId, 'waitlist_promoted', base],
+      ),
     );
   });
   app.courseEvents.inTransaction('course-session.cancelled', async (tx, e) => {
