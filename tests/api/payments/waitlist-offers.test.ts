@@ -257,6 +257,15 @@ describe('an offer that ends moves to the next in line', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('describes the decline, the hold of a course and the held seat of a checkout', async () => {
+    const doc = (await get(app, '/api/docs/json')).json();
+    expect(doc.paths['/api/courses/{courseId}/sessions/{sessionId}/offer/decline']?.post).toBeDefined();
+    expect(JSON.stringify(doc.paths['/api/courses'].post.requestBody)).toContain('waitlistHoldMinutes');
+    expect(JSON.stringify(doc.paths['/api/course/{courseID}/checkout'].get.responses)).toContain('seatHeldUntil');
+  });
+});
+
 describe('exact under concurrency', () => {
   it('the held seat is never sold twice: the offeree and an earlier open checkout pay at once', async () => {
     const figures: string[] = [];
