@@ -45,7 +45,7 @@ async function buySeatViaApi(api: ApiClient, courseId: string, sessionId: string
   }).toPass({ timeout: 30_000 });
 }
 
-test('a learner on the waitlist of a full paid session is offered a freed seat, claims it and pays', async ({ page, context }) => {
+test('a learner on the waitlist of a full paid session is offered a freed seat, claims it and pays', async ({ page, context, browser }) => {
   test.setTimeout(120_000);
   const { api: educatorApi, user: educator } = await createEducator({ firstName: 'Clara', lastName: 'Schumann' });
   await enablePayouts(educatorApi, educator);
@@ -81,6 +81,19 @@ test('a learner on the waitlist of a full paid session is offered a freed seat, 
     await page.goto('/mailbox/notifications');
     await expect(page.getByText(`A seat in ${course.title} is held for you`)).toBeVisible();
     await page.goto(`/course/${course.courseId}`);
+  });
+
+  await test.step("the educator's roster shows the offer out, and until when", async () => {
+    const educatorContext = await browser.newContext();
+    try {
+      await logIn(educatorContext, educator);
+      const roster = await educatorContext.newPage();
+      await roster.goto(`/course/${course.courseId}/enrollment`);
+      await expect(roster.getByRole('table').getByText('Nadia Boulanger')).toBeVisible();
+      await expect(roster.getByRole('table').getByText(/^Offered a seat until/)).toBeVisible();
+    } finally {
+      await educatorContext.close();
+    }
   });
 
   await test.step('they claim it on the checkout they know and pay on the card form: enrolled', async () => {
