@@ -23,6 +23,8 @@ async function endOfferAndMoveOn(app: AppServices, o: { enrolmentId: string; ses
   const { value } = await app.courseEvents.transaction(app.database.db, async (tx, announce) => {
     await lockCourseSession(tx, o.sessionId);
     const ended = await endOffer(tx, o.enrolmentId, why);
+    if (ended && why === 'lapsed')
+      await announce('waitlist.offer-lapsed', { courseId: ended.courseId, courseSessionId: ended.sessionId, learnerId: ended.learnerId });
     if (ended?.moved.length)
       await announce('waitlist.promoted', { courseId: ended.courseId, courseSessionId: ended.sessionId, learnerIds: ended.moved });
     return ended;

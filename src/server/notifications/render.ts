@@ -94,6 +94,12 @@ export function render(type: NotificationType, input: NotificationData, readerZo
         link: coursePath(d),
       };
     case 'waitlist_offer': {
+      if (d.lapsed)
+        return {
+          title: `The seat held for you in ${title} has gone to the next learner`,
+          body: `The seat in "${title}" was not paid for in time, so it went to the next learner on the waitlist. You can join the waitlist again from the course page.`,
+          link: coursePath(d),
+        };
       const until = str(d.expiresAt) ? formatInstant(str(d.expiresAt), readerZone || 'UTC') : 'the time shown on the checkout';
       return {
         title: `A seat in ${title} is held for you`,
@@ -308,10 +314,10 @@ export function renderEmail(
   return noticeEmail(email, firstName, {
     subject: r.title,
     body: r.body,
-    action: action[type],
+    action: type === 'waitlist_offer' && d.lapsed ? 'See the course' : action[type],
     url,
     footer:
-      type === 'waitlist_offer'
+      type === 'waitlist_offer' && !d.lapsed
         ? 'If you no longer want the seat, decline it from the course page so the next learner gets it sooner.'
         : type === 'enrolled'
           ? 'If you can no longer come, drop the session from the course page so someone else gets the seat.'

@@ -52,6 +52,12 @@ export function subscribeNotifications(app: AppServices) {
       ),
     );
   });
+  app.courseEvents.inTransaction('waitlist.offer-lapsed', async (tx, e) => {
+    const c = await courseOf(tx, e.courseId);
+    return send(app, tx, [
+      [e.learnerId, 'waitlist_offer', { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId, lapsed: true }],
+    ]);
+  });
   app.courseEvents.inTransaction('course-session.cancelled', async (tx, e) => {
     const c = await courseOf(tx, e.courseId);
     const data = { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId, change: 'cancelled' };

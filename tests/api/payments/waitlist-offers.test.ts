@@ -224,6 +224,14 @@ describe('an offer that ends moves to the next in line', () => {
     expect(await enrolmentCounts(app, sessionId)).toEqual({ dropped: 2, offered: 1 });
     const notes = (await get(app, '/api/notifications', { cookie: c.cookie })).json().notifications;
     expect(notes.filter((n: { type: string }) => n.type === 'waitlist_offer')).toHaveLength(1);
+    // The one whose offer lapsed is told, once (the job ran twice at once).
+    const told = (await get(app, '/api/notifications', { cookie: b.cookie })).json().notifications;
+    expect(told.filter((n: { title: string }) => /has gone to the next learner/.test(n.title))).toHaveLength(1);
+    const mail = await waitFor(
+      async () => (await outbox(app, b.email)).find((m) => /has gone to the next learner/.test(m.subject)),
+      'lapse email',
+    );
+    expect(mail.text).toMatch(/not paid for in time/);
   });
 
   it('declined: the next in line is offered the seat; declining twice is refused', async () => {
