@@ -72,7 +72,7 @@ export function subscribeNotifications(app: AppServices) {
     const learners = await tx
       .select({ id: enrolment.learnerId })
       .from(enrolment)
-      .where(and(eq(enrolment.sessionId, e.courseSessionId), inArray(enrolment.status, ['active', 'waitlisted', 'past_due'])));
+      .where(and(eq(enrolment.sessionId, e.courseSessionId), inArray(enrolment.status, ['active', 'waitlisted', 'offered', 'past_due'])));
     const data = { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId, change: e.change };
     return send(
       app,
