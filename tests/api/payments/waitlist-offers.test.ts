@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { TestApp } from '../../support/app.js';
 import {
+  courseBody,
   drop,
   enrol,
   enrolmentCounts,
@@ -252,14 +253,7 @@ describe('an offer that ends moves to the next in line', () => {
   it('bad input is a 4xx with a message', async () => {
     const bad = await post(app, '/api/courses/not-a-uuid/sessions/also-not/offer/decline', undefined, { cookie: educator.cookie });
     expect(bad.statusCode).toBe(400);
-    const hold = await post(
-      app,
-      '/api/courses',
-      { ...(await import('../../support/test-data.js')).courseBody({ waitlistHoldMinutes: 0 }) },
-      {
-        cookie: educator.cookie,
-      },
-    );
+    const hold = await post(app, '/api/courses', courseBody({ waitlistHoldMinutes: 0 }), { cookie: educator.cookie });
     expect(hold.statusCode).toBe(400);
     expect(hold.body).toMatch(/held for at least 1 minute/);
   });
