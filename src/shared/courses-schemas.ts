@@ -52,6 +52,13 @@ export const courseInput = z
       .nullable()
       .optional(),
     refundPolicy: z.enum(REFUND_POLICY_IDS, { error: 'Choose a refund policy' }).default('moderate'),
+    /** A paid session's freed seat is held this long for the first on its waitlist (ADR 0067). */
+    waitlistHoldMinutes: z
+      .number({ error: 'Choose how long a freed seat is held' })
+      .int('The hold must be a whole number of minutes')
+      .min(1, 'A freed seat is held for at least 1 minute')
+      .max(10_080, 'A freed seat is held for at most 7 days')
+      .default(1440),
   })
   .superRefine((v, ctx) => {
     if (v.format === 'in_person' && !v.city)
@@ -163,7 +170,15 @@ export const sessionView = z.object({
   waitlisted: z.number(),
   classTimes: z.array(classTimeView),
   /** The viewer's own enrolment in this session, if any. */
-  myEnrolment: z.object({ id: z.string(), status: z.enum(ENROLMENT_STATUSES), waitlistPosition: z.number().nullable() }).nullable(),
+  myEnrolment: z
+    .object({
+      id: z.string(),
+      status: z.enum(ENROLMENT_STATUSES),
+      waitlistPosition: z.number().nullable(),
+      /** A seat offered from a paid session's waitlist: held until then (ISO). */
+      offerExpiresAt: z.string().nullable().optional(),
+    })
+    .nullable(),
 });
 
 export const educatorCard = z.object({
@@ -204,6 +219,7 @@ export const courseView = z.object({
   currency: z.string(),
   installments: z.number().nullable(),
   refundPolicy: z.string(),
+  waitlistHoldMinutes: z.number(),
   status: z.enum(['draft', 'published', 'archived']),
   ratingAvg: z.number(),
   ratingCount: z.number(),
@@ -302,6 +318,10 @@ export const rosterRow = z.object({
   status: z.enum(ENROLMENT_STATUSES),
   enrolledAt: z.string(),
   payment: rosterPayment,
+  /** Waitlisted: the place in line (1: next to be offered or given a seat). */
+  waitlistPosition: z.number().nullable(),
+  /** Offered a seat (a paid session): held for them until then (ISO). */
+  offerExpiresAt: z.string().nullable(),
 });
 
 /** The answer of GET /api/courses/:courseId/roster: every enrolment, with its session's start. */

@@ -30,7 +30,7 @@ export const FORMATS = ['online', 'in_person'] as const;
 export const COURSE_STATUSES = ['draft', 'published', 'archived'] as const;
 export const SESSION_STATUSES = ['scheduled', 'full', 'running', 'completed', 'cancelled'] as const;
 /** past_due: an installment failed; the seat is held until the provider gives up (payments). */
-export const ENROLMENT_STATUSES = ['active', 'waitlisted', 'dropped', 'completed', 'pending_payment', 'past_due'] as const;
+export const ENROLMENT_STATUSES = ['active', 'waitlisted', 'offered', 'dropped', 'completed', 'pending_payment', 'past_due'] as const;
 export const CURRENCIES = ['usd', 'eur', 'gbp'] as const;
 
 /** The refund policies: defined once, in refund-terms.ts. */

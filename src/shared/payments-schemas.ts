@@ -156,6 +156,8 @@ export const checkoutSummary = z.object({
   installmentAmounts: z.array(z.number()).nullable(),
   /** The day of the last installment (YYYY-MM-DD) when paying in installments from today. */
   lastInstallmentOn: z.string().nullable(),
+  /** A seat offered to the viewer from the waitlist: held for them until then (ISO), else null. */
+  seatHeldUntil: z.string().nullable(),
   customer: z.string(),
 });
 export type CheckoutSummary = z.infer<typeof checkoutSummary>;

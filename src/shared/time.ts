@@ -64,6 +64,13 @@ export function addWeeksInZone(instant: Date, weeks: number, timeZone: string): 
   return wallTimeToUtc({ ...w, year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() }, timeZone);
 }
 
+/** "Tue 3 Mar, 18:00 (Europe/London)": an instant in a zone. */
+export function formatInstant(at: string, timeZone: string): string {
+  const day = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(at));
+  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' }).format(new Date(at));
+  return `${day}, ${time} (${timeZone})`;
+}
+
 /** "Tue 3 Mar, 18:00 – 19:30 (Europe/London)" in the viewer's zone. */
 export function formatClassTime(startsAt: string, endsAt: string, timeZone: string): string {
   const day = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(startsAt));

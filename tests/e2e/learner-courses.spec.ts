@@ -237,7 +237,7 @@ test('a full session puts the learner on the waitlist; a dropped seat promotes t
   await logIn(context, learnerB);
   await page.goto(`/course/${courseId}`);
   await expect(page.getByText('All 1 seats taken')).toBeVisible();
-  await page.getByRole('link', { name: /^Join waitlist/ }).click();
+  await page.getByRole('link', { name: /^Join the waitlist/ }).click();
   await expect(page.getByRole('heading', { name: 'Join the waitlist' })).toBeVisible();
   await expect(page.getByText('This session is full')).toBeVisible();
   await page.getByRole('button', { name: 'Join the waitlist' }).click();

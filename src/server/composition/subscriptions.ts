@@ -4,6 +4,7 @@ import { subscribeClubs } from '../clubs/subscriptions.js';
 import { subscribeContact } from '../contact/subscriptions.js';
 import type { CalendarSources } from '../courses/calendar.js';
 import { subscribeCourses } from '../courses/subscriptions.js';
+import { registerCourseJobs } from '../courses/waitlist-offers.js';
 import { subscribeMailbox } from '../mailbox/subscriptions.js';
 import { registerUnreadReminder } from '../mailbox/unread-reminder.js';
 import { registerNotificationJobs } from '../notifications/email-jobs.js';
@@ -29,8 +30,10 @@ export function subscribeDomains(app: FastifyInstance, { calendarSources }: { ca
   subscribeNotifications(app);
 
   // Background jobs (jobs/queue.ts): club reminders and next events; notification emails at
-  // once, the daily digest and fan-outs (ADR 0015); a message still unread after a while (ADR 0029).
+  // once, the daily digest and fan-outs (ADR 0015); a message still unread after a while (ADR 0029);
+  // a paid session's waitlist offer that lapsed (ADR 0067).
   registerClubJobs(app);
+  registerCourseJobs(app);
   registerNotificationJobs(app);
   registerUnreadReminder(app);
 }

@@ -28,6 +28,7 @@ function columns(input: CourseFields) {
     currency: input.currency,
     installments: input.installments ?? null,
     refundPolicy: input.refundPolicy,
+    waitlistHoldMinutes: input.waitlistHoldMinutes,
   };
 }
 
@@ -120,7 +121,7 @@ function sharedPartSql() {
   const shared = sql<string>`json_build_object(
     'id', c.id, 'title', c.title, 'summary', c.summary, 'description', c.description, 'category', c.category, 'level', c.level,
     'language', c.language, 'audience', c.audience, 'format', c.format, 'city', c.city, 'address', c.address, 'coverImage', c.cover_image,
-    'priceCents', c.price_cents, 'currency', c.currency, 'installments', c.installments, 'refundPolicy', c.refund_policy, 'status', c.status,
+    'priceCents', c.price_cents, 'currency', c.currency, 'installments', c.installments, 'refundPolicy', c.refund_policy, 'waitlistHoldMinutes', c.waitlist_hold_minutes, 'status', c.status,
     'ratingAvg', c.rating_avg, 'ratingCount', c.rating_count, 'publishedAt', ${sql.raw(iso('c.published_at'))},
     'educator', (
       select json_build_object(
@@ -164,8 +165,9 @@ function viewerPartSql(viewer: SQL) {
     then json_build_object(
     'enrolments', (
       select json_object_agg(my.session_id, json_build_object('id', my.id, 'status', my.status, 'waitlistPosition',
-        case when my.status = 'waitlisted' then (select count(*)::int from enrolment w where w.session_id = my.session_id and w.status = 'waitlisted' and w.created_at <= my.created_at) end))
-      from (select distinct on (m.session_id) m.id, m.session_id, m.status, m.created_at from enrolment m
+        case when my.status = 'waitlisted' then (select count(*)::int from enrolment w where w.session_id = my.session_id and w.status = 'waitlisted' and w.created_at <= my.created_at) end,
+        'offerExpiresAt', ${sql.raw(iso('my.offer_expires_at'))}))
+      from (select distinct on (m.session_id) m.id, m.session_id, m.status, m.created_at, m.offer_expires_at from enrolment m
             where m.course_id = c.id and m.learner_id = ${viewer} and m.status <> 'dropped' order by m.session_id, m.created_at) my),
     'links', (
       select json_object_agg(t.id, t.meeting_url) from course_session s join class_time t on t.session_id = s.id
@@ -216,7 +218,7 @@ type ViewerPartRow = ViewerRow & {
 /** The viewer's part of the page (null: no enrolment, no review, not the owner). */
 interface ViewerPart {
   /** Session id -> the viewer's enrolment in it. */
-  enrolments: Record<string, { id: string; status: string; waitlistPosition: number | null }> | null;
+  enrolments: Record<string, { id: string; status: string; waitlistPosition: number | null; offerExpiresAt: string | null }> | null;
   /** Class time id -> its meeting link, for the sessions the viewer may join (all, for the owner). */
   links: Record<string, string> | null;
   reviewId: string | null;

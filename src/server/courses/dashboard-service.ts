@@ -26,7 +26,10 @@ export async function getDashboard(app: AppServices, viewer: Viewer) {
       .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
       .innerJoin(course, eq(course.id, enrolment.courseId))
       .where(
-        and(eq(enrolment.learnerId, uid), inArray(enrolment.status, ['active', 'past_due', 'waitlisted', 'pending_payment', 'completed'])),
+        and(
+          eq(enrolment.learnerId, uid),
+          inArray(enrolment.status, ['active', 'past_due', 'waitlisted', 'offered', 'pending_payment', 'completed']),
+        ),
       )
       .orderBy(desc(courseSession.startsOn))
       .limit(200),
@@ -55,8 +58,9 @@ export async function getDashboard(app: AppServices, viewer: Viewer) {
   return {
     thisWeek: upcoming.filter((u) => u.startsAt.getTime() <= weekEnd).map(iso),
     later: upcoming.filter((u) => u.startsAt.getTime() > weekEnd).map(iso),
-    courses: mine.filter((m) => m.status !== 'waitlisted'),
-    waitlists: mine.filter((m) => m.status === 'waitlisted'),
+    courses: mine.filter((m) => m.status !== 'waitlisted' && m.status !== 'offered'),
+    // The waitlists, with the seats offered from them (a paid session's, held until paid for).
+    waitlists: mine.filter((m) => m.status === 'waitlisted' || m.status === 'offered'),
     teaching,
   };
 }

@@ -8,8 +8,9 @@ import { assertNotEnrolled, checkEligible, lockCourseSession, releaseEnrolment, 
 
 /**
  * A learner enrols in a free course session (a seat, or the waitlist when it is full); a
- * paid one sends them to the checkout instead. Eligibility is checked once, under the
- * course session's lock.
+ * paid one with a free seat sends them to the checkout instead, and a full paid one puts
+ * them on its waitlist without any payment (they pay when a seat is offered, ADR 0067).
+ * Eligibility is checked once, under the course session's lock.
  */
 export async function enrolInSession(app: AppServices, viewer: Viewer, input: { courseId: string; sessionId: string }) {
   const { courseId, sessionId } = input;
@@ -19,7 +20,7 @@ export async function enrolInSession(app: AppServices, viewer: Viewer, input: { 
       const row = await checkEligible(tx, sessionId, viewer.user.id);
       if (row.c.id !== courseId) throw AppError.notFound('This session does not exist');
       await assertNotEnrolled(tx, sessionId, viewer.user.id);
-      if (row.c.priceCents > 0) {
+      if (row.c.priceCents > 0 && row.s.seatsTaken < row.s.capacity) {
         return { paid: true as const, checkout: `/course/checkout?course=${courseId}&session=${sessionId}` };
       }
       const taken = await takeSeat(tx, row, { sessionId, learnerId: viewer.user.id });

@@ -37,7 +37,9 @@ export type CourseEventMap = {
    * (payments), keyed by enrolment id; one with no answer is free.
    */
   'roster.reading': { event: { courseId: string; enrolmentIds: string[] }; reply: Record<string, RosterPayment> };
-  /** Learners on the waitlist got a seat (capacity raised, a seat freed). */
+  /** A seat offered from a paid session's waitlist was not paid for in time: it went to the next in line (ADR 0067). */
+  'waitlist.offer-lapsed': { event: { courseId: string; courseSessionId: string; learnerId: string } };
+  /** Learners on the waitlist got a seat or, in a paid session, the offer of one (capacity raised, a seat freed). */
   'waitlist.promoted': { event: { courseId: string; courseSessionId: string; learnerIds: string[] } };
 };
 

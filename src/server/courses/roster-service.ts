@@ -7,6 +7,9 @@ import { ownedCourse } from './access.js';
 import type { RosterPayment } from '../../shared/courses-schemas.js';
 
 const FREE: RosterPayment = { status: 'free', label: 'Free', paidInstallments: null, installments: null };
+/** On a paid session's waitlist, or offered a seat not yet paid for. */
+const NOT_PAID: RosterPayment = { status: 'free', label: 'Not paid yet', paidInstallments: null, installments: null };
+const waiting = (status: string) => status === 'waitlisted' || status === 'offered';
 
 /** The educator's roster: every enrolment of every session of their course. */
 export async function getRoster(app: AppServices, viewer: Viewer, courseId: string) {
@@ -23,6 +26,7 @@ export async function getRoster(app: AppServices, viewer: Viewer, courseId: stri
       email: person.email,
       status: enrolment.status,
       enrolledAt: enrolment.createdAt,
+      offerExpiresAt: enrolment.offerExpiresAt,
     })
     .from(enrolment)
     .innerJoin(person, eq(person.id, enrolment.learnerId))
@@ -34,6 +38,14 @@ export async function getRoster(app: AppServices, viewer: Viewer, courseId: stri
     announce('roster.reading', { courseId, enrolmentIds: rows.map((r) => r.enrolmentId) }),
   );
   const payments = Object.assign({}, ...committed.replies('roster.reading')) as Record<string, RosterPayment>;
+  // The line of each session, in order (rows come oldest first per session): its place in it.
+  const inLine = new Map<string, number>();
+  const placeOf = (r: (typeof rows)[number]) => {
+    if (r.status !== 'waitlisted') return null;
+    const n = (inLine.get(r.sessionId) ?? 0) + 1;
+    inLine.set(r.sessionId, n);
+    return n;
+  };
   return {
     course: c,
     rows: rows.map((r) => ({
@@ -45,7 +57,9 @@ export async function getRoster(app: AppServices, viewer: Viewer, courseId: stri
       learnerEmail: r.email,
       status: r.status,
       enrolledAt: r.enrolledAt.toISOString(),
-      payment: payments[r.enrolmentId] ?? FREE,
+      payment: payments[r.enrolmentId] ?? (waiting(r.status) && c.priceCents > 0 ? NOT_PAID : FREE),
+      waitlistPosition: placeOf(r),
+      offerExpiresAt: r.status === 'offered' ? (r.offerExpiresAt?.toISOString() ?? null) : null,
     })),
   };
 }
@@ -58,9 +72,20 @@ export const csvCell = (v: string) => {
 };
 
 export function rosterCsv(rows: Awaited<ReturnType<typeof getRoster>>['rows']): string {
-  const header = ['Session start', 'Name', 'Email', 'Status', 'Payment', 'Enrolled at'];
+  const header = ['Session start', 'Name', 'Email', 'Status', 'Payment', 'Enrolled at', 'Waitlist place', 'Offer held until'];
   const lines = rows.map((r) =>
-    [r.sessionStartsOn, r.learnerName, r.learnerEmail, r.status, r.payment.label, r.enrolledAt].map(csvCell).join(','),
+    [
+      r.sessionStartsOn,
+      r.learnerName,
+      r.learnerEmail,
+      r.status,
+      r.payment.label,
+      r.enrolledAt,
+      r.waitlistPosition ? String(r.waitlistPosition) : '',
+      r.offerExpiresAt ?? '',
+    ]
+      .map(csvCell)
+      .join(','),
   );
   return [header.map(csvCell).join(','), ...lines].join('\r\n') + '\r\n';
 }

@@ -25,6 +25,7 @@ import { getEducatorProfile } from './educator-page.js';
 import { dropEnrolment, enrolInSession } from './enrolment-service.js';
 import { upsertReview } from './review-service.js';
 import { getRoster, rosterCsv } from './roster-service.js';
+import { declineOffer } from './waitlist-offers.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 const courseParams = z.object({ courseId: z.uuid('Unknown course') });
@@ -249,8 +250,29 @@ export async function courseRoutes(app: FastifyInstance, { calendarSources }: Co
       return {
         enrolment: { id: e.id, sessionId: e.sessionId, status: e.status, waitlistPosition: e.waitlistPosition },
         next: null,
-        message: e.status === 'active' ? "You're enrolled" : `This session is full: you are number ${e.waitlistPosition} on the waitlist`,
+        message:
+          e.status === 'active'
+            ? "You're enrolled"
+            : e.course.priceCents > 0
+              ? `This session is full: you are number ${e.waitlistPosition} on the waitlist. Nothing to pay now: when a seat frees, it is held for you and you pay then.`
+              : `This session is full: you are number ${e.waitlistPosition} on the waitlist`,
       };
+    },
+  );
+
+  r.post(
+    '/api/courses/:courseId/sessions/:sessionId/offer/decline',
+    {
+      schema: {
+        tags,
+        summary: 'Decline the seat offered to you from the waitlist of a paid session: it goes to the next in line',
+        params: sessionParams,
+        response: { 200: ok, ...errors },
+      },
+    },
+    async (request) => {
+      const told = await declineOffer(app, await app.requireViewer(request), request.params);
+      return { ok: true as const, ...told };
     },
   );
 

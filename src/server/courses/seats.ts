@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { enqueueJobSql } from '../jobs/queue.js';
 import { dateIn } from '../../shared/time.js';
 import { course, courseSession, enrolment } from '../db/schema/courses.js';
 import type { Conn, Tx } from '../db/transaction.js';
@@ -10,10 +11,17 @@ import { refreshCourseStats } from './stats.js';
  * (enrolling, dropping, changing a session, fulfilling a paid seat).
  */
 
-export type EnrolmentStatus = 'active' | 'waitlisted' | 'dropped' | 'completed' | 'pending_payment' | 'past_due';
+export type EnrolmentStatus = 'active' | 'waitlisted' | 'offered' | 'dropped' | 'completed' | 'pending_payment' | 'past_due';
 
-/** Statuses that hold a seat: an installment that failed ('past_due') keeps it until the provider gives up. */
-export const SEAT_HOLDING = ['active', 'pending_payment', 'past_due'] as const;
+/**
+ * Statuses that hold a seat: an installment that failed ('past_due') keeps it until the provider
+ * gives up; a seat offered from a paid session's waitlist ('offered') is held until its offer ends.
+ */
+export const SEAT_HOLDING = ['active', 'pending_payment', 'past_due', 'offered'] as const;
+
+/** The job that ends an offer that was not claimed in time (registered by courses' jobs). */
+export const OFFER_EXPIRY_JOB = 'courses.waitlist-offer-expiry';
+export const offerExpiryKey = (enrolmentId: string) => `waitlist-offer:${enrolmentId}`;
 
 export type Eligible = Awaited<ReturnType<typeof checkEligible>>;
 
@@ -46,7 +54,104 @@ export async function checkEligible(db: Conn, sessionId: string, learnerId: stri
 export async function enrolLearner(tx: Tx, opts: { sessionId: string; learnerId: string; seatOnly?: boolean }) {
   await lockCourseSession(tx, opts.sessionId);
   const row = await checkEligible(tx, opts.sessionId, opts.learnerId);
+  if (opts.seatOnly) {
+    const claimed = await claimOffer(tx, row, opts.learnerId);
+    if (claimed) return claimed;
+  }
   return takeSeat(tx, row, opts);
+}
+
+/**
+ * A paid seat for a learner offered one from the waitlist: the held seat becomes theirs
+ * (it is already counted). Null when the learner has no offer; 409 once it has ended, even
+ * if the expiry job has not run yet (the clock decides, not the job). Caller holds the lock.
+ */
+async function claimOffer(tx: Tx, row: Eligible, learnerId: string) {
+  const [mine] = await tx
+    .select({ id: enrolment.id, live: sql<boolean>`${enrolment.offerExpiresAt} > clock_timestamp()` })
+    .from(enrolment)
+    .where(and(eq(enrolment.sessionId, row.s.id), eq(enrolment.learnerId, learnerId), eq(enrolment.status, 'offered')))
+    .for('update')
+    .limit(1);
+  if (!mine) return null;
+  if (!mine.live) throw new AppError(409, 'offer_expired', 'Your hold on this seat ended before the payment completed');
+  await tx.update(enrolment).set({ status: 'active', updatedAt: new Date() }).where(eq(enrolment.id, mine.id));
+  await refreshCourseStats(tx, row.c.id);
+  return { id: mine.id, sessionId: row.s.id, status: 'active' as EnrolmentStatus, waitlistPosition: null, course: row.c };
+}
+
+/**
+ * Whether this learner may buy a seat in the course session now (the checkout asks before any
+ * money moves): a free seat, or a seat offered to them and still held. Throws with what to do
+ * instead: on the waitlist, an offer that ended, enrolled already, or full (join the waitlist).
+ */
+export async function assertMayBuySeat(
+  db: Conn,
+  s: { id: string; seatsTaken: number; capacity: number },
+  learnerId: string,
+): Promise<{ heldUntil: Date | null }> {
+  const [mine] = await db
+    .select({
+      id: enrolment.id,
+      status: enrolment.status,
+      expiresAt: enrolment.offerExpiresAt,
+      live: sql<boolean>`coalesce(${enrolment.offerExpiresAt} > now(), false)`,
+    })
+    .from(enrolment)
+    .where(and(eq(enrolment.sessionId, s.id), eq(enrolment.learnerId, learnerId), sql`${enrolment.status} <> 'dropped'`))
+    .limit(1);
+  if (mine?.status === 'offered') {
+    if (!mine.live)
+      throw new AppError(
+        409,
+        'offer_expired',
+        'Your offer of a seat in this session has ended: the seat goes to the next learner on the waitlist',
+      );
+    return { heldUntil: mine.expiresAt };
+  }
+  if (mine?.status === 'waitlisted') {
+    const position = await waitlistPositionOf(db, mine.id);
+    throw new AppError(
+      409,
+      'on_waitlist',
+      `You are number ${position} on the waitlist of this session: you will be offered a seat when one frees up`,
+    );
+  }
+  if (mine) throw new AppError(409, 'already_enrolled', 'You are already enrolled in this session');
+  if (s.seatsTaken >= s.capacity) throw new AppError(409, 'session_full', 'This session is full: join its waitlist from the course page');
+  return { heldUntil: null };
+}
+
+/** Until when a seat of the course session is held for this learner (a live offer), else null. */
+export async function offerHeldFor(db: Conn, sessionId: string, learnerId: string): Promise<Date | null> {
+  const [mine] = await db
+    .select({ until: enrolment.offerExpiresAt })
+    .from(enrolment)
+    .where(
+      and(
+        eq(enrolment.sessionId, sessionId),
+        eq(enrolment.learnerId, learnerId),
+        eq(enrolment.status, 'offered'),
+        sql`${enrolment.offerExpiresAt} > now()`,
+      ),
+    )
+    .limit(1);
+  return mine?.until ?? null;
+}
+
+/** A waitlisted enrolment's place in line (1: next to be offered or given a seat). */
+export async function waitlistPositionOf(db: Conn, enrolmentId: string): Promise<number> {
+  const [{ n }] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(enrolment)
+    .where(
+      and(
+        eq(enrolment.status, 'waitlisted'),
+        sql`${enrolment.sessionId} = (select e.session_id from enrolment e where e.id = ${enrolmentId})`,
+        sql`${enrolment.createdAt} <= (select e.created_at from enrolment e where e.id = ${enrolmentId})`,
+      ),
+    );
+  return n;
 }
 
 /** enrolLearner once the caller holds the lock and has checked eligibility (checkEligible). */
@@ -160,13 +265,22 @@ export async function releaseEnrolmentById(tx: Tx, enrolmentId: string): Promise
 }
 
 /**
- * Gives every free seat of the course session to the longest-waiting learners, in order.
- * The caller holds the lock (lockCourseSession). Answers the promoted learners.
+ * Gives every free seat of the course session to the longest-waiting learners, in order: a
+ * free session's seat at once; a paid session's as an offer (ADR 0067), the seat held for the
+ * learner (counted as taken) until the course's hold ends, with a job stored to end it then
+ * (keyed: once across processes). The caller holds the lock (lockCourseSession). Answers the
+ * learners moved up (promoted or offered; waitlistMovesOf tells which).
  */
 export async function fillFromWaitlist(tx: Tx, sessionId: string): Promise<string[]> {
   const [s] = await tx
-    .select({ free: sql<number>`(${courseSession.capacity} - ${courseSession.seatsTaken})::int`, status: courseSession.status })
+    .select({
+      free: sql<number>`(${courseSession.capacity} - ${courseSession.seatsTaken})::int`,
+      status: courseSession.status,
+      priceCents: course.priceCents,
+      holdMinutes: course.waitlistHoldMinutes,
+    })
     .from(courseSession)
+    .innerJoin(course, eq(course.id, courseSession.courseId))
     .where(eq(courseSession.id, sessionId));
   if (!s || s.status !== 'scheduled' || s.free <= 0) return [];
   const next = await tx
@@ -177,18 +291,77 @@ export async function fillFromWaitlist(tx: Tx, sessionId: string): Promise<strin
     .limit(s.free)
     .for('update');
   if (!next.length) return [];
+  const ids = next.map((n) => n.id);
   await tx
     .update(courseSession)
     .set({ seatsTaken: sql`${courseSession.seatsTaken} + ${next.length}` })
     .where(eq(courseSession.id, sessionId));
+  if (s.priceCents <= 0) {
+    await tx.update(enrolment).set({ status: 'active', updatedAt: new Date() }).where(inArray(enrolment.id, ids));
+    return next.map((n) => n.learnerId);
+  }
   await tx
     .update(enrolment)
-    .set({ status: 'active', updatedAt: new Date() })
-    .where(
-      inArray(
-        enrolment.id,
-        next.map((n) => n.id),
-      ),
-    );
+    .set({
+      status: 'offered',
+      offerExpiresAt: sql`clock_timestamp() + make_interval(mins => ${s.holdMinutes})`,
+      updatedAt: new Date(),
+    })
+    .where(inArray(enrolment.id, ids));
+  await tx.execute(
+    enqueueJobSql({
+      kind: sql`${OFFER_EXPIRY_JOB}`,
+      payload: sql`jsonb_build_object('enrolmentId', o.id::text, 'sessionId', o.session_id::text)`,
+      runAt: sql`o.offer_expires_at`,
+      key: sql`'waitlist-offer:' || o.id::text`,
+      from: sql`(select id, session_id, offer_expires_at from enrolment where id in (${sql.join(
+        ids.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})) as o`,
+    }),
+  );
   return next.map((n) => n.learnerId);
+}
+
+/**
+ * Ends an offer that was not claimed in time (the expiry job) or that the learner declined:
+ * the learner leaves the waitlist, the held seat goes to the next in line. Nothing when the
+ * offer was claimed or already ended, or (a lapse) has not ended yet. The caller holds the
+ * course session lock. Answers the enrolment's course and the learners moved up, or null.
+ */
+export async function endOffer(
+  tx: Tx,
+  enrolmentId: string,
+  why: 'lapsed' | 'declined',
+): Promise<{ courseId: string; sessionId: string; learnerId: string; moved: string[] } | null> {
+  const [mine] = await tx
+    .select({
+      id: enrolment.id,
+      sessionId: enrolment.sessionId,
+      courseId: enrolment.courseId,
+      learnerId: enrolment.learnerId,
+      status: enrolment.status,
+      due: sql<boolean>`coalesce(${enrolment.offerExpiresAt} <= clock_timestamp(), false)`,
+    })
+    .from(enrolment)
+    .where(eq(enrolment.id, enrolmentId))
+    .for('update')
+    .limit(1);
+  if (!mine || mine.status !== 'offered' || (why === 'lapsed' && !mine.due)) return null;
+  const moved = await releaseEnrolment(tx, mine);
+  return { courseId: mine.courseId, sessionId: mine.sessionId, learnerId: mine.learnerId, moved };
+}
+
+/** How each of these learners moved up the course session's waitlist: a seat, or an offer until when. */
+export async function waitlistMovesOf(db: Conn, sessionId: string, learnerIds: string[]) {
+  if (!learnerIds.length) return [];
+  return db
+    .select({
+      learnerId: enrolment.learnerId,
+      enrolmentId: enrolment.id,
+      status: enrolment.status,
+      offerExpiresAt: enrolment.offerExpiresAt,
+    })
+    .from(enrolment)
+    .where(and(eq(enrolment.sessionId, sessionId), inArray(enrolment.learnerId, learnerIds), sql`${enrolment.status} <> 'dropped'`));
 }

@@ -1,6 +1,6 @@
 import type { NotificationType } from '../../shared/notifications-schemas.js';
 import type { EmailMessage } from '../email/mailer.js';
-import { formatClassTime } from '../../shared/time.js';
+import { formatClassTime, formatInstant } from '../../shared/time.js';
 import { CANCELLED_SESSION_REFUND, REFUND_ARRIVAL } from '../../shared/refund-terms.js';
 import {
   delayedRefundEmail,
@@ -93,6 +93,20 @@ export function render(type: NotificationType, input: NotificationData, readerZo
         body: `You have moved from the waitlist to enrolled in "${title}".`,
         link: coursePath(d),
       };
+    case 'waitlist_offer': {
+      if (d.lapsed)
+        return {
+          title: `The seat held for you in ${title} has gone to the next learner`,
+          body: `The seat in "${title}" was not paid for in time, so it went to the next learner on the waitlist. You can join the waitlist again from the course page.`,
+          link: coursePath(d),
+        };
+      const until = str(d.expiresAt) ? formatInstant(str(d.expiresAt), readerZone || 'UTC') : 'the time shown on the checkout';
+      return {
+        title: `A seat in ${title} is held for you`,
+        body: `A seat opened up in "${title}" and it is held for you until ${until}. Pay for it by then to take it; after that it goes to the next learner on the waitlist.`,
+        link: d.courseId && d.sessionId ? `/course/checkout?course=${str(d.courseId)}&session=${str(d.sessionId)}` : coursePath(d),
+      };
+    }
     case 'session_changed':
       return d.change === 'cancelled'
         ? {
@@ -283,6 +297,7 @@ export function renderEmail(
     enrolled: 'See the course',
     learner_enrolled: 'See the course',
     waitlist_promoted: 'See the course',
+    waitlist_offer: 'Claim your seat',
     session_changed: 'See the schedule',
     payment_receipt: 'See your payments',
     installment_failed: 'Check your payments',
@@ -299,13 +314,15 @@ export function renderEmail(
   return noticeEmail(email, firstName, {
     subject: r.title,
     body: r.body,
-    action: action[type],
+    action: type === 'waitlist_offer' && d.lapsed ? 'See the course' : action[type],
     url,
     footer:
-      type === 'enrolled'
-        ? 'If you can no longer come, drop the session from the course page so someone else gets the seat.'
-        : type === 'club_waitlist_promoted'
-          ? 'If you can no longer come, answer "not going" on the event page so someone else gets the place.'
-          : 'You get this email because of your notification settings.',
+      type === 'waitlist_offer' && !d.lapsed
+        ? 'If you no longer want the seat, decline it from the course page so the next learner gets it sooner.'
+        : type === 'enrolled'
+          ? 'If you can no longer come, drop the session from the course page so someone else gets the seat.'
+          : type === 'club_waitlist_promoted'
+            ? 'If you can no longer come, answer "not going" on the event page so someone else gets the place.'
+            : 'You get this email because of your notification settings.',
   });
 }

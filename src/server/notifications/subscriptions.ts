@@ -3,6 +3,7 @@ import type { AppServices } from '../app-services.js';
 import { fullNameOf } from '../accounts/people.js';
 import { clubEventOf } from '../clubs/club-records.js';
 import { courseBriefOf, learnerIdsOfSession } from '../courses/course-records.js';
+import { waitlistMovesOf } from '../courses/seats.js';
 import type { Tx } from '../db/transaction.js';
 import { clubNameOf, eventData, scheduleFanOut, send, type Recipient } from './fan-out.js';
 import { preview } from '../mailbox/unread-notices.js';
@@ -37,11 +38,24 @@ export function subscribeNotifications(app: AppServices) {
   });
   app.courseEvents.inTransaction('waitlist.promoted', async (tx, e) => {
     const c = await courseOf(tx, e.courseId);
+    // A free session's seat is given at once; a paid one's is offered (held until expiresAt, ADR 0067).
+    const moves = await waitlistMovesOf(tx, e.courseSessionId, e.learnerIds);
+    const base = { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId };
     return send(
       app,
       tx,
-      e.learnerIds.map((id) => [id, 'waitlist_promoted', { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId }]),
+      moves.map((m): Recipient =>
+        m.status === 'offered'
+          ? [m.learnerId, 'waitlist_offer', { ...base, enrolmentId: m.enrolmentId, expiresAt: m.offerExpiresAt?.toISOString() ?? null }]
+          : [m.learnerId, 'waitlist_promoted', base],
+      ),
     );
+  });
+  app.courseEvents.inTransaction('waitlist.offer-lapsed', async (tx, e) => {
+    const c = await courseOf(tx, e.courseId);
+    return send(app, tx, [
+      [e.learnerId, 'waitlist_offer', { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId, lapsed: true }],
+    ]);
   });
   app.courseEvents.inTransaction('course-session.cancelled', async (tx, e) => {
     const c = await courseOf(tx, e.courseId);
@@ -54,7 +68,7 @@ export function subscribeNotifications(app: AppServices) {
   });
   app.courseEvents.inTransaction('course-session.changed', async (tx, e) => {
     const c = await courseOf(tx, e.courseId);
-    const learners = await learnerIdsOfSession(tx, e.courseSessionId, ['active', 'waitlisted', 'past_due']);
+    const learners = await learnerIdsOfSession(tx, e.courseSessionId, ['active', 'waitlisted', 'offered', 'past_due']);
     const data = { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId, change: e.change };
     return send(
       app,

@@ -5,7 +5,7 @@ import { installmentDates, installmentSchedule, installmentsOffered, platformFee
 import { dateIn } from '../../shared/time.js';
 import type { CheckoutResult, CheckoutSummary } from '../../shared/payments-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
-import { assertNotEnrolled, checkEligible } from '../courses/seats.js';
+import { assertMayBuySeat, checkEligible, offerHeldFor } from '../courses/seats.js';
 import { courseRowOf, courseWithEducatorOf, firstClassStartOf, openSessionsOf } from '../courses/course-records.js';
 import { payoutAccount } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
@@ -16,7 +16,8 @@ import { feePercentFor, openCheckout, returnUrl } from './open-checkout.js';
 /**
  * Everything a course checkout checks before any money moves, in the order a buyer
  * would want to hear it: the course (published, paid), the session (the enrolment rules:
- * not your own course, not cancelled or past, not already enrolled, and not full), the
+ * not your own course, not cancelled or past, not already enrolled, and not full unless a
+ * seat is held for them), the
  * price they saw, the installments they chose, and the educator's payouts.
  */
 async function checkCourseCheckout(
@@ -33,8 +34,9 @@ async function checkCourseCheckout(
     });
   const row = await checkEligible(db, input.session, viewer.user.id);
   if (row.s.courseId !== c.id) throw AppError.notFound('This session does not exist');
-  await assertNotEnrolled(db, input.session, viewer.user.id);
-  if (row.s.seatsTaken >= row.s.capacity) throw new AppError(409, 'session_full', 'This session is full');
+  // Not enrolled or waiting already, and a free seat or one held for this learner (an
+  // offer from the waitlist, still open: ADR 0067).
+  await assertMayBuySeat(db, row.s, viewer.user.id);
   if (input.price !== c.priceCents) {
     const now = formatPrice(c.priceCents, c.currency);
     throw new AppError(400, 'price_changed', `The price has changed: it is now ${now}. Check the new price and try again.`, {
@@ -185,6 +187,7 @@ export async function checkoutSummaryFor(
   if (!s) throw AppError.notFound('This session does not exist');
   const firstClassAt = await firstClassStartOf(db, s.id);
   const customer = await ensureCustomer(app, viewer.user);
+  const heldUntil = await offerHeldFor(db, s.id, viewer.user.id);
   const today = dateIn(new Date(), s.timeZone);
   const offered = installmentsOffered(c, s.endsOn, today);
   return {
@@ -210,6 +213,7 @@ export async function checkoutSummaryFor(
     installmentCents: offered ? installmentSchedule(c.priceCents, offered)[offered - 1] : null,
     installmentAmounts: offered ? installmentSchedule(c.priceCents, offered) : null,
     lastInstallmentOn: offered ? installmentDates(today, offered)[offered - 1] : null,
+    seatHeldUntil: heldUntil?.toISOString() ?? null,
     customer,
   };
 }

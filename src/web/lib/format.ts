@@ -116,3 +116,17 @@ export function requirementLabel(code: string): string {
 export function groupKey(key: string, size = 4): string {
   return (key.replace(/\s+/g, '').match(new RegExp(`.{1,${size}}`, 'g')) ?? []).join(' ');
 }
+
+/** "Tue 3 Dec, 18:00" in the viewer's own zone: until when a seat offered from a waitlist is held. */
+export function formatHeldUntil(at: string): string {
+  return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(
+    new Date(at),
+  );
+}
+
+/** "24 hours", "90 minutes", "2 days": how long a freed seat of a paid session is held. */
+export function holdWords(minutes: number): string {
+  if (minutes % 1440 === 0 && minutes >= 2880) return `${minutes / 1440} days`;
+  if (minutes % 60 === 0) return minutes === 60 ? '1 hour' : `${minutes / 60} hours`;
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}

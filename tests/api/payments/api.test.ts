@@ -173,12 +173,15 @@ describe('course checkout: refused before any money moves', () => {
     expect(wrong.json().error.message).toBe('This session is paid in 3 monthly installments');
   });
 
-  it('a full session answers 409 "This session is full" before paying', async () => {
+  it('a full session answers 409 "This session is full" (join its waitlist) before paying', async () => {
     const { courseId, sessionId } = await makePublishedCourse(app, educator, { course: { priceCents: 4900 }, session: { capacity: 1 } });
     await app.database.db.execute(sql`update course_session set seats_taken = 1 where id = ${sessionId}`);
     const res = await startCheckout(app, learner, courseId, sessionId, 4900);
     expect(res.statusCode).toBe(409);
-    expect(res.json().error).toMatchObject({ code: 'session_full', message: 'This session is full' });
+    expect(res.json().error).toMatchObject({
+      code: 'session_full',
+      message: 'This session is full: join its waitlist from the course page',
+    });
   });
 
   it('the enrolment rules apply: own course 400, free course 400, a draft 404', async () => {

@@ -48,6 +48,8 @@ export const course = pgTable(
     /** Null: one payment only; N (2-24): N monthly installments offered as well. */
     installments: smallint('installments'),
     refundPolicy: text('refund_policy').notNull(),
+    /** How long a freed seat of a paid session is held for the first on its waitlist (an offer), in minutes. */
+    waitlistHoldMinutes: integer('waitlist_hold_minutes').notNull().default(1440),
     status: text('status').notNull().default('draft'),
     ratingAvg: real('rating_avg').notNull().default(0),
     ratingCount: integer('rating_count').notNull().default(0),
@@ -108,6 +110,7 @@ export const course = pgTable(
       .where(sql`status = 'published'`),
     check('course_price_nonnegative', sql`${t.priceCents} >= 0`),
     check('course_installments_range', sql`${t.installments} is null or ${t.installments} between 2 and 24`),
+    check('course_waitlist_hold_range', sql`${t.waitlistHoldMinutes} between 1 and 10080`),
     check('course_status_valid', sql`${t.status} in ('draft', 'published', 'archived')`),
   ],
 );
@@ -167,8 +170,10 @@ export const enrolment = pgTable(
     learnerId: uuid('learner_id')
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
-    /** active | waitlisted | dropped | completed | pending_payment */
+    /** active | waitlisted | offered | dropped | completed | pending_payment | past_due */
     status: text('status').notNull(),
+    /** An offered seat (a paid session's waitlist): held for the learner until then. */
+    offerExpiresAt: ts('offer_expires_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
     droppedAt: ts('dropped_at'),

@@ -123,7 +123,16 @@ function Waitlists({ waitlists }: { waitlists: DashboardEnrolment[] }) {
             </Link>
             <p className="text-slate-600">{formatDateRange(w.startsOn, w.endsOn)}</p>
             <p className="mt-1 flex flex-wrap items-center gap-2">
-              <Badge tone="amber">{position ? `Waitlisted #${position}` : 'On the waitlist'}</Badge>
+              {w.status === 'offered' ? (
+                <>
+                  <Badge tone="brand">A seat is held for you</Badge>
+                  <Link to={paths.checkout(w.courseId, w.sessionId)} className="text-xs font-semibold text-brand-700 hover:underline">
+                    Claim your seat<span className="sr-only"> in {w.courseTitle}</span>
+                  </Link>
+                </>
+              ) : (
+                <Badge tone="amber">{position ? `Waitlisted #${position}` : 'On the waitlist'}</Badge>
+              )}
               <Link
                 to={paths.drop(w.courseId, w.sessionId)}
                 className="text-xs font-semibold text-slate-600 hover:text-red-700 hover:underline"

@@ -8,15 +8,22 @@ import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
 import { PageLoading } from '@web/components/ui/spinner';
 import NotFoundPage from '@web/components/not-found-page';
-import { enrol } from './api/course-sessions';
+import { declineOffer, enrol } from './api/course-sessions';
 import { CourseGate } from './components/course-gate';
-import { refundPolicy } from '@web/lib/format';
+import { formatHeldUntil, holdWords, refundPolicy } from '@web/lib/format';
 import { EnrolmentBadge } from './components/session-card';
 import { SessionSummary } from './components/session-summary';
 import { paths } from '@web/lib/paths';
 import { queryKeys } from '@web/lib/query-keys';
 
 type Session = CourseView['sessions'][number];
+
+/** What happens on a waitlist: a free seat is given at once; a paid one is held for you to pay. */
+function waitlistWords(course: CourseView): string {
+  return course.priceCents > 0
+    ? `Nothing to pay now. When a seat is freed, it is held for the first learner waiting for ${holdWords(course.waitlistHoldMinutes)}: we tell you in the app and by email, and you take it by paying then.`
+    : 'When a seat is freed it goes to the first learner waiting, automatically. We will email you if it is yours.';
+}
 
 function Done({ course, result }: { course: CourseView; result: EnrolmentResult }) {
   const waitlisted = result.enrolment.status === 'waitlisted';
@@ -32,7 +39,7 @@ function Done({ course, result }: { course: CourseView; result: EnrolmentResult 
       </h1>
       <p className="mx-auto mt-2 max-w-md text-slate-600">
         {waitlisted ? (
-          'When a seat is freed it goes to the first learner waiting, automatically. We will email you if it is yours.'
+          waitlistWords(course)
         ) : (
           <>See you in class! Your class times are on your dashboard, and you can add them to your calendar from there.</>
         )}
@@ -82,7 +89,9 @@ function Enrol({ course, session }: { course: CourseView; session: Session }) {
         Educators cannot enrol in their own courses. Learners see this page when they enrol.
       </Alert>
     );
-  else if (session.myEnrolment) {
+  else if (session.myEnrolment?.status === 'offered') {
+    return <Offer course={course} session={session} />;
+  } else if (session.myEnrolment) {
     blocker = (
       <Alert
         tone="info"
@@ -119,18 +128,20 @@ function Enrol({ course, session }: { course: CourseView; session: Session }) {
   return (
     <div className="mx-auto max-w-2xl">
       <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
-        {full && !paid ? 'Join the waitlist' : 'Confirm your enrolment'}
+        {full ? 'Join the waitlist' : 'Confirm your enrolment'}
       </h1>
       <p className="mt-1 text-slate-600">Check the dates and class times before you confirm.</p>
       <div className="mt-6 space-y-4">
         <SessionSummary course={course} session={session} />
         {blocker}
-        {!blocker && full && !paid && (
+        {!blocker && full && (
           <Alert title="This session is full">
-            Join the waitlist: the first seat that is freed goes to the first learner waiting, automatically, and we email you.
+            {paid
+              ? `Join the waitlist: ${waitlistWords(course).charAt(0).toLowerCase()}${waitlistWords(course).slice(1)}`
+              : 'Join the waitlist: the first seat that is freed goes to the first learner waiting, automatically, and we email you.'}
           </Alert>
         )}
-        {!blocker && paid && (
+        {!blocker && paid && !full && (
           <p className="text-sm text-slate-600">
             You pay on the next page{course.installments ? `, at once or in ${course.installments} monthly installments` : ''}.{' '}
             {policy.label} refunds: {policy.text}
@@ -155,9 +166,59 @@ function Enrol({ course, session }: { course: CourseView; session: Session }) {
           </ButtonLink>
           {!blocker && (
             <Button onClick={() => mutation.mutate()} loading={mutation.isPending}>
-              {paid ? 'Continue to payment' : full ? 'Join the waitlist' : 'Confirm enrolment'}
+              {full ? 'Join the waitlist' : paid ? 'Continue to payment' : 'Confirm enrolment'}
             </Button>
           )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** A seat offered from a paid session's waitlist: pay for it (the checkout) or let it go to the next. */
+function Offer({ course, session }: { course: CourseView; session: Session }) {
+  const queryClient = useQueryClient();
+  const [declined, setDeclined] = useState<string | null>(null);
+  const mutation = useMutation({
+    mutationFn: () => declineOffer(course.id, session.id),
+    onSuccess: async (r) => {
+      setDeclined(r.message);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.dashboard }),
+      ]);
+    },
+  });
+  const until = session.myEnrolment?.offerExpiresAt;
+  if (declined)
+    return (
+      <div className="mx-auto max-w-2xl space-y-4" role="status">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">You declined the seat</h1>
+        <p className="text-slate-600">{declined}.</p>
+        <ButtonLink to={paths.course(course.id)} variant="secondary">
+          Back to the course
+        </ButtonLink>
+      </div>
+    );
+  return (
+    <div className="mx-auto max-w-2xl">
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">A seat is held for you</h1>
+      <p className="mt-1 text-slate-600">
+        A seat opened up and you were first on the waitlist. It is yours if you pay for it
+        {until ? ` by ${formatHeldUntil(until)}` : ' in time'}; after that it goes to the next learner waiting.
+      </p>
+      <div className="mt-6 space-y-4">
+        <SessionSummary course={course} session={session} />
+        {mutation.error && (
+          <Alert tone="error" title="The seat could not be declined">
+            {mutation.error instanceof ApiError ? mutation.error.message : 'Please try again.'}
+          </Alert>
+        )}
+        <div className="flex flex-wrap justify-end gap-3">
+          <Button variant="secondary" onClick={() => mutation.mutate()} loading={mutation.isPending}>
+            Decline the seat
+          </Button>
+          <ButtonLink to={paths.checkout(course.id, session.id)}>Continue to payment</ButtonLink>
         </div>
       </div>
     </div>

@@ -11,7 +11,7 @@ import { Badge } from '@web/components/ui/badge';
 import { Select } from '@web/components/ui/inputs';
 import { Skeleton } from '@web/components/ui/skeleton';
 import { CourseCrumbs, OwnedCourse } from './editor/course-loader';
-import { formatDateRange, formatDateTime, plural } from '@web/lib/format';
+import { formatDateRange, formatDateTime, formatHeldUntil, plural } from '@web/lib/format';
 import { SESSION_STATUS } from './editor/sessions-panel';
 import { LoadError } from '@web/components/ui/load-error';
 import { paths } from '@web/lib/paths';
@@ -24,11 +24,24 @@ export default function RosterPage() {
 const STATUS: Record<string, { label: string; tone: 'green' | 'amber' | 'slate' | 'brand' | 'red' }> = {
   active: { label: 'Enrolled', tone: 'green' },
   waitlisted: { label: 'Waitlisted', tone: 'amber' },
+  offered: { label: 'Offered a seat', tone: 'brand' },
   pending_payment: { label: 'Payment pending', tone: 'brand' },
   completed: { label: 'Completed', tone: 'slate' },
   dropped: { label: 'Dropped', tone: 'red' },
 };
-const STATUS_ORDER = ['active', 'waitlisted', 'pending_payment', 'completed', 'dropped'];
+const STATUS_ORDER = ['active', 'offered', 'waitlisted', 'pending_payment', 'completed', 'dropped'];
+
+/** A row's status: the place in line of the waitlisted, until when an offered seat is held. */
+function StatusBadge({ r }: { r: RosterRow }) {
+  const s = STATUS[r.status] ?? { label: r.status, tone: 'slate' as const };
+  const label =
+    r.status === 'waitlisted' && r.waitlistPosition
+      ? `Waitlisted #${r.waitlistPosition}`
+      : r.status === 'offered' && r.offerExpiresAt
+        ? `Offered a seat until ${formatHeldUntil(r.offerExpiresAt)}`
+        : s.label;
+  return <Badge tone={s.tone}>{label}</Badge>;
+}
 
 function Roster({ course }: { course: CourseView }) {
   const { data, error, refetch, isPending } = useQuery(rosterQuery(course.id));
@@ -92,10 +105,11 @@ function Roster({ course }: { course: CourseView }) {
         }
       />
 
-      <section aria-label="Counts" className="mb-6 grid grid-cols-2 gap-3 sm:grid-cols-4">
+      <section aria-label="Counts" className="mb-6 grid grid-cols-2 gap-3 sm:grid-cols-5">
         {[
           { key: 'active', label: 'Enrolled' },
           { key: 'waitlisted', label: 'Waitlisted' },
+          { key: 'offered', label: 'Offers out' },
           { key: 'pending_payment', label: 'Payment pending' },
           { key: 'dropped', label: 'Dropped' },
         ].map((c) => (
@@ -231,7 +245,7 @@ function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) 
                 </a>
               </td>
               <td className="px-4 py-2.5">
-                <Badge tone={STATUS[r.status]?.tone ?? 'slate'}>{STATUS[r.status]?.label ?? r.status}</Badge>
+                <StatusBadge r={r} />
               </td>
               <td className="px-4 py-2.5">
                 <PaymentBadge payment={r.payment} />
@@ -250,7 +264,7 @@ function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) 
           <li key={r.enrolmentId} className="px-4 py-3 text-sm">
             <div className="flex items-start justify-between gap-2">
               <p className="font-medium text-slate-900">{r.learnerName}</p>
-              <Badge tone={STATUS[r.status]?.tone ?? 'slate'}>{STATUS[r.status]?.label ?? r.status}</Badge>
+              <StatusBadge r={r} />
             </div>
             <a href={`mailto:${r.learnerEmail}`} className="block break-all text-brand-700 hover:underline">
               {r.learnerEmail}

@@ -22,6 +22,7 @@ const ICONS: Record<NotificationType, { icon: LucideIcon; tone: string }> = {
   new_message: { icon: MessageCircle, tone: 'bg-sky-100 text-sky-800' },
   enrolled: { icon: CheckCircle2, tone: 'bg-emerald-100 text-emerald-800' },
   waitlist_promoted: { icon: Ticket, tone: 'bg-emerald-100 text-emerald-800' },
+  waitlist_offer: { icon: Ticket, tone: 'bg-amber-100 text-amber-800' },
   session_changed: { icon: CalendarClock, tone: 'bg-amber-100 text-amber-900' },
   payment_receipt: { icon: Receipt, tone: 'bg-brand-100 text-brand-800' },
   installment_failed: { icon: AlertTriangle, tone: 'bg-red-100 text-red-800' },

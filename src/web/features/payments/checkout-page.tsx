@@ -11,7 +11,7 @@ import { PageHeader } from '@web/components/ui/card';
 import { PageLoading, Spinner } from '@web/components/ui/spinner';
 import NotFoundPage from '@web/components/not-found-page';
 import { CourseCover } from '@web/components/ui/cover';
-import { formatDateRange, plural, refundPolicy, viewerTimeZone, money } from '@web/lib/format';
+import { formatDateRange, formatHeldUntil, plural, refundPolicy, viewerTimeZone, money } from '@web/lib/format';
 import { checkoutSummaryQuery, paymentsConfigQuery, startCourseCheckout, type PaymentsConfig } from './api/checkout';
 import { CardForm } from './components/card-form';
 import { isUuid } from '@web/lib/ids';
@@ -206,7 +206,9 @@ function Checkout({
       }
     },
   });
-  const full = summary.session.seatsLeft <= 0;
+  // A seat offered from the waitlist is counted as taken, but it is the viewer's to pay for.
+  const held = summary.seatHeldUntil;
+  const full = summary.session.seatsLeft <= 0 && !held;
   const checkout = checkouts[chosen];
   const { mutate, isPending, variables } = start;
   // The card form of the chosen way to pay opens with the page (and on a change of choice).
@@ -230,6 +232,11 @@ function Checkout({
           {priceChanged && (
             <Alert tone="info" title="The price of this course has changed">
               The summary now shows the current price. Check it, then try again.
+            </Alert>
+          )}
+          {held && (
+            <Alert tone="info" title={`This seat is held for you until ${formatHeldUntil(held)}`}>
+              You were first on the waitlist. Pay by then to take it; after that it goes to the next learner waiting.
             </Alert>
           )}
           {full ? (
@@ -264,7 +271,7 @@ function Checkout({
                       </Link>
                     </>
                   )}
-                  {error instanceof ApiError && error.code === 'session_full' && (
+                  {error instanceof ApiError && ['session_full', 'offer_expired', 'on_waitlist'].includes(error.code ?? '') && (
                     <>
                       {' '}
                       <Link to={paths.course(summary.course.id)} className="font-semibold underline">

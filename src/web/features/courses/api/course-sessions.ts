@@ -15,3 +15,6 @@ export const enrol = (courseId: string, sessionId: string) =>
   api<EnrolmentResult>(`/api/courses/${courseId}/sessions/${sessionId}/enrol`, { method: 'POST' });
 export const drop = (courseId: string, sessionId: string) =>
   api<DropResult>(`/api/courses/${courseId}/sessions/${sessionId}/drop`, { method: 'POST' });
+/** Declines the seat offered from a paid session's waitlist: it goes to the next in line. */
+export const declineOffer = (courseId: string, sessionId: string) =>
+  api<{ message: string }>(`/api/courses/${courseId}/sessions/${sessionId}/offer/decline`, { method: 'POST' });

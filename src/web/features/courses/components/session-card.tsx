@@ -2,7 +2,7 @@ import { CalendarDays, Clock, Users } from 'lucide-react';
 import type { CourseView } from '@shared/courses-schemas';
 import { ButtonLink } from '@web/components/ui/button';
 import { Badge, type BadgeTone } from '@web/components/ui/badge';
-import { formatDateRange, plural } from '@web/lib/format';
+import { formatDateRange, formatHeldUntil, plural } from '@web/lib/format';
 import { formatClassTime } from '@shared/time';
 import { paths } from '@web/lib/paths';
 import { ClassTimeDetails } from '@web/components/class-time-details';
@@ -25,6 +25,10 @@ export function EnrolmentBadge({ enrolment }: { enrolment: NonNullable<Session['
       return <Badge tone="green">You're enrolled</Badge>;
     case 'waitlisted':
       return <Badge tone="amber">Waitlisted{enrolment.waitlistPosition ? ` #${enrolment.waitlistPosition}` : ''}</Badge>;
+    case 'offered':
+      return (
+        <Badge tone="brand">Seat held for you{enrolment.offerExpiresAt ? ` until ${formatHeldUntil(enrolment.offerExpiresAt)}` : ''}</Badge>
+      );
     case 'pending_payment':
       return <Badge tone="amber">Payment pending</Badge>;
     case 'completed':
@@ -131,7 +135,16 @@ export function SessionCard({
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {mine && <EnrolmentBadge enrolment={mine} />}
-          {isOwner ? null : mine ? (
+          {isOwner ? null : mine?.status === 'offered' ? (
+            <>
+              <ButtonLink to={paths.checkout(courseId, session.id)} className="py-2">
+                Claim your seat<span className="sr-only"> in the session of {dates}</span>
+              </ButtonLink>
+              <ButtonLink to={paths.enrol(courseId, session.id)} variant="secondary" className="py-2">
+                Decline<span className="sr-only"> the seat in the session of {dates}</span>
+              </ButtonLink>
+            </>
+          ) : mine ? (
             mine.status !== 'completed' && (
               <ButtonLink to={paths.drop(courseId, session.id)} variant="secondary" className="py-2">
                 Drop<span className="sr-only"> the session of {dates}</span>
@@ -139,7 +152,7 @@ export function SessionCard({
             )
           ) : closed ? null : session.status === 'full' ? (
             <ButtonLink to={paths.enrol(courseId, session.id)} variant="secondary" className="py-2">
-              Join waitlist<span className="sr-only"> for the session of {dates}</span>
+              Join the waitlist<span className="sr-only"> for the session of {dates}</span>
             </ButtonLink>
           ) : (
             <ButtonLink to={paid ? paths.checkout(courseId, session.id) : paths.enrol(courseId, session.id)} className="py-2">

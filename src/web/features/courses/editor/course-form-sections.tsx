@@ -10,7 +10,8 @@ import { Field } from '@web/components/ui/field';
 import { FieldGroup, FormSection, Select, TextArea } from '@web/components/ui/inputs';
 import { ProgressBar } from '@web/components/ui/upload';
 import { useViewer } from '@web/lib/viewer';
-import { CURRENCY_SYMBOL, LANGUAGES, priceCents, type CourseFormValues } from './course-form-values';
+import { CURRENCY_SYMBOL, LANGUAGES, WAITLIST_HOLDS, priceCents, type CourseFormValues } from './course-form-values';
+import { holdWords } from '@web/lib/format';
 import { DescriptionEditor } from './description-editor';
 import { RadioCard } from './radio-card';
 
@@ -156,7 +157,10 @@ export function PriceSection({ form }: { form: Form }) {
   const me = useViewer();
   const { register, control, trigger } = form;
   const e = form.formState.errors;
-  const [price, currency, plan, installments] = useWatch({ control, name: ['price', 'currency', 'plan', 'installments'] });
+  const [price, currency, plan, installments, hold] = useWatch({
+    control,
+    name: ['price', 'currency', 'plan', 'installments', 'waitlistHold'],
+  });
   const cents = priceCents(price);
   const paid = cents > 0;
   // Each monthly payment is at least the minimum: a $45 course offers 2, not 24 (decision 0017).
@@ -247,6 +251,23 @@ export function PriceSection({ form }: { form: Form }) {
               ))}
             </Select>
           )}
+          <Select
+            label="When a seat frees in a full session, hold it for the first on the waitlist for"
+            className="mt-4 max-w-md"
+            error={e.waitlistHold?.message}
+            {...register('waitlistHold')}
+          >
+            {[...new Set([...WAITLIST_HOLDS, Number(hold) || 1440])]
+              .sort((a, b) => a - b)
+              .map((m) => (
+                <option key={m} value={m}>
+                  {holdWords(m)}
+                </option>
+              ))}
+          </Select>
+          <p className="mt-1 text-xs text-slate-600">
+            They are told at once and take the seat by paying; if they do not, it goes to the next.
+          </p>
         </FieldGroup>
       )}
       <FieldGroup legend="Refund policy" error={e.refundPolicy?.message}>

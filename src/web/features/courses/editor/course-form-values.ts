@@ -20,7 +20,12 @@ export interface CourseFormValues {
   plan: 'once' | 'installments';
   installments: string;
   refundPolicy: (typeof REFUND_POLICIES)[number]['id'];
+  /** How long a freed seat of a paid session is held for the first on its waitlist, in minutes. */
+  waitlistHold: string;
 }
+
+/** The hold times the editor offers (minutes); a course's own other value is kept and listed too. */
+export const WAITLIST_HOLDS = [60, 180, 360, 720, 1440, 2880, 4320, 10080];
 
 export const LANGUAGES = [
   'English',
@@ -59,6 +64,7 @@ export function defaults(course?: CourseView, city?: string | null): CourseFormV
       plan: 'once',
       installments: '3',
       refundPolicy: 'moderate',
+      waitlistHold: '1440',
     };
   }
   return {
@@ -77,6 +83,7 @@ export function defaults(course?: CourseView, city?: string | null): CourseFormV
     plan: course.installments ? 'installments' : 'once',
     installments: String(course.installments ?? 3),
     refundPolicy: REFUND_POLICIES.find((r) => r.id === course.refundPolicy)?.id ?? 'moderate',
+    waitlistHold: String(course.waitlistHoldMinutes ?? 1440),
   };
 }
 
@@ -105,11 +112,12 @@ export function toCourseInput(v: CourseFormValues): CourseInput {
     currency: v.currency,
     installments: v.plan === 'installments' && cents > 0 ? Number(v.installments) : null,
     refundPolicy: v.refundPolicy,
+    waitlistHoldMinutes: Number(v.waitlistHold) || 1440,
   };
 }
 
 /** The API's field names -> the form's. */
-export const FIELD_OF: Record<string, keyof CourseFormValues> = { priceCents: 'price' };
+export const FIELD_OF: Record<string, keyof CourseFormValues> = { priceCents: 'price', waitlistHoldMinutes: 'waitlistHold' };
 export const FORM_FIELDS = new Set<string>(Object.keys(defaults()));
 
 const zod = zodResolver(courseInput);
