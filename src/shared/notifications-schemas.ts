@@ -123,6 +123,8 @@ export const notificationList = z.object({
   /** Pass it as `cursor` for the next (older) page; null on the last page. */
   nextCursor: z.string().nullable(),
   unreadCount: z.number(),
+  /** Of unreadCount, the new-message entries: unread conversations, counted on the Mailbox badge rather than the bell. */
+  unreadConversations: z.number(),
 });
 export type NotificationList = z.infer<typeof notificationList>;
 

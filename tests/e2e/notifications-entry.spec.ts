@@ -77,6 +77,8 @@ test('the bell leads to notifications and counts them; the Mailbox badge counts 
     await expect(page).toHaveURL(/\/mailbox\/notifications$/);
     await expect(bell(page)).toHaveAttribute('aria-current', 'page');
     await expect(mailboxLink(page)).not.toHaveAttribute('aria-current', 'page');
+    // The page counts as the header does: the bell's one, and the Mailbox's conversation apart.
+    await expect(page.getByText('1 unread · 1 unread conversation in your Mailbox', { exact: true })).toBeVisible();
     await checkAt(page, 1280, 'list');
     await page.getByRole('link', { name: /asked to join Endgame Study Group/ }).click();
     await expect(page.getByRole('heading', { name: /asked to join Endgame Study Group/, level: 1 })).toBeVisible();

@@ -58,6 +58,15 @@ export async function unreadNotifications(conn: Conn, userId: string, options: {
 }
 
 /**
+ * The list's unread count, and how many of those are the Mailbox's unread conversations (the
+ * bell counts the rest: the two counts are kept apart, and the page says both).
+ */
+async function unreadSplit(conn: Conn, userId: string): Promise<{ unreadCount: number; unreadConversations: number }> {
+  const [all, beside] = await Promise.all([unreadNotifications(conn, userId), unreadNotifications(conn, userId, { besideMessages: true })]);
+  return { unreadCount: all, unreadConversations: all - beside };
+}
+
+/**
  * The viewer's notifications, newest first, a page at a time (cursor: the last one's time
  * and id): the stored ones and the derived new-message entries in one statement.
  */
@@ -86,7 +95,7 @@ export async function listNotifications(app: AppServices, viewer: Viewer, query:
   return {
     notifications: page.map((row) => present(row, viewer.user.timeZone)),
     nextCursor: rows.length > query.limit && last ? `${iso(last.created_at)}_${last.id}` : null,
-    unreadCount: await unreadNotifications(db, userId),
+    ...(await unreadSplit(db, userId)),
   };
 }
 

@@ -14,6 +14,7 @@ import { useViewer } from '@web/lib/viewer';
 import { markAllNotificationsRead, markNotificationRead, notificationListQuery } from './api/notifications';
 import { TypeIcon } from './type-icon';
 import { fullTime, timeAgo } from './time-ago';
+import { plural } from '@web/lib/format';
 
 type Filter = 'all' | 'unread';
 
@@ -35,12 +36,21 @@ export default function NotificationsPage() {
 
   const items = list.data?.pages.flatMap((p) => p.notifications) ?? [];
   const unread = list.data?.pages[0]?.unreadCount ?? 0;
+  // The bell's count (notifications) and the Mailbox's (unread conversations), said apart as the header counts them.
+  const conversations = list.data?.pages[0]?.unreadConversations ?? 0;
+  const notices = unread - conversations;
 
   return (
     <div className="mx-auto max-w-3xl">
       <PageHeader
         title="Notifications"
-        subtitle={unread ? `${unread} unread` : 'You are all caught up.'}
+        subtitle={
+          unread
+            ? [notices > 0 && `${notices} unread`, conversations > 0 && `${plural(conversations, 'unread conversation')} in your Mailbox`]
+                .filter(Boolean)
+                .join(' · ')
+            : 'You are all caught up.'
+        }
         actions={
           <div className="flex flex-wrap gap-2">
             <Button variant="secondary" onClick={() => markAll.mutate()} disabled={!unread} loading={markAll.isPending}>
