@@ -172,7 +172,7 @@ try {
     let last = '';
     const found = await waitUntil(
       async () => {
-        const r = await fetch(`${base}/api/clubs/search?q=london`, { headers: { cookie } });
+        const r = await fetch(`${base}/api/clubs/search?q=chess`, { headers: { cookie } });
         last = `${r.status} ${(await r.text()).slice(0, 200)}`;
         return r.status === 200 && last.includes('London Chess Evenings');
       },
