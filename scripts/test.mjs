@@ -143,6 +143,11 @@ if (tsc.status === 0) record('Type check (tsc)', 1, 0);
 else record('Type check (tsc)', 0, Math.max(typeErrors, 1));
 console.log(`[lint and types done at ${since(runStarted)} s]`);
 
+// Smoke pass on embedded PGlite: mostly its own server starting and seeding the demo, so it
+// runs in the background beside the API suite (serially: after it, as before).
+const smokeRun = () => background(...beside(process.execPath, ['--import', 'tsx', 'tests/smoke/pglite-smoke.ts']));
+const smokeBeside = serial ? null : smokeRun();
+
 // API integration tests.
 const apiStatus = run(...beside('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${OUT}/api.json`]));
 const api = readJson(`${OUT}/api.json`);
@@ -156,14 +161,9 @@ if (api)
 else record('API (vitest)', 0, 1);
 console.log(`[API suite done at ${since(runStarted)} s]`);
 
-// Smoke pass on embedded PGlite.
-const smoke = spawnSync(...beside(process.execPath, ['--import', 'tsx', 'tests/smoke/pglite-smoke.ts']), {
-  encoding: 'utf8',
-  env: process.env,
-});
-process.stdout.write(smoke.stdout ?? '');
-process.stderr.write(smoke.stderr ?? '');
-const line = /SMOKE (\{.*\})/.exec(smoke.stdout ?? '');
+const smoke = await (smokeBeside ?? smokeRun());
+process.stdout.write(smoke.output);
+const line = /SMOKE (\{.*\})/.exec(smoke.output);
 if (line) {
   const s = JSON.parse(line[1]);
   record('Smoke (PGlite)', s.passed, s.failed);
