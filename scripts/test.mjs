@@ -128,32 +128,20 @@ const endToEnd = serial ? null : startEndToEnd();
 const hasNice = !serial && spawnSync('nice', ['true']).status === 0;
 const beside = (cmd, args) => (hasNice ? ['nice', ['-n', '10', cmd, ...args]] : [cmd, args]);
 
-// The types (tsc --noEmit, one thread, ~40 s) and the house rules (eslint: dependency directions,
-// no cycles, hooks, accessibility; one thread too): beside the end-to-end suite, and (unless
-// serial) beside the API suite too, each a background process whose output is printed when
-// awaited; a type error or a lint violation fails the run.
+// The types (tsc --noEmit, one thread, ~40 s) are checked beside the lint (one thread too),
+// so the two cost the wall time of the longer; a type error fails the run.
 const typeCheck = background(...beside('npx', ['tsc', '--noEmit', '--pretty', 'false']));
-const lintRun = () => background(...beside('npm', ['run', '-s', 'lint']));
-const lintBeside = serial ? null : lintRun();
-const lint = serial ? await lintRun() : null;
-if (lint) recordLint(lint);
 
-function recordLint(result) {
-  console.log(`\n$ npm run -s lint (${result.seconds} s)`);
-  process.stdout.write(result.output);
-  record('Lint (eslint)', ...(result.status === 0 ? [1, 0] : [0, 1]));
-}
+// The house rules (dependency directions, no cycles, hooks, accessibility): a violation fails the run.
+record('Lint (eslint)', ...(run(...beside('npm', ['run', '-s', 'lint'])) === 0 ? [1, 0] : [0, 1]));
 
-const tsc = serial ? await typeCheck : null;
-if (tsc) recordTypes(tsc);
-
-function recordTypes(tsc) {
-  console.log(`\n$ npx tsc --noEmit (${tsc.seconds} s)`);
-  process.stdout.write(tsc.output);
-  const typeErrors = (tsc.output.match(/error TS\d+/g) ?? []).length;
-  if (tsc.status === 0) record('Type check (tsc)', 1, 0);
-  else record('Type check (tsc)', 0, Math.max(typeErrors, 1));
-}
+const tsc = await typeCheck;
+console.log(`\n$ npx tsc --noEmit (beside the lint, ${tsc.seconds} s)`);
+process.stdout.write(tsc.output);
+const typeErrors = (tsc.output.match(/error TS\d+/g) ?? []).length;
+if (tsc.status === 0) record('Type check (tsc)', 1, 0);
+else record('Type check (tsc)', 0, Math.max(typeErrors, 1));
+console.log(`[lint and types done at ${since(runStarted)} s]`);
 
 // Smoke pass on embedded PGlite: mostly its own server starting and seeding the demo, so it
 // runs in the background beside the API suite (serially: after it, as before).
@@ -172,12 +160,6 @@ if (api)
   );
 else record('API (vitest)', 0, 1);
 console.log(`[API suite done at ${since(runStarted)} s]`);
-
-if (!serial) {
-  recordLint(await lintBeside);
-  recordTypes(await typeCheck);
-  console.log(`[lint and types done at ${since(runStarted)} s]`);
-}
 
 const smoke = await (smokeBeside ?? smokeRun());
 process.stdout.write(smoke.output);
