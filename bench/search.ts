@@ -122,6 +122,8 @@ const uncachedTargets = (cookie: string): Target[] =>
     .map((t) => ({
       name: t.name.replace(/^search /, 'uncached '),
       path: t.path.replace('/api/courses/search?', '/api/bench/search-uncached?'),
+      // Behind the same session: the route reads it as the real one does (a missing cookie is a 401).
+      headers: t.headers,
     }));
 
 async function main() {
