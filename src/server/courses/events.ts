@@ -39,6 +39,11 @@ export type CourseEventMap = {
   'roster.reading': { event: { courseId: string; enrolmentIds: string[] }; reply: Record<string, RosterPayment> };
   /** A seat offered from a paid session's waitlist was not paid for in time: it went to the next in line (ADR 0067). */
   'waitlist.offer-lapsed': { event: { courseId: string; courseSessionId: string; learnerId: string } };
+  /**
+   * An offered seat stopped being the learner's without being claimed (lapsed or declined):
+   * payments expires the checkout the learner may still have open for it, so it cannot be paid.
+   */
+  'waitlist.offer-ended': { event: { courseId: string; courseSessionId: string; learnerId: string; why: 'lapsed' | 'declined' } };
   /** Learners on the waitlist got a seat or, in a paid session, the offer of one (capacity raised, a seat freed). */
   'waitlist.promoted': { event: { courseId: string; courseSessionId: string; learnerIds: string[] } };
 };

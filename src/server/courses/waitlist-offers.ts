@@ -23,8 +23,11 @@ async function endOfferAndMoveOn(app: AppServices, o: { enrolmentId: string; ses
   const { value } = await app.courseEvents.transaction(app.database.db, async (tx, announce) => {
     await lockCourseSession(tx, o.sessionId);
     const ended = await endOffer(tx, o.enrolmentId, why);
-    if (ended && why === 'lapsed')
-      await announce('waitlist.offer-lapsed', { courseId: ended.courseId, courseSessionId: ended.sessionId, learnerId: ended.learnerId });
+    if (ended) {
+      const offer = { courseId: ended.courseId, courseSessionId: ended.sessionId, learnerId: ended.learnerId };
+      if (why === 'lapsed') await announce('waitlist.offer-lapsed', offer);
+      await announce('waitlist.offer-ended', { ...offer, why });
+    }
     if (ended?.moved.length)
       await announce('waitlist.promoted', { courseId: ended.courseId, courseSessionId: ended.sessionId, learnerIds: ended.moved });
     return ended;

@@ -6,6 +6,7 @@ import { payoutAccount, purchase } from '../db/schema/payments.js';
 import type { Tx } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
 import { ensureCourseProduct } from './products.js';
+import { expireOpenCheckouts } from './expire-checkouts.js';
 import { describe } from './provider-calls.js';
 import { fullRefundPlan, refundPlanForDrop } from './refund-plans.js';
 import { recordRefundDue, runRefundDue } from './refund-due.js';
@@ -32,6 +33,9 @@ export function subscribePayments(app: AppServices) {
     const statuses = await rosterPayments(tx, e.enrolmentIds);
     return async () => statuses;
   });
+  // An offer that ended unclaimed: the checkout the learner opened for it is expired at the
+  // provider, so it can no longer be paid (a payment that still slips through is refunded, ADR 0067).
+  app.courseEvents.afterCommit('waitlist.offer-ended', (e) => expireOpenCheckouts(app, e));
   app.courseEvents.inTransaction('course-session.cancelled', async (tx, e) => {
     const plans = await refundCancelledSession(tx, e.courseSessionId);
     return async () => {

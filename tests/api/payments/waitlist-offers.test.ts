@@ -250,6 +250,21 @@ describe('an offer that ends moves to the next in line', () => {
     expect(await seatsTaken(app, sessionId)).toEqual({ seatsTaken: 0, capacity: 1 });
   });
 
+  it('an offer that ends unclaimed expires the checkout its learner left open: it can no longer be paid', async () => {
+    const { courseId, sessionId, holder, line } = await fullPaidSession(3600, 2);
+    const [b, c] = line;
+    await drop(app, holder, courseId, sessionId);
+    const started = (await startCheckout(app, b, courseId, sessionId, 3600)).json() as Checkout;
+    expect(started.sessionId).toBeTruthy();
+    expect((await decline(b, courseId, sessionId)).statusCode).toBe(200);
+    await waitFor(async () => (await app.stripe().checkout.sessions.retrieve(started.sessionId)).status === 'expired', 'checkout expired');
+    expect((await waitForPurchase(app, started, 'expired')).status).toBe('expired');
+    const paid = await payCheckout(app, started);
+    expect(paid.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await paymentsOf(app, (await purchaseOf(app, started.sessionId)).id)).toHaveLength(0);
+    expect((await enrolmentOf(sessionId, c)).status).toBe('offered');
+  });
+
   it('bad input is a 4xx with a message', async () => {
     const bad = await post(app, '/api/courses/not-a-uuid/sessions/also-not/offer/decline', undefined, { cookie: educator.cookie });
     expect(bad.statusCode).toBe(400);
