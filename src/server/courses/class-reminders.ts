@@ -77,7 +77,9 @@ export async function sendClassReminder(app: AppServices, job: ClassReminderJob)
       .where(
         and(
           eq(classTime.id, job.classTimeId),
-          eq(classTime.startsAt, startsAt),
+          // The start it was made for, to the millisecond (the job carries an ISO instant).
+          sql`${classTime.startsAt} >= ${startsAt.toISOString()}::timestamptz`,
+          sql`${classTime.startsAt} < ${startsAt.toISOString()}::timestamptz + interval '1 millisecond'`,
           gt(classTime.startsAt, new Date()),
           eq(courseSession.status, 'scheduled'),
           eq(course.status, 'published'),
