@@ -123,6 +123,16 @@ export const classTimeInput = z
   });
 export type ClassTimeInput = z.input<typeof classTimeInput>;
 
+/** Moving one class time: a new start and end; the place or link change only when given. */
+export const classTimeMove = z.object(classTimeFields).superRefine((v, ctx) => {
+  if (new Date(v.endsAt) <= new Date(v.startsAt))
+    ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start' });
+  else if (new Date(v.endsAt).getTime() - new Date(v.startsAt).getTime() > 12 * 3600_000) {
+    ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'A class time lasts at most 12 hours' });
+  }
+});
+export type ClassTimeMove = z.infer<typeof classTimeMove>;
+
 export const reviewInput = z.object({
   rating: z
     .number({ error: 'Rating is required' })

@@ -178,3 +178,6 @@ export function safeNext(next: string | null | undefined, fallback = '/explore')
   if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
   return next;
 }
+
+/** A course session's classroom (issue 25): where every class reminder and calendar invitation leads. */
+export const classroomPath = (courseId: string, sessionId: string) => `/course/${courseId}/session/${sessionId}/classroom`;

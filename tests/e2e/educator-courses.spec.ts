@@ -270,6 +270,21 @@ test('an educator onboards, writes a course with hostile text, adds a session an
     await expect(session).toContainText('Open');
   });
 
+  await test.step('a class time moves to a new start in the session zone, keeping its length (ADR 0068)', async () => {
+    const session = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem').first();
+    const last = session
+      .getByRole('list', { name: /^Class times of the session/ })
+      .getByRole('listitem')
+      .last();
+    await last.getByRole('button', { name: `Move the class time ${starts[7]}`, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Move this class time' });
+    await dialog.getByLabel(`New start (${SESSION_ZONE})`).fill('20:00');
+    if (process.env.AGORA_SHOTS) await page.screenshot({ path: '/tmp/agora-educator-move-dialog.png' });
+    await dialog.getByRole('button', { name: 'Move', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Class time moved' })).toBeVisible();
+    await expect(last).toContainText(starts[7].replace('18:00 – 19:30', '20:00 – 21:30'));
+  });
+
   await test.step('an overlapping class time is refused with a clear message', async () => {
     await page.getByRole('link', { name: 'Add class times' }).first().click();
     await page.getByLabel('Date').fill(firstClass);

@@ -95,6 +95,10 @@ test('a notification appears, opens its detail page, and preferences turn its em
     await expect(table).toBeVisible();
     const email = table.getByRole('combobox', { name: 'Enrolment confirmations: email' });
     await expect(email).toHaveValue('instant');
+    // Class reminders and calendar invitations: their own row, for learners too (issue 25).
+    await expect(
+      table.getByRole('combobox', { name: 'Class reminders (24 h and 1 h before) and calendar invitations: email' }),
+    ).toHaveValue('instant');
     await email.selectOption('off');
     await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
     await page.getByRole('table', { name: 'Notifications' }).scrollIntoViewIfNeeded();

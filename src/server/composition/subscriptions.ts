@@ -4,9 +4,11 @@ import { subscribeClubs } from '../clubs/subscriptions.js';
 import { subscribeContact } from '../contact/subscriptions.js';
 import type { CalendarSources } from '../courses/calendar.js';
 import { subscribeCourses } from '../courses/subscriptions.js';
+import { registerClassReminderJobs } from '../courses/class-reminders.js';
 import { registerCourseJobs } from '../courses/waitlist-offers.js';
 import { subscribeMailbox } from '../mailbox/subscriptions.js';
 import { registerUnreadReminder } from '../mailbox/unread-reminder.js';
+import { registerInviteJobs } from '../notifications/calendar-invites.js';
 import { registerNotificationJobs } from '../notifications/email-jobs.js';
 import { subscribeNotifications } from '../notifications/subscriptions.js';
 import { subscribePayments } from '../payments/subscriptions.js';
@@ -31,9 +33,12 @@ export function subscribeDomains(app: FastifyInstance, { calendarSources }: { ca
 
   // Background jobs (jobs/queue.ts): club reminders and next events; notification emails at
   // once, the daily digest and fan-outs (ADR 0015); a message still unread after a while (ADR 0029);
-  // a paid session's waitlist offer that lapsed (ADR 0067).
+  // a paid session's waitlist offer that lapsed (ADR 0067); class reminders and calendar
+  // invitations (ADR 0068).
   registerClubJobs(app);
   registerCourseJobs(app);
+  registerClassReminderJobs(app);
   registerNotificationJobs(app);
+  registerInviteJobs(app);
   registerUnreadReminder(app);
 }

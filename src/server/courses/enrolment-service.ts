@@ -67,7 +67,13 @@ export async function dropEnrolment(app: AppServices, viewer: Viewer, input: { c
     if (mine.status === 'completed') throw AppError.badRequest('This session is already completed');
     const promoted = await releaseEnrolment(tx, mine);
     const { id, email, firstName } = viewer.user;
-    await announce('enrolment.dropped', { enrolmentId: mine.id, courseId, courseSessionId: sessionId, learner: { id, email, firstName } });
+    await announce('enrolment.dropped', {
+      enrolmentId: mine.id,
+      courseId,
+      courseSessionId: sessionId,
+      learner: { id, email, firstName },
+      seated: mine.status === 'active' || mine.status === 'past_due',
+    });
     if (promoted.length) await announce('waitlist.promoted', { courseId, courseSessionId: sessionId, learnerIds: promoted });
   });
   const [told] = done.replies('enrolment.dropped');

@@ -19,17 +19,45 @@ export type CourseEventMap = {
       courseId: string;
       courseSessionId: string;
       learner: { id: string; email: string; firstName: string };
+      /** The enrolment held a seat (active, past due) before the drop: its calendar entries are cancelled. */
+      seated?: boolean;
     };
     reply: { message: string; refund: DropRefund | null };
   };
   /** The educator cancelled a course session: every enrolment in it was dropped. */
-  'course-session.cancelled': { event: { courseId: string; courseSessionId: string; droppedLearnerIds: string[] } };
+  'course-session.cancelled': {
+    event: {
+      courseId: string;
+      courseSessionId: string;
+      droppedLearnerIds: string[];
+      /** Of those, the learners who held a seat (active, past due): their calendar entries are cancelled. */
+      seatedLearnerIds?: string[];
+    };
+  };
   /** A learner took a seat (or a waitlist place) in a free course session; paid seats are announced by payments. */
   'enrolment.created': {
     event: { enrolmentId: string; courseId: string; courseSessionId: string; learnerId: string; status: 'active' | 'waitlisted' };
   };
-  /** The class times of a course session changed (added or removed) while learners were in it. */
-  'course-session.changed': { event: { courseId: string; courseSessionId: string; change: 'class-times-added' | 'class-time-removed' } };
+  /**
+   * The class times of a course session changed (added or removed) while learners were in it:
+   * the added ones' ids, or the removed one as it was (the row is gone; its calendar entry is
+   * cancelled with a SEQUENCE above the last one sent, ADR 0068).
+   */
+  'course-session.changed': {
+    event: {
+      courseId: string;
+      courseSessionId: string;
+      change: 'class-times-added' | 'class-time-removed';
+      addedIds?: string[];
+      removed?: RemovedClassTime;
+    };
+  };
+  /** A class time moved (new start, end, place or link); its SEQUENCE was raised (ADR 0068). */
+  'class-time.moved': { event: { courseId: string; courseSessionId: string; classTimeId: string } };
+  /** A class starts in 24 h or 1 h: remind these people (the session's seated learners and the educator, not yet reminded). */
+  'class.reminder-due': {
+    event: { courseId: string; courseSessionId: string; classTimeId: string; before: '24h' | '1h'; educatorId: string; userIds: string[] };
+  };
   /** A learner published a review of a course (`created`: a first review, not an edit). */
   'review.posted': { event: { reviewId: string; courseId: string; learnerId: string; rating: number; created: boolean } };
   /**
@@ -47,6 +75,17 @@ export type CourseEventMap = {
   /** Learners on the waitlist got a seat or, in a paid session, the offer of one (capacity raised, a seat freed). */
   'waitlist.promoted': { event: { courseId: string; courseSessionId: string; learnerIds: string[] } };
 };
+
+/** A class time as it was when it was removed (its calendar entry's cancellation). */
+export interface RemovedClassTime {
+  id: string;
+  startsAt: string;
+  endsAt: string;
+  location: string | null;
+  meetingUrl: string | null;
+  /** Already raised above the last one sent. */
+  sequence: number;
+}
 
 export type CourseEvents = DomainEvents<CourseEventMap>;
 

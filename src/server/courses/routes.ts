@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   classTimeInput,
+  classTimeMove,
   courseInput,
   courseView,
   enrolmentResult,
@@ -19,7 +20,7 @@ import { errorBody } from '../../shared/errors.js';
 import { readUpload } from '../http/uploads.js';
 import { calendarFeedUrl, calendarForFeed, userCalendar, type CalendarSources } from './calendar.js';
 import { archiveCourse, courseViewJson, createCourse, publishCourse, setCourseCover, updateCourse } from './course-service.js';
-import { addClassTimes, changeCourseSession, createCourseSession, deleteClassTime } from './course-session-service.js';
+import { addClassTimes, changeCourseSession, createCourseSession, deleteClassTime, moveClassTime } from './course-session-service.js';
 import { getDashboard } from './dashboard-service.js';
 import { getEducatorProfile } from './educator-page.js';
 import { dropEnrolment, enrolInSession } from './enrolment-service.js';
@@ -224,6 +225,23 @@ export async function courseRoutes(app: FastifyInstance, { calendarSources }: Co
       const p = request.params;
       await deleteClassTime(app, await app.requireViewer(request), p.courseId, p.sessionId, p.classTimeId);
       return { ok: true as const, message: 'Class time removed' };
+    },
+  );
+
+  r.patch(
+    '/api/courses/:courseId/sessions/:sessionId/class-times/:classTimeId',
+    {
+      schema: {
+        tags,
+        summary: 'Move a class time (its learners get a calendar update and their reminders follow)',
+        params: sessionParams.extend({ classTimeId: z.uuid('Unknown class time') }),
+        body: classTimeMove,
+        response: { 200: ok, ...errors },
+      },
+    },
+    async (request) => {
+      await moveClassTime(app, await app.requireViewer(request), request.params, request.body);
+      return { ok: true as const, message: 'Class time moved; its learners were sent the new time' };
     },
   );
 

@@ -12,6 +12,12 @@ export interface EmailMessage {
   /** Extra headers (List-Unsubscribe and List-Unsubscribe-Post of a notification email, RFC 8058). */
   headers?: Record<string, string>;
   /**
+   * A calendar invitation (RFC 5546 iTIP: METHOD REQUEST or CANCEL): sent as the message's
+   * text/calendar alternative (`text/calendar; method=REQUEST; charset=UTF-8`) and as an .ics
+   * attachment, which Gmail, Outlook and Apple Calendar show as an invitation (ADR 0068).
+   */
+  icalEvent?: { method: 'REQUEST' | 'CANCEL'; content: string };
+  /**
    * A stable identity of this email (its job's key or id): the Message-ID is made from it, so a
    * send retried after a crash carries the same Message-ID and a receiver can drop the copy.
    */
@@ -36,9 +42,14 @@ export function createMailer(opts: { smtpUrl?: string; from: string; db: Db; log
     const transporter = nodemailer.createTransport(opts.smtpUrl);
     return {
       transport: 'smtp',
-      async send({ id, ...message }) {
+      async send({ id, icalEvent, ...message }) {
         const messageId = id ? messageIdFor(id, opts.from) : undefined;
-        await transporter.sendMail({ from: opts.from, ...message, messageId });
+        await transporter.sendMail({
+          from: opts.from,
+          ...message,
+          messageId,
+          ...(icalEvent && { icalEvent: { method: icalEvent.method, content: icalEvent.content, filename: 'invite.ics' } }),
+        });
         opts.log.info({ to: message.to, subject: message.subject, messageId }, 'email sent over SMTP');
       },
       close: () => transporter.close(),
@@ -47,7 +58,10 @@ export function createMailer(opts: { smtpUrl?: string; from: string; db: Db; log
   return {
     transport: 'outbox',
     async send({ id: _id, ...message }) {
-      await opts.db.insert(emailOutbox).values({ ...message, headers: message.headers ?? null, transport: 'outbox' });
+      const { icalEvent, ...rest } = message;
+      await opts.db
+        .insert(emailOutbox)
+        .values({ ...rest, headers: message.headers ?? null, icalEvent: icalEvent ?? null, transport: 'outbox' });
       const link = /https?:\/\/\S+/.exec(message.text)?.[0];
       opts.log.info({ to: message.to, subject: message.subject, link }, 'email kept in the local outbox (/dev/outbox)');
     },

@@ -2,6 +2,7 @@ import type { NotificationType } from '../../shared/notifications-schemas.js';
 import type { EmailMessage } from '../email/mailer.js';
 import { formatClassTime, formatInstant } from '../../shared/time.js';
 import { CANCELLED_SESSION_REFUND, REFUND_ARRIVAL } from '../../shared/refund-terms.js';
+import { classroomPath } from '../../shared/routes.js';
 import {
   delayedRefundEmail,
   dropRefundEmail,
@@ -53,6 +54,27 @@ export function whenOf(d: NotificationData, readerZone?: string | null): string 
     return formatClassTime(startsAt, endsAt, zone);
   } catch {
     return str(d.when);
+  }
+}
+
+/**
+ * When a class takes place (ADR 0068): in the reader's own zone, with the session's zone
+ * beside it when it differs ("Tue 3 Mar, 19:00 – 21:00 (Europe/Paris); 18:00 – 20:00 in
+ * Europe/London, where the class is held").
+ */
+export function classWhenOf(d: NotificationData, readerZone?: string | null): string {
+  const startsAt = str(d.startsAt);
+  const endsAt = str(d.endsAt);
+  const zone = str(d.timeZone, 'UTC');
+  if (!startsAt || !endsAt) return '';
+  try {
+    const there = formatClassTime(startsAt, endsAt, zone);
+    if (!readerZone || readerZone === zone) return there;
+    const here = formatClassTime(startsAt, endsAt, readerZone);
+    const thereTimes = there.replace(/ \([^)]*\)$/, '');
+    return `${here}; ${thereTimes} in ${zone}, where the class is held`;
+  } catch {
+    return '';
   }
 }
 
@@ -114,14 +136,20 @@ export function render(type: NotificationType, input: NotificationData, readerZo
             body: `The educator cancelled the session you were in. ${CANCELLED_SESSION_REFUND}`,
             link: coursePath(d),
           }
-        : {
-            title: `The schedule of ${title} changed`,
-            body:
-              d.change === 'class-time-removed'
-                ? 'The educator removed a class time from your session. Check the new schedule.'
-                : 'The educator added class times to your session. Check the new schedule.',
-            link: coursePath(d),
-          };
+        : d.change === 'class-time-moved'
+          ? {
+              title: `A class of ${title} moved`,
+              body: `The educator moved a class of your session: it is now ${classWhenOf(d, readerZone)}. Your calendar invitation was updated.`,
+              link: coursePath(d),
+            }
+          : {
+              title: `The schedule of ${title} changed`,
+              body:
+                d.change === 'class-time-removed'
+                  ? 'The educator removed a class time from your session. Check the new schedule.'
+                  : 'The educator added class times to your session. Check the new schedule.',
+              link: coursePath(d),
+            };
     case 'payment_receipt':
       if (d.kind === 'plan')
         return { title: `Welcome to ${title}`, body: `${title} is active; we received ${str(d.amount)}.`, link: '/educator/dashboard' };
@@ -214,6 +242,18 @@ export function render(type: NotificationType, input: NotificationData, readerZo
         body: `You moved from the waitlist to going: ${str(d.when)}.`,
         link: clubEventPath(d),
       };
+    case 'class_reminder': {
+      const where = str(d.meetingUrl)
+        ? `Join online: ${str(d.meetingUrl)}`
+        : str(d.venue)
+          ? `At ${str(d.venue)} (map: ${str(d.mapUrl)})`
+          : 'The place and link are in your classroom.';
+      return {
+        title: `${d.before === '1h' ? 'In an hour' : 'Tomorrow'}: ${title}${d.role === 'educator' ? ', which you teach' : ''}`,
+        body: `${classWhenOf(d, readerZone)}. ${where}`,
+        link: d.courseId && d.sessionId ? classroomPath(str(d.courseId), str(d.sessionId)) : coursePath(d),
+      };
+    }
     case 'club_event_reminder':
       return {
         title: `${d.before === '1h' ? 'In an hour' : 'Tomorrow'}: ${eventTitle(d)}`,
@@ -310,6 +350,7 @@ export function renderEmail(
     club_event_changed: 'See the event',
     club_waitlist_promoted: 'See the event',
     club_event_reminder: 'See the event',
+    class_reminder: 'Open your classroom',
   };
   return noticeEmail(email, firstName, {
     subject: r.title,

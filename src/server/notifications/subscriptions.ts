@@ -2,9 +2,11 @@ import type { NotificationType } from '../../shared/notifications-schemas.js';
 import type { AppServices } from '../app-services.js';
 import { fullNameOf } from '../accounts/people.js';
 import { clubEventOf } from '../clubs/club-records.js';
+import { seatedSessionsOf, sessionCalendarOf } from '../courses/class-reminders.js';
 import { courseBriefOf, learnerIdsOfSession } from '../courses/course-records.js';
 import { waitlistMovesOf } from '../courses/seats.js';
 import type { Tx } from '../db/transaction.js';
+import { scheduleInvites, venueOf, mapUrlOf, type InviteJob } from './calendar-invites.js';
 import { clubNameOf, eventData, scheduleFanOut, send, type Recipient } from './fan-out.js';
 import { preview } from '../mailbox/unread-notices.js';
 import { eraseFromNotifications } from './erasure.js';
@@ -119,10 +121,151 @@ export function subscribeNotifications(app: AppServices) {
     ]),
   );
 
+  subscribeClasses(app);
   subscribeClubs(app);
 
   // A deleted account's notifications, preferences and queued emails (ADR 0024): last of all domains.
   app.accountEvents.inTransaction('user.erased', (tx, e) => eraseFromNotifications(tx, e));
+}
+
+/**
+ * Class reminders and calendar invitations (ADR 0068): courses announce the reminder when it
+ * is due and every change of who sits in a session or when its classes are; here they become
+ * `class_reminder` notifications and invitation emails (.ics, calendar-invites.ts), stored in
+ * the announcing transaction.
+ */
+function subscribeClasses(app: AppServices) {
+  const invite = (tx: Tx, jobs: InviteJob[]) => scheduleInvites(app, tx, jobs);
+  const seated = (tx: Tx, sessionId: string) => learnerIdsOfSession(tx, sessionId, ['active', 'past_due']);
+
+  app.courseEvents.inTransaction('enrolment.created', async (tx, e) => {
+    if (e.status !== 'active') return;
+    return invite(tx, [{ userId: e.learnerId, sessionId: e.courseSessionId, method: 'REQUEST', reason: 'enrolled', classTimeIds: null }]);
+  });
+
+  app.courseEvents.inTransaction('waitlist.promoted', async (tx, e) => {
+    const moves = await waitlistMovesOf(tx, e.courseSessionId, e.learnerIds);
+    return invite(
+      tx,
+      moves
+        .filter((m) => m.status === 'active')
+        .map((m) => ({ userId: m.learnerId, sessionId: e.courseSessionId, method: 'REQUEST', reason: 'enrolled', classTimeIds: null })),
+    );
+  });
+  // A paid seat (payments announce the payment, not the session: the learner's seats in the course).
+  app.paymentEvents.inTransaction('payment.received', async (tx, e) => {
+    if (e.kind !== 'enrolled' || !e.courseId) return;
+    const sessions = await seatedSessionsOf(tx, e.courseId, e.userId);
+    return invite(
+      tx,
+      sessions.map((sessionId) => ({ userId: e.userId, sessionId, method: 'REQUEST', reason: 'enrolled', classTimeIds: null })),
+    );
+  });
+  app.courseEvents.inTransaction('course-session.changed', async (tx, e) => {
+    const learners = await seated(tx, e.courseSessionId);
+    if (e.change === 'class-times-added' && e.addedIds?.length) {
+      const ids = e.addedIds;
+      return invite(
+        tx,
+        learners.map((userId) => ({ userId, sessionId: e.courseSessionId, method: 'REQUEST', reason: 'added', classTimeIds: ids })),
+      );
+    }
+    if (e.change === 'class-time-removed' && e.removed) {
+      const removed = e.removed;
+      return invite(
+        tx,
+        learners.map((userId) => ({
+          userId,
+          sessionId: e.courseSessionId,
+          method: 'CANCEL',
+          reason: 'removed',
+          classTimeIds: null,
+          removed,
+        })),
+      );
+    }
+  });
+  app.courseEvents.inTransaction('class-time.moved', async (tx, e) => {
+    const cal = await sessionCalendarOf(tx, e.courseSessionId);
+    const t = cal?.classTimes.find((x) => x.id === e.classTimeId);
+    if (!cal || !t) return;
+    const told = await learnerIdsOfSession(tx, e.courseSessionId, ['active', 'waitlisted', 'offered', 'past_due']);
+    const data = {
+      courseId: e.courseId,
+      courseTitle: cal.courseTitle,
+      sessionId: e.courseSessionId,
+      change: 'class-time-moved',
+      classTimeId: t.id,
+      startsAt: t.startsAt.toISOString(),
+      endsAt: t.endsAt.toISOString(),
+      timeZone: cal.timeZone,
+    };
+    const notified = await send(
+      app,
+      tx,
+      told.map((id) => [id, 'session_changed', data]),
+    );
+    const invited = await invite(
+      tx,
+      (await seated(tx, e.courseSessionId)).map((userId) => ({
+        userId,
+        sessionId: e.courseSessionId,
+        method: 'REQUEST',
+        reason: 'moved',
+        classTimeIds: [t.id],
+      })),
+    );
+    return async () => {
+      await notified();
+      await invited();
+    };
+  });
+  app.courseEvents.inTransaction('enrolment.dropped', async (tx, e) => {
+    if (!e.seated) return;
+    const startInvites = await invite(tx, [
+      { userId: e.learner.id, sessionId: e.courseSessionId, method: 'CANCEL', reason: 'dropped', classTimeIds: null },
+    ]);
+    // No reply: what the learner is told of the drop is payments' (refunds).
+    return async () => {
+      await startInvites();
+    };
+  });
+  app.courseEvents.inTransaction('course-session.cancelled', (tx, e) =>
+    invite(
+      tx,
+      (e.seatedLearnerIds ?? []).map((userId) => ({
+        userId,
+        sessionId: e.courseSessionId,
+        method: 'CANCEL',
+        reason: 'session-cancelled',
+        classTimeIds: null,
+      })),
+    ),
+  );
+  app.courseEvents.inTransaction('class.reminder-due', async (tx, e) => {
+    const cal = await sessionCalendarOf(tx, e.courseSessionId);
+    const t = cal?.classTimes.find((x) => x.id === e.classTimeId);
+    if (!cal || !t) return;
+    const venue = venueOf(cal, t);
+    const data = {
+      courseId: e.courseId,
+      courseTitle: cal.courseTitle,
+      sessionId: e.courseSessionId,
+      classTimeId: t.id,
+      before: e.before,
+      startsAt: t.startsAt.toISOString(),
+      endsAt: t.endsAt.toISOString(),
+      timeZone: cal.timeZone,
+      meetingUrl: t.meetingUrl,
+      venue,
+      mapUrl: venue ? mapUrlOf(venue) : null,
+    };
+    return send(
+      app,
+      tx,
+      e.userIds.map((id): Recipient => [id, 'class_reminder', { ...data, role: id === e.educatorId ? 'educator' : 'learner' }]),
+    );
+  });
 }
 
 function subscribeClubs(app: AppServices) {

@@ -149,6 +149,7 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
     ...classTimeBody(200 + Math.floor(Math.random() * 3000)),
     repeatWeeks: 2,
   }),
+  'PATCH /api/courses/:courseId/sessions/:sessionId/class-times/:classTimeId': () => classTimeBody(200 + Math.floor(Math.random() * 3000)),
   'PUT /api/courses/:courseId/review': () => ({ rating: 4, text: 'Clear and kind' }),
   'POST /api/contact': () => ({
     name: 'Vera Visitor',
@@ -216,6 +217,10 @@ const EXTRA: Record<string, (c: Ctx) => Record<string, unknown>[]> = {
     { startsAt: '9999-12-20T10:00:00Z', endsAt: '9999-12-20T11:00:00Z', repeatWeeks: 52 },
     { startsAt: '9999-12-31T22:00:00Z', endsAt: '9999-12-31T23:30:00Z', repeatWeeks: 2 },
     { startsAt: '9999-06-01T10:00:00Z', endsAt: '9999-06-01T11:00:00Z', repeatWeeks: 1 },
+  ],
+  'PATCH /api/courses/:courseId/sessions/:sessionId/class-times/:classTimeId': () => [
+    { startsAt: '9999-12-31T22:00:00Z', endsAt: '9999-12-31T23:30:00Z' },
+    { startsAt: '9999-06-01T10:00:00Z', endsAt: '9999-06-01T11:00:00Z', location: '', meetingUrl: null },
   ],
   'POST /api/courses/:courseId/sessions': () => [
     sessionBody({ startsOn: '9999-12-31', endsOn: '9999-12-31' }),

@@ -149,6 +149,7 @@ const BODIES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'POST /api/courses/:courseId/sessions': () => sessionBody(),
   'PATCH /api/courses/:courseId/sessions/:sessionId': () => ({ capacity: 3 }),
   'POST /api/courses/:courseId/sessions/:sessionId/class-times': () => classTimeBody(45),
+  'PATCH /api/courses/:courseId/sessions/:sessionId/class-times/:classTimeId': () => classTimeBody(47),
   'PUT /api/courses/:courseId/review': () => ({ rating: 1, text: 'Written by someone else' }),
   'PUT /api/educators/:educatorId': () => educatorBody({ headline: 'Taken over' }),
   'PATCH /api/users/:userId': () => ({ firstName: 'Mallory' }),

@@ -27,9 +27,12 @@ interface Mail {
   html: string;
   headers: Record<string, string> | null;
 }
-/** The local outbox for one address (with the extra headers), newest first. */
+/** The local outbox for one address (with the extra headers), newest first; calendar invitations (ADR 0068) aside. */
 const mails = (app: TestApp, to: string) =>
-  queryRows<Mail>(app, sql`select subject, text, html, headers from email_outbox where "to" = ${to} order by created_at desc`);
+  queryRows<Mail>(
+    app,
+    sql`select subject, text, html, headers from email_outbox where "to" = ${to} and ical_event is null order by created_at desc`,
+  );
 /**
  * The newest email to `to` once its subject is `subject`. The email job runs right after the
  * request, in this app, unless another app on the shared database polls first and sends it a

@@ -85,6 +85,13 @@ describe('payments notify', () => {
     await waitForPurchase(app, await buy(app, learner, courseId, sessionId, 2500));
     await waitFor(async () => (await notificationsOf(learner)).find((n) => n.type === 'payment_receipt'), 'receipt notification');
     await app.jobs.runDue();
-    expect((await subjects(learner.email)).filter((s) => /Quiet receipts/.test(s))).toEqual([]);
+    // No receipt by email; the paid seat's calendar invitation (its own setting) still comes (ADR 0068).
+    expect((await subjects(learner.email)).filter((s) => /Quiet receipts/.test(s))).toEqual(['Invitation: Quiet receipts']);
+    const [invite] = await queryRows<{ ical_event: { method: string; content: string } }>(
+      app,
+      sql`select ical_event from email_outbox where "to" = ${learner.email} and ical_event is not null`,
+    );
+    expect(invite.ical_event.method).toBe('REQUEST');
+    expect(invite.ical_event.content).toMatch(/^BEGIN:VCALENDAR\r\n[\s\S]*METHOD:REQUEST[\s\S]*BEGIN:VEVENT/);
   });
 });

@@ -152,9 +152,35 @@ export const classTime = pgTable(
     endsAt: ts('ends_at').notNull(),
     location: text('location'),
     meetingUrl: text('meeting_url'),
+    /** The calendar invitation's SEQUENCE (RFC 5545): raised each time the class time moves (ADR 0068). */
+    sequence: integer('sequence').notNull().default(0),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('class_time_session_idx').on(t.sessionId, t.startsAt), check('class_time_order', sql`${t.endsAt} > ${t.startsAt}`)],
+);
+
+/**
+ * A class reminder sent (ADR 0068): one row per class time, person, offset ('24h', '1h') and
+ * start, written in the transaction that announces it, so a reminder job delivered twice (or
+ * run twice at once) reminds once, and a class that moved (a new start) is reminded anew.
+ */
+export const classReminderSent = pgTable(
+  'class_reminder_sent',
+  {
+    classTimeId: uuid('class_time_id')
+      .notNull()
+      .references(() => classTime.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    before: text('before').notNull(),
+    startsAt: ts('starts_at').notNull(),
+    sentAt: ts('sent_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'class_reminder_sent_pk', columns: [t.classTimeId, t.userId, t.before, t.startsAt] }),
+    index('class_reminder_sent_user_idx').on(t.userId),
+  ],
 );
 
 export const enrolment = pgTable(

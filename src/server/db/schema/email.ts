@@ -12,6 +12,8 @@ export const emailOutbox = pgTable(
     html: text('html').notNull(),
     /** Extra headers the message carried (List-Unsubscribe of a notification email). */
     headers: jsonb('headers').$type<Record<string, string>>(),
+    /** The calendar invitation the email carried (text/calendar, ADR 0068). */
+    icalEvent: jsonb('ical_event').$type<{ method: string; content: string }>(),
     /** 'outbox' (kept locally) or 'smtp' (handed to the SMTP server). */
     transport: text('transport').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),

@@ -1,4 +1,4 @@
-import type { ClassTimeInput, DropResult, EnrolmentResult, SessionInput } from '@shared/courses-schemas';
+import type { ClassTimeInput, ClassTimeMove, DropResult, EnrolmentResult, SessionInput } from '@shared/courses-schemas';
 import { api } from '@web/lib/api';
 
 /** A course's sessions, their class times, and a learner's enrolment in one (enrol, drop). */
@@ -8,6 +8,9 @@ export const updateSession = (courseId: string, sessionId: string, body: { capac
   api<{ message: string }>(`/api/courses/${courseId}/sessions/${sessionId}`, { method: 'PATCH', body });
 export const addClassTimes = (courseId: string, sessionId: string, body: ClassTimeInput) =>
   api<{ ids: string[] }>(`/api/courses/${courseId}/sessions/${sessionId}/class-times`, { method: 'POST', body });
+/** Moves a class time: its learners get a calendar update and their reminders follow. */
+export const moveClassTime = (courseId: string, sessionId: string, classTimeId: string, body: ClassTimeMove) =>
+  api<{ message: string }>(`/api/courses/${courseId}/sessions/${sessionId}/class-times/${classTimeId}`, { method: 'PATCH', body });
 export const deleteClassTime = (courseId: string, sessionId: string, classTimeId: string) =>
   api<{ message: string }>(`/api/courses/${courseId}/sessions/${sessionId}/class-times/${classTimeId}`, { method: 'DELETE' });
 

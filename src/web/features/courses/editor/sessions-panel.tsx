@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { CalendarPlus, Clock, Globe2, Plus, Trash2, Users } from 'lucide-react';
+import { CalendarClock, CalendarPlus, Clock, Globe2, Plus, Trash2, Users } from 'lucide-react';
 import type { CourseView } from '@shared/courses-schemas';
-import { formatClassTime } from '@shared/time';
+import { formatClassTime, wallTimeIn, wallTimeToUtc } from '@shared/time';
 import { ApiError } from '@web/lib/api';
 import { ButtonLink } from '@web/components/ui/button';
 import { ClassTimePlace } from '@web/components/class-time-details';
-import { deleteClassTime, updateSession } from '../api/course-sessions';
+import { deleteClassTime, moveClassTime, updateSession } from '../api/course-sessions';
+import { Field } from '@web/components/ui/field';
 import { Badge } from '@web/components/ui/badge';
 import { ConfirmDialog } from '@web/components/ui/dialog';
 import { type Flash } from '@web/components/ui/toast';
@@ -274,6 +275,7 @@ function ClassTimeRow({
         </p>
         <ClassTimePlace classTime={t} link="url" />
       </div>
+      {!closed && !past && <MoveClassTime courseId={courseId} session={session} t={t} label={label} onFlash={onFlash} />}
       {!closed && !past && (
         <button
           type="button"
@@ -300,5 +302,90 @@ function ClassTimeRow({
         <p className="mt-2">Enrolled learners will no longer see it in their calendar.</p>
       </ConfirmDialog>
     </li>
+  );
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Moves a class time to another day or hour (in the session's zone), keeping its length (ADR 0068). */
+function MoveClassTime({
+  courseId,
+  session,
+  t,
+  label,
+  onFlash,
+}: {
+  courseId: string;
+  session: Session;
+  t: ClassTime;
+  label: string;
+  onFlash: (f: Flash) => void;
+}) {
+  const queryClient = useQueryClient();
+  const wall = wallTimeIn(new Date(t.startsAt), session.timeZone);
+  const [open, setOpen] = useState(false);
+  const [date, setDate] = useState(`${wall.year}-${pad(wall.month)}-${pad(wall.day)}`);
+  const [time, setTime] = useState(`${pad(wall.hour)}:${pad(wall.minute)}`);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function move() {
+    const [year, month, day] = date.split('-').map(Number);
+    const [hour, minute] = time.split(':').map(Number);
+    if (!year || !month || !day || Number.isNaN(hour) || Number.isNaN(minute)) {
+      setError('Choose a date and a start time');
+      return;
+    }
+    const start = wallTimeToUtc({ year, month, day, hour, minute }, session.timeZone);
+    const length = new Date(t.endsAt).getTime() - new Date(t.startsAt).getTime();
+    setBusy(true);
+    setError(null);
+    try {
+      const { message } = await moveClassTime(courseId, session.id, t.id, {
+        startsAt: start.toISOString(),
+        endsAt: new Date(start.getTime() + length).toISOString(),
+      });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.course(courseId) });
+      setOpen(false);
+      onFlash({ text: message });
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : 'The class time could not be moved');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        className="rounded-md p-1.5 text-slate-500 hover:bg-brand-50 hover:text-brand-700"
+        aria-label={`Move the class time ${label}`}
+      >
+        <CalendarClock className="h-4 w-4" aria-hidden="true" />
+      </button>
+      <ConfirmDialog
+        open={open}
+        title="Move this class time"
+        confirmLabel="Move"
+        cancelLabel="Cancel"
+        tone="primary"
+        busy={busy}
+        error={error}
+        onConfirm={() => void move()}
+        onClose={() => {
+          setOpen(false);
+          setError(null);
+        }}
+      >
+        <p>{label}</p>
+        <div className="mt-3 grid gap-3 sm:grid-cols-2">
+          <Field label="New date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+          <Field label={`New start (${session.timeZone})`} type="time" step={300} value={time} onChange={(e) => setTime(e.target.value)} />
+        </div>
+        <p className="mt-2">It keeps its length. Enrolled learners get the new time in their calendar, and their reminders follow it.</p>
+      </ConfirmDialog>
+    </>
   );
 }
