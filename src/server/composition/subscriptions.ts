@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { registerAttendanceJobs } from '../attendance/certificates.js';
+import { subscribeAttendance } from '../attendance/subscriptions.js';
 import { registerClubJobs } from '../clubs/reminders.js';
 import { subscribeClubs } from '../clubs/subscriptions.js';
 import { subscribeContact } from '../contact/subscriptions.js';
@@ -24,6 +26,7 @@ import { subscribePayments } from '../payments/subscriptions.js';
 export function subscribeDomains(app: FastifyInstance, { calendarSources }: { calendarSources: CalendarSources }) {
   subscribeCourses(app);
   subscribePayments(app);
+  subscribeAttendance(app);
   subscribeMailbox(app);
   subscribeClubs(app, { calendarSources });
   subscribeContact(app);
@@ -31,9 +34,10 @@ export function subscribeDomains(app: FastifyInstance, { calendarSources }: { ca
 
   // Background jobs (jobs/queue.ts): club reminders and next events; notification emails at
   // once, the daily digest and fan-outs (ADR 0015); a message still unread after a while (ADR 0029);
-  // a paid session's waitlist offer that lapsed (ADR 0067).
+  // a paid session's waitlist offer that lapsed (ADR 0067); certificates due at a session's end (ADR 0068).
   registerClubJobs(app);
   registerCourseJobs(app);
   registerNotificationJobs(app);
   registerUnreadReminder(app);
+  registerAttendanceJobs(app);
 }
