@@ -74,7 +74,10 @@ describe('attendance', () => {
     expect((await mark(ctx.app, {}, ids, 'present')).statusCode).toBe(401);
     expect((await sheet(ctx.app, other, courseId, sessionId)).statusCode).toBe(403);
     expect((await sheet(ctx.app, ada, courseId, sessionId)).statusCode).toBe(403);
-    const [n] = await queryRows<{ n: number }>(ctx.app, sql`select count(*)::int as n from attendance_mark where class_time_id = ${ids.classTimeId}`);
+    const [n] = await queryRows<{ n: number }>(
+      ctx.app,
+      sql`select count(*)::int as n from attendance_mark where class_time_id = ${ids.classTimeId}`,
+    );
     expect(n.n).toBe(0);
   });
 
@@ -90,9 +93,9 @@ describe('attendance', () => {
     expect((await mark(ctx.app, ctx.educator, { ...base, learnerId: waiting.id }, 'present')).statusCode).toBe(404);
     // A class time of another of the educator's sessions.
     const elsewhere = await makePublishedCourse(ctx.app, ctx.educator);
-    expect((await mark(ctx.app, ctx.educator, { ...base, classTimeId: elsewhere.classTimeIds[0], learnerId: ada.id }, 'present')).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await mark(ctx.app, ctx.educator, { ...base, classTimeId: elsewhere.classTimeIds[0], learnerId: ada.id }, 'present')).statusCode,
+    ).toBe(404);
     // A mark that is not one of the three.
     expect((await mark(ctx.app, ctx.educator, { ...base, learnerId: ada.id }, 'asleep')).statusCode).toBe(400);
   });
@@ -133,9 +136,13 @@ describe('attendance', () => {
     await mark(ctx.app, ctx.educator, { ...ids, classTimeId: second, learnerId: l2.id }, 'absent');
     // The session started a few days ago (the analytics chart sessions that started in the range).
     await ctx.app.database.db.execute(sql`update course_session set starts_on = ${dayFromNow(-3)}::date where id = ${fresh.sessionId}`);
-    const res = await get(ctx.app, `/api/educator/${ctx.educator.id}/analytics?from=${dayFromNow(-10)}&to=${dayFromNow(0)}&course=${fresh.courseId}`, {
-      cookie: ctx.educator.cookie,
-    });
+    const res = await get(
+      ctx.app,
+      `/api/educator/${ctx.educator.id}/analytics?from=${dayFromNow(-10)}&to=${dayFromNow(0)}&course=${fresh.courseId}`,
+      {
+        cookie: ctx.educator.cookie,
+      },
+    );
     expect(res.statusCode, res.body).toBe(200);
     const row = res.json().series.fill.find((s: { sessionId: string }) => s.sessionId === fresh.sessionId);
     expect(row.attendanceRate).toBeCloseTo(3 / 4);
