@@ -39,7 +39,9 @@ export const myAttendance = z.object({
       courseTitle: z.string(),
       startsOn: z.string(),
       endsOn: z.string(),
-      classes: z.array(z.object({ classTimeId: z.string(), startsAt: z.string(), endsAt: z.string(), mark: attendanceMarkValue.nullable() })),
+      classes: z.array(
+        z.object({ classTimeId: z.string(), startsAt: z.string(), endsAt: z.string(), mark: attendanceMarkValue.nullable() }),
+      ),
       attended: z.number(),
       total: z.number(),
       certificate: certificateBrief.nullable(),

@@ -41,7 +41,10 @@ export async function computeAnalytics(app: AppServices, scope: AnalyticsScope, 
   const series = seriesOf(range, daily, currencies);
   const charted = sessionsNow.slice(0, 60);
   // Attendance is attendance's (a domain below): its rate per session, through what it exports.
-  const attendance = await attendanceRates(app, charted.map((s) => s.sessionId));
+  const attendance = await attendanceRates(
+    app,
+    charted.map((s) => s.sessionId),
+  );
 
   return {
     educatorId: scope.educatorId,

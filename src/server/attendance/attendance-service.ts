@@ -11,7 +11,12 @@ const attended = (mark: string | null | undefined) => mark === 'present' || mark
 const statusOf = (c: { revokedAt: Date | null }) => (c.revokedAt ? ('revoked' as const) : ('valid' as const));
 
 /** The educator's sheet of one session of their course: class times, enrolled learners, marks. */
-export async function getSessionAttendance(app: AppServices, viewer: Viewer, courseId: string, sessionId: string): Promise<SessionAttendance> {
+export async function getSessionAttendance(
+  app: AppServices,
+  viewer: Viewer,
+  courseId: string,
+  sessionId: string,
+): Promise<SessionAttendance> {
   const db = app.database.db;
   const s = await taughtSession(db, courseId, sessionId, viewer);
   const [marks, certificates, [rule]] = await Promise.all([
@@ -54,7 +59,9 @@ export async function markAttendance(
     const s = await taughtSession(tx, ids.courseId, ids.sessionId, viewer);
     if (!s.classTimes.some((t) => t.id === ids.classTimeId)) throw AppError.notFound('This class time does not exist');
     if (!s.learners.some((l) => l.id === ids.learnerId))
-      throw new AppError(404, 'not_found', 'This learner is not enrolled in this session', { fields: { learnerId: 'Not enrolled in this session' } });
+      throw new AppError(404, 'not_found', 'This learner is not enrolled in this session', {
+        fields: { learnerId: 'Not enrolled in this session' },
+      });
     const [row] = await tx
       .insert(attendanceMark)
       .values({ classTimeId: ids.classTimeId, learnerId: ids.learnerId, sessionId: ids.sessionId, mark, markedBy: viewer.user.id })
@@ -65,7 +72,12 @@ export async function markAttendance(
       .returning();
     const lastEnd = s.classTimes.at(-1)!.endsAt;
     if (lastEnd <= new Date() && attended(mark)) await issueCertificates(tx, s, [ids.learnerId]);
-    return { classTimeId: row.classTimeId, learnerId: row.learnerId, mark: row.mark as AttendanceMarkValue, markedAt: row.markedAt.toISOString() };
+    return {
+      classTimeId: row.classTimeId,
+      learnerId: row.learnerId,
+      mark: row.mark as AttendanceMarkValue,
+      markedAt: row.markedAt.toISOString(),
+    };
   });
 }
 

@@ -42,7 +42,10 @@ export function renderCertificatePdf(c: CertificateText, opts: { verifyUrl: stri
     doc.on('error', reject);
   });
   const { width, height } = doc.page;
-  doc.rect(28, 28, width - 56, height - 56).lineWidth(2).stroke('#4338ca');
+  doc
+    .rect(28, 28, width - 56, height - 56)
+    .lineWidth(2)
+    .stroke('#4338ca');
   const center = { align: 'center' as const, width: width - 112 };
   doc.moveDown(2);
   doc.font('Helvetica').fontSize(14).fillColor('#475569').text('AGORA', center);
