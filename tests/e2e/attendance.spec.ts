@@ -29,6 +29,11 @@ async function classesTookPlace(sessionId: string) {
   }
 }
 
+/** With AGORA_SHOTS=1, a full-page screenshot as /tmp/agora-attendance-<name>.png (to look at the pages). */
+const shot = async (p: import('@playwright/test').Page, name: string) => {
+  if (process.env.AGORA_SHOTS) await p.screenshot({ path: `/tmp/agora-attendance-${name}.png`, fullPage: true });
+};
+
 test('the educator marks attendance on a phone; the learner downloads the certificate from the dashboard', async ({
   page,
   context,
@@ -85,8 +90,19 @@ test('the educator marks attendance on a phone; the learner downloads the certif
       await expect(issued.getByText('Ada Lovelace')).toBeVisible();
       await expect(issued.getByText('Bob Jones')).toHaveCount(0);
       expect(await seriousViolations(sheet)).toEqual([]);
+      await shot(sheet, 'sheet-390');
       await sheet.setViewportSize({ width: 1280, height: 900 });
       expect(await seriousViolations(sheet)).toEqual([]);
+      await shot(sheet, 'sheet-1280');
+      if (process.env.AGORA_SHOTS) {
+        await sheet.goto(`/course/${courseId}/edit`);
+        await sheet.getByRole('heading', { name: /Certificate of completion/ }).scrollIntoViewIfNeeded();
+        await sheet.getByLabel(/Share of classes attended/).waitFor();
+        await sheet.getByRole('region', { name: /Certificate of completion/ }).screenshot({ path: '/tmp/agora-attendance-editor.png' });
+        await sheet.goto(`/educator/${educator.id}/analytics`);
+        await sheet.getByText('Attendance rate per session').waitFor();
+        await shot(sheet, 'analytics');
+      }
     } finally {
       await phone.close();
     }
@@ -99,6 +115,7 @@ test('the educator marks attendance on a phone; the learner downloads the certif
     const panel = page.getByRole('region', { name: 'Attendance and certificates' });
     await expect(panel.getByText('Attended 2 of 2 classes')).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, 'dashboard-1280');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       panel.getByRole('link', { name: /Download your certificate/ }).click(),
@@ -113,5 +130,6 @@ test('the educator marks attendance on a phone; the learner downloads the certif
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await seriousViolations(page)).toEqual([]);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+    await shot(page, 'dashboard-390');
   });
 });

@@ -51,7 +51,7 @@ function SessionRecord({ s }: { s: MyAttendance['sessions'][number] }) {
   return (
     <li className="py-3 first:pt-0 last:pb-0">
       <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
-        <Link to={paths.course(s.courseId)} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
+        <Link to={paths.course(s.courseId)} className="font-medium text-brand-700 hover:underline">
           {s.courseTitle}
         </Link>
         <span className="text-sm text-slate-600">{formatDateRange(s.startsOn, s.endsOn)}</span>
@@ -71,14 +71,16 @@ function SessionRecord({ s }: { s: MyAttendance['sessions'][number] }) {
         </ul>
       )}
       {s.certificate && (
-        <div className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-2 rounded-xl bg-slate-50 p-3">
-          <Award className="h-5 w-5 shrink-0 text-brand-700" aria-hidden="true" />
+        <div className="mt-3 rounded-xl bg-slate-50 p-3">
+          <p className="mb-1 flex items-center gap-1.5 text-sm font-semibold text-slate-900">
+            <Award className="h-4 w-4 shrink-0 text-brand-700" aria-hidden="true" /> Certificate of completion
+          </p>
           {s.certificate.status === 'revoked' ? (
             <span className="text-sm text-slate-700">
-              Your certificate <Badge tone="red">Revoked</Badge>
+              The educator revoked it. <Badge tone="red">Revoked</Badge>
             </span>
           ) : (
-            <>
+            <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
               <a
                 href={certificatePdfUrl(s.certificate.code)}
                 download
@@ -93,7 +95,7 @@ function SessionRecord({ s }: { s: MyAttendance['sessions'][number] }) {
                   {s.certificate.code}
                 </a>
               </span>
-            </>
+            </div>
           )}
         </div>
       )}

@@ -71,8 +71,8 @@ function RuleForm({ courseId, initial, onFlash }: { courseId: string; initial: n
             <input type="radio" name="certificate" checked={!on} onChange={() => setOn(false)} className="h-4 w-4" /> Off
           </label>
           <label className="inline-flex items-center gap-2 text-sm text-slate-800">
-            <input type="radio" name="certificate" checked={on} onChange={() => setOn(true)} className="h-4 w-4" /> When the learner
-            attended at least
+            <input type="radio" name="certificate" checked={on} onChange={() => setOn(true)} className="h-4 w-4" /> On, for learners who
+            attended enough classes
           </label>
         </div>
       </fieldset>
