@@ -148,3 +148,20 @@ describe('attendance', () => {
     expect(row.attendanceRate).toBeCloseTo(3 / 4);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('describes every attendance and certificate endpoint', async () => {
+    const doc = (await get(ctx.app, '/api/docs/json')).json();
+    const expected: [string, string][] = [
+      ['/api/courses/{courseId}/sessions/{sessionId}/attendance', 'get'],
+      ['/api/courses/{courseId}/sessions/{sessionId}/class-times/{classTimeId}/attendance/{learnerId}', 'put'],
+      ['/api/attendance/mine', 'get'],
+      ['/api/courses/{courseId}/certificate-rule', 'get'],
+      ['/api/courses/{courseId}/certificate-rule', 'put'],
+      ['/api/certificates/{code}', 'get'],
+      ['/api/certificates/{code}/pdf', 'get'],
+      ['/api/certificates/{code}/revoke', 'post'],
+    ];
+    for (const [path, method] of expected) expect(doc.paths[path]?.[method]?.tags, `${method} ${path}`).toEqual(['attendance']);
+  });
+});
