@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueDueCertificates } from '../../../src/server/attendance/certificates.js';
 import { renderCertificatePdf } from '../../../src/server/attendance/certificate-pdf.js';
@@ -10,6 +11,7 @@ import {
   makeEducator,
   makeLearner,
   makePublishedCourse,
+  queryRows,
   useCoursesApp,
   type Educator,
 } from '../../support/courses.js';
@@ -182,5 +184,30 @@ describe('certificates', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 32; i++) statuses.push((await get(ctx.app, `/api/certificates/ABCDEFGHJK2${i % 10}`, { ip })).statusCode);
     expect(statuses).toContain(429);
+  });
+});
+
+describe("a deleted account's attendance", () => {
+  it('its marks and certificates go with it (ADR 0024)', async () => {
+    const { courseId, sessionId, classTimeIds } = await makePublishedCourse(ctx.app, ctx.educator);
+    const gone = await makeLearner(ctx.app);
+    expect((await enrol(ctx.app, gone, courseId, sessionId)).statusCode).toBe(200);
+    await setRule(ctx.app, ctx.educator, courseId, 100);
+    await sessionEnded(ctx.app, sessionId);
+    await mark(ctx.app, ctx.educator, { courseId, sessionId, classTimeId: classTimeIds[0], learnerId: gone.id }, 'present');
+    expect(await certificatesOf(ctx.app, sessionId)).toHaveLength(1);
+    const deleted = await post(
+      ctx.app,
+      '/api/accounts/delete',
+      { password: gone.password, confirmEmail: gone.email },
+      { cookie: gone.cookie },
+    );
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await certificatesOf(ctx.app, sessionId)).toEqual([]);
+    const [left] = await queryRows<{ n: number }>(
+      ctx.app,
+      sql`select count(*)::int as n from attendance_mark where learner_id = ${gone.id}`,
+    );
+    expect(left.n).toBe(0);
   });
 });
