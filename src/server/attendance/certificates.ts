@@ -8,6 +8,7 @@ import { attendanceMark, certificate, certificateRule } from '../db/schema/atten
 import type { Conn } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
 import type { CertificateLookup } from '../../shared/attendance-schemas.js';
+import { dateIn } from '../../shared/time.js';
 import { renderCertificatePdf } from './certificate-pdf.js';
 
 /** Crockford's base32 (no I, L, O, U): 12 characters, 60 random bits. */
@@ -66,8 +67,9 @@ export async function issueCertificates(conn: Conn, s: SessionForAttendance, onl
         learnerName: l.name,
         courseTitle: s.course.title,
         educatorName: s.course.educatorName,
-        startsOn: s.session.startsOn,
-        endsOn: s.session.endsOn,
+        // The days the classes took place (in the session's zone), which the session's dates may not match.
+        startsOn: dateIn(s.classTimes[0].startsAt, s.session.timeZone),
+        endsOn: dateIn(lastEnd, s.session.timeZone),
         hoursAttended: hoursOf(times),
         hoursTotal: hoursOf(s.classTimes),
         classesAttended: times.length,
