@@ -30,6 +30,7 @@ const SERVER_LAYERS = [
   ['educators'],
   ['courses'],
   ['payments'],
+  ['attendance'],
   ['analytics'],
   ['clubs'],
   ['mailbox'],

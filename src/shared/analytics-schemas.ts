@@ -74,6 +74,8 @@ export const analyticsResult = z.object({
         seatsTaken: z.number(),
         capacity: z.number(),
         fillRate: z.number(),
+        /** Present or late among the attendance marks taken in the session (0..1, null: none taken). */
+        attendanceRate: z.number().nullable(),
       }),
     ),
   }),

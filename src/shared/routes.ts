@@ -80,6 +80,7 @@ const PATTERNS = [
   '/course/:courseID/session/:sessionID/drop',
   '/course/:courseID/session/:sessionID/enroll',
   '/course/:courseID/session/:sessionID/new-class-time',
+  '/course/:courseID/session/:sessionID/attendance',
   // Educator
   '/educator/:id',
   '/educator/onboard',

@@ -3,6 +3,7 @@ import type { AppServices } from '../app-services.js';
 import type { AnalyticsResult, MoneyFigures } from '../../shared/analytics-schemas.js';
 import { rowsOf } from '../db/transaction.js';
 import { everEnrolled } from '../courses/relations.js';
+import { attendanceRates } from '../attendance/attendance-service.js';
 import { bucketOf, bucketsOf, type DayRange } from './range.js';
 import type { AnalyticsScope } from './scope.js';
 import { readDaily, readLearners, type Daily, type MoneyRow, type SessionRow } from './daily-rows.js';
@@ -38,6 +39,12 @@ export async function computeAnalytics(app: AppServices, scope: AnalyticsScope, 
   const checkouts = sum(daily.purchases, (r) => r.checkouts);
   const paid = sum(daily.purchases, (r) => r.paid);
   const series = seriesOf(range, daily, currencies);
+  const charted = sessionsNow.slice(0, 60);
+  // Attendance is attendance's (a domain below): its rate per session, through what it exports.
+  const attendance = await attendanceRates(
+    app,
+    charted.map((s) => s.sessionId),
+  );
 
   return {
     educatorId: scope.educatorId,
@@ -87,7 +94,7 @@ export async function computeAnalytics(app: AppServices, scope: AnalyticsScope, 
       ],
       ratings: series.ratings,
       ratingTrend: series.ratingTrend,
-      fill: sessionsNow.slice(0, 60).map((s) => ({
+      fill: charted.map((s) => ({
         sessionId: s.sessionId,
         courseId: s.courseId,
         courseTitle: s.courseTitle,
@@ -95,6 +102,7 @@ export async function computeAnalytics(app: AppServices, scope: AnalyticsScope, 
         seatsTaken: s.seatsTaken,
         capacity: s.capacity,
         fillRate: s.seatsTaken / s.capacity,
+        attendanceRate: attendance.get(s.sessionId) ?? null,
       })),
     },
     table: courseTable(scope, daily, sessionsNow),

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { registerAttendanceJobs } from '../attendance/certificates.js';
+import { subscribeAttendance } from '../attendance/subscriptions.js';
 import { registerClubJobs } from '../clubs/reminders.js';
 import { subscribeClubs } from '../clubs/subscriptions.js';
 import { subscribeContact } from '../contact/subscriptions.js';
@@ -26,6 +28,7 @@ import { subscribePayments } from '../payments/subscriptions.js';
 export function subscribeDomains(app: FastifyInstance, { calendarSources }: { calendarSources: CalendarSources }) {
   subscribeCourses(app);
   subscribePayments(app);
+  subscribeAttendance(app);
   subscribeMailbox(app);
   subscribeClubs(app, { calendarSources });
   subscribeContact(app);
@@ -34,11 +37,12 @@ export function subscribeDomains(app: FastifyInstance, { calendarSources }: { ca
   // Background jobs (jobs/queue.ts): club reminders and next events; notification emails at
   // once, the daily digest and fan-outs (ADR 0015); a message still unread after a while (ADR 0029);
   // a paid session's waitlist offer that lapsed (ADR 0067); class reminders and calendar
-  // invitations (ADR 0068).
+  // invitations (ADR 0068); certificates due at a session's end (ADR 0069).
   registerClubJobs(app);
   registerCourseJobs(app);
   registerClassReminderJobs(app);
   registerNotificationJobs(app);
   registerInviteJobs(app);
   registerUnreadReminder(app);
+  registerAttendanceJobs(app);
 }

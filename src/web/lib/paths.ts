@@ -56,6 +56,8 @@ export const paths = {
   reviewCourse: (id: string) => `/course/${id}/review`,
   newSession: (courseId: string) => `/course/${courseId}/session/new`,
   newClassTime: (courseId: string, sessionId: string) => `/course/${courseId}/session/${sessionId}/new-class-time`,
+  /** The educator's attendance sheet of one session (issue 25). */
+  sessionAttendance: (courseId: string, sessionId: string) => `/course/${courseId}/session/${sessionId}/attendance`,
   /** The enrol page (the spec's /enroll path). */
   enrol: (courseId: string, sessionId: string) => `/course/${courseId}/session/${sessionId}/enroll`,
   drop: (courseId: string, sessionId: string) => `/course/${courseId}/session/${sessionId}/drop`,

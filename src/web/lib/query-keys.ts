@@ -14,6 +14,10 @@ export const queryKeys = {
   courses: ['course'] as const,
   course: (id: string) => ['course', id] as const,
   roster: (courseId: string) => ['course', courseId, 'roster'] as const,
+  certificateRule: (courseId: string) => ['course', courseId, 'certificate-rule'] as const,
+  /** Attendance (issue 25): a session's sheet, the learner's own record. */
+  sessionAttendance: (courseId: string, sessionId: string) => ['attendance', courseId, sessionId] as const,
+  myAttendance: ['attendance', 'mine'] as const,
   /** Every course listing: search and explore. */
   courseLists: ['courses'] as const,
   courseSearch: (q: unknown) => ['courses', 'search', q] as const,

@@ -107,6 +107,9 @@ const PATH_VALUES: Record<string, (c: Ctx) => string> = {
   file: (c) => `${c.ids.feed}.ics`,
   clubId: (c) => c.ids.club,
   eventId: (c) => c.ids.clubEvent,
+  // Attendance (issue 25): the learner enrolled in the free session; a well-formed certificate code.
+  learnerId: (c) => c.learner.id,
+  code: () => 'ABCDEFGHJK23',
 };
 const ROUTE_PATH_VALUES: Record<string, Record<string, (c: Ctx) => string>> = {
   '/api/accounts/sessions/:signInSessionId': { signInSessionId: (c) => c.ids.spareAuthSession },
@@ -151,6 +154,8 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
   }),
   'PATCH /api/courses/:courseId/sessions/:sessionId/class-times/:classTimeId': () => classTimeBody(200 + Math.floor(Math.random() * 3000)),
   'PUT /api/courses/:courseId/review': () => ({ rating: 4, text: 'Clear and kind' }),
+  'PUT /api/courses/:courseId/sessions/:sessionId/class-times/:classTimeId/attendance/:learnerId': () => ({ mark: 'present' }),
+  'PUT /api/courses/:courseId/certificate-rule': () => ({ minPercent: 80 }),
   'POST /api/contact': () => ({
     name: 'Vera Visitor',
     email: uniqueEmail(),

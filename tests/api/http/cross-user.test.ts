@@ -81,6 +81,12 @@ const PUBLIC: Record<string, { when: Variant[]; reason: string; anyData?: string
     reason: "a club's public part (name, description, member count) is for everyone; A's club is an approval club, so no members or events",
   },
   'HEAD /api/clubs/:clubId': { when: ['published', 'draft'], reason: 'as GET' },
+  'GET /api/certificates/:code': {
+    when: ['published', 'draft'],
+    reason: 'verifying a certificate is for anyone (issue 25): the code is what its learner hands out',
+    anyData: "the answer is the certificate's public part (the learner's name, the course, the dates), never an id or an email",
+  },
+  'HEAD /api/certificates/:code': { when: ['published', 'draft'], reason: 'as GET', anyData: 'as GET' },
   'POST /api/clubs/:clubId/join': {
     when: ['published', 'draft'],
     reason: "asking to join a club is what users do (the caller's own request)",
@@ -107,6 +113,8 @@ interface Fixtures {
   notificationId: string;
   messageId: string;
   clientId: string;
+  learnerId: string;
+  certificateCode: string;
 }
 
 /** Path parameter -> A's id (one name per kind of id: docs/glossary.md). */
@@ -124,6 +132,10 @@ const PATH_IDS: Record<string, (f: Fixtures) => string> = {
   messageId: (f) => f.messageId,
   clubId: (f) => f.clubId,
   eventId: (f) => f.clubEventId,
+  // A's learner (enrolled in A's published session): marked only by A.
+  learnerId: (f) => f.learnerId,
+  // The certificate of A's learner in A's course: its PDF is the learner's, its revocation A's.
+  code: (f) => f.certificateCode,
   // Admin routes (admins only): any job id, the role check comes first.
   jobId: () => randomUUID(),
 };
@@ -168,6 +180,8 @@ const BODIES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'PUT /api/clubs/:clubId/events/:eventId': () => eventBody({ title: 'Hijacked event' }),
   'PUT /api/clubs/:clubId/events/:eventId/rsvp': () => ({ answer: 'going' }),
   'PUT /api/admin/users/:userId/role': () => ({ role: 'admin' }),
+  'PUT /api/courses/:courseId/sessions/:sessionId/class-times/:classTimeId/attendance/:learnerId': () => ({ mark: 'absent' }),
+  'PUT /api/courses/:courseId/certificate-rule': () => ({ minPercent: 1 }),
   'POST /api/admin/users/:userId/delete': (f) => ({ confirmEmail: f.email }),
 };
 
@@ -238,7 +252,17 @@ beforeAll(async () => {
       .statusCode,
   ).toBe(200);
 
+  // A certificate of A's learner in A's published course (issued as the attendance pass would).
+  const certificateCode = 'A7CERT1F1CAT';
+  await app.database.db.execute(sql`
+    insert into certificate (code, learner_id, session_id, course_id, educator_id, learner_name, course_title, educator_name,
+                             starts_on, ends_on, hours_attended, hours_total, classes_attended, classes_total)
+    values (${certificateCode}, ${learner.id}, ${pub.sessionId}, ${pub.courseId}, ${a.id}, 'Learner of A', 'Published by A', 'A',
+            current_date, current_date, 1.5, 1.5, 1, 1)`);
+
   const common = {
+    learnerId: learner.id,
+    certificateCode,
     clubId,
     clubEventId,
     userId: a.id,

@@ -14,6 +14,7 @@ export * from './mailbox.js';
 export * from './contact.js';
 export * from './clubs.js';
 export * from './analytics.js';
+export * from './attendance.js';
 export * from './realtime.js';
 export * from './storage.js';
 export * from './system.js';

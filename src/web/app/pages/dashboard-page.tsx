@@ -21,6 +21,7 @@ import { paths } from '@web/lib/paths';
 import { ClassTimeDetails } from '@web/components/class-time-details';
 import { LoadError } from '@web/components/ui/load-error';
 import { MyClubsPanel } from '@web/features/clubs/home-sections';
+import { MyAttendancePanel } from '@web/features/attendance/my-attendance-panel';
 
 function EmptyNote({ children }: { children: ReactNode }) {
   return <div className="rounded-xl border border-dashed border-slate-300 p-5 text-center text-sm text-slate-600">{children}</div>;
@@ -324,6 +325,7 @@ export default function DashboardPage() {
                   </EmptyNote>
                 )}
               </Panel>
+              <MyAttendancePanel />
             </>
           )}
 

@@ -15,7 +15,7 @@ import { formatDateRange, money } from '@web/lib/format';
 import { paths } from '@web/lib/paths';
 import { analyticsCsvUrl, analyticsQuery, type AnalyticsParams } from './api/analytics';
 import { PRESETS, rangeFromSearch } from './range';
-import { EnrolmentsChart, FillChart, FunnelChart, percent, RatingsChart, RatingTrendChart, RevenueChart } from './charts';
+import { AttendanceChart, EnrolmentsChart, FillChart, FunnelChart, percent, RatingsChart, RatingTrendChart, RevenueChart } from './charts';
 import { CourseTable } from './course-table';
 
 const count = new Intl.NumberFormat('en');
@@ -350,6 +350,7 @@ export default function AnalyticsPage() {
             <FillChart data={current} />
             <RatingsChart data={current} />
             <RatingTrendChart data={current} />
+            <AttendanceChart data={current} />
           </div>
           <CourseTable data={current} educatorId={educatorID} search={search} />
         </div>

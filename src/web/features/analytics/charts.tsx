@@ -321,3 +321,41 @@ export function FillChart({ data }: { data: AnalyticsResult }) {
     </ChartPanel>
   );
 }
+
+/** Attendance (issue 25): present or late among the marks taken, per session that started in the range. */
+export function AttendanceChart({ data }: { data: AnalyticsResult }) {
+  const sessions = [...data.series.fill].reverse();
+  const taken = sessions.filter((s) => s.attendanceRate !== null);
+  return (
+    <ChartPanel
+      title="Attendance rate per session"
+      description="Present or late among the attendance marks taken, for sessions that started in this range."
+      columns={['Session', 'Attendance rate']}
+      rows={sessions.map((s) => [
+        `${s.courseTitle} · ${shortDay.format(new Date(`${s.startsOn}T00:00:00Z`))}`,
+        s.attendanceRate === null ? 'Not taken' : percent(s.attendanceRate),
+      ])}
+      empty="No session started in this range."
+      blank={sessions.length > 0 && !taken.length ? 'No attendance was taken in the sessions that started in this range.' : null}
+    >
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart
+          data={taken.map((s) => ({
+            label: shortDay.format(new Date(`${s.startsOn}T00:00:00Z`)),
+            rate: Math.round(s.attendanceRate! * 100),
+            title: s.courseTitle,
+          }))}
+          margin={{ top: 8, right: 8, bottom: 0, left: -16 }}
+        >
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="label" tick={axis} />
+          <YAxis domain={[0, 100]} unit="%" tick={axis} />
+          <Tooltip formatter={(v) => `${String(v)}%`} labelFormatter={(l, p) => `${String(p?.[0]?.payload?.title ?? '')} · ${String(l)}`} />
+          <Bar isAnimationActive={false} dataKey="rate" name="Attendance rate" fill={COLORS[0]} radius={[4, 4, 0, 0]}>
+            <LabelList dataKey="rate" position="top" formatter={(v: unknown) => `${String(v)}%`} fontSize={11} fill="#334155" />
+          </Bar>
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartPanel>
+  );
+}

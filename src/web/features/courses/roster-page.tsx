@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Download, MessageSquare, Users } from 'lucide-react';
+import { ClipboardCheck, Download, MessageSquare, Users } from 'lucide-react';
 import { type CourseView, type RosterRow } from '@shared/courses-schemas';
 import { isNotFound } from '@web/lib/api';
 import { PageHeader } from '@web/components/ui/card';
@@ -162,9 +162,20 @@ function Roster({ course }: { course: CourseView }) {
                   <h2 className="font-semibold text-slate-900">{formatDateRange(session.startsOn, session.endsOn)}</h2>
                   <Badge tone={SESSION_STATUS[session.status].tone}>{SESSION_STATUS[session.status].label}</Badge>
                 </div>
-                <p className="text-sm text-slate-600">
-                  {session.seatsTaken} / {session.capacity} seats taken{session.waitlisted ? ` · ${session.waitlisted} waitlisted` : ''}
-                </p>
+                <div className="flex flex-wrap items-center gap-3">
+                  <p className="text-sm text-slate-600">
+                    {session.seatsTaken} / {session.capacity} seats taken{session.waitlisted ? ` · ${session.waitlisted} waitlisted` : ''}
+                  </p>
+                  {session.status !== 'cancelled' && (
+                    <Link
+                      to={paths.sessionAttendance(course.id, session.id)}
+                      className="inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-50"
+                    >
+                      <ClipboardCheck className="h-4 w-4" aria-hidden="true" /> Take attendance
+                      <span className="sr-only"> for the session {formatDateRange(session.startsOn, session.endsOn)}</span>
+                    </Link>
+                  )}
+                </div>
               </header>
               {list.length === 0 ? (
                 <p className="px-4 py-6 text-sm text-slate-600">

@@ -13,6 +13,7 @@ import { Toast, useFlash, type Flash } from '@web/components/ui/toast';
 import { OwnedCourse } from './course-loader';
 import { CourseForm } from './course-form';
 import { SessionsPanel } from './sessions-panel';
+import { CertificatePanel } from './certificate-panel';
 import { paths } from '@web/lib/paths';
 import { queryKeys } from '@web/lib/query-keys';
 
@@ -68,6 +69,7 @@ function EditCourse({ course }: { course: CourseView }) {
           <h2 className="sr-only">Course details</h2>
           <CourseForm key={course.id} course={course} onSaved={setFlash} />
         </div>
+        <CertificatePanel courseId={course.id} onFlash={setFlash} />
         {course.status !== 'archived' && <ArchiveCard course={course} onFlash={setFlash} />}
       </div>
       <Toast flash={flash} onClose={() => setFlash(null)} />
