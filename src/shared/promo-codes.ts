@@ -122,6 +122,19 @@ export const promoCodeView = z.object({
 });
 export type PromoCodeView = z.infer<typeof promoCodeView>;
 export const promoCodeList = z.object({ codes: z.array(promoCodeView) });
+/** The educator's page: their codes, and the paid courses (with sessions to come) a code can be for. */
+export const educatorPromoCodes = promoCodeList.extend({
+  courses: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      priceCents: z.number(),
+      currency: z.string(),
+      sessions: z.array(z.object({ id: z.string(), startsOn: z.string(), endsOn: z.string() })),
+    }),
+  ),
+});
+export type EducatorPromoCodes = z.infer<typeof educatorPromoCodes>;
 export const promoCodeParams = z.object({ codeId: uuid('Code') });
 
 export const promoQuoteInput = z.object({

@@ -41,13 +41,14 @@ import { myInstallments, startCardUpdate } from './my-installments.js';
 import { webhookRoutes } from './webhook.js';
 import {
   educatorPromoCodeInput,
-  promoCodeList,
+  educatorPromoCodes,
   promoCodeParams,
   promoCodeView,
   promoQuote,
   promoQuoteInput,
 } from '../../shared/promo-codes.js';
 import { createEducatorCode, endCode, promoCodeViews } from './promo-codes.js';
+import { paidCoursesWithSessionsOf } from '../courses/course-records.js';
 
 /**
  * How each use reads the client's Idempotency-Key header. A checkout stores the key with
@@ -289,13 +290,16 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
       schema: {
         tags,
         summary: "Your courses' promo codes with their uses and the revenue they brought",
-        response: { 200: promoCodeList, ...errors },
+        response: { 200: educatorPromoCodes, ...errors },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const viewer = await app.requireViewer(request);
-      return { codes: await promoCodeViews(app.database.db, { educatorId: viewer.user.id }) };
+      return {
+        codes: await promoCodeViews(app.database.db, { educatorId: viewer.user.id }),
+        courses: await paidCoursesWithSessionsOf(app.database.db, viewer.user.id),
+      };
     },
   );
   r.post(

@@ -59,6 +59,10 @@ const PUBLIC: Record<string, { when: Variant[]; reason: string; anyData?: string
     reason: "the order summary of a published course, with the caller's own customer",
   },
   'HEAD /api/course/:courseID/checkout': { when: ['published'], reason: 'as GET' },
+  'POST /api/course/:courseID/checkout/promo-code': {
+    when: ['published'],
+    reason: "the price with A's code for a published course of A's: what codes are for (the caller's own quote)",
+  },
   'GET /api/calendar/feed/:file': {
     when: ['published', 'draft'],
     reason: 'a capability URL: holding the feed link is the permission (its owner rotates it to revoke)',
@@ -107,6 +111,8 @@ interface Fixtures {
   notificationId: string;
   messageId: string;
   clientId: string;
+  promoCodeId: string;
+  promoCode: string;
 }
 
 /** Path parameter -> A's id (one name per kind of id: docs/glossary.md). */
@@ -124,6 +130,8 @@ const PATH_IDS: Record<string, (f: Fixtures) => string> = {
   messageId: (f) => f.messageId,
   clubId: (f) => f.clubId,
   eventId: (f) => f.clubEventId,
+  // A's promo code (ending it: A only; the admin route's role check comes first).
+  codeId: (f) => f.promoCodeId,
   // Admin routes (admins only): any job id, the role check comes first.
   jobId: () => randomUUID(),
 };
@@ -138,6 +146,7 @@ const FIELD_IDS: Record<string, (f: Fixtures) => string | number> = {
   session_id: (f) => f.checkoutSession,
   // The sender's own idempotency key (unique per sender): A's key, to show it reaches nothing of A's.
   clientId: (f) => f.clientId,
+  courseId: (f) => f.courseId,
 };
 
 /** A field looks like an id: it must then have an entry in FIELD_IDS. */
@@ -167,6 +176,14 @@ const BODIES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'PUT /api/clubs/:clubId/events/:eventId': () => eventBody({ title: 'Hijacked event' }),
   'PUT /api/clubs/:clubId/events/:eventId/rsvp': () => ({ answer: 'going' }),
   'PUT /api/admin/users/:userId/role': () => ({ role: 'admin' }),
+  'POST /api/educator/promo-codes': () => ({
+    kind: 'percent',
+    percentOff: 50,
+    startsAt: new Date().toISOString(),
+    endsAt: new Date(Date.now() + 86400_000).toISOString(),
+    maxUses: 5,
+  }),
+  'POST /api/course/:courseID/checkout/promo-code': (f) => ({ code: f.promoCode }),
   'POST /api/admin/users/:userId/delete': (f) => ({ confirmEmail: f.email }),
 };
 
@@ -237,7 +254,25 @@ beforeAll(async () => {
       .statusCode,
   ).toBe(200);
 
+  // A's promo code for the published course.
+  const code = await post(
+    app,
+    '/api/educator/promo-codes',
+    {
+      courseId: pub.courseId,
+      kind: 'percent',
+      percentOff: 10,
+      startsAt: new Date(Date.now() - 60_000).toISOString(),
+      endsAt: new Date(Date.now() + 86400_000).toISOString(),
+      maxUses: 5,
+    },
+    { cookie: a.cookie },
+  );
+  expect(code.statusCode, code.body).toBe(200);
+
   const common = {
+    promoCodeId: code.json().id as string,
+    promoCode: code.json().code as string,
     clubId,
     clubEventId,
     userId: a.id,
