@@ -145,14 +145,13 @@ export async function createEducatorCode(app: AppServices, educatorId: string, i
   if (!c || c.educatorId !== educatorId) throw AppError.notFound('This course does not exist');
   if (c.priceCents <= 0)
     throw new AppError(400, 'free_course', 'This course is free: it needs no code', { fields: { courseId: 'This course is free' } });
-  let sessionIds: string[] | null = input.sessionIds?.length ? [...new Set(input.sessionIds)] : null;
+  const sessionIds: string[] | null = input.sessionIds?.length ? [...new Set(input.sessionIds)] : null;
   if (sessionIds) {
     const open = new Set((await openSessionsOf(db, c.id)).map((s) => s.id));
     if (sessionIds.some((s) => !open.has(s)))
       throw new AppError(400, 'invalid_input', 'Choose sessions of this course that are still to come', {
         fields: { sessionIds: 'Choose sessions of this course that are still to come' },
       });
-    if (sessionIds.length === open.size) sessionIds = null;
   }
   const amountOff = input.kind === 'amount' ? input.amountOffCents! : null;
   if (amountOff !== null && c.priceCents - amountOff < MIN_PRICE_AFTER_CODE_CENTS) {

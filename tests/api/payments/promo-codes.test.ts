@@ -87,6 +87,20 @@ async function checkout(
 const codeRow = async (id: string) =>
   (await queryRows<{ uses: number; max_uses: number }>(app, sql`select uses, max_uses from promo_code where id = ${id}`))[0];
 
+describe('the OpenAPI document', () => {
+  it('describes every promo code endpoint with its body', async () => {
+    const doc = (await get(app, '/api/docs/json')).json();
+    expect(doc.paths['/api/educator/promo-codes'].get).toBeDefined();
+    expect(doc.paths['/api/educator/promo-codes'].post.requestBody).toBeDefined();
+    expect(doc.paths['/api/educator/promo-codes/{codeId}/end'].post).toBeDefined();
+    expect(doc.paths['/api/admin/promo-codes'].post.requestBody).toBeDefined();
+    expect(doc.paths['/api/admin/promo-codes/{codeId}/end'].post).toBeDefined();
+    expect(doc.paths['/api/course/{courseID}/checkout/promo-code'].post.requestBody).toBeDefined();
+    const checkout = JSON.stringify(doc.paths['/api/stripe/course-embedded-checkout'].post.requestBody);
+    expect(checkout).toContain('"code"');
+  });
+});
+
 describe('an educator code, one payment', () => {
   it('the learner sees the new price, pays it; provider, purchase, payment, receipt, revenue and payout agree to the cent', async () => {
     const { courseId, sessionId } = await courseAt(9999);

@@ -85,7 +85,7 @@ export function PromoCodeField({
     if (code.trim()) quote.mutate(code.trim());
   };
   return (
-    <form onSubmit={submit} className="space-y-1" aria-label="Promo code">
+    <form onSubmit={submit} className="space-y-1">
       <label htmlFor={`${id}-code`} className="block text-sm font-medium text-slate-800">
         Promo code
       </label>
