@@ -102,3 +102,22 @@ test('an educator creates a code; a learner applies it at checkout, sees the new
   await educatorContext.close();
   await context.close();
 });
+
+test('an admin creates a platform code in the console and ends it', async ({ page, context }) => {
+  // The demo admin (src/server/seed/demo-users.ts; the e2e server seeds demo data).
+  await logIn(context, { email: 'admin@agora.local', password: 'Agora-demo-2026' });
+  await page.goto('/admin?section=promo');
+  await expect(page.getByRole('heading', { name: 'New platform code' })).toBeVisible();
+  await page.getByRole('radio', { name: /Amount off/ }).check();
+  await page.getByRole('textbox', { name: 'Amount off in USD' }).fill('5.00');
+  const code = `WELCOME${Date.now() % 100000}`;
+  await page.getByLabel('Code (optional)').fill(code);
+  await page.getByRole('button', { name: 'Create platform code' }).click();
+  await expect(page.getByText(`Code ${code} created`)).toBeVisible();
+  const row = page.getByRole('listitem', { name: code });
+  await expect(row).toContainText('$5.00 off');
+  await expect(row).toContainText('Every course priced in USD, one payment');
+  await checkPage(page, 'admin');
+  await row.getByRole('button', { name: `End code ${code} now` }).click();
+  await expect(row).toContainText('Ended');
+});

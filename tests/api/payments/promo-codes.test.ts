@@ -172,8 +172,18 @@ describe('an educator code, one payment', () => {
       revenue: [{ currency: 'usd', cents: 8499 }],
       discounted: [{ currency: 'usd', cents: 1500 }],
     });
+    // The educator's first sale: the payouts' totals and the analytics say the same cents.
     const payouts = (await get(app, '/api/educator/payouts', { cookie: educator.cookie })).json();
-    expect(JSON.stringify(payouts)).toContain('8499');
+    expect(payouts.totals).toEqual([expect.objectContaining({ currency: 'usd', grossCents: 8499, feeCents: 850, netCents: 7649 })]);
+    await waitFor(async () => {
+      const a = await get(app, `/api/educator/${educator.id}/analytics?course=${courseId}`, { cookie: educator.cookie });
+      const row = a.json().table?.find((r: { courseId: string }) => r.courseId === courseId);
+      return row?.revenue?.[0]?.gross === 8499 ? row : null;
+    }, 'analytics revenue');
+    const analytics = (await get(app, `/api/educator/${educator.id}/analytics?course=${courseId}`, { cookie: educator.cookie })).json();
+    expect(analytics.table.find((r: { courseId: string }) => r.courseId === courseId).revenue).toEqual([
+      { currency: 'usd', gross: 8499, refunds: 0, net: 7649 },
+    ]);
 
     // Once per person.
     const again = await post(
