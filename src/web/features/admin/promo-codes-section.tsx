@@ -51,7 +51,7 @@ export function PromoCodesSection() {
         <form onSubmit={submit} noValidate className="space-y-4" aria-label="New platform code">
           {created && (
             <Alert tone="success" title={`Code ${created.code} created`}>
-              {created.label}, on every course.
+              {created.label}, on every course{created.currency ? ` priced in ${created.currency.toUpperCase()}` : ''}, paid in one payment.
             </Alert>
           )}
           <PromoTermsFields
