@@ -13,7 +13,7 @@ import { AppError } from '../http/errors.js';
 import { ensureCourseProduct } from './products.js';
 import { assertOwnCustomer, ensureCustomer } from './customers.js';
 import { feePercentFor, openCheckout, purchaseByClientKey, returnUrl } from './open-checkout.js';
-import { applicableCode, releaseEarlierHold, reserveUse } from './promo-codes.js';
+import { applicableCode, codeCheckoutExpiry, releaseEarlierHold, reserveUse } from './promo-codes.js';
 
 /**
  * Everything a course checkout checks before any money moves, in the order a buyer
@@ -155,6 +155,8 @@ export async function createCourseCheckout(
         metadata,
         client_reference_id: purchaseId,
         return_url: returnUrl(app, '/course/checkout/complete'),
+        // A code's use is held while the checkout is payable: an hour, not the provider's default day.
+        ...(promo ? { expires_at: await codeCheckoutExpiry(app.database.db, purchaseId) } : {}),
       };
       if (!installments) {
         // An educator's code: the fee is on what is paid. A platform code: the platform's usual

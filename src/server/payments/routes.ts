@@ -47,7 +47,7 @@ import {
   promoQuote,
   promoQuoteInput,
 } from '../../shared/promo-codes.js';
-import { createEducatorCode, endCode, promoCodeViews } from './promo-codes.js';
+import { createEducatorCode, endCode, promoCodeViews, schedulePromoHoldRelease } from './promo-codes.js';
 import { paidCoursesWithSessionsOf } from '../courses/course-records.js';
 
 /**
@@ -91,6 +91,8 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
   // Refunds the provider failed (after a drop or a cancelled session) are retried until done.
   const retryMs = opts.refundRetryMs ?? 15_000;
   if (retryMs > 0) scheduleRefundRetries(app, retryMs);
+  // Promo code uses held by abandoned checkouts go back (ADR 0068).
+  if (retryMs > 0) schedulePromoHoldRelease(app, 5 * 60_000);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['payments'];
 

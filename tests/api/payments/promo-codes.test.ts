@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { TestApp } from '../../support/app.js';
+import { releaseLapsedHolds } from '../../../src/server/payments/promo-codes.js';
 import { dayFromNow, makeLearner, makePublishedCourse, makeSession, queryRows, type Educator } from '../../support/courses.js';
 import { outbox } from '../../support/factories.js';
 import { get, post } from '../../support/http.js';
@@ -365,6 +366,42 @@ describe('exact under concurrency', () => {
     });
     expect((await signedWebhook(app, event)).statusCode).toBe(200);
     expect((await codeRow(code.id)).uses).toBe(4);
+  });
+
+  it('a checkout with a code is payable for an hour; an abandoned one gives its use back even without the expiry event', async () => {
+    const { courseId, sessionId } = await courseAt(5000);
+    const code = (await makeCode({ courseId, maxUses: 1 })).json();
+    const learner = await makeLearner(app);
+    const key = `promo-retry-${Date.now()}`;
+    const customer = await customerOf(app, learner);
+    const body = { customer, course: courseId, session: sessionId, price: 5000, code: code.code };
+    const first = await post(app, '/api/stripe/course-embedded-checkout', body, {
+      cookie: learner.cookie,
+      headers: { 'idempotency-key': key },
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    // A retried request (same key): the same checkout, one use held.
+    const again = await post(app, '/api/stripe/course-embedded-checkout', body, {
+      cookie: learner.cookie,
+      headers: { 'idempotency-key': key },
+    });
+    expect(again.json().sessionId).toBe(first.json().sessionId);
+    expect((await codeRow(code.id)).uses).toBe(1);
+    const cs = await app.stripe().checkout.sessions.retrieve(first.json().sessionId);
+    expect(cs.expires_at - cs.created).toBeGreaterThanOrEqual(3500);
+    expect(cs.expires_at - cs.created).toBeLessThanOrEqual(3700);
+    // Two hours later (the hold and the provider's session both backdated), no event came: the sweep releases it.
+    await queryRows(app, sql`update promo_redemption set created_at = now() - interval '2 hours' where promo_code_id = ${code.id}`);
+    await queryRows(
+      app,
+      sql`update stripe_sandbox.object set data = jsonb_set(data, '{expires_at}', to_jsonb(extract(epoch from now())::int - 3600)) where id = ${cs.id}`,
+    );
+    expect(await releaseLapsedHolds(app)).toBeGreaterThanOrEqual(1);
+    expect((await codeRow(code.id)).uses).toBe(0);
+    expect((await purchaseOf(app, cs.id))?.status).toBe('expired');
+    // The use is back: another learner can take it.
+    const other = await makeLearner(app);
+    expect((await checkout(other, courseId, sessionId, 5000, code.code)).statusCode).toBe(200);
   });
 
   it('the same person opening a second checkout with the code (another way to pay): the first is expired, one use held', async () => {
