@@ -466,36 +466,6 @@ export async function confirmUse(tx: Tx, purchaseId: string, providerDiscountCen
 
 /** How long a checkout with a code stays payable (the provider's `expires_at`; its minimum is 30 minutes). */
 export const CODE_CHECKOUT_LIFETIME_SECONDS = 60 * 60;
-export const PROMO_HOLDS_JOB = 'payments.promo-holds';
-
-/**
- * Uses held by checkouts past their lifetime (abandoned): each checkout is re-read from the
- * provider through fulfilment, which releases the use of an expired one (and fulfils one paid
- * meanwhile). A lost or late `checkout.session.expired` never keeps a use held. Answers how many were looked at.
- */
-export async function releaseLapsedHolds(app: AppServices, limit = 50): Promise<number> {
-  const lapsed = await app.database.db
-    .select({ checkoutSessionId: purchase.checkoutSessionId })
-    .from(promoRedemption)
-    .innerJoin(purchase, eq(purchase.id, promoRedemption.purchaseId))
-    .where(
-      and(
-        eq(promoRedemption.status, 'reserved'),
-        eq(purchase.status, 'open'),
-        sql`${purchase.checkoutSessionId} is not null`,
-        sql`${promoRedemption.createdAt} < now() - make_interval(secs => ${CODE_CHECKOUT_LIFETIME_SECONDS + 60})`,
-      ),
-    )
-    .limit(limit);
-  // Fulfilment is imported late: it imports this module (confirm and release).
-  const { fulfilCheckout } = await import('./fulfilment.js');
-  for (const { checkoutSessionId } of lapsed) {
-    await fulfilCheckout(app, checkoutSessionId!).catch((err) =>
-      app.log.warn({ err: describe(err), checkoutSessionId }, 'payments: could not re-read a checkout holding a promo code'),
-    );
-  }
-  return lapsed.length;
-}
 
 /**
  * The `expires_at` of a checkout with a code: from the purchase's creation, so a retried call
@@ -504,16 +474,4 @@ export async function releaseLapsedHolds(app: AppServices, limit = 50): Promise<
 export async function codeCheckoutExpiry(conn: Conn, purchaseId: string): Promise<number> {
   const [p] = await conn.select({ createdAt: purchase.createdAt }).from(purchase).where(eq(purchase.id, purchaseId)).limit(1);
   return Math.floor((p?.createdAt.getTime() ?? Date.now()) / 1000) + CODE_CHECKOUT_LIFETIME_SECONDS;
-}
-
-/** Every few minutes, once across processes. */
-export function schedulePromoHoldRelease(app: AppServices, intervalMs: number): void {
-  app.jobs.every(PROMO_HOLDS_JOB, intervalMs, async () => {
-    try {
-      app.stripe(); // sandbox mode: throws until the server listens
-    } catch {
-      return;
-    }
-    await releaseLapsedHolds(app);
-  });
 }

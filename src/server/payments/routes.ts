@@ -47,7 +47,8 @@ import {
   promoQuote,
   promoQuoteInput,
 } from '../../shared/promo-codes.js';
-import { createEducatorCode, endCode, promoCodeViews, schedulePromoHoldRelease } from './promo-codes.js';
+import { createEducatorCode, endCode, promoCodeViews } from './promo-codes.js';
+import { schedulePromoHoldRelease } from './promo-holds.js';
 import { paidCoursesWithSessionsOf } from '../courses/course-records.js';
 
 /**

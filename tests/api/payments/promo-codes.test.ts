@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { TestApp } from '../../support/app.js';
-import { releaseLapsedHolds } from '../../../src/server/payments/promo-codes.js';
+import { releaseLapsedHolds } from '../../../src/server/payments/promo-holds.js';
 import { dayFromNow, makeLearner, makePublishedCourse, makeSession, queryRows, type Educator } from '../../support/courses.js';
 import { outbox } from '../../support/factories.js';
 import { get, post } from '../../support/http.js';
