@@ -40,6 +40,8 @@ export const courseCheckoutInput = z.object({
   session: uuid('Session'),
   /** The course price the buyer saw, in cents; must equal ours (never trusted). */
   price: cents('Price'),
+  /** A promo code (ADR 0070): checked again here, refused with a message on `code`. */
+  code: str().trim().max(64, 'This code does not exist').optional(),
 });
 export const courseSubscriptionInput = courseCheckoutInput.extend({
   installments: z

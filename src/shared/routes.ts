@@ -86,6 +86,7 @@ const PATTERNS = [
   '/educator/onboard',
   '/educator/benefits',
   '/educator/dashboard',
+  '/educator/promo-codes',
   '/educator/onboard-success',
   '/educator/:educatorID/edit',
   '/educator/:educatorID/analytics',

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import { chargeOutcome } from './cards.js';
+import { invoiceDiscount, subscriptionDiscount } from './api/discounts.js';
 import type { StripeError } from './errors.js';
 import { newId } from './ids.js';
 import * as shapes from './shapes.js';
@@ -103,6 +104,8 @@ export interface NewSubscription {
   destination: string | null;
   description: string | null;
   at: number;
+  /** A Checkout's coupon / promotion code: becomes the subscription's discount. */
+  discount?: { coupon: string; promotion_code: string | null; checkoutSession: string } | null;
 }
 
 /** A subscription and its first invoice, paid with the card just entered. */
@@ -130,6 +133,19 @@ export async function createSubscription(
   }) as Obj;
   sub._sandbox = { period: 0 };
   await insert(ctx, sub, { parent: p.customer.id });
+  if (p.discount) {
+    const coupon = await get(ctx, p.discount.coupon, 'coupon', { anyAccount: true });
+    const di = await subscriptionDiscount(ctx, {
+      coupon,
+      promotionCode: p.discount.promotion_code,
+      subscription: id,
+      customer: p.customer.id,
+      checkoutSession: p.discount.checkoutSession,
+      start: p.at,
+    });
+    sub.discounts = [di.id];
+    await save(ctx, sub);
+  }
   await emit(ctx, 'customer.subscription.created', sub);
   const { invoice, payment } = await billSubscription(ctx, sub, 'subscription_create', p.at, end, p.at, p.oneTime);
   return { subscription: (await get(ctx, id, 'subscription', { anyAccount: true })) as Obj, invoice, payment: payment! };
@@ -161,6 +177,16 @@ export async function billSubscription(
     oneTime: oneTime.map((o) => ({ price: o.price as unknown as Stripe.Price, quantity: o.quantity })),
   }) as Obj;
   invoice._sandbox = { firstAttemptAt: null };
+  // The subscription's discount, for as long as its coupon lasts: Stripe's invoice-level discount.
+  const off = await invoiceDiscount(ctx, sub, invoice.subtotal, reason === 'subscription_create', periodStart);
+  if (off && off.amount > 0) {
+    invoice.discounts = [off.discount];
+    invoice.total_discount_amounts = [{ amount: off.amount, discount: off.discount }];
+    invoice.total = invoice.subtotal - off.amount;
+    invoice.total_excluding_tax = invoice.total;
+    invoice.amount_due = invoice.total;
+    invoice.amount_remaining = invoice.total;
+  }
   await insert(ctx, invoice, { parent: sub.id });
   await emit(ctx, 'invoice.created', invoice);
   await emit(ctx, 'invoice.finalized', invoice);

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import { chargeCard, createSubscription } from './billing.js';
+import { redeem } from './api/discounts.js';
 import { checkCard, type CardInput } from './cards.js';
 import { invalidRequest, StripeError } from './errors.js';
 import * as shapes from './shapes.js';
@@ -114,11 +115,14 @@ export async function completeCheckout(ctx: Ctx, id: string, input: CheckoutSubm
       destination: sd.destination ?? null,
       description: sd.description ?? null,
       at: now,
+      discount: extra.discount ? { ...extra.discount, checkoutSession: session.id } : null,
     });
     if (payment.error) throw payment.error;
     session.subscription = subscription.id;
     session.invoice = invoice.id;
   }
+  // The coupon (and promotion code) is redeemed once the session completes, as Stripe counts it.
+  if (extra.discount) await redeem(ctx, extra.discount);
   session.status = 'complete';
   session.payment_status = 'paid';
   session.customer_details = {

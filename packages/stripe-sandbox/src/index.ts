@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { PgDatabase } from 'drizzle-orm/pg-core';
 import { billingRoutes } from './api/billing.js';
+import { discountRoutes } from './api/discounts.js';
 import { checkoutRoutes } from './api/checkout.js';
 import { connectRoutes } from './api/connect.js';
 import { customerAndPriceRoutes } from './api/customers-and-prices.js';
@@ -158,6 +159,7 @@ export const stripeSandbox = fp<StripeSandboxOptions>(
           const router = createRouter(v1, sandbox);
           customerAndPriceRoutes(router);
           checkoutRoutes(router);
+          discountRoutes(router);
           paymentRoutes(router);
           billingRoutes(router);
           billingPortalRoutes(router);

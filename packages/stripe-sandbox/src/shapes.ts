@@ -168,7 +168,10 @@ export function checkoutSession(p: {
   customer: string | null;
   customer_email: string | null;
   currency: string;
+  /** What is charged now: the subtotal less the discount. */
   amount: number;
+  subtotal?: number;
+  discount?: { amount: number; coupon: string; promotion_code: string | null } | null;
   metadata: Record<string, string>;
   return_url: string | null;
   success_url: string | null;
@@ -191,7 +194,7 @@ export function checkoutSession(p: {
     after_expiration: null,
     allow_promotion_codes: null,
     allowed_payment_method_types: null,
-    amount_subtotal: p.amount,
+    amount_subtotal: p.subtotal ?? p.amount,
     amount_total: p.amount,
     automatic_tax: { enabled: false, liability: null, provider: null, status: null },
     billing_address_collection: null,
@@ -211,7 +214,7 @@ export function checkoutSession(p: {
     customer_creation: p.customer ? null : 'if_required',
     customer_details: null,
     customer_email: p.customer_email,
-    discounts: [],
+    discounts: p.discount ? [{ coupon: p.discount.coupon, promotion_code: p.discount.promotion_code }] : [],
     expires_at: p.expires_at,
     integration_identifier: null,
     invoice: null,
@@ -241,7 +244,7 @@ export function checkoutSession(p: {
     submit_type: null,
     subscription: null,
     success_url: p.success_url,
-    total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
+    total_details: { amount_discount: p.discount?.amount ?? 0, amount_shipping: 0, amount_tax: 0 },
     ui_mode: p.ui_mode,
     // Stripe answers null for embedded sessions (Stripe.js finds its form from the client
     // secret); the sandbox has no Stripe.js, so `url` is its form to embed (a frame).

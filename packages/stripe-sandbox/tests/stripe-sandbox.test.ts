@@ -462,6 +462,126 @@ describe('subscriptions and test clocks', () => {
   });
 });
 
+describe('coupons, promotion codes and discounts', () => {
+  const DAY = 86400;
+  it('coupons and promotion codes in Stripe shape; a promotion code on a payment-mode session', async () => {
+    const coupon = await stripe.coupons.create({ percent_off: 15, duration: 'once', max_redemptions: 5, name: 'Spring' });
+    expect(coupon).toMatchObject({ object: 'coupon', percent_off: 15, amount_off: null, duration: 'once', times_redeemed: 0, valid: true });
+    const promo = await stripe.promotionCodes.create({
+      promotion: { type: 'coupon', coupon: coupon.id },
+      code: 'SPRING15',
+      max_redemptions: 1,
+    });
+    expect(promo).toMatchObject({
+      object: 'promotion_code',
+      code: 'SPRING15',
+      active: true,
+      times_redeemed: 0,
+      promotion: { type: 'coupon', coupon: coupon.id },
+    });
+    expect((await stripe.promotionCodes.list({ code: 'SPRING15' })).data.map((p) => p.id)).toEqual([promo.id]);
+    // The same code twice while active: refused.
+    const dup = await stripeError(stripe.promotionCodes.create({ promotion: { type: 'coupon', coupon: coupon.id }, code: 'SPRING15' }));
+    expect(dup.code).toBe('resource_already_exists');
+
+    const customer = await stripe.customers.create({ email: 'promo@agora.local' });
+    const s = await stripe.checkout.sessions.create({
+      ui_mode: 'embedded_page',
+      mode: 'payment',
+      customer: customer.id,
+      line_items: [{ price_data: { currency: 'usd', unit_amount: 9999, product_data: { name: 'Course' } }, quantity: 1 }],
+      discounts: [{ promotion_code: promo.id }],
+      return_url: 'http://localhost:3000/return?session_id={CHECKOUT_SESSION_ID}',
+    });
+    // 15 % of $99.99 is $14.9985: $15.00 off, $84.99 charged.
+    expect(s).toMatchObject({
+      amount_subtotal: 9999,
+      amount_total: 8499,
+      total_details: { amount_discount: 1500 },
+      discounts: [{ coupon: coupon.id, promotion_code: promo.id }],
+    });
+    expect((await pay(s, '4242424242424242')).status).toBe(200);
+    const done = await stripe.checkout.sessions.retrieve(s.id);
+    const pi = await stripe.paymentIntents.retrieve(done.payment_intent as string);
+    expect(pi.amount).toBe(8499);
+    expect((await stripe.promotionCodes.retrieve(promo.id)).times_redeemed).toBe(1);
+    expect((await stripe.coupons.retrieve(coupon.id)).times_redeemed).toBe(1);
+
+    // Used up (max_redemptions 1), or turned off: refused at session creation.
+    const again = await stripeError(
+      stripe.checkout.sessions.create({
+        ui_mode: 'embedded_page',
+        mode: 'payment',
+        line_items: [{ price_data: { currency: 'usd', unit_amount: 5000, product_data: { name: 'Course' } }, quantity: 1 }],
+        discounts: [{ promotion_code: promo.id }],
+        return_url: 'http://localhost:3000/return',
+      }),
+    );
+    expect(again.message).toMatch(/maximum number of times/);
+    const other = await stripe.promotionCodes.create({ promotion: { type: 'coupon', coupon: coupon.id }, code: 'OFFNOW' });
+    await stripe.promotionCodes.update(other.id, { active: false });
+    const inactive = await stripeError(
+      stripe.checkout.sessions.create({
+        ui_mode: 'embedded_page',
+        mode: 'payment',
+        line_items: [{ price_data: { currency: 'usd', unit_amount: 5000, product_data: { name: 'Course' } }, quantity: 1 }],
+        discounts: [{ promotion_code: other.id }],
+        return_url: 'http://localhost:3000/return',
+      }),
+    );
+    expect(inactive.code).toBe('promotion_code_inactive');
+    // An amount-off coupon in another currency than the session's.
+    const eur = await stripe.coupons.create({ amount_off: 500, currency: 'eur' });
+    const wrong = await stripeError(
+      stripe.checkout.sessions.create({
+        ui_mode: 'embedded_page',
+        mode: 'payment',
+        line_items: [{ price_data: { currency: 'usd', unit_amount: 5000, product_data: { name: 'Course' } }, quantity: 1 }],
+        discounts: [{ coupon: eur.id }],
+        return_url: 'http://localhost:3000/return',
+      }),
+    );
+    expect(wrong.param).toBe('discounts[0]');
+  });
+
+  it('a forever amount-off coupon on a subscription: every invoice discounted, totals exact', async () => {
+    const start = Math.floor(Date.UTC(2031, 0, 15) / 1000);
+    const clock = await stripe.testHelpers.testClocks.create({ frozen_time: start });
+    const customer = await stripe.customers.create({ email: 'inst-promo@agora.local', test_clock: clock.id });
+    // $100.00 in 3 is 33.34 + 33.33 + 33.33; 15 % off ($85.00) is 28.34 + 28.33 + 28.33:
+    // a monthly 33.33 less 5.00 every month, and 0.01 once with the first.
+    const coupon = await stripe.coupons.create({ amount_off: 500, currency: 'usd', duration: 'forever' });
+    const s = await stripe.checkout.sessions.create({
+      ui_mode: 'embedded_page',
+      mode: 'subscription',
+      customer: customer.id,
+      line_items: [
+        {
+          price_data: { currency: 'usd', unit_amount: 3333, product_data: { name: 'Course' }, recurring: { interval: 'month' } },
+          quantity: 1,
+        },
+        { price_data: { currency: 'usd', unit_amount: 1, product_data: { name: 'Cents left' } }, quantity: 1 },
+      ],
+      discounts: [{ coupon: coupon.id }],
+      subscription_data: { application_fee_percent: 10 },
+      return_url: 'http://localhost:3000/return?session_id={CHECKOUT_SESSION_ID}',
+    });
+    expect(s).toMatchObject({ amount_subtotal: 3334, amount_total: 2834, total_details: { amount_discount: 500 } });
+    expect((await pay(s, '4242424242424242')).status).toBe(200);
+    const done = await stripe.checkout.sessions.retrieve(s.id);
+    const sub = await stripe.subscriptions.retrieve(done.subscription as string, { expand: ['discounts'] });
+    const di = sub.discounts[0] as Stripe.Discount;
+    expect(di).toMatchObject({ object: 'discount', source: { coupon: coupon.id, type: 'coupon' }, subscription: sub.id, end: null });
+    await stripe.subscriptions.update(sub.id, { cancel_at: Math.floor(Date.UTC(2031, 3, 15) / 1000) });
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: start + 100 * DAY });
+    const invoices = (await stripe.invoices.list({ subscription: sub.id })).data.sort((a, b) => a.created - b.created);
+    expect(invoices.map((i) => i.amount_paid)).toEqual([2834, 2833, 2833]);
+    expect(invoices.map((i) => i.subtotal)).toEqual([3334, 3333, 3333]);
+    expect(invoices.map((i) => i.total_discount_amounts)).toEqual(Array(3).fill([{ amount: 500, discount: di.id }]));
+    expect(invoices.reduce((n, i) => n + i.amount_paid, 0)).toBe(8500);
+  });
+});
+
 describe('Connect and webhooks', () => {
   it('onboarding enables the account and emits a Connect account.updated', async () => {
     const fresh = await stripe.accounts.create({ type: 'express', email: 'e@agora.local', country: 'US' });

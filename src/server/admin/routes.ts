@@ -25,6 +25,8 @@ import { listContactMessages } from '../contact/list-messages.js';
 import { listFailedJobs, listRefundsDue, readAuditLog, retryJob } from './operations.js';
 import { isAdmin, requireAdmin } from './require-admin.js';
 import { listMessageReports } from './message-reports.js';
+import { platformPromoCodeInput, promoCodeList, promoCodeParams, promoCodeView } from '../../shared/promo-codes.js';
+import { createPlatformPromoCode, endPlatformPromoCode, listPlatformCodes } from './promo-codes.js';
 import {
   banUser,
   deleteUser,
@@ -72,6 +74,42 @@ export async function adminRoutes(app: FastifyInstance) {
       await requireAdmin(app, await app.requireViewer(request));
       return listContactMessages(app, request.query);
     },
+  );
+
+  r.get(
+    '/api/admin/promo-codes',
+    {
+      schema: {
+        tags,
+        summary: 'Platform promo codes with their uses and the revenue they brought',
+        response: { 200: promoCodeList, ...errors },
+      },
+    },
+    async (request) => ({ codes: await listPlatformCodes(app, await app.requireViewer(request)) }),
+  );
+  r.post(
+    '/api/admin/promo-codes',
+    {
+      schema: {
+        tags,
+        summary: 'A platform promo code (any course; the platform bears the discount)',
+        body: platformPromoCodeInput,
+        response: { 200: promoCodeView, ...errors },
+      },
+    },
+    async (request) => createPlatformPromoCode(app, await app.requireViewer(request), request.body),
+  );
+  r.post(
+    '/api/admin/promo-codes/:codeId/end',
+    {
+      schema: {
+        tags,
+        summary: 'Ends a platform promo code now',
+        params: promoCodeParams,
+        response: { 200: promoCodeView, ...errors },
+      },
+    },
+    async (request) => endPlatformPromoCode(app, await app.requireViewer(request), request.params.codeId),
   );
 
   r.get(

@@ -130,3 +130,35 @@ export async function learnerIdsOfSession(conn: Conn, sessionId: string, statuse
     .where(and(eq(enrolment.sessionId, sessionId), inArray(enrolment.status, statuses)));
   return rows.map((r) => r.id);
 }
+
+/** An educator's paid courses (not archived) with their sessions still to come: what a promo code can be for (ADR 0070). */
+export async function paidCoursesWithSessionsOf(conn: Conn, educatorId: string) {
+  const rows = await conn
+    .select({
+      id: course.id,
+      title: course.title,
+      priceCents: course.priceCents,
+      currency: course.currency,
+      sessionId: courseSession.id,
+      startsOn: courseSession.startsOn,
+      endsOn: courseSession.endsOn,
+    })
+    .from(course)
+    .leftJoin(
+      courseSession,
+      and(eq(courseSession.courseId, course.id), eq(courseSession.status, 'scheduled'), sql`${courseSession.endsOn} >= current_date`),
+    )
+    .where(and(eq(course.educatorId, educatorId), sql`${course.priceCents} > 0`, sql`${course.status} <> 'archived'`))
+    .orderBy(asc(course.title), asc(courseSession.startsOn))
+    .limit(2000);
+  const courses = new Map<
+    string,
+    { id: string; title: string; priceCents: number; currency: string; sessions: { id: string; startsOn: string; endsOn: string }[] }
+  >();
+  for (const r of rows) {
+    const c = courses.get(r.id) ?? { id: r.id, title: r.title, priceCents: r.priceCents, currency: r.currency, sessions: [] };
+    if (r.sessionId) c.sessions.push({ id: r.sessionId, startsOn: r.startsOn!, endsOn: r.endsOn! });
+    courses.set(r.id, c);
+  }
+  return [...courses.values()];
+}

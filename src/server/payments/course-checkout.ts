@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import { formatPrice } from '../../shared/courses.js';
 import { installmentDates, installmentSchedule, installmentsOffered, platformFee } from '../../shared/payments.js';
+import { promoLabel, type PromoQuote } from '../../shared/promo-codes.js';
 import { dateIn } from '../../shared/time.js';
 import type { CheckoutResult, CheckoutSummary } from '../../shared/payments-schemas.js';
 import type { Viewer } from '../accounts/viewer.js';
@@ -11,7 +12,8 @@ import { payoutAccount } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
 import { ensureCourseProduct } from './products.js';
 import { assertOwnCustomer, ensureCustomer } from './customers.js';
-import { feePercentFor, openCheckout, returnUrl } from './open-checkout.js';
+import { feePercentFor, openCheckout, purchaseByClientKey, returnUrl } from './open-checkout.js';
+import { applicableCode, codeCheckoutExpiry, releaseEarlierHold, reserveUse } from './promo-codes.js';
 
 /**
  * Everything a course checkout checks before any money moves, in the order a buyer
@@ -23,7 +25,7 @@ import { feePercentFor, openCheckout, returnUrl } from './open-checkout.js';
 async function checkCourseCheckout(
   app: AppServices,
   viewer: Viewer,
-  input: { course: string; session: string; price: number; installments?: number },
+  input: { course: string; session: string; price: number; installments?: number; code?: string },
 ) {
   const db = app.database.db;
   const c = await courseRowOf(db, input.course);
@@ -43,8 +45,25 @@ async function checkCourseCheckout(
       fields: { price: `The price is now ${now}` },
     });
   }
+  const feePercent = await feePercentFor(app, c.educatorId);
+  // A code: checked for this course, session, price and person (field `code`), before anything is opened.
+  const promo = input.code
+    ? await applicableCode(app, viewer.user.id, input.code, {
+        courseId: c.id,
+        educatorId: c.educatorId,
+        sessionId: row.s.id,
+        priceCents: c.priceCents,
+        currency: c.currency,
+        feePercent,
+      })
+    : null;
+  if (promo?.platformBears && input.installments !== undefined)
+    throw new AppError(400, 'promo_code_refused', 'This code is for one payment: choose to pay in one payment to use it', {
+      fields: { code: 'This code is for one payment only' },
+    });
+  const payable = c.priceCents - (promo?.discountCents ?? 0);
   if (input.installments !== undefined) {
-    const offered = installmentsOffered(c, row.s.endsOn, dateIn(new Date(), row.s.timeZone));
+    const offered = installmentsOffered({ ...c, priceCents: payable }, row.s.endsOn, dateIn(new Date(), row.s.timeZone));
     if (!offered)
       throw new AppError(
         400,
@@ -68,26 +87,37 @@ async function checkCourseCheckout(
   if (!acct || !acct.chargesEnabled) {
     throw new AppError(409, 'payouts_not_ready', 'The educator of this course cannot take payments yet. Please try again later.');
   }
-  return { course: c, session: row.s, account: acct };
+  return { course: c, session: row.s, account: acct, promo, payable, feePercent };
 }
 
 /** POST /api/stripe/course-embedded-checkout and /course-embedded-subscription. */
 export async function createCourseCheckout(
   app: AppServices,
   viewer: Viewer,
-  input: { customer: string; course: string; session: string; price: number; installments?: number },
+  input: { customer: string; course: string; session: string; price: number; installments?: number; code?: string },
   clientKey?: string,
 ): Promise<CheckoutResult> {
   const customer = await assertOwnCustomer(app, viewer.user, input.customer);
-  const { course: c, session: s, account } = await checkCourseCheckout(app, viewer, input);
-  const feePercent = await feePercentFor(app, c.educatorId);
+  const { course: c, session: s, account, promo, payable, feePercent } = await checkCourseCheckout(app, viewer, input);
   const installments = input.installments ?? null;
-  // The payments add up to the price exactly: a monthly price of the later amount, and the
+  // The payments add up to what is paid exactly: a monthly price of the later amount, and the
   // cents the division leaves charged once with the first (a one-time line on the first invoice).
-  const schedule = installments ? installmentSchedule(c.priceCents, installments) : null;
+  // With a code (ADR 0070) the discounted price is divided the same way: the monthly price
+  // stays the list price's later amount, a coupon takes the same amount off every invoice,
+  // and the one-time line is the discounted price's left-over cents.
+  const listSchedule = installments ? installmentSchedule(c.priceCents, installments) : null;
+  const schedule = installments ? installmentSchedule(payable, installments) : null;
   const each = schedule ? schedule[schedule.length - 1] : null;
+  const listEach = listSchedule ? listSchedule[listSchedule.length - 1] : null;
   const leftOver = schedule ? schedule[0] - each! : 0;
-  const metadataBase = { course: c.id, session: s.id, user: viewer.user.id };
+  const monthlyOff = installments ? listEach! - each! : 0;
+  const discountCents = promo?.discountCents ?? 0;
+  const metadataBase = { course: c.id, session: s.id, user: viewer.user.id, ...(promo ? { promo_code: promo.code.code } : {}) };
+  // Holding a use of this code in an earlier checkout (another way to pay chosen): that one ends first.
+  if (promo) {
+    const sameRequest = clientKey ? await purchaseByClientKey(app, viewer.user.id, clientKey) : null;
+    if (sameRequest?.promoCodeId !== promo.code.id) await releaseEarlierHold(app, promo.code.id, viewer.user.id);
+  }
   return openCheckout(
     app,
     {
@@ -96,11 +126,13 @@ export async function createCourseCheckout(
       courseId: c.id,
       courseSessionId: s.id,
       educatorId: c.educatorId,
-      amountCents: c.priceCents,
+      amountCents: payable,
       currency: c.currency,
       installments,
       installmentCents: each,
       feePercent,
+      promoCodeId: promo?.code.id ?? null,
+      discountCents,
     },
     clientKey,
     async (purchaseId) => {
@@ -123,27 +155,53 @@ export async function createCourseCheckout(
         metadata,
         client_reference_id: purchaseId,
         return_url: returnUrl(app, '/course/checkout/complete'),
+        // A code's use is held while the checkout is payable: an hour, not the provider's default day.
+        ...(promo ? { expires_at: await codeCheckoutExpiry(app.database.db, purchaseId) } : {}),
       };
       if (!installments) {
+        // An educator's code: the fee is on what is paid. A platform code: the platform's usual
+        // fee on the list price, less the discount (it never exceeds the fee: applicableCode).
+        const fee = promo?.platformBears ? platformFee(c.priceCents, feePercent) - discountCents : platformFee(payable, feePercent);
         return {
           ...common,
           mode: 'payment',
           line_items: [{ quantity: 1, price_data: { currency: c.currency, unit_amount: c.priceCents, product } }],
+          ...(promo ? { discounts: [{ promotion_code: promo.code.providerPromotionCodeId! }] } : {}),
           payment_intent_data: {
-            application_fee_amount: platformFee(c.priceCents, feePercent),
+            application_fee_amount: fee,
             transfer_data: { destination: account.accountId },
             metadata,
             description: `${c.title} (session starting ${s.startsOn})`,
           },
         };
       }
+      // The plan's own coupon: the same amount off every monthly invoice (forever: the plan ends by itself).
+      const coupon =
+        promo && monthlyOff > 0
+          ? await app.stripe().coupons.create(
+              {
+                amount_off: monthlyOff,
+                currency: c.currency,
+                duration: 'forever',
+                max_redemptions: 1,
+                name: `${promo.code.code} (${installments} payments)`,
+                metadata: { purchase_id: purchaseId, promo_code: promo.code.code, promo_code_id: promo.code.id },
+              },
+              { idempotencyKey: `promo-plan-coupon-${purchaseId}` },
+            )
+          : null;
       return {
         ...common,
         mode: 'subscription',
         line_items: [
           {
             quantity: 1,
-            price_data: { currency: c.currency, unit_amount: each!, product, recurring: { interval: 'month', interval_count: 1 } },
+            price_data: {
+              currency: c.currency,
+              unit_amount: listEach ?? each!,
+              product,
+              recurring: { interval: 'month', interval_count: 1 },
+            },
           },
           ...(leftOver > 0
             ? [
@@ -158,6 +216,7 @@ export async function createCourseCheckout(
               ]
             : []),
         ],
+        ...(coupon ? { discounts: [{ coupon: coupon.id }] } : {}),
         subscription_data: {
           application_fee_percent: feePercent,
           transfer_data: { destination: account.accountId },
@@ -167,7 +226,46 @@ export async function createCourseCheckout(
         },
       };
     },
+    promo ? (tx, purchaseId) => reserveUse(tx, promo, viewer.user.id, purchaseId, c.currency) : undefined,
   );
+}
+
+/**
+ * POST /api/course/:courseID/checkout/promo-code: the price with a code, before paying (one
+ * payment, and each installment adding up to it). Refused codes answer 400 on `code`.
+ */
+export async function promoQuoteFor(
+  app: AppServices,
+  viewer: Viewer,
+  courseId: string,
+  input: { session: string; code: string },
+): Promise<PromoQuote> {
+  const db = app.database.db;
+  const c = await courseRowOf(db, courseId);
+  if (!c || c.status !== 'published' || c.priceCents <= 0) throw AppError.notFound('This course does not exist');
+  const s = (await openSessionsOf(db, c.id)).find((x) => x.id === input.session);
+  if (!s) throw AppError.notFound('This session does not exist');
+  const promo = await applicableCode(app, viewer.user.id, input.code, {
+    courseId: c.id,
+    educatorId: c.educatorId,
+    sessionId: s.id,
+    priceCents: c.priceCents,
+    currency: c.currency,
+    feePercent: await feePercentFor(app, c.educatorId),
+  });
+  const priceCents = c.priceCents - promo.discountCents;
+  const offered = promo.platformBears ? null : installmentsOffered({ ...c, priceCents }, s.endsOn, dateIn(new Date(), s.timeZone));
+  return {
+    code: promo.code.code,
+    label: promoLabel(promo.code),
+    currency: c.currency,
+    listPriceCents: c.priceCents,
+    discountCents: promo.discountCents,
+    priceCents,
+    installments: offered,
+    installmentAmounts: offered ? installmentSchedule(priceCents, offered) : null,
+    onePaymentOnly: promo.platformBears,
+  };
 }
 
 /** GET /api/course/:courseID/checkout?session=: the order summary of /course/checkout. */

@@ -11,6 +11,7 @@ import { chargeFacts, invoiceFacts, type PaidFacts } from './provider-facts.js';
 import { idOf } from './provider-calls.js';
 import { cancelSubscription, executeRefundPlan } from './provider-refunds.js';
 import { lockPurchase, purchaseFor, recordPayment, type Purchase } from './purchases.js';
+import { confirmUse, releaseUse } from './promo-codes.js';
 import { sendFulfilmentEmail } from './receipts.js';
 import { fullRefundPlan } from './refund-plans.js';
 
@@ -37,10 +38,14 @@ export async function fulfilCheckout(app: AppServices, checkoutId: string): Prom
   if (!found) return { checkout: cs, purchaseId: null, changed: false };
 
   if (cs.status === 'expired') {
-    await db
-      .update(purchase)
-      .set({ status: 'expired', updatedAt: new Date() })
-      .where(and(eq(purchase.id, found.id), eq(purchase.status, 'open')));
+    await db.transaction(async (tx) => {
+      await tx
+        .update(purchase)
+        .set({ status: 'expired', updatedAt: new Date() })
+        .where(and(eq(purchase.id, found.id), eq(purchase.status, 'open')));
+      // Never paid: a promo code's use held for it goes back (once: only a reserved use).
+      if (found.promoCodeId) await releaseUse(tx, found.id);
+    });
     return { checkout: cs, purchaseId: found.id, changed: false };
   }
   const paid = cs.status === 'complete' && (cs.payment_status === 'paid' || cs.payment_status === 'no_payment_required');
@@ -108,6 +113,8 @@ export async function fulfilCheckout(app: AppServices, checkoutId: string): Prom
       else throw err;
     }
     if (refused) {
+      // Everything paid goes back: so does the code's use.
+      if (p.promoCodeId) await releaseUse(tx, p.id);
       const [done] = await tx
         .update(purchase)
         .set({ ...base, status: 'refunded', failureReason: refused })
@@ -115,6 +122,8 @@ export async function fulfilCheckout(app: AppServices, checkoutId: string): Prom
         .returning();
       return { changed: true, enrolled: false, refused, purchase: done };
     }
+    // The code's use is confirmed; one payment's discount as the provider computed it.
+    if (p.promoCodeId) await confirmUse(tx, p.id, p.kind === 'course_payment' ? (cs.total_details?.amount_discount ?? null) : null);
     const [done] = await tx
       .update(purchase)
       .set({ ...base, status: 'fulfilled', enrolmentId, fulfilledAt: new Date() })

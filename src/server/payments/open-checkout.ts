@@ -3,9 +3,11 @@ import type { AppServices } from '../app-services.js';
 import type Stripe from 'stripe';
 import type { CheckoutResult } from '../../shared/payments-schemas.js';
 import { payoutAccount, purchase } from '../db/schema/payments.js';
+import type { Tx } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
 import { CHECKOUT_FAILURE, provider } from './provider-calls.js';
 import { feePercentOfPlan } from './fees.js';
+import { releaseUse } from './promo-codes.js';
 
 /**
  * What every checkout shares: the fee, the return URL, the answer the web embeds, and the
@@ -20,6 +22,16 @@ export async function feePercentFor(app: AppServices, educatorId: string): Promi
     .where(eq(payoutAccount.userId, educatorId))
     .limit(1);
   return feePercentOfPlan(app, acct?.plan);
+}
+
+/** The purchase an earlier call with this client Idempotency-Key opened, if any. */
+export async function purchaseByClientKey(app: AppServices, userId: string, clientKey: string) {
+  const [row] = await app.database.db
+    .select({ id: purchase.id, promoCodeId: purchase.promoCodeId })
+    .from(purchase)
+    .where(and(eq(purchase.userId, userId), eq(purchase.idempotencyKey, clientKey)))
+    .limit(1);
+  return row ?? null;
 }
 
 export function returnUrl(app: AppServices, path: string) {
@@ -57,15 +69,21 @@ export async function openCheckout(
   values: typeof purchase.$inferInsert,
   clientKey: string | undefined,
   build: (purchaseId: string) => Promise<Stripe.Checkout.SessionCreateParams>,
+  /** Runs in the transaction that creates the purchase (a promo code's use is reserved there); throwing undoes both. */
+  reserve?: (tx: Tx, purchaseId: string) => Promise<void>,
 ): Promise<CheckoutResult> {
   const db = app.database.db;
   let purchaseId: string;
   if (clientKey) {
-    const [created] = await db
-      .insert(purchase)
-      .values({ ...values, idempotencyKey: clientKey })
-      .onConflictDoNothing({ target: [purchase.userId, purchase.idempotencyKey] })
-      .returning({ id: purchase.id });
+    const created = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(purchase)
+        .values({ ...values, idempotencyKey: clientKey })
+        .onConflictDoNothing({ target: [purchase.userId, purchase.idempotencyKey] })
+        .returning({ id: purchase.id });
+      if (row && reserve) await reserve(tx, row.id);
+      return row;
+    });
     if (created) {
       purchaseId = created.id;
     } else {
@@ -77,8 +95,19 @@ export async function openCheckout(
       // The same checkout, with the same terms: a price or fee that changed since the first
       // call would send the provider other parameters under the same key (its error: a 500).
       const same = (
-        ['kind', 'courseId', 'courseSessionId', 'planId', 'amountCents', 'currency', 'installments', 'feePercent'] as const
-      ).every((field) => seen[field] === (values[field] ?? null));
+        [
+          'kind',
+          'courseId',
+          'courseSessionId',
+          'planId',
+          'amountCents',
+          'currency',
+          'installments',
+          'feePercent',
+          'promoCodeId',
+          'discountCents',
+        ] as const
+      ).every((field) => seen[field] === (values[field] ?? (field === 'discountCents' ? 0 : null)));
       if (!same) {
         throw new AppError(
           409,
@@ -89,7 +118,11 @@ export async function openCheckout(
       purchaseId = seen.id;
     }
   } else {
-    purchaseId = (await db.insert(purchase).values(values).returning({ id: purchase.id }))[0].id;
+    purchaseId = await db.transaction(async (tx) => {
+      const [row] = await tx.insert(purchase).values(values).returning({ id: purchase.id });
+      if (reserve) await reserve(tx, row.id);
+      return row.id;
+    });
   }
   try {
     const session = await provider(app.log, CHECKOUT_FAILURE, 'checkout.sessions.create', async () =>
@@ -107,9 +140,15 @@ export async function openCheckout(
     return checkoutAnswer(app, session);
   } catch (err) {
     await db
-      .update(purchase)
-      .set({ status: 'expired', failureReason: CHECKOUT_FAILURE.message, updatedAt: new Date() })
-      .where(and(eq(purchase.id, purchaseId), sql`${purchase.checkoutSessionId} is null`))
+      .transaction(async (tx) => {
+        const expired = await tx
+          .update(purchase)
+          .set({ status: 'expired', failureReason: CHECKOUT_FAILURE.message, updatedAt: new Date() })
+          .where(and(eq(purchase.id, purchaseId), sql`${purchase.checkoutSessionId} is null`))
+          .returning({ id: purchase.id });
+        // No checkout was opened: a code's use held for it goes back.
+        if (expired.length) await releaseUse(tx, purchaseId);
+      })
       .catch(() => {});
     throw err;
   }

@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { formatPrice } from '../../shared/courses.js';
+import { formatDeduction } from '../../shared/money.js';
+import { promoCode } from '../db/schema/payments.js';
 import { installmentSchedule, planById } from '../../shared/payments.js';
 import type { AppServices } from '../app-services.js';
 import { mailContactOf } from '../accounts/people.js';
@@ -65,7 +68,9 @@ export async function sendFulfilmentEmail(app: AppServices, p: Purchase, facts: 
     return;
   }
   const amount = formatPrice(facts?.amountCents ?? firstPaymentCents(p), p.currency);
-  const detail = p.installments ? `installment 1 of ${p.installments}; the next ones are taken monthly` : '';
+  const plan = p.installments ? `installment 1 of ${p.installments}; the next ones are taken monthly` : '';
+  const code = await promoLineOf(app, p);
+  const detail = [code, plan].filter(Boolean).join('; ');
   await events.announceCommitted(app.database.db, 'payment.received', {
     purchaseId: p.id,
     userId: p.userId,
@@ -84,4 +89,12 @@ export async function sendFulfilmentEmail(app: AppServices, p: Purchase, facts: 
 /** What the checkout charged: the price, or the first installment of its schedule. */
 function firstPaymentCents(p: { amountCents: number; installments: number | null }): number {
   return p.installments ? installmentSchedule(p.amountCents, p.installments)[0] : p.amountCents;
+}
+
+/** The receipt's line for a promo code: "code SPRING15: −$15.00 off $100.00, $85.00 in all". */
+async function promoLineOf(app: AppServices, p: Purchase): Promise<string> {
+  if (!p.promoCodeId || p.discountCents <= 0) return '';
+  const [row] = await app.database.db.select({ code: promoCode.code }).from(promoCode).where(eq(promoCode.id, p.promoCodeId)).limit(1);
+  const list = formatPrice(p.amountCents + p.discountCents, p.currency);
+  return `code ${row?.code ?? ''}: ${formatDeduction(p.discountCents, p.currency)} off ${list}, ${formatPrice(p.amountCents, p.currency)} in all`;
 }

@@ -27,7 +27,7 @@ import {
   verifySessionResult,
 } from '../../shared/payments-schemas.js';
 import { AppError } from '../http/errors.js';
-import { checkoutSummaryFor, createCourseCheckout } from './course-checkout.js';
+import { checkoutSummaryFor, createCourseCheckout, promoQuoteFor } from './course-checkout.js';
 import { createPlanCheckout } from './plan-checkout.js';
 import { createAccountLink, createConnectAccount, createLoginLink } from './connect-service.js';
 import { checkoutConfig, createCustomer } from './customers.js';
@@ -39,6 +39,17 @@ import { verifyCheckout } from './verify-checkout.js';
 import { dropRefundPreview } from './drop-refund.js';
 import { myInstallments, startCardUpdate } from './my-installments.js';
 import { webhookRoutes } from './webhook.js';
+import {
+  educatorPromoCodeInput,
+  educatorPromoCodes,
+  promoCodeParams,
+  promoCodeView,
+  promoQuote,
+  promoQuoteInput,
+} from '../../shared/promo-codes.js';
+import { createEducatorCode, endCode, promoCodeViews } from './promo-codes.js';
+import { schedulePromoHoldRelease } from './promo-holds.js';
+import { paidCoursesWithSessionsOf } from '../courses/course-records.js';
 
 /**
  * How each use reads the client's Idempotency-Key header. A checkout stores the key with
@@ -81,6 +92,8 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
   // Refunds the provider failed (after a drop or a cancelled session) are retried until done.
   const retryMs = opts.refundRetryMs ?? 15_000;
   if (retryMs > 0) scheduleRefundRetries(app, retryMs);
+  // Promo code uses held by abandoned checkouts go back (ADR 0070).
+  if (retryMs > 0) schedulePromoHoldRelease(app, 5 * 60_000);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['payments'];
 
@@ -258,6 +271,63 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
       const refresh = request.query.refresh === '1' || request.query.refresh === 'true';
       return educatorPayoutsFor(app, await app.requireViewer(request), refresh);
     },
+  );
+
+  // ── Promo codes (ADR 0070) ──────────────────────────────────────────────────────
+  r.post(
+    '/api/course/:courseID/checkout/promo-code',
+    {
+      schema: {
+        tags,
+        summary: 'The price with a promo code before paying (one payment and installments); refused codes: 400 on code',
+        params: z.object({ courseID: z.uuid('Unknown course') }),
+        body: promoQuoteInput,
+        response: { 200: promoQuote, ...errors, 429: errorBody },
+      },
+    },
+    async (request) => promoQuoteFor(app, await app.requireViewer(request), request.params.courseID, request.body),
+  );
+  r.get(
+    '/api/educator/promo-codes',
+    {
+      schema: {
+        tags,
+        summary: "Your courses' promo codes with their uses and the revenue they brought",
+        response: { 200: educatorPromoCodes, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const viewer = await app.requireViewer(request);
+      return {
+        codes: await promoCodeViews(app.database.db, { educatorId: viewer.user.id }),
+        courses: await paidCoursesWithSessionsOf(app.database.db, viewer.user.id),
+      };
+    },
+  );
+  r.post(
+    '/api/educator/promo-codes',
+    {
+      schema: {
+        tags,
+        summary: 'A promo code for one of your courses (percent or amount off, dates, uses; once per person)',
+        body: educatorPromoCodeInput,
+        response: { 200: promoCodeView, ...errors },
+      },
+    },
+    async (request) => createEducatorCode(app, (await app.requireViewer(request)).user.id, request.body),
+  );
+  r.post(
+    '/api/educator/promo-codes/:codeId/end',
+    {
+      schema: {
+        tags,
+        summary: 'Ends your promo code now',
+        params: promoCodeParams,
+        response: { 200: promoCodeView, ...errors },
+      },
+    },
+    async (request) => endCode(app, request.params.codeId, { educatorId: (await app.requireViewer(request)).user.id }),
   );
 
   r.get(

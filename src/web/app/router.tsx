@@ -83,6 +83,7 @@ const PAGES: Record<RoutePattern, Page> = {
     (qc) => qc.prefetchQuery(pricingQuery),
   ),
   '/educator/dashboard': lazy(() => import('../features/educators/educator-dashboard-page')),
+  '/educator/promo-codes': lazy(() => import('../features/payments/educator-promo-codes-page')),
   '/educator/onboard-success': lazy(() => import('../features/educators/onboard-success-page')),
   '/educator/:educatorID/edit': lazy(() => import('../features/educators/edit-educator-page')),
   '/educator/:educatorID/analytics': lazy(() => import('../features/analytics/analytics-page')),

@@ -68,6 +68,7 @@ export const paths = {
   educatorOnboard: '/educator/onboard',
   educatorBenefits: '/educator/benefits',
   educatorDashboard: '/educator/dashboard',
+  educatorPromoCodes: '/educator/promo-codes',
 
   clubSearch: (query?: Query | URLSearchParams) => `/club/search${search(query)}`,
   newClub: '/club/new',

@@ -28,6 +28,8 @@ export const queryKeys = {
   /** The platform's fees and plans (GET /api/pricing). */
   pricing: ['payments', 'pricing'] as const,
   checkoutSummary: (courseId: string, sessionId: string) => ['payments', 'checkout', courseId, sessionId] as const,
+  educatorPromoCodes: ['payments', 'promo-codes'] as const,
+  adminPromoCodes: ['admin', 'promo-codes'] as const,
   checkoutVerification: (checkoutId: string) => ['payments', 'verify', checkoutId] as const,
   paymentHistory: ['payments', 'history'] as const,
   myInstallments: ['payments', 'installments'] as const,

@@ -59,6 +59,10 @@ const PUBLIC: Record<string, { when: Variant[]; reason: string; anyData?: string
     reason: "the order summary of a published course, with the caller's own customer",
   },
   'HEAD /api/course/:courseID/checkout': { when: ['published'], reason: 'as GET' },
+  'POST /api/course/:courseID/checkout/promo-code': {
+    when: ['published'],
+    reason: "the price with A's code for a published course of A's: what codes are for (the caller's own quote)",
+  },
   'GET /api/calendar/feed/:file': {
     when: ['published', 'draft'],
     reason: 'a capability URL: holding the feed link is the permission (its owner rotates it to revoke)',
@@ -115,6 +119,8 @@ interface Fixtures {
   clientId: string;
   learnerId: string;
   certificateCode: string;
+  promoCodeId: string;
+  promoCode: string;
 }
 
 /** Path parameter -> A's id (one name per kind of id: docs/glossary.md). */
@@ -136,6 +142,8 @@ const PATH_IDS: Record<string, (f: Fixtures) => string> = {
   learnerId: (f) => f.learnerId,
   // The certificate of A's learner in A's course: its PDF is the learner's, its revocation A's.
   code: (f) => f.certificateCode,
+  // A's promo code (ending it: A only; the admin route's role check comes first).
+  codeId: (f) => f.promoCodeId,
   // Admin routes (admins only): any job id, the role check comes first.
   jobId: () => randomUUID(),
 };
@@ -150,6 +158,7 @@ const FIELD_IDS: Record<string, (f: Fixtures) => string | number> = {
   session_id: (f) => f.checkoutSession,
   // The sender's own idempotency key (unique per sender): A's key, to show it reaches nothing of A's.
   clientId: (f) => f.clientId,
+  courseId: (f) => f.courseId,
 };
 
 /** A field looks like an id: it must then have an entry in FIELD_IDS. */
@@ -182,6 +191,14 @@ const BODIES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'PUT /api/admin/users/:userId/role': () => ({ role: 'admin' }),
   'PUT /api/courses/:courseId/sessions/:sessionId/class-times/:classTimeId/attendance/:learnerId': () => ({ mark: 'absent' }),
   'PUT /api/courses/:courseId/certificate-rule': () => ({ minPercent: 1 }),
+  'POST /api/educator/promo-codes': () => ({
+    kind: 'percent',
+    percentOff: 50,
+    startsAt: new Date().toISOString(),
+    endsAt: new Date(Date.now() + 86400_000).toISOString(),
+    maxUses: 5,
+  }),
+  'POST /api/course/:courseID/checkout/promo-code': (f) => ({ code: f.promoCode }),
   'POST /api/admin/users/:userId/delete': (f) => ({ confirmEmail: f.email }),
 };
 
@@ -260,9 +277,27 @@ beforeAll(async () => {
     values (${certificateCode}, ${learner.id}, ${pub.sessionId}, ${pub.courseId}, ${a.id}, 'Learner of A', 'Published by A', 'A',
             current_date, current_date, 1.5, 1.5, 1, 1)`);
 
+  // A's promo code for the published course.
+  const code = await post(
+    app,
+    '/api/educator/promo-codes',
+    {
+      courseId: pub.courseId,
+      kind: 'percent',
+      percentOff: 10,
+      startsAt: new Date(Date.now() - 60_000).toISOString(),
+      endsAt: new Date(Date.now() + 86400_000).toISOString(),
+      maxUses: 5,
+    },
+    { cookie: a.cookie },
+  );
+  expect(code.statusCode, code.body).toBe(200);
+
   const common = {
     learnerId: learner.id,
     certificateCode,
+    promoCodeId: code.json().id as string,
+    promoCode: code.json().code as string,
     clubId,
     clubEventId,
     userId: a.id,

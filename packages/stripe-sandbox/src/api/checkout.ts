@@ -6,6 +6,7 @@ import * as shapes from '../shapes.js';
 import { emit, get, insert, listEnvelope, type Ctx, type Obj } from '../store.js';
 import { customerNow } from '../time.js';
 import { createPrice, recurringOf } from './customers-and-prices.js';
+import { discountOn, resolveDiscounts } from './discounts.js';
 import { type Router } from './router.js';
 
 /** Checkout Sessions: create (payment / subscription, embedded or hosted), retrieve, expire. */
@@ -47,9 +48,19 @@ export function checkoutRoutes(r: Router) {
         { param: 'line_items' },
       );
     }
-    const amount = lineItems.reduce((s, li) => s + li.amount_total, 0);
+    const subtotal = lineItems.reduce((s, li) => s + li.amount_total, 0);
+    // One coupon or promotion code: its discount on the (first) payment.
+    const applied = await resolveDiscounts(ctx, params.list('discounts'), currency, now);
+    const discount = applied ? discountOn(applied.coupon, subtotal) : 0;
+    const amount = subtotal - discount;
 
     const extra: Record<string, unknown> = { line_items: lineItems };
+    if (applied) {
+      // What a lasting coupon takes off each later payment of the subscription (for the form's "Then ...").
+      const monthly = lineItems.filter((li) => li.price?.recurring).reduce((s, li) => s + li.amount_total, 0);
+      const later = mode === 'subscription' && applied.coupon.duration !== 'once' ? discountOn(applied.coupon, monthly) : 0;
+      extra.discount = { coupon: applied.coupon.id, promotion_code: applied.promotionCode?.id ?? null, later };
+    }
     const pid = params.obj('payment_intent_data');
     if (pid) {
       if (mode !== 'payment')
@@ -88,6 +99,8 @@ export function checkoutRoutes(r: Router) {
       customer_email: params.str('customer_email') ?? (customer?.email as string | null) ?? null,
       currency,
       amount,
+      subtotal,
+      discount: applied ? { amount: discount, coupon: applied.coupon.id, promotion_code: applied.promotionCode?.id ?? null } : null,
       metadata: params.metadata() ?? {},
       return_url,
       success_url,

@@ -159,6 +159,9 @@ async function expandPath(ctx: Ctx, value: unknown, path: string[]): Promise<unk
     v = listEnvelope(`/v1/invoice_payments?invoice=${obj.id}`, data);
   } else if (obj.object === 'checkout.session' && head === 'line_items') {
     v = listEnvelope(`/v1/checkout/sessions/${obj.id}/line_items`, obj._sandbox?.line_items ?? []);
+  } else if (Array.isArray(v) && !rest.length) {
+    // A list of ids (a subscription's or invoice's `discounts`): each expanded.
+    v = await Promise.all(v.map(async (x) => (typeof x === 'string' ? ((await find(ctx, x, undefined, { anyAccount: true })) ?? x) : x)));
   } else if (typeof v === 'string' && /^[a-z_]+_[A-Za-z0-9_]+$/.test(v)) {
     v = (await find(ctx, v, undefined, { anyAccount: true })) ?? v;
   } else if (v === undefined) {

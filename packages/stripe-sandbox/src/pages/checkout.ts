@@ -10,8 +10,8 @@ function cadence(price: Stripe.Price): string {
 }
 
 /** Stripe's words for what follows today's payment: "Then $33.33 per month". */
-function thenLine(price: Stripe.Price): string {
-  return `Then ${formatMoney(price.unit_amount ?? 0, price.currency)} ${cadence(price)}`;
+function thenLine(price: Stripe.Price, laterDiscount = 0): string {
+  return `Then ${formatMoney((price.unit_amount ?? 0) - laterDiscount, price.currency)} ${cadence(price)}`;
 }
 
 /**
@@ -25,11 +25,18 @@ export function checkoutPage(session: Obj, clientSecret: string): string {
   const recurring = items.find((li) => li.price?.recurring);
   // Stripe shows the subscription's description (subscription_data.description) to the customer.
   const description = (session._sandbox?.subscription_data as { description?: string | null } | undefined)?.description;
+  const discount = session.total_details?.amount_discount ?? 0;
+  const discountLine = discount
+    ? html`<p class="discount"><span>Discount</span> <span>−${formatMoney(discount, session.currency)}</span></p>`
+    : '';
+  const laterDiscount = (session._sandbox?.discount?.later as number | undefined) ?? 0;
   const summary = recurring
-    ? html`<p class="total"><span>Due today</span> <strong>${total}</strong></p>
-        <p class="then">${thenLine(recurring.price!)}</p>
+    ? html`${discountLine}
+        <p class="total"><span>Due today</span> <strong>${total}</strong></p>
+        <p class="then">${thenLine(recurring.price!, laterDiscount)}</p>
         ${description ? html`<p class="description">${description}</p>` : ''}`
-    : html`<p class="total"><span>Total</span> <strong>${total}</strong></p>`;
+    : html`${discountLine}
+        <p class="total"><span>Total</span> <strong>${total}</strong></p>`;
 
   if (session.status !== 'open') {
     const message =

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, smallint, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { user } from './accounts.js';
 import { ts } from './columns.js';
 import { course, courseSession, enrolment } from './courses.js';
@@ -67,6 +67,12 @@ export const purchase = pgTable(
     idempotencyKey: text('idempotency_key'),
     /** Why the purchase did not fulfil (shown to the buyer), e.g. "This session is full". */
     failureReason: text('failure_reason'),
+    /**
+     * A promo code used at checkout (ADR 0070): `amount_cents` is then the discounted price and
+     * `discount_cents` what the code took off (the list price is their sum).
+     */
+    promoCodeId: uuid('promo_code_id').references((): AnyPgColumn => promoCode.id, { onDelete: 'set null' }),
+    discountCents: integer('discount_cents').notNull().default(0),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
     fulfilledAt: ts('fulfilled_at'),
@@ -179,3 +185,81 @@ export const payoutAccount = pgTable('payout_account', {
   planSubscriptionId: text('plan_subscription_id'),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+
+/**
+ * Promo codes (ADR 0070): an educator's, for one of their courses (all its sessions or some),
+ * or the platform's (no educator, no course: any course). Percent off or an amount off in one
+ * currency; valid from `starts_at` to `ends_at` (or `ended_at`, ended early); at most `max_uses`
+ * uses, once per person. `uses` counts the reservations and confirmed uses together: a checkout
+ * reserves one with a conditional UPDATE (`uses < max_uses`), so the last use goes once. The
+ * provider's coupon and promotion code are made with it.
+ */
+export const promoCode = pgTable(
+  'promo_code',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** What learners type, stored in capitals (codes are case-insensitive). */
+    code: text('code').notNull(),
+    educatorId: uuid('educator_id').references(() => user.id, { onDelete: 'cascade' }),
+    courseId: uuid('course_id').references(() => course.id, { onDelete: 'cascade' }),
+    /** Some sessions of the course only; null = all of them. */
+    sessionIds: uuid('session_ids').array(),
+    percentOff: smallint('percent_off'),
+    amountOffCents: integer('amount_off_cents'),
+    /** The currency of an amount off (the course's for an educator's code). */
+    currency: text('currency'),
+    startsAt: ts('starts_at').notNull(),
+    endsAt: ts('ends_at').notNull(),
+    endedAt: ts('ended_at'),
+    maxUses: integer('max_uses').notNull(),
+    uses: integer('uses').notNull().default(0),
+    providerCouponId: text('provider_coupon_id'),
+    providerPromotionCodeId: text('provider_promotion_code_id'),
+    createdBy: uuid('created_by').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('promo_code_code_idx').on(t.code),
+    index('promo_code_educator_idx').on(t.educatorId, t.createdAt),
+    index('promo_code_course_idx').on(t.courseId),
+    check('promo_code_kind', sql`(${t.percentOff} is null) <> (${t.amountOffCents} is null)`),
+    check('promo_code_percent_range', sql`${t.percentOff} is null or ${t.percentOff} between 1 and 90`),
+    check('promo_code_amount_positive', sql`${t.amountOffCents} is null or (${t.amountOffCents} > 0 and ${t.currency} is not null)`),
+    check('promo_code_uses_range', sql`${t.uses} between 0 and ${t.maxUses}`),
+    check('promo_code_dates', sql`${t.endsAt} > ${t.startsAt}`),
+    check('promo_code_owner', sql`${t.courseId} is null or ${t.educatorId} is not null`),
+  ],
+);
+
+/**
+ * One use of a promo code by a person for one checkout: `reserved` when the checkout opens,
+ * `confirmed` when it is paid, `released` when it expires or is refused (the use goes back).
+ * At most one live (reserved or confirmed) use per code and person: the partial unique index.
+ */
+export const promoRedemption = pgTable(
+  'promo_redemption',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    promoCodeId: uuid('promo_code_id')
+      .notNull()
+      .references(() => promoCode.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    purchaseId: uuid('purchase_id')
+      .notNull()
+      .references(() => purchase.id, { onDelete: 'cascade' }),
+    status: text('status').notNull().default('reserved'),
+    discountCents: integer('discount_cents').notNull(),
+    currency: text('currency').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('promo_redemption_purchase_idx').on(t.purchaseId),
+    uniqueIndex('promo_redemption_once_idx')
+      .on(t.promoCodeId, t.userId)
+      .where(sql`${t.status} <> 'released'`),
+    check('promo_redemption_status', sql`${t.status} in ('reserved', 'confirmed', 'released')`),
+  ],
+);

@@ -11,6 +11,7 @@ import { JobsSection } from './jobs-section';
 import { AuditSection, RefundsSection, ReportsSection } from './records-sections';
 import { ADMIN_TABS as TABS, adminHref, type AdminTab as Tab } from './links';
 import { UsersSection } from './users-section';
+import { PromoCodesSection } from './promo-codes-section';
 
 /**
  * /admin: admins only; everyone else sees the not-found page (the route is not advertised).
@@ -28,7 +29,10 @@ export default function AdminPage() {
   if (!me.data.admin) return <NotFoundPage />;
   return (
     <div className="space-y-6">
-      <PageHeader title="Admin" subtitle="Users, background jobs, refunds owed, contact messages and the audit log of admin actions." />
+      <PageHeader
+        title="Admin"
+        subtitle="Users, background jobs, refunds owed, platform promo codes, contact messages and the audit log of admin actions."
+      />
       <nav aria-label="Admin sections" className="flex flex-wrap gap-2">
         {TABS.map(([key, label]) => (
           <ButtonLink
@@ -44,6 +48,7 @@ export default function AdminPage() {
       {tab === 'users' && <UsersSection />}
       {tab === 'jobs' && <JobsSection />}
       {tab === 'refunds' && <RefundsSection />}
+      {tab === 'promo' && <PromoCodesSection />}
       {tab === 'contact' && <ContactMessagesSection />}
       {tab === 'reports' && <ReportsSection />}
       {tab === 'audit' && <AuditSection />}

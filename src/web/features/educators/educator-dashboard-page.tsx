@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { BarChart3, Plus, Receipt, Sparkles, Wallet } from 'lucide-react';
+import { BarChart3, Plus, Receipt, Sparkles, Tag, Wallet } from 'lucide-react';
 import { PLANS } from '@shared/payments';
 import type { EducatorPayouts } from '@shared/payments-schemas';
 import { ButtonLink } from '@web/components/ui/button';
@@ -241,6 +241,9 @@ function EducatorDashboard() {
           <div className="flex flex-wrap gap-2">
             <ButtonLink to={paths.educatorAnalytics(me.id)} variant="secondary">
               <BarChart3 className="h-4 w-4" aria-hidden="true" /> Analytics
+            </ButtonLink>
+            <ButtonLink to={paths.educatorPromoCodes} variant="secondary">
+              <Tag className="h-4 w-4" aria-hidden="true" /> Promo codes
             </ButtonLink>
             <ButtonLink to={paths.newCourse}>
               <Plus className="h-4 w-4" aria-hidden="true" /> Create a course

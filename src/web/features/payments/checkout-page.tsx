@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { CalendarDays, CreditCard, ShieldCheck, Users } from 'lucide-react';
@@ -14,6 +14,9 @@ import { CourseCover } from '@web/components/ui/cover';
 import { formatDateRange, formatHeldUntil, plural, refundPolicy, viewerTimeZone, money } from '@web/lib/format';
 import { checkoutSummaryQuery, paymentsConfigQuery, startCourseCheckout, type PaymentsConfig } from './api/checkout';
 import { CardForm } from './components/card-form';
+import { PromoCodeField } from './components/promo-code-field';
+import type { PromoQuote } from '@shared/promo-codes';
+import { formatDeduction } from '@shared/money';
 import { isUuid } from '@web/lib/ids';
 import { paths } from '@web/lib/paths';
 
@@ -36,7 +39,7 @@ function firstClass(iso: string) {
 }
 
 /** Course, session, refund policy and what is paid: the order as the server prices it. */
-function OrderSummary({ summary, plan }: { summary: CheckoutSummary; plan: Plan }) {
+function OrderSummary({ summary, plan, promo }: { summary: CheckoutSummary; plan: Plan; promo: PromoQuote | null }) {
   const { course, session, currency } = summary;
   const policy = refundPolicy(course.refundPolicy);
   const inInstallments = plan === 'installments' && summary.installments && summary.installmentCents;
@@ -93,6 +96,20 @@ function OrderSummary({ summary, plan }: { summary: CheckoutSummary; plan: Plan 
           </dd>
         </div>
       </dl>
+      {promo && (
+        <dl className="space-y-1 border-t border-slate-100 px-5 py-3 text-sm" data-testid="promo-lines">
+          <div className="flex justify-between gap-2">
+            <dt className="text-slate-600">Price</dt>
+            <dd className="text-slate-600 line-through">{money(promo.listPriceCents, currency)}</dd>
+          </div>
+          <div className="flex justify-between gap-2">
+            <dt className="font-medium text-emerald-800">
+              Code {promo.code} ({promo.label})
+            </dt>
+            <dd className="font-medium text-emerald-800">{formatDeduction(promo.discountCents, currency)}</dd>
+          </div>
+        </dl>
+      )}
       <dl className="flex flex-wrap items-end justify-between gap-2 rounded-b-2xl border-t border-slate-100 bg-slate-50 p-5">
         <dt className="text-sm font-medium text-slate-700">{inInstallments ? 'You pay' : 'Total'}</dt>
         <dd className="text-right">
@@ -172,12 +189,20 @@ function PlanChoice({
  * card form for that choice, opened at once. Each choice opens its checkout once (kept while
  * the page is open), so switching back and forth opens no new purchase.
  */
-function Checkout({
+function PaymentFlow({
   summary,
+  listPriceCents,
+  promo,
+  codeField,
   config,
   refetchSummary,
 }: {
+  /** The order as it is paid: with a code, its price and installments (see withCode). */
   summary: CheckoutSummary;
+  /** The course's own price, which the checkout sends (the server checks it against ours). */
+  listPriceCents: number;
+  promo: PromoQuote | null;
+  codeField: ReactNode;
   config: PaymentsConfig;
   refetchSummary: () => Promise<unknown>;
 }) {
@@ -192,15 +217,16 @@ function Checkout({
         customer: summary.customer,
         course: summary.course.id,
         session: summary.session.id,
-        price: summary.priceCents,
+        price: listPriceCents,
         installments: how === 'installments' ? summary.installments! : undefined,
+        code: promo?.code,
       }),
     onMutate: () => setPriceChanged(false),
     onSuccess: (result, how) => setCheckouts((c) => ({ ...c, [how]: result })),
     onError: async (err) => {
       // The seat count or price may have moved since the page loaded: show the order as it is now.
       if (err instanceof ApiError && (err.status === 400 || err.status === 409)) {
-        const before = summary.priceCents;
+        const before = listPriceCents;
         const fresh = (await refetchSummary()) as { data?: CheckoutSummary };
         if (fresh.data && fresh.data.priceCents !== before) setPriceChanged(true);
       }
@@ -223,7 +249,7 @@ function Checkout({
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)] lg:items-start">
-      <OrderSummary summary={summary} plan={chosen} />
+      <OrderSummary summary={summary} plan={chosen} promo={promo} />
       <section aria-labelledby="payment-heading" className="min-w-0 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
         <h2 id="payment-heading" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
           <CreditCard className="h-5 w-5 text-brand-700" aria-hidden="true" /> Payment
@@ -249,6 +275,7 @@ function Checkout({
             </Alert>
           ) : (
             <>
+              {codeField}
               {offersInstallments ? (
                 <PlanChoice summary={summary} plan={plan} onPlan={setPlan} disabled={false} />
               ) : (
@@ -302,6 +329,49 @@ function Checkout({
         </div>
       </section>
     </div>
+  );
+}
+
+/** The order with a code: its price, and its installments (the discounted price divided, to the cent). */
+function withCode(summary: CheckoutSummary, promo: PromoQuote | null): CheckoutSummary {
+  if (!promo) return summary;
+  const n = promo.installments;
+  return {
+    ...summary,
+    priceCents: promo.priceCents,
+    installments: n,
+    installmentAmounts: promo.installmentAmounts,
+    installmentCents: n && promo.installmentAmounts ? promo.installmentAmounts[n - 1] : null,
+    lastInstallmentOn: n === summary.installments ? summary.lastInstallmentOn : null,
+  };
+}
+
+/**
+ * The checkout with its promo code: the code field asks the server for the price with the
+ * code (shown before paying, once and in installments); the card forms then open with it
+ * (a new payment flow per code, so no form opened without the code is reused).
+ */
+function Checkout({
+  summary,
+  config,
+  refetchSummary,
+}: {
+  summary: CheckoutSummary;
+  config: PaymentsConfig;
+  refetchSummary: () => Promise<unknown>;
+}) {
+  const [promo, setPromo] = useState<PromoQuote | null>(null);
+  const field = <PromoCodeField courseId={summary.course.id} sessionId={summary.session.id} applied={promo} onApplied={setPromo} />;
+  return (
+    <PaymentFlow
+      key={promo?.code ?? ''}
+      summary={withCode(summary, promo)}
+      listPriceCents={summary.priceCents}
+      promo={promo}
+      codeField={field}
+      config={config}
+      refetchSummary={refetchSummary}
+    />
   );
 }
 

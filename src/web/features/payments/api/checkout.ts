@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { CheckoutResult, CheckoutSummary, VerifySessionResult, paymentsConfigResult } from '@shared/payments-schemas';
 import type { PlanId } from '@shared/payments';
+import type { PromoQuote } from '@shared/promo-codes';
 import { api } from '@web/lib/api';
 import { queryKeys } from '@web/lib/query-keys';
 
@@ -25,6 +26,8 @@ export interface CourseCheckoutInput {
   session: string;
   price: number;
   installments?: number;
+  /** A promo code (its price was shown first: POST .../checkout/promo-code). */
+  code?: string;
 }
 
 /** One payment, or N monthly installments when `installments` is set. */
@@ -44,3 +47,7 @@ export const startPlanCheckout = (body: { customer: string; product: PlanId; pri
 /** How a checkout ended (the API's verify-session; its id is Stripe's checkout session id). */
 export const verifyCheckout = (checkoutId: string) =>
   api<VerifySessionResult>(`/api/stripe/verify-session?session_id=${encodeURIComponent(checkoutId)}`);
+
+/** The price with a promo code, before paying (refused codes: ApiError with fields.code). */
+export const quotePromoCode = (courseId: string, body: { session: string; code: string }) =>
+  api<PromoQuote>(`/api/course/${encodeURIComponent(courseId)}/checkout/promo-code`, { method: 'POST', body });
