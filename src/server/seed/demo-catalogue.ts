@@ -19,6 +19,7 @@ import { seedDemoPayments } from './demo-payments.js';
 import { demoViewer } from './demo-viewer.js';
 import { seedDemoViews } from './demo-views.js';
 import { DAY, localDate } from './demo-dates.js';
+import { scheduleClassReminders } from '../courses/class-reminders.js';
 
 const GRACE = 'grace@agora.local';
 const ADA = 'ada@agora.local';
@@ -189,6 +190,7 @@ function sessionsFor(c: DemoCourse, r: () => number): SessionPlan[] {
 
 /** Inserts one course with its sessions, class times, enrolments and reviews. */
 async function insertCourse(
+  app: FastifyInstance,
   tx: Tx,
   c: DemoCourse,
   index: number,
@@ -270,7 +272,9 @@ async function insertCourse(
         meetingUrl: c.city ? null : `https://meet.agora.local/${courseId.slice(0, 8)}-${si + 1}`,
       };
     });
-    await tx.insert(classTime).values(times);
+    const inserted = await tx.insert(classTime).values(times).returning({ id: classTime.id, startsAt: classTime.startsAt });
+    // Their reminders, as a class time added by its educator gets them (ADR 0068); past ones get none.
+    if (plan.status === 'scheduled') await scheduleClassReminders(app, tx, inserted);
     const status = plan.enrolled;
     const base = Date.now() + (plan.startDay - 20) * DAY;
     const rows = [
@@ -358,7 +362,7 @@ export async function seedDemoCatalogue(app: FastifyInstance): Promise<{ created
     for (const [index, c] of DEMO_COURSES.entries()) {
       const ed = byEmail.get(DEMO_EDUCATOR_EMAILS[c.by]);
       if (!ed || exists.has(`${ed.id}|${c.title}`)) continue;
-      await insertCourse(tx, c, index, {
+      await insertCourse(app, tx, c, index, {
         educatorId: ed.id,
         educatorName: `${ed.first} ${ed.last}`,
         canCharge: Boolean(ed.charges),
