@@ -31,9 +31,9 @@ import pg from 'pg';
 import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
 import { envInt, runMain } from './lib/cli.js';
 import { createBenchDatabase } from './lib/database.js';
-import { table, writeResults } from './lib/report.js';
+import { writeResults } from './lib/report.js';
 import { startFleet } from '../tests/support/fleet.js';
-import { closeSockets, makeUsers, ms, openSockets, runMessages, type Part } from './lib/sockets.js';
+import { closeSockets, makeUsers, ms, openSockets, partFailures, partsTable, runMessages, type Part } from './lib/sockets.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench/results/realtime-fleet-latest.json');
@@ -103,40 +103,7 @@ async function main() {
   closeSockets(clients);
 
   console.log('');
-  table(
-    [
-      'part',
-      'rate/s',
-      'sent',
-      'delivered',
-      'lost',
-      'dup',
-      'send err',
-      'p50 ms',
-      'p99 ms',
-      'max ms',
-      'send p50',
-      'send p99',
-      'fan-out p50',
-      'fan-out p99',
-    ],
-    parts.map((r) => [
-      r.name,
-      String(r.rate),
-      String(r.sent),
-      String(r.delivered),
-      String(r.lost),
-      String(r.duplicated),
-      String(r.httpErrors),
-      ms(r.p50),
-      ms(r.p99),
-      ms(r.max),
-      ms(r.sendP50),
-      ms(r.sendP99),
-      ms(r.fanOutP50),
-      ms(r.fanOutP99),
-    ]),
-  );
+  partsTable(parts);
   const [base, spreadPart, balanced] = parts;
   const ratios = {
     threeP50: ratio(spreadPart.p50, base.p50),
@@ -156,14 +123,7 @@ async function main() {
       ` through the balancer p50 x${ratios.balancerP50.toFixed(2)}, p99 x${ratios.balancerP99.toFixed(2)}`,
   );
 
-  const failures: string[] = [];
-  for (const r of [spreadPart, balanced]) {
-    if (!(r.p99 < BUDGET.p99Ms)) failures.push(`${r.name}: p99 ${ms(r.p99)} ms >= ${BUDGET.p99Ms} ms`);
-    if (r.lost) failures.push(`${r.name}: ${r.lost} lost`);
-    if (r.duplicated) failures.push(`${r.name}: ${r.duplicated} duplicated`);
-    if (r.httpErrors) failures.push(`${r.name}: ${r.httpErrors} sends failed`);
-    if (r.misdelivered) failures.push(`${r.name}: ${r.misdelivered} events reached another user`);
-  }
+  const failures = partFailures([spreadPart, balanced], BUDGET.p99Ms);
   const loadAfter = os.loadavg()[0];
   console.log(`\nLoad average: ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (${os.cpus().length} CPUs)`);
   writeResults(

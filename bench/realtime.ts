@@ -32,8 +32,8 @@ import { cleanup, cleanupOnSignals, onCleanup } from './lib/cleanup.js';
 import { envInt, runMain } from './lib/cli.js';
 import { createBenchDatabase } from './lib/database.js';
 import { startBenchServer, type RunningServer } from './lib/server.js';
-import { table, writeResults } from './lib/report.js';
-import { closeSockets, makeUsers, ms, openSockets, runMessages, sleep, type Part } from './lib/sockets.js';
+import { writeResults } from './lib/report.js';
+import { closeSockets, makeUsers, ms, openSockets, partFailures, partsTable, runMessages, sleep, type Part } from './lib/sockets.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench/results/realtime-latest.json');
@@ -104,40 +104,7 @@ async function main() {
 
   // Report.
   console.log('');
-  table(
-    [
-      'part',
-      'rate/s',
-      'sent',
-      'delivered',
-      'lost',
-      'dup',
-      'http err',
-      'p50 ms',
-      'p99 ms',
-      'max ms',
-      'send p50',
-      'send p99',
-      'fan-out p50',
-      'fan-out p99',
-    ],
-    results.map((r) => [
-      r.name,
-      String(r.rate),
-      String(r.sent),
-      String(r.delivered),
-      String(r.lost),
-      String(r.duplicated),
-      String(r.httpErrors),
-      ms(r.p50),
-      ms(r.p99),
-      ms(r.max),
-      ms(r.sendP50),
-      ms(r.sendP99),
-      ms(r.fanOutP50),
-      ms(r.fanOutP99),
-    ]),
-  );
+  partsTable(results);
   const [one, two] = results;
   const fanOut = {
     crossProcess: two.cross,
@@ -154,14 +121,7 @@ async function main() {
     `Raw NOTIFY throughput (${notify.connections} connections, ${notify.payloadBytes}-byte payloads, one listener): ${Math.round(notify.perSecond)} notifications/s, ${notify.received}/${notify.sent} heard`,
   );
 
-  const failures: string[] = [];
-  for (const r of results.slice(0, 2)) {
-    if (!(r.p99 < BUDGET.p99Ms)) failures.push(`${r.name}: p99 ${ms(r.p99)} ms >= ${BUDGET.p99Ms} ms`);
-    if (r.lost) failures.push(`${r.name}: ${r.lost} lost`);
-    if (r.duplicated) failures.push(`${r.name}: ${r.duplicated} duplicated`);
-    if (r.httpErrors) failures.push(`${r.name}: ${r.httpErrors} sends failed`);
-    if (r.misdelivered) failures.push(`${r.name}: ${r.misdelivered} events reached another user`);
-  }
+  const failures = partFailures(results.slice(0, 2), BUDGET.p99Ms);
   const loadAfter = os.loadavg()[0];
   console.log(`\nLoad average: ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (${os.cpus().length} CPUs)`);
   writeResults(ROOT, RESULTS, { budget: BUDGET, sockets: SOCKETS, parts: results, fanOut, notify }, { loadBefore, loadAfter });

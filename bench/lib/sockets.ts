@@ -7,6 +7,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import WebSocket from 'ws';
+import { table } from './report.js';
 
 const COOKIE = 'agora.session_token';
 /** How long after the last send a delivery may still arrive before it counts as lost. */
@@ -232,4 +233,55 @@ export async function runMessages(opts: {
     `  ${name}: ${total} sent at ${rate}/s, ${all.length} delivered, ${lost} lost, ${duplicated} duplicated, ${httpErrors} sends failed, p50 ${ms(part.p50)} ms, p99 ${ms(part.p99)} ms (send p50 ${ms(part.sendP50)}, p99 ${ms(part.sendP99)} ms; publish to receipt p50 ${ms(part.fanOutP50)}, p99 ${ms(part.fanOutP99)} ms)`,
   );
   return part;
+}
+
+/** The parts as a table (one row each), as both realtime benches print them. */
+export function partsTable(parts: Part[]) {
+  table(
+    [
+      'part',
+      'rate/s',
+      'sent',
+      'delivered',
+      'lost',
+      'dup',
+      'send err',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      'send p50',
+      'send p99',
+      'fan-out p50',
+      'fan-out p99',
+    ],
+    parts.map((r) => [
+      r.name,
+      String(r.rate),
+      String(r.sent),
+      String(r.delivered),
+      String(r.lost),
+      String(r.duplicated),
+      String(r.httpErrors),
+      ms(r.p50),
+      ms(r.p99),
+      ms(r.max),
+      ms(r.sendP50),
+      ms(r.sendP99),
+      ms(r.fanOutP50),
+      ms(r.fanOutP99),
+    ]),
+  );
+}
+
+/** What a budgeted part must hold: p99 under `p99Ms`, nothing lost, duplicated, refused or misdelivered. */
+export function partFailures(parts: Part[], p99Ms: number): string[] {
+  const failures: string[] = [];
+  for (const r of parts) {
+    if (!(r.p99 < p99Ms)) failures.push(`${r.name}: p99 ${ms(r.p99)} ms >= ${p99Ms} ms`);
+    if (r.lost) failures.push(`${r.name}: ${r.lost} lost`);
+    if (r.duplicated) failures.push(`${r.name}: ${r.duplicated} duplicated`);
+    if (r.httpErrors) failures.push(`${r.name}: ${r.httpErrors} sends failed`);
+    if (r.misdelivered) failures.push(`${r.name}: ${r.misdelivered} events reached another user`);
+  }
+  return failures;
 }
