@@ -3,11 +3,13 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServer } from 'node:net';
 import { onCleanup } from './cleanup.js';
 import pg from 'pg';
 import { DEMO_PASSWORD, DEMO_USERS } from '../../src/server/seed/demo-users.js';
 import { createBenchDatabase } from './database.js';
+import { freePort } from '../../tests/support/local-services.js';
+
+export { freePort };
 
 export interface RunningServer {
   baseUrl: string;
@@ -15,18 +17,6 @@ export interface RunningServer {
   pid: number;
   /** The server's recent output, for error messages. */
   logTail(): string;
-}
-
-/** A port nobody listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /**

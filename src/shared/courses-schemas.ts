@@ -312,7 +312,10 @@ export type EnrolmentResult = z.infer<typeof enrolmentResult>;
 export const ROSTER_PAYMENT_STATUSES = ['free', 'paid', 'installments', 'past_due', 'refunded'] as const;
 export const rosterPayment = z.object({
   status: z.enum(ROSTER_PAYMENT_STATUSES),
-  /** "Paid", "Installments 2 of 3", "Past due", "Refunded", "Partly refunded", "Free": the roster's and the CSV's words. */
+  /**
+   * The roster's and the CSV's words for the purchase's state (payments/roster-payments.ts): "Paid", "Installments 2 of 3",
+   * "Past due (1 of 3 paid)", "Refunded", "Partly refunded", "Refund pending", "Stopped (1 of 3 paid)", "Payment failed", "Not paid", "Free".
+   */
   label: z.string(),
   paidInstallments: z.number().nullable(),
   installments: z.number().nullable(),

@@ -2,11 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { ADMIN_URL, adminQuery, freePort } from './local-services.js';
 
 /**
  * The production topology from plain processes (issue 24): N app instances, each with its
@@ -20,8 +19,6 @@ import pg from 'pg';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const HAPROXY_CONFIG = path.join(ROOT, 'deploy/haproxy.cfg');
-/** The maintenance database on which a fleet without DATABASE_URL creates its own. */
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export interface FleetOptions {
   /** App instances (3). */
@@ -90,17 +87,6 @@ export interface Fleet {
   balancerSees(up: number[], ceilingMs?: number): Promise<void>;
   /** Stops everything (instances by SIGTERM, then HAProxy, s3rver); drops a database it created. */
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** A GET over a fresh connection: the status, or null when nothing answered. */
@@ -219,16 +205,6 @@ function spawnLogged(
   );
   child.once('error', (err) => tail.push(`spawn failed: ${err.message}`));
   return spawned;
-}
-
-async function adminQuery(sql: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 /** Starts the topology; resolves once every instance is healthy and HAProxy sees them all UP. */

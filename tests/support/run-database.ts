@@ -1,18 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-
-/** The maintenance database of the local PostgreSQL the test runs create their database on. */
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+import { ADMIN_URL, adminQuery } from './local-services.js';
 
 export interface RunDatabase {
   name: string;

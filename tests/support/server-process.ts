@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { TEST_PASSWORD_HASH_COST } from './test-data.js';
+import { freePort } from './local-services.js';
+
+export { freePort };
 
 /**
  * The real server process (`node --import tsx src/server/main.ts`, as `npm start` runs it)
@@ -30,15 +32,6 @@ export async function waitUntil(
     if (Date.now() > until) throw new Error(`gave up waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export interface Answer {

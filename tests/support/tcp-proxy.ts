@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { createRunDatabase, type RunDatabase } from './run-database.js';
 
 /**
  * A TCP proxy in front of PostgreSQL that a test can break: `refuse` (the database is
@@ -75,4 +76,19 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     close: stop,
   };
+}
+
+/**
+ * A throwaway database (createRunDatabase, `prefix`) behind a proxy of its own: `url` reaches it
+ * through the proxy (what the app under test is given), `run.url` directly (the test's own
+ * connection, which the cuts leave alone). The caller closes the proxy and drops the database.
+ */
+export async function databaseBehindProxy(prefix: string): Promise<{ run: RunDatabase; proxy: TcpProxy; url: string }> {
+  const made = await createRunDatabase(prefix);
+  if ('error' in made) throw new Error(made.error);
+  const target = new URL(made.url);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  const url = new URL(made.url);
+  url.host = `127.0.0.1:${proxy.port}`;
+  return { run: made, proxy, url: url.toString() };
 }

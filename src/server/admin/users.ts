@@ -15,7 +15,7 @@ import {
   unbanAccount,
 } from '../accounts/account-admin.js';
 import { archivePublishedCoursesOf } from '../courses/erasure.js';
-import { courseTitlesOf, enrolmentsOfLearner } from '../courses/learner-enrolments.js';
+import { courseTitlesOf, learnerEnrolments } from '../courses/course-records.js';
 import { purchaseRecordsOf, type PurchaseRecord } from '../payments/purchase-records.js';
 import { AppError } from '../http/errors.js';
 import { audit, requireAdmin, type Tx } from './require-admin.js';
@@ -42,7 +42,7 @@ export async function userDetail(app: AppServices, viewer: Viewer, userId: strin
   const row = await findUser(app, userId);
   const [sessions, enrolments, purchases] = await Promise.all([
     liveSignInSessionsOf(db, userId),
-    enrolmentsOfLearner(db, userId),
+    learnerEnrolments(db, userId, { order: 'enrolled', limit: 100 }),
     purchaseRecordsOf(db, userId),
   ]);
   const titles = await courseTitlesOf(

@@ -44,6 +44,7 @@ export async function installSockets(
       catchUpAgainMs: [2_000, config.databaseTimeouts.statementMs + 1_000],
       readLog: (userId, after, max) => readEventLog(db, userId, after, max),
       maxSocketsPerUser: config.realtimeMaxSocketsPerUser,
+      deliveryLag: (seconds) => app.observe.realtimeDeliveryLag(seconds),
     }),
   );
   const endsSessionsOf = new WeakMap<FastifyRequest, { userId: string; signedOutSessionId?: string }>();

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { person } from '../accounts/people.js';
 import { classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
@@ -161,4 +161,57 @@ export async function paidCoursesWithSessionsOf(conn: Conn, educatorId: string) 
     courses.set(r.id, c);
   }
   return [...courses.values()];
+}
+
+/** One enrolment of a learner with what it is an enrolment in: the course (title, cover, category) and the session's dates. */
+export interface LearnerEnrolmentRecord {
+  id: string;
+  status: string;
+  courseId: string;
+  courseTitle: string;
+  coverImage: string | null;
+  category: string;
+  sessionId: string;
+  sessionStartsOn: string;
+  sessionEndsOn: string;
+  createdAt: Date;
+}
+
+/**
+ * A learner's enrolments with their courses and sessions, in one statement: those of
+ * `statuses` (all when omitted), newest enrolment first (`order: 'enrolled'`, the admin
+ * console's user detail) or latest session first (`'starts'`, the dashboard), at most `limit`.
+ */
+export async function learnerEnrolments(
+  conn: Conn,
+  learnerId: string,
+  opts: { statuses?: string[]; order: 'enrolled' | 'starts'; limit: number },
+): Promise<LearnerEnrolmentRecord[]> {
+  return conn
+    .select({
+      id: enrolment.id,
+      status: enrolment.status,
+      courseId: enrolment.courseId,
+      courseTitle: course.title,
+      coverImage: course.coverImage,
+      category: course.category,
+      sessionId: enrolment.sessionId,
+      sessionStartsOn: courseSession.startsOn,
+      sessionEndsOn: courseSession.endsOn,
+      createdAt: enrolment.createdAt,
+    })
+    .from(enrolment)
+    .innerJoin(course, eq(course.id, enrolment.courseId))
+    .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
+    .where(and(eq(enrolment.learnerId, learnerId), opts.statuses ? inArray(enrolment.status, opts.statuses) : undefined))
+    .orderBy(...(opts.order === 'enrolled' ? [desc(enrolment.createdAt), enrolment.id] : [desc(courseSession.startsOn)]))
+    .limit(opts.limit);
+}
+
+/** Course titles by id (for records that name a course, like a user's purchases); unknown ids are left out. */
+export async function courseTitlesOf(conn: Conn, ids: Iterable<string>): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return new Map();
+  const rows = await conn.select({ id: course.id, title: course.title }).from(course).where(inArray(course.id, wanted));
+  return new Map(rows.map((r) => [r.id, r.title]));
 }

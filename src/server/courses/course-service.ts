@@ -156,33 +156,18 @@ function sharedPartSql() {
   return shared;
 }
 
-/** The viewer's part (ViewerPart), for the viewer id `viewer` (an SQL expression). */
+/**
+ * The viewer's part (ViewerPart), for the viewer id `viewer` (an SQL expression): null unless the
+ * viewer owns the course, is enrolled (not dropped) or reviewed it. The part itself is
+ * course_page_viewer_part (drizzle/0048, the rules of the page's viewer part there): a function,
+ * so its dozen subqueries are planned and started only for a viewer who has a part; written
+ * inline they were started on every visit, most of which have none (ADR 0071).
+ */
 function viewerPartSql(viewer: SQL) {
-  const today = sql.raw(`(now() at time zone 'UTC')::date`);
   return sql<ViewerPart | null>`case when c.educator_id = ${viewer}
       or exists (select 1 from enrolment m where m.course_id = c.id and m.learner_id = ${viewer} and m.status <> 'dropped')
       or exists (select 1 from review r where r.course_id = c.id and r.learner_id = ${viewer})
-    then json_build_object(
-    'enrolments', (
-      select json_object_agg(my.session_id, json_build_object('id', my.id, 'status', my.status, 'waitlistPosition',
-        case when my.status = 'waitlisted' then (select count(*)::int from enrolment w where w.session_id = my.session_id and w.status = 'waitlisted' and w.created_at <= my.created_at) end,
-        'offerExpiresAt', ${sql.raw(iso('my.offer_expires_at'))}))
-      from (select distinct on (m.session_id) m.id, m.session_id, m.status, m.created_at, m.offer_expires_at from enrolment m
-            where m.course_id = c.id and m.learner_id = ${viewer} and m.status <> 'dropped' order by m.session_id, m.created_at) my),
-    'links', (
-      select json_object_agg(t.id, t.meeting_url) from course_session s join class_time t on t.session_id = s.id
-      where s.course_id = c.id and t.meeting_url is not null and (c.educator_id = ${viewer} or exists (
-        select 1 from enrolment m where m.session_id = s.id and m.course_id = c.id and m.learner_id = ${viewer} and m.status in ('active', 'past_due')))),
-    'reviewId', (select r.id from review r where r.course_id = c.id and r.learner_id = ${viewer}),
-    'canReview', c.educator_id <> ${viewer} and exists (
-      select 1 from enrolment m join course_session ms on ms.id = m.session_id
-      where m.course_id = c.id and m.learner_id = ${viewer} and m.status in ('active', 'past_due', 'completed')
-        and (m.status = 'completed' or ms.ends_on < ${today}
-             or exists (select 1 from class_time t where t.session_id = m.session_id and t.starts_at <= now()))),
-    'reviewOpensAt', (
-      select ${sql.raw(iso('min(t.starts_at)'))} from enrolment m join class_time t on t.session_id = m.session_id
-      where c.educator_id <> ${viewer} and m.course_id = c.id and m.learner_id = ${viewer} and m.status in ('active', 'past_due'))
-  ) end`;
+    then course_page_viewer_part(c.id, c.educator_id, ${viewer}) end`;
 }
 
 const pageVersion = sql.raw(`coalesce((select pv.version from course_page_version pv where pv.educator_id = c.educator_id), 0)::text`);

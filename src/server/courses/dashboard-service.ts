@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
-import { course, courseSession, enrolment } from '../db/schema/courses.js';
+import { course } from '../db/schema/courses.js';
+import { learnerEnrolments, type LearnerEnrolmentRecord } from './course-records.js';
 import { learnerClassTimes } from './learner-class-times.js';
 import type { Viewer } from '../accounts/viewer.js';
 
@@ -10,29 +11,11 @@ export async function getDashboard(app: AppServices, viewer: Viewer) {
   const uid = viewer.user.id;
   const [upcoming, mine, teaching] = await Promise.all([
     learnerClassTimes(db, uid, { statuses: ['active', 'past_due'], endsAfter: new Date(), limit: 50 }),
-    db
-      .select({
-        enrolmentId: enrolment.id,
-        status: enrolment.status,
-        sessionId: enrolment.sessionId,
-        courseId: course.id,
-        courseTitle: course.title,
-        startsOn: courseSession.startsOn,
-        endsOn: courseSession.endsOn,
-        coverImage: course.coverImage,
-        category: course.category,
-      })
-      .from(enrolment)
-      .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
-      .innerJoin(course, eq(course.id, enrolment.courseId))
-      .where(
-        and(
-          eq(enrolment.learnerId, uid),
-          inArray(enrolment.status, ['active', 'past_due', 'waitlisted', 'offered', 'pending_payment', 'completed']),
-        ),
-      )
-      .orderBy(desc(courseSession.startsOn))
-      .limit(200),
+    learnerEnrolments(db, uid, {
+      statuses: ['active', 'past_due', 'waitlisted', 'offered', 'pending_payment', 'completed'],
+      order: 'starts',
+      limit: 200,
+    }),
     viewer.educator
       ? db
           .select({
@@ -58,9 +41,9 @@ export async function getDashboard(app: AppServices, viewer: Viewer) {
   return {
     thisWeek: upcoming.filter((u) => u.startsAt.getTime() <= weekEnd).map(iso),
     later: upcoming.filter((u) => u.startsAt.getTime() > weekEnd).map(iso),
-    courses: mine.filter((m) => m.status !== 'waitlisted' && m.status !== 'offered'),
+    courses: mine.filter((m) => m.status !== 'waitlisted' && m.status !== 'offered').map(card),
     // The waitlists, with the seats offered from them (a paid session's, held until paid for).
-    waitlists: mine.filter((m) => m.status === 'waitlisted' || m.status === 'offered'),
+    waitlists: mine.filter((m) => m.status === 'waitlisted' || m.status === 'offered').map(card),
     teaching,
   };
 }
@@ -69,4 +52,17 @@ const iso = <T extends { startsAt: Date; endsAt: Date }>(r: T) => ({
   ...r,
   startsAt: r.startsAt.toISOString(),
   endsAt: r.endsAt.toISOString(),
+});
+
+/** An enrolment as the dashboard's course and waitlist cards name it. */
+const card = (m: LearnerEnrolmentRecord) => ({
+  enrolmentId: m.id,
+  status: m.status,
+  sessionId: m.sessionId,
+  courseId: m.courseId,
+  courseTitle: m.courseTitle,
+  startsOn: m.sessionStartsOn,
+  endsOn: m.sessionEndsOn,
+  coverImage: m.coverImage,
+  category: m.category,
 });

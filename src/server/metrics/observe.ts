@@ -12,6 +12,8 @@ export interface Observe {
   webhookProcessed(type: string, outcome: 'processed' | 'duplicate' | 'failed' | 'rejected'): void;
   /** A statement ran past DATABASE_STATEMENT_TIMEOUT_MS (SQLSTATE 57014). */
   statementTimeout(): void;
+  /** A realtime event was written to a socket this long after it was published (on any instance). */
+  realtimeDeliveryLag(seconds: number): void;
 }
 
 export const noObserve: Observe = {
@@ -19,6 +21,7 @@ export const noObserve: Observe = {
   emailFailed: () => {},
   webhookProcessed: () => {},
   statementTimeout: () => {},
+  realtimeDeliveryLag: () => {},
 };
 
 /** A mailer whose sends are counted (sent, failed) by its transport. */

@@ -25,7 +25,7 @@ export interface Metrics {
 /**
  * The app's Prometheus metrics (prom-client, a registry per app): request latency by route,
  * the database pool and its waiters, statement timeouts, the job queue's depth and oldest
- * age, sockets open, emails sent and failed, payments webhooks, and Node's own process
+ * age, sockets open and the realtime delivery lag, emails sent and failed, payments webhooks, and Node's own process
  * metrics. Names and alerts: docs/decisions/0063 and the README.
  */
 export function createMetrics(sources: MetricSources): Metrics {
@@ -109,12 +109,20 @@ export function createMetrics(sources: MetricSources): Metrics {
     registers,
   });
 
+  const deliveryLag = new client.Histogram({
+    name: 'agora_realtime_delivery_lag_seconds',
+    help: "Time from a realtime event's publish (on any instance, by its clock) to its write on a socket of this one",
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers,
+  });
+
   return {
     observe: {
       emailSent: (transport) => emails.inc({ transport, outcome: 'sent' }),
       emailFailed: (transport) => emails.inc({ transport, outcome: 'failed' }),
       webhookProcessed: (type, outcome) => webhooks.inc({ type, outcome }),
       statementTimeout: () => statementTimeouts.inc(),
+      realtimeDeliveryLag: (seconds) => deliveryLag.observe(seconds),
     },
     install(app) {
       app.addHook('onResponse', async (request, reply) => {

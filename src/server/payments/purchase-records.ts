@@ -29,7 +29,8 @@ export interface PurchaseRecord {
   createdAt: Date;
 }
 
-interface Facts {
+/** What a purchase's state is read from (purchaseState): its own columns and its money (purchaseMoney). */
+export interface PurchaseFacts {
   status: string;
   kind: string;
   installments: number | null;
@@ -47,7 +48,7 @@ interface Facts {
  * part, a refund still owed, an installment that failed, installments under way, paid; and
  * a checkout never paid: still open (within the provider's lifetime), abandoned, or expired.
  */
-export function purchaseState(f: Facts, now: Date): PurchaseState {
+export function purchaseState(f: PurchaseFacts, now: Date): PurchaseState {
   const paid = Number(f.paidCents);
   const refunded = Number(f.refundedCents);
   if (Number(f.paidCount) === 0) {
@@ -65,6 +66,17 @@ export function purchaseState(f: Facts, now: Date): PurchaseState {
   return 'paid';
 }
 
+/**
+ * A purchase's money, as columns of a select from `purchase` left-joined to `refund_due`
+ * (the admin console's records and the roster's payment column read the same sums).
+ */
+export const purchaseMoney = {
+  paidCount: sql<number>`(select count(*)::int from ${payment} p2 where p2.purchase_id = ${purchase.id})`,
+  paidCents: sql<number>`(select coalesce(sum(p2.amount_cents), 0)::int from ${payment} p2 where p2.purchase_id = ${purchase.id})`,
+  refundedCents: sql<number>`(select coalesce(sum(p2.refunded_cents), 0)::int from ${payment} p2 where p2.purchase_id = ${purchase.id})`,
+  refundPendingCents: sql<number>`coalesce(${refundDue.amountCents}, 0)::int`,
+};
+
 /** A user's purchases, newest first, each with its payments summed and its true state (ADR 0035: payments own these tables). */
 export async function purchaseRecordsOf(conn: Conn, userId: string, now = new Date(), limit = 100): Promise<PurchaseRecord[]> {
   const rows = await conn
@@ -79,10 +91,7 @@ export async function purchaseRecordsOf(conn: Conn, userId: string, now = new Da
       status: purchase.status,
       failureReason: purchase.failureReason,
       createdAt: purchase.createdAt,
-      paidCount: sql<number>`(select count(*)::int from ${payment} p2 where p2.purchase_id = ${purchase.id})`,
-      paidCents: sql<number>`(select coalesce(sum(p2.amount_cents), 0)::int from ${payment} p2 where p2.purchase_id = ${purchase.id})`,
-      refundedCents: sql<number>`(select coalesce(sum(p2.refunded_cents), 0)::int from ${payment} p2 where p2.purchase_id = ${purchase.id})`,
-      refundPendingCents: sql<number>`coalesce(${refundDue.amountCents}, 0)::int`,
+      ...purchaseMoney,
     })
     .from(purchase)
     .leftJoin(refundDue, eq(refundDue.purchaseId, purchase.id))

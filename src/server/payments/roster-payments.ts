@@ -1,14 +1,16 @@
-import { and, desc, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { PurchaseState } from '../../shared/admin-schemas.js';
 import type { RosterPayment } from '../../shared/courses-schemas.js';
-import { payment, purchase } from '../db/schema/payments.js';
+import { purchase, refundDue } from '../db/schema/payments.js';
 import type { Tx } from '../db/transaction.js';
+import { purchaseMoney, purchaseState } from './purchase-records.js';
 
 /**
- * How each enrolment of a roster was paid (the roster's payment column and its CSV),
- * from the enrolment's latest course purchase and its payments: refunded (any money given
- * back after the seat ended), past due, installments k of N, paid. No purchase: free.
+ * How each enrolment of a roster was paid (the roster's payment column and its CSV), from
+ * the enrolment's latest course purchase: its state is purchaseState's (the one rule, which
+ * the admin console shows too), said in the roster's words. No purchase: free.
  */
-export async function rosterPayments(tx: Tx, enrolmentIds: string[]): Promise<Record<string, RosterPayment>> {
+export async function rosterPayments(tx: Tx, enrolmentIds: string[], now = new Date()): Promise<Record<string, RosterPayment>> {
   if (enrolmentIds.length === 0) return {};
   const rows = await tx
     .select({
@@ -16,35 +18,44 @@ export async function rosterPayments(tx: Tx, enrolmentIds: string[]): Promise<Re
       status: purchase.status,
       kind: purchase.kind,
       installments: purchase.installments,
-      paidCount: sql<number>`(select count(*)::int from ${payment} p2 where p2.purchase_id = purchase.id)`,
-      paidCents: sql<number>`(select coalesce(sum(p2.amount_cents), 0)::int from ${payment} p2 where p2.purchase_id = purchase.id)`,
-      refundedCents: sql<number>`(select coalesce(sum(p2.refunded_cents), 0)::int from ${payment} p2 where p2.purchase_id = purchase.id)`,
+      failureReason: purchase.failureReason,
+      createdAt: purchase.createdAt,
+      ...purchaseMoney,
     })
     .from(purchase)
+    .leftJoin(refundDue, eq(refundDue.purchaseId, purchase.id))
     .where(and(inArray(purchase.enrolmentId, enrolmentIds), inArray(purchase.kind, ['course_payment', 'course_installments'])))
     .orderBy(desc(purchase.createdAt));
   const out: Record<string, RosterPayment> = {};
   for (const r of rows) {
     if (!r.enrolmentId || out[r.enrolmentId]) continue; // the latest purchase of each enrolment
-    out[r.enrolmentId] = describe(r);
+    const n = r.kind === 'course_installments' ? r.installments : null;
+    out[r.enrolmentId] = inRosterWords(purchaseState(r, now), n, Number(r.paidCount));
   }
   return out;
 }
 
-function describe(r: {
-  status: string;
-  kind: string;
-  installments: number | null;
-  paidCount: number;
-  paidCents: number;
-  refundedCents: number;
-}): RosterPayment {
-  const n = r.kind === 'course_installments' ? r.installments : null;
-  const k = Number(r.paidCount);
+/** A purchase's state as the roster says it: n installments of which k are paid (n null: one payment). */
+function inRosterWords(state: PurchaseState, n: number | null, k: number): RosterPayment {
   const base = { paidInstallments: n ? k : null, installments: n };
-  const refunded = Number(r.refundedCents);
-  if (refunded > 0) return { ...base, status: 'refunded', label: refunded >= Number(r.paidCents) ? 'Refunded' : 'Partly refunded' };
-  if (r.status === 'past_due') return { ...base, status: 'past_due', label: n ? `Past due (${k} of ${n} paid)` : 'Past due' };
-  if (n && k < n && r.status !== 'completed') return { ...base, status: 'installments', label: `Installments ${k} of ${n}` };
-  return { ...base, status: 'paid', label: 'Paid' };
+  switch (state) {
+    case 'refunded':
+      return { ...base, status: 'refunded', label: 'Refunded' };
+    case 'partially_refunded':
+      return { ...base, status: 'refunded', label: 'Partly refunded' };
+    case 'refund_pending':
+      return { ...base, status: 'refunded', label: 'Refund pending' };
+    case 'installment_failed':
+      return { ...base, status: 'past_due', label: n ? `Past due (${k} of ${n} paid)` : 'Past due' };
+    case 'installments':
+      return { ...base, status: 'installments', label: `Installments ${k} of ${n}` };
+    case 'failed':
+      return { ...base, status: 'past_due', label: n ? `Stopped (${k} of ${n} paid)` : 'Payment failed' };
+    case 'checkout_open':
+    case 'checkout_abandoned':
+    case 'checkout_expired':
+      return { ...base, status: 'past_due', label: 'Not paid' };
+    case 'paid':
+      return { ...base, status: 'paid', label: 'Paid' };
+  }
 }

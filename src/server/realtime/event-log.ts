@@ -25,15 +25,17 @@ export const REPLAY_MAX_EVENTS = 500;
 
 /**
  * The publisher's statement (one per batch of NOTIFYs). `items`: a JSON array of
- * `{g, o, u, e}` (notification g, position o, user, event JSON) and `{g, o, c}` (a control
- * line sent as is). Per notification it sends lines `e <user> <seq> <event JSON>` for the
- * events of users present, `r ...` control lines as given; a notification whose events all
- * went to absent users is not sent. Counter rows are taken in user order (no deadlock
+ * `{g, o, u, e, t}` (notification g, position o, user, event JSON, publish time) and
+ * `{g, o, c, t}` (a control line sent as is). Per notification it sends a first line
+ * `t <publish time, ms since the epoch>` (the delivery-lag metric's start; a process that does
+ * not know it logs it and goes on), then lines `e <user> <seq> <event JSON>` for the events of
+ * users present, `r ...` control lines as given; a notification whose events all went to
+ * absent users is not sent. Counter rows are taken in user order (no deadlock
  * between processes publishing to the same users).
  */
 export const PUBLISH_SQL = sql`
   with item as (
-    select * from json_to_recordset(${sql.placeholder('items')}::json) as t(g int, o int, u uuid, e text, c text)
+    select * from json_to_recordset(${sql.placeholder('items')}::json) as t(g int, o int, u uuid, e text, c text, t bigint)
   ),
   ev as (select o, u, e from item where c is null),
   present as (
@@ -52,22 +54,23 @@ export const PUBLISH_SQL = sql`
   ),
   logged as (insert into realtime_event (user_id, seq, event) select u, seq, e from numbered)
   select pg_notify(${sql.placeholder('channel')},
-    string_agg(coalesce(item.c, 'e ' || n.u || ' ' || n.seq || ' ' || n.e), E'\n' order by item.o)) as sent
+    coalesce('t ' || min(item.t) || E'\n', '') || string_agg(coalesce(item.c, 'e ' || n.u || ' ' || n.seq || ' ' || n.e), E'\n' order by item.o)) as sent
   from item left join numbered n on n.o = item.o
   where item.c is not null or n.o is not null
   group by item.g
   order by item.g`;
 
-/** One queued notification: events to number (user, event JSON), or a control line. */
-export type Outgoing = { events: [userId: string, json: string][] } | { control: string };
+/** One queued notification: events to number (user, event JSON), or a control line; `at`: when it was published (ms). */
+export type Outgoing = ({ events: [userId: string, json: string][] } | { control: string }) & { at?: number };
 
 /** The `items` parameter of PUBLISH_SQL for a batch of notifications. */
 export function publishItems(batch: Outgoing[]): string {
   const items: object[] = [];
   let o = 0;
   batch.forEach((out, g) => {
-    if ('control' in out) items.push({ g, o: o++, c: out.control });
-    else for (const [u, e] of out.events) items.push({ g, o: o++, u, e });
+    const t = out.at ?? null;
+    if ('control' in out) items.push({ g, o: o++, c: out.control, t });
+    else for (const [u, e] of out.events) items.push({ g, o: o++, u, e, t });
   });
   return JSON.stringify(items);
 }

@@ -25,9 +25,10 @@ export interface RealtimeEvent {
 
 /**
  * A local listener: the event, its sequence number for its user (undefined only without a
- * fan-out), and its JSON as published (without the number).
+ * fan-out), its JSON as published (without the number), and when it was published (ms since
+ * the epoch, the publishing process's clock; undefined when the notification did not say).
  */
-export type RealtimeListener = (event: RealtimeEvent, seq: number | undefined, json: string) => void;
+export type RealtimeListener = (event: RealtimeEvent, seq: number | undefined, json: string, publishedAt: number | undefined) => void;
 
 /** Handles a message a client sent over its socket ('typing' ...); `userId` is the socket's signed-in user. */
 export type ClientMessageHandler = (userId: string, message: Record<string, unknown>) => Promise<void> | void;
@@ -91,8 +92,9 @@ const silent: Logger = { warn() {}, error() {} };
 
 /**
  * The wire format between processes (one notification: lines, event-log.ts builds them in
- * SQL): `e <user> <seq> <event JSON>` for an event ('-' for no number: no fan-out), and
- * `r <user> [<signed-out session>]` for "re-check this user's sessions".
+ * SQL): first `t <ms>`, when it was published; then `e <user> <seq> <event JSON>` for an
+ * event ('-' for no number: no fan-out), and `r <user> [<signed-out session>]` for
+ * "re-check this user's sessions".
  */
 const lineBytes = (json: string) => Buffer.byteLength(json) + 60;
 
@@ -121,7 +123,7 @@ export function createRealtime(
     }
   };
 
-  const deliverLine = (line: string): void => {
+  const deliverLine = (line: string, publishedAt?: number): void => {
     if (line.startsWith('r ')) {
       const [, userId, signedOutSessionId] = line.split(' ');
       if (userId) return control({ kind: 'recheck', userId, ...(signedOutSessionId && { signedOutSessionId }) });
@@ -145,7 +147,7 @@ export function createRealtime(
           return log.warn({ line: line.slice(0, 200) }, 'realtime: unexpected event ignored');
         for (const listener of [...set]) {
           try {
-            listener(event, seq, json);
+            listener(event, seq, json, publishedAt);
           } catch (err) {
             // A listener's failure is its own; the publisher carries on.
             log.error({ err }, 'realtime listener failed');
@@ -158,17 +160,20 @@ export function createRealtime(
   };
 
   const receive = (payload: string) => {
-    for (const line of payload.split('\n')) deliverLine(line);
+    const lines = payload.split('\n');
+    const publishedAt = lines[0].startsWith('t ') ? Number(lines.shift()!.slice(2)) : undefined;
+    for (const line of lines) deliverLine(line, Number.isFinite(publishedAt) ? publishedAt : undefined);
   };
 
   const send = async (out: Outgoing) => {
     if (!opts.fanOut) {
       if ('control' in out) return deliverLine(out.control);
-      for (const [u, json] of out.events) deliverLine(`e ${u} - ${json}`);
+      const at = Date.now();
+      for (const [u, json] of out.events) deliverLine(`e ${u} - ${json}`, at);
       return;
     }
     try {
-      await opts.fanOut.publish(out);
+      await opts.fanOut.publish({ ...out, at: Date.now() });
     } catch (err) {
       // Best effort: the client catches up from the log (or refetches) on its next reconnect.
       log.warn({ err: (err as Error).message }, 'realtime: publish failed');

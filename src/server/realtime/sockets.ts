@@ -73,6 +73,8 @@ export interface RealtimeSocketOptions {
   readLog(userId: string, after: number, max: number): Promise<LogRead>;
   /** Sockets one user may hold across processes (REALTIME_MAX_SOCKETS_PER_USER). */
   maxSocketsPerUser: number;
+  /** Seconds from an event's publish (on any process) to its write on this socket (the metrics' histogram). */
+  deliveryLag?(seconds: number): void;
 }
 
 interface Connection {
@@ -301,9 +303,10 @@ export async function installRealtimeSockets(app: FastifyInstance, opts: Realtim
       let set = byUser.get(userId);
       if (!set) byUser.set(userId, (set = new Set()));
       set.add(conn);
-      const unsubscribe = realtime.subscribe(userId, (_event, seq, json) => {
+      const unsubscribe = realtime.subscribe(userId, (_event, seq, json, publishedAt) => {
         if (seq === undefined) send(conn, json);
         else offer(conn, seq, json);
+        if (publishedAt !== undefined) opts.deliveryLag?.(Math.max(0, Date.now() - publishedAt) / 1000);
       });
       const catchUps: NodeJS.Timeout[] = [];
       socket.on('pong', () => {

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { TestApp } from '../../support/app.js';
 import { addMonths } from '../../../src/shared/payments.js';
 import { dateIn } from '../../../src/shared/time.js';
+import { purchaseRecordsOf } from '../../../src/server/payments/purchase-records.js';
 import {
   classTimeBody,
   courseBody,
@@ -229,7 +230,7 @@ describe('installments limited to what makes sense', () => {
 });
 
 describe('the roster says how each seat was paid', () => {
-  it('paid, installments k of N, past due, refunded: in the roster and its CSV', async () => {
+  it('paid, installments k of N, past due, refunded, refund pending: in the roster and its CSV', async () => {
     const educator = await makePayoutEducator(app);
     const { courseId, sessionId } = await makePublishedCourse(app, educator, {
       course: { priceCents: 9000, installments: 3, refundPolicy: 'moderate', title: 'Roster money' },
@@ -238,10 +239,12 @@ describe('the roster says how each seat was paid', () => {
     const monthly = await makeLearner(app, { email: `monthly-${Date.now()}@example.com` });
     const late = await makeLearner(app, { email: `late-${Date.now()}@example.com` });
     const gone = await makeLearner(app, { email: `gone-${Date.now()}@example.com` });
+    const owed = await makeLearner(app, { email: `owed-${Date.now()}@example.com` });
     await waitForPurchase(app, await buy(app, once, courseId, sessionId, 9000));
     await waitForPurchase(app, await buy(app, monthly, courseId, sessionId, 9000, 3));
     await waitForPurchase(app, await buy(app, late, courseId, sessionId, 9000, 3));
     await waitForPurchase(app, await buy(app, gone, courseId, sessionId, 9000));
+    await waitForPurchase(app, await buy(app, owed, courseId, sessionId, 9000));
     // The first invoice of each plan is recorded when its invoice.paid arrives.
     for (const who of [monthly, late]) {
       await waitFor(async () => {
@@ -259,6 +262,13 @@ describe('the roster says how each seat was paid', () => {
       return r.n === 1;
     }, 'refund recorded');
 
+    // A refund the provider has not made yet (its retry not due): the admin console says
+    // refund_pending, and the roster says the same state in its words.
+    await app.database.db.execute(
+      sql`insert into refund_due (purchase_id, user_id, amount_cents, currency, plan, next_attempt_at)
+          select id, user_id, 9000, currency, '{}'::jsonb, now() + interval '1 day' from purchase where user_id = ${owed.id} and course_id = ${courseId}`,
+    );
+
     const res = await get(app, `/api/courses/${courseId}/roster`, { cookie: educator.cookie });
     expect(res.statusCode, res.body).toBe(200);
     const byEmail = Object.fromEntries(res.json().rows.map((r: { learnerEmail: string; payment: unknown }) => [r.learnerEmail, r.payment]));
@@ -266,6 +276,9 @@ describe('the roster says how each seat was paid', () => {
     expect(byEmail[monthly.email]).toEqual({ status: 'installments', label: 'Installments 1 of 3', paidInstallments: 1, installments: 3 });
     expect(byEmail[late.email]).toMatchObject({ status: 'past_due', label: 'Past due (1 of 3 paid)' });
     expect(byEmail[gone.email]).toMatchObject({ status: 'refunded', label: 'Refunded' });
+    expect(byEmail[owed.email]).toMatchObject({ status: 'refunded', label: 'Refund pending' });
+    const [owedPurchase] = (await purchaseRecordsOf(app.database.db, owed.id)).filter((p) => p.courseId === courseId);
+    expect(owedPurchase.state).toBe('refund_pending');
 
     const csv = await get(app, `/api/courses/${courseId}/roster.csv`, { cookie: educator.cookie });
     const lines = csv.body.split('\r\n').filter(Boolean);

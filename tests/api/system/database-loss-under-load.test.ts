@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createRunDatabase, type RunDatabase } from '../../support/run-database.js';
+import type { RunDatabase } from '../../support/run-database.js';
 import {
   courseBody,
   educatorUser,
@@ -11,7 +11,7 @@ import {
   waitUntil,
   type ServerProcess,
 } from '../../support/server-process.js';
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
+import { databaseBehindProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 
 /**
  * The real server process loses its database in the middle of a write load: every
@@ -29,13 +29,10 @@ describe.skipIf(!usesPostgres)('the server process losing its database under loa
   let proxy: TcpProxy;
   let admin: pg.Client;
   let server: ServerProcess | undefined;
+  let viaProxy: string;
 
   beforeAll(async () => {
-    const made = await createRunDatabase('agora_reliability');
-    if ('error' in made) throw new Error(made.error);
-    run = made;
-    const target = new URL(run.url);
-    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    ({ run, proxy, url: viaProxy } = await databaseBehindProxy('agora_reliability'));
     admin = new pg.Client({ connectionString: run.url });
     await admin.connect();
   });
@@ -48,10 +45,8 @@ describe.skipIf(!usesPostgres)('the server process losing its database under loa
   });
 
   it('health goes 503 then 200, writes answer 201 or 503, and no acknowledged write is lost', { timeout: 300_000 }, async () => {
-    const viaProxy = new URL(run.url);
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
     server = await startServer({
-      databaseUrl: viaProxy.toString(),
+      databaseUrl: viaProxy,
       env: { DATABASE_CONNECT_TIMEOUT_MS: '3000', DATABASE_STATEMENT_TIMEOUT_MS: '5000' },
     });
     const { base } = server;

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, tempDir, type TestApp } from '../../support/app.js';
 import { createSignedInUser, type SignedInUser } from '../../support/factories.js';
 import { get, post } from '../../support/http.js';
-import { createRunDatabase, type RunDatabase } from '../../support/run-database.js';
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
+import type { RunDatabase } from '../../support/run-database.js';
+import { databaseBehindProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 
 /**
  * The app rides out a lost database: connections ended by the server, a database that
@@ -45,15 +45,10 @@ describe.skipIf(!usesPostgres)('losing the database', () => {
   }
 
   beforeAll(async () => {
-    const made = await createRunDatabase('agora_trust');
-    if ('error' in made) throw new Error(made.error);
-    run = made;
-    const target = new URL(run.url);
-    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const viaProxy = new URL(run.url);
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
+    let url: string;
+    ({ run, proxy, url } = await databaseBehindProxy('agora_trust'));
     app = await buildTestApp({
-      DATABASE_URL: viaProxy.toString(),
+      DATABASE_URL: url,
       DATABASE_CONNECT_TIMEOUT_MS: '3000',
       DATABASE_STATEMENT_TIMEOUT_MS: '3000',
     });

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { keepSeedingDemo, seedDemoOnce, seedDemoUsers } from '../../../src/server/seed/demo-seed.js';
 import type { TestApp } from '../../support/app.js';
 import { buildPaymentsApp } from '../../support/payments.js';
-import { createRunDatabase, type RunDatabase } from '../../support/run-database.js';
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
+import type { RunDatabase } from '../../support/run-database.js';
+import { databaseBehindProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 import { CITY_CLUBS } from '../../../src/server/seed/demo-clubs-data.js';
 
 const FIRST_CLUBS = ['London Chess Evenings', 'Manchester Morning Runners', 'Science Fiction Book Circle'];
@@ -28,16 +28,11 @@ describe.skipIf(!usesPostgres)('the demo data after a database lost during a fir
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   beforeAll(async () => {
-    const made = await createRunDatabase('agora_resume');
-    if ('error' in made) throw new Error(made.error);
-    run = made;
-    const target = new URL(run.url);
-    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const viaProxy = new URL(run.url);
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
+    let url: string;
+    ({ run, proxy, url } = await databaseBehindProxy('agora_resume'));
     app = await buildPaymentsApp({
       SEED_DEMO: 'true',
-      DATABASE_URL: viaProxy.toString(),
+      DATABASE_URL: url,
       DATABASE_CONNECT_TIMEOUT_MS: '2000',
       DATABASE_STATEMENT_TIMEOUT_MS: '10000',
     });

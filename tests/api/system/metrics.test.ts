@@ -143,6 +143,17 @@ describe.skipIf(!usesPostgres)('metrics behind a token (METRICS_TOKEN)', () => {
     const tab = opened(await openSocket(base, { cookie: user.cookie }));
     try {
       expect(sample(await scrape(), 'agora_realtime_sockets_open')).toBe(1);
+      // An event published through the fan-out (NOTIFY and back) is timed from its publish to the socket's write.
+      const lagged = () => sample(text, 'agora_realtime_delivery_lag_seconds_count') ?? 0;
+      const before = lagged();
+      await app.realtime.publish(user.id, { type: 'metrics.test' });
+      await tab.next((m) => m.type === 'metrics.test');
+      text = await scrape();
+      expect(lagged()).toBe(before + 1);
+      const sum = sample(text, 'agora_realtime_delivery_lag_seconds_sum')!;
+      expect(sum).toBeGreaterThanOrEqual(0);
+      expect(sum).toBeLessThan(5);
+      expect(sample(text, 'agora_realtime_delivery_lag_seconds_bucket', { le: '+Inf' })).toBe(before + 1);
     } finally {
       tab.close();
       await tab.closed;
