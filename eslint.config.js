@@ -30,6 +30,7 @@ const SERVER_LAYERS = [
   ['educators'],
   ['courses'],
   ['payments'],
+  ['classroom'],
   ['analytics'],
   ['clubs'],
   ['mailbox'],
@@ -62,6 +63,7 @@ const EVENT_BUSES = {
   mailbox: 'mailboxEvents',
   payments: 'paymentEvents',
   clubs: 'clubEvents',
+  classroom: 'classroomEvents',
 };
 const oneOf = (names) => `/^(${names.join('|')})$/`;
 const SUBSCRIBE = oneOf(['inTransaction', 'afterCommit']);

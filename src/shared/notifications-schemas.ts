@@ -22,6 +22,7 @@ export const NOTIFICATION_TYPES = [
   'club_waitlist_promoted',
   'club_event_reminder',
   'club_ownership',
+  'classroom_post',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -44,6 +45,7 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   club_waitlist_promoted: 'A place at a club event from the waitlist',
   club_event_reminder: 'Reminders of club events (24 h and 1 h before)',
   club_ownership: 'A club handed over to you',
+  classroom_post: 'New posts and replies in your classrooms',
 };
 
 /**
@@ -86,6 +88,7 @@ export const DEFAULT_PREFERENCES: Record<NotificationType, NotificationPreferenc
   club_waitlist_promoted: { inApp: true, email: 'instant' },
   club_event_reminder: { inApp: true, email: 'instant' },
   club_ownership: { inApp: true, email: 'instant' },
+  classroom_post: { inApp: true, email: 'instant' },
 };
 
 export const notificationView = z.object({

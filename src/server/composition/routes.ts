@@ -8,6 +8,7 @@ import { accountDeletionRoutes } from '../admin/account-deletion-routes.js';
 import { adminRoutes } from '../admin/routes.js';
 import { countCoursePageViews } from '../analytics/page-views.js';
 import { analyticsRoutes } from '../analytics/routes.js';
+import { classroomRoutes } from '../classroom/routes.js';
 import { clubRoutes } from '../clubs/routes.js';
 import type { Config } from '../config.js';
 import { contactRoutes } from '../contact/routes.js';
@@ -53,6 +54,7 @@ export async function registerRoutes(
   await app.register(mailboxRoutes);
   await app.register(contactRoutes);
   await app.register(clubRoutes);
+  await app.register(classroomRoutes);
   await app.register(analyticsRoutes);
   await app.register(adminRoutes);
   await app.register(accountDeletionRoutes);

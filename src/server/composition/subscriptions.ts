@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { subscribeClassroom } from '../classroom/subscriptions.js';
 import { registerClubJobs } from '../clubs/reminders.js';
 import { subscribeClubs } from '../clubs/subscriptions.js';
 import { subscribeContact } from '../contact/subscriptions.js';
@@ -24,6 +25,7 @@ import { subscribePayments } from '../payments/subscriptions.js';
 export function subscribeDomains(app: FastifyInstance, { calendarSources }: { calendarSources: CalendarSources }) {
   subscribeCourses(app);
   subscribePayments(app);
+  subscribeClassroom(app);
   subscribeMailbox(app);
   subscribeClubs(app, { calendarSources });
   subscribeContact(app);

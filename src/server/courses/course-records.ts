@@ -130,3 +130,40 @@ export async function learnerIdsOfSession(conn: Conn, sessionId: string, statuse
     .where(and(eq(enrolment.sessionId, sessionId), inArray(enrolment.status, statuses)));
   return rows.map((r) => r.id);
 }
+
+/**
+ * A course session as its classroom sees it (classroom/access.ts, on every request): the
+ * course's title and educator, the session, and `userId`'s enrolment status there (null: none,
+ * or only dropped ones). Null when the session is not one of that course.
+ */
+export async function classroomSessionOf(conn: Conn, q: { courseId: string; sessionId: string; userId: string }) {
+  const [row] = await conn
+    .select({
+      courseTitle: course.title,
+      educatorId: course.educatorId,
+      educatorName: course.educatorName,
+      startsOn: courseSession.startsOn,
+      endsOn: courseSession.endsOn,
+      timeZone: courseSession.timeZone,
+      status: courseSession.status,
+      enrolmentStatus: sql<string | null>`(select ${enrolment.status} from ${enrolment}
+        where ${enrolment.sessionId} = ${courseSession.id} and ${enrolment.learnerId} = ${q.userId} and ${enrolment.status} <> 'dropped'
+        limit 1)`,
+    })
+    .from(courseSession)
+    .innerJoin(course, eq(course.id, courseSession.courseId))
+    .where(and(eq(courseSession.id, q.sessionId), eq(courseSession.courseId, q.courseId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The session's next class time not yet over (its join link and place); null for none. */
+export async function nextClassOf(conn: Conn, sessionId: string) {
+  const [t] = await conn
+    .select({ startsAt: classTime.startsAt, endsAt: classTime.endsAt, location: classTime.location, meetingUrl: classTime.meetingUrl })
+    .from(classTime)
+    .where(and(eq(classTime.sessionId, sessionId), sql`${classTime.endsAt} > now()`))
+    .orderBy(asc(classTime.startsAt))
+    .limit(1);
+  return t ?? null;
+}

@@ -214,6 +214,12 @@ export function render(type: NotificationType, input: NotificationData, readerZo
         body: `You moved from the waitlist to going: ${str(d.when)}.`,
         link: clubEventPath(d),
       };
+    case 'classroom_post':
+      return {
+        title: `New ${d.kind === 'reply' ? 'reply' : 'post'} in ${str(d.courseTitle, 'your course')}`,
+        body: `${str(d.authorName, 'Someone')}: ${str(d.preview)}`,
+        link: d.courseId && d.sessionId ? `/course/${str(d.courseId)}/session/${str(d.sessionId)}/classroom` : coursePath(d),
+      };
     case 'club_event_reminder':
       return {
         title: `${d.before === '1h' ? 'In an hour' : 'Tomorrow'}: ${eventTitle(d)}`,
@@ -310,6 +316,7 @@ export function renderEmail(
     club_event_changed: 'See the event',
     club_waitlist_promoted: 'See the event',
     club_event_reminder: 'See the event',
+    classroom_post: 'Open the classroom',
   };
   return noticeEmail(email, firstName, {
     subject: r.title,

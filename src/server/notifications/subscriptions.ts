@@ -119,6 +119,27 @@ export function subscribeNotifications(app: AppServices) {
     ]),
   );
 
+  // A new post or reply in a classroom: the members the classroom names (ADR 0068).
+  app.classroomEvents.inTransaction('classroom.posted', (tx, e) =>
+    send(
+      app,
+      tx,
+      e.recipientIds.map((id) => [
+        id,
+        'classroom_post',
+        {
+          kind: e.kind,
+          courseId: e.courseId,
+          courseTitle: e.courseTitle,
+          sessionId: e.sessionId,
+          postId: e.postId,
+          authorName: e.authorName,
+          preview: e.preview,
+        },
+      ]),
+    ),
+  );
+
   subscribeClubs(app);
 
   // A deleted account's notifications, preferences and queued emails (ADR 0024): last of all domains.
