@@ -80,6 +80,7 @@ const PATTERNS = [
   '/course/:courseID/session/:sessionID/drop',
   '/course/:courseID/session/:sessionID/enroll',
   '/course/:courseID/session/:sessionID/new-class-time',
+  '/course/:courseID/session/:sessionID/classroom',
   // Educator
   '/educator/:id',
   '/educator/onboard',
@@ -169,6 +170,9 @@ export function isPublicPath(pathname: string): boolean {
 export function loginRedirect(pathAndQuery: string): string {
   return `/login?next=${encodeURIComponent(pathAndQuery)}`;
 }
+
+/** A course session's classroom (issue 25): its educator and enrolled learners only. */
+export const classroomPath = (courseId: string, sessionId: string) => `/course/${courseId}/session/${sessionId}/classroom`;
 
 /** Only same-site relative paths are accepted as a post-login destination. */
 /** Where a log-in without `?next=` lands: educators on their dashboard, learners on /explore. */

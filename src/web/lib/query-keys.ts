@@ -14,6 +14,8 @@ export const queryKeys = {
   courses: ['course'] as const,
   course: (id: string) => ['course', id] as const,
   roster: (courseId: string) => ['course', courseId, 'roster'] as const,
+  /** A session's classroom (its pages of posts). */
+  classroom: (courseId: string, sessionId: string) => ['course', courseId, 'classroom', sessionId] as const,
   /** Every course listing: search and explore. */
   courseLists: ['courses'] as const,
   courseSearch: (q: unknown) => ['courses', 'search', q] as const,
