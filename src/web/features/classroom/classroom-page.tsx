@@ -15,7 +15,7 @@ import { ApiError, isNotFound } from '@web/lib/api';
 import { paths } from '@web/lib/paths';
 import { queryKeys } from '@web/lib/query-keys';
 import { useRealtimeEvent, useRealtimeReconnect } from '@web/lib/realtime';
-import { formatDateRange, formatDateTime, formatTimeRange, plural, viewerTimeZone } from '@web/lib/format';
+import { formatDateRange, formatDateTime, formatDay, formatTimeRange, plural, viewerTimeZone } from '@web/lib/format';
 import { isUuid } from '@web/lib/ids';
 import NotFoundPage from '@web/components/not-found-page';
 import { Markdown } from '@web/components/markdown';
@@ -144,8 +144,7 @@ function NextClass({ view }: { view: ClassroomView }) {
       {next ? (
         <div className="mt-1">
           <p className="text-lg font-semibold text-slate-900">
-            {formatDateTime(next.startsAt)}{' '}
-            <span className="font-normal text-slate-700">({formatTimeRange(next.startsAt, next.endsAt, zone)})</span>
+            {formatDay(next.startsAt)}, {formatTimeRange(next.startsAt, next.endsAt, zone)}
           </p>
           {zone !== view.session.timeZone && (
             <p className="text-xs text-slate-600">
