@@ -306,3 +306,20 @@ it('posts page in order: pinned first, then the newest, 20 a page', async () => 
   expect(second.posts.map((p: { body: string }) => p.body)).toEqual(['Post 2', 'Post 1']);
   expect(second.nextCursor).toBeNull();
 });
+
+it('every classroom endpoint is in the OpenAPI document', async () => {
+  const doc = (await get(ctx.app, '/api/docs/json')).json() as { paths: Record<string, Record<string, unknown>> };
+  const b = '/api/courses/{courseId}/sessions/{sessionId}/classroom';
+  const expected: [string, string][] = [
+    [b, 'get'],
+    [`${b}/files`, 'post'],
+    [`${b}/files/{fileId}`, 'get'],
+    [`${b}/posts`, 'post'],
+    [`${b}/posts/{postId}`, 'patch'],
+    [`${b}/posts/{postId}/replies`, 'post'],
+    [`${b}/posts/{postId}/report`, 'post'],
+    [`${b}/replies/{replyId}/hide`, 'post'],
+    [`${b}/access/{userId}`, 'put'],
+  ];
+  for (const [path, method] of expected) expect(doc.paths[path]?.[method], `${method.toUpperCase()} ${path}`).toBeDefined();
+});
