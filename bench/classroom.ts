@@ -31,6 +31,7 @@ import { measure, type LoadSettings } from './lib/load.js';
 import { judgeRatio, verdictLine } from './lib/ratios.js';
 import { table, writeResults } from './lib/report.js';
 import { sessionsFor, signIn, startBenchServer, type Session } from './lib/server.js';
+import { classTimeBody, createClassTimes, createCourse, createSession, publishCourse, type Send } from '../tests/support/test-data.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench/results/classroom-latest.json');
@@ -68,16 +69,22 @@ async function main() {
   await db.connect();
   onCleanup('close the bench connection', () => db.end());
 
-  // The demo educator's published session, with room for the learners.
-  const {
-    rows: [target],
-  } = await db.query<{ course_id: string; session_id: string }>(
-    `select c.id as course_id, s.id as session_id from course c join course_session s on s.course_id = c.id
-     where c.educator_id = $1 and c.status = 'published' and s.status = 'scheduled' order by s.starts_on limit 1`,
-    [educator.userId],
-  );
-  if (!target) throw new Error('the demo educator has no published session');
-  const { course_id: courseId, session_id: sessionId } = target;
+  // A published free course of the demo educator, made through the API, with room for the learners.
+  const send: Send = async (method, p, body) => {
+    const res = await fetch(server.baseUrl + p, {
+      method,
+      headers: { origin: server.baseUrl, cookie: educator.cookie, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, headers: Object.fromEntries(res.headers), text, json: () => JSON.parse(text) } as Awaited<
+      ReturnType<Send>
+    >;
+  };
+  const courseId = await createCourse(send, { title: 'Python for Curious Beginners', priceCents: 0 });
+  const sessionId = await createSession(send, courseId, { capacity: 10 });
+  await createClassTimes(send, courseId, sessionId, classTimeBody(3));
+  await publishCourse(send, courseId);
   await db.query(`update course_session set capacity = capacity + $2 where id = $1`, [sessionId, LEARNERS]);
   const { rows: users } = await db.query<{ id: string }>(
     `insert into "user" (email, name, first_name, last_name, verified)

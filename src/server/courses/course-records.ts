@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { person } from '../accounts/people.js';
 import { classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
@@ -166,4 +166,22 @@ export async function nextClassOf(conn: Conn, sessionId: string) {
     .orderBy(asc(classTime.startsAt))
     .limit(1);
   return t ?? null;
+}
+
+/**
+ * The classroom page's part of courses, as a fragment for the classroom's own statement (one
+ * round trip, ADR 0035: written here, used there): for session `sessionId` of course
+ * `courseId`, one row (none when the session is not that course's) with the course's title,
+ * educator and educator's name, the session's dates, zone and status, `userId`'s enrolment
+ * status there (null: none but dropped ones) and the next class time not yet over.
+ */
+export function classroomSessionSql(courseId: SQL, sessionId: SQL, userId: SQL): SQL {
+  return sql`select c.id as course_id, c.title as course_title, c.educator_id, c.educator_name, s.id as session_id,
+      s.starts_on::text as starts_on, s.ends_on::text as ends_on, s.time_zone, s.status,
+      (select e.status from enrolment e where e.session_id = s.id and e.learner_id = ${userId} and e.status <> 'dropped' limit 1) as enrolment_status,
+      n.starts_at as next_starts_at, n.ends_at as next_ends_at, n.location as next_location, n.meeting_url as next_meeting_url
+    from course_session s join course c on c.id = s.course_id
+    left join lateral (select t.starts_at, t.ends_at, t.location, t.meeting_url from class_time t
+      where t.session_id = s.id and t.ends_at > now() order by t.starts_at limit 1) n on true
+    where s.id = ${sessionId} and s.course_id = ${courseId}`;
 }

@@ -43,6 +43,7 @@ export const queryKeys = {
   adminRefunds: ['admin', 'refunds'] as const,
   adminContactMessages: (page: number) => ['admin', 'contact-messages', page] as const,
   adminMessageReports: ['admin', 'message-reports'] as const,
+  adminClassroomReports: ['admin', 'classroom-reports'] as const,
   adminAudit: ['admin', 'audit'] as const,
   /** Every notifications query: the lists, one notification, the preferences. */
   notifications: ['notifications'] as const,
