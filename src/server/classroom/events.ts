@@ -16,6 +16,8 @@ export type ClassroomEventMap = {
       courseId: string;
       sessionId: string;
       postId: string;
+      /** The new post's or reply's id. */
+      itemId: string;
       courseTitle: string;
       authorName: string;
       preview: string;
