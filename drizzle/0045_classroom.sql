@@ -47,3 +47,9 @@ CREATE TABLE IF NOT EXISTS "classroom_report" (
 	CONSTRAINT "classroom_report_reason" CHECK (length("classroom_report"."reason") between 1 and 500)
 );--> statement-breakpoint
 CREATE UNIQUE INDEX IF NOT EXISTS "classroom_report_once" ON "classroom_report" USING btree ("post_id","reporter_id");
+--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "classroom_report_reporter_idx" ON "classroom_report" USING btree ("reporter_id");--> statement-breakpoint
+CREATE TABLE IF NOT EXISTS "classroom_version" (
+	"session_id" uuid PRIMARY KEY NOT NULL REFERENCES "course_session"("id") ON DELETE cascade,
+	"version" bigint DEFAULT 1 NOT NULL
+);

@@ -8,6 +8,7 @@ import type { Tx } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
 import { classroomFor, memberIdsOf, taughtClassroom, type Classroom } from './access.js';
 import { publishChanged } from './live.js';
+import { bumpVersion } from './version.js';
 
 const nameOf = (viewer: Viewer) => `${viewer.user.firstName} ${viewer.user.lastName}`.trim();
 /** A notification's preview of a post or reply: its first 140 characters on one line. */
@@ -53,6 +54,7 @@ export async function createPost(
           fileIds: 'unknown file',
         });
     }
+    await bumpVersion(tx, sessionId);
     const members = await memberIdsOf(tx, c);
     await announce('classroom.posted', {
       kind: 'post',
@@ -88,6 +90,7 @@ export async function setPinned(app: AppServices, viewer: Viewer, courseId: stri
     const c = await taughtClassroom(tx, courseId, sessionId, viewer);
     await postOf(tx, c, postId);
     await tx.update(classroomPost).set({ pinned }).where(eq(classroomPost.id, postId));
+    await bumpVersion(tx, sessionId);
     return memberIdsOf(tx, c);
   });
   await publishChanged(app, members, { sessionId, postId, what: 'pin' });
@@ -110,6 +113,7 @@ export async function addReply(
     const c = await classroomFor(tx, courseId, sessionId, viewer);
     await postOf(tx, c, postId);
     const [reply] = await tx.insert(classroomReply).values({ postId, authorId: me, body: input.body }).returning({ id: classroomReply.id });
+    await bumpVersion(tx, sessionId);
     const members = await memberIdsOf(tx, c);
     let recipients: string[];
     if (c.role === 'learner') recipients = [c.educatorId];
@@ -160,6 +164,7 @@ export async function hideReply(
       .update(classroomReply)
       .set({ hiddenAt: input.hidden ? sql`coalesce(${classroomReply.hiddenAt}, now())` : null })
       .where(eq(classroomReply.id, replyId));
+    await bumpVersion(tx, sessionId);
     return { members: await memberIdsOf(tx, c), postId: r.postId };
   });
   await publishChanged(app, members, { sessionId, postId, what: 'hide' });
@@ -184,5 +189,6 @@ export async function reportPost(
         target: [classroomReport.postId, classroomReport.reporterId],
         set: { reason: input.reason, createdAt: new Date() },
       });
+    await bumpVersion(tx, sessionId);
   });
 }

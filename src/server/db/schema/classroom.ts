@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { user } from './accounts.js';
 import { course, courseSession } from './courses.js';
 import { ts } from './columns.js';
@@ -108,6 +108,19 @@ export const classroomReport = pgTable(
   },
   (t) => [
     uniqueIndex('classroom_report_once').on(t.postId, t.reporterId),
+    index('classroom_report_reporter_idx').on(t.reporterId),
     check('classroom_report_reason', sql`length(${t.reason}) between 1 and 500`),
   ],
 );
+
+/**
+ * A classroom's version: bumped in every write that changes its posts (a post, reply, pin,
+ * hidden reply, report). The page's shared part is kept by each process and used while the
+ * version it was made at is still this one (classroom/view.ts), so every instance agrees.
+ */
+export const classroomVersion = pgTable('classroom_version', {
+  sessionId: uuid('session_id')
+    .primaryKey()
+    .references(() => courseSession.id, { onDelete: 'cascade' }),
+  version: bigint('version', { mode: 'number' }).notNull().default(1),
+});
