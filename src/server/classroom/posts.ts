@@ -29,48 +29,74 @@ export async function createPost(
   sessionId: string,
   input: z.output<typeof postInput>,
 ): Promise<string> {
-  const { value } = await app.classroomEvents.transaction(app.database.db, async (tx, announce) => {
-    const c = await taughtClassroom(tx, courseId, sessionId, viewer);
-    const [post] = await tx
-      .insert(classroomPost)
-      .values({ courseId, sessionId, authorId: viewer.user.id, body: input.body, links: input.links, pinned: input.pinned })
-      .returning({ id: classroomPost.id });
-    const fileIds = [...new Set(input.fileIds)];
-    if (fileIds.length) {
-      const attached = await tx
-        .update(classroomFile)
-        .set({ postId: post.id })
-        .where(
-          and(
-            inArray(classroomFile.id, fileIds),
-            eq(classroomFile.sessionId, sessionId),
-            eq(classroomFile.uploaderId, viewer.user.id),
-            isNull(classroomFile.postId),
-          ),
-        )
-        .returning({ id: classroomFile.id });
-      if (attached.length !== fileIds.length)
-        throw AppError.badRequest('A file of this post is unknown or already in another post: upload it again', {
-          fileIds: 'unknown file',
-        });
-    }
-    await bumpVersion(tx, sessionId);
-    const members = await memberIdsOf(tx, c);
-    await announce('classroom.posted', {
-      kind: 'post',
-      courseId,
-      sessionId,
-      postId: post.id,
-      itemId: post.id,
-      courseTitle: c.courseTitle,
-      authorName: nameOf(viewer),
-      preview: preview(input.body),
-      recipientIds: members.filter((id) => id !== viewer.user.id),
-    });
-    return { id: post.id, members };
-  });
-  await publishChanged(app, value.members, { sessionId, postId: value.id, what: 'post' });
+  const value = await withLivePushFirst(
+    app,
+    async (tx, announce) => {
+      const c = await taughtClassroom(tx, courseId, sessionId, viewer);
+      const [post] = await tx
+        .insert(classroomPost)
+        .values({ courseId, sessionId, authorId: viewer.user.id, body: input.body, links: input.links, pinned: input.pinned })
+        .returning({ id: classroomPost.id });
+      const fileIds = [...new Set(input.fileIds)];
+      if (fileIds.length) {
+        const attached = await tx
+          .update(classroomFile)
+          .set({ postId: post.id })
+          .where(
+            and(
+              inArray(classroomFile.id, fileIds),
+              eq(classroomFile.sessionId, sessionId),
+              eq(classroomFile.uploaderId, viewer.user.id),
+              isNull(classroomFile.postId),
+            ),
+          )
+          .returning({ id: classroomFile.id });
+        if (attached.length !== fileIds.length)
+          throw AppError.badRequest('A file of this post is unknown or already in another post: upload it again', {
+            fileIds: 'unknown file',
+          });
+      }
+      await bumpVersion(tx, sessionId);
+      const members = await memberIdsOf(tx, c);
+      await announce('classroom.posted', {
+        kind: 'post',
+        courseId,
+        sessionId,
+        postId: post.id,
+        itemId: post.id,
+        courseTitle: c.courseTitle,
+        authorName: nameOf(viewer),
+        preview: preview(input.body),
+        recipientIds: members.filter((id) => id !== viewer.user.id),
+      });
+      return { id: post.id, members };
+    },
+    (v) => publishChanged(app, v.members, { sessionId, postId: v.id, what: 'post' }),
+  );
   return value.id;
+}
+
+type Announce = Parameters<Parameters<AppServices['classroomEvents']['joinTransaction']>[1]>[0];
+
+/**
+ * One transaction announcing the classroom's events, whose follow-ups (the notifications'
+ * pushes, the fan-out job's start) run after `live`: the classroom's own live push goes out
+ * first, right after the commit.
+ */
+async function withLivePushFirst<T>(
+  app: AppServices,
+  work: (tx: Tx, announce: Announce) => Promise<T>,
+  live: (value: T) => Promise<void>,
+): Promise<T> {
+  let afterCommit = async () => {};
+  const value = await app.database.db.transaction(async (tx) => {
+    const joined = await app.classroomEvents.joinTransaction(tx, (announce) => work(tx, announce));
+    afterCommit = joined.afterCommit;
+    return joined.value;
+  });
+  await live(value);
+  await afterCommit();
+  return value;
 }
 
 /** The post of this classroom, locked for the change (404 when it is another classroom's). */
@@ -109,36 +135,42 @@ export async function addReply(
   input: z.output<typeof replyInput>,
 ): Promise<string> {
   const me = viewer.user.id;
-  const { value } = await app.classroomEvents.transaction(app.database.db, async (tx, announce) => {
-    const c = await classroomFor(tx, courseId, sessionId, viewer);
-    await postOf(tx, c, postId);
-    const [reply] = await tx.insert(classroomReply).values({ postId, authorId: me, body: input.body }).returning({ id: classroomReply.id });
-    await bumpVersion(tx, sessionId);
-    const members = await memberIdsOf(tx, c);
-    let recipients: string[];
-    if (c.role === 'learner') recipients = [c.educatorId];
-    else {
-      const repliers = await tx
-        .selectDistinct({ id: classroomReply.authorId })
-        .from(classroomReply)
-        .where(and(eq(classroomReply.postId, postId), ne(classroomReply.authorId, me)));
-      const current = new Set(members);
-      recipients = repliers.map((r) => r.id).filter((id) => current.has(id));
-    }
-    await announce('classroom.posted', {
-      kind: 'reply',
-      courseId,
-      sessionId,
-      postId,
-      itemId: reply.id,
-      courseTitle: c.courseTitle,
-      authorName: nameOf(viewer),
-      preview: preview(input.body),
-      recipientIds: recipients.filter((id) => id !== me),
-    });
-    return { id: reply.id, members };
-  });
-  await publishChanged(app, value.members, { sessionId, postId, what: 'reply' });
+  const value = await withLivePushFirst(
+    app,
+    async (tx, announce) => {
+      const c = await classroomFor(tx, courseId, sessionId, viewer);
+      await postOf(tx, c, postId);
+      const [reply] = await tx
+        .insert(classroomReply)
+        .values({ postId, authorId: me, body: input.body })
+        .returning({ id: classroomReply.id });
+      await bumpVersion(tx, sessionId);
+      const members = await memberIdsOf(tx, c);
+      let recipients: string[];
+      if (c.role === 'learner') recipients = [c.educatorId];
+      else {
+        const repliers = await tx
+          .selectDistinct({ id: classroomReply.authorId })
+          .from(classroomReply)
+          .where(and(eq(classroomReply.postId, postId), ne(classroomReply.authorId, me)));
+        const current = new Set(members);
+        recipients = repliers.map((r) => r.id).filter((id) => current.has(id));
+      }
+      await announce('classroom.posted', {
+        kind: 'reply',
+        courseId,
+        sessionId,
+        postId,
+        itemId: reply.id,
+        courseTitle: c.courseTitle,
+        authorName: nameOf(viewer),
+        preview: preview(input.body),
+        recipientIds: recipients.filter((id) => id !== me),
+      });
+      return { id: reply.id, members };
+    },
+    (v) => publishChanged(app, v.members, { sessionId, postId, what: 'reply' }),
+  );
   return value.id;
 }
 
