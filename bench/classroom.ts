@@ -186,15 +186,21 @@ async function main() {
   while (performance.now() < until && !complete()) await sleep(50);
   for (const ws of sockets) ws.terminate();
   const latencies: number[] = [];
+  /** From the POST's answer to the receipt (the push goes out before the answer: <= 0 means it was already there). */
+  const afterAnswer: number[] = [];
   let lost = 0;
   for (const s of sent) {
     const got = receivedAt.get(s.postId) ?? [];
     for (let i = 0; i < learners.length; i++) {
       if (Number.isNaN(got[i] ?? NaN)) lost++;
-      else latencies.push(got[i] - s.at);
+      else {
+        latencies.push(got[i] - s.at);
+        afterAnswer.push(got[i] - (s.at + s.answeredMs));
+      }
     }
   }
   latencies.sort((a, b) => a - b);
+  afterAnswer.sort((a, b) => a - b);
   const posts = sent.map((s) => s.answeredMs).sort((a, b) => a - b);
   const live = {
     tabs: learners.length,
@@ -207,6 +213,8 @@ async function main() {
     max: latencies.at(-1) ?? NaN,
     postP50: pct(posts, 50),
     postP99: pct(posts, 99),
+    afterAnswerP50: pct(afterAnswer, 50),
+    afterAnswerP99: pct(afterAnswer, 99),
   };
   await cleanup();
 
@@ -226,7 +234,8 @@ async function main() {
   const ms = (n: number) => n.toFixed(1);
   console.log(
     `\nLive: ${live.posts} posts to ${live.tabs} open classroom tabs: ${live.deliveries} deliveries, ${live.lost} lost; ` +
-      `POST to receipt p50 ${ms(live.p50)} ms, p99 ${ms(live.p99)} ms, max ${ms(live.max)} ms (the POST itself: p50 ${ms(live.postP50)}, p99 ${ms(live.postP99)} ms)`,
+      `POST to receipt p50 ${ms(live.p50)} ms, p99 ${ms(live.p99)} ms, max ${ms(live.max)} ms (the POST itself: p50 ${ms(live.postP50)}, p99 ${ms(live.postP99)} ms; ` +
+      `receipt after the POST's answer: p50 ${ms(live.afterAnswerP50)}, p99 ${ms(live.afterAnswerP99)} ms)`,
   );
   const loadAfter = os.loadavg()[0];
   console.log(`Load average: ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (${os.cpus().length} CPUs)`);

@@ -11,12 +11,13 @@ import { membersOf } from './members.js';
  * The classroom page (GET .../classroom): the course and session, the next class with its
  * join link, the posts (every pinned one first, then the newest, CLASSROOM_PAGE_SIZE a page,
  * a cursor for older ones) each with its files, replies (hidden ones for the educator only)
- * and reports (the educator sees them; a learner whether they reported it). As the course and
- * event pages do (ADR 0043): one prepared statement reads the viewer (the session token's
- * user, app.requireViewerWith), courses' part (classroomSessionSql: the session, the viewer's
- * enrolment, the next class), the access rule of classroom/access.ts from the same row, and
- * builds the answer's JSON; the route sends the text as it is. For the educator, the learners
- * and their access are added (membersOf).
+ * and reports (the educator sees them; a learner whether they reported it). Every request is
+ * one prepared statement (accessQuery): the viewer (app.requireViewerWith), courses' part
+ * (classroomSessionSql), the access rule of classroom/access.ts on the same row, the
+ * classroom's version and the posts the viewer reported. The posts' JSON, built by PostgreSQL
+ * (postsQuery) and the same for every learner (or for the educator), is kept by this process
+ * while the classroom's version is the one it was read at (ADR 0068); the answer is spliced as
+ * text and sent as it is. For the educator, the learners and their access are added (membersOf).
  */
 const iso = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 /** The cursor keeps microseconds: two posts in one millisecond are never skipped. */
