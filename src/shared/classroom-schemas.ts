@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { str } from './input-schemas.js';
+import { isCalendarDate, str } from './input-schemas.js';
+
+/** A page's cursor: the last post's instant (to the microsecond, UTC) and id, as the page gave it. */
+const CURSOR = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const isCursor = (v: string) => {
+  const m = CURSOR.exec(v);
+  return !!m && isCalendarDate(m[1]);
+};
 
 /**
  * The classroom of a course session (/api/courses/:courseId/sessions/:sessionId/classroom):
@@ -79,10 +86,7 @@ export const accessInput = z.object({ access: z.enum(['removed', 'restored'], { 
 
 export const classroomQuery = z.object({
   /** The cursor the previous page gave (older posts than it). */
-  before: str()
-    .max(100)
-    .regex(/^[0-9]{4}-[0-9T:.Z-]+_[0-9a-f-]{36}$/, 'before is not a cursor this page gave')
-    .optional(),
+  before: str().max(100).refine(isCursor, 'before is not a cursor this page gave').optional(),
 });
 
 const person = z.object({ id: z.string(), name: z.string() });

@@ -312,6 +312,9 @@ it('posts page in order: pinned first, then the newest, 20 a page', async () => 
   const second = (await get(ctx.app, `${b}?before=${encodeURIComponent(first.nextCursor)}`, { cookie: e.cookie })).json();
   expect(second.posts.map((p: { body: string }) => p.body)).toEqual(['Post 2', 'Post 1']);
   expect(second.nextCursor).toBeNull();
+  // A cursor this page never gave (an impossible date) is refused as input, never reaching the database.
+  const bad = await get(ctx.app, `${b}?before=${encodeURIComponent('2026-02-30T10:00:00.000000Z_' + c.sessionId)}`, { cookie: e.cookie });
+  expect(bad.statusCode).toBe(400);
 });
 
 it('every classroom endpoint is in the OpenAPI document', async () => {
