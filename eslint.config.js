@@ -30,6 +30,7 @@ const SERVER_LAYERS = [
   ['educators'],
   ['courses'],
   ['payments'],
+  ['classroom'],
   ['attendance'],
   ['analytics'],
   ['clubs'],
@@ -63,6 +64,7 @@ const EVENT_BUSES = {
   mailbox: 'mailboxEvents',
   payments: 'paymentEvents',
   clubs: 'clubEvents',
+  classroom: 'classroomEvents',
 };
 const oneOf = (names) => `/^(${names.join('|')})$/`;
 const SUBSCRIBE = oneOf(['inTransaction', 'afterCommit']);

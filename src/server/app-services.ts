@@ -24,4 +24,5 @@ export type AppServices = Pick<
   | 'mailboxEvents'
   | 'paymentEvents'
   | 'clubEvents'
+  | 'classroomEvents'
 >;

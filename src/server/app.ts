@@ -22,6 +22,7 @@ import { createAccountEvents, type AccountEvents } from './accounts/events.js';
 import { createMailboxEvents, type MailboxEvents } from './mailbox/events.js';
 import { createPaymentEvents, type PaymentEvents } from './payments/events.js';
 import { createClubEvents, type ClubEvents } from './clubs/events.js';
+import { createClassroomEvents, type ClassroomEvents } from './classroom/events.js';
 import { createCalendarSources } from './courses/calendar.js';
 import { createStripeClient } from './payments/stripe-client.js';
 import { ensureCustomerInBackground } from './payments/customers.js';
@@ -98,6 +99,8 @@ declare module 'fastify' {
     paymentEvents: PaymentEvents;
     /** What clubs announce (clubs/events.ts). */
     clubEvents: ClubEvents;
+    /** What the classroom announces (classroom/events.ts). */
+    classroomEvents: ClassroomEvents;
   }
 }
 
@@ -206,6 +209,7 @@ export async function buildApp({ config, database, logStream }: BuildOptions): P
   app.decorate('mailboxEvents', createMailboxEvents(app.log));
   app.decorate('paymentEvents', createPaymentEvents(app.log));
   app.decorate('clubEvents', createClubEvents(app.log));
+  app.decorate('classroomEvents', createClassroomEvents(app.log));
   installViewer(app, { config, db });
   installDrain(app);
 

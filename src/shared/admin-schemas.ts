@@ -205,3 +205,21 @@ export const messageReports = z.object({
   ),
 });
 export type MessageReports = z.infer<typeof messageReports>;
+
+/** Classroom posts members reported (newest first), with the post's author and the reporter (ADR 0072). */
+export const classroomReports = z.object({
+  reports: z.array(
+    z.object({
+      id: z.string(),
+      postId: z.string(),
+      /** The classroom's page. */
+      link: z.string(),
+      body: z.string(),
+      reason: z.string(),
+      author: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+      reporter: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+      reportedAt: z.string(),
+    }),
+  ),
+});
+export type ClassroomReports = z.infer<typeof classroomReports>;

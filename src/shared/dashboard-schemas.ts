@@ -8,6 +8,8 @@ import { classTimeView } from './courses-schemas.js';
 /** A class time as the course page lists it, with its course and the session's time zone. */
 export const dashboardClassTime = classTimeView.extend({
   courseId: z.string(),
+  /** The class time's session: its classroom (ADR 0072). */
+  sessionId: z.string(),
   courseTitle: z.string(),
   timeZone: z.string(),
 });

@@ -23,6 +23,7 @@ export const NOTIFICATION_TYPES = [
   'club_event_reminder',
   'club_ownership',
   'class_reminder',
+  'classroom_post',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -46,6 +47,7 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   club_event_reminder: 'Reminders of club events (24 h and 1 h before)',
   club_ownership: 'A club handed over to you',
   class_reminder: 'Class reminders (24 h and 1 h before) and calendar invitations',
+  classroom_post: 'New posts and replies in your classrooms',
 };
 
 /**
@@ -89,6 +91,7 @@ export const DEFAULT_PREFERENCES: Record<NotificationType, NotificationPreferenc
   club_event_reminder: { inApp: true, email: 'instant' },
   club_ownership: { inApp: true, email: 'instant' },
   class_reminder: { inApp: true, email: 'instant' },
+  classroom_post: { inApp: true, email: 'instant' },
 };
 
 export const notificationView = z.object({

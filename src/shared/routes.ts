@@ -81,6 +81,7 @@ const PATTERNS = [
   '/course/:courseID/session/:sessionID/enroll',
   '/course/:courseID/session/:sessionID/new-class-time',
   '/course/:courseID/session/:sessionID/attendance',
+  '/course/:courseID/session/:sessionID/classroom',
   // Educator
   '/educator/:id',
   '/educator/onboard',
@@ -172,6 +173,9 @@ export function loginRedirect(pathAndQuery: string): string {
   return `/login?next=${encodeURIComponent(pathAndQuery)}`;
 }
 
+/** A course session's classroom (issue 25): its educator and enrolled learners only; every class reminder and calendar invitation leads there. */
+export const classroomPath = (courseId: string, sessionId: string) => `/course/${courseId}/session/${sessionId}/classroom`;
+
 /** Only same-site relative paths are accepted as a post-login destination. */
 /** Where a log-in without `?next=` lands: educators on their dashboard, learners on /explore. */
 export const homeAfterSignIn = (user: { educator: unknown }): string => (user.educator ? '/educator/dashboard' : '/explore');
@@ -180,6 +184,3 @@ export function safeNext(next: string | null | undefined, fallback = '/explore')
   if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
   return next;
 }
-
-/** A course session's classroom (issue 25): where every class reminder and calendar invitation leads. */
-export const classroomPath = (courseId: string, sessionId: string) => `/course/${courseId}/session/${sessionId}/classroom`;

@@ -11,6 +11,7 @@ import {
   inviteInput,
   inviteResult,
   messageReports,
+  classroomReports,
   okResult,
   optionalReasonInput,
   reasonInput,
@@ -24,9 +25,9 @@ import { contactMessageList, contactMessageQuery } from '../../shared/contact-sc
 import { listContactMessages } from '../contact/list-messages.js';
 import { listFailedJobs, listRefundsDue, readAuditLog, retryJob } from './operations.js';
 import { isAdmin, requireAdmin } from './require-admin.js';
-import { listMessageReports } from './message-reports.js';
 import { platformPromoCodeInput, promoCodeList, promoCodeParams, promoCodeView } from '../../shared/promo-codes.js';
 import { createPlatformPromoCode, endPlatformPromoCode, listPlatformCodes } from './promo-codes.js';
+import { listClassroomReports, listMessageReports } from './message-reports.js';
 import {
   banUser,
   deleteUser,
@@ -266,5 +267,11 @@ export async function adminRoutes(app: FastifyInstance) {
     '/api/admin/message-reports',
     { schema: { tags, summary: 'Mailbox messages members reported (newest first)', response: { 200: messageReports, ...errors } } },
     async (request) => listMessageReports(app, await app.requireViewer(request)),
+  );
+
+  r.get(
+    '/api/admin/classroom-reports',
+    { schema: { tags, summary: 'Classroom posts members reported (newest first)', response: { 200: classroomReports, ...errors } } },
+    async (request) => listClassroomReports(app, await app.requireViewer(request)),
   );
 }

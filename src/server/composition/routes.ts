@@ -9,6 +9,7 @@ import { adminRoutes } from '../admin/routes.js';
 import { countCoursePageViews } from '../analytics/page-views.js';
 import { analyticsRoutes } from '../analytics/routes.js';
 import { attendanceRoutes } from '../attendance/routes.js';
+import { classroomRoutes } from '../classroom/routes.js';
 import { clubRoutes } from '../clubs/routes.js';
 import type { Config } from '../config.js';
 import { contactRoutes } from '../contact/routes.js';
@@ -55,6 +56,7 @@ export async function registerRoutes(
   await app.register(contactRoutes);
   await app.register(clubRoutes);
   await app.register(attendanceRoutes);
+  await app.register(classroomRoutes);
   await app.register(analyticsRoutes);
   await app.register(adminRoutes);
   await app.register(accountDeletionRoutes);

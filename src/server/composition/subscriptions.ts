@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerAttendanceJobs } from '../attendance/certificates.js';
 import { subscribeAttendance } from '../attendance/subscriptions.js';
+import { subscribeClassroom } from '../classroom/subscriptions.js';
 import { registerClubJobs } from '../clubs/reminders.js';
 import { subscribeClubs } from '../clubs/subscriptions.js';
 import { subscribeContact } from '../contact/subscriptions.js';
@@ -29,6 +30,7 @@ export function subscribeDomains(app: FastifyInstance, { calendarSources }: { ca
   subscribeCourses(app);
   subscribePayments(app);
   subscribeAttendance(app);
+  subscribeClassroom(app);
   subscribeMailbox(app);
   subscribeClubs(app, { calendarSources });
   subscribeContact(app);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { person } from '../accounts/people.js';
 import { classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
@@ -214,4 +214,59 @@ export async function courseTitlesOf(conn: Conn, ids: Iterable<string>): Promise
   if (wanted.length === 0) return new Map();
   const rows = await conn.select({ id: course.id, title: course.title }).from(course).where(inArray(course.id, wanted));
   return new Map(rows.map((r) => [r.id, r.title]));
+}
+
+/**
+ * A course session as its classroom sees it (classroom/access.ts, on every request): the
+ * course's title and educator, the session, and `userId`'s enrolment status there (null: none,
+ * or only dropped ones). Null when the session is not one of that course.
+ */
+export async function classroomSessionOf(conn: Conn, q: { courseId: string; sessionId: string; userId: string }) {
+  const [row] = await conn
+    .select({
+      courseTitle: course.title,
+      educatorId: course.educatorId,
+      educatorName: course.educatorName,
+      startsOn: courseSession.startsOn,
+      endsOn: courseSession.endsOn,
+      timeZone: courseSession.timeZone,
+      status: courseSession.status,
+      enrolmentStatus: sql<string | null>`(select ${enrolment.status} from ${enrolment}
+        where ${enrolment.sessionId} = ${courseSession.id} and ${enrolment.learnerId} = ${q.userId} and ${enrolment.status} <> 'dropped'
+        limit 1)`,
+    })
+    .from(courseSession)
+    .innerJoin(course, eq(course.id, courseSession.courseId))
+    .where(and(eq(courseSession.id, q.sessionId), eq(courseSession.courseId, q.courseId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The session's next class time not yet over (its join link and place); null for none. */
+export async function nextClassOf(conn: Conn, sessionId: string) {
+  const [t] = await conn
+    .select({ startsAt: classTime.startsAt, endsAt: classTime.endsAt, location: classTime.location, meetingUrl: classTime.meetingUrl })
+    .from(classTime)
+    .where(and(eq(classTime.sessionId, sessionId), sql`${classTime.endsAt} > now()`))
+    .orderBy(asc(classTime.startsAt))
+    .limit(1);
+  return t ?? null;
+}
+
+/**
+ * The classroom page's part of courses, as a fragment for the classroom's own statement (one
+ * round trip, ADR 0035: written here, used there): for session `sessionId` of course
+ * `courseId`, one row (none when the session is not that course's) with the course's title,
+ * educator and educator's name, the session's dates, zone and status, `userId`'s enrolment
+ * status there (null: none but dropped ones) and the next class time not yet over.
+ */
+export function classroomSessionSql(courseId: SQL, sessionId: SQL, userId: SQL): SQL {
+  return sql`select c.id as course_id, c.title as course_title, c.educator_id, c.educator_name, s.id as session_id,
+      s.starts_on::text as starts_on, s.ends_on::text as ends_on, s.time_zone, s.status,
+      (select e.status from enrolment e where e.session_id = s.id and e.learner_id = ${userId} and e.status <> 'dropped' limit 1) as enrolment_status,
+      n.starts_at as next_starts_at, n.ends_at as next_ends_at, n.location as next_location, n.meeting_url as next_meeting_url
+    from course_session s join course c on c.id = s.course_id
+    left join lateral (select t.starts_at, t.ends_at, t.location, t.meeting_url from class_time t
+      where t.session_id = s.id and t.ends_at > now() order by t.starts_at limit 1) n on true
+    where s.id = ${sessionId} and s.course_id = ${courseId}`;
 }

@@ -20,6 +20,7 @@ export function learnerClassTimes(
       location: classTime.location,
       meetingUrl: classTime.meetingUrl,
       courseId: course.id,
+      sessionId: courseSession.id,
       courseTitle: course.title,
       timeZone: courseSession.timeZone,
     })

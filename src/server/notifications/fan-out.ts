@@ -34,7 +34,8 @@ type DeletedEvent = { eventId: string; title: string; startsAt: string; endsAt: 
 /** What a fan-out job tells, and how far it got (`after`: the last member told, or how many attendees). */
 export type FanOut =
   | { key: string; source: 'club-new-event'; clubId: string; eventIds: string[]; createdBy: string; after: string | null }
-  | { key: string; source: 'club-deleted'; clubId: string; name: string; cancelledEvents: DeletedEvent[]; after: number | null };
+  | { key: string; source: 'club-deleted'; clubId: string; name: string; cancelledEvents: DeletedEvent[]; after: number | null }
+  | { key: string; source: 'classroom-post'; recipientIds: string[]; data: NotificationData; after: number | null };
 
 type FanOutSpec = FanOut extends infer F ? (F extends FanOut ? Omit<F, 'key' | 'after'> : never) : never;
 
@@ -70,6 +71,12 @@ export async function runFanOut(app: AppServices, job: FanOut) {
 }
 
 async function nextBatch(tx: Tx, job: FanOut, after: string | number | null): Promise<{ recipients: Recipient[]; next: string | number }> {
+  if (job.source === 'classroom-post') {
+    // A classroom's members, named by the classroom when it posted (ADR 0072).
+    const from = typeof after === 'number' ? after : 0;
+    const recipients = job.recipientIds.slice(from, from + FAN_OUT_BATCH).map((id): Recipient => [id, 'classroom_post', job.data]);
+    return { recipients, next: from + recipients.length };
+  }
   if (job.source === 'club-deleted') {
     const all: Recipient[] = [];
     for (const ev of job.cancelledEvents) {

@@ -254,6 +254,12 @@ export function render(type: NotificationType, input: NotificationData, readerZo
         link: d.courseId && d.sessionId ? classroomPath(str(d.courseId), str(d.sessionId)) : coursePath(d),
       };
     }
+    case 'classroom_post':
+      return {
+        title: `New ${d.kind === 'reply' ? 'reply' : 'post'} in ${str(d.courseTitle, 'your course')}`,
+        body: `${str(d.authorName, 'Someone')}: ${str(d.preview)}`,
+        link: d.courseId && d.sessionId ? classroomPath(str(d.courseId), str(d.sessionId)) : coursePath(d),
+      };
     case 'club_event_reminder':
       return {
         title: `${d.before === '1h' ? 'In an hour' : 'Tomorrow'}: ${eventTitle(d)}`,
@@ -351,6 +357,7 @@ export function renderEmail(
     club_waitlist_promoted: 'See the event',
     club_event_reminder: 'See the event',
     class_reminder: 'Open your classroom',
+    classroom_post: 'Open the classroom',
   };
   return noticeEmail(email, firstName, {
     subject: r.title,

@@ -122,6 +122,28 @@ export function subscribeNotifications(app: AppServices) {
   );
 
   subscribeClasses(app);
+  // A new post or reply in a classroom: the members the classroom names (ADR 0072).
+  // A reply tells a few in the transaction; a post, the whole class: a background job after the commit (fan-out.ts).
+  app.classroomEvents.inTransaction('classroom.posted', async (tx, e) => {
+    if (!e.recipientIds.length) return;
+    const data = {
+      kind: e.kind,
+      courseId: e.courseId,
+      courseTitle: e.courseTitle,
+      sessionId: e.sessionId,
+      postId: e.postId,
+      authorName: e.authorName,
+      preview: e.preview,
+    };
+    if (e.kind === 'reply' && e.recipientIds.length <= 5)
+      return send(
+        app,
+        tx,
+        e.recipientIds.map((id) => [id, 'classroom_post', data]),
+      );
+    return scheduleFanOut(app, tx, `classroom-${e.kind}:${e.itemId}`, { source: 'classroom-post', recipientIds: e.recipientIds, data });
+  });
+
   subscribeClubs(app);
 
   // A deleted account's notifications, preferences and queued emails (ADR 0024): last of all domains.

@@ -13,7 +13,21 @@ const CONTENT_TYPES: Record<string, string> = {
   png: 'image/png',
   jpg: 'image/jpeg',
   pdf: 'application/pdf',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  odp: 'application/vnd.oasis.opendocument.presentation',
+  key: 'application/vnd.apple.keynote',
 };
+
+/**
+ * Folders whose files are served only by the domain that owns them, after its access check
+ * (a classroom's materials): /uploads/ answers 404 for them.
+ */
+const PRIVATE_FOLDERS = new Set(['classroom']);
+
+/** True for a key of a private folder (never served at /uploads/). */
+export const isPrivateKey = (key: string) => PRIVATE_FOLDERS.has(key.split('/')[0]);
 
 /** A key the server would not make: a programming error, never the storage's failure. */
 export class StorageKeyError extends Error {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FileInfo, FileStore } from './store.js';
-import { isStorageKey, UPLOADS_PREFIX } from './keys.js';
+import { isPrivateKey, isStorageKey, UPLOADS_PREFIX } from './keys.js';
 
 /** A key's bytes never change (keys.ts): a year, and no revalidation while fresh. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -20,7 +20,7 @@ export function registerUploadRoutes(app: FastifyInstance, files: FileStore): vo
   async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET' | 'HEAD') {
     const { folder, name } = request.params as { folder: string; name: string };
     const key = `${folder}/${name}`;
-    if (!isStorageKey(key)) return notFound(reply);
+    if (!isStorageKey(key) || isPrivateKey(key)) return notFound(reply);
     const elsewhere = files.publicUrl(key);
     if (elsewhere) return reply.status(301).header('cache-control', IMMUTABLE).redirect(elsewhere, 301);
 

@@ -75,6 +75,7 @@ const PAGES: Record<RoutePattern, Page> = {
   '/course/:courseID/session/:sessionID/enroll': lazy(() => import('../features/courses/enrol-page')),
   '/course/:courseID/session/:sessionID/new-class-time': lazy(() => import('../features/courses/editor/new-class-time-page')),
   '/course/:courseID/session/:sessionID/attendance': lazy(() => import('../features/attendance/attendance-page')),
+  '/course/:courseID/session/:sessionID/classroom': lazy(() => import('../features/classroom/classroom-page')),
 
   '/educator/:id': lazy(() => import('../features/educators/educator-page')),
   '/educator/onboard': lazy(() => import('../features/educators/onboard-page')),

@@ -2,6 +2,8 @@
  * Every URL the web app links to, in one place: the spec's route table (src/shared/routes.ts)
  * as functions of their parameters. Ids are UUIDs, so they go into a path as they are.
  */
+import { classroomPath } from '@shared/routes';
+
 type Query = Record<string, string | number | boolean | undefined>;
 
 /** "?a=1&b=2" without the empty values, or "" when nothing is left. */
@@ -61,6 +63,8 @@ export const paths = {
   /** The enrol page (the spec's /enroll path). */
   enrol: (courseId: string, sessionId: string) => `/course/${courseId}/session/${sessionId}/enroll`,
   drop: (courseId: string, sessionId: string) => `/course/${courseId}/session/${sessionId}/drop`,
+  /** A session's classroom (its educator and enrolled learners). */
+  classroom: classroomPath,
   checkout: (courseId: string, sessionId: string) => `/course/checkout${search({ course: courseId, session: sessionId })}`,
 
   educator: (id: string) => `/educator/${id}`,

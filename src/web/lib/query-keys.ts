@@ -18,6 +18,8 @@ export const queryKeys = {
   /** Attendance (issue 25): a session's sheet, the learner's own record. */
   sessionAttendance: (courseId: string, sessionId: string) => ['attendance', courseId, sessionId] as const,
   myAttendance: ['attendance', 'mine'] as const,
+  /** A session's classroom (its pages of posts). */
+  classroom: (courseId: string, sessionId: string) => ['course', courseId, 'classroom', sessionId] as const,
   /** Every course listing: search and explore. */
   courseLists: ['courses'] as const,
   courseSearch: (q: unknown) => ['courses', 'search', q] as const,
@@ -47,6 +49,7 @@ export const queryKeys = {
   adminRefunds: ['admin', 'refunds'] as const,
   adminContactMessages: (page: number) => ['admin', 'contact-messages', page] as const,
   adminMessageReports: ['admin', 'message-reports'] as const,
+  adminClassroomReports: ['admin', 'classroom-reports'] as const,
   adminAudit: ['admin', 'audit'] as const,
   /** Every notifications query: the lists, one notification, the preferences. */
   notifications: ['notifications'] as const,

@@ -30,6 +30,8 @@ import {
   badValue,
   badValuesFor,
 } from '../../support/bad-input.js';
+import { fileForm } from '../../support/multipart.js';
+import { pdfBytes } from '../../support/classroom.js';
 import { buildPaymentsApp, customerOf, makePayoutEducator, startCheckout } from '../../support/payments.js';
 import { fillPath, inputJsonSchema, objectProperties, routeTable, type AppRoute, type JsonSchema } from '../../support/route-table.js';
 
@@ -110,6 +112,9 @@ const PATH_VALUES: Record<string, (c: Ctx) => string> = {
   // Attendance (issue 25): the learner enrolled in the free session; a well-formed certificate code.
   learnerId: (c) => c.learner.id,
   code: () => 'ABCDEFGHJK23',
+  postId: (c) => c.ids.classroomPost,
+  replyId: (c) => c.ids.classroomReply,
+  fileId: (c) => c.ids.classroomFile,
 };
 const ROUTE_PATH_VALUES: Record<string, Record<string, (c: Ctx) => string>> = {
   '/api/accounts/sessions/:signInSessionId': { signInSessionId: (c) => c.ids.spareAuthSession },
@@ -121,6 +126,8 @@ const ROUTE_PATH_VALUES: Record<string, Record<string, (c: Ctx) => string>> = {
   '/api/mailbox/conversations/:userId/read': { userId: (c) => c.learner.id },
   '/api/mailbox/blocks/:userId': { userId: (c) => c.learner.id },
   '/api/mailbox/messages/:messageId/report': { messageId: (c) => c.ids.message },
+  // The classroom: the educator manages the learner's access.
+  '/api/courses/:courseId/sessions/:sessionId/classroom/access/:userId': { userId: (c) => c.learner.id },
 };
 
 /** Who calls a route: its owner (the educator) unless a learner is the one who can. */
@@ -230,6 +237,14 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
   'POST /api/mailbox/conversations/:userId/messages': () => ({ body: 'Hello there', clientId: randomUUID() }),
   'POST /api/mailbox/conversations/:userId/read': () => ({}),
   'POST /api/mailbox/messages/:messageId/report': () => ({ reason: 'Looks like spam' }),
+  'GET /api/courses/:courseId/sessions/:sessionId/classroom': () => ({}),
+  'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts': () => ({
+    body: 'Week 2 notes',
+    links: [{ url: 'https://example.com', label: 'Example' }],
+    pinned: false,
+  }),
+  'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId/replies': () => ({ body: 'Thanks' }),
+  'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId/report': () => ({ reason: 'Off topic' }),
 };
 
 /** Extra whole inputs for one route, beyond one bad field at a time. */
@@ -295,6 +310,23 @@ beforeAll(async () => {
     { cookie: learner.cookie },
   );
   expect(sent.statusCode, sent.body).toBe(201);
+  const classroom = `/api/courses/${free.courseId}/sessions/${free.sessionId}/classroom`;
+  const classroomPost = await post(app, `${classroom}/posts`, { body: 'Welcome' }, { cookie: educator.cookie });
+  const classroomReply = await post(
+    app,
+    `${classroom}/posts/${classroomPost.json().id}/replies`,
+    { body: 'Hi' },
+    { cookie: learner.cookie },
+  );
+  expect(classroomReply.statusCode, classroomReply.body).toBe(201);
+  const form = await fileForm({ data: pdfBytes(), filename: 'notes.pdf', type: 'application/pdf' });
+  const classroomFile = await app.inject({
+    method: 'POST',
+    url: `${classroom}/files`,
+    payload: form.payload,
+    headers: { ...form.headers, cookie: educator.cookie, origin: app.config.publicUrl },
+  });
+  expect(classroomFile.statusCode, classroomFile.body).toBe(201);
   const club = await createClub(sendAs(app, educator.cookie));
   const [clubEvent] = await createClubEvents(sendAs(app, educator.cookie), club);
   ctx = {
@@ -312,6 +344,9 @@ beforeAll(async () => {
       message: sent.json().message.id,
       club,
       clubEvent,
+      classroomPost: classroomPost.json().id,
+      classroomReply: classroomReply.json().id,
+      classroomFile: classroomFile.json().id,
     },
   };
 }, 120_000);

@@ -20,6 +20,7 @@ import {
 import { call, get, post, sendAs, type Response } from '../../support/http.js';
 import { clubBody, createClub, createClubEvents, eventBody } from '../../support/club-data.js';
 import { fileForm } from '../../support/multipart.js';
+import { pdfBytes } from '../../support/classroom.js';
 import { buildPaymentsApp, buy, customerOf, makePayoutEducator, purchaseOf, waitFor } from '../../support/payments.js';
 import { fillPath, inputJsonSchema, objectProperties, routeTable, type AppRoute, type JsonSchema } from '../../support/route-table.js';
 
@@ -121,6 +122,9 @@ interface Fixtures {
   certificateCode: string;
   promoCodeId: string;
   promoCode: string;
+  postId: string;
+  replyId: string;
+  fileId: string;
 }
 
 /** Path parameter -> A's id (one name per kind of id: docs/glossary.md). */
@@ -144,6 +148,10 @@ const PATH_IDS: Record<string, (f: Fixtures) => string> = {
   code: (f) => f.certificateCode,
   // A's promo code (ending it: A only; the admin route's role check comes first).
   codeId: (f) => f.promoCodeId,
+  // A's classroom (the published session): a post, the learner's reply, a file.
+  postId: (f) => f.postId,
+  replyId: (f) => f.replyId,
+  fileId: (f) => f.fileId,
   // Admin routes (admins only): any job id, the role check comes first.
   jobId: () => randomUUID(),
 };
@@ -199,6 +207,12 @@ const BODIES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
     maxUses: 5,
   }),
   'POST /api/course/:courseID/checkout/promo-code': (f) => ({ code: f.promoCode }),
+  'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts': () => ({ body: 'Hijacked post' }),
+  'PATCH /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId': () => ({ pinned: true }),
+  'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId/replies': () => ({ body: 'Hijacked reply' }),
+  'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId/report': () => ({ reason: 'Reported by someone else' }),
+  'POST /api/courses/:courseId/sessions/:sessionId/classroom/replies/:replyId/hide': () => ({ hidden: true }),
+  'PUT /api/courses/:courseId/sessions/:sessionId/classroom/access/:userId': () => ({ access: 'removed' }),
   'POST /api/admin/users/:userId/delete': (f) => ({ confirmEmail: f.email }),
 };
 
@@ -293,11 +307,29 @@ beforeAll(async () => {
   );
   expect(code.statusCode, code.body).toBe(200);
 
+  // A's classroom of the published session: a post with a file, and the learner's reply (members only).
+  const classroom = `/api/courses/${pub.courseId}/sessions/${pub.sessionId}/classroom`;
+  const form = await fileForm({ data: pdfBytes(), filename: 'Secret notes.pdf', type: 'application/pdf' });
+  const uploaded = await call(app, 'POST', `${classroom}/files`, form.payload, { cookie: a.cookie, headers: form.headers });
+  expect(uploaded.statusCode, uploaded.body).toBe(201);
+  const fileId = uploaded.json().id as string;
+  const classroomSecret = `Secret classroom post ${randomUUID()}`;
+  const classroomPost = await post(app, `${classroom}/posts`, { body: classroomSecret, fileIds: [fileId] }, { cookie: a.cookie });
+  expect(classroomPost.statusCode, classroomPost.body).toBe(201);
+  const postId = classroomPost.json().id as string;
+  const classroomReply = `Secret classroom reply ${randomUUID()}`;
+  const replied = await post(app, `${classroom}/posts/${postId}/replies`, { body: classroomReply }, { cookie: learner.cookie });
+  expect(replied.statusCode, replied.body).toBe(201);
+  const replyId = replied.json().id as string;
+
   const common = {
     learnerId: learner.id,
     certificateCode,
     promoCodeId: code.json().id as string,
     promoCode: code.json().code as string,
+    postId,
+    replyId,
+    fileId,
     clubId,
     clubEventId,
     userId: a.id,
@@ -333,6 +365,9 @@ beforeAll(async () => {
     clubEventId,
     clubMember.id,
     clubMember.email,
+    classroomSecret,
+    classroomReply,
+    'Secret notes.pdf',
   ];
 });
 afterAll(async () => {

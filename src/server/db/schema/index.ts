@@ -13,6 +13,7 @@ export * from './notifications.js';
 export * from './mailbox.js';
 export * from './contact.js';
 export * from './clubs.js';
+export * from './classroom.js';
 export * from './analytics.js';
 export * from './attendance.js';
 export * from './realtime.js';

@@ -55,6 +55,12 @@ function ClassTimes({ times, zone, label }: { times: DashboardClassTime[]; zone:
                     {t.courseTitle}
                   </Link>
                   <ClassTimeDetails classTime={t} viewerZone={zone} zone={t.timeZone} />
+                  <Link
+                    to={paths.classroom(t.courseId, t.sessionId)}
+                    className="mt-0.5 inline-block text-xs font-semibold text-brand-700 hover:underline"
+                  >
+                    Classroom<span className="sr-only"> of {t.courseTitle}</span>
+                  </Link>
                 </div>
               </li>
             ))}
@@ -94,6 +100,11 @@ function MyCourses({ courses }: { courses: DashboardEnrolment[] }) {
             <p className="text-slate-600">{formatDateRange(c.startsOn, c.endsOn)}</p>
             <p className="mt-1 flex flex-wrap items-center gap-2">
               {STATUS_BADGE[c.status]}
+              {c.status === 'active' && (
+                <Link to={paths.classroom(c.courseId, c.sessionId)} className="text-xs font-semibold text-brand-700 hover:underline">
+                  Classroom<span className="sr-only"> of {c.courseTitle}</span>
+                </Link>
+              )}
               {c.status !== 'completed' && c.endsOn >= today && (
                 <Link
                   to={paths.drop(c.courseId, c.sessionId)}

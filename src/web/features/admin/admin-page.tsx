@@ -8,7 +8,7 @@ import { Spinner } from '@web/components/ui/spinner';
 import { adminMeQuery } from './api/access';
 import { ContactMessagesSection } from './contact-messages';
 import { JobsSection } from './jobs-section';
-import { AuditSection, RefundsSection, ReportsSection } from './records-sections';
+import { AuditSection, ClassroomReportsSection, RefundsSection, ReportsSection } from './records-sections';
 import { ADMIN_TABS as TABS, adminHref, type AdminTab as Tab } from './links';
 import { UsersSection } from './users-section';
 import { PromoCodesSection } from './promo-codes-section';
@@ -50,7 +50,12 @@ export default function AdminPage() {
       {tab === 'refunds' && <RefundsSection />}
       {tab === 'promo' && <PromoCodesSection />}
       {tab === 'contact' && <ContactMessagesSection />}
-      {tab === 'reports' && <ReportsSection />}
+      {tab === 'reports' && (
+        <div className="space-y-6">
+          <ReportsSection />
+          <ClassroomReportsSection />
+        </div>
+      )}
       {tab === 'audit' && <AuditSection />}
     </div>
   );

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Card } from '@web/components/ui/card';
 import { LoadError } from '@web/components/ui/load-error';
 import { auditQuery } from './api/audit';
-import { messageReportsQuery } from './api/message-reports';
+import { classroomReportsQuery, messageReportsQuery } from './api/message-reports';
 import { refundsQuery } from './api/refunds';
 import { money, when } from './format';
 import { adminHref } from './links';
@@ -108,6 +108,39 @@ export function ReportsSection() {
             <p className="whitespace-pre-wrap break-words rounded-lg bg-slate-100 px-3 py-2 text-slate-900">{r.body}</p>
             <p className="mt-1">
               <span className="font-medium text-slate-900">“{r.reason}”</span> · from {r.sender.name} ({r.sender.email}) · reported by{' '}
+              {r.reporter.name} ({r.reporter.email}) · {when(r.reportedAt)}
+            </p>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+export function ClassroomReportsSection() {
+  const reports = useQuery(classroomReportsQuery);
+  return (
+    <Card>
+      <h2 className="mb-3 text-lg font-semibold text-slate-900">Reported classroom posts</h2>
+      <p className="mb-3 text-sm text-slate-600">
+        Classroom posts members reported, newest first; the course&apos;s educator sees them too.
+      </p>
+      {reports.isPending && <TableSkeleton />}
+      {reports.isError && (
+        <LoadError
+          title="Could not load the reports"
+          error={reports.error}
+          onRetry={() => reports.refetch()}
+          retrying={reports.isFetching}
+        />
+      )}
+      {reports.data?.reports.length === 0 && <p className="text-sm text-slate-600">No reported classroom posts.</p>}
+      <ul className="divide-y divide-slate-100">
+        {reports.data?.reports.map((r) => (
+          <li key={r.id} className="py-3 text-sm text-slate-700">
+            <p className="line-clamp-4 whitespace-pre-wrap break-words rounded-lg bg-slate-100 px-3 py-2 text-slate-900">{r.body}</p>
+            <p className="mt-1">
+              <span className="font-medium text-slate-900">“{r.reason}”</span> · posted by {r.author.name} ({r.author.email}) · reported by{' '}
               {r.reporter.name} ({r.reporter.email}) · {when(r.reportedAt)}
             </p>
           </li>

@@ -6,6 +6,7 @@ import {
   CalendarPlus,
   CheckCircle2,
   Crown,
+  GraduationCap,
   MessageCircle,
   Receipt,
   RotateCcw,
@@ -37,6 +38,7 @@ const ICONS: Record<NotificationType, { icon: LucideIcon; tone: string }> = {
   club_waitlist_promoted: { icon: Ticket, tone: 'bg-emerald-100 text-emerald-800' },
   club_event_reminder: { icon: AlarmClock, tone: 'bg-brand-100 text-brand-800' },
   class_reminder: { icon: AlarmClock, tone: 'bg-emerald-100 text-emerald-800' },
+  classroom_post: { icon: GraduationCap, tone: 'bg-sky-100 text-sky-800' },
 };
 
 /** The round icon of a notification's type. */

@@ -135,6 +135,11 @@ export function SessionCard({
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {mine && <EnrolmentBadge enrolment={mine} />}
+          {(isOwner || mine?.status === 'active') && (
+            <ButtonLink to={paths.classroom(courseId, session.id)} variant="secondary" className="py-2">
+              Classroom<span className="sr-only"> of the session of {dates}</span>
+            </ButtonLink>
+          )}
           {isOwner ? null : mine?.status === 'offered' ? (
             <>
               <ButtonLink to={paths.checkout(courseId, session.id)} className="py-2">
