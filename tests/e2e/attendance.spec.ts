@@ -1,8 +1,16 @@
 import { readFile } from 'node:fs/promises';
-import pg from 'pg';
 import { expect, test } from '@playwright/test';
 import { seriousViolations, scrollWidth } from './checks';
-import { ApiClient, createEducator, createPublishedCourse, createVerifiedUser, dayFromNow, logIn, signedInClient } from './support';
+import {
+  ApiClient,
+  classesTookPlace,
+  createEducator,
+  createPublishedCourse,
+  createVerifiedUser,
+  dayFromNow,
+  logIn,
+  signedInClient,
+} from './support';
 
 /**
  * Attendance and certificates in the browser (issue 25, ADR 0069): the educator takes
@@ -11,23 +19,6 @@ import { ApiClient, createEducator, createPublishedCourse, createVerifiedUser, d
  * (the session had ended) and downloads it from the dashboard. The rules (one record per
  * learner under concurrent taps, who may mark, issued once) are tests/api/attendance.
  */
-
-/** The session's class times moved into the past (a day apart, in order), as if they took place. */
-async function classesTookPlace(sessionId: string) {
-  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(
-      `update class_time t set starts_at = now() - make_interval(days => o.rev) - interval '3 hours',
-                               ends_at = now() - make_interval(days => o.rev) - interval '1 hour'
-         from (select id, (count(*) over () - row_number() over (order by starts_at))::int as rev from class_time where session_id = $1) o
-        where t.id = o.id`,
-      [sessionId],
-    );
-  } finally {
-    await client.end();
-  }
-}
 
 /** With AGORA_SHOTS=1, a full-page screenshot as /tmp/agora-attendance-<name>.png (to look at the pages). */
 const shot = async (p: import('@playwright/test').Page, name: string) => {

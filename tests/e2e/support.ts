@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
+import pg from 'pg';
 import { wallTimeToUtc } from '../../src/shared/time';
 import {
   becomeEducator,
@@ -316,4 +317,24 @@ export async function payWithCard(page: Page, number: string) {
   await form.getByLabel('Name on card').fill('Test Learner');
   await form.getByRole('button', { name: /^(Pay|Subscribe)/ }).click();
   return form;
+}
+
+/**
+ * Time passes (the e2e suite does not wait real days): the session's class times move into the
+ * past, a day apart and in order, as if they took place. The run's own database (E2E_DATABASE_URL).
+ */
+export async function classesTookPlace(sessionId: string) {
+  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(
+      `update class_time t set starts_at = now() - make_interval(days => o.rev) - interval '3 hours',
+                               ends_at = now() - make_interval(days => o.rev) - interval '1 hour'
+         from (select id, (count(*) over () - row_number() over (order by starts_at))::int as rev from class_time where session_id = $1) o
+        where t.id = o.id`,
+      [sessionId],
+    );
+  } finally {
+    await client.end();
+  }
 }

@@ -52,6 +52,8 @@ export interface OutboxMessage {
   text: string;
   html: string;
   created_at: string;
+  /** The calendar invitation the email carries, if any (method and iCalendar text). */
+  icalEvent?: { method: string; content: string } | null;
 }
 
 /** The first link of an email's text part. */

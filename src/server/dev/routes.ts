@@ -18,7 +18,16 @@ export async function devRoutes(app: FastifyInstance) {
         querystring: z.object({ to: z.string().optional(), limit: z.coerce.number().int().min(1).max(100).default(50) }),
         response: {
           200: z.array(
-            z.object({ id: z.string(), to: z.string(), subject: z.string(), text: z.string(), html: z.string(), created_at: z.string() }),
+            z.object({
+              id: z.string(),
+              to: z.string(),
+              subject: z.string(),
+              text: z.string(),
+              html: z.string(),
+              created_at: z.string(),
+              /** A calendar invitation the email carries (ADR 0068): its method and the iCalendar document. */
+              icalEvent: z.object({ method: z.string(), content: z.string() }).nullable(),
+            }),
           ),
         },
       },
@@ -39,6 +48,7 @@ export async function devRoutes(app: FastifyInstance) {
         text: m.text,
         html: m.html,
         created_at: m.createdAt.toISOString(),
+        icalEvent: m.icalEvent ?? null,
       }));
     },
   );

@@ -18,6 +18,8 @@ import { fullTime } from './time-ago';
 
 /** What the link of each kind of notification says. */
 function linkLabel(link: string) {
+  if (/^\/course\/[^/]+\/session\/[^/]+\/classroom$/.test(link)) return 'Open the classroom';
+  if (link.startsWith('/course/checkout')) return 'Claim your seat';
   if (link.startsWith('/course/')) return 'Go to the course';
   if (link.startsWith('/mailbox/')) return 'Open the conversation';
   if (link.startsWith('/user/settings')) return 'See your payments';
