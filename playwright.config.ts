@@ -41,7 +41,10 @@ export default defineConfig({
   use: {
     ...devices['Desktop Chrome'],
     baseURL: BASE_URL,
-    trace: 'retain-on-failure',
+    // A failure keeps its action log, network and DOM snapshot at every step, and a screenshot
+    // of the end (below); not the screencast, a JPEG frame per repaint that was half of the
+    // suite's CPU (docs/decisions/0068-e2e-cpu.md).
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
