@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 
 /**
@@ -25,6 +26,14 @@ if (!process.env.E2E_PORT || !process.env.E2E_OIDC_PORT) {
 
 const BASE_URL = `http://localhost:${process.env.E2E_PORT}`;
 
+/**
+ * Debian's Chromium headless shell (package chromium-headless-shell, the same Blink and V8 as
+ * the browser, without its UI and background services), as Playwright itself runs headless
+ * Chromium: a third less of the browser's CPU than the full `chromium` in headless mode
+ * (docs/decisions/0068). The full browser when the shell is not installed.
+ */
+const CHROMIUM = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p)) ?? '/usr/bin/chromium';
+
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
@@ -41,10 +50,13 @@ export default defineConfig({
   use: {
     ...devices['Desktop Chrome'],
     baseURL: BASE_URL,
-    trace: 'retain-on-failure',
+    // A failure keeps its action log, network and DOM snapshot at every step, and a screenshot
+    // of the end (below); not the screencast, a JPEG frame per repaint that was half of the
+    // suite's CPU (docs/decisions/0068-e2e-cpu.md).
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath: CHROMIUM,
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -60,13 +60,20 @@ function postgresReachable() {
   });
 }
 
+/** Debian's Chromium headless shell (the full browser does too, slower: ADR 0068). */
 function ensureChromium() {
-  if (existsSync('/usr/bin/chromium')) return true;
+  if (existsSync('/usr/bin/chromium-headless-shell')) return true;
   if (process.getuid?.() === 0) {
-    console.log("Chromium is missing: installing Debian's package (apt-get install -y chromium)…");
-    if (run('apt-get', ['update', '-qq']) === 0 && run('apt-get', ['install', '-y', '-qq', 'chromium']) === 0) return true;
+    console.log("Chromium's headless shell is missing: installing Debian's package (apt-get install -y chromium-headless-shell)…");
+    if (run('apt-get', ['update', '-qq']) === 0 && run('apt-get', ['install', '-y', '-qq', 'chromium-headless-shell']) === 0) return true;
   }
-  console.error('Chromium is missing. Install it with: sudo apt-get install -y chromium');
+  if (existsSync('/usr/bin/chromium')) {
+    console.warn(
+      "Chromium's headless shell is missing (sudo apt-get install -y chromium-headless-shell): the end-to-end suite runs in the full browser, slower.",
+    );
+    return true;
+  }
+  console.error('Chromium is missing. Install it with: sudo apt-get install -y chromium-headless-shell');
   return false;
 }
 

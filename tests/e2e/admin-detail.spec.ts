@@ -30,7 +30,7 @@ async function checkWidths(page: Page, name: string) {
     await expect
       .poll(() => page.evaluate(() => document.scrollingElement!.scrollWidth), { message: `${name} fits ${width} px` })
       .toBeLessThanOrEqual(width);
-    await page.screenshot({ path: `/tmp/agora-admin-${name}-${width}.png`, fullPage: true });
+    if (process.env.AGORA_SHOTS) await page.screenshot({ path: `/tmp/agora-admin-${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }

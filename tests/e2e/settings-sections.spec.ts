@@ -37,14 +37,14 @@ for (const width of [1280, 390]) {
     await expect(nav(page).getByRole('link', { name: 'Profile' })).toHaveAttribute('aria-current', 'location');
     expect(await seriousViolations(page)).toEqual([]);
     await expect.poll(() => page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(width);
-    await page.screenshot({ path: `/tmp/agora-settings-top-${width}.png` });
+    if (process.env.AGORA_SHOTS) await page.screenshot({ path: `/tmp/agora-settings-top-${width}.png` });
 
     await test.step('a section link jumps there and says so in the address', async () => {
       await nav(page).getByRole('link', { name: 'Notifications' }).click();
       await expect(page).toHaveURL(/\/user\/settings#notifications$/);
       await landedOn(page, page.getByRole('heading', { name: 'Notifications', level: 2 }));
       await expect(nav(page).getByRole('link', { name: 'Notifications' })).toHaveAttribute('aria-current', 'location');
-      await page.screenshot({ path: `/tmp/agora-settings-notifications-${width}.png` });
+      if (process.env.AGORA_SHOTS) await page.screenshot({ path: `/tmp/agora-settings-notifications-${width}.png` });
     });
 
     await test.step('another, then back returns to the one before', async () => {
@@ -67,7 +67,7 @@ for (const width of [1280, 390]) {
       await page.waitForTimeout(300);
       await landedOn(page, page.getByRole('heading', { name: 'Password', level: 2 }));
       expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({ path: `/tmp/agora-settings-security-${width}.png` });
+      if (process.env.AGORA_SHOTS) await page.screenshot({ path: `/tmp/agora-settings-security-${width}.png` });
     });
   });
 }
@@ -82,7 +82,8 @@ test('notification rows: a learner sees none of the educatorsâ€™ or organisersâ€
     await page.goto('/user/settings#notifications');
     await expect(notificationRows(page).first()).toBeVisible();
     const rows = await notificationRows(page).allTextContents();
-    await page.screenshot({ path: `/tmp/agora-settings-rows-${user.email.split('@')[0]}.png`, fullPage: true });
+    if (process.env.AGORA_SHOTS)
+      await page.screenshot({ path: `/tmp/agora-settings-rows-${user.email.split('@')[0]}.png`, fullPage: true });
     await context.close();
     return rows;
   };
