@@ -30,7 +30,7 @@ const BASE_URL = `http://localhost:${process.env.E2E_PORT}`;
  * Debian's Chromium headless shell (package chromium-headless-shell, the same Blink and V8 as
  * the browser, without its UI and background services), as Playwright itself runs headless
  * Chromium: a third less of the browser's CPU than the full `chromium` in headless mode
- * (docs/decisions/0068). The full browser when the shell is not installed.
+ * (docs/decisions/0073). The full browser when the shell is not installed.
  */
 const CHROMIUM = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p)) ?? '/usr/bin/chromium';
 
@@ -52,7 +52,7 @@ export default defineConfig({
     baseURL: BASE_URL,
     // A failure keeps its action log, network and DOM snapshot at every step, and a screenshot
     // of the end (below); not the screencast, a JPEG frame per repaint that was half of the
-    // suite's CPU (docs/decisions/0068-e2e-cpu.md).
+    // suite's CPU (docs/decisions/0073-e2e-traces-without-screencast.md).
     trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {

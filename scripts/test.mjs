@@ -60,7 +60,7 @@ function postgresReachable() {
   });
 }
 
-/** Debian's Chromium headless shell (the full browser does too, slower: ADR 0068). */
+/** Debian's Chromium headless shell (the full browser does too, slower: ADR 0073). */
 function ensureChromium() {
   if (existsSync('/usr/bin/chromium-headless-shell')) return true;
   if (process.getuid?.() === 0) {
