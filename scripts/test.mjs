@@ -2,9 +2,10 @@
 // Suites: lint, type check (tsc, beside lint), API integration (Vitest, real PostgreSQL),
 // end to end (Playwright, Chromium), and a smoke pass of the server on embedded PGlite.
 //
-// The end-to-end suite, the longest, starts first and runs in the background while the
-// others run one after another beside it: its two workers mostly wait (for pages, the server,
-// the payments sandbox) and leave much of the two cores idle (docs/decisions/0065-test-suites-side-by-side.md).
+// The end-to-end suite starts first and runs in the background; lint and tsc run in the
+// background too, beside the API suite and the smoke: the e2e workers mostly wait (for pages,
+// the server, the payments sandbox) and leave much of the two cores idle
+// (docs/decisions/0065-test-suites-side-by-side.md).
 // AGORA_TEST_SERIAL=1 runs every suite alone, one after another (to time one, or on a busy machine).
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,9 +15,17 @@ const OUT = '.test-output';
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 
+/**
+ * Runs a command in the foreground (its output straight to ours) and answers its exit status.
+ * Not spawnSync: the suites in the background keep writing their logs while it runs.
+ */
 function run(cmd, args, env = {}) {
   console.log(`\n$ ${cmd} ${args.join(' ')}`);
-  return spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('error', () => resolve(1));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
 }
 
 /**
@@ -61,11 +70,15 @@ function postgresReachable() {
 }
 
 /** Debian's Chromium headless shell (the full browser does too, slower: ADR 0073). */
-function ensureChromium() {
+async function ensureChromium() {
   if (existsSync('/usr/bin/chromium-headless-shell')) return true;
   if (process.getuid?.() === 0) {
     console.log("Chromium's headless shell is missing: installing Debian's package (apt-get install -y chromium-headless-shell)…");
-    if (run('apt-get', ['update', '-qq']) === 0 && run('apt-get', ['install', '-y', '-qq', 'chromium-headless-shell']) === 0) return true;
+    if (
+      (await run('apt-get', ['update', '-qq'])) === 0 &&
+      (await run('apt-get', ['install', '-y', '-qq', 'chromium-headless-shell'])) === 0
+    )
+      return true;
   }
   if (existsSync('/usr/bin/chromium')) {
     console.warn(
@@ -102,12 +115,12 @@ const serial = process.env.AGORA_TEST_SERIAL === '1';
 const runStarted = Date.now();
 
 // End to end in Chromium, on a fresh web build: started first, awaited last (unless serial).
-function startEndToEnd() {
-  if (run('npx', ['vite', 'build', '--logLevel', 'warn']) !== 0) {
+async function startEndToEnd() {
+  if ((await run('npx', ['vite', 'build', '--logLevel', 'warn'])) !== 0) {
     record('web build', 0, 1);
     return null;
   }
-  if (!ensureChromium()) {
+  if (!(await ensureChromium())) {
     record('E2E (playwright)', 0, 1);
     return null;
   }
@@ -125,7 +138,7 @@ function recordEndToEnd(e2eRun) {
   } else record('E2E (playwright)', 0, 1);
 }
 
-const endToEnd = serial ? null : startEndToEnd();
+const endToEnd = serial ? null : await startEndToEnd();
 
 /**
  * Beside the end-to-end suite, the other suites run at a lower priority (nice 10): the
@@ -135,20 +148,12 @@ const endToEnd = serial ? null : startEndToEnd();
 const hasNice = !serial && spawnSync('nice', ['true']).status === 0;
 const beside = (cmd, args) => (hasNice ? ['nice', ['-n', '10', cmd, ...args]] : [cmd, args]);
 
-// The types (tsc --noEmit, one thread, ~40 s) are checked beside the lint (one thread too),
-// so the two cost the wall time of the longer; a type error fails the run.
+// The types (tsc --noEmit, one thread, ~40 s) and the house rules (eslint: dependency
+// directions, no cycles, hooks, accessibility; one thread too) are checked in the background,
+// beside the API suite and the end-to-end suite (serially: before them); either failing fails the run.
 const typeCheck = background(...beside('npx', ['tsc', '--noEmit', '--pretty', 'false']));
-
-// The house rules (dependency directions, no cycles, hooks, accessibility): a violation fails the run.
-record('Lint (eslint)', ...(run(...beside('npm', ['run', '-s', 'lint'])) === 0 ? [1, 0] : [0, 1]));
-
-const tsc = await typeCheck;
-console.log(`\n$ npx tsc --noEmit (beside the lint, ${tsc.seconds} s)`);
-process.stdout.write(tsc.output);
-const typeErrors = (tsc.output.match(/error TS\d+/g) ?? []).length;
-if (tsc.status === 0) record('Type check (tsc)', 1, 0);
-else record('Type check (tsc)', 0, Math.max(typeErrors, 1));
-console.log(`[lint and types done at ${since(runStarted)} s]`);
+const lintRun = background(...beside('npm', ['run', '-s', 'lint']));
+if (serial) await Promise.all([typeCheck, lintRun]);
 
 // Smoke pass on embedded PGlite: mostly its own server starting and seeding the demo, so it
 // runs in the background beside the API suite (serially: after it, as before).
@@ -156,7 +161,9 @@ const smokeRun = () => background(...beside(process.execPath, ['--import', 'tsx'
 const smokeBeside = serial ? null : smokeRun();
 
 // API integration tests.
-const apiStatus = run(...beside('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${OUT}/api.json`]));
+const apiStatus = await run(
+  ...beside('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${OUT}/api.json`]),
+);
 const api = readJson(`${OUT}/api.json`);
 if (api)
   record(
@@ -167,6 +174,19 @@ if (api)
   );
 else record('API (vitest)', 0, 1);
 console.log(`[API suite done at ${since(runStarted)} s]`);
+
+const lint = await lintRun;
+console.log(`\n$ npm run lint (${lint.seconds} s)`);
+process.stdout.write(lint.output);
+record('Lint (eslint)', ...(lint.status === 0 ? [1, 0] : [0, 1]));
+
+const tsc = await typeCheck;
+console.log(`\n$ npx tsc --noEmit (beside the lint, ${tsc.seconds} s)`);
+process.stdout.write(tsc.output);
+const typeErrors = (tsc.output.match(/error TS\d+/g) ?? []).length;
+if (tsc.status === 0) record('Type check (tsc)', 1, 0);
+else record('Type check (tsc)', 0, Math.max(typeErrors, 1));
+console.log(`[lint and types done at ${since(runStarted)} s]`);
 
 const smoke = await (smokeBeside ?? smokeRun());
 process.stdout.write(smoke.output);
