@@ -115,6 +115,7 @@ const serial = process.env.AGORA_TEST_SERIAL === '1';
 const runStarted = Date.now();
 
 // End to end in Chromium, on a fresh web build: started first, awaited last (unless serial).
+// Answers `{ running }` (a promise inside an object, so that awaiting the start does not wait for the end).
 async function startEndToEnd() {
   if ((await run('npx', ['vite', 'build', '--logLevel', 'warn'])) !== 0) {
     record('web build', 0, 1);
@@ -125,7 +126,7 @@ async function startEndToEnd() {
     return null;
   }
   console.log(`\n$ npx playwright test${serial ? '' : ` (in the background, beside the other suites; output in ${OUT}/e2e.log)`}`);
-  return background('npx', ['playwright', 'test'], `${OUT}/e2e.log`);
+  return { running: background('npx', ['playwright', 'test'], `${OUT}/e2e.log`) };
 }
 
 function recordEndToEnd(e2eRun) {
@@ -197,7 +198,7 @@ if (line) {
 } else record('Smoke (PGlite)', 0, 1);
 console.log(`[smoke done at ${since(runStarted)} s]`);
 
-const e2eRun = await (serial ? startEndToEnd() : endToEnd);
+const e2eRun = await (serial ? await startEndToEnd() : endToEnd)?.running;
 if (e2eRun) recordEndToEnd(e2eRun);
 console.log(`[every suite done at ${since(runStarted)} s]`);
 
