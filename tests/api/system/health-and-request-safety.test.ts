@@ -29,7 +29,7 @@ describe('health', () => {
 });
 
 describe('development tools and system routes', () => {
-  it('the dev outbox lists emails newest first with to, subject, text, html and created_at', async () => {
+  it('the dev outbox lists emails newest first with to, subject, text, html, created_at and the calendar invitation', async () => {
     const email = uniqueEmail('outbox');
     await post(ctx.app, '/api/accounts/sign-up', {
       email,
@@ -45,8 +45,9 @@ describe('development tools and system routes', () => {
     const messages = res.json();
     expect(messages).toHaveLength(2);
     for (const m of messages) {
-      expect(Object.keys(m).sort()).toEqual(['created_at', 'html', 'id', 'subject', 'text', 'to']);
+      expect(Object.keys(m).sort()).toEqual(['created_at', 'html', 'icalEvent', 'id', 'subject', 'text', 'to']);
       expect(m.to).toBe(email);
+      expect(m.icalEvent).toBeNull(); // account emails carry no invitation
     }
     expect(messages[0].subject).toMatch(/reset/i);
     expect(messages[1].subject).toMatch(/verify/i);
