@@ -34,6 +34,7 @@ import { installDrain } from './composition/drain.js';
 import { queueStats } from './jobs/stats.js';
 import { noObserve, observedMailer, type Observe } from './metrics/observe.js';
 import { createMetrics, serveMetrics } from './metrics/prometheus.js';
+import type { Tracing } from './metrics/tracing.js';
 import { registerRoutes } from './composition/routes.js';
 import { installRequestChecks, installSecureHeaders } from './composition/security.js';
 import { installSockets } from './composition/sockets.js';
@@ -110,6 +111,8 @@ export interface BuildOptions {
   database?: Database;
   /** Where the log goes instead of stdout (tests read it). */
   logStream?: { write(line: string): void };
+  /** OpenTelemetry, started by main.ts when OTEL_EXPORTER_OTLP_ENDPOINT is set (metrics/tracing.ts). */
+  tracing?: Tracing;
 }
 
 /**
@@ -119,7 +122,7 @@ export interface BuildOptions {
  * realtime socket, then every domain's subscriptions and jobs and every route
  * (src/server/composition/, docs/decisions/0036-wiring-you-can-see.md).
  */
-export async function buildApp({ config, database, logStream }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logStream, tracing }: BuildOptions): Promise<FastifyInstance> {
   const logger = loggerOptions(config);
   const app = Fastify({
     logger: logStream && typeof logger === 'object' ? { ...logger, transport: undefined, stream: logStream } : logger,
@@ -141,6 +144,8 @@ export async function buildApp({ config, database, logStream }: BuildOptions): P
   }).withTypeProvider<ZodTypeProvider>();
   installRequestIds(app);
   logRequests(app, config);
+  // Each request a span named by its route, before any route exists (ADR 0063).
+  if (tracing) await app.register(tracing.plugin);
 
   // An empty JSON body (a POST that needs no input) is no body, not an error.
   const jsonParser = app.getDefaultJsonParser('error', 'error');

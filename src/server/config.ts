@@ -88,6 +88,10 @@ const schema = z
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** Prometheus metrics at GET /metrics for a scraper that sends `Authorization: Bearer <token>`. */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** OpenTelemetry traces to this OTLP/HTTP collector (…/v1/traces); none when unset. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: url(['http:', 'https:']).optional(),
+    /** The traces' service.name. */
+    OTEL_SERVICE_NAME: z.string().trim().min(1).default('agora'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
     /** Rate limit for sign-in attempts per IP and per account, per 15 minutes. */
@@ -219,6 +223,8 @@ export interface Config {
   migrateOnStart: boolean;
   /** Where Prometheus metrics are served: a port of their own and/or a bearer token; null: not at all. */
   metrics: { port: number | null; token: string | null } | null;
+  /** OpenTelemetry traces over OTLP/HTTP (metrics/tracing.ts); null: none, and the SDK is not loaded. */
+  otel: { endpoint: string; serviceName: string } | null;
   logLevel: RawEnv['LOG_LEVEL'];
   /** `pretty` (one readable line per entry, requests at debug) outside production; `json` in production. */
   logFormat: 'pretty' | 'json';
@@ -315,6 +321,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     seedDemo: e.SEED_DEMO === 'true',
     migrateOnStart: e.MIGRATE_ON_START === 'true',
     metrics: e.METRICS_PORT !== undefined || e.METRICS_TOKEN ? { port: e.METRICS_PORT ?? null, token: e.METRICS_TOKEN ?? null } : null,
+    otel: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME } : null,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (production ? 'json' : 'pretty'),
     authRateLimit: e.AUTH_RATE_LIMIT,

@@ -2,6 +2,7 @@ import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
 import { keepSeedingDemo, seedDemoUsers } from './seed/demo-seed.js';
 import { listenText, readyText } from './start-log.js';
+import { startTracing } from './metrics/tracing.js';
 
 /** Starts the server: configuration checked once, then the app, then demo data. */
 async function main() {
@@ -15,7 +16,9 @@ async function main() {
     }
     throw err;
   }
-  const app = await buildApp({ config });
+  // Only with OTEL_EXPORTER_OTLP_ENDPOINT: otherwise the SDK is never loaded (a dynamic import).
+  const tracing = config.otel ? await startTracing(config.otel) : undefined;
+  const app = await buildApp({ config, tracing });
   const demo = config.seedDemo && !config.production;
   // The demo accounts exist when the server answers; a failure here is retried below.
   if (demo)
@@ -36,6 +39,8 @@ async function main() {
     // before the port closes under a request it just sent.
     await Promise.all([app.drain(), new Promise((r) => setTimeout(r, config.shutdownDelayMs))]);
     await app.close();
+    // The spans still batched go to the collector before the process ends.
+    await tracing?.shutdown().catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'traces not flushed'));
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
