@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { formatHours } from './format.js';
 
@@ -13,6 +14,14 @@ interface CertificateText {
   classesTotal: number;
   issuedAt: Date;
 }
+
+/**
+ * DejaVu Sans, embedded (only the glyphs used): pdfkit's built-in Helvetica covers Latin-1
+ * only, and a certificate must print every learner's name (Łukasz, Zoë, Ηλέκτρα, Мария).
+ */
+const fontFile = createRequire(import.meta.url);
+const REGULAR = fontFile.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+const BOLD = fontFile.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
 const longDate = (day: string) =>
   new Date(`${day}T12:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -41,6 +50,8 @@ export function renderCertificatePdf(c: CertificateText, opts: { verifyUrl: stri
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
+  doc.registerFont('Regular', REGULAR);
+  doc.registerFont('Bold', BOLD);
   const { width, height } = doc.page;
   doc
     .rect(28, 28, width - 56, height - 56)
@@ -48,20 +59,20 @@ export function renderCertificatePdf(c: CertificateText, opts: { verifyUrl: stri
     .stroke('#4338ca');
   const center = { align: 'center' as const, width: width - 112 };
   doc.moveDown(2);
-  doc.font('Helvetica').fontSize(14).fillColor('#475569').text('AGORA', center);
+  doc.font('Regular').fontSize(14).fillColor('#475569').text('AGORA', center);
   doc.moveDown(0.8);
-  doc.font('Helvetica-Bold').fontSize(34).fillColor('#0f172a').text('Certificate of completion', center);
+  doc.font('Bold').fontSize(34).fillColor('#0f172a').text('Certificate of completion', center);
   doc.moveDown(1);
-  doc.font('Helvetica').fontSize(14).fillColor('#334155').text('This certifies that', center);
+  doc.font('Regular').fontSize(14).fillColor('#334155').text('This certifies that', center);
   doc.moveDown(0.5);
-  doc.font('Helvetica-Bold').fontSize(28).fillColor('#0f172a').text(c.learnerName, center);
+  doc.font('Bold').fontSize(28).fillColor('#0f172a').text(c.learnerName, center);
   doc.moveDown(0.5);
-  doc.font('Helvetica').fontSize(14).fillColor('#334155').text('attended and completed the course', center);
+  doc.font('Regular').fontSize(14).fillColor('#334155').text('attended and completed the course', center);
   doc.moveDown(0.5);
-  doc.font('Helvetica-Bold').fontSize(20).fillColor('#0f172a').text(c.courseTitle, center);
+  doc.font('Bold').fontSize(20).fillColor('#0f172a').text(c.courseTitle, center);
   doc.moveDown(0.5);
   doc
-    .font('Helvetica')
+    .font('Regular')
     .fontSize(13)
     .fillColor('#334155')
     .text(`taught by ${c.educatorName}, ${longDate(c.startsOn)} to ${longDate(c.endsOn)}`, center)

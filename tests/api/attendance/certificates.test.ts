@@ -135,13 +135,13 @@ describe('certificates', () => {
     expect((await get(ctx.app, `/api/certificates/${code}/pdf`)).statusCode).toBe(401);
   });
 
-  it('the pages say who, what and the code (uncompressed rendering)', async () => {
+  it('the pages say who, what and the code, in any script (uncompressed rendering)', async () => {
     const pdf = await renderCertificatePdf(
       {
         code: 'ABCDEFGHJK23',
-        learnerName: 'Ada Lovelace',
-        courseTitle: 'Python',
-        educatorName: 'Grace Hopper',
+        learnerName: 'Łukasz Żółkiewski',
+        courseTitle: 'Python für Anfänger',
+        educatorName: 'Мария Иванова',
         startsOn: '2026-01-05',
         endsOn: '2026-02-05',
         hoursAttended: 6,
@@ -151,11 +151,14 @@ describe('certificates', () => {
       },
       { verifyUrl: 'http://x/api/certificates/ABCDEFGHJK23', compress: false },
     );
-    // pdfkit writes standard-font text as hex strings of the characters, split where it kerns.
-    const text = [...pdf.toString('latin1').matchAll(/<([0-9a-f]+)>/gi)].map((m) => Buffer.from(m[1], 'hex').toString('latin1')).join('');
-    expect(text).toContain('Ada Lovelace');
-    expect(text).toContain('Grace Hopper');
+    const text = pageText(pdf);
+    expect(text).toContain('Łukasz Żółkiewski');
+    expect(text).toContain('Мария Иванова');
+    expect(text).toContain('Python für Anfänger');
     expect(text).toContain('ABCDEFGHJK23');
+    // The font is embedded (a subset of DejaVu Sans), not a built-in one that has no such glyphs.
+    expect(pdf.toString('latin1')).toMatch(/\/BaseFont \/[A-Z]{6}\+DejaVuSans-Bold/);
+    expect(pdf.toString('latin1')).toContain('/FontFile2');
   });
 
   it('editing the course does not change an issued certificate', async () => {
@@ -214,3 +217,23 @@ describe("a deleted account's attendance", () => {
     expect(left.n).toBe(0);
   });
 });
+
+/**
+ * The text of an uncompressed PDF's pages, read as a PDF reader does: each embedded font's
+ * ToUnicode map turns its glyph codes back into characters. Each font's reading of every text
+ * run, joined: the runs of the font that drew a line read as that line.
+ */
+function pageText(pdf: Buffer): string {
+  const raw = pdf.toString('latin1');
+  const runs = [...raw.matchAll(/<([0-9a-f]{4,})>/gi)].map((m) => m[1]).filter((h) => h.length % 4 === 0);
+  const maps = [...raw.matchAll(/beginbfrange\s*<([0-9a-f]{4})>\s*<[0-9a-f]{4}>\s*\[([^\]]*)\]/gi)].map((m) => {
+    const first = parseInt(m[1], 16);
+    const targets = [...m[2].matchAll(/<([0-9a-f\s]+)>/gi)].map((t) =>
+      String.fromCharCode(...t[1].split(/\s+/).map((u) => parseInt(u, 16))),
+    );
+    return new Map(targets.map((chars, i) => [first + i, chars]));
+  });
+  return maps
+    .map((map) => runs.map((hex) => (hex.match(/.{4}/g) ?? []).map((code) => map.get(parseInt(code, 16)) ?? '\u0000').join('')).join(''))
+    .join('\n');
+}
