@@ -52,11 +52,13 @@ export const classroomLink = z.object({
   label: str().trim().max(120, 'A link text is at most 120 characters').default(''),
 });
 
+const postBody = str({ error: 'Write the post' })
+  .trim()
+  .min(1, 'Write the post')
+  .max(CLASSROOM_POST_MAX, `A post is at most ${CLASSROOM_POST_MAX.toLocaleString('en')} characters`);
+
 export const postInput = z.object({
-  body: str({ error: 'Write the post' })
-    .trim()
-    .min(1, 'Write the post')
-    .max(CLASSROOM_POST_MAX, `A post is at most ${CLASSROOM_POST_MAX.toLocaleString('en')} characters`),
+  body: postBody,
   links: z.array(classroomLink).max(CLASSROOM_LINKS_MAX, `At most ${CLASSROOM_LINKS_MAX} links`).default([]),
   /** Files uploaded first (POST .../classroom/files), by their ids. */
   fileIds: z.array(z.uuid('Unknown file')).max(CLASSROOM_FILES_MAX, `At most ${CLASSROOM_FILES_MAX} files`).default([]),
@@ -64,7 +66,10 @@ export const postInput = z.object({
 });
 export type PostInput = z.input<typeof postInput>;
 
-export const postUpdate = z.object({ pinned: z.boolean({ error: 'pinned must be true or false' }) });
+/** The educator changes a post: its text, its pinned state, or both (at least one). */
+export const postUpdate = z
+  .object({ body: postBody.optional(), pinned: z.boolean({ error: 'pinned must be true or false' }).optional() })
+  .refine((v) => v.body !== undefined || v.pinned !== undefined, { message: 'Change the text or the pinned state', path: ['body'] });
 
 export const replyInput = z.object({
   body: str({ error: 'Write a reply' })

@@ -8,7 +8,7 @@ import type { AppServices } from '../app-services.js';
 export async function publishChanged(
   app: AppServices,
   memberIds: string[],
-  change: { sessionId: string; postId: string; what: 'post' | 'reply' | 'pin' | 'hide' | 'access' },
+  change: { sessionId: string; postId: string; what: 'post' | 'edit' | 'delete' | 'reply' | 'pin' | 'hide' | 'access' },
 ) {
   if (!memberIds.length) return;
   await app.realtime.publishMany(memberIds.map((id) => [id, { type: CLASSROOM_CHANGED, ...change }]));

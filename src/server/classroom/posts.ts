@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { hideInput, postInput, replyInput, reportInput } from '../../shared/classroom-schemas.js';
+import type { hideInput, postInput, postUpdate, replyInput, reportInput } from '../../shared/classroom-schemas.js';
 import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { classroomFile, classroomPost, classroomReply, classroomReport } from '../db/schema/classroom.js';
@@ -110,16 +110,50 @@ async function postOf(tx: Tx, c: Classroom, postId: string) {
   return p;
 }
 
-/** The educator pins or unpins a post (pinned posts come first). */
-export async function setPinned(app: AppServices, viewer: Viewer, courseId: string, sessionId: string, postId: string, pinned: boolean) {
+/**
+ * The educator changes a post's text, pins or unpins it (pinned posts come first). No
+ * notification: members' open tabs hear the change and re-read.
+ */
+export async function updatePost(
+  app: AppServices,
+  viewer: Viewer,
+  courseId: string,
+  sessionId: string,
+  postId: string,
+  input: z.output<typeof postUpdate>,
+) {
   const members = await app.database.db.transaction(async (tx) => {
     const c = await taughtClassroom(tx, courseId, sessionId, viewer);
     await postOf(tx, c, postId);
-    await tx.update(classroomPost).set({ pinned }).where(eq(classroomPost.id, postId));
+    await tx
+      .update(classroomPost)
+      .set({ ...(input.body === undefined ? {} : { body: input.body }), ...(input.pinned === undefined ? {} : { pinned: input.pinned }) })
+      .where(eq(classroomPost.id, postId));
     await bumpVersion(tx, sessionId);
     return memberIdsOf(tx, c);
   });
-  await publishChanged(app, members, { sessionId, postId, what: 'pin' });
+  await publishChanged(app, members, { sessionId, postId, what: input.body === undefined ? 'pin' : 'edit' });
+}
+
+/**
+ * The educator deletes a post: with it go its replies, its reports and its files (the rows in
+ * the transaction, by the foreign keys' cascade; the stored bytes after the commit). No
+ * notification: members' open tabs hear the change and re-read.
+ */
+export async function deletePost(app: AppServices, viewer: Viewer, courseId: string, sessionId: string, postId: string) {
+  const { members, keys } = await app.database.db.transaction(async (tx) => {
+    const c = await taughtClassroom(tx, courseId, sessionId, viewer);
+    await postOf(tx, c, postId);
+    const files = await tx.select({ key: classroomFile.storageKey }).from(classroomFile).where(eq(classroomFile.postId, postId));
+    await tx.delete(classroomPost).where(eq(classroomPost.id, postId));
+    await bumpVersion(tx, sessionId);
+    return { members: await memberIdsOf(tx, c), keys: files.map((f) => f.key) };
+  });
+  await publishChanged(app, members, { sessionId, postId, what: 'delete' });
+  for (const key of keys) {
+    // The rows are gone (nothing serves the bytes any more); a store that fails here leaves an orphan, logged.
+    await app.files.delete(key).catch((err: unknown) => app.log.warn({ err, key }, 'classroom file not removed from the store'));
+  }
 }
 
 /**

@@ -18,7 +18,7 @@ import {
 import { errorBody } from '../../shared/errors.js';
 import { downloadFile, readMaterial, uploadFile } from './files.js';
 import { setAccess } from './members.js';
-import { addReply, createPost, hideReply, reportPost, setPinned } from './posts.js';
+import { addReply, createPost, deletePost, hideReply, reportPost, updatePost } from './posts.js';
 import { classroomPageJson } from './view.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
@@ -124,7 +124,7 @@ export async function classroomRoutes(app: FastifyInstance) {
     {
       schema: {
         tags,
-        summary: 'Pin or unpin a post (the educator)',
+        summary: "Change a post's text, pin or unpin it (the educator)",
         params: postParams,
         body: postUpdate,
         response: { 200: okAnswer, ...errors },
@@ -133,8 +133,27 @@ export async function classroomRoutes(app: FastifyInstance) {
     async (request) => {
       const viewer = await app.requireViewer(request);
       const { courseId, sessionId, postId } = request.params;
-      await setPinned(app, viewer, courseId, sessionId, postId, request.body.pinned);
-      return { ok: true as const, message: request.body.pinned ? 'Pinned' : 'Unpinned' };
+      const { body, pinned } = request.body;
+      await updatePost(app, viewer, courseId, sessionId, postId, request.body);
+      return { ok: true as const, message: body !== undefined ? 'The post is changed' : pinned ? 'Pinned' : 'Unpinned' };
+    },
+  );
+
+  r.delete(
+    `${base}/posts/:postId`,
+    {
+      schema: {
+        tags,
+        summary: 'Delete a post with its replies, reports and files (the educator)',
+        params: postParams,
+        response: { 200: okAnswer, ...errors },
+      },
+    },
+    async (request) => {
+      const viewer = await app.requireViewer(request);
+      const { courseId, sessionId, postId } = request.params;
+      await deletePost(app, viewer, courseId, sessionId, postId);
+      return { ok: true as const, message: 'The post is deleted' };
     },
   );
 

@@ -34,7 +34,7 @@ let waitlisted: SignedInUser;
 let otherLearner: SignedInUser;
 let otherEducator: Educator;
 
-const as = (who: { cookie: string } | null, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, body?: unknown) =>
+const as = (who: { cookie: string } | null, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
   call(ctx.app, method, url, body, who ? { cookie: who.cookie } : {});
 
 async function upload(who: { cookie: string }, data: Buffer, filename: string, type = 'application/octet-stream'): Promise<Response> {
@@ -102,7 +102,7 @@ describe('classroom access', () => {
     }
     expect((await as(null, 'GET', base)).statusCode).toBe(401);
     // A session of another course under this course's id: 404 too.
-    expect((await as(educator, 'GET', `/api/courses/${courseId}/sessions/${sessionId.replace(/.$/, '0')}/classroom`)).statusCode).toBe(404);
+    expect((await as(educator, 'GET', `/api/courses/${courseId}/sessions/${sessionId.slice(0, -1) + (sessionId.endsWith('0') ? '1' : '0')}/classroom`)).statusCode).toBe(404);
   });
 
   it("a dropped learner's next request is refused; the waitlisted learner promoted in their place gets in", async () => {
@@ -300,6 +300,115 @@ describe('live and notified', () => {
   });
 });
 
+describe('the educator edits and deletes posts', () => {
+  it('an edit reaches learners and every open tab (no notification); only the educator may edit', async () => {
+    const created = await as(educator, 'POST', `${base}/posts`, { body: 'Homework: chapter 1' });
+    expect(created.statusCode, created.body).toBe(201);
+    const postId = created.json().id;
+    expect((await as(learner, 'GET', base)).json().posts.some((p: { body: string }) => p.body === 'Homework: chapter 1')).toBe(true);
+
+    const heard: unknown[] = [];
+    const stop = ctx.app.realtime.subscribe(learner.id, (e) => heard.push(e));
+    await stop.ready;
+    const edited = await as(educator, 'PATCH', `${base}/posts/${postId}`, { body: 'Homework: chapters 1 and 2' });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const until = Date.now() + 5000;
+    while (Date.now() < until && !heard.length) await new Promise((r) => setTimeout(r, 20));
+    stop();
+    expect(heard).toContainEqual(expect.objectContaining({ type: CLASSROOM_CHANGED, sessionId, postId, what: 'edit' }));
+
+    const page = (await as(learner, 'GET', base)).json();
+    const seen = page.posts.find((p: { id: string }) => p.id === postId);
+    expect(seen).toMatchObject({ body: 'Homework: chapters 1 and 2', pinned: false });
+    // Text and pin together; an empty change or an empty text is refused.
+    expect((await as(educator, 'PATCH', `${base}/posts/${postId}`, { body: 'Homework: chapter 2', pinned: true })).statusCode).toBe(200);
+    expect((await as(learner, 'GET', base)).json().posts[0]).toMatchObject({ id: postId, body: 'Homework: chapter 2', pinned: true });
+    expect((await as(educator, 'PATCH', `${base}/posts/${postId}`, {})).statusCode).toBe(400);
+    expect((await as(educator, 'PATCH', `${base}/posts/${postId}`, { body: '   ' })).statusCode).toBe(400);
+    await as(educator, 'PATCH', `${base}/posts/${postId}`, { pinned: false });
+
+    expect((await as(learner, 'PATCH', `${base}/posts/${postId}`, { body: 'Mine now' })).statusCode).toBe(403);
+    for (const who of [otherEducator, otherLearner])
+      expect((await as(who, 'PATCH', `${base}/posts/${postId}`, { body: 'Mine now' })).statusCode).toBe(404);
+    // Another educator's post id, through the other educator's own classroom: 404.
+    const theirs = await makePublishedCourse(ctx.app, otherEducator, { course: { priceCents: 0 } });
+    const theirBase = `/api/courses/${theirs.courseId}/sessions/${theirs.sessionId}/classroom`;
+    expect((await as(otherEducator, 'PATCH', `${theirBase}/posts/${postId}`, { body: 'Mine now' })).statusCode).toBe(404);
+    expect((await as(otherEducator, 'DELETE', `${theirBase}/posts/${postId}`)).statusCode).toBe(404);
+    expect((await as(educator, 'GET', base)).json().posts.find((p: { id: string }) => p.id === postId).body).toBe('Homework: chapter 2');
+  });
+
+  it('a delete takes the post with its replies, reports and files; learners no longer see it', async () => {
+    const pdf = await upload(educator, pdfBytes(), 'old notes.pdf', 'application/pdf');
+    expect(pdf.statusCode, pdf.body).toBe(201);
+    const created = await as(educator, 'POST', `${base}/posts`, { body: 'Posted by mistake', fileIds: [pdf.json().id] });
+    expect(created.statusCode, created.body).toBe(201);
+    const postId = created.json().id;
+    expect((await as(learner, 'POST', `${base}/posts/${postId}/replies`, { body: 'What is this?' })).statusCode).toBe(201);
+    expect((await as(learner, 'POST', `${base}/posts/${postId}/report`, { reason: 'Wrong class' })).statusCode).toBe(200);
+    const before = (await as(learner, 'GET', base)).json();
+    const fileUrl = before.posts.find((p: { id: string }) => p.id === postId).files[0].url;
+    expect((await get(ctx.app, fileUrl, { cookie: learner.cookie })).statusCode).toBe(200);
+    const [{ storage_key }] = await queryRows<{ storage_key: string }>(
+      ctx.app,
+      sql`select storage_key from classroom_file where id = ${pdf.json().id}`,
+    );
+
+    // Learners and outsiders cannot delete it.
+    expect((await as(learner, 'DELETE', `${base}/posts/${postId}`)).statusCode).toBe(403);
+    for (const who of [otherEducator, otherLearner]) expect((await as(who, 'DELETE', `${base}/posts/${postId}`)).statusCode).toBe(404);
+    expect((await as(null, 'DELETE', `${base}/posts/${postId}`)).statusCode).toBe(401);
+
+    const heard: unknown[] = [];
+    const stop = ctx.app.realtime.subscribe(learner.id, (e) => heard.push(e));
+    await stop.ready;
+    const deleted = await as(educator, 'DELETE', `${base}/posts/${postId}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const until = Date.now() + 5000;
+    while (Date.now() < until && !heard.length) await new Promise((r) => setTimeout(r, 20));
+    stop();
+    expect(heard).toContainEqual(expect.objectContaining({ type: CLASSROOM_CHANGED, sessionId, postId, what: 'delete' }));
+
+    const after = (await as(learner, 'GET', base)).json();
+    expect(after.posts.some((p: { id: string }) => p.id === postId)).toBe(false);
+    expect(JSON.stringify(after)).not.toContain('What is this?');
+    expect((await get(ctx.app, fileUrl, { cookie: learner.cookie })).statusCode).toBe(404);
+    expect((await get(ctx.app, fileUrl, { cookie: educator.cookie })).statusCode).toBe(404);
+    expect(await ctx.app.files.get(storage_key)).toBeNull();
+    const [left] = await queryRows<{ replies: number; reports: number; files: number }>(
+      ctx.app,
+      sql`select (select count(*)::int from classroom_reply where post_id = ${postId}) as replies,
+        (select count(*)::int from classroom_report where post_id = ${postId}) as reports,
+        (select count(*)::int from classroom_file where post_id = ${postId} or id = ${pdf.json().id}) as files`,
+    );
+    expect(left).toEqual({ replies: 0, reports: 0, files: 0 });
+    // A second delete: the post does not exist.
+    expect((await as(educator, 'DELETE', `${base}/posts/${postId}`)).statusCode).toBe(404);
+  });
+});
+
+describe('reported classroom posts in the admin console', () => {
+  it('an admin sees a reported post with its reporter; others get 403', async () => {
+    const created = await as(educator, 'POST', `${base}/posts`, { body: 'A post someone reports' });
+    const postId = created.json().id;
+    expect((await as(learner, 'POST', `${base}/posts/${postId}/report`, { reason: 'Off topic here' })).statusCode).toBe(200);
+    const admin = await makeLearner(ctx.app, { firstName: 'Ada', lastName: 'Admin' });
+    await queryRows(ctx.app, sql`update "user" set role = 'admin' where id = ${admin.id}`);
+
+    const list = await get(ctx.app, '/api/admin/classroom-reports', { cookie: admin.cookie });
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json().reports.find((r: { postId: string }) => r.postId === postId)).toMatchObject({
+      body: 'A post someone reports',
+      reason: 'Off topic here',
+      link: `/course/${courseId}/session/${sessionId}/classroom`,
+      author: { id: educator.id },
+      reporter: { id: learner.id, name: 'Ada Lovelace' },
+    });
+    for (const who of [learner, educator]) expect((await get(ctx.app, '/api/admin/classroom-reports', { cookie: who.cookie })).statusCode).toBe(403);
+    expect((await get(ctx.app, '/api/admin/classroom-reports')).statusCode).toBe(401);
+  });
+});
+
 it('posts page in order: pinned first, then the newest, 20 a page', async () => {
   const e = await makeEducator(ctx.app);
   const c = await makePublishedCourse(ctx.app, e, { course: { priceCents: 0 } });
@@ -326,6 +435,7 @@ it('every classroom endpoint is in the OpenAPI document', async () => {
     [`${b}/files/{fileId}`, 'get'],
     [`${b}/posts`, 'post'],
     [`${b}/posts/{postId}`, 'patch'],
+    [`${b}/posts/{postId}`, 'delete'],
     [`${b}/posts/{postId}/replies`, 'post'],
     [`${b}/posts/{postId}/report`, 'post'],
     [`${b}/replies/{replyId}/hide`, 'post'],
