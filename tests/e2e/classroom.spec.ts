@@ -6,7 +6,8 @@ import { scrollWidth, seriousViolations } from './checks';
 /**
  * The classroom of a course session (issue 25, ADR 0072): the educator posts with a file; the
  * learner, with the classroom open in a tab, sees it arrive without reloading, opens the
- * file's link and replies, and the educator's tab shows the reply live. axe at 1280 and 390 px.
+ * file's link and replies, and the educator's tab shows the reply live; the educator edits
+ * the post, then deletes it (a confirmation dialog). axe at 1280 and 390 px.
  */
 
 async function checkAt(page: Page, width: number, name: string) {
@@ -88,6 +89,24 @@ test('the educator posts material with a file; the learner sees it live, opens i
     await checkAt(learnerPage, 390, 'learner');
     await checkAt(educatorPage, 1280, 'educator');
     await checkAt(educatorPage, 390, 'educator');
+  });
+  await test.step('at 390 px the educator edits the post, then deletes it after the dialog; the learner’s tab follows', async () => {
+    const post = educatorPage.getByRole('article').filter({ hasText: 'chapter 1' });
+    await post.getByRole('button', { name: 'Edit', exact: true }).click();
+    await expect(educatorPage.getByLabel('Post text')).toBeFocused();
+    await educatorPage.getByLabel('Post text').fill('## Week 1\n\nRead **chapters 1 and 2** before class.');
+    await educatorPage.getByRole('button', { name: 'Save changes' }).click();
+    await expect(learnerPage.getByText('chapters 1 and 2')).toBeVisible();
+
+    await post.getByRole('button', { name: 'Delete', exact: true }).click();
+    const dialog = educatorPage.getByRole('dialog', { name: 'Delete this post?' });
+    await expect(dialog).toContainText('1 reply and 1 file');
+    await checkAt(educatorPage, 390, 'educator-delete');
+    await dialog.getByRole('button', { name: 'Delete post' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(educatorPage.getByRole('heading', { name: 'Week 1' })).toHaveCount(0);
+    await expect(learnerPage.getByRole('heading', { name: 'Week 1' })).toHaveCount(0);
+    await expect(learnerPage.getByText(/Nothing posted yet/)).toBeVisible();
   });
   await learnerContext.close();
   await educatorContext.close();

@@ -102,7 +102,15 @@ describe('classroom access', () => {
     }
     expect((await as(null, 'GET', base)).statusCode).toBe(401);
     // A session of another course under this course's id: 404 too.
-    expect((await as(educator, 'GET', `/api/courses/${courseId}/sessions/${sessionId.slice(0, -1) + (sessionId.endsWith('0') ? '1' : '0')}/classroom`)).statusCode).toBe(404);
+    expect(
+      (
+        await as(
+          educator,
+          'GET',
+          `/api/courses/${courseId}/sessions/${sessionId.slice(0, -1) + (sessionId.endsWith('0') ? '1' : '0')}/classroom`,
+        )
+      ).statusCode,
+    ).toBe(404);
   });
 
   it("a dropped learner's next request is refused; the waitlisted learner promoted in their place gets in", async () => {
@@ -404,7 +412,8 @@ describe('reported classroom posts in the admin console', () => {
       author: { id: educator.id },
       reporter: { id: learner.id, name: 'Ada Lovelace' },
     });
-    for (const who of [learner, educator]) expect((await get(ctx.app, '/api/admin/classroom-reports', { cookie: who.cookie })).statusCode).toBe(403);
+    for (const who of [learner, educator])
+      expect((await get(ctx.app, '/api/admin/classroom-reports', { cookie: who.cookie })).statusCode).toBe(403);
     expect((await get(ctx.app, '/api/admin/classroom-reports')).statusCode).toBe(401);
   });
 });

@@ -128,6 +128,8 @@ const ROUTE_PATH_VALUES: Record<string, Record<string, (c: Ctx) => string>> = {
   '/api/mailbox/messages/:messageId/report': { messageId: (c) => c.ids.message },
   // The classroom: the educator manages the learner's access.
   '/api/courses/:courseId/sessions/:sessionId/classroom/access/:userId': { userId: (c) => c.learner.id },
+  // Editing and deleting a post: a post of its own (a delete must not take the post the replies and reports use).
+  '/api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId': { postId: (c) => c.ids.classroomSparePost },
 };
 
 /** Who calls a route: its owner (the educator) unless a learner is the one who can. */
@@ -243,6 +245,7 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
     links: [{ url: 'https://example.com', label: 'Example' }],
     pinned: false,
   }),
+  'PATCH /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId': () => ({ body: 'Week 2 notes, corrected', pinned: true }),
   'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId/replies': () => ({ body: 'Thanks' }),
   'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId/report': () => ({ reason: 'Off topic' }),
 };
@@ -312,6 +315,8 @@ beforeAll(async () => {
   expect(sent.statusCode, sent.body).toBe(201);
   const classroom = `/api/courses/${free.courseId}/sessions/${free.sessionId}/classroom`;
   const classroomPost = await post(app, `${classroom}/posts`, { body: 'Welcome' }, { cookie: educator.cookie });
+  const classroomSparePost = await post(app, `${classroom}/posts`, { body: 'To edit and delete' }, { cookie: educator.cookie });
+  expect(classroomSparePost.statusCode, classroomSparePost.body).toBe(201);
   const classroomReply = await post(
     app,
     `${classroom}/posts/${classroomPost.json().id}/replies`,
@@ -345,6 +350,7 @@ beforeAll(async () => {
       club,
       clubEvent,
       classroomPost: classroomPost.json().id,
+      classroomSparePost: classroomSparePost.json().id,
       classroomReply: classroomReply.json().id,
       classroomFile: classroomFile.json().id,
     },

@@ -208,7 +208,7 @@ const BODIES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   }),
   'POST /api/course/:courseID/checkout/promo-code': (f) => ({ code: f.promoCode }),
   'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts': () => ({ body: 'Hijacked post' }),
-  'PATCH /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId': () => ({ pinned: true }),
+  'PATCH /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId': () => ({ body: 'Hijacked text', pinned: true }),
   'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId/replies': () => ({ body: 'Hijacked reply' }),
   'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId/report': () => ({ reason: 'Reported by someone else' }),
   'POST /api/courses/:courseId/sessions/:sessionId/classroom/replies/:replyId/hide': () => ({ hidden: true }),

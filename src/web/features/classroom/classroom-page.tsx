@@ -1,7 +1,22 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, CalendarClock, Eye, EyeOff, FileText, Flag, Link2, Paperclip, Pin, PinOff, Users, X } from 'lucide-react';
+import {
+  ArrowLeft,
+  CalendarClock,
+  Eye,
+  EyeOff,
+  FileText,
+  Flag,
+  Link2,
+  Paperclip,
+  Pencil,
+  Pin,
+  PinOff,
+  Trash2,
+  Users,
+  X,
+} from 'lucide-react';
 import {
   CLASSROOM_CHANGED,
   CLASSROOM_FILE_ACCEPT,
@@ -23,6 +38,7 @@ import { ClassTimePlace } from '@web/components/class-time-details';
 import { Alert } from '@web/components/ui/alert';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
+import { ConfirmDialog } from '@web/components/ui/dialog';
 import { Field } from '@web/components/ui/field';
 import { TextArea } from '@web/components/ui/inputs';
 import { LoadError } from '@web/components/ui/load-error';
@@ -33,6 +49,8 @@ import {
   addReply,
   classroomQuery,
   createPost,
+  deletePost,
+  editPost,
   hideReply,
   reportPost,
   setAccess,
@@ -369,6 +387,38 @@ function PostCard({
     onError: (e) => setReplyError(e instanceof ApiError ? e.message : 'The reply could not be sent.'),
   });
   const pin = useMutation({ mutationFn: () => setPinned(courseId, sessionId, post.id, !post.pinned), onSuccess: onChanged });
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(post.body);
+  const [editError, setEditError] = useState<string | null>(null);
+  const edit = useMutation({
+    mutationFn: () => editPost(courseId, sessionId, post.id, draft),
+    onSuccess: () => {
+      setEditing(false);
+      setEditError(null);
+      onChanged();
+    },
+    onError: (e) => setEditError(e instanceof ApiError ? e.message : 'The post could not be saved.'),
+  });
+  const editBox = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (editing) editBox.current?.focus();
+  }, [editing]);
+  const [deleting, setDeleting] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => deletePost(courseId, sessionId, post.id),
+    onSuccess: () => {
+      setDeleting(false);
+      onChanged();
+    },
+  });
+  function saveEdit(e: FormEvent) {
+    e.preventDefault();
+    if (!draft.trim()) {
+      setEditError('Write the post');
+      return;
+    }
+    edit.mutate();
+  }
   const hide = useMutation({
     mutationFn: (r: { id: string; hidden: boolean }) => hideReply(courseId, sessionId, r.id, r.hidden),
     onSuccess: onChanged,
@@ -408,9 +458,50 @@ function PostCard({
               {post.pinned ? 'Unpin' : 'Pin'}
             </Button>
           )}
+          {educator && !editing && (
+            <Button
+              variant="ghost"
+              className="px-2 py-1"
+              onClick={() => {
+                setDraft(post.body);
+                setEditError(null);
+                setEditing(true);
+              }}
+            >
+              <Pencil className="h-4 w-4" aria-hidden="true" /> Edit
+            </Button>
+          )}
+          {educator && (
+            <Button variant="ghost" className="px-2 py-1 text-red-700" onClick={() => setDeleting(true)}>
+              <Trash2 className="h-4 w-4" aria-hidden="true" /> Delete
+            </Button>
+          )}
         </div>
       </header>
-      <Markdown source={post.body} baseLevel={4} />
+      {editing ? (
+        <form onSubmit={saveEdit} aria-label="Edit the post">
+          <TextArea
+            label="Post text"
+            hint="Markdown: **bold**, lists, headings and links."
+            rows={5}
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            maxLength={CLASSROOM_POST_MAX}
+            error={editError ?? undefined}
+            ref={editBox}
+          />
+          <div className="mt-2 flex flex-wrap justify-end gap-2">
+            <Button type="button" variant="secondary" onClick={() => setEditing(false)} disabled={edit.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={edit.isPending}>
+              Save changes
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <Markdown source={post.body} baseLevel={4} />
+      )}
       {post.links.length > 0 && (
         <ul className="mt-3 space-y-1" aria-label="Links">
           {post.links.map((l, i) => (
@@ -549,6 +640,29 @@ function PostCard({
             </p>
           )}
         </div>
+      )}
+      {educator && (
+        <ConfirmDialog
+          open={deleting}
+          title="Delete this post?"
+          confirmLabel="Delete post"
+          busy={remove.isPending}
+          error={
+            remove.error instanceof ApiError
+              ? remove.error.message
+              : remove.error
+                ? 'The post could not be deleted. Please try again.'
+                : null
+          }
+          onConfirm={() => remove.mutate()}
+          onClose={() => {
+            setDeleting(false);
+            remove.reset();
+          }}
+        >
+          The post goes for everyone, with its {plural(post.replies.length, 'reply', 'replies')}
+          {post.files.length > 0 ? ` and ${plural(post.files.length, 'file')}` : ''}. This cannot be undone.
+        </ConfirmDialog>
       )}
     </article>
   );

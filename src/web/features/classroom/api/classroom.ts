@@ -26,6 +26,14 @@ export const createPost = (courseId: string, sessionId: string, input: PostInput
 export const setPinned = (courseId: string, sessionId: string, postId: string, pinned: boolean) =>
   api<{ message: string }>(`${base(courseId, sessionId)}/posts/${postId}`, { method: 'PATCH', body: { pinned } });
 
+/** The educator changes a post's text. */
+export const editPost = (courseId: string, sessionId: string, postId: string, body: string) =>
+  api<{ message: string }>(`${base(courseId, sessionId)}/posts/${postId}`, { method: 'PATCH', body: { body } });
+
+/** The educator deletes a post (its replies, reports and files go with it). */
+export const deletePost = (courseId: string, sessionId: string, postId: string) =>
+  api<{ message: string }>(`${base(courseId, sessionId)}/posts/${postId}`, { method: 'DELETE' });
+
 export const addReply = (courseId: string, sessionId: string, postId: string, body: string) =>
   api<{ id: string }>(`${base(courseId, sessionId)}/posts/${postId}/replies`, { method: 'POST', body: { body } });
 
