@@ -91,7 +91,7 @@ test('the educator posts material with a file; the learner sees it live, opens i
     await checkAt(educatorPage, 390, 'educator');
   });
   await test.step('at 390 px the educator edits the post, then deletes it after the dialog; the learner’s tab follows', async () => {
-    const post = educatorPage.getByRole('article').filter({ hasText: 'chapter 1' });
+    const post = educatorPage.getByRole('article').filter({ has: educatorPage.getByRole('heading', { name: 'Week 1' }) });
     await post.getByRole('button', { name: 'Edit', exact: true }).click();
     await expect(educatorPage.getByLabel('Post text')).toBeFocused();
     await educatorPage.getByLabel('Post text').fill('## Week 1\n\nRead **chapters 1 and 2** before class.');

@@ -472,7 +472,7 @@ function PostCard({
             </Button>
           )}
           {educator && (
-            <Button variant="ghost" className="px-2 py-1 text-red-700" onClick={() => setDeleting(true)}>
+            <Button variant="ghost" className="px-2 py-1" onClick={() => setDeleting(true)}>
               <Trash2 className="h-4 w-4" aria-hidden="true" /> Delete
             </Button>
           )}
