@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { enqueueJobSql } from '../jobs/queue.js';
 import { dateIn } from '../../shared/time.js';
 import { course, courseSession, enrolment } from '../db/schema/courses.js';
@@ -61,6 +61,8 @@ export async function enrolLearner(tx: Tx, opts: { sessionId: string; learnerId:
   return takeSeat(tx, row, opts);
 }
 
+const HOLD_ENDED = 'Your hold on this seat ended before the payment completed';
+
 /**
  * A paid seat for a learner offered one from the waitlist: the held seat becomes theirs
  * (it is already counted). Null when the learner has no offer; 409 once it has ended, even
@@ -73,8 +75,26 @@ async function claimOffer(tx: Tx, row: Eligible, learnerId: string) {
     .where(and(eq(enrolment.sessionId, row.s.id), eq(enrolment.learnerId, learnerId), eq(enrolment.status, 'offered')))
     .for('update')
     .limit(1);
-  if (!mine) return null;
-  if (!mine.live) throw new AppError(409, 'offer_expired', 'Your hold on this seat ended before the payment completed');
+  if (!mine) {
+    // The offer already ended (the expiry job ran before the payment arrived, or it was
+    // declined) and no seat is free: say that, not merely "full". The payment is refunded either way.
+    if (row.s.seatsTaken < row.s.capacity) return null;
+    const [ended] = await tx
+      .select({ id: enrolment.id })
+      .from(enrolment)
+      .where(
+        and(
+          eq(enrolment.sessionId, row.s.id),
+          eq(enrolment.learnerId, learnerId),
+          eq(enrolment.status, 'dropped'),
+          isNotNull(enrolment.offerExpiresAt),
+        ),
+      )
+      .limit(1);
+    if (ended) throw new AppError(409, 'offer_expired', HOLD_ENDED);
+    return null;
+  }
+  if (!mine.live) throw new AppError(409, 'offer_expired', HOLD_ENDED);
   await tx.update(enrolment).set({ status: 'active', updatedAt: new Date() }).where(eq(enrolment.id, mine.id));
   await refreshCourseStats(tx, row.c.id);
   return { id: mine.id, sessionId: row.s.id, status: 'active' as EnrolmentStatus, waitlistPosition: null, course: row.c };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { enrolLearner } from '../../../src/server/courses/seats.js';
 import type { TestApp } from '../../support/app.js';
 import {
   courseBody,
@@ -315,6 +316,22 @@ describe('exact under concurrency', () => {
     expect(figures).toHaveLength(3);
   });
 
+  it('a payment confirmed after the expiry job moved the seat on is refused as a hold that ended, not as "full"', async () => {
+    const { courseId, sessionId, holder, line } = await fullPaidSession(4300, 2);
+    const [b, c] = line;
+    await drop(app, holder, courseId, sessionId);
+    await timePasses((await enrolmentOf(sessionId, b)).id);
+    await app.jobs.runDue(); // the seat goes to the next in line (and b's open checkout is expired at the provider)
+    expect((await enrolmentOf(sessionId, c)).status).toBe('offered');
+    // A payment that still reached us (confirmed before the expiry did) asks for the seat:
+    const asked = app.database.db.transaction((tx) => enrolLearner(tx, { sessionId, learnerId: b.id, seatOnly: true }));
+    await expect(asked).rejects.toMatchObject({
+      code: 'offer_expired',
+      message: 'Your hold on this seat ended before the payment completed',
+    });
+    expect(await seatsTaken(app, sessionId)).toEqual({ seatsTaken: 1, capacity: 1 });
+  });
+
   it('a payment that completes after the offer ended is refunded in full, with the reason', async () => {
     const { courseId, sessionId, holder, line } = await fullPaidSession(4400, 2);
     const [b, c] = line;
@@ -322,7 +339,9 @@ describe('exact under concurrency', () => {
     const offer = await enrolmentOf(sessionId, b);
     const started = (await startCheckout(app, b, courseId, sessionId, 4400)).json() as Checkout;
     expect(started.sessionId).toBeTruthy();
-    await timePasses(offer.id); // the hold ends while the card form is open
+    // The hold ends while the card form is open; its expiry job is not due yet (the app's own
+    // worker must not run it before the card is confirmed: that path is the test above).
+    await queryRows(app, sql`update enrolment set offer_expires_at = now() - interval '1 second' where id = ${offer.id}`);
     const paid = await payCheckout(app, started);
     expect(paid.statusCode).toBeLessThan(300);
     const refunded = await waitForPurchase(app, started, 'refunded');
@@ -333,6 +352,7 @@ describe('exact under concurrency', () => {
     const mail = await waitFor(async () => (await outbox(app, b.email)).find((m) => /refunded/i.test(m.subject)), 'refund email');
     expect(mail.text).toMatch(/your hold on this seat ended before the payment completed/);
     // The seat moves on when the job runs.
+    await timePasses(offer.id);
     await app.jobs.runDue();
     expect((await enrolmentOf(sessionId, c)).status).toBe('offered');
     expect(await seatsTaken(app, sessionId)).toEqual({ seatsTaken: 1, capacity: 1 });
