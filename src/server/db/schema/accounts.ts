@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, jsonb, pgTable, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { ts } from './columns.js';
 
 /**
@@ -147,3 +147,35 @@ export const educator = pgTable('educator', {
     .default(sql`'[]'::jsonb`),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
+
+/**
+ * A learner profile (family accounts, ADR 0074): someone the account holder enrols who has no
+ * account of their own (a child). The account holder pays, is the contact and sees its record;
+ * enrolments made for it carry its id (`enrolment.learner_profile_id`). The age is kept as the
+ * holder gave it (an age, or a range such as 8-10) with the day it was given, and grows with
+ * the years since (`learnerAgeNow`). Deleting the account deletes its profiles.
+ */
+export const learnerProfile = pgTable(
+  'learner_profile',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    firstName: text('first_name').notNull(),
+    /** The age given (a single age: min = max), in whole years, on `agesAsOf`. */
+    ageMin: smallint('age_min').notNull(),
+    ageMax: smallint('age_max').notNull(),
+    agesAsOf: date('ages_as_of', { mode: 'string' }).notNull(),
+    /** Optional notes for the educators of the sessions it is enrolled in. */
+    notes: text('notes'),
+    /** Set once the profile became an account of its own (its enrolments moved there). */
+    becameUserId: uuid('became_user_id').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('learner_profile_account_idx').on(t.accountId, t.createdAt),
+    check('learner_profile_ages_valid', sql`${t.ageMin} between 0 and 120 and ${t.ageMax} between ${t.ageMin} and 120`),
+  ],
+);

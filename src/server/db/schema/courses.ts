@@ -14,7 +14,7 @@ import {
   uuid,
   real,
 } from 'drizzle-orm/pg-core';
-import { educator, user } from './accounts.js';
+import { educator, learnerProfile, user } from './accounts.js';
 import { ts } from './columns.js';
 
 /**
@@ -50,6 +50,9 @@ export const course = pgTable(
     refundPolicy: text('refund_policy').notNull(),
     /** How long a freed seat of a paid session is held for the first on its waitlist (an offer), in minutes. */
     waitlistHoldMinutes: integer('waitlist_hold_minutes').notNull().default(1440),
+    /** The ages the course is for (family accounts, ADR 0074): enrolment checks them per learner; null: no bound. */
+    minAge: smallint('min_age'),
+    maxAge: smallint('max_age'),
     status: text('status').notNull().default('draft'),
     ratingAvg: real('rating_avg').notNull().default(0),
     ratingCount: integer('rating_count').notNull().default(0),
@@ -112,6 +115,10 @@ export const course = pgTable(
     check('course_installments_range', sql`${t.installments} is null or ${t.installments} between 2 and 24`),
     check('course_waitlist_hold_range', sql`${t.waitlistHoldMinutes} between 1 and 10080`),
     check('course_status_valid', sql`${t.status} in ('draft', 'published', 'archived')`),
+    check(
+      'course_ages_valid',
+      sql`(${t.minAge} is null or ${t.minAge} between 0 and 120) and (${t.maxAge} is null or ${t.maxAge} between coalesce(${t.minAge}, 0) and 120)`,
+    ),
   ],
 );
 
@@ -193,9 +200,16 @@ export const enrolment = pgTable(
     courseId: uuid('course_id')
       .notNull()
       .references(() => course.id, { onDelete: 'cascade' }),
+    /** The account holding the seat: the learner, or the account holder of `learnerProfileId`. */
     learnerId: uuid('learner_id')
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
+    /**
+     * Family accounts (ADR 0074): the account's learner profile this seat is for; null: the
+     * account holder. No cascade: a profile with enrolments is not deleted by accident (the
+     * account's deletion removes both in one statement).
+     */
+    learnerProfileId: uuid('learner_profile_id').references(() => learnerProfile.id, { onDelete: 'no action' }),
     /** active | waitlisted | offered | dropped | completed | pending_payment | past_due */
     status: text('status').notNull(),
     /** An offered seat (a paid session's waitlist): held for the learner until then. */
@@ -205,9 +219,13 @@ export const enrolment = pgTable(
     droppedAt: ts('dropped_at'),
   },
   (t) => [
+    // One live seat per person: the account holder (no profile) and each of its learner profiles.
     uniqueIndex('enrolment_one_per_learner')
-      .on(t.sessionId, t.learnerId)
+      .on(t.sessionId, t.learnerId, sql`coalesce(${t.learnerProfileId}, '00000000-0000-0000-0000-000000000000'::uuid)`)
       .where(sql`status <> 'dropped'`),
+    index('enrolment_learner_profile_idx')
+      .on(t.learnerProfileId)
+      .where(sql`${t.learnerProfileId} is not null`),
     // The learner's enrolments, and their enrolment in one course (the course page's viewer part).
     index('enrolment_learner_course_idx').on(t.learnerId, t.courseId),
     index('enrolment_waitlist_idx')
