@@ -1,5 +1,17 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createEducator, createPublishedCourse, createVerifiedUser, dayFromNow, logIn, openAvatarMenu } from './support';
+import pg from 'pg';
+import {
+  ApiClient,
+  createEducator,
+  createPublishedCourse,
+  createVerifiedUser,
+  dayFromNow,
+  latestEmail,
+  linkIn,
+  logIn,
+  openAvatarMenu,
+  signedInClient,
+} from './support';
 import { fitsNarrowScreen, seriousViolations } from './checks';
 
 /**
@@ -133,4 +145,66 @@ test('an educator sets an age range; the course page and the catalogue say "Ages
   const result = page.getByRole('article').filter({ hasText: title });
   await expect(result.getByText('Ages 8-12')).toBeVisible();
   await shot(page, 'search-1280');
+});
+
+test('a learner invited to an account of their own signs up through the emailed link and finds their class', async ({ browser }) => {
+  const { api: educatorApi } = await createEducator({ firstName: 'Grace' });
+  const start = new Date(`${dayFromNow(12)}T16:00:00Z`);
+  const title = `Teen debate club ${Date.now()}`;
+  const { courseId, sessionId } = await createPublishedCourse(educatorApi, {
+    course: { title, priceCents: 0 },
+    session: { startsOn: dayFromNow(12), endsOn: dayFromNow(40), capacity: 8, timeZone: 'Europe/London' },
+    classTimes: { startsAt: start.toISOString(), endsAt: new Date(start.getTime() + 3600_000).toISOString() },
+  });
+  const parent = await createVerifiedUser({ firstName: 'Paula', lastName: 'Garcia' });
+  const parentApi = await signedInClient(parent);
+  const added = await parentApi.post('/api/me/learners', { firstName: 'Maya', age: '15' });
+  expect(added.status, added.text).toBe(201);
+  const mayaProfile = added.json<{ learner: { id: string } }>().learner.id;
+  // Maya's seat: taken by her account holder (the enrol dialog's part), then named for her.
+  const enrolled = await parentApi.post(`/api/courses/${courseId}/sessions/${sessionId}/enrol`);
+  expect(enrolled.status, enrolled.text).toBe(200);
+  const db = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
+  await db.connect();
+  await db.query('update enrolment set learner_profile_id = $1 where id = $2', [
+    mayaProfile,
+    enrolled.json<{ enrolment: { id: string } }>().enrolment.id,
+  ]);
+  await db.end();
+
+  const parentContext = await browser.newContext();
+  const page = await parentContext.newPage();
+  await logIn(parentContext, parent);
+  await page.goto('/user/settings#learners');
+  const card = page.getByRole('group', { name: 'Learners' });
+  await card.getByRole('button', { name: 'Own account for Maya' }).click();
+  const email = `maya.${Date.now()}@example.com`;
+  await card.getByLabel('Maya’s email').fill(email);
+  await card.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(card.getByRole('status')).toContainText(`We sent an invitation to ${email}.`);
+  await parentContext.close();
+
+  const learnerContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const learner = await learnerContext.newPage();
+  const mail = await latestEmail(new ApiClient(), email, /invites you to your own Agora account/);
+  await learner.goto(linkIn(mail));
+  await expect(learner.getByRole('heading', { name: 'Welcome, Maya', level: 1 })).toBeVisible();
+  await expect(learner.getByText('Paula Garcia invited you to your own account.')).toBeVisible();
+  await expect(learner.getByLabel('Email')).toHaveValue(email);
+  await learner.getByLabel('Last name').fill('Garcia');
+  await learner.getByLabel('Password').fill('Periodic-Table-1869');
+  await learner.getByLabel('Birthdate').fill('2010-05-01');
+  await shot(learner, 'invite-signup-390');
+  expect(await seriousViolations(learner)).toEqual([]);
+  await learner.getByRole('button', { name: 'Create my account' }).click();
+  await expect(learner).toHaveURL(/\/login\?reason=learner-invite$/);
+  await expect(learner.getByText('Your account is ready, with your classes.')).toBeVisible();
+  await learner.getByLabel('Email').fill(email);
+  await learner.getByLabel('Password').fill('Periodic-Table-1869');
+  await learner.getByRole('button', { name: 'Log in', exact: true }).click();
+  await expect(learner).not.toHaveURL(/\/login/);
+  await learner.goto(`/course/${courseId}`);
+  await expect(learner.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+  await expect(learner.getByRole('link', { name: /^Classroom/ }).first()).toBeVisible();
+  await learnerContext.close();
 });
