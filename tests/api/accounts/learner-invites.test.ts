@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/app.js';
 import { followLink, newUser, signIn, signUp } from '../../support/factories.js';
 import { del, get, post, randomIp } from '../../support/http.js';
-import { enrol, makePublishedCourse, queryRows } from '../../support/courses.js';
+import { makePublishedCourse, queryRows } from '../../support/courses.js';
+import { enrolLearners } from '../../support/family.js';
 import { becomeEducator } from '../../support/test-data.js';
 import { sendAs } from '../../support/http.js';
 import { parseMime, startSmtpServer, type LocalSmtpServer } from '../../support/smtp.js';
@@ -73,21 +74,19 @@ describe('a learner profile becomes an account of its own', () => {
     await becomeEducator(sendAs(app, educator.cookie));
     const live = await makePublishedCourse(app, educator, { course: { title: 'Chemistry club' } });
     const past = await makePublishedCourse(app, educator, { course: { title: 'Summer camp' } });
-    const grown = await makePublishedCourse(app, educator, { course: { title: 'Pottery for grown-ups' } });
     const maya = await addLearner(parent, 'Maya');
     const other = await addLearner(parent, 'Noah');
 
-    // Maya's seats (as the enrol dialog takes them): one live, one completed; Paula's own seat stays hers.
-    const seat = async (courseId: string, sessionId: string) => {
-      const res = await enrol(app, parent, courseId, sessionId);
+    // Maya's seats, taken as a parent takes them: one live, one completed; Paula's own seat (in the live session) stays hers.
+    const seat = async (courseId: string, sessionId: string, who: string) => {
+      const res = await enrolLearners(app, parent, courseId, sessionId, [who]);
       expect(res.statusCode, res.body).toBe(200);
-      return res.json().enrolment.id as string;
+      return res.json().enrolments[0].id as string;
     };
-    const liveSeat = await seat(live.courseId, live.sessionId);
-    const pastSeat = await seat(past.courseId, past.sessionId);
-    await app.database.db.execute(sql`update enrolment set learner_profile_id = ${maya} where id in (${liveSeat}, ${pastSeat})`);
+    const liveSeat = await seat(live.courseId, live.sessionId, maya);
+    const pastSeat = await seat(past.courseId, past.sessionId, maya);
     await app.database.db.execute(sql`update enrolment set status = 'completed' where id = ${pastSeat}`);
-    const ownSeat = await seat(grown.courseId, grown.sessionId);
+    const ownSeat = await seat(live.courseId, live.sessionId, 'me');
 
     const email = `maya.${Date.now()}@example.com`;
     const sent = await invite(parent, maya, email);
@@ -129,6 +128,8 @@ describe('a learner profile becomes an account of its own', () => {
     expect(seats.find((s) => s.id === ownSeat)).toMatchObject({ learner_id: parent.id, learner_profile_id: null });
     const page = await get(app, `/api/courses/${live.courseId}`, { cookie: mayaCookie });
     expect(page.json().sessions[0].myEnrolment).toMatchObject({ id: liveSeat, status: 'active' });
+    const parentsPage = await get(app, `/api/courses/${live.courseId}`, { cookie: parent.cookie });
+    expect(parentsPage.json().sessions[0].myEnrolment).toMatchObject({ id: ownSeat });
 
     // The profile is kept (history), hidden from the list, pointing to the new account.
     expect((await get(app, '/api/me/learners', { cookie: parent.cookie })).json().items.map((l: { id: string }) => l.id)).toEqual([other]);
