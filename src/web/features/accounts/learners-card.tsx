@@ -29,7 +29,12 @@ export function LearnersCard() {
   const [removeError, setRemoveError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.learnerProfiles });
+  // The course pages list the account's learners too (whether each fits, "Enrol Leo too").
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: queryKeys.learnerProfiles }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.courses }),
+    ]);
   const done = async (message: string) => {
     setEditing(null);
     setNotice(message);
