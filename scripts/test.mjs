@@ -244,7 +244,15 @@ const smokeBeside = serial ? null : smokeRun();
 
 // API integration tests.
 const apiStatus = await run(
-  ...beside('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${OUT}/api.json`]),
+  ...beside('npx', [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${OUT}/api.json`,
+    // Each file's wall time with its hooks, for scripts/test-times.mjs (docs/decisions/0075).
+    '--reporter=./scripts/vitest-file-times.mjs',
+  ]),
 );
 const api = readJson(`${OUT}/api.json`);
 if (api)
