@@ -214,6 +214,7 @@ const BODIES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'POST /api/courses/:courseId/sessions/:sessionId/classroom/replies/:replyId/hide': () => ({ hidden: true }),
   'PUT /api/courses/:courseId/sessions/:sessionId/classroom/access/:userId': () => ({ access: 'removed' }),
   'POST /api/admin/users/:userId/delete': (f) => ({ confirmEmail: f.email }),
+  'POST /api/admin/clubs/:clubId/delete': () => ({ confirmName: 'Members-only circle of A', reason: 'Taken over' }),
 };
 
 let app: TestApp;
