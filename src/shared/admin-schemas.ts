@@ -253,7 +253,8 @@ export const clubList = z.object({ clubs: z.array(adminClubRow), total: z.number
 export type ClubList = z.infer<typeof clubList>;
 
 export const adminClubDetail = adminClubRow.extend({
-  description: z.string(),
+  /** The description's first 160 characters as plain text (the club card's line). */
+  summary: z.string(),
   rules: z.string(),
   joinQuestion: z.string().nullable(),
   organisers: z.array(clubPerson),

@@ -74,10 +74,10 @@ export async function listClubsForAdmin(conn: Conn, query: { q?: string; page: n
   return { rows: rows.map(withOwner), total };
 }
 
-/** One club as the console shows it: the list's row, its description and rules, organisers, events to come; null for no such club. */
+/** One club as the console shows it: the list's row, its card's line (the description as plain text) and rules, organisers, events to come; null for no such club. */
 export async function clubForAdmin(conn: Conn, clubId: string) {
   const [row] = await conn
-    .select({ ...rowColumns, description: club.description, rules: club.rules, joinQuestion: club.joinQuestion })
+    .select({ ...rowColumns, summary: club.summary, rules: club.rules, joinQuestion: club.joinQuestion })
     .from(club)
     .leftJoin(owner, and(eq(owner.clubId, club.id), eq(owner.role, 'owner'), eq(owner.state, 'active')))
     .leftJoin(person, eq(person.id, owner.userId))

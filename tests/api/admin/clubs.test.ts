@@ -84,6 +84,8 @@ describe('admin clubs', () => {
     expect(c.organisers).toEqual([expect.objectContaining({ id: member.id, email: member.email })]);
     expect(c.upcomingEvents).toEqual([expect.objectContaining({ id: eventId, title: 'Blitz night', goingCount: 1 })]);
     expect(c.rules).toBe('Be kind. Touch-move applies.');
+    expect(c.summary).toContain('chess every week');
+    expect(c.summary).not.toContain('**');
 
     const other = await get(app, `/api/admin/clubs/${randomUUID()}`, { cookie: admin.cookie });
     expect(other.statusCode).toBe(404);
