@@ -12,7 +12,7 @@ import { queryKeys } from '@web/lib/query-keys';
 import { CLUBS_PAGE_SIZE, clubQuery, clubsQuery, deleteClub, type ClubFilter } from './api/clubs';
 import { errorText, when } from './format';
 import { adminHref } from './links';
-import { TableSkeleton } from './parts';
+import { Pager, PanelPending, TableSkeleton } from './parts';
 
 /** Clubs: search by name or owner, the chosen club's panel (?club=<id>), and deleting one. */
 export function ClubsSection() {
@@ -52,7 +52,7 @@ export function ClubsSection() {
           <>
             <ul className="divide-y divide-slate-100" aria-label={`Clubs (${clubs.data.total})`}>
               {clubs.data.clubs.map((c) => (
-                <li key={c.id} className={`py-2 text-sm ${selected === c.id ? 'bg-brand-50' : ''}`}>
+                <li key={c.id} className={`-mx-2 rounded-lg px-2 py-2 text-sm ${selected === c.id ? 'bg-brand-50' : ''}`}>
                   <div className="flex flex-wrap items-baseline justify-between gap-x-3">
                     <Link
                       to={adminHref('clubs', c.id)}
@@ -77,19 +77,12 @@ export function ClubsSection() {
                 </li>
               ))}
             </ul>
-            <div className="mt-4 flex items-center justify-between text-sm text-slate-700">
-              <span>
-                Page {filter.page} of {pages} · {clubs.data.total} clubs
-              </span>
-              <div className="flex gap-2">
-                <Button variant="secondary" disabled={filter.page <= 1} onClick={() => setFilter({ ...filter, page: filter.page - 1 })}>
-                  Previous
-                </Button>
-                <Button variant="secondary" disabled={filter.page >= pages} onClick={() => setFilter({ ...filter, page: filter.page + 1 })}>
-                  Next
-                </Button>
-              </div>
-            </div>
+            <Pager
+              page={filter.page}
+              pages={pages}
+              summary={`${clubs.data.total} ${clubs.data.total === 1 ? 'club' : 'clubs'}`}
+              onPage={(page) => setFilter({ ...filter, page })}
+            />
           </>
         )}
       </Card>
@@ -135,18 +128,7 @@ function ClubPanel({ id, onDeleted }: { id: string; onDeleted: (message: string)
     }
   }
 
-  if (detail.isPending)
-    return (
-      <Card>
-        <TableSkeleton />
-      </Card>
-    );
-  if (detail.isError)
-    return (
-      <Card>
-        <LoadError title="Could not load this club" error={detail.error} onRetry={() => detail.refetch()} retrying={detail.isFetching} />
-      </Card>
-    );
+  if (detail.isPending || detail.isError) return <PanelPending query={detail} errorTitle="Could not load this club" />;
   const c = detail.data;
   return (
     <Card className="space-y-5">
@@ -182,7 +164,7 @@ function ClubPanel({ id, onDeleted }: { id: string; onDeleted: (message: string)
           <dt className="text-slate-600">Created</dt>
           <dd>{when(c.createdAt)}</dd>
         </dl>
-        <p className="mt-3 line-clamp-6 whitespace-pre-wrap break-words text-sm text-slate-700">{c.description}</p>
+        <p className="mt-3 break-words text-sm text-slate-700">{c.summary}</p>
       </section>
       <div className="flex flex-wrap gap-2">
         <Button
