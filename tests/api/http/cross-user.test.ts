@@ -218,6 +218,7 @@ const BODIES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'PUT /api/courses/:courseId/sessions/:sessionId/classroom/access/:userId': () => ({ access: 'removed' }),
   'POST /api/admin/users/:userId/delete': (f) => ({ confirmEmail: f.email }),
   'PATCH /api/me/learners/:learnerProfileId': () => ({ firstName: 'Taken over', age: '9' }),
+  'POST /api/admin/clubs/:clubId/delete': () => ({ confirmName: 'Members-only circle of A', reason: 'Taken over' }),
 };
 
 let app: TestApp;
