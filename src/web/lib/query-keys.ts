@@ -48,6 +48,8 @@ export const queryKeys = {
   adminMe: ['admin', 'me'] as const,
   adminUsers: (filter: unknown) => ['admin', 'users', filter] as const,
   adminUser: (id: string) => ['admin', 'user', id] as const,
+  adminClubs: (filter: unknown) => ['admin', 'clubs', filter] as const,
+  adminClub: (id: string) => ['admin', 'club', id] as const,
   adminJobs: ['admin', 'jobs'] as const,
   adminRefunds: ['admin', 'refunds'] as const,
   adminContactMessages: (page: number) => ['admin', 'contact-messages', page] as const,
