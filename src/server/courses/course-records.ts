@@ -219,7 +219,8 @@ export async function courseTitlesOf(conn: Conn, ids: Iterable<string>): Promise
 /**
  * A course session as its classroom sees it (classroom/access.ts, on every request): the
  * course's title and educator, the session, and `userId`'s enrolment status there (null: none,
- * or only dropped ones). Null when the session is not one of that course.
+ * or only dropped ones; `active` when any of the account's seats is, ADR 0074). Null when the
+ * session is not one of that course.
  */
 export async function classroomSessionOf(conn: Conn, q: { courseId: string; sessionId: string; userId: string }) {
   const [row] = await conn
@@ -233,6 +234,7 @@ export async function classroomSessionOf(conn: Conn, q: { courseId: string; sess
       status: courseSession.status,
       enrolmentStatus: sql<string | null>`(select ${enrolment.status} from ${enrolment}
         where ${enrolment.sessionId} = ${courseSession.id} and ${enrolment.learnerId} = ${q.userId} and ${enrolment.status} <> 'dropped'
+        order by ${enrolment.status} = 'active' desc
         limit 1)`,
     })
     .from(courseSession)
