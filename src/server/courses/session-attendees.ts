@@ -141,7 +141,7 @@ export async function learnerSessions(conn: Conn, learnerId: string) {
     .innerJoin(course, eq(course.id, enrolment.courseId))
     .leftJoin(lp, sql`lp.id = ${enrolment.learnerProfileId}`)
     .where(and(eq(enrolment.learnerId, learnerId), inArray(enrolment.status, [...ENROLLED_STATUSES])))
-    .orderBy(sql`${courseSession.startsOn} desc`, sql`${enrolment.learnerProfileId} nulls first`, sql`lp.first_name`);
+    .orderBy(sql`${courseSession.startsOn} desc`, sql`${enrolment.learnerProfileId} is not null`, sql`lp.first_name`, sql`lp.id`);
   const times = new Map<string, Promise<SessionClassTime[]>>();
   const timesOf = (id: string) => times.get(id) ?? times.set(id, classTimesOf(conn, id)).get(id)!;
   return Promise.all(rows.map(async (r) => ({ ...r, classTimes: await timesOf(r.sessionId) })));
