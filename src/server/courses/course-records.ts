@@ -260,12 +260,14 @@ export async function nextClassOf(conn: Conn, sessionId: string) {
  * round trip, ADR 0035: written here, used there): for session `sessionId` of course
  * `courseId`, one row (none when the session is not that course's) with the course's title,
  * educator and educator's name, the session's dates, zone and status, `userId`'s enrolment
- * status there (null: none but dropped ones) and the next class time not yet over.
+ * status there (null: none but dropped ones; 'active' when any of the account's seats is, one
+ * per learner, ADR 0074) and the next class time not yet over.
  */
 export function classroomSessionSql(courseId: SQL, sessionId: SQL, userId: SQL): SQL {
   return sql`select c.id as course_id, c.title as course_title, c.educator_id, c.educator_name, s.id as session_id,
       s.starts_on::text as starts_on, s.ends_on::text as ends_on, s.time_zone, s.status,
-      (select e.status from enrolment e where e.session_id = s.id and e.learner_id = ${userId} and e.status <> 'dropped' limit 1) as enrolment_status,
+      (select e.status from enrolment e where e.session_id = s.id and e.learner_id = ${userId} and e.status <> 'dropped'
+        order by e.status = 'active' desc limit 1) as enrolment_status,
       n.starts_at as next_starts_at, n.ends_at as next_ends_at, n.location as next_location, n.meeting_url as next_meeting_url
     from course_session s join course c on c.id = s.course_id
     left join lateral (select t.starts_at, t.ends_at, t.location, t.meeting_url from class_time t
