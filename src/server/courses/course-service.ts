@@ -29,6 +29,8 @@ function columns(input: CourseFields) {
     installments: input.installments ?? null,
     refundPolicy: input.refundPolicy,
     waitlistHoldMinutes: input.waitlistHoldMinutes,
+    minAge: input.minAge ?? null,
+    maxAge: input.maxAge ?? null,
   };
 }
 
@@ -121,7 +123,8 @@ function sharedPartSql() {
   const shared = sql<string>`json_build_object(
     'id', c.id, 'title', c.title, 'summary', c.summary, 'description', c.description, 'category', c.category, 'level', c.level,
     'language', c.language, 'audience', c.audience, 'format', c.format, 'city', c.city, 'address', c.address, 'coverImage', c.cover_image,
-    'priceCents', c.price_cents, 'currency', c.currency, 'installments', c.installments, 'refundPolicy', c.refund_policy, 'waitlistHoldMinutes', c.waitlist_hold_minutes, 'status', c.status,
+    'priceCents', c.price_cents, 'currency', c.currency, 'installments', c.installments, 'refundPolicy', c.refund_policy, 'waitlistHoldMinutes', c.waitlist_hold_minutes,
+    'minAge', c.min_age, 'maxAge', c.max_age, 'status', c.status,
     'ratingAvg', c.rating_avg, 'ratingCount', c.rating_count, 'publishedAt', ${sql.raw(iso('c.published_at'))},
     'educator', (
       select json_build_object(

@@ -10,6 +10,8 @@ export const queryKeys = {
   currentSignInSession: ['me', 'session'] as const,
   twoFactor: ['me', 'two-factor'] as const,
   linkedAccounts: ['me', 'linked-accounts'] as const,
+  /** The account's learner profiles (family accounts, ADR 0074). */
+  learnerProfiles: ['me', 'learners'] as const,
   /** Every course query: a course, its roster. */
   courses: ['course'] as const,
   course: (id: string) => ['course', id] as const,

@@ -115,6 +115,8 @@ const PATH_VALUES: Record<string, (c: Ctx) => string> = {
   postId: (c) => c.ids.classroomPost,
   replyId: (c) => c.ids.classroomReply,
   fileId: (c) => c.ids.classroomFile,
+  // Family accounts: the educator's own learner profile.
+  learnerProfileId: (c) => c.ids.learnerProfile,
 };
 const ROUTE_PATH_VALUES: Record<string, Record<string, (c: Ctx) => string>> = {
   '/api/accounts/sessions/:signInSessionId': { signInSessionId: (c) => c.ids.spareAuthSession },
@@ -248,6 +250,8 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
   'PATCH /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId': () => ({ body: 'Week 2 notes, corrected', pinned: true }),
   'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId/replies': () => ({ body: 'Thanks' }),
   'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId/report': () => ({ reason: 'Off topic' }),
+  'POST /api/me/learners': () => ({ firstName: 'Ada', age: '8-10', notes: 'Loves maps' }),
+  'PATCH /api/me/learners/:learnerProfileId': () => ({ firstName: 'Ada', age: '9', notes: null }),
 };
 
 /** Extra whole inputs for one route, beyond one bad field at a time. */
@@ -334,6 +338,8 @@ beforeAll(async () => {
   expect(classroomFile.statusCode, classroomFile.body).toBe(201);
   const club = await createClub(sendAs(app, educator.cookie));
   const [clubEvent] = await createClubEvents(sendAs(app, educator.cookie), club);
+  const learnerProfile = await post(app, '/api/me/learners', { firstName: 'Ada', age: '8' }, { cookie: educator.cookie });
+  expect(learnerProfile.statusCode, learnerProfile.body).toBe(201);
   ctx = {
     educator: { ...educator, customer: await customerOf(app, educator) },
     learner: { ...learner, customer: learnerCustomer },
@@ -353,6 +359,7 @@ beforeAll(async () => {
       classroomSparePost: classroomSparePost.json().id,
       classroomReply: classroomReply.json().id,
       classroomFile: classroomFile.json().id,
+      learnerProfile: learnerProfile.json().learner.id,
     },
   };
 }, 120_000);
