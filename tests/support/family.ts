@@ -26,30 +26,45 @@ export async function famcSeatForLearnerProfile(
   firstName: string,
   profileId?: string,
 ): Promise<ProfileSeat> {
+  const [seat] = await famcSeatsForLearnerProfiles(app, account, at, [{ firstName, profileId }]);
+  return seat;
+}
+
+/** fam-c: several learners' seats taken in one transaction (one checkout for several children). */
+export async function famcSeatsForLearnerProfiles(
+  app: TestApp,
+  account: { id: string },
+  at: { courseId: string; sessionId: string },
+  learners: { firstName: string; profileId?: string }[],
+): Promise<ProfileSeat[]> {
   const { value } = await app.courseEvents.transaction(app.database.db, async (tx, announce) => {
-    const id =
-      profileId ??
-      (
-        await one<{ id: string }>(
-          tx,
-          sql`insert into learner_profile (account_id, first_name, age_min, age_max, ages_as_of)
-              values (${account.id}, ${firstName}, 9, 9, current_date) returning id`,
-        )
-      ).id;
-    await tx.execute(sql`update course_session set seats_taken = seats_taken + 1 where id = ${at.sessionId}`);
-    const e = await one<{ id: string }>(
-      tx,
-      sql`insert into enrolment (session_id, course_id, learner_id, learner_profile_id, status)
-          values (${at.sessionId}, ${at.courseId}, ${account.id}, ${id}, 'active') returning id`,
-    );
-    await announce('enrolment.created', {
-      enrolmentId: e.id,
-      courseId: at.courseId,
-      courseSessionId: at.sessionId,
-      learnerId: account.id,
-      status: 'active',
-    });
-    return { profileId: id, enrolmentId: e.id, firstName };
+    const seats: ProfileSeat[] = [];
+    for (const { firstName, profileId } of learners) {
+      const id =
+        profileId ??
+        (
+          await one<{ id: string }>(
+            tx,
+            sql`insert into learner_profile (account_id, first_name, age_min, age_max, ages_as_of)
+                values (${account.id}, ${firstName}, 9, 9, current_date) returning id`,
+          )
+        ).id;
+      await tx.execute(sql`update course_session set seats_taken = seats_taken + 1 where id = ${at.sessionId}`);
+      const e = await one<{ id: string }>(
+        tx,
+        sql`insert into enrolment (session_id, course_id, learner_id, learner_profile_id, status)
+            values (${at.sessionId}, ${at.courseId}, ${account.id}, ${id}, 'active') returning id`,
+      );
+      await announce('enrolment.created', {
+        enrolmentId: e.id,
+        courseId: at.courseId,
+        courseSessionId: at.sessionId,
+        learnerId: account.id,
+        status: 'active',
+      });
+      seats.push({ profileId: id, enrolmentId: e.id, firstName });
+    }
+    return seats;
   });
   await app.jobs.runDue();
   return value;

@@ -46,7 +46,10 @@ export interface InviteJob {
 export async function scheduleInvites(app: AppServices, tx: Tx, jobs: InviteJob[]) {
   const keys: string[] = [];
   for (const job of jobs) {
-    const key = `calendar-invite:${job.userId}:${randomUUID()}`;
+    // A whole-session invitation or drop of an account is one job while it waits: the job reads
+    // the seats when it runs, so two seats taken (or dropped) in one checkout send one document.
+    const whole = job.classTimeIds === null && !job.removed && (job.reason === 'enrolled' || job.reason === 'dropped');
+    const key = whole ? `calendar-invite:${job.userId}:${job.sessionId}:${job.reason}` : `calendar-invite:${job.userId}:${randomUUID()}`;
     await app.jobs.schedule(INVITE_JOB, job, { key, conn: tx });
     keys.push(key);
   }
