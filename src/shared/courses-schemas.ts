@@ -204,6 +204,19 @@ export const sessionView = z.object({
       offerExpiresAt: z.string().nullable().optional(),
     })
     .nullable(),
+  /** The seats of the viewer's learner profiles in this session (family accounts, ADR 0074), oldest first. */
+  learnerEnrolments: z
+    .array(
+      z.object({
+        learnerProfileId: z.string(),
+        firstName: z.string(),
+        id: z.string(),
+        status: z.enum(ENROLMENT_STATUSES),
+        waitlistPosition: z.number().nullable(),
+        offerExpiresAt: z.string().nullable().optional(),
+      }),
+    )
+    .optional(),
 });
 
 export const educatorCard = z.object({
@@ -259,6 +272,10 @@ export const courseView = z.object({
   canReview: z.boolean(),
   /** When the viewer, enrolled, may review: the start of their first class (null when not enrolled or no class is planned). */
   reviewOpensAt: z.string().nullable(),
+  /** The viewer's learner profiles (family accounts, ADR 0074): ages today, and whether they fit the course's ages. */
+  myLearners: z
+    .array(z.object({ id: z.string(), firstName: z.string(), ageMin: z.number(), ageMax: z.number(), fitsAges: z.boolean() }))
+    .optional(),
 });
 export type CourseView = z.infer<typeof courseView>;
 
@@ -312,13 +329,29 @@ export const exploreResult = z.object({
 });
 export type ExploreResult = z.infer<typeof exploreResult>;
 
+const enrolmentMade = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  status: z.enum(ENROLMENT_STATUSES),
+  waitlistPosition: z.number().nullable(),
+});
+
+/** The holder among the learners chosen (family accounts, ADR 0074): "me", or a learner profile's id. */
+export const HOLDER_LEARNER = 'me';
+const learnerChoice = z.union([z.literal(HOLDER_LEARNER), z.uuid('Unknown learner')], { error: 'Unknown learner' });
+
+/** POST .../enrol: whom (none: the account holder, as before family accounts). */
+export const enrolInput = z
+  .object({ learnerIds: z.array(learnerChoice).min(1, 'Choose at least one learner').max(20, 'At most 20 learners at once').optional() })
+  .nullish();
+/** POST .../drop: whose seat (none or "me": the account holder's own). */
+export const dropInput = z.object({ learnerId: learnerChoice.optional() }).nullish();
+
 export const enrolmentResult = z.object({
-  enrolment: z.object({
-    id: z.string(),
-    sessionId: z.string(),
-    status: z.enum(ENROLMENT_STATUSES),
-    waitlistPosition: z.number().nullable(),
-  }),
+  /** The first seat taken (the only one unless several learners were enrolled). */
+  enrolment: enrolmentMade,
+  /** Every seat taken, one per learner chosen, in the order chosen (learnerProfileId null: the account holder). */
+  enrolments: z.array(enrolmentMade.extend({ learnerProfileId: z.string().nullable(), learnerName: z.string().nullable() })),
   /** For a paid session: where the learner continues (the checkout). */
   next: z.string().nullable(),
   message: z.string(),

@@ -1,92 +1,93 @@
 import { sql } from 'drizzle-orm';
 import type { TestApp } from './app.js';
+import { post } from './http.js';
 
 /**
- * Family accounts (ADR 0074) for the learning loop's tests (helper fam-c). A learner profile of
- * an account and a seat for it, written as courses writes one (the row, the seat counted, the
- * `enrolment.created` announcement in the same transaction, so invitations follow), and its drop.
- * Made before a parent could enrol their learners through the API (fam-b's seat core); once that
- * is in main these two call it instead, and their callers stay as they are.
+ * Family accounts (ADR 0074) for tests: learner profiles of an account, and seats for them.
+ * Profiles are inserted straight into accounts' table (its API, /api/me/learners, is another
+ * piece of work); the seats go through the API like a parent's.
+ */
+
+export interface LearnerProfileRow {
+  id: string;
+  firstName: string;
+}
+
+/** A learner profile of this account: a first name and an age (or range) as of today. */
+export async function makeLearnerProfile(
+  app: TestApp,
+  account: { id: string },
+  p: { firstName: string; age?: number; ageMax?: number; notes?: string | null },
+): Promise<LearnerProfileRow> {
+  const min = p.age ?? 9;
+  const max = p.ageMax ?? min;
+  const res = await app.database.db.execute(sql`insert into learner_profile (account_id, first_name, age_min, age_max, ages_as_of, notes)
+    values (${account.id}, ${p.firstName}, ${min}, ${max}, current_date, ${p.notes ?? null}) returning id`);
+  const rows = (res as unknown as { rows: { id: string }[] }).rows;
+  return { id: rows[0].id, firstName: p.firstName };
+}
+
+/** Sets a course's age range (the editor's fields are another piece of work). */
+export async function setCourseAges(app: TestApp, courseId: string, minAge: number | null, maxAge: number | null): Promise<void> {
+  await app.database.db.execute(sql`update course set min_age = ${minAge}, max_age = ${maxAge} where id = ${courseId}`);
+}
+
+/** POST .../enrol for these learners ("me": the account holder). */
+export const enrolLearners = (app: TestApp, parent: { cookie: string }, courseId: string, sessionId: string, learnerIds: string[]) =>
+  post(app, `/api/courses/${courseId}/sessions/${sessionId}/enrol`, { learnerIds }, { cookie: parent.cookie });
+
+/** POST .../drop for one learner ("me" or a profile id). */
+export const dropLearner = (app: TestApp, parent: { cookie: string }, courseId: string, sessionId: string, learnerId: string) =>
+  post(app, `/api/courses/${courseId}/sessions/${sessionId}/drop`, { learnerId }, { cookie: parent.cookie });
+
+/**
+ * fam-c's names for the learning loop's tests (attendance, classroom, reminders and
+ * invitations): a learner profile of the parent (made here, or `profileId` reused) with a seat
+ * in the session, taken and dropped through the API as a parent does.
  */
 export interface ProfileSeat {
   /** The learner profile's id: the seat's learner in attendance (`learnerId` of a mark). */
   profileId: string;
-  enrolmentId: string;
   firstName: string;
 }
 
-const one = async <T>(tx: { execute: (q: ReturnType<typeof sql>) => Promise<unknown> }, q: ReturnType<typeof sql>) =>
-  ((await tx.execute(q)) as { rows: T[] }).rows[0];
+type Parent = { id: string; cookie: string };
+type At = { courseId: string; sessionId: string };
 
-/** fam-c: a learner profile of `account` (a child of about 9) with an active seat in the session; `profileId` reuses one. */
-export async function famcSeatForLearnerProfile(
+/** fam-c: several learners of the parent enrolled in one request (one checkout for several children). */
+export async function famcSeatsForLearnerProfiles(
   app: TestApp,
-  account: { id: string },
-  at: { courseId: string; sessionId: string },
-  firstName: string,
-  profileId?: string,
-): Promise<ProfileSeat> {
-  const [seat] = await famcSeatsForLearnerProfiles(app, account, at, [{ firstName, profileId }]);
+  parent: Parent,
+  at: At,
+  learners: { firstName: string; profileId?: string }[],
+): Promise<ProfileSeat[]> {
+  const seats: ProfileSeat[] = [];
+  for (const l of learners)
+    seats.push({
+      profileId: l.profileId ?? (await makeLearnerProfile(app, parent, { firstName: l.firstName })).id,
+      firstName: l.firstName,
+    });
+  const res = await enrolLearners(
+    app,
+    parent,
+    at.courseId,
+    at.sessionId,
+    seats.map((s) => s.profileId),
+  );
+  if (res.statusCode !== 200) throw new Error(`enrolling ${learners.map((l) => l.firstName).join(', ')}: ${res.statusCode} ${res.body}`);
+  await app.jobs.runDue();
+  return seats;
+}
+
+/** fam-c: one learner of the parent enrolled (a child of 9 unless `profileId` names one). */
+export async function famcSeatForLearnerProfile(app: TestApp, parent: Parent, at: At, firstName: string, profileId?: string) {
+  const [seat] = await famcSeatsForLearnerProfiles(app, parent, at, [{ firstName, profileId }]);
   return seat;
 }
 
-/** fam-c: several learners' seats taken in one transaction (one checkout for several children). */
-export async function famcSeatsForLearnerProfiles(
-  app: TestApp,
-  account: { id: string },
-  at: { courseId: string; sessionId: string },
-  learners: { firstName: string; profileId?: string }[],
-): Promise<ProfileSeat[]> {
-  const { value } = await app.courseEvents.transaction(app.database.db, async (tx, announce) => {
-    const seats: ProfileSeat[] = [];
-    for (const { firstName, profileId } of learners) {
-      const id =
-        profileId ??
-        (
-          await one<{ id: string }>(
-            tx,
-            sql`insert into learner_profile (account_id, first_name, age_min, age_max, ages_as_of)
-                values (${account.id}, ${firstName}, 9, 9, current_date) returning id`,
-          )
-        ).id;
-      await tx.execute(sql`update course_session set seats_taken = seats_taken + 1 where id = ${at.sessionId}`);
-      const e = await one<{ id: string }>(
-        tx,
-        sql`insert into enrolment (session_id, course_id, learner_id, learner_profile_id, status)
-            values (${at.sessionId}, ${at.courseId}, ${account.id}, ${id}, 'active') returning id`,
-      );
-      await announce('enrolment.created', {
-        enrolmentId: e.id,
-        courseId: at.courseId,
-        courseSessionId: at.sessionId,
-        learnerId: account.id,
-        status: 'active',
-      });
-      seats.push({ profileId: id, enrolmentId: e.id, firstName });
-    }
-    return seats;
-  });
-  await app.jobs.runDue();
-  return value;
-}
-
-/** fam-c: drops one learner's seat (the account's other seats stay), announced as courses announces a drop. */
-export async function famcDropProfileSeat(
-  app: TestApp,
-  account: { id: string; email: string; firstName: string },
-  at: { courseId: string; sessionId: string },
-  seat: ProfileSeat,
-): Promise<void> {
-  await app.courseEvents.transaction(app.database.db, async (tx, announce) => {
-    await tx.execute(sql`update enrolment set status = 'dropped', dropped_at = now() where id = ${seat.enrolmentId}`);
-    await tx.execute(sql`update course_session set seats_taken = seats_taken - 1 where id = ${at.sessionId}`);
-    await announce('enrolment.dropped', {
-      enrolmentId: seat.enrolmentId,
-      courseId: at.courseId,
-      courseSessionId: at.sessionId,
-      learner: { id: account.id, email: account.email, firstName: account.firstName },
-      seated: true,
-    });
-  });
+/** fam-c: one learner's seat dropped alone (the parent's other seats stay). */
+export async function famcDropProfileSeat(app: TestApp, parent: Parent, at: At, seat: ProfileSeat): Promise<void> {
+  const res = await dropLearner(app, parent, at.courseId, at.sessionId, seat.profileId);
+  if (res.statusCode !== 200) throw new Error(`dropping ${seat.firstName}: ${res.statusCode} ${res.body}`);
   await app.jobs.runDue();
 }

@@ -82,3 +82,10 @@ export async function learnerNamesOf(conn: Conn, ids: Iterable<string>): Promise
     .where(inArray(learnerProfile.id, wanted));
   return new Map(rows.map((r) => [r.id, r.firstName]));
 }
+
+/**
+ * The account holders' learner profiles in use (not those that became accounts of their own),
+ * for other domains' SQL: `from ${liveLearnerProfiles} lp where lp.account_id = ...` (the
+ * course page lists the viewer's learners with it, ADR 0074).
+ */
+export const liveLearnerProfiles = sql`(select id, account_id, first_name, age_min, age_max, ages_as_of, created_at from learner_profile where became_user_id is null)`;

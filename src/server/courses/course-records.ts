@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { person } from '../accounts/people.js';
 import { classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
@@ -105,7 +105,10 @@ export async function enrolmentStatusOf(conn: Conn, enrolmentId: string): Promis
  * The learner's enrolment in a session that a drop would end (active, past due, waitlisted or
  * awaiting payment), with the course's refund policy and currency; null for none.
  */
-export async function droppableEnrolmentOf(conn: Conn, q: { courseId: string; sessionId: string; learnerId: string }) {
+export async function droppableEnrolmentOf(
+  conn: Conn,
+  q: { courseId: string; sessionId: string; learnerId: string; learnerProfileId?: string | null },
+) {
   const [row] = await conn
     .select({ id: enrolment.id, status: enrolment.status, policy: course.refundPolicy, currency: course.currency })
     .from(enrolment)
@@ -115,6 +118,7 @@ export async function droppableEnrolmentOf(conn: Conn, q: { courseId: string; se
         eq(enrolment.courseId, q.courseId),
         eq(enrolment.sessionId, q.sessionId),
         eq(enrolment.learnerId, q.learnerId),
+        q.learnerProfileId ? eq(enrolment.learnerProfileId, q.learnerProfileId) : isNull(enrolment.learnerProfileId),
         inArray(enrolment.status, ['active', 'past_due', 'waitlisted', 'pending_payment']),
       ),
     )
@@ -122,10 +126,10 @@ export async function droppableEnrolmentOf(conn: Conn, q: { courseId: string; se
   return row ?? null;
 }
 
-/** The learners of a session whose enrolment is in one of `statuses`. */
+/** The learners (accounts, once each however many of their learners hold seats) of a session whose enrolment is in one of `statuses`. */
 export async function learnerIdsOfSession(conn: Conn, sessionId: string, statuses: string[]): Promise<string[]> {
   const rows = await conn
-    .select({ id: enrolment.learnerId })
+    .selectDistinct({ id: enrolment.learnerId })
     .from(enrolment)
     .where(and(eq(enrolment.sessionId, sessionId), inArray(enrolment.status, statuses)));
   return rows.map((r) => r.id);
