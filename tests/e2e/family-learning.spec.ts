@@ -1,8 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import pg from 'pg';
 import { seriousViolations, scrollWidth } from './checks';
-import { ApiClient, classesTookPlace, createEducator, createPublishedCourse, createVerifiedUser, dayFromNow, logIn } from './support';
+import {
+  ApiClient,
+  classesTookPlace,
+  createEducator,
+  createPublishedCourse,
+  createVerifiedUser,
+  dayFromNow,
+  logIn,
+  signedInClient,
+} from './support';
 
 /**
  * Family accounts in the learning loop, in the browser (issue 26 part 3, ADR 0074): a parent's
@@ -17,27 +25,17 @@ const shot = async (p: import('@playwright/test').Page, name: string) => {
   if (process.env.AGORA_SHOTS) await p.screenshot({ path: `/tmp/agora-family-${name}.png`, fullPage: true });
 };
 
-/**
- * Learner profiles of the account with an active seat each, written in the run's database as
- * courses writes them (until a parent enrols their learners through the pages, fam-b's part).
- */
-async function seatsForChildren(accountId: string, courseId: string, sessionId: string, names: string[]) {
-  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
-  await client.connect();
-  try {
-    for (const name of names) {
-      await client.query(
-        `with p as (insert into learner_profile (account_id, first_name, age_min, age_max, ages_as_of)
-                    values ($1, $4, 9, 9, current_date) returning id)
-         insert into enrolment (session_id, course_id, learner_id, learner_profile_id, status)
-         select $3, $2, $1, p.id, 'active' from p`,
-        [accountId, courseId, sessionId, name],
-      );
-      await client.query('update course_session set seats_taken = seats_taken + 1 where id = $1', [sessionId]);
-    }
-  } finally {
-    await client.end();
+/** The parent adds their children as learners and enrols them in one request, as the pages do. */
+async function enrolChildren(parent: { email: string; password: string }, courseId: string, sessionId: string, names: string[]) {
+  const api = await signedInClient(parent);
+  const ids: string[] = [];
+  for (const firstName of names) {
+    const added = await api.post('/api/me/learners', { firstName, age: '9' });
+    expect(added.status, added.text).toBe(201);
+    ids.push(added.json<{ learner: { id: string } }>().learner.id);
   }
+  const enrolled = await api.post(`/api/courses/${courseId}/sessions/${sessionId}/enrol`, { learnerIds: ids });
+  expect(enrolled.status, enrolled.text).toBe(200);
 }
 
 test("a parent's two children: marked one by one on a phone, named in the classroom, a certificate each on the dashboard", async ({
@@ -55,7 +53,7 @@ test("a parent's two children: marked one by one on a phone, named in the classr
   });
   expect((await educatorApi.send('PUT', `/api/courses/${courseId}/certificate-rule`, { minPercent: 100 })).status).toBe(200);
   const ana = await createVerifiedUser({ firstName: 'Ana', lastName: 'Ruiz' });
-  await seatsForChildren(ana.id, courseId, sessionId, ['Mia', 'Leo']);
+  await enrolChildren(ana, courseId, sessionId, ['Mia', 'Leo']);
   await classesTookPlace(sessionId);
 
   await test.step('on a phone: each child on their own line, the parent as contact, one tap each', async () => {

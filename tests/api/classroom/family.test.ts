@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { makeLearner, makePublishedCourse, useCoursesApp } from '../../support/courses.js';
+import { makeLearner, makePublishedCourse, queryRows, useCoursesApp } from '../../support/courses.js';
 import { famcDropProfileSeat, famcSeatForLearnerProfile } from '../../support/family.js';
 import { call } from '../../support/http.js';
 
@@ -22,7 +22,7 @@ describe("a parent's classroom", () => {
   it('readable while one of their seats is active, not after the last drop; the members name the children; a stranger gets 404', async () => {
     const { courseId, sessionId } = await makePublishedCourse(ctx.app, ctx.educator, {
       course: { title: 'Chess for Kids', priceCents: 0 },
-      session: { capacity: 5 },
+      session: { capacity: 2 },
     });
     const base = `/api/courses/${courseId}/sessions/${sessionId}/classroom`;
     const ana = await makeLearner(ctx.app, { firstName: 'Ana', lastName: 'Ruiz' });
@@ -40,13 +40,15 @@ describe("a parent's classroom", () => {
     expect(await members()).toEqual([{ id: ana.id, name: 'Ana Ruiz (for Leo, Mia)', learners: ['Leo', 'Mia'], access: 'active' }]);
     expect((await read(stranger)).statusCode).toBe(404);
 
-    // A third child on the waitlist does not hide the active seats (the access check reads the active one).
-    await ctx.app.database.db.execute(sql`
-      with p as (insert into learner_profile (account_id, first_name, age_min, age_max, ages_as_of)
-                 values (${ana.id}, 'Zoe', 7, 7, current_date) returning id)
-      insert into enrolment (session_id, course_id, learner_id, learner_profile_id, status, created_at)
-      select ${sessionId}, ${courseId}, ${ana.id}, p.id, 'waitlisted', now() - interval '1 day' from p`);
+    // A third child on the waitlist (the session is full) does not hide the active seats.
+    const zoe = await famcSeatForLearnerProfile(ctx.app, ana, at, 'Zoe');
+    const [{ status }] = await queryRows<{ status: string }>(
+      ctx.app,
+      sql`select status from enrolment where learner_profile_id = ${zoe.profileId}`,
+    );
+    expect(status).toBe('waitlisted');
     expect((await read(ana)).statusCode).toBe(200);
+    expect((await members())[0].learners).toEqual(['Leo', 'Mia']);
 
     // Removing access is the account's: both children's parent loses it, and gets it back.
     expect(
@@ -58,12 +60,15 @@ describe("a parent's classroom", () => {
       (await call(ctx.app, 'PUT', `${base}/access/${ana.id}`, { access: 'restored' }, { cookie: ctx.educator.cookie })).statusCode,
     ).toBe(200);
 
-    // One child drops: the parent keeps the classroom, the list names the other.
+    // One child drops: the parent keeps the classroom; Zoe took the freed seat; the list says so.
     await famcDropProfileSeat(ctx.app, ana, at, mia);
     expect((await read(ana)).statusCode).toBe(200);
-    expect(await members()).toEqual([{ id: ana.id, name: 'Ana Ruiz (for Leo)', learners: ['Leo'], access: 'active' }]);
-    // The last active seat goes: 404, as for anyone else (the waitlisted child gives no access).
+    expect(await members()).toEqual([{ id: ana.id, name: 'Ana Ruiz (for Leo, Zoe)', learners: ['Leo', 'Zoe'], access: 'active' }]);
     await famcDropProfileSeat(ctx.app, ana, at, leo);
+    expect((await read(ana)).statusCode).toBe(200);
+    expect(await members()).toEqual([{ id: ana.id, name: 'Ana Ruiz (for Zoe)', learners: ['Zoe'], access: 'active' }]);
+    // The last seat goes: 404, as for anyone else.
+    await famcDropProfileSeat(ctx.app, ana, at, zoe);
     expect((await read(ana)).statusCode).toBe(404);
     expect(await members()).toEqual([]);
     expect((await read(stranger)).statusCode).toBe(404);
