@@ -2,7 +2,7 @@
  * The time-zone names PostgreSQL knows (pg_timezone_names of PostgreSQL 15 and of PGlite,
  * without the posix/ copies): a session's zone is used in SQL (`at time zone`), so a name
  * only the JavaScript runtime knows (US/Pacific-New) would make the session fail for ever.
- * tests/api/http/bad-input-corpus.test.ts checks every name against the running database.
+ * tests/support/bad-input-corpus.ts (part 1) checks every name against the running database.
  */
 export const POSTGRES_TIME_ZONES: ReadonlySet<string> = new Set(
   [
