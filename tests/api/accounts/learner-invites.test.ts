@@ -87,6 +87,15 @@ describe('a learner profile becomes an account of its own', () => {
     const pastSeat = await seat(past.courseId, past.sessionId, maya);
     await app.database.db.execute(sql`update enrolment set status = 'completed' where id = ${pastSeat}`);
     const ownSeat = await seat(live.courseId, live.sessionId, 'me');
+    // Maya was marked present at a class (attendance's row for her seat): it moves with her.
+    const [firstClass] = await queryRows<{ id: string }>(
+      app,
+      sql`select id from class_time where session_id = ${live.sessionId} order by starts_at limit 1`,
+    );
+    await app.database.db.execute(
+      sql`insert into attendance_mark (class_time_id, learner_id, learner_profile_id, session_id, mark)
+          values (${firstClass!.id}, ${parent.id}, ${maya}, ${live.sessionId}, 'present')`,
+    );
 
     const email = `maya.${Date.now()}@example.com`;
     const sent = await invite(parent, maya, email);
@@ -126,6 +135,11 @@ describe('a learner profile becomes an account of its own', () => {
     expect(seats.find((s) => s.id === liveSeat)).toMatchObject({ learner_id: me.id, learner_profile_id: null, status: 'active' });
     expect(seats.find((s) => s.id === pastSeat)).toMatchObject({ learner_id: me.id, learner_profile_id: null, status: 'completed' });
     expect(seats.find((s) => s.id === ownSeat)).toMatchObject({ learner_id: parent.id, learner_profile_id: null });
+    const marks = await queryRows<{ learner_id: string; learner_profile_id: string | null; mark: string }>(
+      app,
+      sql`select learner_id, learner_profile_id, mark from attendance_mark where class_time_id = ${firstClass!.id}`,
+    );
+    expect(marks).toEqual([{ learner_id: me.id, learner_profile_id: null, mark: 'present' }]);
     const page = await get(app, `/api/courses/${live.courseId}`, { cookie: mayaCookie });
     expect(page.json().sessions[0].myEnrolment).toMatchObject({ id: liveSeat, status: 'active' });
     const parentsPage = await get(app, `/api/courses/${live.courseId}`, { cookie: parent.cookie });
