@@ -32,6 +32,7 @@ import { measure, type LoadSettings } from './lib/load.js';
 import { judgeRatio, verdictLine } from './lib/ratios.js';
 import { table, writeResults } from './lib/report.js';
 import { sessionsFor, signIn, startBenchServer, type Session } from './lib/server.js';
+import { pct, sleep } from './lib/sockets.js';
 import { classTimeBody, createClassTimes, createCourse, createSession, publishCourse, type Send } from '../tests/support/test-data.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,9 +52,6 @@ const settings: LoadSettings = {
 const BUDGET = { pageOverMe: 0.5, liveP99Ms: 100 };
 const GRACE_MS = 5000;
 const log = (line: string) => console.log(`  ${line}`);
-const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
-const pct = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
 
 async function main() {
   cleanupOnSignals();

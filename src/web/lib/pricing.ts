@@ -26,3 +26,12 @@ export function usePricing(): { standardFeePercent: number; standardFees: FeeLin
   const pro = data?.plans.find((p) => p.id === 'educator-pro');
   return data && pro ? { standardFeePercent: data.standard.feePercent, standardFees: data.standard.fees, pro } : undefined;
 }
+
+/**
+ * A plan's fee in a sentence: "5%" (with `single`, "5% on sales") while every kind of sale
+ * costs the same, else each line ("5% per sale paid at once, 7% per sale paid in installments").
+ */
+export function feeWords(lines: FeeLine[], single = ''): string {
+  if (lines.length === 1) return `${lines[0].feePercent}%${single ? ` ${single}` : ''}`;
+  return lines.map((l) => `${l.feePercent}% ${l.label}`).join(', ');
+}

@@ -10,7 +10,7 @@ import { paths } from '@web/lib/paths';
 import { Alert } from '@web/components/ui/alert';
 import { Button, ButtonLink } from '@web/components/ui/button';
 import { useMe } from '@web/lib/viewer';
-import { usePricing } from '@web/lib/pricing';
+import { feeWords, usePricing } from '@web/lib/pricing';
 import { Skeleton } from '@web/components/ui/skeleton';
 import { paymentsConfigQuery, startPlanCheckout, type PaymentsConfig } from '@web/features/payments/api/checkout';
 import { payoutsQuery } from '@web/features/educators/api/payouts';
@@ -174,9 +174,7 @@ function Pricing() {
           </h2>
           <p className="mb-4 mt-1 text-sm text-slate-600">
             {money(PRO.priceCents, PRO.currency)} every {PRO.interval}.
-            {pricing && (
-              <> Your fee drops to {pricing.pro.fees.map((l) => `${l.feePercent}% ${l.label}`).join(', ')} from the moment it is paid.</>
-            )}
+            {pricing && <> Your fee drops to {feeWords(pricing.pro.fees, 'on sales')} from the moment it is paid.</>}
           </p>
           <CardForm config={checkout.config} checkout={checkout.result} />
           <Button variant="ghost" className="mt-3 px-2" onClick={() => setCheckout(null)}>

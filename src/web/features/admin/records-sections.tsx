@@ -136,15 +136,7 @@ export function ReportsSection() {
       empty="No reported messages."
       keyOf={(r) => r.id}
     >
-      {(r) => (
-        <>
-          <p className="whitespace-pre-wrap break-words rounded-lg bg-slate-100 px-3 py-2 text-slate-900">{r.body}</p>
-          <p className="mt-1">
-            <span className="font-medium text-slate-900">“{r.reason}”</span> · from {r.sender.name} ({r.sender.email}) · reported by{' '}
-            {r.reporter.name} ({r.reporter.email}) · {when(r.reportedAt)}
-          </p>
-        </>
-      )}
+      {(r) => <ReportItem report={r} author={r.sender} authorWords="from" />}
     </RecordsCard>
   );
 }
@@ -161,15 +153,34 @@ export function ClassroomReportsSection() {
       empty="No reported classroom posts."
       keyOf={(r) => r.id}
     >
-      {(r) => (
-        <>
-          <p className="line-clamp-4 whitespace-pre-wrap break-words rounded-lg bg-slate-100 px-3 py-2 text-slate-900">{r.body}</p>
-          <p className="mt-1">
-            <span className="font-medium text-slate-900">“{r.reason}”</span> · posted by {r.author.name} ({r.author.email}) · reported by{' '}
-            {r.reporter.name} ({r.reporter.email}) · {when(r.reportedAt)}
-          </p>
-        </>
-      )}
+      {(r) => <ReportItem report={r} author={r.author} authorWords="posted by" clamp />}
     </RecordsCard>
+  );
+}
+
+type Person = { name: string; email: string };
+
+/** A reported message or post: its text, then the reason, who wrote it, who reported it and when. */
+function ReportItem({
+  report,
+  author,
+  authorWords,
+  clamp = false,
+}: {
+  report: { body: string; reason: string; reporter: Person; reportedAt: string };
+  author: Person;
+  authorWords: string;
+  clamp?: boolean;
+}) {
+  return (
+    <>
+      <p className={`${clamp ? 'line-clamp-4 ' : ''}whitespace-pre-wrap break-words rounded-lg bg-slate-100 px-3 py-2 text-slate-900`}>
+        {report.body}
+      </p>
+      <p className="mt-1">
+        <span className="font-medium text-slate-900">“{report.reason}”</span> · {authorWords} {author.name} ({author.email}) · reported by{' '}
+        {report.reporter.name} ({report.reporter.email}) · {when(report.reportedAt)}
+      </p>
+    </>
   );
 }

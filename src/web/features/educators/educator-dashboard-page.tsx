@@ -15,7 +15,7 @@ import { SalesChart } from './components/sales-chart';
 import { deduction, formatDay, money, sequenceLabel } from '@web/lib/format';
 import { Panel } from '@web/components/ui/panel';
 import { paths } from '@web/lib/paths';
-import { usePricing } from '@web/lib/pricing';
+import { feeWords, usePricing } from '@web/lib/pricing';
 import { LoadError } from '@web/components/ui/load-error';
 
 const PRO = PLANS[0];
@@ -46,20 +46,22 @@ function PayoutPanel({ data }: { data: EducatorPayouts }) {
 function PlanPanel({ data }: { data: EducatorPayouts }) {
   const pro = data.plan.id === PRO.id;
   const pricing = usePricing();
+  // The plan's fee lines (one while every kind of sale costs the same); the payouts answer's fee until they load.
+  const lines = pricing ? (pro ? pricing.pro.fees : pricing.standardFees) : [{ label: 'per sale', feePercent: data.plan.feePercent }];
   return (
     <Panel id="plan-heading" title="Your plan">
       <p className="flex items-center gap-2 text-sm">
         {pro && <Sparkles className="h-4 w-4 text-brand-700" aria-hidden="true" />}
         <span className="font-semibold text-slate-900">{pro ? PRO.name : 'Standard'}</span>
-        <span className="text-slate-600">· platform fee {data.plan.feePercent}% per sale</span>
+        <span className="text-slate-600">· platform fee {feeWords(lines, 'per sale')}</span>
       </p>
       {pro ? (
-        <p className="mt-2 text-sm text-slate-600">You keep {100 - data.plan.feePercent}% of every sale.</p>
+        lines.length === 1 && <p className="mt-2 text-sm text-slate-600">You keep {100 - data.plan.feePercent}% of every sale.</p>
       ) : (
         <p className="mt-2 text-sm text-slate-600">
           {pricing && (
             <>
-              With {PRO.name} the fee drops to {pricing.pro.feePercent}%.{' '}
+              With {PRO.name} the fee drops to {feeWords(pricing.pro.fees)}.{' '}
             </>
           )}
           <Link to={paths.pricing} className="font-semibold text-brand-700 hover:underline">
