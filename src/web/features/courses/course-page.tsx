@@ -233,6 +233,7 @@ function CourseDetail({ course }: { course: CourseView }) {
                       isOwner={course.isOwner}
                       viewerZone={zone}
                       paid={course.priceCents > 0}
+                      learners={course.myLearners ?? []}
                     />
                   ))}
                 </div>
@@ -252,6 +253,7 @@ function CourseDetail({ course }: { course: CourseView }) {
                       isOwner={course.isOwner}
                       viewerZone={zone}
                       paid={course.priceCents > 0}
+                      learners={course.myLearners ?? []}
                     />
                   ))}
                 </div>
