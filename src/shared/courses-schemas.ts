@@ -26,6 +26,16 @@ const httpUrl = str()
   .max(500)
   .refine((v) => /^https?:\/\/\S+$/.test(v), 'Enter a link starting with https://');
 
+/** An age bound of a course: a whole number of years 0-120, or none. */
+const courseAge = (label: string) =>
+  z
+    .number({ error: `${label} must be a number` })
+    .int(`${label} must be a whole number of years`)
+    .min(0, `${label} must be between 0 and 120`)
+    .max(120, `${label} must be between 0 and 120`)
+    .nullable()
+    .optional();
+
 export const courseInput = z
   .object({
     title: text('Title', 3, 120),
@@ -59,8 +69,13 @@ export const courseInput = z
       .min(1, 'A freed seat is held for at least 1 minute')
       .max(10_080, 'A freed seat is held for at most 7 days')
       .default(1440),
+    /** Whom the course is for by age (ADR 0074): whole years, either bound optional. */
+    minAge: courseAge('The youngest age'),
+    maxAge: courseAge('The oldest age'),
   })
   .superRefine((v, ctx) => {
+    if (v.minAge != null && v.maxAge != null && v.minAge > v.maxAge)
+      ctx.addIssue({ code: 'custom', path: ['maxAge'], message: `The oldest age must be at least the youngest (${v.minAge})` });
     if (v.format === 'in_person' && !v.city)
       ctx.addIssue({ code: 'custom', path: ['city'], message: 'City is required for an in-person course' });
     if (v.installments && v.priceCents === 0)
@@ -280,6 +295,9 @@ export const courseCard = z.object({
   educatorName: z.string(),
   nextStartOn: z.string().nullable(),
   seatsLeft: z.number(),
+  /** Whom the course is for by age (ADR 0074); null: no bound. */
+  minAge: z.number().nullable(),
+  maxAge: z.number().nullable(),
 });
 export type CourseCard = z.infer<typeof courseCard>;
 

@@ -30,6 +30,8 @@ function columns(input: CourseFields) {
     installments: input.installments ?? null,
     refundPolicy: input.refundPolicy,
     waitlistHoldMinutes: input.waitlistHoldMinutes,
+    minAge: input.minAge ?? null,
+    maxAge: input.maxAge ?? null,
   };
 }
 
