@@ -171,6 +171,11 @@ describe('roster', () => {
       learnerId: hacker.id,
       learnerName: `${hacker.firstName} ${hacker.lastName}`,
       learnerEmail: hacker.email,
+      // Their own seat (no learner profile of a family account, ADR 0074).
+      learnerProfileId: null,
+      learnerAge: null,
+      contactName: null,
+      notes: null,
       status: 'active',
       enrolledAt: expect.any(String),
       payment: { status: 'free', label: 'Free', paidInstallments: null, installments: null },
