@@ -23,20 +23,32 @@ export const sessionAttendance = z.object({
   course: z.object({ id: z.string(), title: z.string() }),
   session: z.object({ id: z.string(), startsOn: z.string(), endsOn: z.string(), timeZone: z.string(), ended: z.boolean() }),
   classTimes: z.array(z.object({ id: z.string(), startsAt: z.string(), endsAt: z.string() })),
-  learners: z.array(z.object({ id: z.string(), name: z.string(), certificate: certificateBrief.nullable() })),
+  /**
+   * One per seat (family accounts, ADR 0074): `id` is the learner profile's id, or the account's
+   * for the holder's own seat; `name` the profile's first name (the holder's full name for their
+   * own); `contactName` the account holder of a profile's seat (null for the holder's own).
+   */
+  learners: z.array(
+    z.object({ id: z.string(), name: z.string(), contactName: z.string().nullable(), certificate: certificateBrief.nullable() }),
+  ),
   marks: z.array(z.object({ classTimeId: z.string(), learnerId: z.string(), mark: attendanceMarkValue })),
   /** The course's certificate rule (null: no certificate). */
   certificateMinPercent: z.number().nullable(),
 });
 export type SessionAttendance = z.infer<typeof sessionAttendance>;
 
-/** GET /api/attendance/mine: the learner's own record in each session they hold a seat in. */
+/**
+ * GET /api/attendance/mine: the account's record in each seat it holds: its own, and its learner
+ * profiles' (`learnerProfileId`, `learnerName`: whose seat; null for the holder's own).
+ */
 export const myAttendance = z.object({
   sessions: z.array(
     z.object({
       sessionId: z.string(),
       courseId: z.string(),
       courseTitle: z.string(),
+      learnerProfileId: z.string().nullable(),
+      learnerName: z.string().nullable(),
       startsOn: z.string(),
       endsOn: z.string(),
       classes: z.array(

@@ -131,7 +131,17 @@ export const classroomPost = z.object({
 });
 export type ClassroomPost = z.infer<typeof classroomPost>;
 
-export const classroomMember = z.object({ id: z.string(), name: z.string(), access: z.enum(['active', 'removed']) });
+/**
+ * A member of the classroom's list: an account with an active seat (access is per account). For
+ * seats of its learner profiles (family accounts, ADR 0074), `name` says whom ("Ana Ruiz (for Mia,
+ * Leo)") and `learners` has their first names (empty: the holder's own seat only).
+ */
+export const classroomMember = z.object({
+  id: z.string(),
+  name: z.string(),
+  learners: z.array(z.string()),
+  access: z.enum(['active', 'removed']),
+});
 
 export const classroomView = z.object({
   course: z.object({ id: z.string(), title: z.string(), educatorName: z.string() }),

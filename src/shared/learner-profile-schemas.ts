@@ -85,3 +85,26 @@ export type LearnerProfileList = z.infer<typeof learnerProfileList>;
 
 export const learnerProfileAnswer = z.object({ learner: learnerProfileView, message: z.string() });
 export const learnerProfileRemoved = z.object({ message: z.string() });
+
+/** Inviting a learner to an account of their own: the address the invitation goes to. */
+export const learnerInviteBody = z.object({
+  email: z.email('Enter a valid email address').max(254, 'This email address is too long'),
+});
+export type LearnerInviteBody = z.input<typeof learnerInviteBody>;
+
+const inviteToken = str().min(1, 'The invitation link is incomplete').max(200, 'The invitation link is not valid');
+
+export const learnerInviteQuery = z.object({ token: inviteToken });
+
+/** What the invitation page shows before the account is made. */
+export const learnerInviteView = z.object({ email: z.string(), firstName: z.string(), holderName: z.string() });
+export type LearnerInviteView = z.infer<typeof learnerInviteView>;
+
+/** Creating the account from the invitation: the first name and email come from it. */
+export const learnerInviteAccept = z.object({
+  token: inviteToken,
+  lastName: str().trim().min(1, 'Last name is required').max(80, 'Last name is too long'),
+  password: str().max(128, 'A password is at most 128 characters'),
+  birthdate: str().max(20, 'Enter the birthdate as YYYY-MM-DD'),
+});
+export type LearnerInviteAccept = z.input<typeof learnerInviteAccept>;

@@ -39,3 +39,55 @@ export const enrolLearners = (app: TestApp, parent: { cookie: string }, courseId
 /** POST .../drop for one learner ("me" or a profile id). */
 export const dropLearner = (app: TestApp, parent: { cookie: string }, courseId: string, sessionId: string, learnerId: string) =>
   post(app, `/api/courses/${courseId}/sessions/${sessionId}/drop`, { learnerId }, { cookie: parent.cookie });
+
+/**
+ * fam-c's names for the learning loop's tests (attendance, classroom, reminders and
+ * invitations): a learner profile of the parent (made here, or `profileId` reused) with a seat
+ * in the session, taken and dropped through the API as a parent does.
+ */
+export interface ProfileSeat {
+  /** The learner profile's id: the seat's learner in attendance (`learnerId` of a mark). */
+  profileId: string;
+  firstName: string;
+}
+
+type Parent = { id: string; cookie: string };
+type At = { courseId: string; sessionId: string };
+
+/** fam-c: several learners of the parent enrolled in one request (one checkout for several children). */
+export async function famcSeatsForLearnerProfiles(
+  app: TestApp,
+  parent: Parent,
+  at: At,
+  learners: { firstName: string; profileId?: string }[],
+): Promise<ProfileSeat[]> {
+  const seats: ProfileSeat[] = [];
+  for (const l of learners)
+    seats.push({
+      profileId: l.profileId ?? (await makeLearnerProfile(app, parent, { firstName: l.firstName })).id,
+      firstName: l.firstName,
+    });
+  const res = await enrolLearners(
+    app,
+    parent,
+    at.courseId,
+    at.sessionId,
+    seats.map((s) => s.profileId),
+  );
+  if (res.statusCode !== 200) throw new Error(`enrolling ${learners.map((l) => l.firstName).join(', ')}: ${res.statusCode} ${res.body}`);
+  await app.jobs.runDue();
+  return seats;
+}
+
+/** fam-c: one learner of the parent enrolled (a child of 9 unless `profileId` names one). */
+export async function famcSeatForLearnerProfile(app: TestApp, parent: Parent, at: At, firstName: string, profileId?: string) {
+  const [seat] = await famcSeatsForLearnerProfiles(app, parent, at, [{ firstName, profileId }]);
+  return seat;
+}
+
+/** fam-c: one learner's seat dropped alone (the parent's other seats stay). */
+export async function famcDropProfileSeat(app: TestApp, parent: Parent, at: At, seat: ProfileSeat): Promise<void> {
+  const res = await dropLearner(app, parent, at.courseId, at.sessionId, seat.profileId);
+  if (res.statusCode !== 200) throw new Error(`dropping ${seat.firstName}: ${res.statusCode} ${res.body}`);
+  await app.jobs.runDue();
+}

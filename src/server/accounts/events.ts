@@ -21,6 +21,12 @@ export type AccountEventMap = {
    * learner refuses by throwing (courses: drop its classes first), which rolls it back.
    */
   'learner-profile.removing': { event: { accountId: string; learnerProfileId: string; firstName: string } };
+  /**
+   * A learner profile became an account of its own (ADR 0074), inside the transaction that
+   * created the account: each domain holding rows of that learner moves them from the account
+   * holder (`accountId`, with the profile) to the new user (`userId`) there.
+   */
+  'learner-profile.became-account': { event: { accountId: string; learnerProfileId: string; userId: string } };
 };
 
 export type AccountEvents = DomainEvents<AccountEventMap>;

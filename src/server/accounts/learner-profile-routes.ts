@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorBody } from '../../shared/errors.js';
 import {
+  learnerInviteAccept,
+  learnerInviteBody,
+  learnerInviteQuery,
+  learnerInviteView,
   learnerProfileAnswer,
   learnerProfileBody,
   learnerProfileChanges,
@@ -9,6 +14,8 @@ import {
   learnerProfileParams,
   learnerProfileRemoved,
 } from '../../shared/learner-profile-schemas.js';
+import { createAttemptCounter } from './attempts.js';
+import { acceptLearnerInvite, inviteLearner, readLearnerInvite } from './learner-invites.js';
 import { addLearnerProfile, listLearnerProfiles, removeLearnerProfile, updateLearnerProfile } from './learner-profile-service.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 429: errorBody };
@@ -17,6 +24,8 @@ const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody,
 export async function learnerProfileRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['accounts'];
+  const attempts = createAttemptCounter(app.database.db);
+  const perIp = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
 
   r.get(
     '/api/me/learners',
@@ -75,5 +84,51 @@ export async function learnerProfileRoutes(app: FastifyInstance) {
       },
     },
     async (request) => removeLearnerProfile(app, await app.requireViewer(request), request.params.learnerProfileId),
+  );
+
+  r.post(
+    '/api/me/learners/:learnerProfileId/invite',
+    {
+      config: perIp(10),
+      schema: {
+        tags,
+        summary: 'Invite a learner to an account of their own: a one-time link by email; their classes move to it',
+        params: learnerProfileParams,
+        body: learnerInviteBody,
+        response: { 200: learnerProfileRemoved, ...errors },
+      },
+    },
+    async (request) => inviteLearner(app, attempts, await app.requireViewer(request), request.params.learnerProfileId, request.body),
+  );
+
+  r.get(
+    '/api/accounts/learner-invite',
+    {
+      config: perIp(30),
+      schema: {
+        tags,
+        summary: "An invitation link's learner, address and account holder (the sign-up page shows them)",
+        querystring: learnerInviteQuery,
+        response: { 200: learnerInviteView, ...errors },
+      },
+    },
+    async (request) => readLearnerInvite(app, request.query.token),
+  );
+
+  r.post(
+    '/api/accounts/learner-invite',
+    {
+      config: perIp(10),
+      schema: {
+        tags,
+        summary: "Create the learner's own account from the invitation (email verified); their enrolments move to it",
+        body: learnerInviteAccept,
+        response: { 201: z.object({ email: z.string(), message: z.string() }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { email } = await acceptLearnerInvite(app, request.body);
+      return reply.code(201).send({ email, message: 'Your account is ready, with your classes. Log in with your email and password.' });
+    },
   );
 }

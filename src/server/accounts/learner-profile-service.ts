@@ -59,7 +59,7 @@ export async function addLearnerProfile(
 }
 
 /** The account's own live profile, locked for the change; 404 for any other id. */
-async function lockOwn(tx: Tx, viewer: Viewer, id: string): Promise<LearnerProfile> {
+export async function lockOwn(tx: Tx, viewer: Viewer, id: string): Promise<LearnerProfile> {
   const [row] = await tx
     .select()
     .from(learnerProfile)
@@ -136,6 +136,10 @@ async function deleteOrHide(tx: Tx, id: string): Promise<'deleted' | 'hidden'> {
 export async function eraseLearnerProfiles(tx: Tx, accountId: string): Promise<void> {
   const rows = await tx.select({ id: learnerProfile.id }).from(learnerProfile).where(eq(learnerProfile.accountId, accountId)).for('update');
   for (const { id } of rows) {
+    // A pending invitation names the learner's address.
+    await tx.execute(
+      sql`delete from verification where identifier like 'learner-invite:%' and value like ${`%"learnerProfileId":"${id}"%`}`,
+    );
     if ((await deleteOrHide(tx, id)) === 'hidden')
       await tx
         .update(learnerProfile)

@@ -84,8 +84,8 @@ export async function learnerNamesOf(conn: Conn, ids: Iterable<string>): Promise
 }
 
 /**
- * The account holders' learner profiles in use (not those that became accounts of their own),
+ * The account holders' learner profiles in use (not those removed or that became accounts of their own),
  * for other domains' SQL: `from ${liveLearnerProfiles} lp where lp.account_id = ...` (the
  * course page lists the viewer's learners with it, ADR 0074).
  */
-export const liveLearnerProfiles = sql`(select id, account_id, first_name, age_min, age_max, ages_as_of, created_at from learner_profile where became_user_id is null)`;
+export const liveLearnerProfiles = sql`(select id, account_id, first_name, age_min, age_max, ages_as_of, created_at from learner_profile where became_user_id is null and removed_at is null)`;

@@ -1,8 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
-import { learnerSessions, taughtSession } from '../courses/session-attendees.js';
-import { attendanceMark, certificate, certificateRule } from '../db/schema/attendance.js';
+import { learnerSessions, seatLearnerId, taughtSession } from '../courses/session-attendees.js';
+import { HOLDER, attendanceMark, certificate, certificateRule } from '../db/schema/attendance.js';
+import { rowsOf } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
 import type { AttendanceMarkValue, MarkResult, MyAttendance, SessionAttendance } from '../../shared/attendance-schemas.js';
 import { issueCertificates } from './certificates.js';
@@ -24,6 +25,7 @@ export async function getSessionAttendance(
     db.select().from(certificate).where(eq(certificate.sessionId, sessionId)),
     db.select().from(certificateRule).where(eq(certificateRule.courseId, courseId)),
   ]);
+  // A learner is a seat's (ADR 0074): the account's own, or one of its learner profiles.
   const enrolled = new Set(s.learners.map((l) => l.id));
   const lastEnd = s.classTimes.at(-1)?.endsAt;
   return {
@@ -31,20 +33,27 @@ export async function getSessionAttendance(
     session: { ...s.session, ended: !!lastEnd && lastEnd <= new Date() },
     classTimes: s.classTimes.map((t) => ({ id: t.id, startsAt: t.startsAt.toISOString(), endsAt: t.endsAt.toISOString() })),
     learners: s.learners.map((l) => {
-      const c = certificates.find((x) => x.learnerId === l.id);
-      return { ...l, certificate: c ? { code: c.code, status: statusOf(c), issuedAt: c.issuedAt.toISOString() } : null };
+      const c = certificates.find((x) => seatLearnerId(x) === l.id);
+      return {
+        id: l.id,
+        name: l.name,
+        contactName: l.contactName,
+        certificate: c ? { code: c.code, status: statusOf(c), issuedAt: c.issuedAt.toISOString() } : null,
+      };
     }),
     // Marks of learners who dropped since stay in the table (history) but not on the sheet.
     marks: marks
-      .filter((m) => enrolled.has(m.learnerId))
-      .map((m) => ({ classTimeId: m.classTimeId, learnerId: m.learnerId, mark: m.mark as AttendanceMarkValue })),
+      .filter((m) => enrolled.has(seatLearnerId(m)))
+      .map((m) => ({ classTimeId: m.classTimeId, learnerId: seatLearnerId(m), mark: m.mark as AttendanceMarkValue })),
     certificateMinPercent: rule?.minPercent ?? null,
   };
 }
 
 /**
- * One tap: the learner's mark at a class time, written as one upsert (the primary key is the
- * class time and the learner, so concurrent taps leave one row, the last tap's). Only the
+ * One tap: the learner's mark at a class time, written as one upsert (the unique key is the
+ * class time and the seat's learner: the account and its learner profile, none for the holder,
+ * so concurrent taps leave one row, the last tap's). `learnerId` is the seat's learner: a
+ * learner profile's id, or the account's for the holder's own seat (ADR 0074). Only the
  * course's educator, only a class time of that session, only a learner holding a seat in it.
  * A mark made after the session's last class may complete a certificate: issued in the same
  * transaction (exactly once, ADR 0069).
@@ -58,30 +67,34 @@ export async function markAttendance(
   return app.database.db.transaction(async (tx) => {
     const s = await taughtSession(tx, ids.courseId, ids.sessionId, viewer);
     if (!s.classTimes.some((t) => t.id === ids.classTimeId)) throw AppError.notFound('This class time does not exist');
-    if (!s.learners.some((l) => l.id === ids.learnerId))
+    const learner = s.learners.find((l) => l.id === ids.learnerId);
+    if (!learner)
       throw new AppError(404, 'not_found', 'This learner is not enrolled in this session', {
         fields: { learnerId: 'Not enrolled in this session' },
       });
-    const [row] = await tx
-      .insert(attendanceMark)
-      .values({ classTimeId: ids.classTimeId, learnerId: ids.learnerId, sessionId: ids.sessionId, mark, markedBy: viewer.user.id })
-      .onConflictDoUpdate({
-        target: [attendanceMark.classTimeId, attendanceMark.learnerId],
-        set: { mark, markedBy: viewer.user.id, markedAt: sql`now()` },
-      })
-      .returning();
+    const [row] = await rowsOf<{ mark: string; marked_at: Date | string }>(
+      tx,
+      sql`insert into attendance_mark (class_time_id, learner_id, learner_profile_id, session_id, mark, marked_by)
+          values (${ids.classTimeId}, ${learner.accountId}, ${learner.profileId}, ${ids.sessionId}, ${mark}, ${viewer.user.id})
+          on conflict (class_time_id, learner_id, coalesce(learner_profile_id, ${HOLDER}))
+          do update set mark = excluded.mark, marked_by = excluded.marked_by, marked_at = now()
+          returning mark, marked_at`,
+    );
     const lastEnd = s.classTimes.at(-1)!.endsAt;
-    if (lastEnd <= new Date() && attended(mark)) await issueCertificates(tx, s, [ids.learnerId]);
+    if (lastEnd <= new Date() && attended(mark)) await issueCertificates(tx, s, [learner.id]);
     return {
-      classTimeId: row.classTimeId,
-      learnerId: row.learnerId,
+      classTimeId: ids.classTimeId,
+      learnerId: learner.id,
       mark: row.mark as AttendanceMarkValue,
-      markedAt: row.markedAt.toISOString(),
+      markedAt: new Date(row.marked_at).toISOString(),
     };
   });
 }
 
-/** The learner's own record: each session they hold a seat in, its classes and their marks, their certificate. */
+/**
+ * The account's record: each seat it holds (its own and its learner profiles', ADR 0074), the
+ * session's classes with that learner's marks, and that learner's certificate.
+ */
 export async function getMyAttendance(app: AppServices, viewer: Viewer): Promise<MyAttendance> {
   const db = app.database.db;
   const learnerId = viewer.user.id;
@@ -95,20 +108,23 @@ export async function getMyAttendance(app: AppServices, viewer: Viewer): Promise
       .where(and(eq(attendanceMark.learnerId, learnerId), inArray(attendanceMark.sessionId, sessionIds))),
     db.select().from(certificate).where(eq(certificate.learnerId, learnerId)),
   ]);
-  const markOf = new Map(marks.map((m) => [m.classTimeId, m.mark as AttendanceMarkValue]));
+  const key = (classTimeId: string, profileId: string | null) => `${classTimeId}:${profileId ?? ''}`;
+  const markOf = new Map(marks.map((m) => [key(m.classTimeId, m.learnerProfileId), m.mark as AttendanceMarkValue]));
   return {
     sessions: sessions.map((s) => {
-      const c = certificates.find((x) => x.sessionId === s.sessionId);
+      const c = certificates.find((x) => x.sessionId === s.sessionId && x.learnerProfileId === s.learnerProfileId);
       const classes = s.classTimes.map((t) => ({
         classTimeId: t.id,
         startsAt: t.startsAt.toISOString(),
         endsAt: t.endsAt.toISOString(),
-        mark: markOf.get(t.id) ?? null,
+        mark: markOf.get(key(t.id, s.learnerProfileId)) ?? null,
       }));
       return {
         sessionId: s.sessionId,
         courseId: s.courseId,
         courseTitle: s.courseTitle,
+        learnerProfileId: s.learnerProfileId,
+        learnerName: s.learnerProfileId ? s.learnerName : null,
         startsOn: s.startsOn,
         endsOn: s.endsOn,
         classes,
@@ -122,7 +138,8 @@ export async function getMyAttendance(app: AppServices, viewer: Viewer): Promise
 
 /**
  * The attendance rate of each session (for the educator analytics, a domain above): present
- * or late among the marks taken; null for a session where no attendance was taken.
+ * or late among the marks taken, a mark per seat (two children of one account count twice,
+ * ADR 0074); null for a session where no attendance was taken.
  */
 export async function attendanceRates(app: Pick<AppServices, 'database'>, sessionIds: string[]): Promise<Map<string, number | null>> {
   const rates = new Map<string, number | null>(sessionIds.map((id) => [id, null]));

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import type { Viewer } from '../accounts/viewer.js';
 import { ownedCourse } from '../courses/access.js';
-import { sessionForAttendance, sessionsEndedSince, type SessionForAttendance } from '../courses/session-attendees.js';
-import { attendanceMark, certificate, certificateRule } from '../db/schema/attendance.js';
-import type { Conn } from '../db/transaction.js';
+import { seatLearnerId, sessionForAttendance, sessionsEndedSince, type SessionForAttendance } from '../courses/session-attendees.js';
+import { HOLDER, attendanceMark, certificate, certificateRule } from '../db/schema/attendance.js';
+import type { Conn, Tx } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
 import type { CertificateLookup } from '../../shared/attendance-schemas.js';
 import { dateIn } from '../../shared/time.js';
@@ -28,9 +28,10 @@ const LOOK_BACK_DAYS = 30;
 /**
  * Issues the certificates a session owes (to `only` of its learners, or all): once its last
  * class has ended, to each enrolled learner who attended (present or late) at least the
- * course's share of its classes. Exactly once: the unique (session, learner) index and ON
- * CONFLICT DO NOTHING, whoever runs it (the recurring pass, a late mark) and however often.
- * What the certificate says is copied now (a snapshot).
+ * course's share of its classes. A learner is a seat's (ADR 0074): a learner profile gets its
+ * own certificate, held by its account, in its first name. Exactly once: the unique (session,
+ * account, profile) index and ON CONFLICT DO NOTHING, whoever runs it (the recurring pass, a
+ * late mark) and however often. What the certificate says is copied now (a snapshot).
  */
 export async function issueCertificates(conn: Conn, s: SessionForAttendance, only?: string[]): Promise<number> {
   const lastEnd = s.classTimes.at(-1)?.endsAt;
@@ -40,27 +41,29 @@ export async function issueCertificates(conn: Conn, s: SessionForAttendance, onl
   const learners = only ? s.learners.filter((l) => only.includes(l.id)) : s.learners;
   if (!learners.length) return 0;
   const marks = await conn
-    .select({ classTimeId: attendanceMark.classTimeId, learnerId: attendanceMark.learnerId })
+    .select({
+      classTimeId: attendanceMark.classTimeId,
+      learnerId: attendanceMark.learnerId,
+      learnerProfileId: attendanceMark.learnerProfileId,
+    })
     .from(attendanceMark)
     .where(
       and(
         eq(attendanceMark.sessionId, s.session.id),
-        inArray(
-          attendanceMark.learnerId,
-          learners.map((l) => l.id),
-        ),
+        inArray(attendanceMark.learnerId, [...new Set(learners.map((l) => l.accountId))]),
         inArray(attendanceMark.mark, ['present', 'late']),
       ),
     );
   const total = s.classTimes.length;
   const rows = learners.flatMap((l) => {
-    const mine = new Set(marks.filter((m) => m.learnerId === l.id).map((m) => m.classTimeId));
+    const mine = new Set(marks.filter((m) => seatLearnerId(m) === l.id).map((m) => m.classTimeId));
     const times = s.classTimes.filter((t) => mine.has(t.id));
     if (times.length * 100 < rule.minPercent * total) return [];
     return [
       {
         code: newCertificateCode(),
-        learnerId: l.id,
+        learnerId: l.accountId,
+        learnerProfileId: l.profileId,
         sessionId: s.session.id,
         courseId: s.course.id,
         educatorId: s.course.educatorId,
@@ -164,7 +167,7 @@ export async function lookupCertificate(app: AppServices, code: string): Promise
   };
 }
 
-/** The PDF, for its learner only (anyone else: 404, as if there were none). */
+/** The PDF, for its learner only, the account holder for a learner profile's (anyone else: 404, as if there were none). */
 export async function certificatePdf(app: AppServices, viewer: Viewer, code: string): Promise<{ filename: string; body: Buffer }> {
   const c = await byCode(app.database.db, code);
   if (!c || c.learnerId !== viewer.user.id) throw AppError.notFound('No certificate has this code');
@@ -183,8 +186,39 @@ export async function revokeCertificate(app: AppServices, viewer: Viewer, code: 
   return lookupCertificate(app, code);
 }
 
-/** A deleted account's certificates and marks go with it (ADR 0024). */
+/** A deleted account's certificates and marks go with it, its learner profiles' too (they are the account's rows; ADR 0024, 0074). */
 export async function eraseFromAttendance(conn: Conn, userId: string) {
   await conn.delete(certificate).where(eq(certificate.learnerId, userId));
   await conn.delete(attendanceMark).where(eq(attendanceMark.learnerId, userId));
+}
+
+/**
+ * A learner profile became an account of its own (family accounts, ADR 0074): its marks and
+ * certificates move to the new account, as that account's own (no profile), in the caller's
+ * transaction. A certificate keeps what it says (a snapshot: the name it was issued in) and its
+ * code. Should the new account already hold a record of its own for the same class time or
+ * session (it had a seat of its own beside the profile's), its own record stays and the
+ * profile's is dropped. Answers how many marks and certificates moved.
+ */
+export async function moveLearnerProfileRecords(
+  tx: Tx,
+  move: { profileId: string; accountId: string; userId: string },
+): Promise<{ marks: number; certificates: number }> {
+  const { profileId, accountId, userId } = move;
+  const marks = await tx.execute(sql`
+    update attendance_mark m set learner_id = ${userId}, learner_profile_id = null
+     where m.learner_profile_id = ${profileId} and m.learner_id = ${accountId}
+       and not exists (select 1 from attendance_mark o
+                        where o.class_time_id = m.class_time_id and o.learner_id = ${userId}
+                          and coalesce(o.learner_profile_id, ${HOLDER}) = ${HOLDER})`);
+  await tx.delete(attendanceMark).where(and(eq(attendanceMark.learnerProfileId, profileId), eq(attendanceMark.learnerId, accountId)));
+  const certificates = await tx.execute(sql`
+    update certificate c set learner_id = ${userId}, learner_profile_id = null
+     where c.learner_profile_id = ${profileId} and c.learner_id = ${accountId}
+       and not exists (select 1 from certificate o
+                        where o.session_id = c.session_id and o.learner_id = ${userId}
+                          and coalesce(o.learner_profile_id, ${HOLDER}) = ${HOLDER})`);
+  await tx.delete(certificate).where(and(eq(certificate.learnerProfileId, profileId), eq(certificate.learnerId, accountId)));
+  const count = (r: unknown) => (r as { rowCount?: number | null }).rowCount ?? 0;
+  return { marks: count(marks), certificates: count(certificates) };
 }

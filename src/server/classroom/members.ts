@@ -2,6 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import { person, personFullName } from '../accounts/people.js';
 import type { Viewer } from '../accounts/viewer.js';
+import { seatLearnersIn } from '../courses/class-reminders.js';
 import { learnerIdsOfSession } from '../courses/course-records.js';
 import { classroomRemoval } from '../db/schema/classroom.js';
 import type { Conn } from '../db/transaction.js';
@@ -32,16 +33,32 @@ export async function setAccess(
   return access === 'removed' ? 'The learner no longer has access to this classroom' : 'The learner has access to this classroom again';
 }
 
-/** The session's active learners, by name, with their access (the educator's list). */
+/**
+ * The session's members with an active seat, by name, with their access (the educator's list):
+ * one per account (access is the account's, ADR 0074), named with the learners its seats are
+ * for when they are its learner profiles' ("Ana Ruiz (for Mia, Leo)"; "Ana Ruiz (and Mia)" when
+ * the holder sits in one too).
+ */
 export async function membersOf(conn: Conn, sessionId: string) {
-  const ids = await learnerIdsOfSession(conn, sessionId, ['active']);
+  const seats = await seatLearnersIn(conn, sessionId, { statuses: ['active'] });
+  const ids = [...seats.keys()];
   if (!ids.length) return [];
   const [people, removed] = await Promise.all([
     conn.select({ id: person.id, name: personFullName }).from(person).where(inArray(person.id, ids)),
     conn.select({ userId: classroomRemoval.userId }).from(classroomRemoval).where(eq(classroomRemoval.sessionId, sessionId)),
   ]);
   const out = new Set(removed.map((r) => r.userId));
+  const named = (id: string, name: string) => {
+    const seat = seats.get(id);
+    if (!seat?.names.length) return name;
+    return `${name} (${seat.self ? 'and' : 'for'} ${seat.names.join(', ')})`;
+  };
   return people
-    .map((p) => ({ id: p.id, name: p.name, access: out.has(p.id) ? ('removed' as const) : ('active' as const) }))
+    .map((p) => ({
+      id: p.id,
+      name: named(p.id, p.name),
+      learners: seats.get(p.id)?.names ?? [],
+      access: out.has(p.id) ? ('removed' as const) : ('active' as const),
+    }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }

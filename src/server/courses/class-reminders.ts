@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { learnerProfiles } from '../accounts/learner-profiles.js';
 import type { AppServices } from '../app-services.js';
 import { classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
 import { rowsOf, type Conn, type Tx } from '../db/transaction.js';
@@ -142,21 +143,73 @@ export async function sessionCalendarOf(conn: Conn, sessionId: string) {
 }
 export type SessionCalendar = NonNullable<Awaited<ReturnType<typeof sessionCalendarOf>>>;
 
-/** The learner's enrolment status in the session (the latest one, a drop included), or null. */
+/**
+ * The account's enrolment status in the session, or null: a seat it holds (reminded) if any of
+ * its seats is one (an account may hold several, one per learner, ADR 0074), else its latest
+ * enrolment, a drop included.
+ */
 export async function learnerStatusIn(conn: Conn, sessionId: string, learnerId: string): Promise<string | null> {
   const [row] = await conn
     .select({ status: enrolment.status })
     .from(enrolment)
     .where(and(eq(enrolment.sessionId, sessionId), eq(enrolment.learnerId, learnerId)))
-    .orderBy(sql`${enrolment.status} = 'dropped'`, sql`${enrolment.createdAt} desc`)
+    .orderBy(
+      sql`${enrolment.status} in ('active', 'past_due') desc`,
+      sql`${enrolment.status} = 'dropped'`,
+      sql`${enrolment.createdAt} desc`,
+    )
     .limit(1);
   return row?.status ?? null;
 }
 
-/** The sessions of a course where the learner holds a seat (a paid enrolment's invitation). */
+/**
+ * Whom the seats in a session are for (family accounts, ADR 0074), per account holding seats
+ * that are reminded (active, past due; or `statuses`): `self` when the account holder has a seat
+ * of their own, `names` the first names of its learner profiles seated, in alphabetical order.
+ * `accountIds` narrows to those accounts. Reminders, invitations and the classroom's members
+ * say whom a class is for with it.
+ */
+export async function seatLearnersIn(
+  conn: Conn,
+  sessionId: string,
+  { accountIds, statuses = REMINDED_STATUSES }: { accountIds?: readonly string[]; statuses?: readonly string[] } = {},
+): Promise<Map<string, { self: boolean; names: string[] }>> {
+  const rows = await rowsOf<{ account_id: string; first_name: string | null }>(
+    conn,
+    sql`select e.learner_id as account_id, lp.first_name
+          from enrolment e left join ${learnerProfiles} lp on lp.id = e.learner_profile_id
+         where e.session_id = ${sessionId} and e.status in (${sql.join(
+           statuses.map((st) => sql`${st}`),
+           sql`, `,
+         )})
+           ${
+             accountIds
+               ? sql`and e.learner_id in (${
+                   accountIds.length
+                     ? sql.join(
+                         accountIds.map((id) => sql`${id}::uuid`),
+                         sql`, `,
+                       )
+                     : sql`null`
+                 })`
+               : sql``
+           }
+         order by lp.first_name nulls first, lp.id`,
+  );
+  const out = new Map<string, { self: boolean; names: string[] }>();
+  for (const r of rows) {
+    const seat = out.get(r.account_id) ?? { self: false, names: [] };
+    if (r.first_name === null) seat.self = true;
+    else seat.names.push(r.first_name);
+    out.set(r.account_id, seat);
+  }
+  return out;
+}
+
+/** The sessions of a course where the learner holds a seat (a paid enrolment's invitation), each once. */
 export async function seatedSessionsOf(conn: Conn, courseId: string, learnerId: string): Promise<string[]> {
   const rows = await conn
-    .select({ id: enrolment.sessionId })
+    .selectDistinct({ id: enrolment.sessionId })
     .from(enrolment)
     .where(and(eq(enrolment.courseId, courseId), eq(enrolment.learnerId, learnerId), inArray(enrolment.status, REMINDED_STATUSES)));
   return rows.map((r) => r.id);

@@ -235,8 +235,9 @@ export async function courseTitlesOf(conn: Conn, ids: Iterable<string>): Promise
  * A course session with its course (one statement, by the session's key): what class reminders
  * and calendar invitations, attendance and certificates, and the classroom read of it; each
  * caller keeps the columns it needs. `courseId`: null unless the session is that course's.
- * `enrolmentOf`: that user's enrolment status there (null: none, or only dropped ones), in the
- * same statement (the classroom reads it on every request).
+ * `enrolmentOf`: that account's enrolment status there (null: none, or only dropped ones;
+ * `active` when any of its seats is, ADR 0074), in the same statement (the classroom reads it
+ * on every request).
  */
 export async function sessionWithCourse(conn: Conn, sessionId: string, q: { courseId?: string; enrolmentOf?: string } = {}) {
   const [row] = await conn
@@ -259,6 +260,7 @@ export async function sessionWithCourse(conn: Conn, sessionId: string, q: { cour
           ? sql<string | null>`null::text`
           : sql<string | null>`(select ${enrolment.status} from ${enrolment}
         where ${enrolment.sessionId} = ${courseSession.id} and ${enrolment.learnerId} = ${q.enrolmentOf} and ${enrolment.status} <> 'dropped'
+        order by ${enrolment.status} = 'active' desc
         limit 1)`,
     })
     .from(courseSession)
@@ -271,7 +273,8 @@ export async function sessionWithCourse(conn: Conn, sessionId: string, q: { cour
 /**
  * A course session as its classroom sees it (classroom/access.ts, on every request): the
  * course's title and educator, the session, and `userId`'s enrolment status there (null: none,
- * or only dropped ones). Null when the session is not one of that course.
+ * or only dropped ones; `active` when any of the account's seats is, ADR 0074). Null when the
+ * session is not one of that course.
  */
 export async function classroomSessionOf(conn: Conn, q: { courseId: string; sessionId: string; userId: string }) {
   const s = await sessionWithCourse(conn, q.sessionId, { courseId: q.courseId, enrolmentOf: q.userId });
@@ -296,12 +299,14 @@ export async function nextClassOf(conn: Conn, sessionId: string) {
  * round trip, ADR 0035: written here, used there): for session `sessionId` of course
  * `courseId`, one row (none when the session is not that course's) with the course's title,
  * educator and educator's name, the session's dates, zone and status, `userId`'s enrolment
- * status there (null: none but dropped ones) and the next class time not yet over.
+ * status there (null: none but dropped ones; 'active' when any of the account's seats is, one
+ * per learner, ADR 0074) and the next class time not yet over.
  */
 export function classroomSessionSql(courseId: SQL, sessionId: SQL, userId: SQL): SQL {
   return sql`select c.id as course_id, c.title as course_title, c.educator_id, c.educator_name, s.id as session_id,
       s.starts_on::text as starts_on, s.ends_on::text as ends_on, s.time_zone, s.status,
-      (select e.status from enrolment e where e.session_id = s.id and e.learner_id = ${userId} and e.status <> 'dropped' limit 1) as enrolment_status,
+      (select e.status from enrolment e where e.session_id = s.id and e.learner_id = ${userId} and e.status <> 'dropped'
+        order by e.status = 'active' desc limit 1) as enrolment_status,
       n.starts_at as next_starts_at, n.ends_at as next_ends_at, n.location as next_location, n.meeting_url as next_meeting_url
     from course_session s join course c on c.id = s.course_id
     left join lateral (select t.starts_at, t.ends_at, t.location, t.meeting_url from class_time t

@@ -22,3 +22,16 @@ export async function refuseRemovalWithLiveSeat(tx: Tx, { learnerProfileId, firs
       `${firstName} is enrolled or on a waitlist. Drop ${firstName}'s classes first (on your dashboard), then remove ${firstName}.`,
     );
 }
+
+/**
+ * Heard on accounts' `learner-profile.became-account`, inside the transaction that created the
+ * learner's own account: the profile's enrolments, live and past, become the new user's (no
+ * profile any more). Purchases stay the account holder's (they paid; a refund goes back to
+ * their card). The new user can hold no seat yet, so the one-seat-per-learner index holds.
+ */
+export async function moveProfileSeats(tx: Tx, { learnerProfileId, userId }: { learnerProfileId: string; userId: string }) {
+  await tx
+    .update(enrolment)
+    .set({ learnerId: userId, learnerProfileId: null, updatedAt: new Date() })
+    .where(eq(enrolment.learnerProfileId, learnerProfileId));
+}

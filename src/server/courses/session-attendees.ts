@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Viewer } from '../accounts/viewer.js';
 import { person } from '../accounts/people.js';
+import { learnerProfiles } from '../accounts/learner-profiles.js';
 import { classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
 import { rowsOf, type Conn } from '../db/transaction.js';
 import { ownedCourseSession } from './access.js';
@@ -18,10 +19,43 @@ export interface SessionClassTime {
   startsAt: Date;
   endsAt: Date;
 }
+/**
+ * A seat's learner (family accounts, ADR 0074): the account holding the seat and, when the seat
+ * is for one of its learner profiles, that profile. `id` names the learner: the profile's id, or
+ * the account's for the holder's own seat (both uuids, never equal), so one account's learners
+ * are told apart wherever a learner is keyed.
+ */
 export interface SessionLearner {
   id: string;
+  accountId: string;
+  profileId: string | null;
+  /** The profile's first name; the holder's full name for their own seat. */
   name: string;
+  /** The account holder's full name (the contact) when the seat is a learner profile's; null for the holder's own. */
+  contactName: string | null;
 }
+
+/** The seat's learner, as attendance keys it: `learner` (the seat's learner id) read as account and profile. */
+export const seatLearnerId = (s: { learnerId: string; learnerProfileId: string | null }) => s.learnerProfileId ?? s.learnerId;
+
+const lp = sql`${learnerProfiles} lp`;
+const lpFirstName = sql<string | null>`lp.first_name`;
+const seatLearnerOf = (r: {
+  accountId: string;
+  profileId: string | null;
+  profileName: string | null;
+  firstName: string;
+  lastName: string;
+}) => {
+  const holder = `${r.firstName} ${r.lastName}`.trim();
+  return {
+    id: r.profileId ?? r.accountId,
+    accountId: r.accountId,
+    profileId: r.profileId,
+    name: r.profileId ? (r.profileName ?? '') : holder,
+    contactName: r.profileId ? holder : null,
+  };
+};
 export interface SessionForAttendance {
   course: { id: string; title: string; educatorId: string; educatorName: string };
   session: { id: string; startsOn: string; endsOn: string; timeZone: string; status: string };
@@ -39,12 +73,18 @@ async function classTimesOf(conn: Conn, sessionId: string): Promise<SessionClass
 
 async function learnersOf(conn: Conn, sessionId: string): Promise<SessionLearner[]> {
   const rows = await conn
-    .select({ id: enrolment.learnerId, firstName: person.firstName, lastName: person.lastName })
+    .select({
+      accountId: enrolment.learnerId,
+      profileId: enrolment.learnerProfileId,
+      profileName: lpFirstName,
+      firstName: person.firstName,
+      lastName: person.lastName,
+    })
     .from(enrolment)
     .innerJoin(person, eq(person.id, enrolment.learnerId))
-    .where(and(eq(enrolment.sessionId, sessionId), inArray(enrolment.status, [...ENROLLED_STATUSES])))
-    .orderBy(asc(person.firstName), asc(person.lastName));
-  return rows.map((r) => ({ id: r.id, name: `${r.firstName} ${r.lastName}`.trim() }));
+    .leftJoin(lp, sql`lp.id = ${enrolment.learnerProfileId}`)
+    .where(and(eq(enrolment.sessionId, sessionId), inArray(enrolment.status, [...ENROLLED_STATUSES])));
+  return rows.map(seatLearnerOf).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 }
 
 /** A session, read whole (no permission check: the caller has made it). Null when it does not exist. */
@@ -66,7 +106,11 @@ export async function taughtSession(conn: Conn, courseId: string, sessionId: str
   return (await sessionForAttendance(conn, sessionId))!;
 }
 
-/** The sessions the learner holds a seat in (the newest first), with their class times. */
+/**
+ * The seats the account holds (the newest session first), with their class times: its own and
+ * those of its learner profiles (one entry per seat; `learnerProfileId` and `learnerName` say
+ * whose, null for the holder's own).
+ */
 export async function learnerSessions(conn: Conn, learnerId: string) {
   const rows = await conn
     .select({
@@ -75,13 +119,18 @@ export async function learnerSessions(conn: Conn, learnerId: string) {
       courseTitle: course.title,
       startsOn: courseSession.startsOn,
       endsOn: courseSession.endsOn,
+      learnerProfileId: enrolment.learnerProfileId,
+      learnerName: lpFirstName,
     })
     .from(enrolment)
     .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
     .innerJoin(course, eq(course.id, enrolment.courseId))
+    .leftJoin(lp, sql`lp.id = ${enrolment.learnerProfileId}`)
     .where(and(eq(enrolment.learnerId, learnerId), inArray(enrolment.status, [...ENROLLED_STATUSES])))
-    .orderBy(sql`${courseSession.startsOn} desc`);
-  return Promise.all(rows.map(async (r) => ({ ...r, classTimes: await classTimesOf(conn, r.sessionId) })));
+    .orderBy(sql`${courseSession.startsOn} desc`, sql`${enrolment.learnerProfileId} is not null`, sql`lp.first_name`, sql`lp.id`);
+  const times = new Map<string, Promise<SessionClassTime[]>>();
+  const timesOf = (id: string) => times.get(id) ?? times.set(id, classTimesOf(conn, id)).get(id)!;
+  return Promise.all(rows.map(async (r) => ({ ...r, classTimes: await timesOf(r.sessionId) })));
 }
 
 /** Sessions (not cancelled) whose last class time ended after `since` and before now: the ones due for certificates. */

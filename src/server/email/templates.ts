@@ -305,3 +305,16 @@ export function accountDeletedEmail(to: string, firstName: string, url: string):
     footer: 'If you did not delete your account, contact us at once.',
   });
 }
+
+/** Family accounts (ADR 0074): an account holder invites one of their learners to an account of their own. */
+export function learnerInviteEmail(to: string, learnerFirstName: string, holderName: string, url: string, days: number): EmailMessage {
+  return layout({
+    to,
+    subject: `${holderName} invites you to your own Agora account`,
+    greeting: `Hi ${learnerFirstName || 'there'},`,
+    body: `${holderName} has been enrolling you in classes on Agora. Create your own account with this link: your classes and their history move to it, and you manage them yourself from then on.`,
+    action: 'Create my account',
+    url,
+    footer: `The link works once, for ${days} days. If you were not expecting this, ignore this email.`,
+  });
+}

@@ -3,7 +3,7 @@ import ICAL from 'ical.js';
 import { classroomPath } from '../../shared/routes.js';
 import type { AppServices } from '../app-services.js';
 import { fullNameOf, mailContactOf } from '../accounts/people.js';
-import { isSeated, learnerStatusIn, sessionCalendarOf, type SessionCalendar } from '../courses/class-reminders.js';
+import { isSeated, learnerStatusIn, seatLearnersIn, sessionCalendarOf, type SessionCalendar } from '../courses/class-reminders.js';
 import type { RemovedClassTime } from '../courses/events.js';
 import type { Tx } from '../db/transaction.js';
 import { noticeEmail, withUnsubscribe } from '../email/templates.js';
@@ -21,6 +21,11 @@ import { scopeLabel, unsubscribeUrl } from './unsubscribe.js';
  * committed) and started after the commit; it reads the session when it runs, so a document
  * sent late says what is true then (a learner who dropped meanwhile gets no REQUEST). It
  * goes with the `class_reminder` type's email setting: off stops invitations too.
+ *
+ * Family accounts (ADR 0074): one document per account and session, however many of its
+ * learners hold seats in it; its summary and description name them (read when the job runs).
+ * A drop that leaves the account other seats is no cancellation: it sends an update of the
+ * classes to come naming who still attends; only the drop of its last seat sends CANCEL.
  */
 export const INVITE_JOB = 'notification.calendar-invite';
 
@@ -41,7 +46,10 @@ export interface InviteJob {
 export async function scheduleInvites(app: AppServices, tx: Tx, jobs: InviteJob[]) {
   const keys: string[] = [];
   for (const job of jobs) {
-    const key = `calendar-invite:${job.userId}:${randomUUID()}`;
+    // A whole-session invitation or drop of an account is one job while it waits: the job reads
+    // the seats when it runs, so two seats taken (or dropped) in one checkout send one document.
+    const whole = job.classTimeIds === null && !job.removed && (job.reason === 'enrolled' || job.reason === 'dropped');
+    const key = whole ? `calendar-invite:${job.userId}:${job.sessionId}:${job.reason}` : `calendar-invite:${job.userId}:${randomUUID()}`;
     await app.jobs.schedule(INVITE_JOB, job, { key, conn: tx });
     keys.push(key);
   }
@@ -68,6 +76,8 @@ export async function sendInvite(app: AppServices, job: InviteJob) {
   if (!cal) return;
   const status = await learnerStatusIn(db, job.sessionId, job.userId);
   const now = Date.now();
+  let method = job.method;
+  let reason: InviteReason | 'learner-dropped' = job.reason;
   let entries: Entry[];
   if (job.method === 'REQUEST') {
     if (!isSeated(status) || cal.status !== 'scheduled') return;
@@ -75,17 +85,26 @@ export async function sendInvite(app: AppServices, job: InviteJob) {
   } else if (job.removed) {
     const r = job.removed;
     entries = [{ ...r, startsAt: new Date(r.startsAt), endsAt: new Date(r.endsAt) }];
+  } else if (job.reason === 'dropped' && isSeated(status)) {
+    // The account still holds a seat (another of its learners, or a seat taken again since the
+    // drop): it keeps the classes; an update says who still attends.
+    if (cal.status !== 'scheduled') return;
+    method = 'REQUEST';
+    reason = 'learner-dropped';
+    entries = cal.classTimes.filter((t) => t.endsAt.getTime() > now);
   } else {
-    // A learner who took a seat again since the drop keeps the classes.
-    if (job.reason === 'dropped' && isSeated(status)) return;
     entries = cal.classTimes.filter((t) => t.endsAt.getTime() > now);
   }
   if (!entries.length) return;
+  // Whom the account's seats are for (none left on a cancellation: the names the document had are not needed).
+  const seat = method === 'REQUEST' ? (await seatLearnersIn(db, job.sessionId, { accountIds: [job.userId] })).get(job.userId) : undefined;
+  const learners = seat && seat.names.length ? learnersPhrase([...(seat.self ? [u.firstName] : []), ...seat.names]) : null;
 
   const base = app.config.publicUrl;
   const classroomUrl = `${base}${classroomPath(cal.courseId, cal.sessionId)}`;
   const content = invitationDocument({
-    method: job.method,
+    method,
+    learners,
     host: new URL(base).hostname,
     cal,
     entries,
@@ -95,10 +114,15 @@ export async function sendInvite(app: AppServices, job: InviteJob) {
   });
   const n = entries.length;
   const classes = `${n} class${n === 1 ? '' : 'es'}`;
-  const words: Record<InviteReason, { subject: string; body: string }> = {
+  const forWhom = learners ? ` (for ${learners})` : '';
+  const words: Record<InviteReason | 'learner-dropped', { subject: string; body: string }> = {
     enrolled: {
       subject: `Invitation: ${cal.courseTitle}`,
-      body: `The ${classes} of "${cal.courseTitle}" for your calendar: open the attached invitation to add them. Your classroom has the join link or venue of each class.`,
+      body: `The ${classes} of "${cal.courseTitle}"${forWhom} for your calendar: open the attached invitation to add them. Your classroom has the join link or venue of each class.`,
+    },
+    'learner-dropped': {
+      subject: `Updated invitation: ${cal.courseTitle}`,
+      body: `A seat in "${cal.courseTitle}" was dropped. The classes stay in your calendar${learners ? ` for ${learners}, who still attend${seat && seat.names.length + (seat.self ? 1 : 0) > 1 ? '' : 's'}` : ''}: the attached update says so.`,
     },
     added: {
       subject: `New class times: ${cal.courseTitle}`,
@@ -121,18 +145,24 @@ export async function sendInvite(app: AppServices, job: InviteJob) {
       body: `Your session of "${cal.courseTitle}" was cancelled. The attached cancellation removes its ${classes} from your calendar.`,
     },
   };
-  const w = words[job.reason];
+  const w = words[reason];
   const message = noticeEmail(u.email, u.firstName, {
     subject: w.subject,
     body: w.body,
-    action: job.method === 'REQUEST' ? 'Open your classroom' : 'See the course',
-    url: job.method === 'REQUEST' ? classroomUrl : `${base}/course/${cal.courseId}`,
+    action: method === 'REQUEST' ? 'Open your classroom' : 'See the course',
+    url: method === 'REQUEST' ? classroomUrl : `${base}/course/${cal.courseId}`,
     footer: 'You get this email because of your notification settings (class reminders and calendar invitations).',
   });
   await app.mailer.send({
     ...withUnsubscribe(message, unsubscribeUrl(app, job.userId, 'class_reminder'), scopeLabel('class_reminder')),
-    icalEvent: { method: job.method, content },
+    icalEvent: { method, content },
   });
+}
+
+/** "Mia", "Mia and Leo", "Mia, Leo and Sam": whom a seat or a class is for. */
+export function learnersPhrase(names: readonly string[]): string {
+  if (names.length <= 1) return names[0] ?? '';
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
 /** The address of a From header ("Agora <hello@agora.test>" -> hello@agora.test). */
@@ -152,6 +182,8 @@ export const mapUrlOf = (venue: string) => `https://www.openstreetmap.org/search
 /** The iCalendar document of an invitation (ical.js writes it: escaping, folding, CRLF). */
 export function invitationDocument(o: {
   method: 'REQUEST' | 'CANCEL';
+  /** Whom the account's seats are for, when they are its learner profiles' (ADR 0074): "Mia and Leo"; null: the holder alone. */
+  learners?: string | null;
   host: string;
   cal: Pick<SessionCalendar, 'courseTitle' | 'format' | 'address' | 'city' | 'timeZone'>;
   entries: Entry[];
@@ -173,12 +205,13 @@ export function invitationDocument(o: {
     ev.updatePropertyWithValue('dtend', ICAL.Time.fromJSDate(t.endsAt, true));
     ev.updatePropertyWithValue('sequence', t.sequence);
     ev.updatePropertyWithValue('status', o.method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED');
-    ev.updatePropertyWithValue('summary', o.cal.courseTitle);
+    ev.updatePropertyWithValue('summary', o.learners ? `${o.cal.courseTitle} (for ${o.learners})` : o.cal.courseTitle);
     const venue = venueOf(o.cal, t);
     const where = t.meetingUrl ?? venue;
     if (where) ev.updatePropertyWithValue('location', where);
     ev.updatePropertyWithValue('url', t.meetingUrl ?? o.classroomUrl);
     const lines = [
+      o.learners ? `For ${o.learners}.` : null,
       t.meetingUrl ? `Join online: ${t.meetingUrl}` : null,
       venue ? `Venue: ${venue} (map: ${mapUrlOf(venue)})` : null,
       `Classroom: ${o.classroomUrl}`,

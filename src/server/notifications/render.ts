@@ -249,7 +249,7 @@ export function render(type: NotificationType, input: NotificationData, readerZo
           ? `At ${str(d.venue)} (map: ${str(d.mapUrl)})`
           : 'The place and link are in your classroom.';
       return {
-        title: `${d.before === '1h' ? 'In an hour' : 'Tomorrow'}: ${title}${d.role === 'educator' ? ', which you teach' : ''}`,
+        title: `${d.before === '1h' ? 'In an hour' : 'Tomorrow'}: ${title}${d.role === 'educator' ? ', which you teach' : str(d.learners) ? `, for ${str(d.learners)}` : ''}`,
         body: `${classWhenOf(d, readerZone)}. ${where}`,
         link: d.courseId && d.sessionId ? classroomPath(str(d.courseId), str(d.sessionId)) : coursePath(d),
       };

@@ -2,11 +2,11 @@ import type { NotificationType } from '../../shared/notifications-schemas.js';
 import type { AppServices } from '../app-services.js';
 import { fullNameOf } from '../accounts/people.js';
 import { clubEventOf } from '../clubs/club-records.js';
-import { seatedSessionsOf, sessionCalendarOf } from '../courses/class-reminders.js';
+import { seatLearnersIn, seatedSessionsOf, sessionCalendarOf } from '../courses/class-reminders.js';
 import { courseBriefOf, learnerIdsOfSession } from '../courses/course-records.js';
 import { waitlistMovesOf } from '../courses/seats.js';
 import type { Tx } from '../db/transaction.js';
-import { scheduleInvites, venueOf, mapUrlOf, type InviteJob } from './calendar-invites.js';
+import { learnersPhrase, scheduleInvites, venueOf, mapUrlOf, type InviteJob } from './calendar-invites.js';
 import { clubNameOf, eventData, scheduleFanOut, send, type Recipient } from './fan-out.js';
 import { preview } from '../mailbox/unread-notices.js';
 import { eraseFromNotifications } from './erasure.js';
@@ -65,12 +65,13 @@ export function subscribeNotifications(app: AppServices) {
     return send(
       app,
       tx,
-      e.droppedLearnerIds.map((id) => [id, 'session_changed', data]),
+      [...new Set(e.droppedLearnerIds)].map((id) => [id, 'session_changed', data]),
     );
   });
   app.courseEvents.inTransaction('course-session.changed', async (tx, e) => {
     const c = await courseOf(tx, e.courseId);
-    const learners = await learnerIdsOfSession(tx, e.courseSessionId, ['active', 'waitlisted', 'offered', 'past_due']);
+    // Each account once, however many of its learners hold seats (ADR 0074).
+    const learners = [...new Set(await learnerIdsOfSession(tx, e.courseSessionId, ['active', 'waitlisted', 'offered', 'past_due']))];
     const data = { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId, change: e.change };
     return send(
       app,
@@ -158,7 +159,11 @@ export function subscribeNotifications(app: AppServices) {
  */
 function subscribeClasses(app: AppServices) {
   const invite = (tx: Tx, jobs: InviteJob[]) => scheduleInvites(app, tx, jobs);
-  const seated = (tx: Tx, sessionId: string) => learnerIdsOfSession(tx, sessionId, ['active', 'past_due']);
+  // Each account once, however many of its learners hold seats (ADR 0074): one invitation, one notice.
+  const accounts = async (tx: Tx, sessionId: string, statuses: string[]) => [
+    ...new Set(await learnerIdsOfSession(tx, sessionId, statuses)),
+  ];
+  const seated = (tx: Tx, sessionId: string) => accounts(tx, sessionId, ['active', 'past_due']);
 
   app.courseEvents.inTransaction('enrolment.created', async (tx, e) => {
     if (e.status !== 'active') return;
@@ -167,11 +172,16 @@ function subscribeClasses(app: AppServices) {
 
   app.courseEvents.inTransaction('waitlist.promoted', async (tx, e) => {
     const moves = await waitlistMovesOf(tx, e.courseSessionId, e.enrolmentIds);
+    const promoted = [...new Map(moves.filter((m) => m.status === 'active').map((m) => [m.learnerId, m])).values()];
     return invite(
       tx,
-      moves
-        .filter((m) => m.status === 'active')
-        .map((m) => ({ userId: m.learnerId, sessionId: e.courseSessionId, method: 'REQUEST', reason: 'enrolled', classTimeIds: null })),
+      promoted.map((m) => ({
+        userId: m.learnerId,
+        sessionId: e.courseSessionId,
+        method: 'REQUEST',
+        reason: 'enrolled',
+        classTimeIds: null,
+      })),
     );
   });
   // A paid seat (payments announce the payment, not the session: the learner's seats in the course).
@@ -211,7 +221,7 @@ function subscribeClasses(app: AppServices) {
     const cal = await sessionCalendarOf(tx, e.courseSessionId);
     const t = cal?.classTimes.find((x) => x.id === e.classTimeId);
     if (!cal || !t) return;
-    const told = await learnerIdsOfSession(tx, e.courseSessionId, ['active', 'waitlisted', 'offered', 'past_due']);
+    const told = await accounts(tx, e.courseSessionId, ['active', 'waitlisted', 'offered', 'past_due']);
     const data = {
       courseId: e.courseId,
       courseTitle: cal.courseTitle,
@@ -255,7 +265,7 @@ function subscribeClasses(app: AppServices) {
   app.courseEvents.inTransaction('course-session.cancelled', (tx, e) =>
     invite(
       tx,
-      (e.seatedLearnerIds ?? []).map((userId) => ({
+      [...new Set(e.seatedLearnerIds ?? [])].map((userId) => ({
         userId,
         sessionId: e.courseSessionId,
         method: 'CANCEL',
@@ -282,10 +292,20 @@ function subscribeClasses(app: AppServices) {
       venue,
       mapUrl: venue ? mapUrlOf(venue) : null,
     };
+    // Whom each account's seats are for (ADR 0074): its learner profiles by first name, "you" for its own seat.
+    const seats = await seatLearnersIn(tx, e.courseSessionId, { accountIds: e.userIds });
+    const forWhom = (id: string) => {
+      const seat = seats.get(id);
+      return seat && seat.names.length ? learnersPhrase([...(seat.self ? ['you'] : []), ...seat.names]) : null;
+    };
     return send(
       app,
       tx,
-      e.userIds.map((id): Recipient => [id, 'class_reminder', { ...data, role: id === e.educatorId ? 'educator' : 'learner' }]),
+      e.userIds.map((id): Recipient => [
+        id,
+        'class_reminder',
+        { ...data, role: id === e.educatorId ? 'educator' : 'learner', learners: id === e.educatorId ? null : forWhom(id) },
+      ]),
     );
   });
 }

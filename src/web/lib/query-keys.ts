@@ -12,6 +12,7 @@ export const queryKeys = {
   linkedAccounts: ['me', 'linked-accounts'] as const,
   /** The account's learner profiles (family accounts, ADR 0074). */
   learnerProfiles: ['me', 'learners'] as const,
+  learnerInvite: (token: string) => ['learner-invite', token] as const,
   /** Every course query: a course, its roster. */
   courses: ['course'] as const,
   course: (id: string) => ['course', id] as const,

@@ -5,7 +5,8 @@ import { parseAges } from '../../../src/shared/learner-profile-schemas.js';
 import { buildTestApp, type TestApp } from '../../support/app.js';
 import { createSignedInUser, type SignedInUser } from '../../support/factories.js';
 import { call, del, get, patch, post, randomIp } from '../../support/http.js';
-import { enrol, makeEducator, makePublishedCourse, queryRows } from '../../support/courses.js';
+import { makeEducator, makePublishedCourse, queryRows } from '../../support/courses.js';
+import { enrolLearners } from '../../support/family.js';
 
 /**
  * Family accounts (issue 26 part 3, ADR 0074): an account's learner profiles through
@@ -124,15 +125,13 @@ describe('learner profiles: add, list, edit', () => {
 });
 
 describe('learner profiles: removing', () => {
-  /** A seat for the learner (as the enrol dialog gives one): the holder's seat, then named for the profile. */
+  /** A seat for the learner, taken as a parent takes one (POST .../enrol with its id). */
   async function seatFor(p: SignedInUser, profileId: string) {
     const educator = await makeEducator(app);
     const { courseId, sessionId } = await makePublishedCourse(app, educator);
-    const res = await enrol(app, p, courseId, sessionId);
+    const res = await enrolLearners(app, p, courseId, sessionId, [profileId]);
     expect(res.statusCode, res.body).toBe(200);
-    const id = res.json().enrolment.id as string;
-    await app.database.db.execute(sql`update enrolment set learner_profile_id = ${profileId} where id = ${id}`);
-    return id;
+    return res.json().enrolments[0].id as string;
   }
 
   it('deletes a learner with no classes', async () => {

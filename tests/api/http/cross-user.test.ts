@@ -170,6 +170,8 @@ const FIELD_IDS: Record<string, (f: Fixtures) => string | number> = {
   // The sender's own idempotency key (unique per sender): A's key, to show it reaches nothing of A's.
   clientId: (f) => f.clientId,
   courseId: (f) => f.courseId,
+  // Family seats (ADR 0074): dropping one learner names A's learner profile (its seat is never another's).
+  learnerId: (f) => f.learnerProfileId,
 };
 
 /** A field looks like an id: it must then have an entry in FIELD_IDS. */
@@ -218,6 +220,7 @@ const BODIES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'PUT /api/courses/:courseId/sessions/:sessionId/classroom/access/:userId': () => ({ access: 'removed' }),
   'POST /api/admin/users/:userId/delete': (f) => ({ confirmEmail: f.email }),
   'PATCH /api/me/learners/:learnerProfileId': () => ({ firstName: 'Taken over', age: '9' }),
+  'POST /api/me/learners/:learnerProfileId/invite': () => ({ email: `hijacked.${randomUUID()}@example.com` }),
   'POST /api/admin/clubs/:clubId/delete': () => ({ confirmName: 'Members-only circle of A', reason: 'Taken over' }),
 };
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, uuid, date, real } from 'drizzle-orm/pg-core';
-import { user } from './accounts.js';
+import { check, index, integer, pgTable, smallint, text, uniqueIndex, uuid, date, real } from 'drizzle-orm/pg-core';
+import { learnerProfile, user } from './accounts.js';
 import { ts } from './columns.js';
 import { classTime, course, courseSession } from './courses.js';
 
@@ -10,7 +10,14 @@ import { classTime, course, courseSession } from './courses.js';
  * certificate of completion, and the certificates issued (snapshots: they outlive edits).
  */
 
-/** One mark per learner and class time: concurrent taps upsert the same row (the primary key). */
+/** The zero uuid: the account holder's own seat in the seat keys (no learner profile), as courses' enrolment index does. */
+export const HOLDER = sql`'00000000-0000-0000-0000-000000000000'::uuid`;
+
+/**
+ * One mark per learner and class time: concurrent taps upsert the same row (the unique seat key).
+ * The learner is the seat's (family accounts, ADR 0074): the account (`learner_id`) and, for a
+ * learner profile of that account, `learner_profile_id` (null: the account holder themselves).
+ */
 export const attendanceMark = pgTable(
   'attendance_mark',
   {
@@ -20,6 +27,8 @@ export const attendanceMark = pgTable(
     learnerId: uuid('learner_id')
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
+    /** The account's learner profile marked (null: the account holder). */
+    learnerProfileId: uuid('learner_profile_id').references(() => learnerProfile.id, { onDelete: 'cascade' }),
     sessionId: uuid('session_id')
       .notNull()
       .references(() => courseSession.id, { onDelete: 'cascade' }),
@@ -29,7 +38,7 @@ export const attendanceMark = pgTable(
     markedAt: ts('marked_at').notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.classTimeId, t.learnerId] }),
+    uniqueIndex('attendance_mark_one_per_learner').on(t.classTimeId, t.learnerId, sql`coalesce(${t.learnerProfileId}, ${HOLDER})`),
     index('attendance_mark_session_idx').on(t.sessionId, t.learnerId),
     check('attendance_mark_valid', sql`${t.mark} in ('present', 'late', 'absent')`),
   ],
@@ -50,7 +59,7 @@ export const certificateRule = pgTable(
 
 /**
  * A certificate issued: what it says is copied at issue (a snapshot), so editing or deleting
- * the course changes nothing; one per learner and session. `code` is the public verification code.
+ * the course changes nothing; one per seat's learner and session. `code` is the public verification code.
  */
 export const certificate = pgTable(
   'certificate',
@@ -60,6 +69,11 @@ export const certificate = pgTable(
     learnerId: uuid('learner_id')
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
+    /**
+     * The account's learner profile it was issued to (family accounts, ADR 0074); null: the
+     * account holder. The account holds it (downloads the PDF); `learnerName` is the profile's.
+     */
+    learnerProfileId: uuid('learner_profile_id').references(() => learnerProfile.id, { onDelete: 'cascade' }),
     /** No foreign keys: the certificate outlives its session and course. */
     sessionId: uuid('session_id').notNull(),
     courseId: uuid('course_id').notNull(),
@@ -79,7 +93,7 @@ export const certificate = pgTable(
   },
   (t) => [
     uniqueIndex('certificate_code_idx').on(t.code),
-    uniqueIndex('certificate_one_per_learner').on(t.sessionId, t.learnerId),
+    uniqueIndex('certificate_one_per_learner').on(t.sessionId, t.learnerId, sql`coalesce(${t.learnerProfileId}, ${HOLDER})`),
     index('certificate_learner_idx').on(t.learnerId),
   ],
 );

@@ -11,6 +11,7 @@ import { LoadError } from '@web/components/ui/load-error';
 import { Skeleton } from '@web/components/ui/skeleton';
 import { addLearnerProfile, learnerProfilesQuery, removeLearnerProfile, updateLearnerProfile } from './api/learner-profiles';
 import { LearnerForm } from './learner-form';
+import { LearnerInviteForm } from './learner-invite-form';
 
 const ageWords = (age: string) => (age.includes('-') ? `Ages ${age}` : `Age ${age}`);
 
@@ -22,12 +23,18 @@ export function LearnersCard() {
   const { data, error, refetch, isRefetching } = useQuery(learnerProfilesQuery);
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<string | 'new' | null>(null);
+  const [inviting, setInviting] = useState<string | null>(null);
   const [removing, setRemoving] = useState<LearnerProfileView | null>(null);
   const [removeBusy, setRemoveBusy] = useState(false);
   const [removeError, setRemoveError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.learnerProfiles });
+  // The course pages list the account's learners too (whether each fits, "Enrol Leo too").
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: queryKeys.learnerProfiles }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.courses }),
+    ]);
   const done = async (message: string) => {
     setEditing(null);
     setNotice(message);
@@ -95,6 +102,9 @@ export function LearnersCard() {
                       <Button variant="secondary" className="px-3 py-1.5" onClick={() => setEditing(learner.id)}>
                         Edit<span className="sr-only"> {learner.firstName}</span>
                       </Button>
+                      <Button variant="secondary" className="px-3 py-1.5" onClick={() => setInviting(learner.id)}>
+                        Own account<span className="sr-only"> for {learner.firstName}</span>
+                      </Button>
                       <Button
                         variant="secondary"
                         className="px-3 py-1.5"
@@ -107,6 +117,16 @@ export function LearnersCard() {
                       </Button>
                     </div>
                   </div>
+                )}
+                {inviting === learner.id && editing !== learner.id && (
+                  <LearnerInviteForm
+                    learner={learner}
+                    onCancel={() => setInviting(null)}
+                    onDone={(message) => {
+                      setInviting(null);
+                      setNotice(message);
+                    }}
+                  />
                 )}
               </li>
             ))}

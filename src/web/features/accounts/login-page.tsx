@@ -19,6 +19,7 @@ const REASONS: Record<string, string> = {
   'signed-out': 'You have been signed out.',
   'signed-out-everywhere': 'You have been signed out everywhere: on this device and on every other one.',
   'password-reset': 'Your password has been changed. Log in with the new one.',
+  'learner-invite': 'Your account is ready, with your classes. Log in with your email and password.',
 };
 
 export default function LoginPage() {

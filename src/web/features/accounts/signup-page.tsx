@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { birthdateProblem, EMAIL_RE, MESSAGES, passwordWeaknesses, type SignUpBody } from '@shared/accounts';
 import { ApiError } from '@web/lib/api';
 import { paths } from '@web/lib/paths';
@@ -10,6 +10,7 @@ import { Field } from '@web/components/ui/field';
 import { signUp } from './api/sign-in';
 import { AuthCard } from './auth-card';
 import { GoogleOption } from './google-button';
+import { LearnerInviteSignUp } from './learner-invite-signup';
 
 type Values = Required<SignUpBody>;
 const LABELS: Record<keyof Values, string> = {
@@ -44,7 +45,14 @@ function check(v: Values): ApiError | null {
   return null;
 }
 
+/** Sign-up; with `?invite=` (a learner invited by their account holder, ADR 0074), the invitation's own form. */
 export default function SignUpPage() {
+  const [params] = useSearchParams();
+  const invite = params.get('invite');
+  return invite ? <LearnerInviteSignUp token={invite} /> : <PlainSignUp />;
+}
+
+function PlainSignUp() {
   const navigate = useNavigate();
   const { register, handleSubmit, formState } = useForm<Values>();
   const [error, setError] = useState<ApiError | null>(null);

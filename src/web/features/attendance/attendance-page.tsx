@@ -169,6 +169,7 @@ function Sheet({ data }: { data: SessionAttendance }) {
                     <LearnerRow
                       key={key}
                       name={l.name}
+                      contactName={l.contactName}
                       mark={markOf(key)}
                       state={local[key]?.state ?? null}
                       onMark={(m) => tap(time.id, l.id, m)}
@@ -191,11 +192,14 @@ const classDay = (iso: string, zone: string) =>
 
 function LearnerRow({
   name,
+  contactName,
   mark,
   state,
   onMark,
 }: {
   name: string;
+  /** The account holder of a learner profile's seat (family accounts): who to contact about them. */
+  contactName: string | null;
   mark: AttendanceMarkValue | null;
   state: SaveState | null;
   onMark: (m: AttendanceMarkValue) => void;
@@ -203,7 +207,10 @@ function LearnerRow({
   return (
     <li className="rounded-2xl border border-slate-200 bg-white p-3 shadow-sm">
       <div className="mb-2 flex items-center justify-between gap-2">
-        <p className="min-w-0 truncate font-medium text-slate-900">{name}</p>
+        <p className="min-w-0 truncate font-medium text-slate-900">
+          {name}
+          {contactName && <span className="ml-1.5 text-sm font-normal text-slate-600">· contact {contactName}</span>}
+        </p>
         <SaveMark state={state} onRetry={mark ? () => onMark(mark) : undefined} />
       </div>
       <div role="group" aria-label={`Attendance of ${name}`} className="grid grid-cols-3 gap-2">

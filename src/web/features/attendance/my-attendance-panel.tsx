@@ -38,7 +38,7 @@ export function MyAttendancePanel() {
       ) : (
         <ul className="divide-y divide-slate-100">
           {shown.map((s) => (
-            <SessionRecord key={s.sessionId} s={s} />
+            <SessionRecord key={`${s.sessionId}:${s.learnerProfileId ?? ''}`} s={s} />
           ))}
         </ul>
       )}
@@ -46,8 +46,10 @@ export function MyAttendancePanel() {
   );
 }
 
+/** One seat: the account holder's own, or one of their learners' (family accounts: `learnerName` says whose). */
 function SessionRecord({ s }: { s: MyAttendance['sessions'][number] }) {
   const marked = s.classes.filter((c) => c.mark);
+  const whose = s.learnerName ? `${s.learnerName}'s` : 'Your';
   return (
     <li className="py-3 first:pt-0 last:pb-0">
       <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
@@ -56,11 +58,12 @@ function SessionRecord({ s }: { s: MyAttendance['sessions'][number] }) {
         </Link>
         <span className="text-sm text-slate-600">{formatDateRange(s.startsOn, s.endsOn)}</span>
       </div>
+      {s.learnerName && <p className="text-sm font-medium text-slate-800">For {s.learnerName}</p>}
       <p className="mt-1 text-sm text-slate-700">
         Attended {s.attended} of {plural(s.total, 'class', 'classes')}
       </p>
       {marked.length > 0 && (
-        <ul className="mt-2 flex flex-wrap gap-1.5" aria-label={`Your attendance in ${s.courseTitle}`}>
+        <ul className="mt-2 flex flex-wrap gap-1.5" aria-label={`${whose} attendance in ${s.courseTitle}`}>
           {marked.map((c) => (
             <li key={c.classTimeId}>
               <Badge tone={MARK_TONE[c.mark!]}>
@@ -86,7 +89,7 @@ function SessionRecord({ s }: { s: MyAttendance['sessions'][number] }) {
                 download
                 className="inline-flex items-center gap-1.5 text-sm font-semibold text-brand-700 hover:underline"
               >
-                <Download className="h-4 w-4" aria-hidden="true" /> Download your certificate
+                <Download className="h-4 w-4" aria-hidden="true" /> Download {s.learnerName ? `${s.learnerName}'s` : 'your'} certificate
                 <span className="sr-only"> for {s.courseTitle}</span> (PDF)
               </a>
               <span className="text-xs text-slate-600">

@@ -697,7 +697,7 @@ function Members({
         <ul className="space-y-2">
           {view.members.map((m) => (
             <li key={m.id} className="flex items-center justify-between gap-2 text-sm">
-              <span className={`min-w-0 truncate ${m.access === 'removed' ? 'text-slate-500 line-through' : 'text-slate-900'}`}>
+              <span className={`min-w-0 break-words ${m.access === 'removed' ? 'text-slate-500 line-through' : 'text-slate-900'}`}>
                 {m.name}
               </span>
               <Button
