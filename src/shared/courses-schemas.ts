@@ -379,9 +379,16 @@ export type RosterPayment = z.infer<typeof rosterPayment>;
 export const rosterRow = z.object({
   enrolmentId: z.string(),
   sessionId: z.string(),
+  /** The account holding the seat: whom "Message" and the email reach (a learner profile's account holder). */
   learnerId: z.string(),
+  /** The learner in the seat: the account holder's name, or their learner profile's first name (ADR 0074). */
   learnerName: z.string(),
   learnerEmail: z.string(),
+  /** A learner profile's seat: its id, age today ("9", "8-10"), the account holder as the contact, its notes for the educator. */
+  learnerProfileId: z.string().nullable(),
+  learnerAge: z.string().nullable(),
+  contactName: z.string().nullable(),
+  notes: z.string().nullable(),
   status: z.enum(ENROLMENT_STATUSES),
   enrolledAt: z.string(),
   payment: rosterPayment,

@@ -12,6 +12,11 @@ export const dashboardClassTime = classTimeView.extend({
   sessionId: z.string(),
   courseTitle: z.string(),
   timeZone: z.string(),
+  /** Family accounts (ADR 0074): the learners whose class it is, by first name, and whether the account holder's too. */
+  forLearners: z.array(z.string()),
+  forYou: z.boolean(),
+  /** Whom it is for, as said ("Mia", "you and Mia"); null: the account holder's alone. */
+  forWhom: z.string().nullable(),
 });
 
 export const dashboardEnrolment = z.object({
@@ -25,6 +30,9 @@ export const dashboardEnrolment = z.object({
   coverImage: z.string().nullable(),
   /** The course's category (its generated cover without an image). */
   category: z.string(),
+  /** Family accounts (ADR 0074): the learner in the seat, a learner profile (null: the account holder). */
+  learnerProfileId: z.string().nullable(),
+  learnerName: z.string().nullable(),
 });
 
 export const dashboardTeaching = z.object({

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../http/errors.js';
 import { calendarFeed } from '../db/schema/courses.js';
-import { learnerClassTimes } from './learner-class-times.js';
+import { forWhom, learnerClassTimes } from './learner-class-times.js';
 
 /**
  * The user's class times as an iCalendar (RFC 5545) document, times in UTC (Z), with the
@@ -20,7 +20,8 @@ export async function userCalendar(app: AppServices, sources: CalendarSources, u
     uid: `${r.id}@agora`,
     startsAt: r.startsAt,
     endsAt: r.endsAt,
-    title: r.courseTitle,
+    // Family accounts (ADR 0074): whom the class is for, when it is for the account's learners.
+    title: forWhom(r) ? `${r.courseTitle} (for ${forWhom(r)})` : r.courseTitle,
     location: r.location || r.meetingUrl || null,
     url: `${publicUrl}/course/${r.courseId}`,
   }));

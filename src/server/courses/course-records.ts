@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
+import { learnerProfiles } from '../accounts/learner-profiles.js';
 import { person } from '../accounts/people.js';
 import { classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
 import type { Conn } from '../db/transaction.js';
@@ -179,6 +180,9 @@ export interface LearnerEnrolmentRecord {
   sessionStartsOn: string;
   sessionEndsOn: string;
   createdAt: Date;
+  /** Family accounts (ADR 0074): the learner profile in the seat, by first name (null: the account holder). */
+  learnerProfileId: string | null;
+  learnerName: string | null;
 }
 
 /**
@@ -203,12 +207,19 @@ export async function learnerEnrolments(
       sessionStartsOn: courseSession.startsOn,
       sessionEndsOn: courseSession.endsOn,
       createdAt: enrolment.createdAt,
+      learnerProfileId: enrolment.learnerProfileId,
+      learnerName: sql<string | null>`lp.first_name`,
     })
     .from(enrolment)
     .innerJoin(course, eq(course.id, enrolment.courseId))
     .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
+    .leftJoin(sql`${learnerProfiles} lp`, sql`lp.id = ${enrolment.learnerProfileId}`)
     .where(and(eq(enrolment.learnerId, learnerId), opts.statuses ? inArray(enrolment.status, opts.statuses) : undefined))
-    .orderBy(...(opts.order === 'enrolled' ? [desc(enrolment.createdAt), enrolment.id] : [desc(courseSession.startsOn)]))
+    .orderBy(
+      ...(opts.order === 'enrolled'
+        ? [desc(enrolment.createdAt), enrolment.id]
+        : [desc(courseSession.startsOn), asc(enrolment.sessionId), asc(enrolment.createdAt)]),
+    )
     .limit(opts.limit);
 }
 

@@ -2,7 +2,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import { course } from '../db/schema/courses.js';
 import { learnerEnrolments, type LearnerEnrolmentRecord } from './course-records.js';
-import { learnerClassTimes } from './learner-class-times.js';
+import { forWhom, learnerClassTimes } from './learner-class-times.js';
 import type { Viewer } from '../accounts/viewer.js';
 
 /** The learner's week ahead, their courses and waitlists; an educator's courses too. */
@@ -48,10 +48,11 @@ export async function getDashboard(app: AppServices, viewer: Viewer) {
   };
 }
 
-const iso = <T extends { startsAt: Date; endsAt: Date }>(r: T) => ({
+const iso = <T extends { startsAt: Date; endsAt: Date; forLearners: string[]; forYou: boolean }>(r: T) => ({
   ...r,
   startsAt: r.startsAt.toISOString(),
   endsAt: r.endsAt.toISOString(),
+  forWhom: forWhom(r) || null,
 });
 
 /** An enrolment as the dashboard's course and waitlist cards name it. */
@@ -65,4 +66,7 @@ const card = (m: LearnerEnrolmentRecord) => ({
   endsOn: m.sessionEndsOn,
   coverImage: m.coverImage,
   category: m.category,
+  /** Family accounts (ADR 0074): the learner in the seat (null: the account holder). */
+  learnerProfileId: m.learnerProfileId,
+  learnerName: m.learnerName,
 });

@@ -1,4 +1,5 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
+import { learnerAgeNow, learnerProfiles } from '../accounts/learner-profiles.js';
 import type { AppServices } from '../app-services.js';
 import { person } from '../accounts/people.js';
 import { courseSession, enrolment } from '../db/schema/courses.js';
@@ -27,9 +28,17 @@ export async function getRoster(app: AppServices, viewer: Viewer, courseId: stri
       status: enrolment.status,
       enrolledAt: enrolment.createdAt,
       offerExpiresAt: enrolment.offerExpiresAt,
+      // Family accounts (ADR 0074): the learner profile in the seat (null: the account holder).
+      profileId: enrolment.learnerProfileId,
+      profileName: sql<string | null>`lp.first_name`,
+      profileAgeMin: sql<number | null>`lp.age_min`,
+      profileAgeMax: sql<number | null>`lp.age_max`,
+      profileAgesAsOf: sql<string | null>`lp.ages_as_of::text`,
+      profileNotes: sql<string | null>`lp.notes`,
     })
     .from(enrolment)
     .innerJoin(person, eq(person.id, enrolment.learnerId))
+    .leftJoin(sql`${learnerProfiles} lp`, sql`lp.id = ${enrolment.learnerProfileId}`)
     .innerJoin(courseSession, eq(courseSession.id, enrolment.sessionId))
     .where(eq(enrolment.courseId, courseId))
     .orderBy(asc(courseSession.startsOn), asc(enrolment.createdAt));
@@ -52,15 +61,55 @@ export async function getRoster(app: AppServices, viewer: Viewer, courseId: stri
       enrolmentId: r.enrolmentId,
       sessionId: r.sessionId,
       sessionStartsOn: r.startsOn,
-      learnerId: r.learnerId,
-      learnerName: `${r.firstName} ${r.lastName}`.trim(),
-      learnerEmail: r.email,
+      ...learnerOf(r),
       status: r.status,
       enrolledAt: r.enrolledAt.toISOString(),
       payment: payments[r.enrolmentId] ?? (waiting(r.status) && c.priceCents > 0 ? NOT_PAID : FREE),
       waitlistPosition: placeOf(r),
       offerExpiresAt: r.status === 'offered' ? (r.offerExpiresAt?.toISOString() ?? null) : null,
     })),
+  };
+}
+
+/**
+ * Who sits in a roster row's seat: the account holder, or their learner profile (family accounts,
+ * ADR 0074) by first name and age, with the holder as the contact (`learnerId`, the email, whom
+ * "Message" writes to). The profile's notes are for the educators of the sessions it is enrolled
+ * in: shown on its live seats (not once dropped), and nowhere else.
+ */
+function learnerOf(r: {
+  learnerId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  status: string;
+  profileId: string | null;
+  profileName: string | null;
+  profileAgeMin: number | null;
+  profileAgeMax: number | null;
+  profileAgesAsOf: string | null;
+  profileNotes: string | null;
+}) {
+  const holder = `${r.firstName} ${r.lastName}`.trim();
+  if (!r.profileId || r.profileName === null)
+    return {
+      learnerId: r.learnerId,
+      learnerName: holder,
+      learnerEmail: r.email,
+      learnerProfileId: null,
+      learnerAge: null,
+      contactName: null,
+      notes: null,
+    };
+  const age = learnerAgeNow({ ageMin: r.profileAgeMin!, ageMax: r.profileAgeMax!, agesAsOf: r.profileAgesAsOf! });
+  return {
+    learnerId: r.learnerId,
+    learnerName: r.profileName,
+    learnerEmail: r.email,
+    learnerProfileId: r.profileId,
+    learnerAge: age.min === age.max ? `${age.min}` : `${age.min}-${age.max}`,
+    contactName: holder,
+    notes: r.status === 'dropped' ? null : r.profileNotes,
   };
 }
 
@@ -72,7 +121,19 @@ export const csvCell = (v: string) => {
 };
 
 export function rosterCsv(rows: Awaited<ReturnType<typeof getRoster>>['rows']): string {
-  const header = ['Session start', 'Name', 'Email', 'Status', 'Payment', 'Enrolled at', 'Waitlist place', 'Offer held until'];
+  // Family accounts (ADR 0074) add the learner's age and the account holder at the end (the columns before stay where they were).
+  const header = [
+    'Session start',
+    'Name',
+    'Email',
+    'Status',
+    'Payment',
+    'Enrolled at',
+    'Waitlist place',
+    'Offer held until',
+    'Age',
+    'Contact',
+  ];
   const lines = rows.map((r) =>
     [
       r.sessionStartsOn,
@@ -83,6 +144,8 @@ export function rosterCsv(rows: Awaited<ReturnType<typeof getRoster>>['rows']): 
       r.enrolledAt,
       r.waitlistPosition ? String(r.waitlistPosition) : '',
       r.offerExpiresAt ?? '',
+      r.learnerAge ?? '',
+      r.contactName ?? '',
     ]
       .map(csvCell)
       .join(','),

@@ -64,7 +64,9 @@ export const paths = {
   sessionAttendance: (courseId: string, sessionId: string) => `/course/${courseId}/session/${sessionId}/attendance`,
   /** The enrol page (the spec's /enroll path). */
   enrol: (courseId: string, sessionId: string) => `/course/${courseId}/session/${sessionId}/enroll`,
-  drop: (courseId: string, sessionId: string) => `/course/${courseId}/session/${sessionId}/drop`,
+  /** Drop a seat: the holder's own, or one learner profile's (`learner`, family accounts). */
+  drop: (courseId: string, sessionId: string, learner?: string) =>
+    `/course/${courseId}/session/${sessionId}/drop${learner ? `?learner=${encodeURIComponent(learner)}` : ''}`,
   /** A session's classroom (its educator and enrolled learners). */
   classroom: classroomPath,
   checkout: (courseId: string, sessionId: string) => `/course/checkout${search({ course: courseId, session: sessionId })}`,

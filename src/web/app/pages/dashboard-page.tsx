@@ -54,6 +54,7 @@ function ClassTimes({ times, zone, label }: { times: DashboardClassTime[]; zone:
                   >
                     {t.courseTitle}
                   </Link>
+                  {t.forWhom && <p className="font-medium text-slate-700">For {t.forWhom}</p>}
                   <ClassTimeDetails classTime={t} viewerZone={zone} zone={t.timeZone} />
                   <Link
                     to={paths.classroom(t.courseId, t.sessionId)}
@@ -97,6 +98,7 @@ function MyCourses({ courses }: { courses: DashboardEnrolment[] }) {
             >
               {c.courseTitle}
             </Link>
+            {c.learnerName && <p className="font-medium text-slate-700">For {c.learnerName}</p>}
             <p className="text-slate-600">{formatDateRange(c.startsOn, c.endsOn)}</p>
             <p className="mt-1 flex flex-wrap items-center gap-2">
               {STATUS_BADGE[c.status]}
@@ -107,10 +109,15 @@ function MyCourses({ courses }: { courses: DashboardEnrolment[] }) {
               )}
               {c.status !== 'completed' && c.endsOn >= today && (
                 <Link
-                  to={paths.drop(c.courseId, c.sessionId)}
+                  to={paths.drop(c.courseId, c.sessionId, c.learnerProfileId ?? undefined)}
                   className="text-xs font-semibold text-slate-600 hover:text-red-700 hover:underline"
                 >
-                  Drop<span className="sr-only"> {c.courseTitle}</span>
+                  Drop{c.learnerName ? ` ${c.learnerName}` : ''}
+                  <span className="sr-only">
+                    {' '}
+                    {c.learnerName ? 'from ' : ''}
+                    {c.courseTitle}
+                  </span>
                 </Link>
               )}
             </p>
@@ -127,12 +134,16 @@ function Waitlists({ waitlists }: { waitlists: DashboardEnrolment[] }) {
   return (
     <ul className="space-y-2" aria-label="Your waitlists">
       {waitlists.map((w, i) => {
-        const position = views[i]?.data?.sessions.find((s) => s.id === w.sessionId)?.myEnrolment?.waitlistPosition;
+        const session = views[i]?.data?.sessions.find((s) => s.id === w.sessionId);
+        const position = w.learnerProfileId
+          ? session?.learnerEnrolments?.find((e) => e.learnerProfileId === w.learnerProfileId)?.waitlistPosition
+          : session?.myEnrolment?.waitlistPosition;
         return (
           <li key={w.enrolmentId} className="rounded-xl border border-slate-200 p-3 text-sm">
             <Link to={paths.course(w.courseId)} className="break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">
               {w.courseTitle}
             </Link>
+            {w.learnerName && <p className="font-medium text-slate-700">For {w.learnerName}</p>}
             <p className="text-slate-600">{formatDateRange(w.startsOn, w.endsOn)}</p>
             <p className="mt-1 flex flex-wrap items-center gap-2">
               {w.status === 'offered' ? (
@@ -146,7 +157,7 @@ function Waitlists({ waitlists }: { waitlists: DashboardEnrolment[] }) {
                 <Badge tone="amber">{position ? `Waitlisted #${position}` : 'On the waitlist'}</Badge>
               )}
               <Link
-                to={paths.drop(w.courseId, w.sessionId)}
+                to={paths.drop(w.courseId, w.sessionId, w.learnerProfileId ?? undefined)}
                 className="text-xs font-semibold text-slate-600 hover:text-red-700 hover:underline"
               >
                 Leave<span className="sr-only"> the waitlist of {w.courseTitle}</span>

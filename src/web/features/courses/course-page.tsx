@@ -242,6 +242,7 @@ function CourseDetail({ course }: { course: CourseView }) {
                       isOwner={course.isOwner}
                       viewerZone={zone}
                       paid={course.priceCents > 0}
+                      learners={course.myLearners ?? []}
                     />
                   ))}
                 </div>
@@ -261,6 +262,7 @@ function CourseDetail({ course }: { course: CourseView }) {
                       isOwner={course.isOwner}
                       viewerZone={zone}
                       paid={course.priceCents > 0}
+                      learners={course.myLearners ?? []}
                     />
                   ))}
                 </div>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DoorOpen } from 'lucide-react';
 import { type CourseView, type DropRefund } from '@shared/courses-schemas';
@@ -79,11 +79,14 @@ function RefundDue({ course, session, policy }: { course: CourseView; session: S
   );
 }
 
-function Drop({ course, session }: { course: CourseView; session: Session }) {
+function Drop({ course, session, learner }: { course: CourseView; session: Session; learner: string | null }) {
   const queryClient = useQueryClient();
   const [done, setDone] = useState<{ message: string; refund: DropRefund | null } | null>(null);
+  // Family accounts (ADR 0074): one learner profile's seat (?learner=), or the holder's own.
+  const seat = learner ? (session.learnerEnrolments ?? []).find((e) => e.learnerProfileId === learner) : null;
+  const name = seat?.firstName ?? null;
   const mutation = useMutation({
-    mutationFn: () => drop(course.id, session.id),
+    mutationFn: () => drop(course.id, session.id, learner),
     onSuccess: async (r) => {
       setDone({ message: r.message, refund: r.refund ?? null });
       await Promise.all([
@@ -101,7 +104,7 @@ function Drop({ course, session }: { course: CourseView; session: Session }) {
       <div className="mx-auto max-w-2xl rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm" role="status">
         <DoorOpen className="mx-auto h-12 w-12 text-brand-700" aria-hidden="true" />
         <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">
-          {done.refund ? 'You have left this session' : done.message}
+          {done.refund ? (name ? `${name} has left this session` : 'You have left this session') : done.message}
         </h1>
         {done.refund ? (
           <RefundOutcome refund={done.refund} message={done.message} />
@@ -121,21 +124,29 @@ function Drop({ course, session }: { course: CourseView; session: Session }) {
     );
   }
 
-  const mine = session.myEnrolment;
+  const mine = learner ? seat : session.myEnrolment;
   const waitlisted = mine?.status === 'waitlisted';
   const policy = refundPolicy(course.refundPolicy);
   return (
     <div className="mx-auto max-w-2xl">
       <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
-        {waitlisted ? 'Leave the waitlist?' : 'Drop this session?'}
+        {name
+          ? waitlisted
+            ? `Take ${name} off the waitlist?`
+            : `Drop ${name} from this session?`
+          : waitlisted
+            ? 'Leave the waitlist?'
+            : 'Drop this session?'}
       </h1>
       <p className="mt-1 text-slate-600">
-        {waitlisted ? 'You will lose your place in the queue.' : 'Your seat goes to the next learner on the waitlist, if any.'}
+        {waitlisted
+          ? `${name ?? 'You'} will lose ${name ? 'their' : 'your'} place in the queue.`
+          : `${name ? `${name}'s` : 'Your'} seat goes to the next learner on the waitlist, if any.${name ? ' Your other learners keep theirs.' : ''}`}
       </p>
       <div className="mt-6 space-y-4">
         <SessionSummary course={course} session={session} visible={3} />
         {!mine ? (
-          <Alert tone="info" title="You are not enrolled in this session">
+          <Alert tone="info" title={learner ? 'This learner is not enrolled in this session' : 'You are not enrolled in this session'}>
             Nothing to drop.{' '}
             <Link to={paths.course(course.id)} className="font-semibold underline">
               See the course's sessions
@@ -146,7 +157,7 @@ function Drop({ course, session }: { course: CourseView; session: Session }) {
             A completed session cannot be dropped.
           </Alert>
         ) : (
-          course.priceCents > 0 && !waitlisted && <RefundDue course={course} session={session} policy={policy} />
+          course.priceCents > 0 && !waitlisted && !learner && <RefundDue course={course} session={session} policy={policy} />
         )}
         {mutation.error && (
           <Alert tone="error" title="You could not drop this session">
@@ -159,7 +170,13 @@ function Drop({ course, session }: { course: CourseView; session: Session }) {
           </ButtonLink>
           {mine && mine.status !== 'completed' && (
             <Button variant="danger" onClick={() => mutation.mutate()} loading={mutation.isPending}>
-              {waitlisted ? 'Leave the waitlist' : 'Drop this session'}
+              {name
+                ? waitlisted
+                  ? `Take ${name} off the waitlist`
+                  : `Drop ${name}`
+                : waitlisted
+                  ? 'Leave the waitlist'
+                  : 'Drop this session'}
             </Button>
           )}
         </div>
@@ -170,11 +187,17 @@ function Drop({ course, session }: { course: CourseView; session: Session }) {
 
 export default function DropPage() {
   const { courseID, sessionID } = useParams();
+  const [search] = useSearchParams();
+  const learner = search.get('learner');
   return (
     <CourseGate id={courseID} loading={<PageLoading label="Loading the session…" />}>
       {(course) => {
         const session = course.sessions.find((s) => s.id === sessionID);
-        return session ? <Drop course={course} session={session} /> : <NotFoundPage />;
+        return session ? (
+          <Drop course={course} session={session} learner={learner && learner !== 'me' ? learner : null} />
+        ) : (
+          <NotFoundPage />
+        );
       }}
     </CourseGate>
   );

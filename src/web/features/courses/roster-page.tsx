@@ -249,7 +249,9 @@ function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) 
         <tbody className="divide-y divide-slate-100">
           {rows.map((r) => (
             <tr key={r.enrolmentId}>
-              <td className="px-4 py-2.5 font-medium text-slate-900">{r.learnerName}</td>
+              <td className="px-4 py-2.5">
+                <LearnerCell r={r} />
+              </td>
               <td className="px-4 py-2.5">
                 <a href={`mailto:${r.learnerEmail}`} className="text-brand-700 hover:underline">
                   {r.learnerEmail}
@@ -263,7 +265,7 @@ function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) 
               </td>
               <td className="px-4 py-2.5 text-slate-700">{formatDateTime(r.enrolledAt)}</td>
               <td className="px-4 py-2.5 text-right">
-                <MessageLink userId={r.learnerId} name={r.learnerName} />
+                <MessageLink userId={r.learnerId} name={r.contactName ?? r.learnerName} />
               </td>
             </tr>
           ))}
@@ -274,7 +276,7 @@ function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) 
         {rows.map((r) => (
           <li key={r.enrolmentId} className="px-4 py-3 text-sm">
             <div className="flex items-start justify-between gap-2">
-              <p className="font-medium text-slate-900">{r.learnerName}</p>
+              <LearnerCell r={r} />
               <StatusBadge r={r} />
             </div>
             <a href={`mailto:${r.learnerEmail}`} className="block break-all text-brand-700 hover:underline">
@@ -284,12 +286,29 @@ function RosterTable({ rows, caption }: { rows: RosterRow[]; caption: string }) 
               <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
                 <PaymentBadge payment={r.payment} /> Enrolled {formatDateTime(r.enrolledAt)}
               </p>
-              <MessageLink userId={r.learnerId} name={r.learnerName} />
+              <MessageLink userId={r.learnerId} name={r.contactName ?? r.learnerName} />
             </div>
           </li>
         ))}
       </ul>
     </>
+  );
+}
+
+/**
+ * The learner in the seat: the account holder, or (family accounts, ADR 0074) their learner
+ * profile by first name and age, with the holder as the contact and the notes for the educator.
+ */
+function LearnerCell({ r }: { r: RosterRow }) {
+  return (
+    <div className="min-w-0">
+      <p className="font-medium text-slate-900">
+        {r.learnerName}
+        {r.learnerAge && <span className="font-normal text-slate-600"> (age {r.learnerAge})</span>}
+      </p>
+      {r.contactName && <p className="text-xs text-slate-600">Contact: {r.contactName}</p>}
+      {r.notes && <p className="mt-0.5 whitespace-pre-line text-xs text-slate-700">Notes: {r.notes}</p>}
+    </div>
   );
 }
 

@@ -14,10 +14,18 @@ export const moveClassTime = (courseId: string, sessionId: string, classTimeId: 
 export const deleteClassTime = (courseId: string, sessionId: string, classTimeId: string) =>
   api<{ message: string }>(`/api/courses/${courseId}/sessions/${sessionId}/class-times/${classTimeId}`, { method: 'DELETE' });
 
-export const enrol = (courseId: string, sessionId: string) =>
-  api<EnrolmentResult>(`/api/courses/${courseId}/sessions/${sessionId}/enrol`, { method: 'POST' });
-export const drop = (courseId: string, sessionId: string) =>
-  api<DropResult>(`/api/courses/${courseId}/sessions/${sessionId}/drop`, { method: 'POST' });
+/** Enrols the account holder, or these learners ("me" and/or learner profile ids), one seat each (ADR 0074). */
+export const enrol = (courseId: string, sessionId: string, learnerIds?: string[]) =>
+  api<EnrolmentResult>(`/api/courses/${courseId}/sessions/${sessionId}/enrol`, {
+    method: 'POST',
+    ...(learnerIds ? { body: { learnerIds } } : {}),
+  });
+/** Drops the holder's own seat, or one learner profile's (learnerId). */
+export const drop = (courseId: string, sessionId: string, learnerId?: string | null) =>
+  api<DropResult>(`/api/courses/${courseId}/sessions/${sessionId}/drop`, {
+    method: 'POST',
+    ...(learnerId ? { body: { learnerId } } : {}),
+  });
 /** Declines the seat offered from a paid session's waitlist: it goes to the next in line. */
 export const declineOffer = (courseId: string, sessionId: string) =>
   api<{ message: string }>(`/api/courses/${courseId}/sessions/${sessionId}/offer/decline`, { method: 'POST' });

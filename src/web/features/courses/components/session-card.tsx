@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { CalendarDays, Clock, Users } from 'lucide-react';
 import type { CourseView } from '@shared/courses-schemas';
 import { ButtonLink } from '@web/components/ui/button';
@@ -9,6 +10,8 @@ import { ClassTimeDetails } from '@web/components/class-time-details';
 
 type Session = CourseView['sessions'][number];
 type ClassTime = Session['classTimes'][number];
+type Learner = NonNullable<CourseView['myLearners']>[number];
+type LearnerSeat = NonNullable<Session['learnerEnrolments']>[number];
 
 const STATUS: Record<Session['status'], { label: string; tone: BadgeTone }> = {
   scheduled: { label: 'Open', tone: 'green' },
@@ -36,6 +39,80 @@ export function EnrolmentBadge({ enrolment }: { enrolment: NonNullable<Session['
     default:
       return null;
   }
+}
+
+/** A learner profile's seat (family accounts), as a badge: "Mia: enrolled", "Leo: waitlisted #1"… */
+function LearnerSeatBadge({ seat }: { seat: LearnerSeat }) {
+  const name = seat.firstName;
+  switch (seat.status) {
+    case 'active':
+    case 'past_due':
+      return <Badge tone="green">{name}: enrolled</Badge>;
+    case 'waitlisted':
+      return <Badge tone="amber">{`${name}: waitlisted${seat.waitlistPosition ? ` #${seat.waitlistPosition}` : ''}`}</Badge>;
+    case 'offered':
+      return (
+        <Badge tone="brand">{`${name}: seat held${seat.offerExpiresAt ? ` until ${formatHeldUntil(seat.offerExpiresAt)}` : ''}`}</Badge>
+      );
+    case 'pending_payment':
+      return <Badge tone="amber">{name}: payment pending</Badge>;
+    case 'completed':
+      return <Badge>{name}: completed</Badge>;
+    default:
+      return null;
+  }
+}
+
+/** "Mia", "Mia and Leo", "Mia, Leo and Sam". */
+export function namesList(names: string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/**
+ * Family accounts (ADR 0074): the seats of the viewer's learners in this session, each with its
+ * own Drop, and "Enrol Leo too" for those who fit the course's ages and have no seat yet.
+ */
+function LearnerSeats({
+  courseId,
+  session,
+  learners,
+  dates,
+  open,
+}: {
+  courseId: string;
+  session: Session;
+  learners: Learner[];
+  dates: string;
+  open: boolean;
+}) {
+  const seats = session.learnerEnrolments ?? [];
+  const seated = new Set(seats.map((s) => s.learnerProfileId));
+  const others = [...learners.filter((l) => !seated.has(l.id) && l.fitsAges).map((l) => l.firstName)];
+  if (!session.myEnrolment) others.push('yourself');
+  const anySeat = seats.length > 0 || !!session.myEnrolment;
+  if (!seats.length && !(anySeat && open && others.length)) return null;
+  return (
+    <div className="mt-3 flex flex-col gap-2 border-t border-slate-100 pt-3" aria-label="Your learners in this session">
+      {seats.map((seat) => (
+        <p key={seat.id} className="flex flex-wrap items-center gap-2 text-sm">
+          <LearnerSeatBadge seat={seat} />
+          {seat.status !== 'completed' && (
+            <Link to={paths.drop(courseId, session.id, seat.learnerProfileId)} className="font-semibold text-brand-700 hover:underline">
+              Drop {seat.firstName}
+              <span className="sr-only"> from the session of {dates}</span>
+            </Link>
+          )}
+        </p>
+      ))}
+      {anySeat && open && others.length > 0 && (
+        <p className="text-sm">
+          <Link to={paths.enrol(courseId, session.id)} className="font-semibold text-brand-700 hover:underline">
+            Enrol {namesList(others)} too<span className="sr-only"> in the session of {dates}</span>
+          </Link>
+        </p>
+      )}
+    </div>
+  );
 }
 
 function ClassTimeRow({ t, viewerZone, sessionZone }: { t: ClassTime; viewerZone: string; sessionZone: string }) {
@@ -96,6 +173,7 @@ export function SessionCard({
   isOwner,
   viewerZone,
   paid = false,
+  learners = [],
 }: {
   courseId: string;
   session: Session;
@@ -103,11 +181,16 @@ export function SessionCard({
   viewerZone: string;
   /** A paid course: Enrol opens the one checkout page (order, how to pay, card). */
   paid?: boolean;
+  /** The viewer's learner profiles (family accounts): Enrol asks whom for first. */
+  learners?: Learner[];
 }) {
   const status = STATUS[session.status];
   const dates = formatDateRange(session.startsOn, session.endsOn);
   const mine = session.myEnrolment;
   const closed = session.status === 'completed' || session.status === 'cancelled';
+  const family = learners.length > 0;
+  // A learner of the account holds a seat: the learners' lines below say who and offer the others.
+  const learnersSeated = (session.learnerEnrolments ?? []).length > 0;
   return (
     <article className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm" aria-label={`Session ${dates}`}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -155,17 +238,18 @@ export function SessionCard({
                 Drop<span className="sr-only"> the session of {dates}</span>
               </ButtonLink>
             )
-          ) : closed ? null : session.status === 'full' ? (
+          ) : closed || learnersSeated ? null : session.status === 'full' ? (
             <ButtonLink to={paths.enrol(courseId, session.id)} variant="secondary" className="py-2">
               Join the waitlist<span className="sr-only"> for the session of {dates}</span>
             </ButtonLink>
           ) : (
-            <ButtonLink to={paid ? paths.checkout(courseId, session.id) : paths.enrol(courseId, session.id)} className="py-2">
+            <ButtonLink to={paid && !family ? paths.checkout(courseId, session.id) : paths.enrol(courseId, session.id)} className="py-2">
               Enrol<span className="sr-only"> in the session of {dates}</span>
             </ButtonLink>
           )}
         </div>
       </div>
+      {!isOwner && family && <LearnerSeats courseId={courseId} session={session} learners={learners} dates={dates} open={!closed} />}
       <div className="mt-3 border-t border-slate-100 pt-2">
         <ClassTimeList times={session.classTimes} viewerZone={viewerZone} sessionZone={session.timeZone} />
       </div>
