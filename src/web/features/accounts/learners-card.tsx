@@ -98,16 +98,16 @@ export function LearnersCard() {
                       </p>
                       {learner.notes && <p className="mt-0.5 line-clamp-2 break-words text-sm text-slate-600">{learner.notes}</p>}
                     </div>
-                    <div className="flex gap-2">
-                      <Button variant="secondary" className="px-3 py-1.5" onClick={() => setEditing(learner.id)}>
+                    <div className="flex flex-wrap gap-2">
+                      <Button variant="secondary" className="whitespace-nowrap px-3 py-1.5" onClick={() => setEditing(learner.id)}>
                         Edit<span className="sr-only"> {learner.firstName}</span>
                       </Button>
-                      <Button variant="secondary" className="px-3 py-1.5" onClick={() => setInviting(learner.id)}>
+                      <Button variant="secondary" className="whitespace-nowrap px-3 py-1.5" onClick={() => setInviting(learner.id)}>
                         Own account<span className="sr-only"> for {learner.firstName}</span>
                       </Button>
                       <Button
                         variant="secondary"
-                        className="px-3 py-1.5"
+                        className="whitespace-nowrap px-3 py-1.5"
                         onClick={() => {
                           setRemoveError(null);
                           setRemoving(learner);
