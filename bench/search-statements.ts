@@ -8,7 +8,8 @@
  * backend's CPU per call (/proc, utime + stime), which the shared machine's other work
  * barely moves, and its ratio to the session lookup's measured in the same rounds (what
  * `/api/me` runs). Then EXPLAIN (ANALYZE, BUFFERS) of each, as the generic plan runs it.
- * STATEMENT_ROUNDS (default 5) and STATEMENT_CALLS (per statement per round, default 300).
+ * STATEMENT_ROUNDS (default 5), STATEMENT_CALLS (per statement per round, default 300),
+ * STATEMENT_ONLY=clubs (skip the courses), STATEMENT_EXPLAIN=false (no plans).
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -66,7 +67,7 @@ async function main() {
     add(label, oneWordQuery(params));
     add(`${label} + session`, oneWordQuery(params, token));
   }
-  await measureAll(c, pid, courses, 'courses');
+  if (process.env.STATEMENT_ONLY !== 'clubs') await measureAll(c, pid, courses, 'courses');
 
   // Clubs, when the kept clubs database is there.
   const cc = new pg.Client({ connectionString: clubsUrl, options: SEARCH_CONNECTION_OPTIONS });

@@ -423,11 +423,12 @@ describe('GET /api/courses/search: cost', () => {
 
   it('an uncached one-word search reads the session in its own statement (plain, filtered, misspelt)', async () => {
     const sessionOnly = (list: string[]) => list.filter((s) => /\bfrom session s\b/.test(s) && !/\bcourse_term\b/.test(s));
-    for (const query of [
+    const queries: Record<string, string | number>[] = [
       { q: `${TOK}alpha`, pageSize: 11 },
       { q: `${TOK}alpha`, pageSize: 11, format: 'online', maxPrice: 50_000 },
       { q: `${TOK}alphq`, pageSize: 11 },
-    ]) {
+    ];
+    for (const query of queries) {
       // A page size no one has asked for yet: the cache cannot answer.
       const seen: string[] = [];
       let res: Awaited<ReturnType<typeof search>> | undefined;
