@@ -21,6 +21,11 @@
  * < 2x. The naive query ("london", ~2%) is measured and printed for the record (ratios to
  * it), no longer a budget. BENCH_CONNECTIONS, BENCH_ROUNDS, CLUBS_BENCH_SECONDS,
  * CLUBS_BENCH_WARMUP_SECONDS, CLUBS_BENCH_SMALL / CLUBS_BENCH_LARGE override the defaults.
+ *
+ * Data at scale (issue 24, opt-in): BENCH_SCALE=1000000 measures the club searches at 100k
+ * and at 1M clubs in the same rounds, each size on a kept database (bench/lib/scale.ts; the
+ * first run seeds them, later runs reuse them; BENCH_SEED_ONLY=true seeds and stops): p99 of
+ * every search at 1M < 100 ms, cost growth 100k -> 1M < 2x.
  */
 
 import os from 'node:os';
@@ -34,6 +39,7 @@ import { measure, type LoadSettings, type Target, type TargetResult } from './li
 import { startSeedingBench } from './lib/server.js';
 import { judgeRatio, perRound, ratio, REFERENCES, verdictLine, type RatioBudget, type RatioVerdict } from './lib/ratios.js';
 import { table, writeResults } from './lib/report.js';
+import { benchScale, growthRows, loadNow, onSite, SCALE_BASE, scaleSite, type ScaleSite } from './lib/scale.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench/results/clubs-latest.json');
@@ -114,6 +120,8 @@ const naive = (name: string, word: string): Target => ({ name, path: `/api/bench
 
 async function main() {
   cleanupOnSignals();
+  const scale = benchScale();
+  if (scale) return scaleMain(scale);
   const { loadBefore, server, session, client } = await startSeedingBench({ name: 'clubs', title: 'clubs', root: ROOT, load: settings });
 
   const seed = async (clubs: number) => {
@@ -387,6 +395,135 @@ function report(
     `\n  load average 1 min: ${loadBefore.toFixed(2)} before, ${os.loadavg()[0].toFixed(2)} after, on ${os.cpus().length} CPUs${loadBefore > os.cpus().length ? ' — the machine was busy: figures are low and noisy' : ''}`,
   );
   return { failures, verdicts };
+}
+
+/** BENCH_SCALE: the club searches, /api/me and the floor at SCALE_BASE and at `scale` clubs, interleaved in the same rounds. */
+async function scaleMain(scale: number) {
+  console.log(
+    `Agora clubs bench at scale — ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs, load average ${loadNow().toFixed(2)}`,
+  );
+  const sites: ScaleSite[] = [];
+  for (const size of process.env.BENCH_SCALE_BASE_ONLY === 'true' ? [SCALE_BASE] : [SCALE_BASE, scale]) {
+    sites.push(await scaleSite({ bench: 'clubs', root: ROOT, size, seed: (client, n) => seedClubs(client, { clubs: n, log }), log }));
+  }
+  if (process.env.BENCH_SEED_ONLY === 'true') {
+    console.log('BENCH_SEED_ONLY: the databases are seeded and kept; nothing measured');
+    await cleanup();
+    return;
+  }
+  // BENCH_SCALE_BASE_ONLY: the kept 100k database alone (no growth), a quick run without the 1M seed.
+  const [small, large = sites[0]] = sites;
+  const both = sites.length > 1;
+  const perSite = (site: ScaleSite): Target[] =>
+    onSite(site, [
+      floor(site.session.userId),
+      { name: 'me', path: '/api/me', headers: { cookie: site.session.cookie } },
+      ...searchTargets(site.session.cookie),
+    ]);
+  const loadBefore = loadNow();
+  console.log(
+    `\nLoad: ${settings.connections} connections, warm-up ${settings.warmupSeconds} s, then ${settings.rounds} interleaved rounds of ${settings.seconds} s per route; load average ${loadBefore.toFixed(2)}`,
+  );
+  const routes = await measure(
+    small.server.baseUrl,
+    [{ name: 'noop', path: '/api/bench/noop' }, ...perSite(small), ...(both ? perSite(large) : [])],
+    settings,
+    log,
+  );
+  const loadAfter = loadNow();
+  const counts: Record<string, Record<string, number>> = {};
+  for (const site of sites) {
+    counts[site.label] = {};
+    for (const [key, word] of Object.entries(WORDS)) {
+      const { rows } = await site.client.query(`select count(*)::int as n from club where search @@ websearch_to_tsquery('english', $1)`, [
+        word,
+      ]);
+      counts[site.label][key] = rows[0].n;
+    }
+  }
+  await cleanup();
+
+  const failures: string[] = [];
+  console.log(`\n=== ${small.label} and ${large.label} clubs, in the same rounds (median round of each route) ===`);
+  table(
+    ['route', 'req/s', 'p50', 'p99', 'req/s per round', 'bad'],
+    routes.map((r) => [
+      r.name,
+      String(r.median.reqPerSec),
+      `${r.median.p50Ms} ms`,
+      `${r.median.p99Ms} ms`,
+      r.rounds.map((x) => x.reqPerSec).join(' / '),
+      String(r.problems.non2xx + r.problems.errors + r.problems.timeouts + r.problems.mismatches),
+    ]),
+  );
+  for (const r of routes) {
+    const p = r.problems;
+    if (p.non2xx || p.errors || p.timeouts || p.mismatches) failures.push(`${r.name}: responses that were not the expected 2xx`);
+  }
+  const names = searchTargets('').map((t) => t.name);
+  for (const site of sites) {
+    const at = (n: string) => routes.find((r) => r.name === `${site.label} ${n}`)!;
+    console.log(
+      `  ${site.label}: /api/me ÷ floor ${perRound(at('me'), at('floor')).median.toFixed(2)}; ${names
+        .map((n) => `${n.replace('search ', '')} ${perRound(at(n), at('me')).median.toFixed(2)}x /api/me`)
+        .join(', ')}; matches ${JSON.stringify(counts[site.label])}`,
+    );
+  }
+  const rows = both ? growthRows(routes, small.label, large.label, names) : [];
+  table(
+    [
+      'search',
+      `req/s ${small.label}`,
+      `req/s ${large.label}`,
+      `p99 ${large.label}`,
+      'growth per round',
+      'growth',
+      "growth ÷ /api/me's",
+      'verdict',
+    ],
+    rows.map((g) => {
+      const okP99 = g.large.median.p99Ms < BUDGET.p99Ms;
+      const ok = g.growth < BUDGET.growth;
+      if (!okP99) failures.push(`${large.label} ${g.route} p99 ${g.large.median.p99Ms} ms (budget < ${BUDGET.p99Ms} ms)`);
+      if (!ok) failures.push(`${g.route} costs ${g.growth.toFixed(2)}x more at ${large.label} than at ${small.label}`);
+      return [
+        g.route,
+        String(g.small.median.reqPerSec),
+        String(g.large.median.reqPerSec),
+        `${g.large.median.p99Ms} ms`,
+        g.perRound.map((x) => x.toFixed(2)).join(' / '),
+        `${g.growth.toFixed(2)}x`,
+        `${g.overMe.toFixed(2)}x`,
+        okP99 && ok ? 'PASS' : `FAIL (${[!okP99 && 'p99', !ok && 'growth'].filter(Boolean).join(', ')})`,
+      ];
+    }),
+  );
+  console.log(
+    `  (growth: req/s at ${small.label} ÷ req/s at ${large.label} within each round, median; budget < ${BUDGET.growth}x; p99 budget < ${BUDGET.p99Ms} ms)`,
+  );
+  console.log(`\n  load average 1 min: ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after, on ${os.cpus().length} CPUs`);
+  writeResults(
+    ROOT,
+    path.join(ROOT, 'bench/results/clubs-scale-latest.json'),
+    {
+      settings,
+      budgets: { p99Ms: BUDGET.p99Ms, growth: BUDGET.growth },
+      sizes: sites.map((s) => ({ size: s.size, database: s.database, reused: s.reused, seedSeconds: s.seedSeconds })),
+      words: WORDS,
+      filtered: FILTERED,
+      matches: counts,
+      routes,
+      growth: rows.map((g) => ({ route: g.route, perRound: g.perRound, growth: g.growth, overMe: g.overMe })),
+      pass: failures.length === 0,
+      failures,
+    },
+    { loadAverage1mBefore: loadBefore },
+  );
+  if (failures.length) {
+    console.log(`\nFAIL: ${failures.join('; ')}`);
+    process.exitCode = 1;
+  } else if (!both) console.log(`\nDONE: ${small.label} alone (BENCH_SCALE_BASE_ONLY): no growth, no budget judged; every response 2xx`);
+  else console.log(`\nPASS: p99 and growth ${small.label} -> ${large.label} within budget, every response 2xx`);
 }
 
 runMain(main);

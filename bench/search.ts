@@ -21,6 +21,11 @@
  * issue 3's ~100 req/s) is measured and printed for the record, no longer a budget.
  * BENCH_CONNECTIONS, BENCH_ROUNDS, SEARCH_BENCH_SECONDS, SEARCH_BENCH_WARMUP_SECONDS,
  * SEARCH_BENCH_SMALL / SEARCH_BENCH_LARGE (course counts) override the defaults.
+ *
+ * Data at scale (issue 24, opt-in): BENCH_SCALE=1000000 measures the uncached searches at
+ * 100k and at 1M courses in the same rounds, each size on a kept database (bench/lib/scale.ts;
+ * the first run seeds them, later runs reuse them; BENCH_SEED_ONLY=true seeds and stops):
+ * p99 of every uncached search at 1M < 100 ms, cost growth 100k -> 1M < 2x.
  */
 
 import os from 'node:os';
@@ -36,6 +41,7 @@ import { measure, type LoadSettings, type Target, type TargetResult } from './li
 import { startSeedingBench } from './lib/server.js';
 import { judgeRatio, perRound, ratio, REFERENCES, verdictLine, type RatioBudget, type RatioVerdict } from './lib/ratios.js';
 import { table, writeResults } from './lib/report.js';
+import { benchScale, growthRows, loadNow, onSite, SCALE_BASE, scaleSite, type ScaleSite } from './lib/scale.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench/results/search-latest.json');
@@ -116,6 +122,13 @@ function searchTargets(cookie: string): Target[] {
  * The same searches, behind the same session, without the result cache: what a miss costs
  * (every request queries). Named like the cached ones: "uncached python" beside "search python".
  */
+/** The uncached searches as the route ran them before ADR 0075 (the session lookup, then the search): "two trips python". */
+const twoTripTargets = (cookie: string): Target[] =>
+  uncachedTargets(cookie).map((t) => ({
+    ...t,
+    name: t.name.replace(/^uncached /, 'two trips '),
+    path: t.path.replace('/api/bench/search-uncached?', '/api/bench/search-uncached-two-trips?'),
+  }));
 const uncachedTargets = (cookie: string): Target[] =>
   searchTargets(cookie)
     .filter((t) => t.name !== 'search no words')
@@ -128,6 +141,8 @@ const uncachedTargets = (cookie: string): Target[] =>
 
 async function main() {
   cleanupOnSignals();
+  const scale = benchScale();
+  if (scale) return scaleMain(scale);
   const { loadBefore, server, session, client } = await startSeedingBench({ name: 'search', title: 'search', root: ROOT, load: settings });
 
   const seed = async (courses: number) => {
@@ -195,6 +210,7 @@ async function main() {
       { name: 'course page', path: `/api/courses/${page.id}`, headers: { cookie: session.cookie } },
       ...searchTargets(session.cookie),
       ...uncachedTargets(session.cookie),
+      ...twoTripTargets(session.cookie),
       ...(['python', 'kids'] as const).map((w) => ({ name: `naive ${w}`, path: `/api/bench/search-naive?q=${WORDS[w]}` })),
     ],
     settings,
@@ -286,6 +302,13 @@ function report(
   for (const v of verdicts) {
     console.log(`  ${verdictLine(v)}`);
     if (!v.met) failures.push(`${v.route} is ${v.median.toFixed(2)}x ${v.over} (budget >= ${v.min}x)`);
+  }
+  // For the record: the same searches as before ADR 0075 (the session lookup in a statement of its own).
+  for (const r of large.routes.filter((x) => x.name.startsWith('two trips '))) {
+    const now = byName(large, r.name.replace(/^two trips /, 'uncached '));
+    console.log(
+      `  ${r.name} (session lookup, then the search): ${perRound(r, byName(large, 'me')).median.toFixed(2)}x /api/me; ${now.name} (one statement) ÷ it: ${perRound(now, r).median.toFixed(2)}`,
+    );
   }
   // p99 and growth: the uncached searches (the budget) and the served ones (as before).
   const judged = large.routes.filter((x) => x.name.startsWith('uncached ') || x.name.startsWith('search '));
@@ -434,6 +457,166 @@ function saveResults(
     },
     { loadAverage1mBefore: loadBefore },
   );
+}
+
+/**
+ * BENCH_SCALE: the uncached searches, /api/me and the floor at SCALE_BASE and at `scale`
+ * courses, one server per kept database, interleaved in the same rounds.
+ */
+async function scaleMain(scale: number) {
+  console.log(
+    `Agora search bench at scale — ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs, load average ${loadNow().toFixed(2)}`,
+  );
+  const sites: ScaleSite[] = [];
+  for (const size of process.env.BENCH_SCALE_BASE_ONLY === 'true' ? [SCALE_BASE] : [SCALE_BASE, scale]) {
+    sites.push(
+      await scaleSite({
+        bench: 'search',
+        root: ROOT,
+        size,
+        seed: (client, n) => seedCourses(client, { courses: n, log }),
+        log,
+      }),
+    );
+  }
+  if (process.env.BENCH_SEED_ONLY === 'true') {
+    console.log('BENCH_SEED_ONLY: the databases are seeded and kept; nothing measured');
+    await cleanup();
+    return;
+  }
+  // BENCH_SCALE_BASE_ONLY: the kept 100k database alone (no growth), a quick run without the 1M seed.
+  const [small, large = sites[0]] = sites;
+  const both = sites.length > 1;
+  const perSite = (site: ScaleSite): Target[] =>
+    onSite(site, [
+      { name: 'floor', path: `/api/bench/select?id=${site.session.userId}` },
+      { name: 'me', path: '/api/me', headers: { cookie: site.session.cookie } },
+      ...uncachedTargets(site.session.cookie),
+    ]);
+  const loadBefore = loadNow();
+  console.log(
+    `\nLoad: ${settings.connections} connections, warm-up ${settings.warmupSeconds} s, then ${settings.rounds} interleaved rounds of ${settings.seconds} s per route; load average ${loadBefore.toFixed(2)}`,
+  );
+  const routes = await measure(
+    small.server.baseUrl,
+    [
+      { name: 'noop', path: '/api/bench/noop' },
+      ...perSite(small),
+      ...onSite(small, twoTripTargets(small.session.cookie)),
+      ...(both ? perSite(large) : []),
+    ],
+    settings,
+    log,
+  );
+  const loadAfter = loadNow();
+  const counts: Record<string, Record<string, number>> = {};
+  for (const site of sites) {
+    counts[site.label] = {};
+    for (const [key, word] of Object.entries(WORDS)) {
+      const { rows } = await site.client.query(
+        `select count(*)::int as n from course where status = 'published' and search @@ websearch_to_tsquery('english', $1)`,
+        [word],
+      );
+      counts[site.label][key] = rows[0].n;
+    }
+  }
+  const explain = await explainSearch(large.client, { q: WORDS.kids });
+  await cleanup();
+
+  const failures: string[] = [];
+  console.log(`\n=== ${small.label} and ${large.label} courses, uncached, in the same rounds (median round of each route) ===`);
+  table(
+    ['route', 'req/s', 'p50', 'p99', 'req/s per round', 'bad'],
+    routes.map((r) => [
+      r.name,
+      String(r.median.reqPerSec),
+      `${r.median.p50Ms} ms`,
+      `${r.median.p99Ms} ms`,
+      r.rounds.map((x) => x.reqPerSec).join(' / '),
+      String(r.problems.non2xx + r.problems.errors + r.problems.timeouts + r.problems.mismatches),
+    ]),
+  );
+  for (const r of routes) {
+    const p = r.problems;
+    if (p.non2xx || p.errors || p.timeouts || p.mismatches) failures.push(`${r.name}: responses that were not the expected 2xx`);
+  }
+  const names = uncachedTargets('').map((t) => t.name);
+  for (const site of sites) {
+    const at = (n: string) => routes.find((r) => r.name === `${site.label} ${n}`)!;
+    console.log(
+      `  ${site.label}: /api/me ÷ floor ${perRound(at('me'), at('floor')).median.toFixed(2)}; ${names
+        .map((n) => `${n.replace('uncached ', '')} ${perRound(at(n), at('me')).median.toFixed(2)}x /api/me`)
+        .join(', ')}; matches ${JSON.stringify(counts[site.label])}`,
+    );
+  }
+  for (const t of twoTripTargets('')) {
+    const at = (n: string) => routes.find((r) => r.name === `${small.label} ${n}`)!;
+    console.log(
+      `  ${small.label} ${t.name} (session lookup, then the search): ${perRound(at(t.name), at('me')).median.toFixed(2)}x /api/me; one statement ÷ it: ${perRound(at(t.name.replace(/^two trips /, 'uncached ')), at(t.name)).median.toFixed(2)}`,
+    );
+  }
+  const rows = both ? growthRows(routes, small.label, large.label, names) : [];
+  table(
+    [
+      'search',
+      `req/s ${small.label}`,
+      `req/s ${large.label}`,
+      `p99 ${large.label}`,
+      'growth per round',
+      'growth',
+      "growth ÷ /api/me's",
+      'verdict',
+    ],
+    rows.map((g) => {
+      const okP99 = g.large.median.p99Ms < BUDGET.p99Ms;
+      const ok = g.growth < BUDGET.growth;
+      if (!okP99) failures.push(`${large.label} ${g.route} p99 ${g.large.median.p99Ms} ms (budget < ${BUDGET.p99Ms} ms)`);
+      if (!ok) failures.push(`${g.route} costs ${g.growth.toFixed(2)}x more at ${large.label} than at ${small.label}`);
+      return [
+        g.route,
+        String(g.small.median.reqPerSec),
+        String(g.large.median.reqPerSec),
+        `${g.large.median.p99Ms} ms`,
+        g.perRound.map((x) => x.toFixed(2)).join(' / '),
+        `${g.growth.toFixed(2)}x`,
+        `${g.overMe.toFixed(2)}x`,
+        okP99 && ok ? 'PASS' : `FAIL (${[!okP99 && 'p99', !ok && 'growth'].filter(Boolean).join(', ')})`,
+      ];
+    }),
+  );
+  console.log(
+    `  (growth: req/s at ${small.label} ÷ req/s at ${large.label} within each round, median; budget < ${BUDGET.growth}x; p99 budget < ${BUDGET.p99Ms} ms)`,
+  );
+  console.log(`\n=== EXPLAIN ANALYZE of GET /api/courses/search?q=${WORDS.kids} at ${large.label} courses ===`);
+  console.log(
+    explain
+      .split('\n')
+      .map((l) => `  ${l}`)
+      .join('\n'),
+  );
+  console.log(`\n  load average 1 min: ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after, on ${os.cpus().length} CPUs`);
+  writeResults(
+    ROOT,
+    path.join(ROOT, 'bench/results/search-scale-latest.json'),
+    {
+      settings,
+      budgets: { p99Ms: BUDGET.p99Ms, growth: BUDGET.growth },
+      sizes: sites.map((s) => ({ size: s.size, database: s.database, reused: s.reused, seedSeconds: s.seedSeconds })),
+      words: WORDS,
+      matches: counts,
+      routes,
+      growth: rows.map((g) => ({ route: g.route, perRound: g.perRound, growth: g.growth, overMe: g.overMe })),
+      explain: { [WORDS.kids]: explain },
+      pass: failures.length === 0,
+      failures,
+    },
+    { loadAverage1mBefore: loadBefore },
+  );
+  if (failures.length) {
+    console.log(`\nFAIL: ${failures.join('; ')}`);
+    process.exitCode = 1;
+  } else if (!both) console.log(`\nDONE: ${small.label} alone (BENCH_SCALE_BASE_ONLY): no growth, no budget judged; every response 2xx`);
+  else console.log(`\nPASS: p99 and growth ${small.label} -> ${large.label} within budget, every response 2xx`);
 }
 
 runMain(main);

@@ -6,6 +6,8 @@ export interface Target {
   headers?: Record<string, string>;
   /** The body may differ between responses (a timestamp in it): only the status is checked. */
   anyBody?: boolean;
+  /** Another server than measure()'s (the scale runs: one server per database size). */
+  baseUrl?: string;
 }
 
 export interface LoadSettings {
@@ -54,7 +56,7 @@ export async function measure(
 ): Promise<TargetResult[]> {
   const expected = new Map<string, string>();
   for (const t of targets) {
-    const res = await fetch(baseUrl + t.path, { headers: t.headers });
+    const res = await fetch((t.baseUrl ?? baseUrl) + t.path, { headers: t.headers });
     const body = await res.text();
     if (res.status < 200 || res.status > 299)
       throw new Error(`${t.name}: GET ${t.path} answered ${res.status} before the load: ${body.slice(0, 300)}`);
@@ -64,7 +66,7 @@ export async function measure(
   const runs = new Map<string, { warmup: Result | null; rounds: Result[] }>(targets.map((t) => [t.name, { warmup: null, rounds: [] }]));
   const run = (t: Target, seconds: number) =>
     autocannon({
-      url: baseUrl + t.path,
+      url: (t.baseUrl ?? baseUrl) + t.path,
       connections: settings.connections,
       duration: seconds,
       headers: t.headers,

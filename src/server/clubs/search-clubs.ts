@@ -361,6 +361,14 @@ const oneWordText = fixedText<OneWordValues>((v) => oneWordShape(v));
 const oneWordViewerText = fixedText<OneWordValues & { token: string }>((v) => oneWordShape(v, v('token')));
 export const PREPARED_CLUB_ONE_WORD_VIEWER = 'club_search_one_word_viewer';
 
+/** The one-word statement as a search connection runs it (name, text, parameters; with a token, reading the viewer too). */
+export function clubOneWordQuery(p: ClubSearchParams, q: string, token?: string): { name: string; sql: string; params: unknown[] } {
+  const values = oneWordValues(p, q);
+  return token === undefined
+    ? { name: PREPARED_CLUB_ONE_WORD, ...oneWordText(values) }
+    : { name: PREPARED_CLUB_ONE_WORD_VIEWER, ...oneWordViewerText({ ...values, token }) };
+}
+
 /**
  * The total of a one-word search: the word's count without filters; with filters, the
  * count of its postings that pass them when every posting was sampled, else the sampled

@@ -57,6 +57,26 @@ export class SearchCache {
     this.invalidate();
   }
 
+  /**
+   * The value of `key` as it can be served now (a hit), or the computation of it already
+   * under way; undefined when a call would compute (the search route then reads the session
+   * in the search's own statement).
+   */
+  ready(key: string): Promise<string> | undefined {
+    if (!this.enabled || !this.listening) return undefined;
+    const entry = this.entries.get(key);
+    if (entry && entry.version === this.version && Date.now() - entry.at < this.ttlMs) {
+      // Most recently used last: the first key of the Map is the one to evict.
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      this.hits++;
+      return Promise.resolve(entry.value);
+    }
+    const running = this.inflight.get(key);
+    if (running && running.version === this.version) return running.promise;
+    return undefined;
+  }
+
   /** The cached value of `key`, or `compute()` (stored if course data did not change meanwhile). */
   async get(key: string, compute: () => Promise<string>): Promise<string> {
     if (!this.enabled || !this.listening) {
@@ -64,16 +84,8 @@ export class SearchCache {
       return compute();
     }
     const version = this.version;
-    const entry = this.entries.get(key);
-    if (entry && entry.version === version && Date.now() - entry.at < this.ttlMs) {
-      // Most recently used last: the first key of the Map is the one to evict.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      this.hits++;
-      return entry.value;
-    }
-    const running = this.inflight.get(key);
-    if (running && running.version === version) return running.promise;
+    const ready = this.ready(key);
+    if (ready) return ready;
 
     this.misses++;
     const promise = compute();

@@ -7,7 +7,8 @@ import { errorBody } from '../../shared/errors.js';
 import { AppError } from '../http/errors.js';
 import { getExplore } from './explore-service.js';
 import { SearchCache, listenForCourseChanges } from './search-cache.js';
-import { normalizeQuery, searchCoursesJson, type SearchParams, type SearchRunner } from './search-service.js';
+import type { Viewer } from '../accounts/viewer.js';
+import { isOneWordShape, normalizeQuery, searchCoursesJson, type SearchParams, type SearchRunner } from './search-service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -114,15 +115,30 @@ export const courseSearchRoutes = fp(
         },
       },
       async (request, reply) => {
-        await app.requireViewer(request);
         const p = request.query;
         if (p.minPrice !== undefined && p.maxPrice !== undefined && p.minPrice > p.maxPrice) {
+          await app.requireViewer(request);
           throw AppError.badRequest('The minimum price is above the maximum', { maxPrice: 'Must be at least the minimum price' });
         }
         // SearchResult as JSON text, the cards written by PostgreSQL (searchCoursesJson): a
         // string with a JSON content type is sent as is, without serializing again.
-        const body = await cache.get(searchKey(p), () => searchCoursesJson(runner, p));
-        return reply.type(JSON_TYPE).send(body as unknown as SearchResult);
+        const key = searchKey(p);
+        const ready = cache.ready(key);
+        if (ready || !isOneWordShape(p)) {
+          await app.requireViewer(request);
+          return reply
+            .type(JSON_TYPE)
+            .send((await (ready ?? cache.get(key, () => searchCoursesJson(runner, p)))) as unknown as SearchResult);
+        }
+        // A one-word search to compute: the session is read in the search's first statement
+        // (one round trip, docs/decisions/0075-search-reads-the-session.md).
+        const { data } = await app.requireViewerWith(request, async (token) => {
+          let viewer: Viewer | null | undefined;
+          const body = await cache.get(key, () => searchCoursesJson(runner, p, { token, read: (v) => (viewer = v) }));
+          // Another request's computation of the same search answered (it began meanwhile): the session on its own.
+          return { viewer: viewer === undefined ? await app.viewerFromCookie(request.headers.cookie) : viewer, data: body };
+        });
+        return reply.type(JSON_TYPE).send(data as unknown as SearchResult);
       },
     );
 

@@ -1,6 +1,7 @@
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { CourseCard, SearchResult, searchQuery } from '../../shared/courses-schemas.js';
+import { toViewer, viewerBySessionToken, type RequireViewerWith, type Viewer, type ViewerRow } from '../accounts/viewer.js';
 import type { Db } from '../db/client.js';
 import { fixedText } from '../db/fixed-text.js';
 
@@ -253,6 +254,8 @@ function oneWordValues(p: SearchParams) {
     offset,
     pageSize: p.pageSize,
     need: offset + p.pageSize,
+    /** The session token of the viewer read in the same statement (oneWordShape's `withViewer`), else unused. */
+    token: null as string | null,
   };
 }
 type OneWordValues = ReturnType<typeof oneWordValues>;
@@ -322,9 +325,9 @@ export function oneWordTotal(r: OneWordRow, filtered: boolean, shown: number): {
  * the row says `replan` instead and the search runs again planned for its values. The total comes from search_lexeme (oneWordTotal);
  * counting visits rows only for a filtered word with few matches.
  */
-export function oneWordSql(p: SearchParams): SQL {
-  const values = oneWordValues(p);
-  return oneWordShape((name) => sql`${values[name]}`, values.filtered);
+export function oneWordSql(p: SearchParams, token?: string): SQL {
+  const values = { ...oneWordValues(p), token: token ?? null };
+  return oneWordShape((name) => sql`${values[name]}`, values.filtered, token !== undefined);
 }
 
 /**
@@ -333,14 +336,27 @@ export function oneWordSql(p: SearchParams): SQL {
  * parameters are filled per search; building the SQL of this shape cost ~0.1-0.25 ms of
  * Node per search.
  */
-export function oneWordQuery(p: SearchParams): { name: string; sql: string; params: unknown[] } {
-  const values = oneWordValues(p);
+export function oneWordQuery(p: SearchParams, token?: string): { name: string; sql: string; params: unknown[] } {
+  const values = { ...oneWordValues(p), token: token ?? null };
+  if (token !== undefined)
+    return values.filtered
+      ? { name: PREPARED_ONE_WORD_FILTERED_VIEWER, ...oneWordFilteredViewerText(values) }
+      : { name: PREPARED_ONE_WORD_VIEWER, ...oneWordViewerText(values) };
   return values.filtered
     ? { name: PREPARED_ONE_WORD_FILTERED, ...oneWordFilteredText(values) }
     : { name: PREPARED_ONE_WORD, ...oneWordText(values) };
 }
 const oneWordText = fixedText<OneWordValues>((v) => oneWordShape(v, false));
 const oneWordFilteredText = fixedText<OneWordValues>((v) => oneWordShape(v, true));
+/**
+ * The same two statements reading the viewer first (viewerBySessionToken, accounts' one
+ * definition of the session lookup, as club search and the course page do): the session
+ * check and a search's first page in one round trip (searchCoursesAsViewer).
+ */
+const oneWordViewerText = fixedText<OneWordValues>((v) => oneWordShape(v, false, true));
+const oneWordFilteredViewerText = fixedText<OneWordValues>((v) => oneWordShape(v, true, true));
+export const PREPARED_ONE_WORD_VIEWER = 'course_search_one_word_viewer';
+export const PREPARED_ONE_WORD_FILTERED_VIEWER = 'course_search_one_word_filtered_viewer';
 
 /**
  * The one-word statement in two texts, each prepared on its own: without filters (most
@@ -348,7 +364,7 @@ const oneWordFilteredText = fixedText<OneWordValues>((v) => oneWordShape(v, true
  * starting and ending a plan costs per node, and the big shape's executor cost about as
  * much as the search itself (docs/decisions/0034-search-text-and-lean-statements.md).
  */
-function oneWordShape(v: Value, filtered: boolean): SQL {
+function oneWordShape(v: Value, filtered: boolean, withViewer = false): SQL {
   const need = v('need');
   const w = sql`(select w from qq)`;
   const lx = sql`(select lx from qq)`;
@@ -385,8 +401,10 @@ function oneWordShape(v: Value, filtered: boolean): SQL {
       case when ${filteredMany} and n_title = 0 and n_all < ${TOTAL_CAP}::int then (
         select count(*)::int from (select from course where status = 'published' and search @@ ${w}${onCourse} limit ${TOTAL_CAP}::int) x) end as capped_n`
     : sql`false as replan, null::int as seen, null::int as kept, null::int as exact_n, null::int as capped_n`;
+  // With the viewer: its columns beside the search's, null when the token signs nobody in
+  // (the search's row is there whatever the session: the cache may share it).
   return sql`
-    with qq as materialized (
+    with ${withViewer ? sql`viewer as materialized (${viewerBySessionToken(sql`${v('token')}::text`)}), ` : sql``}qq as materialized (
       select (tsvector_to_array(to_tsvector('english', ${v('q')}::text)))[1] as lx, websearch_to_tsquery('english', ${v('q')}::text) as w
     ), lc as materialized (
       select coalesce(max(n_all), 0)::int as n_all, coalesce(max(n_title), 0)::int as n_title from search_lexeme where lexeme = ${lx}
@@ -406,14 +424,14 @@ function oneWordShape(v: Value, filtered: boolean): SQL {
       order by tier, ${TIER_ORDER}
       offset ${v('offset')}::int limit ${v('pageSize')}::int
     )${sample}
-    select n_all, n_title, ${totals},
+    select ${withViewer ? sql`viewer.*, ` : sql``}n_all, n_title, ${totals},
       ${PAGE_CARDS} as items, (select count(*)::int from page) as shown,
       -- A word (nearly) nobody uses: its nearest known words come back with it, for the typo
       -- correction (correctTypos), instead of a statement of their own.
       case when n_all < ${FEW}::int and length(${v('q')}::text) >= 4 then (
         select array_agg(word) from (select word from search_word order by word <-> ${v('q')}::text limit ${TYPO_NEIGHBOURS}::int) k) end
         as typo_candidates
-    from lc`;
+    from lc${withViewer ? sql` left join viewer on true` : sql``}`;
 }
 
 /** The SQL of the page of matches (items and capped total in one row), without running it. */
@@ -482,10 +500,10 @@ export function searchSql(p: SearchParams, opts: { oneWord?: boolean } = {}): SQ
  * as they are (~10 kB a page, never parsed nor written again by Node). Without text the
  * default order is the soonest start.
  */
-export async function searchCoursesJson(run: SearchRunner, p: SearchParams): Promise<string> {
+export async function searchCoursesJson(run: SearchRunner, p: SearchParams, viewer?: ViewerRead): Promise<string> {
   const q = normalizeQuery(p.q);
   const page = (params: SearchParams) => runPage(run, params);
-  const { typoCandidates, ...exact } = await page(p);
+  const { typoCandidates, ...exact } = await runPage(run, p, viewer);
   if (!q || exact.total >= FEW) return answer(p, exact, false);
 
   // Nothing or almost nothing: correct the words that are no word of any title or
@@ -524,11 +542,56 @@ export async function searchCourses(run: SearchRunner, p: SearchParams): Promise
   return JSON.parse(await searchCoursesJson(run, p)) as SearchResult;
 }
 
-/** One statement: the page of matches and its total, by the shape that fits the search. */
-async function runPage(run: SearchRunner, p: SearchParams): Promise<Page> {
+/**
+ * The viewer read in a one-word search's first statement: the session token (its cookie's
+ * signature checked), and what to do with the viewer it signs in (null: nobody).
+ */
+export interface ViewerRead {
+  token: string;
+  read: (viewer: Viewer | null) => void;
+}
+
+/**
+ * How a route checks the session of a search (GET /api/courses/search needs one): a
+ * one-word search reads it in its own first statement (requireViewerWith), any other
+ * checks it first (requireViewer).
+ */
+export interface ViewerCheck {
+  requireViewer: () => Promise<unknown>;
+  requireViewerWith: RequireViewerWith;
+}
+
+/**
+ * The answer (searchCoursesJson) behind the caller's session, without the result cache: a
+ * one-word search (most searches) reads the viewer in its first statement, one round trip
+ * fewer than the session check and then the search (the route does the same on a miss of
+ * its cache).
+ */
+export async function searchCoursesAsViewer(run: SearchRunner, p: SearchParams, check: ViewerCheck): Promise<string> {
+  if (!isOneWordShape(p)) {
+    await check.requireViewer();
+    return searchCoursesJson(run, p);
+  }
+  const { data } = await check.requireViewerWith(async (token) => {
+    let viewer: Viewer | null = null;
+    const body = await searchCoursesJson(run, p, { token, read: (v) => (viewer = v) });
+    return { viewer, data: body };
+  });
+  return data;
+}
+
+/** One statement: the page of matches and its total, by the shape that fits the search; a one-word one reads `viewer` too. */
+async function runPage(run: SearchRunner, p: SearchParams, viewer?: ViewerRead): Promise<Page> {
+  if (viewer && !isOneWordShape(p)) throw new Error('only a one-word search reads the viewer in its statement');
   if (isOneWordShape(p)) {
-    const query = run.prepared && oneWordQuery(p);
-    const r = query ? ((await run.prepared!(query.name, query)) as Rows<OneWordRow>).rows[0] : await one<OneWordRow>(run, oneWordSql(p));
+    const query = run.prepared && oneWordQuery(p, viewer?.token);
+    const r = query
+      ? ((await run.prepared!(query.name, query)) as Rows<OneWordRow>).rows[0]
+      : await one<OneWordRow>(run, oneWordSql(p, viewer?.token));
+    if (viewer) {
+      const row = r as OneWordRow & Partial<ViewerRow>;
+      viewer.read(row.signInSessionId ? toViewer(row as ViewerRow) : null);
+    }
     if (!r.replan) {
       const total = oneWordTotal(r, hasFilters(p), (p.page - 1) * p.pageSize + r.shown);
       return { items: r.items, ...total, typoCandidates: r.typo_candidates };

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { searchQuery } from '../../shared/courses-schemas.js';
-import { searchCoursesJson } from '../courses/search-service.js';
+import { searchCoursesAsViewer, searchCoursesJson } from '../courses/search-service.js';
 import { clubSearchQuery } from '../../shared/clubs-schemas.js';
 import { searchClubsJson } from '../clubs/search-clubs.js';
 import { user } from '../db/schema/accounts.js';
@@ -60,18 +60,30 @@ export async function benchRoutes(app: FastifyInstance) {
   naiveSearch('/api/bench/search-naive', 'course', true);
   naiveSearch('/api/bench/club-search-naive', 'club', false);
 
-  // GET /api/courses/search without the cache: the session lookup as the real route does it,
-  // then a search that queries on every call (the uncached budgets of ADR 0004).
+  // GET /api/courses/search without the cache: the session lookup as the real route does it on
+  // a miss (in a one-word search's own statement), and a search that queries on every call
+  // (the uncached budgets of ADR 0004).
   r.get(
     '/api/bench/search-uncached',
     {
       schema: { hide: true, querystring: searchQuery },
     },
     async (request, reply) => {
-      await app.requireViewer(request);
-      return reply.type('application/json; charset=utf-8').send(await searchCoursesJson(app.searchRunner, request.query));
+      const body = await searchCoursesAsViewer(app.searchRunner, request.query, {
+        requireViewer: () => app.requireViewer(request),
+        requireViewerWith: (load) => app.requireViewerWith(request, load),
+      });
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
+
+  // The same without the cache as before ADR 0075: the session lookup in a statement of its
+  // own, then the search (the bench's same-run reference for what reading the session in
+  // the search's statement saves).
+  r.get('/api/bench/search-uncached-two-trips', { schema: { hide: true, querystring: searchQuery } }, async (request, reply) => {
+    await app.requireViewer(request);
+    return reply.type('application/json; charset=utf-8').send(await searchCoursesJson(app.searchRunner, request.query));
+  });
 
   // GET /api/clubs/search without the session lookup (club search has no cache): the search's
   // own cost, beside the naive query, which has no session lookup either.

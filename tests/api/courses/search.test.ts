@@ -423,6 +423,51 @@ describe('GET /api/courses/search: cost', () => {
     expect(onCourses(explore).length).toBeLessThanOrEqual(1);
   });
 
+  it('an uncached one-word search reads the session in its own statement (plain, filtered, misspelt)', async () => {
+    const sessionOnly = (list: string[]) => list.filter((s) => /\bfrom session s\b/.test(s) && !/\bcourse_term\b/.test(s));
+    const queries: Record<string, string | number>[] = [
+      { q: `${TOK}alpha`, pageSize: 11 },
+      { q: `${TOK}alpha`, pageSize: 11, format: 'online', maxPrice: 50_000 },
+      { q: `${TOK}alphq`, pageSize: 11 },
+    ];
+    for (const query of queries) {
+      // A page size no one has asked for yet: the cache cannot answer.
+      const seen: string[] = [];
+      let res: Awaited<ReturnType<typeof search>> | undefined;
+      seen.push(...(await statements(async () => (res = await search(query)))));
+      expect(res!.statusCode, res!.body).toBe(200);
+      expect(letters(searchResult.parse(res!.json()).items.map((c) => c.id))).toBe('A');
+      // The session lookup is in the search's statement: no statement of its own.
+      expect(sessionOnly(seen)).toEqual([]);
+      expect(seen.filter((s) => /\bfrom session s\b/.test(s) && /\bcourse_term\b/.test(s))).toHaveLength(1);
+    }
+  });
+
+  it('a one-word search behind an ended session or a banned user answers 401 and finds nothing for them', async () => {
+    const ended = await createSignedInUser(app);
+    const banned = await createSignedInUser(app);
+    await app.database.db.execute(sql`update session set expires_at = now() - interval '1 minute' where user_id = ${ended.id}`);
+    await app.database.db.execute(sql`update "user" set banned = true where id = ${banned.id}`);
+    // Each query once with a page size no one asked for (the cache cannot answer), then again
+    // (the cache answers: the session is still checked).
+    for (const pageSize of [13, 13]) {
+      for (const user of [ended, banned]) {
+        const res = await search({ q: `${TOK}alpha`, pageSize }, user.cookie);
+        expect(res.statusCode, res.body).toBe(401);
+        expect(res.body).toMatch(/session has ended/i);
+      }
+    }
+    // The same search, at the same time, by a signed-in learner and a user whose session
+    // ended: whichever computes it, each gets their own answer.
+    const [mine, theirs] = await Promise.all([
+      search({ q: `${TOK}alpha`, pageSize: 14 }),
+      search({ q: `${TOK}alpha`, pageSize: 14 }, ended.cookie),
+    ]);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(letters(searchResult.parse(mine.json()).items.map((c) => c.id))).toBe('A');
+    expect(theirs.statusCode).toBe(401);
+  });
+
   it('EXPLAIN: with a few thousand courses the search uses its indexes', async () => {
     const db = app.database.db;
     const plans: Record<string, string> = {};
