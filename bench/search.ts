@@ -122,7 +122,7 @@ function searchTargets(cookie: string): Target[] {
  * The same searches, behind the same session, without the result cache: what a miss costs
  * (every request queries). Named like the cached ones: "uncached python" beside "search python".
  */
-/** The uncached searches as the route ran them before ADR 0075 (the session lookup, then the search): "two trips python". */
+/** The uncached searches as the route ran them before ADR 0077 (the session lookup, then the search): "two trips python". */
 const twoTripTargets = (cookie: string): Target[] =>
   uncachedTargets(cookie).map((t) => ({
     ...t,
@@ -303,7 +303,7 @@ function report(
     console.log(`  ${verdictLine(v)}`);
     if (!v.met) failures.push(`${v.route} is ${v.median.toFixed(2)}x ${v.over} (budget >= ${v.min}x)`);
   }
-  // For the record: the same searches as before ADR 0075 (the session lookup in a statement of its own).
+  // For the record: the same searches as before ADR 0077 (the session lookup in a statement of its own).
   for (const r of large.routes.filter((x) => x.name.startsWith('two trips '))) {
     const now = byName(large, r.name.replace(/^two trips /, 'uncached '));
     console.log(

@@ -131,7 +131,7 @@ export const courseSearchRoutes = fp(
             .send((await (ready ?? cache.get(key, () => searchCoursesJson(runner, p)))) as unknown as SearchResult);
         }
         // A one-word search to compute: the session is read in the search's first statement
-        // (one round trip, docs/decisions/0075-search-reads-the-session.md).
+        // (one round trip, docs/decisions/0077-search-reads-the-session.md).
         const { data } = await app.requireViewerWith(request, async (token) => {
           let viewer: Viewer | null | undefined;
           const body = await cache.get(key, () => searchCoursesJson(runner, p, { token, read: (v) => (viewer = v) }));

@@ -77,7 +77,7 @@ export async function benchRoutes(app: FastifyInstance) {
     },
   );
 
-  // The same without the cache as before ADR 0075: the session lookup in a statement of its
+  // The same without the cache as before ADR 0077: the session lookup in a statement of its
   // own, then the search (the bench's same-run reference for what reading the session in
   // the search's statement saves).
   r.get('/api/bench/search-uncached-two-trips', { schema: { hide: true, querystring: searchQuery } }, async (request, reply) => {
