@@ -4,7 +4,7 @@ import type { Viewer } from '../accounts/viewer.js';
 import { PG, pgCode } from '../db/errors.js';
 import { enrolment } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
-import { learnerNamesOf } from '../accounts/learner-profiles.js';
+import { ownedLearnerProfiles } from '../accounts/learner-profiles.js';
 import {
   assertNotEnrolled,
   checkEligible,
@@ -90,8 +90,18 @@ export async function dropEnrolment(
       )
       .for('update')
       .limit(1);
-    const name = seat.learnerProfileId ? (await learnerNamesOf(tx, [seat.learnerProfileId])).get(seat.learnerProfileId) : undefined;
-    if (!mine) throw AppError.notFound(name ? `${name} is not enrolled in this session` : 'You are not enrolled in this session');
+    // Named only when it is the caller's own learner: another account's profile id tells nothing.
+    const name = seat.learnerProfileId
+      ? (await ownedLearnerProfiles(tx, viewer.user.id, [seat.learnerProfileId]))?.[0]?.firstName
+      : undefined;
+    if (!mine)
+      throw AppError.notFound(
+        name
+          ? `${name} is not enrolled in this session`
+          : seat.learnerProfileId
+            ? 'This learner is not enrolled in this session'
+            : 'You are not enrolled in this session',
+      );
     if (mine.status === 'completed') throw AppError.badRequest('This session is already completed');
     const promoted = await releaseEnrolment(tx, mine);
     const { id, email, firstName } = viewer.user;
