@@ -172,6 +172,9 @@ describe('family accounts: one seat per learner (ADR 0074)', () => {
     expect((await enrolLearners(ctx.app, other.parent, courseId, sessionId, [other.mia.id])).statusCode).toBe(200);
     const theirs = await dropLearner(ctx.app, parent, courseId, sessionId, other.mia.id);
     expect(theirs.statusCode).toBe(404);
+    // ... and is not told the learner's name.
+    expect(theirs.json().error.message).toBe('This learner is not enrolled in this session');
+    expect(theirs.body).not.toContain('Zoe');
     expect((await seatsOf(sessionId)).map((r) => r.learner_profile_id)).toEqual([other.mia.id]);
   });
 
