@@ -9,6 +9,7 @@ import { ensureCourseProduct } from './products.js';
 import { expireOpenCheckouts } from './expire-checkouts.js';
 import { describe } from './provider-calls.js';
 import { fullRefundPlan, refundPlanForDrop } from './refund-plans.js';
+import { seatPlanForDrop } from './family-seats.js';
 import { recordRefundDue, runRefundDue } from './refund-due.js';
 import { rosterPayments } from './roster-payments.js';
 import type { RefundPlan } from './refund-policy.js';
@@ -25,7 +26,8 @@ export function subscribePayments(app: AppServices) {
   app.courseEvents.inTransaction('enrolment.dropped', async (tx, e) => {
     // A paid enrolment: the purchase ends (no further installments) and what the course's
     // refund policy gives back is planned and recorded in refund_due, in the drop's transaction.
-    const plan = await refundPlanForDrop(tx, e.enrolmentId);
+    // One learner of a family purchase: that seat's refund, the others keep theirs (family-seats.ts).
+    const plan = (await seatPlanForDrop(tx, e.enrolmentId)) ?? (await refundPlanForDrop(tx, e.enrolmentId));
     return plan ? () => finishDrop(app, e.learner, plan) : undefined;
   });
   // The roster's payment column: how each seat was paid.
@@ -94,7 +96,11 @@ async function finishDrop(app: AppServices, learner: { id: string }, plan: Refun
     });
   }
   const amount = formatPrice(plan.totalCents, currency);
-  const stopped = plan.subscriptionId ? ' No further installments will be taken.' : '';
+  const stopped = plan.subscriptionId
+    ? ' No further installments will be taken.'
+    : plan.resizeSubscription
+      ? ' The remaining installments are lowered by this learner\'s part.'
+      : '';
   const message =
     plan.totalCents === 0
       ? `You have left this session. Under the course's refund policy no refund is due.${stopped}`
@@ -128,7 +134,8 @@ async function refundCancelledSession(tx: Tx, courseSessionId: string): Promise<
 
 /** Carries out a plan just recorded in refund_due (the row is leased to this process). */
 async function runPlan(app: AppServices, plan: RefundPlan) {
-  if (plan.items.length === 0 && !plan.subscriptionId) return { refundedCents: 0, failed: false };
+  if (plan.deferred) return { refundedCents: 0, failed: true };
+  if (plan.items.length === 0 && !plan.subscriptionId && !plan.resizeSubscription) return { refundedCents: 0, failed: false };
   return runRefundDue(
     app,
     { purchaseId: plan.purchaseId, attempts: 0, plan: plan as unknown as Record<string, unknown> },
