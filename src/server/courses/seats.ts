@@ -415,9 +415,14 @@ export async function assertMayBuySeats(
     )
     .limit(1);
   if (taken)
-    throw new AppError(409, 'already_enrolled', taken.profile ? 'One of these learners is already in this session' : 'You are already enrolled in this session', {
-      fields: { learners: 'Already in this session' },
-    });
+    throw new AppError(
+      409,
+      'already_enrolled',
+      taken.profile ? 'One of these learners is already in this session' : 'You are already enrolled in this session',
+      {
+        fields: { learners: 'Already in this session' },
+      },
+    );
   const free = s.capacity - s.seatsTaken;
   if (free < learnerProfileIds.length)
     throw new AppError(

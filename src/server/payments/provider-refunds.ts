@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import type { AppServices } from '../app-services.js';
 import { payment } from '../db/schema/payments.js';
 import { describe, idOf, isMissing } from './provider-calls.js';
-import { resizeSubscription } from './family-seats.js';
+import { resizeSubscription } from './family-installments.js';
 import type { RefundPlan } from './refund-policy.js';
 
 /**
@@ -102,9 +102,7 @@ export const refundKey = (purchaseId: string, sequence: number) => `refund-${pur
 
 /** A step of a plan the provider has done (a retry skips it). */
 export type RefundStep =
-  | { kind: 'subscription' }
-  | { kind: 'resize' }
-  | { kind: 'refund'; sequence: number; key: string; refundId: string; amountCents: number };
+  { kind: 'subscription' } | { kind: 'resize' } | { kind: 'refund'; sequence: number; key: string; refundId: string; amountCents: number };
 
 function errorText(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).slice(0, 500);

@@ -99,7 +99,7 @@ async function finishDrop(app: AppServices, learner: { id: string }, plan: Refun
   const stopped = plan.subscriptionId
     ? ' No further installments will be taken.'
     : plan.resizeSubscription
-      ? ' The remaining installments are lowered by this learner\'s part.'
+      ? " The remaining installments are lowered by this learner's part."
       : '';
   const message =
     plan.totalCents === 0
