@@ -170,6 +170,13 @@ export const checkoutSummary = z.object({
   /** A seat offered to the viewer from the waitlist: held for them until then (ISO), else null. */
   seatHeldUntil: z.string().nullable(),
   customer: z.string(),
+  /**
+   * Whom the seats are for (`?learners=me,<profile id>,...`, ADR 0074), in the order chosen; null:
+   * one seat for the account holder. With learners, `totalCents` is the price times them and the
+   * installments above are those of the total.
+   */
+  learners: z.array(z.object({ id: z.string(), name: z.string() })).nullable(),
+  totalCents: z.number(),
 });
 export type CheckoutSummary = z.infer<typeof checkoutSummary>;
 

@@ -12,6 +12,7 @@ import { payoutAccount } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
 import { ensureCourseProduct } from './products.js';
 import { checkedLearners, insertSeats } from './family-seats.js';
+import { learnerNamesOf } from '../accounts/learner-profiles.js';
 import { assertOwnCustomer, ensureCustomer } from './customers.js';
 import { feePercentFor, openCheckout, purchaseByClientKey, returnUrl } from './open-checkout.js';
 import { applicableCode, codeCheckoutExpiry, releaseEarlierHold, reserveUse } from './promo-codes.js';
@@ -298,6 +299,7 @@ export async function checkoutSummaryFor(
   viewer: Viewer,
   courseId: string,
   courseSessionId: string | undefined,
+  learnerChoice?: string[],
 ): Promise<CheckoutSummary> {
   const db = app.database.db;
   const row = await courseWithEducatorOf(db, courseId);
@@ -311,7 +313,16 @@ export async function checkoutSummaryFor(
   const customer = await ensureCustomer(app, viewer.user);
   const heldUntil = await offerHeldFor(db, s.id, viewer.user.id);
   const today = dateIn(new Date(), s.timeZone);
-  const offered = installmentsOffered(c, s.endsOn, today);
+  // Several learners (ADR 0074): the price times them, the installments those of the total.
+  const learners = learnerChoice?.length ? await checkedLearners(db, viewer.user.id, learnerChoice, c) : null;
+  const names = learners
+    ? await learnerNamesOf(
+        db,
+        learners.filter((l): l is string => l !== null),
+      )
+    : null;
+  const totalCents = c.priceCents * (learners?.length ?? 1);
+  const offered = installmentsOffered({ ...c, priceCents: totalCents }, s.endsOn, today);
   return {
     course: {
       id: c.id,
@@ -332,10 +343,12 @@ export async function checkoutSummaryFor(
     priceCents: c.priceCents,
     currency: c.currency,
     installments: offered,
-    installmentCents: offered ? installmentSchedule(c.priceCents, offered)[offered - 1] : null,
-    installmentAmounts: offered ? installmentSchedule(c.priceCents, offered) : null,
+    installmentCents: offered ? installmentSchedule(totalCents, offered)[offered - 1] : null,
+    installmentAmounts: offered ? installmentSchedule(totalCents, offered) : null,
     lastInstallmentOn: offered ? installmentDates(today, offered)[offered - 1] : null,
     seatHeldUntil: heldUntil?.toISOString() ?? null,
     customer,
+    learners: learners ? learners.map((l) => (l ? { id: l, name: names!.get(l) ?? 'A learner' } : { id: 'me', name: 'You' })) : null,
+    totalCents,
   };
 }

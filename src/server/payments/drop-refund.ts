@@ -4,6 +4,7 @@ import type { Viewer } from '../accounts/viewer.js';
 import { droppableEnrolmentOf } from '../courses/course-records.js';
 import { AppError } from '../http/errors.js';
 import { dropRefundFor } from './refund-plans.js';
+import { seatDropRefundFor } from './family-seats.js';
 
 /**
  * GET /api/courses/:courseId/sessions/:sessionId/drop-refund: what dropping would refund
@@ -14,7 +15,8 @@ export async function dropRefundPreview(app: AppServices, viewer: Viewer, course
   const db = app.database.db;
   const row = await droppableEnrolmentOf(db, { courseId, sessionId, learnerId: viewer.user.id });
   if (!row) throw AppError.notFound('You are not enrolled in this session');
-  const due = await dropRefundFor(db, row.id);
+  // One learner of a family purchase: that seat's part (family-seats.ts); else the purchase's.
+  const due = (await seatDropRefundFor(db, row.id)) ?? (await dropRefundFor(db, row.id));
   if (!due)
     return { paid: false, amountCents: 0, paidCents: 0, currency: row.currency, full: false, policy: row.policy, stopsInstallments: false };
   return {
@@ -24,6 +26,7 @@ export async function dropRefundPreview(app: AppServices, viewer: Viewer, course
     currency: due.purchase.currency,
     full: due.share === 1 && due.totalCents === due.paidCents,
     policy: row.policy,
-    stopsInstallments: !!due.purchase.subscriptionId && due.purchase.status !== 'completed',
+    // A learner of a family plan: the plan goes on for the others, lowered (not stopped).
+    stopsInstallments: !('seat' in due) && !!due.purchase.subscriptionId && due.purchase.status !== 'completed',
   };
 }

@@ -218,11 +218,26 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
         tags,
         summary: 'The order summary of /course/checkout',
         params: z.object({ courseID: z.uuid('Unknown course') }),
-        querystring: z.object({ session: z.uuid('Unknown session').optional() }),
+        querystring: z.object({
+          session: z.uuid('Unknown session').optional(),
+          /** Whom the seats are for: `me` and learner profile ids, comma-separated (ADR 0074). */
+          learners: z
+            .string()
+            .max(400, 'At most 10 learners')
+            .regex(/^(me|[0-9a-f-]{36})(,(me|[0-9a-f-]{36}))*$/i, 'Learners are `me` or learner profile ids, comma-separated')
+            .optional(),
+        }),
         response: { 200: checkoutSummary, ...errors },
       },
     },
-    async (request) => checkoutSummaryFor(app, await app.requireViewer(request), request.params.courseID, request.query.session),
+    async (request) =>
+      checkoutSummaryFor(
+        app,
+        await app.requireViewer(request),
+        request.params.courseID,
+        request.query.session,
+        request.query.learners?.split(','),
+      ),
   );
 
   r.post(
