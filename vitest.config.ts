@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * API integration tests (tests/api): the whole Fastify app through inject(), on a fresh
@@ -9,9 +12,34 @@ import { defineConfig } from 'vitest/config';
 /**
  * Files that wrap a module with vi.mock (the route table's fastify factory): they need a
  * module graph of their own, so they run isolated. Every other file shares its worker's
- * modules (docs/decisions/0038-ci-under-ten-minutes.md).
+ * modules (docs/decisions/0038-ci-under-ten-minutes.md). The bad-input corpus is in parts
+ * (bad-input-corpus-1.test.ts, -2, ...) that run in parallel workers (docs/decisions/0075).
  */
-const OWN_MODULES = ['tests/api/http/cross-user.test.ts', 'tests/api/http/bad-input-corpus.test.ts'];
+const OWN_MODULES = ['tests/api/http/cross-user*.test.ts', 'tests/api/http/bad-input-corpus*.test.ts'];
+
+/**
+ * The files that take longest (seconds, at load ~20: only their order matters), written from a
+ * run by `node scripts/test-times.mjs --write`. Each project starts with them, longest first,
+ * then the others in Vitest's order (its cache of the last run's times; on a fresh clone, larger
+ * files first). Without this a fresh clone ran a short file that waits on servers starting
+ * (system/instances-start-together, 158 s) last, alone (docs/decisions/0075).
+ */
+const SLOW_FILES: Record<string, number> = JSON.parse(readFileSync(new URL('./tests/slow-files.json', import.meta.url), 'utf8'));
+
+class SlowFilesFirst extends BaseSequencer {
+  async sort(files: TestSpecification[]) {
+    const order = new Map((await super.sort(files)).map((f, i) => [f, i]));
+    const seconds = (f: TestSpecification) => SLOW_FILES[relative(this.ctx.config.root, f.moduleId)] ?? -1;
+    return [...files].sort(
+      (a, b) =>
+        // Projects one after another, as Vitest does (a worker with the shared module graph
+        // is kept only while the next file is of its project).
+        (a.project.name < b.project.name ? -1 : a.project.name > b.project.name ? 1 : 0) ||
+        seconds(b) - seconds(a) ||
+        order.get(a)! - order.get(b)!,
+    );
+  }
+}
 
 /** Per project (the root runs no tests, so it needs no database). */
 const globalSetup = ['tests/support/global-setup.ts'];
@@ -33,6 +61,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     reporters: ['default'],
+    sequence: { sequencer: SlowFilesFirst },
     projects: [
       {
         extends: true,

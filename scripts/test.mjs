@@ -106,6 +106,76 @@ const readJson = (file) => {
   }
 };
 
+/**
+ * What failed, named: every failed test of every suite (file > describe > test) and the first
+ * lines of its error, printed just before the summary so that a CI log that keeps only its tail
+ * still says which test failed and why. Capped, so that a run where everything fails stays readable.
+ */
+const FAILURES_SHOWN = 20;
+const ERROR_LINES = 6;
+const failures = [];
+// eslint-disable-next-line no-control-regex
+const plain = (text) => String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+function failure(suite, name, error) {
+  const lines = plain(error)
+    .split('\n')
+    .map((l) => l.trimEnd().replace(`${process.cwd()}/`, ''))
+    // Stack frames inside the test runners and Node, and Playwright's code frame (its
+    // `at file:line` says where), leave room for what the error says.
+    .filter((l) => l.trim() !== '' && !/^\s*at .*(node_modules|node:internal|<anonymous>)|^\s*>?\s*\d*\s\|/.test(l));
+  failures.push({ suite, name, lines: lines.slice(0, ERROR_LINES) });
+}
+const relative = (file) => String(file ?? '').replace(`${process.cwd()}/`, '');
+
+/** Vitest's json report: failed tests, and files that failed outside any test (import, hooks). */
+function vitestFailures(suite, report) {
+  for (const file of report?.testResults ?? []) {
+    const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failed) {
+      failure(suite, [relative(file.name), ...(t.ancestorTitles ?? []), t.title].join(' > '), (t.failureMessages ?? []).join('\n'));
+    }
+    if (!failed.length && file.status === 'failed') failure(suite, relative(file.name), file.message || 'the file failed (no test did)');
+  }
+}
+
+/** Playwright's json report: the suites tree (files, describes, specs, a test per project). */
+function playwrightFailures(suite, report) {
+  const walk = (node, path) => {
+    for (const spec of node.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== 'unexpected') continue;
+        const last = (t.results ?? []).at(-1);
+        const error = last?.errors?.map((e) => e.message ?? e.value).join('\n') || last?.error?.message || `status ${last?.status}`;
+        failure(suite, [...path, spec.title].join(' > '), error);
+      }
+    }
+    for (const child of node.suites ?? []) walk(child, [...path, child.title]);
+  };
+  for (const file of report?.suites ?? []) walk(file, [file.file ?? file.title]);
+  for (const e of report?.errors ?? []) failure(suite, '(outside any test)', e.message ?? e.value);
+}
+
+/** A suite that is one check (lint, tsc) or prints its own (the smoke): its lines that say what failed. */
+function outputFailures(suite, output, pick) {
+  const lines = plain(output)
+    .split('\n')
+    .filter((l) => l.trim() && pick(l));
+  failure(
+    suite,
+    lines.length ? `${lines.length} line(s)` : 'failed',
+    lines.join('\n') || plain(output).split('\n').slice(-ERROR_LINES).join('\n'),
+  );
+}
+
+function printFailures() {
+  if (!failures.length) return;
+  console.log(`\nFailed (${failures.length}${failures.length > FAILURES_SHOWN ? `, the first ${FAILURES_SHOWN}` : ''}):`);
+  for (const f of failures.slice(0, FAILURES_SHOWN)) {
+    console.log(`\n✗ ${f.suite}: ${f.name}`);
+    for (const l of f.lines) console.log(`    ${l}`);
+  }
+}
+
 if (!(await postgresReachable())) {
   console.log('No PostgreSQL reachable on 127.0.0.1:5432: the suites run on embedded PGlite instead.');
   process.env.AGORA_TEST_PGLITE = '1';
@@ -136,7 +206,18 @@ function recordEndToEnd(e2eRun) {
   if (e2e?.stats) {
     const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = e2e.stats;
     record('E2E (playwright)', expected + flaky, unexpected + (e2eRun.status !== 0 && unexpected === 0 ? 1 : 0), skipped);
-  } else record('E2E (playwright)', 0, 1);
+    const before = failures.length;
+    playwrightFailures('E2E (playwright)', e2e);
+    if (e2eRun.status !== 0 && failures.length === before)
+      failure(
+        'E2E (playwright)',
+        `playwright exited with status ${e2eRun.status}`,
+        e2eRun.output.split('\n').slice(-ERROR_LINES).join('\n'),
+      );
+  } else {
+    record('E2E (playwright)', 0, 1);
+    failure('E2E (playwright)', 'no report (.test-output/e2e.json)', e2eRun.output.split('\n').slice(-ERROR_LINES).join('\n'));
+  }
 }
 
 const endToEnd = serial ? null : await startEndToEnd();
@@ -163,7 +244,15 @@ const smokeBeside = serial ? null : smokeRun();
 
 // API integration tests.
 const apiStatus = await run(
-  ...beside('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${OUT}/api.json`]),
+  ...beside('npx', [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${OUT}/api.json`,
+    // Each file's wall time with its hooks, for scripts/test-times.mjs (docs/decisions/0075).
+    '--reporter=./scripts/vitest-file-times.mjs',
+  ]),
 );
 const api = readJson(`${OUT}/api.json`);
 if (api)
@@ -174,19 +263,29 @@ if (api)
     api.numPendingTests + (api.numTodoTests ?? 0),
   );
 else record('API (vitest)', 0, 1);
+vitestFailures('API (vitest)', api);
+if (apiStatus !== 0 && !failures.some((f) => f.suite === 'API (vitest)'))
+  failure('API (vitest)', `vitest exited with status ${apiStatus}`, 'no test failed: an error outside the tests (see its output above)');
 console.log(`[API suite done at ${since(runStarted)} s]`);
 
 const lint = await lintRun;
 console.log(`\n$ npm run lint (${lint.seconds} s)`);
 process.stdout.write(lint.output);
 record('Lint (eslint)', ...(lint.status === 0 ? [1, 0] : [0, 1]));
+if (lint.status !== 0)
+  outputFailures('Lint (eslint)', lint.output, (l) =>
+    /^\s+\d+:\d+\s+(error|warning)|^\[warn\]|^\S.*\.(ts|tsx|js|mjs|json|md|css)$/.test(l),
+  );
 
 const tsc = await typeCheck;
 console.log(`\n$ npx tsc --noEmit (beside the lint, ${tsc.seconds} s)`);
 process.stdout.write(tsc.output);
 const typeErrors = (tsc.output.match(/error TS\d+/g) ?? []).length;
 if (tsc.status === 0) record('Type check (tsc)', 1, 0);
-else record('Type check (tsc)', 0, Math.max(typeErrors, 1));
+else {
+  record('Type check (tsc)', 0, Math.max(typeErrors, 1));
+  outputFailures('Type check (tsc)', tsc.output, (l) => /error TS\d+/.test(l));
+}
 console.log(`[lint and types done at ${since(runStarted)} s]`);
 
 const smoke = await (smokeBeside ?? smokeRun());
@@ -195,13 +294,18 @@ const line = /SMOKE (\{.*\})/.exec(smoke.output);
 if (line) {
   const s = JSON.parse(line[1]);
   record('Smoke (PGlite)', s.passed, s.failed);
-} else record('Smoke (PGlite)', 0, 1);
+  if (s.failed) outputFailures('Smoke (PGlite)', smoke.output, (l) => /^\s*✗/.test(l));
+} else {
+  record('Smoke (PGlite)', 0, 1);
+  outputFailures('Smoke (PGlite)', smoke.output, () => false);
+}
 console.log(`[smoke done at ${since(runStarted)} s]`);
 
 const e2eRun = await (serial ? await startEndToEnd() : endToEnd)?.running;
 if (e2eRun) recordEndToEnd(e2eRun);
 console.log(`[every suite done at ${since(runStarted)} s]`);
 
+printFailures();
 console.log('\n' + suites.join('\n'));
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(totals.failed > 0 ? 1 : 0);

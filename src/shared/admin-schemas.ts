@@ -176,9 +176,9 @@ export const auditLog = z.object({
       adminName: z.string().nullable(),
       action: z.string(),
       targetId: z.string().nullable(),
-      /** What was acted on: a person (by name and email) or a job (by its kind). */
+      /** What was acted on: a person (by name and email), a job (by its kind) or a club (by the name it had). */
       target: z
-        .object({ kind: z.enum(['user', 'job', 'other']), id: z.string(), name: z.string(), email: z.string().nullable() })
+        .object({ kind: z.enum(['user', 'job', 'club', 'other']), id: z.string(), name: z.string(), email: z.string().nullable() })
         .nullable(),
       reason: z.string().nullable(),
       createdAt: z.string(),
@@ -223,3 +223,49 @@ export const classroomReports = z.object({
   ),
 });
 export type ClassroomReports = z.infer<typeof classroomReports>;
+
+/** Clubs in the admin console: search by the club's name or its owner's name or email, newest first. */
+export const clubListQuery = z.object({
+  q: str().trim().max(200).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(ADMIN_PAGE_MAX).default(25),
+});
+export type ClubListQuery = z.infer<typeof clubListQuery>;
+
+const clubPerson = z.object({ id: z.string(), name: z.string(), email: z.string() });
+
+export const adminClubRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  category: z.string(),
+  city: z.string().nullable(),
+  online: z.boolean(),
+  visibility: z.enum(['public', 'approval']),
+  /** The active owner (null: none left, which the use cases never leave for long). */
+  owner: clubPerson.nullable(),
+  memberCount: z.number(),
+  /** Every event of the club, past, cancelled and to come. */
+  eventCount: z.number(),
+  upcomingEventCount: z.number(),
+  createdAt: z.string(),
+});
+export const clubList = z.object({ clubs: z.array(adminClubRow), total: z.number(), page: z.number(), pageSize: z.number() });
+export type ClubList = z.infer<typeof clubList>;
+
+export const adminClubDetail = adminClubRow.extend({
+  /** The description's first 160 characters as plain text (the club card's line). */
+  summary: z.string(),
+  rules: z.string(),
+  joinQuestion: z.string().nullable(),
+  organisers: z.array(clubPerson),
+  upcomingEvents: z.array(
+    z.object({ id: z.string(), title: z.string(), startsAt: z.string(), goingCount: z.number(), capacity: z.number().nullable() }),
+  ),
+});
+export type AdminClubDetail = z.infer<typeof adminClubDetail>;
+
+export const adminDeleteClubInput = z.object({
+  /** The club's name, typed again: a deletion cannot be undone. */
+  confirmName: str().trim().min(1, 'Type the name of the club').max(200),
+  reason: str().trim().min(1, 'Give a reason').max(500, 'Keep the reason under 500 characters'),
+});

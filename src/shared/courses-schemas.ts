@@ -26,6 +26,16 @@ const httpUrl = str()
   .max(500)
   .refine((v) => /^https?:\/\/\S+$/.test(v), 'Enter a link starting with https://');
 
+/** An age bound of a course: a whole number of years 0-120, or none. */
+const courseAge = (label: string) =>
+  z
+    .number({ error: `${label} must be a number` })
+    .int(`${label} must be a whole number of years`)
+    .min(0, `${label} must be between 0 and 120`)
+    .max(120, `${label} must be between 0 and 120`)
+    .nullable()
+    .optional();
+
 export const courseInput = z
   .object({
     title: text('Title', 3, 120),
@@ -59,8 +69,13 @@ export const courseInput = z
       .min(1, 'A freed seat is held for at least 1 minute')
       .max(10_080, 'A freed seat is held for at most 7 days')
       .default(1440),
+    /** Whom the course is for by age (ADR 0074): whole years, either bound optional. */
+    minAge: courseAge('The youngest age'),
+    maxAge: courseAge('The oldest age'),
   })
   .superRefine((v, ctx) => {
+    if (v.minAge != null && v.maxAge != null && v.minAge > v.maxAge)
+      ctx.addIssue({ code: 'custom', path: ['maxAge'], message: `The oldest age must be at least the youngest (${v.minAge})` });
     if (v.format === 'in_person' && !v.city)
       ctx.addIssue({ code: 'custom', path: ['city'], message: 'City is required for an in-person course' });
     if (v.installments && v.priceCents === 0)
@@ -189,6 +204,19 @@ export const sessionView = z.object({
       offerExpiresAt: z.string().nullable().optional(),
     })
     .nullable(),
+  /** The seats of the viewer's learner profiles in this session (family accounts, ADR 0074), oldest first. */
+  learnerEnrolments: z
+    .array(
+      z.object({
+        learnerProfileId: z.string(),
+        firstName: z.string(),
+        id: z.string(),
+        status: z.enum(ENROLMENT_STATUSES),
+        waitlistPosition: z.number().nullable(),
+        offerExpiresAt: z.string().nullable().optional(),
+      }),
+    )
+    .optional(),
 });
 
 export const educatorCard = z.object({
@@ -230,6 +258,9 @@ export const courseView = z.object({
   installments: z.number().nullable(),
   refundPolicy: z.string(),
   waitlistHoldMinutes: z.number(),
+  /** Whom the course is for by age (ADR 0074); null: no bound. */
+  minAge: z.number().nullable(),
+  maxAge: z.number().nullable(),
   status: z.enum(['draft', 'published', 'archived']),
   ratingAvg: z.number(),
   ratingCount: z.number(),
@@ -241,6 +272,10 @@ export const courseView = z.object({
   canReview: z.boolean(),
   /** When the viewer, enrolled, may review: the start of their first class (null when not enrolled or no class is planned). */
   reviewOpensAt: z.string().nullable(),
+  /** The viewer's learner profiles (family accounts, ADR 0074): ages today, and whether they fit the course's ages. */
+  myLearners: z
+    .array(z.object({ id: z.string(), firstName: z.string(), ageMin: z.number(), ageMax: z.number(), fitsAges: z.boolean() }))
+    .optional(),
 });
 export type CourseView = z.infer<typeof courseView>;
 
@@ -260,6 +295,9 @@ export const courseCard = z.object({
   educatorName: z.string(),
   nextStartOn: z.string().nullable(),
   seatsLeft: z.number(),
+  /** Whom the course is for by age (ADR 0074); null: no bound. */
+  minAge: z.number().nullable(),
+  maxAge: z.number().nullable(),
 });
 export type CourseCard = z.infer<typeof courseCard>;
 
@@ -291,13 +329,29 @@ export const exploreResult = z.object({
 });
 export type ExploreResult = z.infer<typeof exploreResult>;
 
+const enrolmentMade = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  status: z.enum(ENROLMENT_STATUSES),
+  waitlistPosition: z.number().nullable(),
+});
+
+/** The holder among the learners chosen (family accounts, ADR 0074): "me", or a learner profile's id. */
+export const HOLDER_LEARNER = 'me';
+const learnerChoice = z.union([z.literal(HOLDER_LEARNER), z.uuid('Unknown learner')], { error: 'Unknown learner' });
+
+/** POST .../enrol: whom (none: the account holder, as before family accounts). */
+export const enrolInput = z
+  .object({ learnerIds: z.array(learnerChoice).min(1, 'Choose at least one learner').max(20, 'At most 20 learners at once').optional() })
+  .nullish();
+/** POST .../drop: whose seat (none or "me": the account holder's own). */
+export const dropInput = z.object({ learnerId: learnerChoice.optional() }).nullish();
+
 export const enrolmentResult = z.object({
-  enrolment: z.object({
-    id: z.string(),
-    sessionId: z.string(),
-    status: z.enum(ENROLMENT_STATUSES),
-    waitlistPosition: z.number().nullable(),
-  }),
+  /** The first seat taken (the only one unless several learners were enrolled). */
+  enrolment: enrolmentMade,
+  /** Every seat taken, one per learner chosen, in the order chosen (learnerProfileId null: the account holder). */
+  enrolments: z.array(enrolmentMade.extend({ learnerProfileId: z.string().nullable(), learnerName: z.string().nullable() })),
   /** For a paid session: where the learner continues (the checkout). */
   next: z.string().nullable(),
   message: z.string(),

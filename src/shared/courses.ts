@@ -52,3 +52,12 @@ export function formatPrice(cents: number, currency: string): string {
   if (cents === 0) return 'Free';
   return formatMoney(cents, currency);
 }
+
+/** Whom a course is for by age (ADR 0074): "Ages 8-12", "Ages 8+", "Ages up to 12", "Age 8"; null when it sets none. */
+export function courseAgesText(minAge: number | null | undefined, maxAge: number | null | undefined): string | null {
+  const min = minAge ?? null;
+  const max = maxAge ?? null;
+  if (min === null && max === null) return null;
+  if (min !== null && max !== null) return min === max ? `Age ${min}` : `Ages ${min}-${max}`;
+  return min !== null ? `Ages ${min}+` : `Ages up to ${max}`;
+}

@@ -117,9 +117,13 @@ export const paymentsConfigResult = z.object({
  * GET /api/pricing: the platform's fees as the server charges them (the standard fee is its
  * PLATFORM_FEE_PERCENT) and the plans on sale. The web app shows fees from this answer only.
  */
+/** One fee as the pages say it: "10% per sale", or one line per kind of sale when their fees differ. */
+export const feeLine = z.object({ label: z.string(), feePercent: z.number() });
+export type FeeLine = z.infer<typeof feeLine>;
+
 export const pricingResult = z.object({
-  /** Without a plan: the percent of each sale the platform keeps. */
-  standard: z.object({ feePercent: z.number() }),
+  /** Without a plan: the percent of a sale paid at once the platform keeps, and every fee line (the pages list these). */
+  standard: z.object({ feePercent: z.number(), fees: z.array(feeLine) }),
   plans: z.array(
     z.object({
       id: z.string(),
@@ -127,7 +131,9 @@ export const pricingResult = z.object({
       priceCents: z.number(),
       currency: z.string(),
       interval: z.literal('month'),
+      /** On a sale paid at once. */
       feePercent: z.number(),
+      fees: z.array(feeLine),
       /** What the plan gives, first the fee against the standard one ("Platform fee of 5% instead of 10%"). */
       features: z.array(z.string()),
     }),

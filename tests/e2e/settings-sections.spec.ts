@@ -9,7 +9,7 @@ import { createEducator, createVerifiedUser, logIn, signedInClient } from './sup
  * to the one before. The notification table lists only the types that concern the person.
  */
 
-const SECTIONS = ['Profile', 'Payments', 'Notifications', 'Sign-in & security', 'Email & account', 'Blocked people'];
+const SECTIONS = ['Profile', 'Learners', 'Payments', 'Notifications', 'Sign-in & security', 'Email & account', 'Blocked people'];
 const EDUCATOR_ROWS = ['A learner enrolled in your course', 'New reviews of your courses'];
 const ORGANISER_ROWS = ['Requests to join a club you organise'];
 

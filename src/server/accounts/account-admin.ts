@@ -1,6 +1,7 @@
 import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { signInSession, twoFactor, user } from '../db/schema/accounts.js';
 import type { Conn, Tx } from '../db/transaction.js';
+import { likePattern } from '../db/like-pattern.js';
 
 /**
  * The account records behind the admin console's account management (ADR 0035: accounts own
@@ -22,9 +23,6 @@ const rowColumns = {
   createdAt: user.createdAt,
   lastSignInAt: user.lastSignInAt,
 };
-
-/** LIKE wildcards typed by the admin are searched for literally. */
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** A page of accounts, newest first, and how many match: `q` in the email or name, by role, by ban. */
 export async function listAccounts(

@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { account, signInSession, twoFactor, user, verification } from '../db/schema/accounts.js';
 import type { Conn, Tx } from '../db/transaction.js';
 import { eraseEducatorProfile } from './educator-profile.js';
+import { eraseLearnerProfiles } from './learner-profile-service.js';
 
 /**
  * Erases an account in one transaction (an admin's delete, or the owner's from settings):
@@ -22,6 +23,8 @@ export async function eraseAccount(
     // Every domain holding the user's rows erases them here (ADR 0024): messages' text, club
     // memberships and answers, places in courses, notifications, contact messages.
     await announce('user.erased', { userId, email });
+    // The account's learner profiles go last: past enrolments may still name one (ADR 0074).
+    await eraseLearnerProfiles(tx, userId);
   });
 }
 

@@ -15,6 +15,12 @@ export type AccountEventMap = {
    * (docs/decisions/0024-erasure-reaches-every-domain.md). `email` is the address before erasure.
    */
   'user.erased': { event: { userId: string; email: string } };
+  /**
+   * An account holder is removing one of their learner profiles (ADR 0074), inside the
+   * removing transaction with the profile row locked: a domain holding a live place of that
+   * learner refuses by throwing (courses: drop its classes first), which rolls it back.
+   */
+  'learner-profile.removing': { event: { accountId: string; learnerProfileId: string; firstName: string } };
 };
 
 export type AccountEvents = DomainEvents<AccountEventMap>;

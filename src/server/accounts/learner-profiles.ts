@@ -38,19 +38,21 @@ export function agesFit(ages: { min: number; max: number }, course: { minAge: nu
   return (course.minAge === null || ages.min >= course.minAge) && (course.maxAge === null || ages.max <= course.maxAge);
 }
 
-/** The account's learner profiles (not those that became accounts of their own), oldest first. */
+/** The account's learner profiles (not those removed or that became accounts of their own), oldest first. */
 export async function learnerProfilesOf(conn: Conn, accountId: string): Promise<LearnerProfile[]> {
   return conn
     .select()
     .from(learnerProfile)
-    .where(and(eq(learnerProfile.accountId, accountId), isNull(learnerProfile.becameUserId)))
+    .where(and(eq(learnerProfile.accountId, accountId), isNull(learnerProfile.becameUserId), isNull(learnerProfile.removedAt)))
     .orderBy(asc(learnerProfile.createdAt), asc(learnerProfile.id));
 }
 
 /**
- * These profiles, if every one belongs to the account (and has not become an account of its
- * own); null otherwise, so a caller answers 404 for another account's profile id, never
- * telling it exists.
+ * These profiles, if every one belongs to the account (and was neither removed nor became an
+ * account of its own); null otherwise, so a caller answers 404 for another account's profile
+ * id, never telling it exists. Inside a transaction the rows stay share-locked until it ends,
+ * so a removal (which locks the profile for update) waits for a seat being taken for it and
+ * then sees that seat (ADR 0074).
  */
 export async function ownedLearnerProfiles(conn: Conn, accountId: string, ids: readonly string[]): Promise<LearnerProfile[] | null> {
   const wanted = [...new Set(ids)];
@@ -58,7 +60,15 @@ export async function ownedLearnerProfiles(conn: Conn, accountId: string, ids: r
   const rows = await conn
     .select()
     .from(learnerProfile)
-    .where(and(inArray(learnerProfile.id, wanted), eq(learnerProfile.accountId, accountId), isNull(learnerProfile.becameUserId)));
+    .where(
+      and(
+        inArray(learnerProfile.id, wanted),
+        eq(learnerProfile.accountId, accountId),
+        isNull(learnerProfile.becameUserId),
+        isNull(learnerProfile.removedAt),
+      ),
+    )
+    .for('share');
   return rows.length === wanted.length ? rows : null;
 }
 
@@ -72,3 +82,10 @@ export async function learnerNamesOf(conn: Conn, ids: Iterable<string>): Promise
     .where(inArray(learnerProfile.id, wanted));
   return new Map(rows.map((r) => [r.id, r.firstName]));
 }
+
+/**
+ * The account holders' learner profiles in use (not those that became accounts of their own),
+ * for other domains' SQL: `from ${liveLearnerProfiles} lp where lp.account_id = ...` (the
+ * course page lists the viewer's learners with it, ADR 0074).
+ */
+export const liveLearnerProfiles = sql`(select id, account_id, first_name, age_min, age_max, ages_as_of, created_at from learner_profile where became_user_id is null)`;

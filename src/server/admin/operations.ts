@@ -70,7 +70,7 @@ export async function readAuditLog(app: AppServices, viewer: Viewer, query: { pa
   // Who acted and on whom, by name: the audit keeps ids, accounts know the people.
   const who = await contactsOf(
     app.database.db,
-    rows.flatMap((r) => [r.adminId, ...(r.targetId && r.action !== 'retry_job' ? [r.targetId] : [])]),
+    rows.flatMap((r) => [r.adminId, ...(r.targetId && r.action !== 'retry_job' && r.action !== 'delete_club' ? [r.targetId] : [])]),
   );
   return {
     entries: rows.map(({ details, ...r }) => ({
@@ -93,6 +93,10 @@ function targetOf(
   if (action === 'retry_job') {
     const kind = typeof details?.kind === 'string' ? details.kind : 'unknown';
     return { kind: 'job', id: targetId, name: `the ${kind.replace(/[-_]/g, ' ')} job`, email: null };
+  }
+  if (action === 'delete_club') {
+    const name = typeof details?.name === 'string' ? details.name : 'a club';
+    return { kind: 'club', id: targetId, name, email: null };
   }
   const person = who.get(targetId);
   if (person) return { kind: 'user', id: targetId, name: person.name, email: person.email };

@@ -2,7 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  adminClubDetail,
+  adminDeleteClubInput,
   adminMe,
+  clubList,
+  clubListQuery,
   adminUserDetail,
   auditLog,
   auditQuery,
@@ -28,6 +32,7 @@ import { isAdmin, requireAdmin } from './require-admin.js';
 import { platformPromoCodeInput, promoCodeList, promoCodeParams, promoCodeView } from '../../shared/promo-codes.js';
 import { createPlatformPromoCode, endPlatformPromoCode, listPlatformCodes } from './promo-codes.js';
 import { listClassroomReports, listMessageReports } from './message-reports.js';
+import { clubDetail, deleteClub, listClubs } from './clubs.js';
 import {
   banUser,
   deleteUser,
@@ -43,6 +48,7 @@ import {
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 500: errorBody };
 const userParams = z.object({ userId: z.uuid('Unknown user') });
 const jobParams = z.object({ jobId: z.uuid('Unknown job') });
+const clubParams = z.object({ clubId: z.uuid('Unknown club') });
 const ok = { ok: true as const };
 
 /** /api/admin/*: the admin console (docs/decisions/0014-admin-console.md); every use case checks the role. */
@@ -225,6 +231,49 @@ export async function adminRoutes(app: FastifyInstance) {
     },
     async (request) => {
       await deleteUser(app, await app.requireViewer(request), request.params.userId, request.body);
+      return ok;
+    },
+  );
+
+  r.get(
+    '/api/admin/clubs',
+    {
+      schema: {
+        tags,
+        summary: "Clubs: search by name or the owner's name or email, newest first",
+        querystring: clubListQuery,
+        response: { 200: clubList, ...errors },
+      },
+    },
+    async (request) => listClubs(app, await app.requireViewer(request), request.query),
+  );
+
+  r.get(
+    '/api/admin/clubs/:clubId',
+    {
+      schema: {
+        tags,
+        summary: 'One club: owner, organisers, counts, events to come',
+        params: clubParams,
+        response: { 200: adminClubDetail, ...errors },
+      },
+    },
+    async (request) => clubDetail(app, await app.requireViewer(request), request.params.clubId),
+  );
+
+  r.post(
+    '/api/admin/clubs/:clubId/delete',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a club (events to come cancelled, attendees told), with a reason for the audit log',
+        params: clubParams,
+        body: adminDeleteClubInput,
+        response: { 200: okResult, ...errors },
+      },
+    },
+    async (request) => {
+      await deleteClub(app, await app.requireViewer(request), request.params.clubId, request.body);
       return ok;
     },
   );

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { accountSettingsRoutes } from '../accounts/account-settings-routes.js';
+import { learnerProfileRoutes } from '../accounts/learner-profile-routes.js';
 import { authRoutes } from '../accounts/auth-routes.js';
 import { accountRoutes } from '../accounts/routes.js';
 import { twoFactorRoutes } from '../accounts/two-factor-routes.js';
@@ -46,6 +47,7 @@ export async function registerRoutes(
   await app.register(accountRoutes);
   await app.register(twoFactorRoutes);
   await app.register(accountSettingsRoutes);
+  await app.register(learnerProfileRoutes);
   await app.register(userRoutes);
   await app.register(educatorRoutes);
   await app.register(courseSearchRoutes);

@@ -3,6 +3,7 @@ import type { AppServices } from '../app-services.js';
 import { classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
 import { rowsOf, type Conn, type Tx } from '../db/transaction.js';
 import { unscheduleByKeyPrefix } from '../jobs/queue.js';
+import { sessionWithCourse } from './course-records.js';
 
 /**
  * Class reminders (ADR 0068): 24 h and 1 h before each class time, to the session's learners
@@ -121,24 +122,10 @@ export async function sendClassReminder(app: AppServices, job: ClassReminderJob)
 
 /** What a class reminder or a calendar invitation says of a session: its course, zone and class times. */
 export async function sessionCalendarOf(conn: Conn, sessionId: string) {
-  const [s] = await conn
-    .select({
-      sessionId: courseSession.id,
-      status: courseSession.status,
-      timeZone: courseSession.timeZone,
-      courseId: course.id,
-      courseTitle: course.title,
-      courseStatus: course.status,
-      educatorId: course.educatorId,
-      format: course.format,
-      address: course.address,
-      city: course.city,
-    })
-    .from(courseSession)
-    .innerJoin(course, eq(course.id, courseSession.courseId))
-    .where(eq(courseSession.id, sessionId))
-    .limit(1);
-  if (!s) return null;
+  const row = await sessionWithCourse(conn, sessionId);
+  if (!row) return null;
+  const { status, timeZone, courseId, courseTitle, courseStatus, educatorId, format, address, city } = row;
+  const s = { sessionId, status, timeZone, courseId, courseTitle, courseStatus, educatorId, format, address, city };
   const classTimes = await conn
     .select({
       id: classTime.id,

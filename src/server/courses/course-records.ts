@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { person } from '../accounts/people.js';
 import { classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
@@ -105,7 +105,10 @@ export async function enrolmentStatusOf(conn: Conn, enrolmentId: string): Promis
  * The learner's enrolment in a session that a drop would end (active, past due, waitlisted or
  * awaiting payment), with the course's refund policy and currency; null for none.
  */
-export async function droppableEnrolmentOf(conn: Conn, q: { courseId: string; sessionId: string; learnerId: string }) {
+export async function droppableEnrolmentOf(
+  conn: Conn,
+  q: { courseId: string; sessionId: string; learnerId: string; learnerProfileId?: string | null },
+) {
   const [row] = await conn
     .select({ id: enrolment.id, status: enrolment.status, policy: course.refundPolicy, currency: course.currency })
     .from(enrolment)
@@ -115,6 +118,7 @@ export async function droppableEnrolmentOf(conn: Conn, q: { courseId: string; se
         eq(enrolment.courseId, q.courseId),
         eq(enrolment.sessionId, q.sessionId),
         eq(enrolment.learnerId, q.learnerId),
+        q.learnerProfileId ? eq(enrolment.learnerProfileId, q.learnerProfileId) : isNull(enrolment.learnerProfileId),
         inArray(enrolment.status, ['active', 'past_due', 'waitlisted', 'pending_payment']),
       ),
     )
@@ -122,10 +126,10 @@ export async function droppableEnrolmentOf(conn: Conn, q: { courseId: string; se
   return row ?? null;
 }
 
-/** The learners of a session whose enrolment is in one of `statuses`. */
+/** The learners (accounts, once each however many of their learners hold seats) of a session whose enrolment is in one of `statuses`. */
 export async function learnerIdsOfSession(conn: Conn, sessionId: string, statuses: string[]): Promise<string[]> {
   const rows = await conn
-    .select({ id: enrolment.learnerId })
+    .selectDistinct({ id: enrolment.learnerId })
     .from(enrolment)
     .where(and(eq(enrolment.sessionId, sessionId), inArray(enrolment.status, statuses)));
   return rows.map((r) => r.id);
@@ -217,29 +221,52 @@ export async function courseTitlesOf(conn: Conn, ids: Iterable<string>): Promise
 }
 
 /**
+ * A course session with its course (one statement, by the session's key): what class reminders
+ * and calendar invitations, attendance and certificates, and the classroom read of it; each
+ * caller keeps the columns it needs. `courseId`: null unless the session is that course's.
+ * `enrolmentOf`: that user's enrolment status there (null: none, or only dropped ones), in the
+ * same statement (the classroom reads it on every request).
+ */
+export async function sessionWithCourse(conn: Conn, sessionId: string, q: { courseId?: string; enrolmentOf?: string } = {}) {
+  const [row] = await conn
+    .select({
+      sessionId: courseSession.id,
+      startsOn: courseSession.startsOn,
+      endsOn: courseSession.endsOn,
+      timeZone: courseSession.timeZone,
+      status: courseSession.status,
+      courseId: course.id,
+      courseTitle: course.title,
+      courseStatus: course.status,
+      educatorId: course.educatorId,
+      educatorName: course.educatorName,
+      format: course.format,
+      address: course.address,
+      city: course.city,
+      enrolmentStatus:
+        q.enrolmentOf === undefined
+          ? sql<string | null>`null::text`
+          : sql<string | null>`(select ${enrolment.status} from ${enrolment}
+        where ${enrolment.sessionId} = ${courseSession.id} and ${enrolment.learnerId} = ${q.enrolmentOf} and ${enrolment.status} <> 'dropped'
+        limit 1)`,
+    })
+    .from(courseSession)
+    .innerJoin(course, eq(course.id, courseSession.courseId))
+    .where(and(eq(courseSession.id, sessionId), q.courseId === undefined ? undefined : eq(courseSession.courseId, q.courseId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
  * A course session as its classroom sees it (classroom/access.ts, on every request): the
  * course's title and educator, the session, and `userId`'s enrolment status there (null: none,
  * or only dropped ones). Null when the session is not one of that course.
  */
 export async function classroomSessionOf(conn: Conn, q: { courseId: string; sessionId: string; userId: string }) {
-  const [row] = await conn
-    .select({
-      courseTitle: course.title,
-      educatorId: course.educatorId,
-      educatorName: course.educatorName,
-      startsOn: courseSession.startsOn,
-      endsOn: courseSession.endsOn,
-      timeZone: courseSession.timeZone,
-      status: courseSession.status,
-      enrolmentStatus: sql<string | null>`(select ${enrolment.status} from ${enrolment}
-        where ${enrolment.sessionId} = ${courseSession.id} and ${enrolment.learnerId} = ${q.userId} and ${enrolment.status} <> 'dropped'
-        limit 1)`,
-    })
-    .from(courseSession)
-    .innerJoin(course, eq(course.id, courseSession.courseId))
-    .where(and(eq(courseSession.id, q.sessionId), eq(courseSession.courseId, q.courseId)))
-    .limit(1);
-  return row ?? null;
+  const s = await sessionWithCourse(conn, q.sessionId, { courseId: q.courseId, enrolmentOf: q.userId });
+  if (!s) return null;
+  const { courseTitle, educatorId, educatorName, startsOn, endsOn, timeZone, status, enrolmentStatus } = s;
+  return { courseTitle, educatorId, educatorName, startsOn, endsOn, timeZone, status, enrolmentStatus };
 }
 
 /** The session's next class time not yet over (its join link and place); null for none. */

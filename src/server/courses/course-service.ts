@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { DEFAULT_AVATAR } from '../../shared/accounts.js';
 import type { CourseInput } from '../../shared/courses-schemas.js';
+import { agesFit, learnerAgeNow, liveLearnerProfiles } from '../accounts/learner-profiles.js';
 import { educatorProfiles, people } from '../accounts/people.js';
 import type { AppServices } from '../app-services.js';
 import type { Db } from '../db/client.js';
@@ -29,6 +30,8 @@ function columns(input: CourseFields) {
     installments: input.installments ?? null,
     refundPolicy: input.refundPolicy,
     waitlistHoldMinutes: input.waitlistHoldMinutes,
+    minAge: input.minAge ?? null,
+    maxAge: input.maxAge ?? null,
   };
 }
 
@@ -121,7 +124,8 @@ function sharedPartSql() {
   const shared = sql<string>`json_build_object(
     'id', c.id, 'title', c.title, 'summary', c.summary, 'description', c.description, 'category', c.category, 'level', c.level,
     'language', c.language, 'audience', c.audience, 'format', c.format, 'city', c.city, 'address', c.address, 'coverImage', c.cover_image,
-    'priceCents', c.price_cents, 'currency', c.currency, 'installments', c.installments, 'refundPolicy', c.refund_policy, 'waitlistHoldMinutes', c.waitlist_hold_minutes, 'status', c.status,
+    'priceCents', c.price_cents, 'currency', c.currency, 'installments', c.installments, 'refundPolicy', c.refund_policy, 'waitlistHoldMinutes', c.waitlist_hold_minutes,
+    'minAge', c.min_age, 'maxAge', c.max_age, 'status', c.status,
     'ratingAvg', c.rating_avg, 'ratingCount', c.rating_count, 'publishedAt', ${sql.raw(iso('c.published_at'))},
     'educator', (
       select json_build_object(
@@ -190,7 +194,7 @@ function sharedPartStatement(db: Db) {
  */
 const viewerPartQuery = sql`with v as (${viewerBySessionToken(sql.placeholder('token'))})
     select v.*, c.status as "courseStatus", c.educator_id as "courseEducatorId", ${pageVersion} as "pageVersion", ${utcDay} as "pageDay",
-      ${viewerPartSql(sql.raw('v.id'))} as "pageMine"
+      ${viewerPartSql(sql.raw('v.id'))} as "pageMine", ${viewerLearnersSql(sql.raw('v.id'))} as "pageLearners"
     from v left join course c on c.id = ${sql.placeholder('courseId')}::uuid`;
 type ViewerPartRow = ViewerRow & {
   courseStatus: string | null;
@@ -198,12 +202,33 @@ type ViewerPartRow = ViewerRow & {
   pageVersion: string | null;
   pageDay: string | null;
   pageMine: ViewerPart | null;
+  pageLearners: ViewerLearner[] | null;
 };
+
+/**
+ * The viewer's learner profiles (family accounts, ADR 0074), oldest first, null for none: the
+ * page says, per session, which of them are enrolled and offers to enrol the others. One index
+ * probe (learner_profile_account_idx), read through accounts' relation.
+ */
+function viewerLearnersSql(viewer: SQL) {
+  return sql`(select json_agg(json_build_object('id', lp.id, 'firstName', lp.first_name, 'ageMin', lp.age_min, 'ageMax', lp.age_max,
+      'agesAsOf', lp.ages_as_of) order by lp.created_at, lp.id) from ${liveLearnerProfiles} lp where lp.account_id = ${viewer})`;
+}
+interface ViewerLearner {
+  id: string;
+  firstName: string;
+  ageMin: number;
+  ageMax: number;
+  agesAsOf: string;
+}
+type LearnerSeat = { learnerProfileId: string; id: string; status: string; waitlistPosition: number | null; offerExpiresAt: string | null };
 
 /** The viewer's part of the page (null: no enrolment, no review, not the owner). */
 interface ViewerPart {
   /** Session id -> the viewer's enrolment in it. */
   enrolments: Record<string, { id: string; status: string; waitlistPosition: number | null; offerExpiresAt: string | null }> | null;
+  /** Session id -> the seats of the viewer's learner profiles in it (ADR 0074). */
+  learnerEnrolments: Record<string, LearnerSeat[]> | null;
   /** Class time id -> its meeting link, for the sessions the viewer may join (all, for the owner). */
   links: Record<string, string> | null;
   reviewId: string | null;
@@ -233,8 +258,10 @@ interface CachedPage {
 const CACHED_PAGES = 1000;
 
 /** The answer: the shared part with the viewer's, keys in the courseView schema's order. */
-function render(shared: Shared, isOwner: boolean, mine: ViewerPart | null): string {
+function render(shared: Shared, isOwner: boolean, mine: ViewerPart | null, learners: ViewerLearner[] | null = null): string {
   const { sessions, reviews, ...head } = shared;
+  const names = new Map((learners ?? []).map((l) => [l.id, l.firstName]));
+  const ages = { minAge: (shared.minAge as number | null) ?? null, maxAge: (shared.maxAge as number | null) ?? null };
   return JSON.stringify({
     ...head,
     isOwner,
@@ -242,10 +269,15 @@ function render(shared: Shared, isOwner: boolean, mine: ViewerPart | null): stri
       ...s,
       classTimes: s.classTimes.map((t) => ({ ...t, meetingUrl: mine?.links?.[t.id] ?? null })),
       myEnrolment: mine?.enrolments?.[s.id] ?? null,
+      learnerEnrolments: (mine?.learnerEnrolments?.[s.id] ?? []).map((e) => ({ ...e, firstName: names.get(e.learnerProfileId) ?? '' })),
     })),
     reviews: reviews.map((r) => ({ ...r, mine: !!mine?.reviewId && r.id === mine.reviewId })),
     canReview: mine?.canReview ?? false,
     reviewOpensAt: mine?.reviewOpensAt ?? null,
+    myLearners: (learners ?? []).map((l) => {
+      const now = learnerAgeNow(l);
+      return { id: l.id, firstName: l.firstName, ageMin: now.min, ageMax: now.max, fitsAges: agesFit(now, ages) };
+    }),
   });
 }
 
@@ -285,5 +317,5 @@ export async function courseViewJson(app: AppServices, requireViewerWith: Requir
     if (state.pages.size >= CACHED_PAGES) state.pages.delete(state.pages.keys().next().value!);
     state.pages.set(courseId, page);
   }
-  return row.pageMine ? render(page.shared, isOwner, row.pageMine) : page.plain;
+  return row.pageMine || row.pageLearners ? render(page.shared, isOwner, row.pageMine, row.pageLearners) : page.plain;
 }

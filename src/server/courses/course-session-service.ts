@@ -60,7 +60,7 @@ export async function changeCourseSession(
       await tx.update(courseSession).set({ capacity: input.capacity }).where(eq(courseSession.id, session.id));
       if (input.status !== 'cancelled') {
         const promoted = await fillFromWaitlist(tx, session.id);
-        if (promoted.length) await announce('waitlist.promoted', { courseId, courseSessionId: session.id, learnerIds: promoted });
+        if (promoted.length) await announce('waitlist.promoted', { courseId, courseSessionId: session.id, enrolmentIds: promoted });
       }
     }
     if (input.status === 'cancelled' && locked.status !== 'cancelled') {
@@ -88,8 +88,9 @@ export async function changeCourseSession(
       await announce('course-session.cancelled', {
         courseId,
         courseSessionId: session.id,
-        droppedLearnerIds: dropped,
-        seatedLearnerIds: seated,
+        // Accounts, once each: a parent whose two learners held seats is told once.
+        droppedLearnerIds: [...new Set(dropped)],
+        seatedLearnerIds: [...new Set(seated)],
       });
     return { dropped: dropped.length };
   });

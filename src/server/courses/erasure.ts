@@ -40,7 +40,7 @@ export async function eraseFromCourses(app: AppServices, tx: Tx, { userId, email
         learner: { id: userId, email, firstName: 'Deleted' },
       });
       if (promoted.length)
-        await announce('waitlist.promoted', { courseId: mine.courseId, courseSessionId: sessionId, learnerIds: promoted });
+        await announce('waitlist.promoted', { courseId: mine.courseId, courseSessionId: sessionId, enrolmentIds: promoted });
     }
   });
   return afterCommit;

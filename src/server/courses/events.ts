@@ -19,6 +19,8 @@ export type CourseEventMap = {
       courseId: string;
       courseSessionId: string;
       learner: { id: string; email: string; firstName: string };
+      /** The account's learner profile whose seat it was (none: the account holder's own, ADR 0074). */
+      learnerProfileId?: string | null;
       /** The enrolment held a seat (active, past due) before the drop: its calendar entries are cancelled. */
       seated?: boolean;
     };
@@ -36,7 +38,15 @@ export type CourseEventMap = {
   };
   /** A learner took a seat (or a waitlist place) in a free course session; paid seats are announced by payments. */
   'enrolment.created': {
-    event: { enrolmentId: string; courseId: string; courseSessionId: string; learnerId: string; status: 'active' | 'waitlisted' };
+    event: {
+      enrolmentId: string;
+      courseId: string;
+      courseSessionId: string;
+      /** The account holding the seat; `learnerProfileId` the learner in it (none: the holder, ADR 0074). */
+      learnerId: string;
+      learnerProfileId?: string | null;
+      status: 'active' | 'waitlisted';
+    };
   };
   /**
    * The class times of a course session changed (added or removed) while learners were in it:
@@ -73,7 +83,7 @@ export type CourseEventMap = {
    */
   'waitlist.offer-ended': { event: { courseId: string; courseSessionId: string; learnerId: string; why: 'lapsed' | 'declined' } };
   /** Learners on the waitlist got a seat or, in a paid session, the offer of one (capacity raised, a seat freed). */
-  'waitlist.promoted': { event: { courseId: string; courseSessionId: string; learnerIds: string[] } };
+  'waitlist.promoted': { event: { courseId: string; courseSessionId: string; enrolmentIds: string[] } };
 };
 
 /** A class time as it was when it was removed (its calendar entry's cancellation). */

@@ -6,6 +6,8 @@ import {
   classTimeMove,
   courseInput,
   courseView,
+  dropInput,
+  enrolInput,
   enrolmentResult,
   type CourseView,
   reviewInput,
@@ -250,30 +252,36 @@ export async function courseRoutes(app: FastifyInstance, { calendarSources }: Co
     {
       schema: {
         tags,
-        summary: 'Enrol in a session (free: at once, or the waitlist when full; paid: the checkout)',
+        summary:
+          'Enrol in a session (free: at once, or the waitlist when full; paid: the checkout); learnerIds: whom ("me" and/or your learner profiles), one seat each',
         params: sessionParams,
+        body: enrolInput,
         response: { 200: enrolmentResult, ...errors },
       },
     },
     async (request) => {
-      const result = await enrolInSession(app, await app.requireViewer(request), request.params);
+      const result = await enrolInSession(app, await app.requireViewer(request), {
+        ...request.params,
+        learnerIds: request.body?.learnerIds,
+      });
       if (result.paid) {
-        return {
-          enrolment: { id: '', sessionId: request.params.sessionId, status: 'pending_payment' as const, waitlistPosition: null },
-          next: result.checkout,
-          message: 'Continue to payment',
-        };
+        const pending = { id: '', sessionId: request.params.sessionId, status: 'pending_payment' as const, waitlistPosition: null };
+        return { enrolment: pending, enrolments: [], next: result.checkout, message: 'Continue to payment' };
       }
-      const e = result.enrolment;
+      const all = result.enrolments.map((e) => ({
+        id: e.id,
+        sessionId: e.sessionId,
+        status: e.status,
+        waitlistPosition: e.waitlistPosition,
+        learnerProfileId: e.learnerProfileId,
+        learnerName: e.name,
+      }));
+      const [first] = all;
       return {
-        enrolment: { id: e.id, sessionId: e.sessionId, status: e.status, waitlistPosition: e.waitlistPosition },
+        enrolment: { id: first.id, sessionId: first.sessionId, status: first.status, waitlistPosition: first.waitlistPosition },
+        enrolments: all,
         next: null,
-        message:
-          e.status === 'active'
-            ? "You're enrolled"
-            : e.course.priceCents > 0
-              ? `This session is full: you are number ${e.waitlistPosition} on the waitlist. Nothing to pay now: when a seat frees, it is held for you and you pay then.`
-              : `This session is full: you are number ${e.waitlistPosition} on the waitlist`,
+        message: enrolledMessage(all, result.course.priceCents > 0),
       };
     },
   );
@@ -299,13 +307,18 @@ export async function courseRoutes(app: FastifyInstance, { calendarSources }: Co
     {
       schema: {
         tags,
-        summary: 'Drop your enrolment; the seat goes to the first learner waiting (a paid one is refunded per the refund policy)',
+        summary:
+          "Drop your enrolment, or one learner's (learnerId); the seat goes to the first learner waiting (a paid one is refunded per the refund policy)",
         params: sessionParams,
+        body: dropInput,
         response: { 200: dropResult, ...errors },
       },
     },
     async (request) => {
-      const told = await dropEnrolment(app, await app.requireViewer(request), request.params);
+      const told = await dropEnrolment(app, await app.requireViewer(request), {
+        ...request.params,
+        learnerId: request.body?.learnerId ?? null,
+      });
       return { ok: true as const, ...told };
     },
   );
@@ -423,4 +436,23 @@ export async function courseRoutes(app: FastifyInstance, { calendarSources }: Co
       return reply.type('text/calendar; charset=utf-8').header('cache-control', 'private, max-age=300').send(calendar);
     },
   );
+}
+
+/** What a free enrolment tells: "You're enrolled", or per learner ("Mia is enrolled; Leo is number 1 on the waitlist"). */
+function enrolledMessage(all: { status: string; waitlistPosition: number | null; learnerName: string | null }[], paid: boolean): string {
+  if (all.length === 1 && all[0].learnerName === null) {
+    const [e] = all;
+    return e.status === 'active'
+      ? "You're enrolled"
+      : paid
+        ? `This session is full: you are number ${e.waitlistPosition} on the waitlist. Nothing to pay now: when a seat frees, it is held for you and you pay then.`
+        : `This session is full: you are number ${e.waitlistPosition} on the waitlist`;
+  }
+  const parts = all.map((e) => {
+    const who = e.learnerName ?? 'You';
+    const is = e.learnerName ? 'is' : 'are';
+    return e.status === 'active' ? `${who} ${is} enrolled` : `${who} ${is} number ${e.waitlistPosition} on the waitlist`;
+  });
+  const waiting = all.some((e) => e.status === 'waitlisted');
+  return `${parts.join('; ')}${waiting && paid ? '. Nothing to pay now: when a seat frees, it is held and you pay then.' : ''}`;
 }

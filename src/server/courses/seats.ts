@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { agesFit, learnerAgeNow, ownedLearnerProfiles, type LearnerProfile } from '../accounts/learner-profiles.js';
 import { enqueueJobSql } from '../jobs/queue.js';
 import { dateIn } from '../../shared/time.js';
 import { course, courseSession, enrolment } from '../db/schema/courses.js';
@@ -25,12 +26,45 @@ export const offerExpiryKey = (enrolmentId: string) => `waitlist-offer:${enrolme
 
 export type Eligible = Awaited<ReturnType<typeof checkEligible>>;
 
+/**
+ * Whom a seat is for (family accounts, ADR 0074): the account that holds it (pays, is the
+ * contact) and which of its learners sits in it, a learner profile, or null for the account
+ * holder themself. An account holds one live seat per learner in a course session.
+ */
+export interface SeatFor {
+  accountId: string;
+  learnerProfileId: string | null;
+}
+
+/** The account holder's own seat (no learner profile): what every seat was before family accounts. */
+export const ownSeat = (accountId: string): SeatFor => ({ accountId, learnerProfileId: null });
+
+/** A seat given as a SeatFor, or (as before family accounts) by the account id alone: the holder's own. */
+export type SeatOrAccount = SeatFor | string;
+const asSeat = (s: SeatOrAccount): SeatFor => (typeof s === 'string' ? ownSeat(s) : s);
+
+/** The enrolments of this seat's learner (the account, and its profile or none). */
+export function isSeatOf(seat: SeatFor): SQL {
+  return and(
+    eq(enrolment.learnerId, seat.accountId),
+    seat.learnerProfileId === null ? isNull(enrolment.learnerProfileId) : eq(enrolment.learnerProfileId, seat.learnerProfileId),
+  )!;
+}
+
 /** Why this learner may not enrol in this course session (throws), else the session and its course. */
 export async function checkEligible(db: Conn, sessionId: string, learnerId: string) {
   const [row] = await db
     .select({
       s: courseSession,
-      c: { id: course.id, status: course.status, educatorId: course.educatorId, priceCents: course.priceCents, title: course.title },
+      c: {
+        id: course.id,
+        status: course.status,
+        educatorId: course.educatorId,
+        priceCents: course.priceCents,
+        title: course.title,
+        minAge: course.minAge,
+        maxAge: course.maxAge,
+      },
     })
     .from(courseSession)
     .innerJoin(course, eq(course.id, courseSession.courseId))
@@ -51,14 +85,18 @@ export async function checkEligible(db: Conn, sessionId: string, learnerId: stri
  * the order the calls got the lock; the conditional UPDATE stays as the seat guard.
  * `seatOnly` (a confirmed payment) refuses instead of waitlisting.
  */
-export async function enrolLearner(tx: Tx, opts: { sessionId: string; learnerId: string; seatOnly?: boolean }) {
+export async function enrolLearner(
+  tx: Tx,
+  opts: { sessionId: string; learnerId: string; learnerProfileId?: string | null; seatOnly?: boolean },
+) {
+  const seat: SeatFor = { accountId: opts.learnerId, learnerProfileId: opts.learnerProfileId ?? null };
   await lockCourseSession(tx, opts.sessionId);
-  const row = await checkEligible(tx, opts.sessionId, opts.learnerId);
+  const row = await checkEligible(tx, opts.sessionId, seat.accountId);
   if (opts.seatOnly) {
-    const claimed = await claimOffer(tx, row, opts.learnerId);
+    const claimed = await claimOffer(tx, row, seat);
     if (claimed) return claimed;
   }
-  return takeSeat(tx, row, opts);
+  return takeSeat(tx, row, { sessionId: opts.sessionId, seat, seatOnly: opts.seatOnly });
 }
 
 const HOLD_ENDED = 'Your hold on this seat ended before the payment completed';
@@ -68,11 +106,11 @@ const HOLD_ENDED = 'Your hold on this seat ended before the payment completed';
  * (it is already counted). Null when the learner has no offer; 409 once it has ended, even
  * if the expiry job has not run yet (the clock decides, not the job). Caller holds the lock.
  */
-async function claimOffer(tx: Tx, row: Eligible, learnerId: string) {
+async function claimOffer(tx: Tx, row: Eligible, seat: SeatFor) {
   const [mine] = await tx
     .select({ id: enrolment.id, live: sql<boolean>`${enrolment.offerExpiresAt} > clock_timestamp()` })
     .from(enrolment)
-    .where(and(eq(enrolment.sessionId, row.s.id), eq(enrolment.learnerId, learnerId), eq(enrolment.status, 'offered')))
+    .where(and(eq(enrolment.sessionId, row.s.id), isSeatOf(seat), eq(enrolment.status, 'offered')))
     .for('update')
     .limit(1);
   if (!mine) {
@@ -82,14 +120,7 @@ async function claimOffer(tx: Tx, row: Eligible, learnerId: string) {
     const [ended] = await tx
       .select({ id: enrolment.id })
       .from(enrolment)
-      .where(
-        and(
-          eq(enrolment.sessionId, row.s.id),
-          eq(enrolment.learnerId, learnerId),
-          eq(enrolment.status, 'dropped'),
-          isNotNull(enrolment.offerExpiresAt),
-        ),
-      )
+      .where(and(eq(enrolment.sessionId, row.s.id), isSeatOf(seat), eq(enrolment.status, 'dropped'), isNotNull(enrolment.offerExpiresAt)))
       .limit(1);
     if (ended) throw new AppError(409, 'offer_expired', HOLD_ENDED);
     return null;
@@ -97,7 +128,14 @@ async function claimOffer(tx: Tx, row: Eligible, learnerId: string) {
   if (!mine.live) throw new AppError(409, 'offer_expired', HOLD_ENDED);
   await tx.update(enrolment).set({ status: 'active', updatedAt: new Date() }).where(eq(enrolment.id, mine.id));
   await refreshCourseStats(tx, row.c.id);
-  return { id: mine.id, sessionId: row.s.id, status: 'active' as EnrolmentStatus, waitlistPosition: null, course: row.c };
+  return {
+    id: mine.id,
+    sessionId: row.s.id,
+    learnerProfileId: seat.learnerProfileId,
+    status: 'active' as EnrolmentStatus,
+    waitlistPosition: null,
+    course: row.c,
+  };
 }
 
 /**
@@ -108,8 +146,20 @@ async function claimOffer(tx: Tx, row: Eligible, learnerId: string) {
 export async function assertMayBuySeat(
   db: Conn,
   s: { id: string; seatsTaken: number; capacity: number },
-  learnerId: string,
+  seat: SeatOrAccount,
+  /** The learner profile's first name, for the messages ("Mia is ..."); the holder is "You". */
+  name?: string,
 ): Promise<{ heldUntil: Date | null }> {
+  const state = await seatStateOf(db, s.id, asSeat(seat), name);
+  if (s.seatsTaken >= s.capacity && !state.heldUntil)
+    throw new AppError(409, 'session_full', 'This session is full: join its waitlist from the course page');
+  return state;
+}
+
+/** Throws when this learner may not buy a seat (waiting, enrolled, an offer ended); answers a live offer's end. */
+async function seatStateOf(db: Conn, sessionId: string, seat: SeatFor, name?: string): Promise<{ heldUntil: Date | null }> {
+  const who = name ?? 'You';
+  const are = name ? 'is' : 'are';
   const [mine] = await db
     .select({
       id: enrolment.id,
@@ -118,14 +168,14 @@ export async function assertMayBuySeat(
       live: sql<boolean>`coalesce(${enrolment.offerExpiresAt} > now(), false)`,
     })
     .from(enrolment)
-    .where(and(eq(enrolment.sessionId, s.id), eq(enrolment.learnerId, learnerId), sql`${enrolment.status} <> 'dropped'`))
+    .where(and(eq(enrolment.sessionId, sessionId), isSeatOf(seat), sql`${enrolment.status} <> 'dropped'`))
     .limit(1);
   if (mine?.status === 'offered') {
     if (!mine.live)
       throw new AppError(
         409,
         'offer_expired',
-        'Your offer of a seat in this session has ended: the seat goes to the next learner on the waitlist',
+        `${name ? `${name}'s` : 'Your'} offer of a seat in this session has ended: the seat goes to the next learner on the waitlist`,
       );
     return { heldUntil: mine.expiresAt };
   }
@@ -134,23 +184,22 @@ export async function assertMayBuySeat(
     throw new AppError(
       409,
       'on_waitlist',
-      `You are number ${position} on the waitlist of this session: you will be offered a seat when one frees up`,
+      `${who} ${are} number ${position} on the waitlist of this session: ${name ? 'a seat is offered' : 'you will be offered a seat'} when one frees up`,
     );
   }
-  if (mine) throw new AppError(409, 'already_enrolled', 'You are already enrolled in this session');
-  if (s.seatsTaken >= s.capacity) throw new AppError(409, 'session_full', 'This session is full: join its waitlist from the course page');
+  if (mine) throw new AppError(409, 'already_enrolled', `${who} ${are} already enrolled in this session`);
   return { heldUntil: null };
 }
 
 /** Until when a seat of the course session is held for this learner (a live offer), else null. */
-export async function offerHeldFor(db: Conn, sessionId: string, learnerId: string): Promise<Date | null> {
+export async function offerHeldFor(db: Conn, sessionId: string, seat: SeatOrAccount): Promise<Date | null> {
   const [mine] = await db
     .select({ until: enrolment.offerExpiresAt })
     .from(enrolment)
     .where(
       and(
         eq(enrolment.sessionId, sessionId),
-        eq(enrolment.learnerId, learnerId),
+        isSeatOf(asSeat(seat)),
         eq(enrolment.status, 'offered'),
         sql`${enrolment.offerExpiresAt} > now()`,
       ),
@@ -175,7 +224,7 @@ export async function waitlistPositionOf(db: Conn, enrolmentId: string): Promise
 }
 
 /** enrolLearner once the caller holds the lock and has checked eligibility (checkEligible). */
-export async function takeSeat(tx: Tx, row: Eligible, opts: { sessionId: string; learnerId: string; seatOnly?: boolean }) {
+export async function takeSeat(tx: Tx, row: Eligible, opts: { sessionId: string; seat: SeatFor; seatOnly?: boolean }) {
   const taken = await tx
     .update(courseSession)
     .set({ seatsTaken: sql`${courseSession.seatsTaken} + 1` })
@@ -196,7 +245,8 @@ export async function takeSeat(tx: Tx, row: Eligible, opts: { sessionId: string;
     .values({
       sessionId: opts.sessionId,
       courseId: row.c.id,
-      learnerId: opts.learnerId,
+      learnerId: opts.seat.accountId,
+      learnerProfileId: opts.seat.learnerProfileId,
       status,
       createdAt: sql`clock_timestamp()`,
       updatedAt: sql`clock_timestamp()`,
@@ -218,7 +268,14 @@ export async function takeSeat(tx: Tx, row: Eligible, opts: { sessionId: string;
       );
     waitlistPosition = n;
   }
-  return { id: created.id, sessionId: opts.sessionId, status, waitlistPosition, course: row.c };
+  return {
+    id: created.id,
+    sessionId: opts.sessionId,
+    learnerProfileId: opts.seat.learnerProfileId,
+    status,
+    waitlistPosition,
+    course: row.c,
+  };
 }
 
 /** Serialises seat changes of one course session (enrol, drop, promote, capacity). */
@@ -226,24 +283,29 @@ export async function lockCourseSession(tx: Tx, sessionId: string) {
   await tx.select({ id: courseSession.id }).from(courseSession).where(eq(courseSession.id, sessionId)).for('no key update');
 }
 
-/** 409 when the learner already holds (or waits for) a seat in this course session. */
-export async function assertNotEnrolled(db: Conn, sessionId: string, learnerId: string) {
+/** 409 when the learner already holds (or waits for) a seat in this course session ("Mia is ..." given her name). */
+export async function assertNotEnrolled(db: Conn, sessionId: string, seat: SeatOrAccount, name?: string) {
   const [existing] = await db
     .select({ status: enrolment.status })
     .from(enrolment)
-    .where(and(eq(enrolment.sessionId, sessionId), eq(enrolment.learnerId, learnerId), sql`${enrolment.status} <> 'dropped'`))
+    .where(and(eq(enrolment.sessionId, sessionId), isSeatOf(asSeat(seat)), sql`${enrolment.status} <> 'dropped'`))
     .limit(1);
+  const who = name ? `${name} is` : 'You are';
   if (existing)
     throw new AppError(
       409,
       'already_enrolled',
-      existing.status === 'waitlisted' ? 'You are already on the waitlist of this session' : 'You are already enrolled in this session',
+      existing.status === 'waitlisted' ? `${who} already on the waitlist of this session` : `${who} already enrolled in this session`,
+      name
+        ? { fields: { learnerIds: `${name} is already ${existing.status === 'waitlisted' ? 'on the waitlist' : 'enrolled'}` } }
+        : undefined,
     );
 }
 
 /**
  * Ends an enrolment (dropped) and frees its seat if it held one; the seat goes to the
- * waitlist. The caller holds the course session lock. Answers the promoted learners.
+ * waitlist. The caller holds the course session lock. Answers the enrolments moved up
+ * (their ids: one account may wait with several learners, ADR 0074).
  */
 export async function releaseEnrolment(
   tx: Tx,
@@ -276,7 +338,7 @@ export async function setInstallmentStanding(tx: Tx, enrolmentId: string, standi
 
 /**
  * Releases the enrolment unless it is already over (dropped, completed): an installment plan
- * that could not be collected. The caller holds the course session lock. Answers the promoted.
+ * that could not be collected. The caller holds the course session lock. Answers the enrolments moved up.
  */
 export async function releaseEnrolmentById(tx: Tx, enrolmentId: string): Promise<string[]> {
   const [mine] = await tx.select().from(enrolment).where(eq(enrolment.id, enrolmentId)).for('update').limit(1);
@@ -289,7 +351,7 @@ export async function releaseEnrolmentById(tx: Tx, enrolmentId: string): Promise
  * free session's seat at once; a paid session's as an offer (ADR 0067), the seat held for the
  * learner (counted as taken) until the course's hold ends, with a job stored to end it then
  * (keyed: once across processes). The caller holds the lock (lockCourseSession). Answers the
- * learners moved up (promoted or offered; waitlistMovesOf tells which).
+ * enrolments moved up (promoted or offered; waitlistMovesOf tells which).
  */
 export async function fillFromWaitlist(tx: Tx, sessionId: string): Promise<string[]> {
   const [s] = await tx
@@ -304,7 +366,7 @@ export async function fillFromWaitlist(tx: Tx, sessionId: string): Promise<strin
     .where(eq(courseSession.id, sessionId));
   if (!s || s.status !== 'scheduled' || s.free <= 0) return [];
   const next = await tx
-    .select({ id: enrolment.id, learnerId: enrolment.learnerId })
+    .select({ id: enrolment.id })
     .from(enrolment)
     .where(and(eq(enrolment.sessionId, sessionId), eq(enrolment.status, 'waitlisted')))
     .orderBy(asc(enrolment.createdAt))
@@ -318,7 +380,7 @@ export async function fillFromWaitlist(tx: Tx, sessionId: string): Promise<strin
     .where(eq(courseSession.id, sessionId));
   if (s.priceCents <= 0) {
     await tx.update(enrolment).set({ status: 'active', updatedAt: new Date() }).where(inArray(enrolment.id, ids));
-    return next.map((n) => n.learnerId);
+    return ids;
   }
   await tx
     .update(enrolment)
@@ -340,26 +402,27 @@ export async function fillFromWaitlist(tx: Tx, sessionId: string): Promise<strin
       )})) as o`,
     }),
   );
-  return next.map((n) => n.learnerId);
+  return ids;
 }
 
 /**
  * Ends an offer that was not claimed in time (the expiry job) or that the learner declined:
  * the learner leaves the waitlist, the held seat goes to the next in line. Nothing when the
  * offer was claimed or already ended, or (a lapse) has not ended yet. The caller holds the
- * course session lock. Answers the enrolment's course and the learners moved up, or null.
+ * course session lock. Answers the enrolment's course and the enrolments moved up, or null.
  */
 export async function endOffer(
   tx: Tx,
   enrolmentId: string,
   why: 'lapsed' | 'declined',
-): Promise<{ courseId: string; sessionId: string; learnerId: string; moved: string[] } | null> {
+): Promise<{ courseId: string; sessionId: string; learnerId: string; learnerProfileId: string | null; moved: string[] } | null> {
   const [mine] = await tx
     .select({
       id: enrolment.id,
       sessionId: enrolment.sessionId,
       courseId: enrolment.courseId,
       learnerId: enrolment.learnerId,
+      learnerProfileId: enrolment.learnerProfileId,
       status: enrolment.status,
       due: sql<boolean>`coalesce(${enrolment.offerExpiresAt} <= clock_timestamp(), false)`,
     })
@@ -369,21 +432,94 @@ export async function endOffer(
     .limit(1);
   if (!mine || mine.status !== 'offered' || (why === 'lapsed' && !mine.due)) return null;
   const moved = await releaseEnrolment(tx, mine);
-  return { courseId: mine.courseId, sessionId: mine.sessionId, learnerId: mine.learnerId, moved };
+  return { courseId: mine.courseId, sessionId: mine.sessionId, learnerId: mine.learnerId, learnerProfileId: mine.learnerProfileId, moved };
 }
 
-/** How each of these learners moved up the course session's waitlist: a seat, or an offer until when. */
-export async function waitlistMovesOf(db: Conn, sessionId: string, learnerIds: string[]) {
-  if (!learnerIds.length) return [];
+/** How these enrolments moved up the course session's waitlist: a seat, or an offer until when (and whose: account, profile). */
+export async function waitlistMovesOf(db: Conn, sessionId: string, enrolmentIds: string[]) {
+  if (!enrolmentIds.length) return [];
   return db
     .select({
       learnerId: enrolment.learnerId,
+      learnerProfileId: enrolment.learnerProfileId,
       enrolmentId: enrolment.id,
       status: enrolment.status,
       offerExpiresAt: enrolment.offerExpiresAt,
     })
     .from(enrolment)
-    .where(and(eq(enrolment.sessionId, sessionId), inArray(enrolment.learnerId, learnerIds), sql`${enrolment.status} <> 'dropped'`));
+    .where(and(eq(enrolment.sessionId, sessionId), inArray(enrolment.id, enrolmentIds), sql`${enrolment.status} <> 'dropped'`));
+}
+
+/** A learner to enrol: the account holder (null) or one of the account's learner profiles (its id). */
+export type LearnerChoice = string | null;
+
+/** A seat whose learner was checked (checkLearners): the profile's first name (null: the holder). */
+export type CheckedSeat = SeatFor & { name: string | null; profile: LearnerProfile | null };
+
+/** The learners chosen, checked: each profile the account's own (else 404), each fitting the course's ages (else 400). */
+export async function checkLearners(
+  db: Conn,
+  row: Eligible,
+  accountId: string,
+  chosen: readonly LearnerChoice[],
+  today: string = dateIn(new Date(), row.s.timeZone),
+): Promise<CheckedSeat[]> {
+  const unique = [...new Set(chosen)];
+  if (!unique.length) throw AppError.badRequest('Choose who to enrol', { learnerIds: 'Choose at least one learner' });
+  const ids = unique.filter((id): id is string => id !== null);
+  const owned = await ownedLearnerProfiles(db, accountId, ids);
+  if (!owned) throw new AppError(404, 'not_found', 'This learner does not exist', { fields: { learnerIds: 'Unknown learner' } });
+  const byId = new Map(owned.map((p) => [p.id, p]));
+  return unique.map((id) => {
+    if (id === null) return { accountId, learnerProfileId: null, name: null, profile: null };
+    const profile = byId.get(id)!;
+    const ages = learnerAgeNow(profile, today);
+    if (!agesFit(ages, row.c)) {
+      const message = ageRefusal(profile.firstName, ages, row.c);
+      throw new AppError(400, 'age_out_of_range', message, { fields: { learnerIds: message } });
+    }
+    return { accountId, learnerProfileId: id, name: profile.firstName, profile };
+  });
+}
+
+/** The course's age range as the page says it: "8-12", "8 and up", "up to 12". */
+export function courseAgesLabel(c: { minAge: number | null; maxAge: number | null }): string | null {
+  if (c.minAge !== null && c.maxAge !== null) return c.minAge === c.maxAge ? `${c.minAge}` : `${c.minAge}-${c.maxAge}`;
+  if (c.minAge !== null) return `${c.minAge} and up`;
+  if (c.maxAge !== null) return `up to ${c.maxAge}`;
+  return null;
+}
+
+/** Why a learner of these ages does not fit the course's: "Mia (7) is younger than this course's ages 8-12". */
+export function ageRefusal(name: string, ages: { min: number; max: number }, c: { minAge: number | null; maxAge: number | null }): string {
+  const age = ages.min === ages.max ? `${ages.min}` : `${ages.min}-${ages.max}`;
+  const range = courseAgesLabel(c) ?? '';
+  if (c.minAge !== null && ages.max < c.minAge) return `${name} (${age}) is younger than this course's ages ${range}`;
+  if (c.maxAge !== null && ages.min > c.maxAge) return `${name} (${age}) is older than this course's ages ${range}`;
+  return `${name} (${age}) is not within this course's ages ${range}`;
+}
+
+/**
+ * Enrols several learners of one account in a free course session (or on the waitlist of a
+ * full one), in one step of the caller's transaction (ADR 0074): one lock, the checks
+ * (eligible, each profile the account's own and within the course's ages, none enrolled or
+ * waiting already), then a seat per learner in the order given: as many as there are seats,
+ * the rest on the waitlist in that order (the confirmation says so before). A paid seat is
+ * taken when paid (payments' fulfilment, all or none), not here.
+ */
+export async function enrolLearners(tx: Tx, opts: { sessionId: string; accountId: string; learners: readonly LearnerChoice[] }) {
+  await lockCourseSession(tx, opts.sessionId);
+  const row = await checkEligible(tx, opts.sessionId, opts.accountId);
+  const seats = await checkLearners(tx, row, opts.accountId, opts.learners);
+  return { course: row.c, session: row.s, enrolments: await takeSeatsFor(tx, row, seats) };
+}
+
+/** enrolLearners once the caller holds the lock and checked the session and learners: none enrolled already, then a seat (or a waitlist place) each. */
+export async function takeSeatsFor(tx: Tx, row: Eligible, seats: readonly CheckedSeat[]) {
+  for (const seat of seats) await assertNotEnrolled(tx, row.s.id, seat, seat.name ?? undefined);
+  const out = [];
+  for (const seat of seats) out.push({ ...(await takeSeat(tx, row, { sessionId: row.s.id, seat })), name: seat.name });
+  return out;
 }
 
 /**

@@ -4,6 +4,7 @@ import { person } from '../accounts/people.js';
 import { classTime, course, courseSession, enrolment } from '../db/schema/courses.js';
 import { rowsOf, type Conn } from '../db/transaction.js';
 import { ownedCourseSession } from './access.js';
+import { sessionWithCourse } from './course-records.js';
 
 /**
  * What courses export for attendance and certificates (a domain above courses, ADR 0069):
@@ -48,26 +49,11 @@ async function learnersOf(conn: Conn, sessionId: string): Promise<SessionLearner
 
 /** A session, read whole (no permission check: the caller has made it). Null when it does not exist. */
 export async function sessionForAttendance(conn: Conn, sessionId: string): Promise<SessionForAttendance | null> {
-  const [row] = await conn
-    .select({
-      courseId: course.id,
-      title: course.title,
-      educatorId: course.educatorId,
-      educatorName: course.educatorName,
-      sessionId: courseSession.id,
-      startsOn: courseSession.startsOn,
-      endsOn: courseSession.endsOn,
-      timeZone: courseSession.timeZone,
-      status: courseSession.status,
-    })
-    .from(courseSession)
-    .innerJoin(course, eq(course.id, courseSession.courseId))
-    .where(eq(courseSession.id, sessionId))
-    .limit(1);
+  const row = await sessionWithCourse(conn, sessionId);
   if (!row) return null;
   const [classTimes, learners] = [await classTimesOf(conn, sessionId), await learnersOf(conn, sessionId)];
   return {
-    course: { id: row.courseId, title: row.title, educatorId: row.educatorId, educatorName: row.educatorName },
+    course: { id: row.courseId, title: row.courseTitle, educatorId: row.educatorId, educatorName: row.educatorName },
     session: { id: row.sessionId, startsOn: row.startsOn, endsOn: row.endsOn, timeZone: row.timeZone, status: row.status },
     classTimes,
     learners,

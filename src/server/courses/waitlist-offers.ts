@@ -29,7 +29,7 @@ async function endOfferAndMoveOn(app: AppServices, o: { enrolmentId: string; ses
       await announce('waitlist.offer-ended', { ...offer, why });
     }
     if (ended?.moved.length)
-      await announce('waitlist.promoted', { courseId: ended.courseId, courseSessionId: ended.sessionId, learnerIds: ended.moved });
+      await announce('waitlist.promoted', { courseId: ended.courseId, courseSessionId: ended.sessionId, enrolmentIds: ended.moved });
     return ended;
   });
   return value;

@@ -1,6 +1,7 @@
 /** PostgreSQL error codes (SQLSTATE) the app turns into answers. */
 export const PG = {
   uniqueViolation: '23505',
+  foreignKeyViolation: '23503',
   exclusionViolation: '23P01',
   /** A statement ran past statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS). */
   statementTimeout: '57014',

@@ -12,6 +12,7 @@ import type { Viewer } from '../accounts/viewer.js';
 import type { AppServices } from '../app-services.js';
 import { iso, otherPerson, personOf, rowsOf } from './access.js';
 import { publishUnreadChanged, unreadMessages } from './unread.js';
+import { likePattern } from '../db/like-pattern.js';
 
 interface MessageRow {
   id: string;
@@ -119,9 +120,6 @@ export async function markRead(
   }
   return { readUpTo: after, unread };
 }
-
-/** Escapes LIKE's wildcards so a search for "50%" means the text "50%". */
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * A page of the viewer's conversations, newest activity first, each with the other person,

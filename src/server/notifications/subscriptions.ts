@@ -41,7 +41,7 @@ export function subscribeNotifications(app: AppServices) {
   app.courseEvents.inTransaction('waitlist.promoted', async (tx, e) => {
     const c = await courseOf(tx, e.courseId);
     // A free session's seat is given at once; a paid one's is offered (held until expiresAt, ADR 0067).
-    const moves = await waitlistMovesOf(tx, e.courseSessionId, e.learnerIds);
+    const moves = await waitlistMovesOf(tx, e.courseSessionId, e.enrolmentIds);
     const base = { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId };
     return send(
       app,
@@ -166,7 +166,7 @@ function subscribeClasses(app: AppServices) {
   });
 
   app.courseEvents.inTransaction('waitlist.promoted', async (tx, e) => {
-    const moves = await waitlistMovesOf(tx, e.courseSessionId, e.learnerIds);
+    const moves = await waitlistMovesOf(tx, e.courseSessionId, e.enrolmentIds);
     return invite(
       tx,
       moves

@@ -54,7 +54,7 @@ async function checkCourseCheckout(
       fields: { price: `The price is now ${now}` },
     });
   }
-  const feePercent = await feePercentFor(app, c.educatorId);
+  const feePercent = await feePercentFor(app, c.educatorId, input.installments !== undefined ? 'course_installments' : 'course_payment');
   // A code: checked for this course, session, price and person (field `code`), before anything is opened.
   const promo = input.code
     ? await applicableCode(app, viewer.user.id, input.code, {
@@ -276,7 +276,8 @@ export async function promoQuoteFor(
     sessionId: s.id,
     priceCents: listTotal,
     currency: c.currency,
-    feePercent: await feePercentFor(app, c.educatorId),
+    // A code's quote is for a seat paid at once (installments are offered beside it, at their own fee).
+    feePercent: await feePercentFor(app, c.educatorId, 'course_payment'),
   });
   const priceCents = listTotal - promo.discountCents;
   const offered = promo.platformBears ? null : installmentsOffered({ ...c, priceCents }, s.endsOn, dateIn(new Date(), s.timeZone));

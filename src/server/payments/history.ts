@@ -9,7 +9,7 @@ import { person } from '../accounts/people.js';
 import { courseTitle } from '../courses/course-records.js';
 import { payment, payoutAccount, purchase, refundDue } from '../db/schema/payments.js';
 import { refreshOwnAccount } from './connect-service.js';
-import { feePercentOfPlan } from './fees.js';
+import { feePercentOf } from './fees.js';
 import { netOf } from '../../shared/money.js';
 
 /** GET /api/payments: the caller's payments with receipts, newest first. */
@@ -72,7 +72,7 @@ export async function educatorPayoutsFor(app: AppServices, viewer: Viewer, refre
   if (refresh) await refreshOwnAccount(app, viewer);
   const [acct] = await db.select().from(payoutAccount).where(eq(payoutAccount.userId, viewer.user.id)).limit(1);
   const pro = acct?.plan === 'pro' ? planById('educator-pro') : null;
-  const feePercent = feePercentOfPlan(app, acct?.plan);
+  const feePercent = feePercentOf(app, acct?.plan, 'course_payment');
   const net = sql<number>`(${payment.amountCents} - ${payment.feeCents} - ${payment.refundedCents} + ${payment.feeRefundedCents})`;
   // One total per currency: amounts in different currencies are never added.
   const totals = await db

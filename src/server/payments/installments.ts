@@ -180,7 +180,7 @@ export async function handleSubscriptionDeleted(app: AppServices, subscriptionId
     await announceWaitlistPromoted(app, {
       courseId: found.courseId,
       courseSessionId: found.courseSessionId,
-      learnerIds: outcome.promoted,
+      enrolmentIds: outcome.promoted,
     });
   const { u, c } = await learnerAndCourse(app, found);
   if (u && c)

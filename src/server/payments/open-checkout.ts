@@ -6,7 +6,7 @@ import { payoutAccount, purchase } from '../db/schema/payments.js';
 import type { Tx } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
 import { CHECKOUT_FAILURE, provider } from './provider-calls.js';
-import { feePercentOfPlan } from './fees.js';
+import { feePercentOf, type FeeKind } from './fees.js';
 import { releaseUse } from './promo-codes.js';
 
 /**
@@ -14,14 +14,14 @@ import { releaseUse } from './promo-codes.js';
  * purchase row opened before the provider's checkout session (course-checkout.ts, plan-checkout.ts).
  */
 
-/** The platform's fee percent for an educator: their plan's, else the configured default. */
-export async function feePercentFor(app: AppServices, educatorId: string): Promise<number> {
+/** The platform's fee percent on a sale of `kind` by an educator (the fee rule with their plan). */
+export async function feePercentFor(app: AppServices, educatorId: string, kind: FeeKind): Promise<number> {
   const [acct] = await app.database.db
     .select({ plan: payoutAccount.plan })
     .from(payoutAccount)
     .where(eq(payoutAccount.userId, educatorId))
     .limit(1);
-  return feePercentOfPlan(app, acct?.plan);
+  return feePercentOf(app, acct?.plan, kind);
 }
 
 /** The purchase an earlier call with this client Idempotency-Key opened, if any. */

@@ -1,7 +1,7 @@
 import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { BarChart3, Bell, ChevronDown, LogOut, Menu, Settings, ShieldCheck, X } from 'lucide-react';
+import { BarChart3, Bell, ChevronDown, LogOut, Menu, Settings, ShieldCheck, UsersRound, X } from 'lucide-react';
 import { Logo } from '@web/components/brand';
 import { paths } from '@web/lib/paths';
 import { useSignOut } from '@web/features/accounts/api/sign-in';
@@ -96,6 +96,14 @@ function AvatarMenu() {
             className="flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-slate-800 hover:bg-slate-100"
           >
             <Settings className="h-4 w-4" aria-hidden="true" /> Settings
+          </Link>
+          <Link
+            role="menuitem"
+            to={paths.learners}
+            onClick={() => setOpen(false)}
+            className="flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-slate-800 hover:bg-slate-100"
+          >
+            <UsersRound className="h-4 w-4" aria-hidden="true" /> Learners
           </Link>
           {me.educator && (
             <Link

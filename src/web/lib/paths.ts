@@ -36,6 +36,8 @@ export const paths = {
   roadmap: '/roadmap',
   contact: '/contact',
   settings: '/user/settings',
+  /** Settings, the account's learners (family accounts, ADR 0074). */
+  learners: '/user/settings#learners',
   admin: '/admin',
   editUser: (id: string) => `/user/${id}/edit`,
   authTest: '/auth-test',

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Pricing } from '@shared/payments-schemas';
+import type { FeeLine, Pricing } from '@shared/payments-schemas';
 import { api } from './api';
 import { queryKeys } from './query-keys';
 
@@ -16,9 +16,13 @@ export const pricingQuery = queryOptions({
 
 export type PlanOnSale = Pricing['plans'][number];
 
-/** The standard fee and the plan on sale (Educator Pro), or undefined while they load. */
-export function usePricing(): { standardFeePercent: number; pro: PlanOnSale } | undefined {
+/**
+ * The standard fee (on a sale paid at once), every standard fee line, and the plan on sale
+ * (Educator Pro, with its own lines), or undefined while they load. Pages list the lines as
+ * the server writes them: a fee that differs by kind of sale shows up without a change here.
+ */
+export function usePricing(): { standardFeePercent: number; standardFees: FeeLine[]; pro: PlanOnSale } | undefined {
   const { data } = useQuery(pricingQuery);
   const pro = data?.plans.find((p) => p.id === 'educator-pro');
-  return data && pro ? { standardFeePercent: data.standard.feePercent, pro } : undefined;
+  return data && pro ? { standardFeePercent: data.standard.feePercent, standardFees: data.standard.fees, pro } : undefined;
 }

@@ -10,6 +10,8 @@ export const queryKeys = {
   currentSignInSession: ['me', 'session'] as const,
   twoFactor: ['me', 'two-factor'] as const,
   linkedAccounts: ['me', 'linked-accounts'] as const,
+  /** The account's learner profiles (family accounts, ADR 0074). */
+  learnerProfiles: ['me', 'learners'] as const,
   /** Every course query: a course, its roster. */
   courses: ['course'] as const,
   course: (id: string) => ['course', id] as const,
@@ -45,6 +47,8 @@ export const queryKeys = {
   adminMe: ['admin', 'me'] as const,
   adminUsers: (filter: unknown) => ['admin', 'users', filter] as const,
   adminUser: (id: string) => ['admin', 'user', id] as const,
+  adminClubs: (filter: unknown) => ['admin', 'clubs', filter] as const,
+  adminClub: (id: string) => ['admin', 'club', id] as const,
   adminJobs: ['admin', 'jobs'] as const,
   adminRefunds: ['admin', 'refunds'] as const,
   adminContactMessages: (page: number) => ['admin', 'contact-messages', page] as const,

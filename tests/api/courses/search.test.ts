@@ -197,6 +197,8 @@ describe('GET /api/courses/search: what is found', () => {
       educatorName: `Grace Hop${TOK}`,
       nextStartOn: dayFromNow(30),
       seatsLeft: 0,
+      minAge: null,
+      maxAge: null,
     } satisfies CourseCard);
   });
 

@@ -125,6 +125,7 @@ interface Fixtures {
   postId: string;
   replyId: string;
   fileId: string;
+  learnerProfileId: string;
 }
 
 /** Path parameter -> A's id (one name per kind of id: docs/glossary.md). */
@@ -152,6 +153,8 @@ const PATH_IDS: Record<string, (f: Fixtures) => string> = {
   postId: (f) => f.postId,
   replyId: (f) => f.replyId,
   fileId: (f) => f.fileId,
+  // A's learner profile (family accounts, ADR 0074): A's only; another account's answers 404.
+  learnerProfileId: (f) => f.learnerProfileId,
   // Admin routes (admins only): any job id, the role check comes first.
   jobId: () => randomUUID(),
 };
@@ -214,6 +217,8 @@ const BODIES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'POST /api/courses/:courseId/sessions/:sessionId/classroom/replies/:replyId/hide': () => ({ hidden: true }),
   'PUT /api/courses/:courseId/sessions/:sessionId/classroom/access/:userId': () => ({ access: 'removed' }),
   'POST /api/admin/users/:userId/delete': (f) => ({ confirmEmail: f.email }),
+  'PATCH /api/me/learners/:learnerProfileId': () => ({ firstName: 'Taken over', age: '9' }),
+  'POST /api/admin/clubs/:clubId/delete': () => ({ confirmName: 'Members-only circle of A', reason: 'Taken over' }),
 };
 
 let app: TestApp;
@@ -221,6 +226,8 @@ let routes: AppRoute[];
 const fixtures = {} as Record<Variant, Fixtures>;
 /** Strings only A (or A's learner) may ever see. */
 let privateMarkers: string[] = [];
+/** A's sign-in, to check after the matrix that A's data is unchanged. */
+let aCookie = '';
 let png: Buffer;
 
 beforeAll(async () => {
@@ -232,6 +239,7 @@ beforeAll(async () => {
 
   // User A: an educator with payouts, a published paid course a learner bought, a draft course.
   const a = await makePayoutEducator(app);
+  aCookie = a.cookie;
   const pub = await makePublishedCourse(app, a, { course: { priceCents: 4900, title: 'Published by A' } });
   const draftTitle = `Secret draft ${randomUUID()}`;
   const draftId = await makeCourse(app, a, { title: draftTitle });
@@ -322,7 +330,18 @@ beforeAll(async () => {
   expect(replied.statusCode, replied.body).toBe(201);
   const replyId = replied.json().id as string;
 
+  // A's learner profile: its name and notes are A's (and its educators') only.
+  const learnerSecret = `Secret learner note ${randomUUID()}`;
+  const learnerProfile = await post(
+    app,
+    '/api/me/learners',
+    { firstName: 'Zebediah', age: '9', notes: learnerSecret },
+    { cookie: a.cookie },
+  );
+  expect(learnerProfile.statusCode, learnerProfile.body).toBe(201);
+
   const common = {
+    learnerProfileId: learnerProfile.json().learner.id as string,
     learnerId: learner.id,
     certificateCode,
     promoCodeId: code.json().id as string,
@@ -368,6 +387,8 @@ beforeAll(async () => {
     classroomSecret,
     classroomReply,
     'Secret notes.pdf',
+    learnerSecret,
+    'Zebediah',
   ];
 });
 afterAll(async () => {
@@ -516,6 +537,9 @@ describe("cross-user matrix (every route with an id, as other users, with A's id
     expect(profile.body).not.toContain('Secret draft');
     const guessed = await get(app, `/api/calendar/feed/${'x'.repeat(32)}.ics`);
     expect(guessed.statusCode).toBe(404);
+    // A's learner survived every other caller's edit and removal.
+    const mine = await get(app, '/api/me/learners', { cookie: aCookie });
+    expect(mine.json().items).toMatchObject([{ id: fixtures.published.learnerProfileId, firstName: 'Zebediah', age: '9' }]);
   });
 });
 

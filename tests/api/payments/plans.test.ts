@@ -52,11 +52,13 @@ describe('fees come from the configuration', () => {
     const res = await get(app, '/api/pricing', { cookie: learner.cookie });
     expect(res.statusCode, res.body).toBe(200);
     const pricing = pricingResult.parse(res.json());
-    expect(pricing.standard).toEqual({ feePercent: 12 });
+    // Every kind of sale costs the same: one "per sale" line, read from the fee rule.
+    expect(pricing.standard).toEqual({ feePercent: 12, fees: [{ label: 'per sale', feePercent: 12 }] });
     expect(pricing.plans).toEqual([
       expect.objectContaining({
         id: 'educator-pro',
         feePercent: 5,
+        fees: [{ label: 'per sale', feePercent: 5 }],
         features: ['Platform fee of 5% instead of 12%', 'Featured placement on /explore', 'Priority support'],
       }),
     ]);

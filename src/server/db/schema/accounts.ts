@@ -171,6 +171,8 @@ export const learnerProfile = pgTable(
     notes: text('notes'),
     /** Set once the profile became an account of its own (its enrolments moved there). */
     becameUserId: uuid('became_user_id').references(() => user.id, { onDelete: 'set null' }),
+    /** Set when its account holder removed it while it had past classes (kept for that history, hidden). */
+    removedAt: ts('removed_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

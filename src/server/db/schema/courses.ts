@@ -206,8 +206,8 @@ export const enrolment = pgTable(
       .references(() => user.id, { onDelete: 'cascade' }),
     /**
      * Family accounts (ADR 0074): the account's learner profile this seat is for; null: the
-     * account holder. No cascade: a profile with enrolments is not deleted by accident (the
-     * account's deletion removes both in one statement).
+     * account holder. No cascade: a profile with enrolments is not deleted by accident (its
+     * removal hides it instead; the account's erasure keeps it under a pseudonym).
      */
     learnerProfileId: uuid('learner_profile_id').references(() => learnerProfile.id, { onDelete: 'no action' }),
     /** active | waitlisted | offered | dropped | completed | pending_payment | past_due */

@@ -93,9 +93,11 @@ function Pricing() {
             Educator
           </h2>
           {pricing ? (
-            <p className="mt-2 text-3xl font-bold text-slate-900">
-              {pricing.standardFeePercent}% <span className="text-base font-medium text-slate-600">per sale</span>
-            </p>
+            pricing.standardFees.map((l) => (
+              <p key={l.label} className="mt-2 text-3xl font-bold text-slate-900">
+                {l.feePercent}% <span className="text-base font-medium text-slate-600">{l.label}</span>
+              </p>
+            ))
           ) : (
             <Skeleton className="mt-2 h-9 w-32" />
           )}
@@ -121,7 +123,8 @@ function Pricing() {
             {money(PRO.priceCents, PRO.currency)} <span className="text-base font-medium text-slate-600">/ {PRO.interval}</span>
           </p>
           <p className="mt-2 text-sm text-slate-600">
-            For educators who teach every week{pricing && <>: keep {100 - pricing.pro.feePercent}% of every sale</>}.
+            For educators who teach every week
+            {pricing?.pro.fees.length === 1 && <>: keep {100 - pricing.pro.feePercent}% of every sale</>}.
           </p>
           <ul className="mt-4 flex-1 space-y-2">
             {pricing ? (
@@ -171,7 +174,9 @@ function Pricing() {
           </h2>
           <p className="mb-4 mt-1 text-sm text-slate-600">
             {money(PRO.priceCents, PRO.currency)} every {PRO.interval}.
-            {pricing && <> Your fee drops to {pricing.pro.feePercent}% on sales from the moment it is paid.</>}
+            {pricing && (
+              <> Your fee drops to {pricing.pro.fees.map((l) => `${l.feePercent}% ${l.label}`).join(', ')} from the moment it is paid.</>
+            )}
           </p>
           <CardForm config={checkout.config} checkout={checkout.result} />
           <Button variant="ghost" className="mt-3 px-2" onClick={() => setCheckout(null)}>

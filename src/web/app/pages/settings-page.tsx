@@ -7,6 +7,7 @@ import { InstallmentsCard } from '@web/features/payments/installments-card';
 import { useViewer } from '@web/lib/viewer';
 import { ProfileForm } from '@web/features/accounts/profile-form';
 import { SignInSessionsCard } from '@web/features/accounts/sign-in-sessions-card';
+import { LearnersCard } from '@web/features/accounts/learners-card';
 import { TwoFactorCard } from '@web/features/accounts/two-factor-card';
 import { LinkedAccountsCard } from '@web/features/accounts/linked-accounts-card';
 import { NotificationPreferencesCard } from '@web/features/notifications/notification-preferences-card';
@@ -20,6 +21,7 @@ import { BlockedPeopleCard } from '@web/features/mailbox/blocked-people-card';
  */
 export const SETTINGS_SECTIONS = [
   { id: 'profile', label: 'Profile' },
+  { id: 'learners', label: 'Learners' },
   { id: 'payments', label: 'Payments' },
   { id: 'notifications', label: 'Notifications' },
   { id: 'security', label: 'Sign-in & security' },
@@ -34,12 +36,15 @@ export default function SettingsPage() {
   useSettleOnHash();
   return (
     <div className="mx-auto max-w-5xl">
-      <PageHeader title="Settings" subtitle="Your profile, payments, notifications, sign-in security and account." />
+      <PageHeader title="Settings" subtitle="Your profile, learners, payments, notifications, sign-in security and account." />
       <div className="lg:grid lg:grid-cols-[12rem_minmax(0,1fr)] lg:items-start lg:gap-8">
         <SettingsNav active={active} />
         <div className="space-y-10">
           <Section id="profile">
             <ProfileForm user={me} />
+          </Section>
+          <Section id="learners">
+            <LearnersCard />
           </Section>
           <Section id="payments">
             <InstallmentsCard />

@@ -11,6 +11,7 @@ import { JobsSection } from './jobs-section';
 import { AuditSection, ClassroomReportsSection, RefundsSection, ReportsSection } from './records-sections';
 import { ADMIN_TABS as TABS, adminHref, type AdminTab as Tab } from './links';
 import { UsersSection } from './users-section';
+import { ClubsSection } from './clubs-section';
 import { PromoCodesSection } from './promo-codes-section';
 
 /**
@@ -31,7 +32,7 @@ export default function AdminPage() {
     <div className="space-y-6">
       <PageHeader
         title="Admin"
-        subtitle="Users, background jobs, refunds owed, platform promo codes, contact messages and the audit log of admin actions."
+        subtitle="Users, clubs, background jobs, refunds owed, platform promo codes, contact messages and the audit log of admin actions."
       />
       <nav aria-label="Admin sections" className="flex flex-wrap gap-2">
         {TABS.map(([key, label]) => (
@@ -46,6 +47,7 @@ export default function AdminPage() {
         ))}
       </nav>
       {tab === 'users' && <UsersSection />}
+      {tab === 'clubs' && <ClubsSection />}
       {tab === 'jobs' && <JobsSection />}
       {tab === 'refunds' && <RefundsSection />}
       {tab === 'promo' && <PromoCodesSection />}

@@ -1,8 +1,12 @@
-/** The admin console's sections, and a link to one of them (and a user in Users): /admin?section=users&user=<id>. */
-export type AdminTab = 'users' | 'jobs' | 'refunds' | 'promo' | 'contact' | 'reports' | 'audit';
+/**
+ * The admin console's sections, and a link to one of them (and a user in Users, a club in
+ * Clubs): /admin?section=users&user=<id>, /admin?section=clubs&club=<id>.
+ */
+export type AdminTab = 'users' | 'clubs' | 'jobs' | 'refunds' | 'promo' | 'contact' | 'reports' | 'audit';
 
 export const ADMIN_TABS: [AdminTab, string][] = [
   ['users', 'Users'],
+  ['clubs', 'Clubs'],
   ['jobs', 'Failed jobs'],
   ['refunds', 'Refunds owed'],
   ['promo', 'Promo codes'],
@@ -11,8 +15,8 @@ export const ADMIN_TABS: [AdminTab, string][] = [
   ['audit', 'Audit log'],
 ];
 
-export function adminHref(tab: AdminTab, user?: string) {
+export function adminHref(tab: AdminTab, open?: string) {
   const params = new URLSearchParams({ section: tab });
-  if (user) params.set('user', user);
+  if (open) params.set(tab === 'clubs' ? 'club' : 'user', open);
   return `/admin?${params}`;
 }

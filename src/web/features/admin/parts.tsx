@@ -1,5 +1,9 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { AdminUserRow } from '@shared/admin-schemas';
 import { Badge } from '@web/components/ui/badge';
+import { Button } from '@web/components/ui/button';
+import { Card } from '@web/components/ui/card';
+import { LoadError } from '@web/components/ui/load-error';
 import { Skeleton } from '@web/components/ui/skeleton';
 
 /** Pieces the admin console's sections share. */
@@ -22,4 +26,40 @@ export function UserBadges({ u }: { u: Pick<AdminUserRow, 'role' | 'banned' | 'v
       {u.twoFactorEnabled && <Badge>2FA</Badge>}
     </span>
   );
+}
+
+/** Under a paged list: "Page 2 of 5 · 110 users", then Previous and Next. */
+export function Pager({ page, pages, summary, onPage }: { page: number; pages: number; summary: string; onPage: (page: number) => void }) {
+  return (
+    <div className="mt-4 flex items-center justify-between text-sm text-slate-700">
+      <span>
+        Page {page} of {pages} · {summary}
+      </span>
+      <div className="flex gap-2">
+        <Button variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+          Previous
+        </Button>
+        <Button variant="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+          Next
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** A detail panel's card while its query loads or after it failed; null once it has data. */
+export function PanelPending({ query, errorTitle }: { query: UseQueryResult<unknown>; errorTitle: string }) {
+  if (query.isPending)
+    return (
+      <Card>
+        <TableSkeleton />
+      </Card>
+    );
+  if (query.isError)
+    return (
+      <Card>
+        <LoadError title={errorTitle} error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
+      </Card>
+    );
+  return null;
 }

@@ -8,11 +8,10 @@ import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { ConfirmDialog } from '@web/components/ui/dialog';
 import { Field } from '@web/components/ui/field';
-import { LoadError } from '@web/components/ui/load-error';
 import { queryKeys } from '@web/lib/query-keys';
 import { banUser, deleteUser, resetTwoFactor, setRole, unbanUser, userQuery } from './api/users';
 import { enrolmentLabel, errorText, money, purchaseLabel, sessionDates, when } from './format';
-import { TableSkeleton, UserBadges } from './parts';
+import { PanelPending, UserBadges } from './parts';
 
 type Dialog = 'ban' | 'delete' | null;
 
@@ -44,18 +43,7 @@ export function UserPanel({ id }: { id: string }) {
     }
   }
 
-  if (detail.isPending)
-    return (
-      <Card>
-        <TableSkeleton />
-      </Card>
-    );
-  if (detail.isError)
-    return (
-      <Card>
-        <LoadError title="Could not load this user" error={detail.error} onRetry={() => detail.refetch()} retrying={detail.isFetching} />
-      </Card>
-    );
+  if (detail.isPending || detail.isError) return <PanelPending query={detail} errorTitle="Could not load this user" />;
   const { user: u, signInSessions, enrolments, payments, checkouts } = detail.data;
   return (
     <Card className="space-y-5">

@@ -10,7 +10,7 @@ import { LoadError } from '@web/components/ui/load-error';
 import { queryKeys } from '@web/lib/query-keys';
 import { inviteUser, PAGE_SIZE, usersQuery, type UserFilter } from './api/users';
 import { errorText } from './format';
-import { TableSkeleton, UserBadges } from './parts';
+import { Pager, TableSkeleton, UserBadges } from './parts';
 import { UserPanel } from './user-panel';
 import { adminHref } from './links';
 
@@ -104,19 +104,12 @@ export function UsersSection() {
                 ))}
               </tbody>
             </table>
-            <div className="mt-4 flex items-center justify-between text-sm text-slate-700">
-              <span>
-                Page {filter.page} of {pages} · {users.data.total} users
-              </span>
-              <div className="flex gap-2">
-                <Button variant="secondary" disabled={filter.page <= 1} onClick={() => setFilter({ ...filter, page: filter.page - 1 })}>
-                  Previous
-                </Button>
-                <Button variant="secondary" disabled={filter.page >= pages} onClick={() => setFilter({ ...filter, page: filter.page + 1 })}>
-                  Next
-                </Button>
-              </div>
-            </div>
+            <Pager
+              page={filter.page}
+              pages={pages}
+              summary={`${users.data.total} users`}
+              onPage={(page) => setFilter({ ...filter, page })}
+            />
           </>
         )}
       </Card>

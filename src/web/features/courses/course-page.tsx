@@ -1,8 +1,8 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { CalendarDays, ClipboardList, Globe2, MapPin, Monitor, Pencil, ShieldCheck, Star, Users } from 'lucide-react';
+import { CalendarDays, ClipboardList, Globe2, MapPin, Monitor, Pencil, PersonStanding, ShieldCheck, Star, Users } from 'lucide-react';
 import type { CourseView } from '@shared/courses-schemas';
-import { formatPrice } from '@shared/courses';
+import { courseAgesText, formatPrice } from '@shared/courses';
 import { installmentTerms } from '@shared/payments';
 import { Alert } from '@web/components/ui/alert';
 import { ButtonLink, buttonClass } from '@web/components/ui/button';
@@ -100,6 +100,7 @@ function CourseDetail({ course }: { course: CourseView }) {
   const next = upcoming[0];
   const myReview = course.reviews.find((r) => r.mine);
   const policy = refundPolicy(course.refundPolicy);
+  const ages = courseAgesText(course.minAge, course.maxAge);
   const where = course.format === 'online' ? 'Online' : ['In person', course.city].filter(Boolean).join(' · ');
 
   return (
@@ -164,6 +165,14 @@ function CourseDetail({ course }: { course: CourseView }) {
                   {course.language}
                 </Badge>
               </li>
+              {ages && (
+                <li>
+                  <Badge>
+                    <PersonStanding className="h-3 w-3" aria-hidden="true" />
+                    {ages}
+                  </Badge>
+                </li>
+              )}
               {course.audience && (
                 <li>
                   <Badge>
@@ -272,7 +281,7 @@ function CourseDetail({ course }: { course: CourseView }) {
               </div>
               <div>
                 <dt className="font-medium text-slate-900">Who it's for</dt>
-                <dd className="text-slate-700">{course.audience || 'Everyone'}</dd>
+                <dd className="text-slate-700">{[ages, course.audience].filter(Boolean).join(' · ') || 'Everyone'}</dd>
               </div>
               <div>
                 <dt className="font-medium text-slate-900">Where</dt>

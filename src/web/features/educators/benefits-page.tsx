@@ -28,11 +28,12 @@ function Section({ id, icon, title, children }: { id: string; icon: ReactNode; t
 /** /educator/benefits — fees, payouts, refunds and Educator Pro, explained. */
 export default function BenefitsPage() {
   const pricing = usePricing();
+  // One row per fee line of each plan, as the server writes them (one while every kind of sale costs the same).
   const rows = pricing
     ? [
-        { plan: 'Educator', fee: pricing.standardFeePercent },
-        { plan: PRO.name, fee: pricing.pro.feePercent },
-      ]
+        ...pricing.standardFees.map((l) => ({ plan: 'Educator', line: l, many: pricing.standardFees.length > 1 })),
+        ...pricing.pro.fees.map((l) => ({ plan: PRO.name, line: l, many: pricing.pro.fees.length > 1 })),
+      ].map(({ plan, line, many }) => ({ plan: many ? `${plan}, ${line.label}` : plan, fee: line.feePercent }))
     : [];
   return (
     <div className="mx-auto max-w-3xl">
@@ -121,7 +122,8 @@ export default function BenefitsPage() {
           {pricing ? (
             <>
               <p>
-                For {money(PRO.priceCents, PRO.currency)} a {PRO.interval}, the platform fee drops from {pricing.standardFeePercent}% to{' '}
+                For {money(PRO.priceCents, PRO.currency)} a {PRO.interval}, the platform fee
+                {pricing.pro.fees.length > 1 && ' on a sale paid at once'} drops from {pricing.standardFeePercent}% to{' '}
                 {pricing.pro.feePercent}%.
                 {pricing.standardFeePercent > pricing.pro.feePercent && (
                   <>

@@ -1,7 +1,7 @@
 import { CalendarDays, MapPin, Monitor, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import type { CourseCard as Card } from '@shared/courses-schemas';
-import { formatPrice } from '@shared/courses';
+import { courseAgesText, formatPrice } from '@shared/courses';
 import { Badge } from '@web/components/ui/badge';
 import { Skeleton } from '@web/components/ui/skeleton';
 import { CourseCover } from '@web/components/ui/cover';
@@ -46,6 +46,7 @@ export function CourseCard({
         <div className="flex flex-wrap gap-1.5">
           <Badge tone="brand">{categoryLabel(course.category)}</Badge>
           <Badge>{levelLabel(course.level)}</Badge>
+          {courseAgesText(course.minAge, course.maxAge) && <Badge>{courseAgesText(course.minAge, course.maxAge)}</Badge>}
         </div>
         <H className="mt-2 line-clamp-2 text-base font-semibold leading-snug text-slate-900 group-hover:text-brand-700">
           <Link to={linkTo(course.id)} className="after:absolute after:inset-0 focus:outline-none">

@@ -70,13 +70,34 @@ export function BasicsSection({ form }: { form: Form }) {
         </div>
         <Field
           label="Audience"
-          placeholder="e.g. Ages 8–12, or adults new to coding"
-          hint="Optional: age range or who it is for."
+          placeholder="e.g. Adults new to coding"
+          hint="Optional: who it is for."
           error={e.audience?.message}
           {...register('audience')}
         />
       </div>
+      <AgesFields form={form} />
     </FormSection>
+  );
+}
+
+/** Ages from / to (optional): parents see "Ages 8-12", and a learner outside it is not enrolled (ADR 0074). */
+function AgesFields({ form }: { form: Form }) {
+  const { register, control, trigger } = form;
+  const e = form.formState.errors;
+  const minAge = useWatch({ control, name: 'minAge' });
+  // "To" is checked against "from": an error shown there is checked again when "from" changes.
+  const hasMaxError = !!e.maxAge;
+  useEffect(() => {
+    if (hasMaxError) void trigger('maxAge');
+  }, [minAge]); // eslint-disable-line react-hooks/exhaustive-deps
+  return (
+    <FieldGroup legend="Ages (optional)" hint="For courses meant for an age group, in whole years. Leave empty for everyone.">
+      <div className="grid max-w-sm grid-cols-2 gap-3">
+        <Field label="From" inputMode="numeric" placeholder="e.g. 8" error={e.minAge?.message} {...register('minAge')} />
+        <Field label="To" inputMode="numeric" placeholder="e.g. 12" error={e.maxAge?.message} {...register('maxAge')} />
+      </div>
+    </FieldGroup>
   );
 }
 

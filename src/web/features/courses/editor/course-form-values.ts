@@ -12,6 +12,9 @@ export interface CourseFormValues {
   level: string;
   language: string;
   audience: string;
+  /** Whom the course is for by age, in whole years: each optional (empty: no bound). */
+  minAge: string;
+  maxAge: string;
   format: 'online' | 'in_person';
   city: string;
   address: string;
@@ -56,6 +59,8 @@ export function defaults(course?: CourseView, city?: string | null): CourseFormV
       level: 'all',
       language: 'English',
       audience: '',
+      minAge: '',
+      maxAge: '',
       format: 'online',
       city: city ?? '',
       address: '',
@@ -75,6 +80,8 @@ export function defaults(course?: CourseView, city?: string | null): CourseFormV
     level: course.level,
     language: course.language,
     audience: course.audience ?? '',
+    minAge: course.minAge === null ? '' : String(course.minAge),
+    maxAge: course.maxAge === null ? '' : String(course.maxAge),
     format: course.format,
     city: course.city ?? '',
     address: course.address ?? '',
@@ -94,6 +101,9 @@ export const priceCents = (price: string) => {
   return PRICE_RE.test(t) ? Math.round(Number(t.replace(',', '.')) * 100) : Number.NaN;
 };
 
+/** An age field as the API's bound: empty is none; anything else a number the schema checks (NaN: "must be a number"). */
+const ageBound = (text: string) => (text.trim() ? Number(text.trim()) : null);
+
 /** The form's values as the API's course input (price in cents, installments only when paid). */
 export function toCourseInput(v: CourseFormValues): CourseInput {
   const cents = priceCents(v.price);
@@ -105,6 +115,8 @@ export function toCourseInput(v: CourseFormValues): CourseInput {
     level: v.level as CourseInput['level'],
     language: v.language,
     audience: v.audience.trim() || null,
+    minAge: ageBound(v.minAge),
+    maxAge: ageBound(v.maxAge),
     format: v.format,
     city: v.city.trim() || null,
     address: v.format === 'in_person' ? v.address.trim() || null : null,

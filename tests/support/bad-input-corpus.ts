@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { isTimeZone } from '../../../src/shared/input-schemas.js';
-import { POSTGRES_TIME_ZONES } from '../../../src/shared/time-zones.js';
-import { PLANS } from '../../../src/shared/payments.js';
-import { contactFormToken } from '../../../src/server/contact/form-token.js';
-import type { TestApp } from '../../support/app.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isTimeZone } from '../../src/shared/input-schemas.js';
+import { POSTGRES_TIME_ZONES } from '../../src/shared/time-zones.js';
+import { PLANS } from '../../src/shared/payments.js';
+import { contactFormToken } from '../../src/server/contact/form-token.js';
+import type { TestApp } from './app.js';
 import {
   classTimeBody,
   courseBody,
@@ -17,25 +19,15 @@ import {
   makePublishedCourse,
   queryRows,
   sessionBody,
-} from '../../support/courses.js';
-import { newUser, signIn } from '../../support/factories.js';
-import { get, post, randomIp, sendAs, uniqueEmail, type Response } from '../../support/http.js';
-import { clubBody, createClub, createClubEvents, eventBody, localIn } from '../../support/club-data.js';
-import {
-  BAD_BODIES,
-  BAD_PATH_VALUES,
-  BAD_TIME_ZONES,
-  NUMERIC_STRINGS,
-  RAW_NUMBERS,
-  badValue,
-  badValuesFor,
-} from '../../support/bad-input.js';
-import { fileForm } from '../../support/multipart.js';
-import { pdfBytes } from '../../support/classroom.js';
-import { buildPaymentsApp, customerOf, makePayoutEducator, startCheckout } from '../../support/payments.js';
-import { fillPath, inputJsonSchema, objectProperties, routeTable, type AppRoute, type JsonSchema } from '../../support/route-table.js';
-
-vi.mock('fastify', async (original) => (await import('../../support/route-table.js')).recordRoutes(await original()));
+} from './courses.js';
+import { newUser, signIn } from './factories.js';
+import { get, post, randomIp, sendAs, uniqueEmail, type Response } from './http.js';
+import { clubBody, createClub, createClubEvents, eventBody, localIn } from './club-data.js';
+import { BAD_BODIES, BAD_PATH_VALUES, BAD_TIME_ZONES, NUMERIC_STRINGS, RAW_NUMBERS, badValue, badValuesFor } from './bad-input.js';
+import { fileForm } from './multipart.js';
+import { pdfBytes } from './classroom.js';
+import { buildPaymentsApp, customerOf, makePayoutEducator, startCheckout } from './payments.js';
+import { fillPath, inputJsonSchema, objectProperties, routeTable, type AppRoute, type JsonSchema } from './route-table.js';
 
 /**
  * Bad-input corpus (issue 12, defect 7), generated from every operation's schema in the
@@ -115,6 +107,8 @@ const PATH_VALUES: Record<string, (c: Ctx) => string> = {
   postId: (c) => c.ids.classroomPost,
   replyId: (c) => c.ids.classroomReply,
   fileId: (c) => c.ids.classroomFile,
+  // Family accounts: the educator's own learner profile.
+  learnerProfileId: (c) => c.ids.learnerProfile,
 };
 const ROUTE_PATH_VALUES: Record<string, Record<string, (c: Ctx) => string>> = {
   '/api/accounts/sessions/:signInSessionId': { signInSessionId: (c) => c.ids.spareAuthSession },
@@ -248,6 +242,8 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
   'PATCH /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId': () => ({ body: 'Week 2 notes, corrected', pinned: true }),
   'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId/replies': () => ({ body: 'Thanks' }),
   'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId/report': () => ({ reason: 'Off topic' }),
+  'POST /api/me/learners': () => ({ firstName: 'Ada', age: '8-10', notes: 'Loves maps' }),
+  'PATCH /api/me/learners/:learnerProfileId': () => ({ firstName: 'Ada', age: '9', notes: null }),
 };
 
 /** Extra whole inputs for one route, beyond one bad field at a time. */
@@ -284,81 +280,87 @@ let app: TestApp;
 let ctx: Ctx;
 let routes: AppRoute[];
 
-beforeAll(async () => {
-  app = await buildPaymentsApp();
-  routes = routeTable(app)
-    .filter((r) => r.url.startsWith('/api/') && r.method !== 'HEAD' && !OUT_OF_SCOPE.some((p) => r.url.startsWith(p)))
-    .filter((r) => r.schema.body || r.schema.querystring || r.schema.params);
+/** The app (its route table recorded: the caller's file mocks `fastify`) and the actors and ids the corpus uses. */
+function setUp() {
+  beforeAll(async () => {
+    app = await buildPaymentsApp();
+    routes = routeTable(app)
+      .filter((r) => r.url.startsWith('/api/') && r.method !== 'HEAD' && !OUT_OF_SCOPE.some((p) => r.url.startsWith(p)))
+      .filter((r) => r.schema.body || r.schema.querystring || r.schema.params);
 
-  const educator = await makePayoutEducator(app);
-  const free = await makePublishedCourse(app, educator);
-  const paid = await makePublishedCourse(app, educator, { course: { priceCents: 4900, installments: 2 } });
-  const [spareClassTime] = await makeClassTimes(app, educator, free.courseId, free.sessionId, classTimeBody(50));
-  const learner = await makeLearner(app);
-  expect((await enrol(app, learner, free.courseId, free.sessionId)).statusCode).toBe(200);
-  const learnerCustomer = await customerOf(app, learner);
-  const checkout = await startCheckout(app, learner, paid.courseId, paid.sessionId, 4900);
-  expect(checkout.statusCode, checkout.body).toBe(200);
-  // A second sign-in of the educator: the target of "sign out that device".
-  await signIn(app, educator.email, educator.password);
-  const sessions = (await get(app, '/api/accounts/sessions', { cookie: educator.cookie })).json().sessions as {
-    id: string;
-    current: boolean;
-  }[];
-  const feed = await post(app, '/api/calendar/feed', undefined, { cookie: educator.cookie });
-  const sent = await post(
-    app,
-    `/api/mailbox/conversations/${educator.id}/messages`,
-    { body: 'Hello', clientId: randomUUID() },
-    { cookie: learner.cookie },
-  );
-  expect(sent.statusCode, sent.body).toBe(201);
-  const classroom = `/api/courses/${free.courseId}/sessions/${free.sessionId}/classroom`;
-  const classroomPost = await post(app, `${classroom}/posts`, { body: 'Welcome' }, { cookie: educator.cookie });
-  const classroomSparePost = await post(app, `${classroom}/posts`, { body: 'To edit and delete' }, { cookie: educator.cookie });
-  expect(classroomSparePost.statusCode, classroomSparePost.body).toBe(201);
-  const classroomReply = await post(
-    app,
-    `${classroom}/posts/${classroomPost.json().id}/replies`,
-    { body: 'Hi' },
-    { cookie: learner.cookie },
-  );
-  expect(classroomReply.statusCode, classroomReply.body).toBe(201);
-  const form = await fileForm({ data: pdfBytes(), filename: 'notes.pdf', type: 'application/pdf' });
-  const classroomFile = await app.inject({
-    method: 'POST',
-    url: `${classroom}/files`,
-    payload: form.payload,
-    headers: { ...form.headers, cookie: educator.cookie, origin: app.config.publicUrl },
+    const educator = await makePayoutEducator(app);
+    const free = await makePublishedCourse(app, educator);
+    const paid = await makePublishedCourse(app, educator, { course: { priceCents: 4900, installments: 2 } });
+    const [spareClassTime] = await makeClassTimes(app, educator, free.courseId, free.sessionId, classTimeBody(50));
+    const learner = await makeLearner(app);
+    expect((await enrol(app, learner, free.courseId, free.sessionId)).statusCode).toBe(200);
+    const learnerCustomer = await customerOf(app, learner);
+    const checkout = await startCheckout(app, learner, paid.courseId, paid.sessionId, 4900);
+    expect(checkout.statusCode, checkout.body).toBe(200);
+    // A second sign-in of the educator: the target of "sign out that device".
+    await signIn(app, educator.email, educator.password);
+    const sessions = (await get(app, '/api/accounts/sessions', { cookie: educator.cookie })).json().sessions as {
+      id: string;
+      current: boolean;
+    }[];
+    const feed = await post(app, '/api/calendar/feed', undefined, { cookie: educator.cookie });
+    const sent = await post(
+      app,
+      `/api/mailbox/conversations/${educator.id}/messages`,
+      { body: 'Hello', clientId: randomUUID() },
+      { cookie: learner.cookie },
+    );
+    expect(sent.statusCode, sent.body).toBe(201);
+    const classroom = `/api/courses/${free.courseId}/sessions/${free.sessionId}/classroom`;
+    const classroomPost = await post(app, `${classroom}/posts`, { body: 'Welcome' }, { cookie: educator.cookie });
+    const classroomSparePost = await post(app, `${classroom}/posts`, { body: 'To edit and delete' }, { cookie: educator.cookie });
+    expect(classroomSparePost.statusCode, classroomSparePost.body).toBe(201);
+    const classroomReply = await post(
+      app,
+      `${classroom}/posts/${classroomPost.json().id}/replies`,
+      { body: 'Hi' },
+      { cookie: learner.cookie },
+    );
+    expect(classroomReply.statusCode, classroomReply.body).toBe(201);
+    const form = await fileForm({ data: pdfBytes(), filename: 'notes.pdf', type: 'application/pdf' });
+    const classroomFile = await app.inject({
+      method: 'POST',
+      url: `${classroom}/files`,
+      payload: form.payload,
+      headers: { ...form.headers, cookie: educator.cookie, origin: app.config.publicUrl },
+    });
+    expect(classroomFile.statusCode, classroomFile.body).toBe(201);
+    const club = await createClub(sendAs(app, educator.cookie));
+    const [clubEvent] = await createClubEvents(sendAs(app, educator.cookie), club);
+    const learnerProfile = await post(app, '/api/me/learners', { firstName: 'Ada', age: '8' }, { cookie: educator.cookie });
+    expect(learnerProfile.statusCode, learnerProfile.body).toBe(201);
+    ctx = {
+      educator: { ...educator, customer: await customerOf(app, educator) },
+      learner: { ...learner, customer: learnerCustomer },
+      ids: {
+        course: free.courseId,
+        session: free.sessionId,
+        spareClassTime,
+        paidCourse: paid.courseId,
+        paidSession: paid.sessionId,
+        checkout: checkout.json().sessionId,
+        spareAuthSession: sessions.find((s) => !s.current)!.id,
+        feed: /feed\/([^/]+)\.ics$/.exec(feed.json().url)![1],
+        message: sent.json().message.id,
+        club,
+        clubEvent,
+        classroomPost: classroomPost.json().id,
+        classroomSparePost: classroomSparePost.json().id,
+        classroomReply: classroomReply.json().id,
+        classroomFile: classroomFile.json().id,
+        learnerProfile: learnerProfile.json().learner.id,
+      },
+    };
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
   });
-  expect(classroomFile.statusCode, classroomFile.body).toBe(201);
-  const club = await createClub(sendAs(app, educator.cookie));
-  const [clubEvent] = await createClubEvents(sendAs(app, educator.cookie), club);
-  ctx = {
-    educator: { ...educator, customer: await customerOf(app, educator) },
-    learner: { ...learner, customer: learnerCustomer },
-    ids: {
-      course: free.courseId,
-      session: free.sessionId,
-      spareClassTime,
-      paidCourse: paid.courseId,
-      paidSession: paid.sessionId,
-      checkout: checkout.json().sessionId,
-      spareAuthSession: sessions.find((s) => !s.current)!.id,
-      feed: /feed\/([^/]+)\.ics$/.exec(feed.json().url)![1],
-      message: sent.json().message.id,
-      club,
-      clubEvent,
-      classroomPost: classroomPost.json().id,
-      classroomSparePost: classroomSparePost.json().id,
-      classroomReply: classroomReply.json().id,
-      classroomFile: classroomFile.json().id,
-    },
-  };
-}, 120_000);
-afterAll(async () => {
-  await app?.close();
-});
+}
 
 interface Request {
   route: AppRoute;
@@ -505,151 +507,173 @@ function problemWith(req: Request, res: Response): string | null {
   return null;
 }
 
-describe('bad-input corpus (every operation with a schema)', () => {
-  it('never answers >= 500 to the named bad inputs, and every 4xx has the one error body', async () => {
-    const requests = routes.flatMap(corpusFor);
-    const problems: string[] = [];
-    const statuses: Record<number, number> = {};
-    const started = Date.now();
-    const slow: Record<string, number> = {};
-    for (const req of requests) {
-      const t0 = Date.now();
-      const res = await send(req);
-      slow[keyOf(req.route)] = (slow[keyOf(req.route)] ?? 0) + Date.now() - t0;
-      statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
-      const problem = problemWith(req, res);
-      if (problem) problems.push(problem);
-    }
-    console.log(
-      `bad-input corpus: ${routes.length} operations, ${requests.length} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, statuses ${JSON.stringify(statuses)}, ${problems.length} problems`,
-    );
-    if (process.env.CORPUS_TIMING)
-      console.log(
-        Object.entries(slow)
-          .sort((a, b) => b[1] - a[1])
-          .slice(0, 8),
-      );
-    expect(problems).toEqual([]);
-  }, 240_000);
+/** How many files (tests/api/http/bad-input-corpus-N.test.ts) the corpus is in. */
+export const CORPUS_PARTS = 3;
 
-  it(`never answers >= 500 to random mixes of bad values (fast-check, seed ${SEED})`, async () => {
-    let count = 0;
-    const problems: string[] = [];
-    for (const route of routes) {
-      const parts = (['querystring', 'body'] as const).filter((p) => route.schema[p]);
-      const fields = parts.flatMap((part) =>
-        Object.keys(objectProperties(inputJsonSchema(route.schema[part]))).map((name) => ({ part, name })),
-      );
-      const arbitrary = fc.record({
-        changes: fc.array(fc.tuple(fc.constantFrom(...(fields.length ? fields : [{ part: 'body' as const, name: 'extra' }])), badValue), {
-          minLength: 1,
-          maxLength: 4,
-        }),
-        drop: fc.subarray(fields.map((f) => f.name)),
-        param: route.params.length
-          ? fc.option(
-              fc.tuple(
-                fc.constantFrom(...route.params),
-                fc.oneof(fc.constantFrom(...BAD_PATH_VALUES), fc.string({ unit: 'binary', maxLength: 50 })),
-              ),
-              { nil: undefined },
-            )
-          : fc.constant(undefined),
-      });
-      await fc.assert(
-        fc.asyncProperty(arbitrary, async ({ changes, drop, param }) => {
-          const body = route.schema.body ? validInput(route, 'body') : undefined;
-          const query = route.schema.querystring ? validInput(route, 'querystring') : undefined;
-          for (const name of drop) {
-            if (body) delete body[name];
-            if (query) delete query[name];
-          }
-          for (const [{ part, name }, value] of changes) {
-            if (part === 'body' && body) body[name] = value;
-            if (part === 'querystring' && query) query[name] = value;
-          }
-          const path = validPath(route);
-          if (param) path[param[0]] = param[1];
-          const req: Request = { route, path, body, query, what: `${show(body ?? query)} path ${show(path)}` };
-          count++;
-          const problem = problemWith(req, await send(req));
-          if (problem) problems.push(problem);
-          expect(problem).toBeNull();
-        }),
-        { numRuns: RUNS_PER_ROUTE, seed: SEED, endOnFailure: true },
-      );
-    }
-    console.log(
-      `bad-input property: ${routes.length} operations, ${count} random requests, seed ${SEED} (FC_SEED=... to change), ${problems.length} problems`,
-    );
-  }, 240_000);
-});
+/**
+ * The corpus, in parts that run in parallel workers (each its own app, actors and ids): part
+ * `part` of `of` takes every `of`-th route of the table (the routes stay in the table's order,
+ * so each part's routes and requests are the same in every run), and the first part also the
+ * tests of the whole table. Every route is in exactly one part (tests/api/http/bad-input-corpus-*.test.ts).
+ */
+export function badInputCorpus(part: number, of = CORPUS_PARTS) {
+  setUp();
+  const mine = () => routes.filter((_, i) => i % of === part - 1);
+  const which = ` (part ${part} of ${of})`;
 
-describe('time zones', () => {
-  it('every zone the schemas accept is one the database knows', async () => {
-    const zones = [...POSTGRES_TIME_ZONES];
-    const rows = await queryRows<{ n: number }>(
-      app,
-      sql`select count(*)::int as n from pg_timezone_names where name in (${sql.join(
-        zones.map((z) => sql`${z}`),
-        sql`, `,
-      )})`,
-    );
-    expect(Number(rows[0].n)).toBe(zones.length);
-    // And the zones a browser offers (its Intl list), where the database has them.
-    expect(Intl.supportedValuesOf('timeZone').filter((z) => !isTimeZone(z))).toEqual([]);
-  });
-
-  it('a session whose zone was accepted stays usable (class times, the course page)', async () => {
-    for (const timeZone of [...BAD_TIME_ZONES, 'UTC', 'Asia/Kolkata', 'America/New_York']) {
-      const created = await post(app, `/api/courses/${ctx.ids.course}/sessions`, sessionBody({ timeZone }), {
-        cookie: ctx.educator.cookie,
-      });
-      expect(created.statusCode, `${timeZone}: ${created.body}`).toBeLessThan(500);
-      if (created.statusCode !== 201) {
-        expect(created.json().error.fields, timeZone).toHaveProperty('timeZone');
-        continue;
+  describe(`bad-input corpus (every operation with a schema)${which}`, () => {
+    it('never answers >= 500 to the named bad inputs, and every 4xx has the one error body', async () => {
+      const requests = mine().flatMap(corpusFor);
+      const problems: string[] = [];
+      const statuses: Record<number, number> = {};
+      const started = Date.now();
+      const slow: Record<string, number> = {};
+      for (const req of requests) {
+        const t0 = Date.now();
+        const res = await send(req);
+        slow[keyOf(req.route)] = (slow[keyOf(req.route)] ?? 0) + Date.now() - t0;
+        statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+        const problem = problemWith(req, res);
+        if (problem) problems.push(problem);
       }
-      const sessionId = created.json().id;
-      const times = await post(
-        app,
-        `/api/courses/${ctx.ids.course}/sessions/${sessionId}/class-times`,
-        { ...classTimeBody(40), repeatWeeks: 3 },
-        { cookie: ctx.educator.cookie },
+      console.log(
+        `bad-input corpus${which}: ${mine().length} of ${routes.length} operations, ${requests.length} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, statuses ${JSON.stringify(statuses)}, ${problems.length} problems`,
       );
-      expect(times.statusCode, `${timeZone}: ${times.body}`).toBe(201);
-      const page = await get(app, `/api/courses/${ctx.ids.course}`, { cookie: ctx.educator.cookie });
-      expect(page.statusCode, timeZone).toBe(200);
-    }
-  });
-});
+      if (process.env.CORPUS_TIMING)
+        console.log(
+          Object.entries(slow)
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 8),
+        );
+      expect(problems).toEqual([]);
+    }, 240_000);
 
-describe('500s once found by the corpus stay fixed', () => {
-  for (const defect of FIXED_IN_SERVER) {
-    it(`no longer: ${defect.id} (fixed in ${defect.fix.split(' ')[0]})`, async () => {
-      const req = defect.reproduce(ctx);
-      expect(defect.matches(req)).toBe(true);
-      expect(problemWith(req, await send(req))).toBeNull();
+    it(`never answers >= 500 to random mixes of bad values (fast-check, seed ${SEED})`, async () => {
+      let count = 0;
+      const problems: string[] = [];
+      for (const route of mine()) {
+        const parts = (['querystring', 'body'] as const).filter((p) => route.schema[p]);
+        const fields = parts.flatMap((part) =>
+          Object.keys(objectProperties(inputJsonSchema(route.schema[part]))).map((name) => ({ part, name })),
+        );
+        const arbitrary = fc.record({
+          changes: fc.array(fc.tuple(fc.constantFrom(...(fields.length ? fields : [{ part: 'body' as const, name: 'extra' }])), badValue), {
+            minLength: 1,
+            maxLength: 4,
+          }),
+          drop: fc.subarray(fields.map((f) => f.name)),
+          param: route.params.length
+            ? fc.option(
+                fc.tuple(
+                  fc.constantFrom(...route.params),
+                  fc.oneof(fc.constantFrom(...BAD_PATH_VALUES), fc.string({ unit: 'binary', maxLength: 50 })),
+                ),
+                { nil: undefined },
+              )
+            : fc.constant(undefined),
+        });
+        await fc.assert(
+          fc.asyncProperty(arbitrary, async ({ changes, drop, param }) => {
+            const body = route.schema.body ? validInput(route, 'body') : undefined;
+            const query = route.schema.querystring ? validInput(route, 'querystring') : undefined;
+            for (const name of drop) {
+              if (body) delete body[name];
+              if (query) delete query[name];
+            }
+            for (const [{ part, name }, value] of changes) {
+              if (part === 'body' && body) body[name] = value;
+              if (part === 'querystring' && query) query[name] = value;
+            }
+            const path = validPath(route);
+            if (param) path[param[0]] = param[1];
+            const req: Request = { route, path, body, query, what: `${show(body ?? query)} path ${show(path)}` };
+            count++;
+            const problem = problemWith(req, await send(req));
+            if (problem) problems.push(problem);
+            expect(problem).toBeNull();
+          }),
+          { numRuns: RUNS_PER_ROUTE, seed: SEED, endOnFailure: true },
+        );
+      }
+      console.log(
+        `bad-input property${which}: ${mine().length} of ${routes.length} operations, ${count} random requests, seed ${SEED} (FC_SEED=... to change), ${problems.length} problems`,
+      );
+    }, 240_000);
+  });
+
+  if (part !== 1) return;
+
+  describe('time zones', () => {
+    it('every zone the schemas accept is one the database knows', async () => {
+      const zones = [...POSTGRES_TIME_ZONES];
+      const rows = await queryRows<{ n: number }>(
+        app,
+        sql`select count(*)::int as n from pg_timezone_names where name in (${sql.join(
+          zones.map((z) => sql`${z}`),
+          sql`, `,
+        )})`,
+      );
+      expect(Number(rows[0].n)).toBe(zones.length);
+      // And the zones a browser offers (its Intl list), where the database has them.
+      expect(Intl.supportedValuesOf('timeZone').filter((z) => !isTimeZone(z))).toEqual([]);
     });
-  }
-});
 
-// Last: valid inputs change things (archive, sign out a device) the tests above rely on.
-describe('the corpus itself', () => {
-  it('starts from valid inputs, so each bad value is the only thing wrong', async () => {
-    const refused: string[] = [];
-    for (const route of routes) {
-      const req: Request = {
-        route,
-        path: validPath(route),
-        what: 'valid input',
-        body: route.schema.body ? validInput(route, 'body') : undefined,
-        query: route.schema.querystring ? validInput(route, 'querystring') : undefined,
-      };
-      const res = await send(req);
-      if (res.statusCode >= 500 || (res.statusCode === 400 && res.json().error.code === 'invalid_input'))
-        refused.push(`${keyOf(route)} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
-    }
-    expect(refused).toEqual([]);
+    it('a session whose zone was accepted stays usable (class times, the course page)', async () => {
+      for (const timeZone of [...BAD_TIME_ZONES, 'UTC', 'Asia/Kolkata', 'America/New_York']) {
+        const created = await post(app, `/api/courses/${ctx.ids.course}/sessions`, sessionBody({ timeZone }), {
+          cookie: ctx.educator.cookie,
+        });
+        expect(created.statusCode, `${timeZone}: ${created.body}`).toBeLessThan(500);
+        if (created.statusCode !== 201) {
+          expect(created.json().error.fields, timeZone).toHaveProperty('timeZone');
+          continue;
+        }
+        const sessionId = created.json().id;
+        const times = await post(
+          app,
+          `/api/courses/${ctx.ids.course}/sessions/${sessionId}/class-times`,
+          { ...classTimeBody(40), repeatWeeks: 3 },
+          { cookie: ctx.educator.cookie },
+        );
+        expect(times.statusCode, `${timeZone}: ${times.body}`).toBe(201);
+        const page = await get(app, `/api/courses/${ctx.ids.course}`, { cookie: ctx.educator.cookie });
+        expect(page.statusCode, timeZone).toBe(200);
+      }
+    });
   });
-});
+
+  describe('500s once found by the corpus stay fixed', () => {
+    for (const defect of FIXED_IN_SERVER) {
+      it(`no longer: ${defect.id} (fixed in ${defect.fix.split(' ')[0]})`, async () => {
+        const req = defect.reproduce(ctx);
+        expect(defect.matches(req)).toBe(true);
+        expect(problemWith(req, await send(req))).toBeNull();
+      });
+    }
+  });
+
+  // Last: valid inputs change things (archive, sign out a device) the tests above rely on.
+  describe('the corpus itself', () => {
+    it(`is in ${CORPUS_PARTS} parts, one file each, so every route is in one`, () => {
+      const files = readdirSync(fileURLToPath(new URL('../api/http/', import.meta.url))).filter((f) => f.startsWith('bad-input-corpus'));
+      expect(files.sort()).toEqual(Array.from({ length: CORPUS_PARTS }, (_, i) => `bad-input-corpus-${i + 1}.test.ts`).sort());
+    });
+
+    it('starts from valid inputs, so each bad value is the only thing wrong', async () => {
+      const refused: string[] = [];
+      for (const route of routes) {
+        const req: Request = {
+          route,
+          path: validPath(route),
+          what: 'valid input',
+          body: route.schema.body ? validInput(route, 'body') : undefined,
+          query: route.schema.querystring ? validInput(route, 'querystring') : undefined,
+        };
+        const res = await send(req);
+        if (res.statusCode >= 500 || (res.statusCode === 400 && res.json().error.code === 'invalid_input'))
+          refused.push(`${keyOf(route)} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+      expect(refused).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,149 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { UserPlus, UsersRound } from 'lucide-react';
+import type { LearnerProfileView } from '@shared/learner-profile-schemas';
+import { ApiError } from '@web/lib/api';
+import { queryKeys } from '@web/lib/query-keys';
+import { Button } from '@web/components/ui/button';
+import { Card } from '@web/components/ui/card';
+import { ConfirmDialog } from '@web/components/ui/dialog';
+import { LoadError } from '@web/components/ui/load-error';
+import { Skeleton } from '@web/components/ui/skeleton';
+import { addLearnerProfile, learnerProfilesQuery, removeLearnerProfile, updateLearnerProfile } from './api/learner-profiles';
+import { LearnerForm } from './learner-form';
+
+const ageWords = (age: string) => (age.includes('-') ? `Ages ${age}` : `Age ${age}`);
+
+/**
+ * Settings, "Learners" (family accounts, ADR 0074): the children the account holder enrols
+ * without an account of their own: add, edit, remove (after a confirmation).
+ */
+export function LearnersCard() {
+  const { data, error, refetch, isRefetching } = useQuery(learnerProfilesQuery);
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState<string | 'new' | null>(null);
+  const [removing, setRemoving] = useState<LearnerProfileView | null>(null);
+  const [removeBusy, setRemoveBusy] = useState(false);
+  const [removeError, setRemoveError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.learnerProfiles });
+  const done = async (message: string) => {
+    setEditing(null);
+    setNotice(message);
+    await refresh();
+  };
+  const remove = async () => {
+    if (!removing) return;
+    setRemoveBusy(true);
+    setRemoveError(null);
+    try {
+      const { message } = await removeLearnerProfile(removing.id);
+      setRemoving(null);
+      await done(message);
+    } catch (err) {
+      setRemoveError(err instanceof ApiError ? err.message : 'Could not remove. Please try again.');
+    } finally {
+      setRemoveBusy(false);
+    }
+  };
+  const full = !!data && data.items.length >= data.max;
+
+  return (
+    <Card>
+      <h2 className="text-lg font-semibold text-slate-900">Learners</h2>
+      <p className="mt-1 text-sm text-slate-600">
+        Enrol your children without giving them an account. You pay and get the emails; the educators of their classes see their first name,
+        age and notes.
+      </p>
+      <div className="mt-4 space-y-4">
+        {notice && (
+          <p role="status" className="text-sm font-medium text-emerald-800">
+            {notice}
+          </p>
+        )}
+        {error && !data ? (
+          <LoadError title="Your learners could not be loaded" error={error} onRetry={() => void refetch()} retrying={isRefetching} />
+        ) : !data ? (
+          <Skeleton className="h-16 w-full" />
+        ) : data.items.length === 0 && editing !== 'new' ? (
+          <div className="flex flex-col items-start gap-3 rounded-xl border border-dashed border-slate-300 bg-slate-50 p-4 sm:flex-row sm:items-center">
+            <UsersRound className="h-8 w-8 shrink-0 text-brand-600" aria-hidden="true" />
+            <p className="flex-1 text-sm text-slate-700">No learners yet. Add a child here, then choose them when you enrol in a class.</p>
+            <Button onClick={() => setEditing('new')}>Add a learner</Button>
+          </div>
+        ) : (
+          <ul className="divide-y divide-slate-100" aria-label="Your learners">
+            {data.items.map((learner) => (
+              <li key={learner.id} className="py-3">
+                {editing === learner.id ? (
+                  <LearnerForm
+                    learner={learner}
+                    submitLabel="Save"
+                    onCancel={() => setEditing(null)}
+                    onSubmit={async (body) => done((await updateLearnerProfile(learner.id, body)).message)}
+                  />
+                ) : (
+                  <div className="flex flex-wrap items-start gap-3">
+                    <div className="min-w-0 flex-1">
+                      <p className="font-medium text-slate-900">
+                        {learner.firstName} <span className="font-normal text-slate-600">· {ageWords(learner.age)}</span>
+                      </p>
+                      {learner.notes && <p className="mt-0.5 line-clamp-2 break-words text-sm text-slate-600">{learner.notes}</p>}
+                    </div>
+                    <div className="flex gap-2">
+                      <Button variant="secondary" className="px-3 py-1.5" onClick={() => setEditing(learner.id)}>
+                        Edit<span className="sr-only"> {learner.firstName}</span>
+                      </Button>
+                      <Button
+                        variant="secondary"
+                        className="px-3 py-1.5"
+                        onClick={() => {
+                          setRemoveError(null);
+                          setRemoving(learner);
+                        }}
+                      >
+                        Remove<span className="sr-only"> {learner.firstName}</span>
+                      </Button>
+                    </div>
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        {data && editing === 'new' && (
+          <div className="rounded-xl border border-slate-200 p-4">
+            <h3 className="mb-3 font-medium text-slate-900">New learner</h3>
+            <LearnerForm
+              submitLabel="Add learner"
+              onCancel={() => setEditing(null)}
+              onSubmit={async (body) => done((await addLearnerProfile(body)).message)}
+            />
+          </div>
+        )}
+        {data && data.items.length > 0 && editing !== 'new' && (
+          <div className="flex flex-wrap items-center gap-3">
+            <Button variant="secondary" onClick={() => setEditing('new')} disabled={full}>
+              <UserPlus className="h-4 w-4" aria-hidden="true" />
+              Add a learner
+            </Button>
+            {full && <p className="text-sm text-slate-600">You have {data.max} learners, the most an account keeps.</p>}
+          </div>
+        )}
+      </div>
+      <ConfirmDialog
+        open={!!removing}
+        title={`Remove ${removing?.firstName ?? ''}?`}
+        confirmLabel="Remove"
+        busy={removeBusy}
+        error={removeError}
+        onConfirm={() => void remove()}
+        onClose={() => setRemoving(null)}
+      >
+        {removing?.firstName}&rsquo;s name, age and notes leave your learners. Classes they already took stay in your history. A learner
+        with classes still to come must be dropped from them first.
+      </ConfirmDialog>
+    </Card>
+  );
+}
