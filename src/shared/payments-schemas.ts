@@ -46,7 +46,7 @@ export const courseCheckoutInput = z.object({
    * Whom the seats are for (ADR 0074): learner profile ids of the account, `me` for the account
    * holder; a seat each, the price times the learners. Absent: one seat for the holder.
    */
-  learners: z
+  learnerIds: z
     .array(z.union([z.literal('me'), z.uuid('Choose learners from your profiles')]), { error: 'Choose who the seats are for' })
     .min(1, 'Choose at least one learner')
     .max(10, 'Choose at most 10 learners')

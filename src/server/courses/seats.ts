@@ -523,59 +523,31 @@ export async function takeSeatsFor(tx: Tx, row: Eligible, seats: readonly Checke
 }
 
 /**
- * Whether this account may buy seats for these learners (null: the holder) in the course
- * session now (a family checkout asks before any money moves): none of them enrolled or
- * waiting already, and as many seats free as learners. Throws with what to do instead.
+ * Whether these learners (checked: checkLearners) may each have a paid seat in the course
+ * session now (a family checkout asks before any money moves, ADR 0074): none of them enrolled,
+ * waiting or offered a seat already ("Mia is already enrolled in this session"), and as many
+ * seats free as learners. Throws with what to do instead.
  */
-export async function assertMayBuySeats(
-  db: Conn,
-  s: { id: string; seatsTaken: number; capacity: number },
-  accountId: string,
-  learnerProfileIds: readonly (string | null)[],
-): Promise<void> {
-  const zero = '00000000-0000-0000-0000-000000000000';
-  const wanted = learnerProfileIds.map((p) => p ?? zero);
-  const [taken] = await db
-    .select({ profile: enrolment.learnerProfileId })
-    .from(enrolment)
-    .where(
-      and(
-        eq(enrolment.sessionId, s.id),
-        eq(enrolment.learnerId, accountId),
-        sql`${enrolment.status} <> 'dropped'`,
-        sql`coalesce(${enrolment.learnerProfileId}, ${zero}::uuid) in (${sql.join(
-          wanted.map((w) => sql`${w}::uuid`),
-          sql`, `,
-        )})`,
-      ),
-    )
-    .limit(1);
-  if (taken)
-    throw new AppError(
-      409,
-      'already_enrolled',
-      taken.profile ? 'One of these learners is already in this session' : 'You are already enrolled in this session',
-      {
-        fields: { learners: 'Already in this session' },
-      },
-    );
+export async function assertMayBuySeats(db: Conn, s: { id: string; seatsTaken: number; capacity: number }, seats: readonly CheckedSeat[]) {
+  for (const seat of seats) await assertNotEnrolled(db, s.id, seat, seat.name ?? undefined);
   const free = s.capacity - s.seatsTaken;
-  if (free < learnerProfileIds.length)
+  if (free < seats.length)
     throw new AppError(
       409,
       'session_full',
       free <= 0
         ? 'This session is full: join its waitlist from the course page'
         : `This session has ${free} seat${free === 1 ? '' : 's'} left: choose at most ${free} learner${free === 1 ? '' : 's'}`,
-      { fields: { learners: `${Math.max(free, 0)} left` } },
+      { fields: { learnerIds: `${Math.max(free, 0)} left` } },
     );
 }
 
 /**
- * A paid seat for each of these learners of one account (null: the holder), all or none: the
- * course session is locked, the seats taken with one conditional UPDATE (`seats_taken + N <=
- * capacity`), then the enrolments inserted. Refuses (409) when fewer seats are left or a
- * learner is in the session already; the caller's savepoint then undoes everything.
+ * A paid seat for each of these learners of one account (null: the holder), all or none
+ * (payments' fulfilment of a family purchase, ADR 0074): the course session locked once, the
+ * learners checked again (checkLearners: the account's own, within the course's ages; none in
+ * the session already), refused (409) unless as many seats are free as learners, then a seat
+ * each (takeSeat, seatOnly). A refusal throws: the caller's savepoint undoes every seat.
  * Answers the enrolment ids in the learners' order.
  */
 export async function seatLearners(
@@ -584,34 +556,12 @@ export async function seatLearners(
 ): Promise<string[]> {
   await lockCourseSession(tx, opts.sessionId);
   const row = await checkEligible(tx, opts.sessionId, opts.accountId);
-  const n = opts.learnerProfileIds.length;
-  const taken = await tx
-    .update(courseSession)
-    .set({ seatsTaken: sql`${courseSession.seatsTaken} + ${n}` })
-    .where(
-      and(
-        eq(courseSession.id, opts.sessionId),
-        sql`${courseSession.seatsTaken} + ${n} <= ${courseSession.capacity}`,
-        eq(courseSession.status, 'scheduled'),
-      ),
-    )
-    .returning({ id: courseSession.id });
-  if (!taken.length)
+  const seats = await checkLearners(tx, row, opts.accountId, opts.learnerProfileIds);
+  for (const seat of seats) await assertNotEnrolled(tx, row.s.id, seat, seat.name ?? undefined);
+  const n = seats.length;
+  if (row.s.status !== 'scheduled' || row.s.capacity - row.s.seatsTaken < n)
     throw new AppError(409, 'session_full', n === 1 ? 'This session is full' : `This session no longer has ${n} seats left`);
-  const created = await tx
-    .insert(enrolment)
-    .values(
-      opts.learnerProfileIds.map((p) => ({
-        sessionId: opts.sessionId,
-        courseId: row.c.id,
-        learnerId: opts.accountId,
-        learnerProfileId: p,
-        status: 'active' as const,
-        createdAt: sql`clock_timestamp()`,
-        updatedAt: sql`clock_timestamp()`,
-      })),
-    )
-    .returning({ id: enrolment.id, profile: enrolment.learnerProfileId });
-  await refreshCourseStats(tx, row.c.id);
-  return opts.learnerProfileIds.map((p) => created.find((c) => c.profile === p)!.id);
+  const ids: string[] = [];
+  for (const seat of seats) ids.push((await takeSeat(tx, row, { sessionId: row.s.id, seat, seatOnly: true })).id);
+  return ids;
 }

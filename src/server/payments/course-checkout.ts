@@ -11,8 +11,8 @@ import { courseRowOf, courseWithEducatorOf, firstClassStartOf, openSessionsOf } 
 import { payoutAccount } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
 import { ensureCourseProduct } from './products.js';
-import { checkedLearners, insertSeats } from './family-seats.js';
-import { learnerNamesOf } from '../accounts/learner-profiles.js';
+import { familySeats, insertSeats } from './family-seats.js';
+import { HOLDER } from '../courses/enrolment-service.js';
 import { assertOwnCustomer, ensureCustomer } from './customers.js';
 import { feePercentFor, openCheckout, purchaseByClientKey, returnUrl } from './open-checkout.js';
 import { applicableCode, codeCheckoutExpiry, releaseEarlierHold, reserveUse } from './promo-codes.js';
@@ -27,7 +27,7 @@ import { applicableCode, codeCheckoutExpiry, releaseEarlierHold, reserveUse } fr
 async function checkCourseCheckout(
   app: AppServices,
   viewer: Viewer,
-  input: { course: string; session: string; price: number; installments?: number; code?: string; learners?: string[] },
+  input: { course: string; session: string; price: number; installments?: number; code?: string; learnerIds?: string[] },
 ) {
   const db = app.database.db;
   const c = await courseRowOf(db, input.course);
@@ -40,11 +40,12 @@ async function checkCourseCheckout(
   if (row.s.courseId !== c.id) throw AppError.notFound('This session does not exist');
   // Several learners of the account (or one of its learner profiles): a seat each (ADR 0074).
   // Only the holder alone is the checkout as before (a seat held from the waitlist included).
-  const family = input.learners && !(input.learners.length === 1 && input.learners[0] === 'me');
-  const learners = family ? await checkedLearners(db, viewer.user.id, input.learners!, c) : null;
+  const family = input.learnerIds && !(input.learnerIds.length === 1 && input.learnerIds[0] === HOLDER);
+  const checked = family ? await familySeats(db, row, viewer.user.id, input.learnerIds!) : null;
+  const learners = checked?.map((x) => x.learnerProfileId) ?? null;
   // Not enrolled or waiting already, and a free seat or one held for this learner (an
   // offer from the waitlist, still open: ADR 0067); for several learners, as many seats free.
-  if (learners) await assertMayBuySeats(db, row.s, viewer.user.id, learners);
+  if (checked) await assertMayBuySeats(db, row.s, checked);
   else await assertMayBuySeat(db, row.s, viewer.user.id);
   const seats = learners?.length ?? 1;
   const listTotal = c.priceCents * seats;
@@ -103,7 +104,15 @@ async function checkCourseCheckout(
 export async function createCourseCheckout(
   app: AppServices,
   viewer: Viewer,
-  input: { customer: string; course: string; session: string; price: number; installments?: number; code?: string; learners?: string[] },
+  input: {
+    customer: string;
+    course: string;
+    session: string;
+    price: number;
+    installments?: number;
+    code?: string;
+    learnerIds?: string[];
+  },
   clientKey?: string,
 ): Promise<CheckoutResult> {
   const customer = await assertOwnCustomer(app, viewer.user, input.customer);
@@ -315,12 +324,8 @@ export async function checkoutSummaryFor(
   const heldUntil = await offerHeldFor(db, s.id, viewer.user.id);
   const today = dateIn(new Date(), s.timeZone);
   // Several learners (ADR 0074): the price times them, the installments those of the total.
-  const learners = learnerChoice?.length ? await checkedLearners(db, viewer.user.id, learnerChoice, c) : null;
-  const names = learners
-    ? await learnerNamesOf(
-        db,
-        learners.filter((l): l is string => l !== null),
-      )
+  const learners = learnerChoice?.length
+    ? await familySeats(db, await checkEligible(db, s.id, viewer.user.id), viewer.user.id, learnerChoice)
     : null;
   const totalCents = c.priceCents * (learners?.length ?? 1);
   const offered = installmentsOffered({ ...c, priceCents: totalCents }, s.endsOn, today);
@@ -349,7 +354,7 @@ export async function checkoutSummaryFor(
     lastInstallmentOn: offered ? installmentDates(today, offered)[offered - 1] : null,
     seatHeldUntil: heldUntil?.toISOString() ?? null,
     customer,
-    learners: learners ? learners.map((l) => (l ? { id: l, name: names!.get(l) ?? 'A learner' } : { id: 'me', name: 'You' })) : null,
+    learners: learners?.map((l) => ({ id: l.learnerProfileId ?? HOLDER, name: l.name ?? 'You' })) ?? null,
     totalCents,
   };
 }

@@ -11,10 +11,20 @@ import { seatDropRefundFor } from './family-seats.js';
  * the caller now, computed by the code the drop itself runs (dropRefundFor), so the
  * figure on the drop page is the amount refunded.
  */
-export async function dropRefundPreview(app: AppServices, viewer: Viewer, courseId: string, sessionId: string): Promise<DropRefundPreview> {
+export async function dropRefundPreview(
+  app: AppServices,
+  viewer: Viewer,
+  courseId: string,
+  sessionId: string,
+  /** One of the account's learners (ADR 0074): a profile id, or `me` / none for the holder's own seat. */
+  learnerId?: string,
+): Promise<DropRefundPreview> {
   const db = app.database.db;
-  const row = await droppableEnrolmentOf(db, { courseId, sessionId, learnerId: viewer.user.id });
-  if (!row) throw AppError.notFound('You are not enrolled in this session');
+  const learnerProfileId = learnerId && learnerId !== 'me' ? learnerId : null;
+  // Another account's learner profile finds no enrolment of this account: the same 404.
+  const row = await droppableEnrolmentOf(db, { courseId, sessionId, learnerId: viewer.user.id, learnerProfileId });
+  if (!row)
+    throw AppError.notFound(learnerProfileId ? 'This learner is not enrolled in this session' : 'You are not enrolled in this session');
   // One learner of a family purchase: that seat's part (family-seats.ts); else the purchase's.
   const due = (await seatDropRefundFor(db, row.id)) ?? (await dropRefundFor(db, row.id));
   if (!due)

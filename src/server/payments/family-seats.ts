@@ -1,5 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { agesFit, learnerAgeNow, learnerNamesOf, ownedLearnerProfiles } from '../accounts/learner-profiles.js';
+import { learnerNamesOf } from '../accounts/learner-profiles.js';
+import { checkLearners, type CheckedSeat, type Eligible } from '../courses/seats.js';
+import { toLearnerChoice } from '../courses/enrolment-service.js';
 import { courseBriefOf, firstClassOf } from '../courses/course-records.js';
 import { payment, purchase, purchaseSeat } from '../db/schema/payments.js';
 import type { Conn, Tx } from '../db/transaction.js';
@@ -13,9 +15,6 @@ import { splitRefund } from './refund-plans.js';
  * One purchase for several learners of an account (issue 26 part 3, ADR 0074): each learner's
  * share of the money, the seats' rows, and one learner's refund when they alone are dropped.
  */
-
-/** The learners a checkout names: profile ids, `me` for the account holder. At most this many at once. */
-export const MAX_LEARNERS_PER_CHECKOUT = 10;
 
 /**
  * `total` cents in `n` parts that add up to it exactly: each floor(total / n), the cents left
@@ -41,33 +40,15 @@ export function seatParts(amount: number, seats: number, installments: number | 
   return first.map((f, i) => ({ firstCents: f, laterCents: later[i], shareCents: f + later[i] * (schedule.length - 1) }));
 }
 
-export type LearnerChoice = string; // a learner profile id, or 'me'
-
 /**
- * The learners a checkout is for, checked for this account: distinct, `me` at most once, every
- * profile the account's own (another's answers as unknown: 404 on `learners`), and each within
- * the course's age range. Answers profile ids (null: the holder), in the order chosen.
+ * The learners a checkout is for (`me`: the account holder, else learner profile ids), checked
+ * by courses for this account and course (checkLearners: each profile the account's own, else
+ * 404; within the course's ages, else 400 naming the learner), each chosen once.
  */
-export async function checkedLearners(
-  conn: Conn,
-  accountId: string,
-  learners: readonly LearnerChoice[],
-  course: { minAge: number | null; maxAge: number | null },
-): Promise<(string | null)[]> {
-  if (new Set(learners).size !== learners.length)
-    throw new AppError(400, 'learners_repeated', 'Choose each learner once', { fields: { learners: 'A learner is chosen twice' } });
-  const ids = learners.filter((l) => l !== 'me');
-  const profiles = await ownedLearnerProfiles(conn, accountId, ids);
-  if (!profiles) throw new AppError(404, 'not_found', 'This learner does not exist', { fields: { learners: 'Unknown learner' } });
-  for (const p of profiles) {
-    if (!agesFit(learnerAgeNow(p), course)) {
-      const range = `${course.minAge ?? 0}${course.maxAge === null ? '+' : `-${course.maxAge}`}`;
-      throw new AppError(400, 'age_out_of_range', `${p.firstName} is outside this course's age range (${range})`, {
-        fields: { learners: `${p.firstName}: ages ${range}` },
-      });
-    }
-  }
-  return learners.map((l) => (l === 'me' ? null : l));
+export async function familySeats(conn: Conn, row: Eligible, accountId: string, learnerIds: readonly string[]): Promise<CheckedSeat[]> {
+  if (new Set(learnerIds).size !== learnerIds.length)
+    throw new AppError(400, 'learners_repeated', 'Choose each learner once', { fields: { learnerIds: 'A learner is chosen twice' } });
+  return checkLearners(conn, row, accountId, learnerIds.map(toLearnerChoice));
 }
 
 /** Writes the seats of a purchase (in the transaction that creates it). */

@@ -350,14 +350,23 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
     {
       schema: {
         tags,
-        summary: 'What dropping this session would refund you now (the drop page shows it)',
+        summary: 'What dropping this session would refund you now (the drop page shows it); `learnerId`: one of your learners',
         params: z.object({ courseId: z.uuid('Unknown course'), sessionId: z.uuid('Unknown session') }),
+        querystring: z.object({
+          learnerId: z.union([z.literal('me'), z.uuid('Unknown learner')], { error: 'Unknown learner' }).optional(),
+        }),
         response: { 200: dropRefundPreviewResult, ...errors },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return dropRefundPreview(app, await app.requireViewer(request), request.params.courseId, request.params.sessionId);
+      return dropRefundPreview(
+        app,
+        await app.requireViewer(request),
+        request.params.courseId,
+        request.params.sessionId,
+        request.query.learnerId,
+      );
     },
   );
 

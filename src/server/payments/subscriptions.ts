@@ -2,6 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { formatPrice } from '../../shared/courses.js';
 import type { AppServices } from '../app-services.js';
 import { courseBriefOf, courseRowOf } from '../courses/course-records.js';
+import { learnerNamesOf } from '../accounts/learner-profiles.js';
 import { payoutAccount, purchase } from '../db/schema/payments.js';
 import type { Tx } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
@@ -28,7 +29,8 @@ export function subscribePayments(app: AppServices) {
     // refund policy gives back is planned and recorded in refund_due, in the drop's transaction.
     // One learner of a family purchase: that seat's refund, the others keep theirs (family-seats.ts).
     const plan = (await seatPlanForDrop(tx, e.enrolmentId)) ?? (await refundPlanForDrop(tx, e.enrolmentId));
-    return plan ? () => finishDrop(app, e.learner, plan) : undefined;
+    const name = e.learnerProfileId ? (await learnerNamesOf(tx, [e.learnerProfileId])).get(e.learnerProfileId) : undefined;
+    return plan ? () => finishDrop(app, e.learner, plan, name) : undefined;
   });
   // The roster's payment column: how each seat was paid.
   app.courseEvents.inTransaction('roster.reading', async (tx, e) => {
@@ -79,7 +81,7 @@ async function ensureProductAfterPublish(app: AppServices, courseId: string) {
 }
 
 /** What the learner is told after a paid drop; the refund (and installment cancel) runs at the provider now. */
-async function finishDrop(app: AppServices, learner: { id: string }, plan: RefundPlan) {
+async function finishDrop(app: AppServices, learner: { id: string }, plan: RefundPlan, name?: string) {
   // Recorded in refund_due by the drop's transaction: a failure here is retried later.
   const { refundedCents, failed } = await runPlan(app, plan);
   const currency = plan.currency;
@@ -99,14 +101,17 @@ async function finishDrop(app: AppServices, learner: { id: string }, plan: Refun
   const stopped = plan.subscriptionId
     ? ' No further installments will be taken.'
     : plan.resizeSubscription
-      ? " The remaining installments are lowered by this learner's part."
+      ? ` The remaining installments are lowered by ${name ? `${name}'s` : "this learner's"} part.`
       : '';
+  // One learner of the account (ADR 0074): "Mia has left this session", and what came back is Mia's part.
+  const left = name ? `${name} has left this session.` : 'You have left this session.';
+  const everything = name ? `(everything paid for ${name}) ` : '(everything you paid) ';
   const message =
     plan.totalCents === 0
-      ? `You have left this session. Under the course's refund policy no refund is due.${stopped}`
+      ? `${left} Under the course's refund policy no refund is due.${stopped}`
       : failed
-        ? `You have left this session. Your refund of ${amount} is being processed.${stopped}`
-        : `You have left this session. ${amount} ${plan.share === 1 ? '(everything you paid) ' : ''}is refunded to your card.${stopped}`;
+        ? `${left} Your refund of ${amount} is being processed.${stopped}`
+        : `${left} ${amount} ${plan.share === 1 ? everything : ''}is refunded to your card.${stopped}`;
   return { message, refund: { amountCents: plan.totalCents, currency, full: plan.share === 1, pending: failed && plan.totalCents > 0 } };
 }
 

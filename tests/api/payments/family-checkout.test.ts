@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { TestApp } from '../../support/app.js';
 import { dayFromNow, makeLearner, makePublishedCourse, queryRows, type Educator } from '../../support/courses.js';
 
@@ -18,8 +18,6 @@ import {
   waitForPurchase,
   type Checkout,
 } from '../../support/payments.js';
-import { lockCourseSession, releaseEnrolment } from '../../../src/server/courses/seats.js';
-import { enrolment } from '../../../src/server/db/schema/courses.js';
 
 /**
  * Family accounts, the money side (issue 26 part 3, ADR 0074): one checkout for several
@@ -71,7 +69,7 @@ async function checkout(
   who: { cookie: string },
   c: { courseId: string; sessionId: string },
   price: number,
-  body: { learners?: string[]; code?: string; installments?: number } = {},
+  body: { learnerIds?: string[]; code?: string; installments?: number } = {},
 ) {
   const customer = await customerOf(app, who);
   const path = body.installments ? '/api/stripe/course-embedded-subscription' : '/api/stripe/course-embedded-checkout';
@@ -99,36 +97,18 @@ const liveEnrolments = (sessionId: string, accountId: string) =>
 const seatsTaken = async (sessionId: string) =>
   (await queryRows<{ seats_taken: number }>(app, sql`select seats_taken from course_session where id = ${sessionId}`))[0].seats_taken;
 
-/**
- * One learner of the account dropped, as courses' drop does it (the course session locked, the
- * seat released, `enrolment.dropped` announced in the same transaction; payments plans the
- * refund there). The route that names the learner is another helper's (who-is-this-for).
- */
-async function dropLearner(parent: Learner, c: { courseId: string; sessionId: string }, enrolmentId: string) {
-  const done = await app.courseEvents.transaction(app.database.db, async (tx, announce) => {
-    await lockCourseSession(tx, c.sessionId);
-    const [mine] = await tx
-      .select()
-      .from(enrolment)
-      .where(and(eq(enrolment.id, enrolmentId)))
-      .for('update');
-    await releaseEnrolment(tx, mine);
-    await announce('enrolment.dropped', {
-      enrolmentId,
-      courseId: c.courseId,
-      courseSessionId: c.sessionId,
-      learner: { id: parent.id, email: parent.email, firstName: 'Parent' },
-      seated: true,
-    });
-  });
-  return done.replies('enrolment.dropped')[0] as { message: string; refund: { amountCents: number } | null };
+/** One learner of the account dropped alone (POST .../drop { learnerId }, ADR 0074). */
+async function dropLearner(parent: Learner, c: { courseId: string; sessionId: string }, learnerId: string) {
+  const res = await post(app, `/api/courses/${c.courseId}/sessions/${c.sessionId}/drop`, { learnerId }, { cookie: parent.cookie });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { message: string; refund: { amountCents: number } | null };
 }
 
 describe('two learners, one payment', () => {
   it('charges 2 x the price; the webhook seats both; a replayed webhook changes nothing; receipts name them', async () => {
     const c = await courseAt(4999);
     const parent = await parentWith('Mia', 'Leo');
-    const { co, p } = await paid(parent, c, 4999, { learners: parent.kids });
+    const { co, p } = await paid(parent, c, 4999, { learnerIds: parent.kids });
     const cs = await app.stripe().checkout.sessions.retrieve(co.sessionId, { expand: ['line_items'] });
     expect(cs).toMatchObject({ amount_subtotal: 9998, amount_total: 9998 });
     expect(cs.line_items?.data[0]).toMatchObject({ quantity: 2, price: { unit_amount: 4999 } });
@@ -173,15 +153,15 @@ describe('two learners, one payment', () => {
     const c = await courseAt(3000, { capacity: 2 });
     const parent = await parentWith('Ana', 'Ben', 'Cy');
     const stranger = await parentWith('Zed');
-    const other = await checkout(parent, c, 3000, { learners: [parent.kids[0], stranger.kids[0]] });
+    const other = await checkout(parent, c, 3000, { learnerIds: [parent.kids[0], stranger.kids[0]] });
     expect(other.statusCode).toBe(404);
-    expect(other.json().error.fields.learners).toBeDefined();
-    const twice = await checkout(parent, c, 3000, { learners: [parent.kids[0], parent.kids[0]] });
+    expect(other.json().error.fields.learnerIds).toBeDefined();
+    const twice = await checkout(parent, c, 3000, { learnerIds: [parent.kids[0], parent.kids[0]] });
     expect(twice.statusCode).toBe(400);
-    const three = await checkout(parent, c, 3000, { learners: parent.kids });
+    const three = await checkout(parent, c, 3000, { learnerIds: parent.kids });
     expect(three.statusCode).toBe(409);
     expect(three.json().error.message).toBe('This session has 2 seats left: choose at most 2 learners');
-    const bad = await checkout(parent, c, 3000, { learners: ['nobody'] });
+    const bad = await checkout(parent, c, 3000, { learnerIds: ['nobody'] });
     expect(bad.statusCode).toBe(400);
   });
 });
@@ -214,7 +194,7 @@ describe('codes and installments on the total, exact to the cent', () => {
       { cookie: a.cookie },
     );
     expect(quote.json()).toMatchObject({ listPriceCents: 19998, discountCents: 3000, priceCents: 16998 });
-    const one = await paid(a, c, 9999, { learners: a.kids, code: percent.code });
+    const one = await paid(a, c, 9999, { learnerIds: a.kids, code: percent.code });
     const cs = await app.stripe().checkout.sessions.retrieve(one.co.sessionId);
     expect(cs).toMatchObject({ amount_subtotal: 19998, amount_total: 16998, total_details: { amount_discount: 3000 } });
     expect((await paymentsOf(app, one.p.id)).map((x) => [x.amount_cents, x.fee_cents])).toEqual([[16998, 1700]]);
@@ -224,7 +204,7 @@ describe('codes and installments on the total, exact to the cent', () => {
     expect(uses.uses).toBe(1);
 
     const b = await parentWith('Kai', 'Lu');
-    const two = await paid(b, c, 9999, { learners: ['me', ...b.kids], code: amount.code });
+    const two = await paid(b, c, 9999, { learnerIds: ['me', ...b.kids], code: amount.code });
     const cs2 = await app.stripe().checkout.sessions.retrieve(two.co.sessionId);
     // $10.00 off 3 x $99.99 once: $289.97, split 96.66 + 96.66 + 96.65.
     expect(cs2).toMatchObject({ amount_subtotal: 29997, amount_total: 28997, total_details: { amount_discount: 1000 } });
@@ -256,7 +236,7 @@ describe('codes and installments on the total, exact to the cent', () => {
     ).json();
     // 2 x $100.01 = $200.02; 15 % = $30.003: $30.00 off, $170.02 in 3.
     expect(quote).toMatchObject({ priceCents: 17002, installments: 3, installmentAmounts: [5668, 5667, 5667] });
-    const { co, p } = await paid(parent, c, 10001, { learners: parent.kids, code: code.code, installments: 3 });
+    const { co, p } = await paid(parent, c, 10001, { learnerIds: parent.kids, code: code.code, installments: 3 });
     expect((await app.stripe().checkout.sessions.retrieve(co.sessionId)).amount_total).toBe(5668);
     const customer = await customerOf(app, parent);
     for (let m = 1; m < 3; m++) await advanceCustomer(app, customer, 31);
@@ -279,7 +259,7 @@ describe('seats never over-sold', () => {
       const c = await courseAt(2500, { capacity: 3 });
       const parents = [await parentWith('P', 'Q'), await parentWith('R', 'S')];
       // Both checkouts open while 3 seats are left (each needs 2).
-      const opened = await Promise.all(parents.map((x) => checkout(x, c, 2500, { learners: x.kids })));
+      const opened = await Promise.all(parents.map((x) => checkout(x, c, 2500, { learnerIds: x.kids })));
       for (const o of opened) expect(o.statusCode, o.body).toBe(200);
       const cos = opened.map((o) => o.json() as Checkout);
       const payments = await Promise.all(cos.map((co) => payCheckout(app, co)));
@@ -330,10 +310,24 @@ describe('one learner dropped', () => {
     const c = await courseAt(4001);
     const parent = await parentWith('Uma', 'Vic');
     const before = (await get(app, '/api/educator/payouts', { cookie: educator.cookie })).json();
-    const { p } = await paid(parent, c, 4001, { learners: parent.kids });
+    const { p } = await paid(parent, c, 4001, { learnerIds: parent.kids });
     // 2 x $40.01 = $80.02, fee $8.00 (10 %); Uma's share $40.01, Vic's $40.01.
-    const [uma, vic] = await liveEnrolments(c.sessionId, parent.id);
-    const told = await dropLearner(parent, c, uma.id);
+    const [, vic] = await liveEnrolments(c.sessionId, parent.id);
+    // The drop page's figure for Uma is what the drop refunds.
+    const preview = await get(app, `/api/courses/${c.courseId}/sessions/${c.sessionId}/drop-refund`, { cookie: parent.cookie });
+    expect(preview.statusCode).toBe(404); // the account holder has no seat of their own here
+    const forUma = await get(app, `/api/courses/${c.courseId}/sessions/${c.sessionId}/drop-refund?learnerId=${parent.kids[0]}`, {
+      cookie: parent.cookie,
+    });
+    expect(forUma.json()).toMatchObject({ paid: true, amountCents: 4001, paidCents: 4001, full: true, stopsInstallments: false });
+    // Another account asking about Uma: not found, as for an unknown learner.
+    const stranger = await makeLearner(app);
+    const peek = await get(app, `/api/courses/${c.courseId}/sessions/${c.sessionId}/drop-refund?learnerId=${parent.kids[0]}`, {
+      cookie: stranger.cookie,
+    });
+    expect(peek.statusCode).toBe(404);
+    const told = await dropLearner(parent, c, parent.kids[0]);
+    expect(told.message).toBe('Uma has left this session. $40.01 (everything paid for Uma) is refunded to your card.');
     expect(told.refund?.amountCents).toBe(4001);
     const pay = await waitFor(async () => {
       const [row] = await paymentsOf(app, p.id);
@@ -366,13 +360,15 @@ describe('one learner dropped', () => {
   it('installments: the dropped learner’s part of what was paid comes back and the remaining invoices are lowered', async () => {
     const c = await courseAt(10001, { installments: 3 });
     const parent = await parentWith('Wes', 'Xia');
-    const { p } = await paid(parent, c, 10001, { learners: parent.kids, installments: 3 });
+    const { p } = await paid(parent, c, 10001, { learnerIds: parent.kids, installments: 3 });
     // $200.02 in 3: 66.68 + 66.67 + 66.67; Wes: 33.34 then 33.34 a month, Xia: 33.34 then 33.33.
     expect((await paymentsOf(app, p.id)).map((x) => x.amount_cents)).toEqual([6668]);
-    const [wes, xia] = await liveEnrolments(c.sessionId, parent.id);
-    const told = await dropLearner(parent, c, wes.id);
+    const [, xia] = await liveEnrolments(c.sessionId, parent.id);
+    const told = await dropLearner(parent, c, parent.kids[0]);
     expect(told.refund?.amountCents).toBe(3334);
-    expect(told.message).toContain('The remaining installments are lowered');
+    expect(told.message).toBe(
+      "Wes has left this session. $33.34 (everything paid for Wes) is refunded to your card. The remaining installments are lowered by Wes's part.",
+    );
     const sub = await waitFor(async () => {
       const s = await app.stripe().subscriptions.retrieve(p.subscription_id!);
       return s.items.data[0].price.unit_amount === 3333 ? s : null;

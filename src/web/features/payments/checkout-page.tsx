@@ -252,7 +252,7 @@ function PaymentFlow({
         price: listPriceCents,
         installments: how === 'installments' ? summary.installments! : undefined,
         code: promo?.code,
-        ...(summary.learners ? { learners: summary.learners.map((l) => l.id) } : {}),
+        ...(summary.learners ? { learnerIds: summary.learners.map((l) => l.id) } : {}),
       }),
     onMutate: () => setPriceChanged(false),
     onSuccess: (result, how) => setCheckouts((c) => ({ ...c, [how]: result })),

@@ -35,7 +35,7 @@ export interface CourseCheckoutInput {
   /** A promo code (its price was shown first: POST .../checkout/promo-code). */
   code?: string;
   /** Whom the seats are for (`me`, learner profile ids); absent: one seat for you. */
-  learners?: string[];
+  learnerIds?: string[];
 }
 
 /** One payment, or N monthly installments when `installments` is set. */
