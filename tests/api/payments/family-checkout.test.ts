@@ -305,6 +305,51 @@ describe('seats never over-sold', () => {
   });
 });
 
+describe('a crowd of families', () => {
+  it('6 parents paying for 2 learners each when 7 seats are left: 3 seated (6 seats), 3 refunded in full, never 8', async () => {
+    const c = await courseAt(1999, { capacity: 7 });
+    const parents = await Promise.all(Array.from({ length: 6 }, (_, i) => parentWith(`A${i}`, `B${i}`)));
+    const opened = await Promise.all(parents.map((x) => checkout(x, c, 1999, { learnerIds: x.kids })));
+    for (const o of opened) expect(o.statusCode, o.body).toBe(200);
+    const cos = opened.map((o) => o.json() as Checkout);
+    await Promise.all(cos.map((co) => payCheckout(app, co)));
+    const settled = await Promise.all(
+      cos.map((co) =>
+        waitFor(async () => {
+          const [row] = await queryRows<{ id: string; status: string; payment_intent_id: string }>(
+            app,
+            sql`select id, status, payment_intent_id from purchase where checkout_session_id = ${co.sessionId}`,
+          );
+          return row && row.status !== 'open' ? row : null;
+        }, 'settled'),
+      ),
+    );
+    expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(3);
+    const lost = settled.filter((s) => s.status === 'refunded');
+    expect(lost).toHaveLength(3);
+    expect(await seatsTaken(c.sessionId)).toBe(6);
+    const [{ n }] = await queryRows<{ n: number }>(
+      app,
+      sql`select count(*)::int as n from enrolment where session_id = ${c.sessionId} and status = 'active'`,
+    );
+    expect(n).toBe(6);
+    // Each refused purchase refunded in full at the provider: 3 x $39.98.
+    let refunded = 0;
+    for (const l of lost) {
+      const ch = await waitFor(async () => {
+        const pi = await app.stripe().paymentIntents.retrieve(l.payment_intent_id);
+        const charge = await app.stripe().charges.retrieve(pi.latest_charge as string);
+        return charge.amount_refunded === 3998 ? charge : null;
+      }, 'refund');
+      refunded += ch.amount_refunded;
+    }
+    expect(refunded).toBe(3 * 3998);
+    console.info(
+      `6 parents x 2 learners, 7 seats: 3 purchases seated (6 seats taken), 3 refunded in full ($${(refunded / 100).toFixed(2)})`,
+    );
+  });
+});
+
 describe('one learner dropped', () => {
   it('one payment: that learner’s share comes back, the other keeps the seat, the educator’s net exact', async () => {
     const c = await courseAt(4001);
