@@ -547,7 +547,7 @@ export async function assertMayBuySeats(db: Conn, s: { id: string; seatsTaken: n
  * (payments' fulfilment of a family purchase, ADR 0074): the course session locked once, the
  * learners checked again (checkLearners: the account's own, within the course's ages; none in
  * the session already), refused (409) unless as many seats are free as learners, then a seat
- * each (takeSeat, seatOnly). A refusal throws: the caller's savepoint undoes every seat.
+ * each (takeSeat, seatOnly). One learner alone is enrolLearner's seat (an offer claimed). A refusal throws: the caller's savepoint undoes every seat.
  * Answers the enrolment ids in the learners' order.
  */
 export async function seatLearners(
@@ -557,6 +557,18 @@ export async function seatLearners(
   await lockCourseSession(tx, opts.sessionId);
   const row = await checkEligible(tx, opts.sessionId, opts.accountId);
   const seats = await checkLearners(tx, row, opts.accountId, opts.learnerProfileIds);
+  // One learner: as enrolLearner (seat only), which claims a seat offered to them from the waitlist (ADR 0067).
+  if (seats.length === 1)
+    return [
+      (
+        await enrolLearner(tx, {
+          sessionId: opts.sessionId,
+          learnerId: opts.accountId,
+          learnerProfileId: seats[0].learnerProfileId,
+          seatOnly: true,
+        })
+      ).id,
+    ];
   for (const seat of seats) await assertNotEnrolled(tx, row.s.id, seat, seat.name ?? undefined);
   const n = seats.length;
   if (row.s.status !== 'scheduled' || row.s.capacity - row.s.seatsTaken < n)

@@ -45,7 +45,9 @@ async function checkCourseCheckout(
   const learners = checked?.map((x) => x.learnerProfileId) ?? null;
   // Not enrolled or waiting already, and a free seat or one held for this learner (an
   // offer from the waitlist, still open: ADR 0067); for several learners, as many seats free.
-  if (checked) await assertMayBuySeats(db, row.s, checked);
+  // One learner of the account: their seat alone, a seat offered to them from the waitlist included.
+  if (checked?.length === 1) await assertMayBuySeat(db, row.s, checked[0], checked[0].name ?? undefined);
+  else if (checked) await assertMayBuySeats(db, row.s, checked);
   else await assertMayBuySeat(db, row.s, viewer.user.id);
   const seats = learners?.length ?? 1;
   const listTotal = c.priceCents * seats;
@@ -321,7 +323,7 @@ export async function checkoutSummaryFor(
   if (!s) throw AppError.notFound('This session does not exist');
   const firstClassAt = await firstClassStartOf(db, s.id);
   const customer = await ensureCustomer(app, viewer.user);
-  const heldUntil = await offerHeldFor(db, s.id, viewer.user.id);
+
   const today = dateIn(new Date(), s.timeZone);
   // Several learners (ADR 0074): the price times them, the installments those of the total.
   const learners = learnerChoice?.length
@@ -329,6 +331,8 @@ export async function checkoutSummaryFor(
     : null;
   const totalCents = c.priceCents * (learners?.length ?? 1);
   const offered = installmentsOffered({ ...c, priceCents: totalCents }, s.endsOn, today);
+  // A seat held from the waitlist: the holder's own, or the one learner's the checkout is for.
+  const heldUntil = learners && learners.length > 1 ? null : await offerHeldFor(db, s.id, learners?.[0] ?? viewer.user.id);
   return {
     course: {
       id: c.id,

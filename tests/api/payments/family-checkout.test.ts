@@ -305,6 +305,37 @@ describe('seats never over-sold', () => {
   });
 });
 
+describe('a learner offered a seat from the waitlist', () => {
+  it('the parent pays for that learner alone: the held seat becomes theirs, no seat over capacity', async () => {
+    const c = await courseAt(3500, { capacity: 1 });
+    const first = await makeLearner(app);
+    await paid(first, c, 3500);
+    const parent = await parentWith('Zoe');
+    const waiting = await post(
+      app,
+      `/api/courses/${c.courseId}/sessions/${c.sessionId}/enrol`,
+      { learnerIds: parent.kids },
+      { cookie: parent.cookie },
+    );
+    expect(waiting.statusCode, waiting.body).toBe(200);
+    expect((await liveEnrolments(c.sessionId, parent.id)).map((e) => e.status)).toEqual(['waitlisted']);
+    const dropped = await post(app, `/api/courses/${c.courseId}/sessions/${c.sessionId}/drop`, undefined, { cookie: first.cookie });
+    expect(dropped.statusCode, dropped.body).toBe(200);
+    await waitFor(async () => (await liveEnrolments(c.sessionId, parent.id))[0]?.status === 'offered', 'the offer');
+    const summary = await get(app, `/api/course/${c.courseId}/checkout?session=${c.sessionId}&learners=${parent.kids[0]}`, {
+      cookie: parent.cookie,
+    });
+    expect(summary.json()).toMatchObject({ totalCents: 3500, learners: [{ id: parent.kids[0], name: 'Zoe' }] });
+    expect(summary.json().seatHeldUntil).not.toBeNull();
+    const { p } = await paid(parent, c, 3500, { learnerIds: parent.kids });
+    expect((await liveEnrolments(c.sessionId, parent.id)).map((e) => [e.learner_profile_id, e.status])).toEqual([
+      [parent.kids[0], 'active'],
+    ]);
+    expect(await seatsTaken(c.sessionId)).toBe(1);
+    expect((await seatsOf(p.id)).map((s) => [s.share_cents, s.status])).toEqual([[3500, 'seated']]);
+  });
+});
+
 describe('a crowd of families', () => {
   it('6 parents paying for 2 learners each when 7 seats are left: 3 seated (6 seats), 3 refunded in full, never 8', async () => {
     const c = await courseAt(1999, { capacity: 7 });
