@@ -4,7 +4,7 @@ import type { Viewer } from '../accounts/viewer.js';
 import { PG, pgCode } from '../db/errors.js';
 import { enrolment } from '../db/schema/courses.js';
 import { AppError } from '../http/errors.js';
-import { learnerNamesOf } from '../accounts/learner-profiles.js';
+import { ownedLearnerProfiles } from '../accounts/learner-profiles.js';
 import {
   assertNotEnrolled,
   checkEligible,
@@ -90,7 +90,10 @@ export async function dropEnrolment(
       )
       .for('update')
       .limit(1);
-    const name = seat.learnerProfileId ? (await learnerNamesOf(tx, [seat.learnerProfileId])).get(seat.learnerProfileId) : undefined;
+    // Named only when the learner is this account's own: another account's learner is unknown (no name leaks).
+    const name = seat.learnerProfileId
+      ? (await ownedLearnerProfiles(tx, viewer.user.id, [seat.learnerProfileId]))?.[0]?.firstName
+      : undefined;
     if (!mine) throw AppError.notFound(name ? `${name} is not enrolled in this session` : 'You are not enrolled in this session');
     if (mine.status === 'completed') throw AppError.badRequest('This session is already completed');
     const promoted = await releaseEnrolment(tx, mine);

@@ -170,6 +170,8 @@ const FIELD_IDS: Record<string, (f: Fixtures) => string | number> = {
   // The sender's own idempotency key (unique per sender): A's key, to show it reaches nothing of A's.
   clientId: (f) => f.clientId,
   courseId: (f) => f.courseId,
+  // One of A's learners (family accounts, ADR 0074): dropping or previewing it as B finds nothing of B's (404).
+  learnerId: (f) => f.learnerProfileId,
 };
 
 /** A field looks like an id: it must then have an entry in FIELD_IDS. */
