@@ -42,6 +42,15 @@ export const courseCheckoutInput = z.object({
   price: cents('Price'),
   /** A promo code (ADR 0070): checked again here, refused with a message on `code`. */
   code: str().trim().max(64, 'This code does not exist').optional(),
+  /**
+   * Whom the seats are for (ADR 0074): learner profile ids of the account, `me` for the account
+   * holder; a seat each, the price times the learners. Absent: one seat for the holder.
+   */
+  learnerIds: z
+    .array(z.union([z.literal('me'), z.uuid('Choose learners from your profiles')]), { error: 'Choose who the seats are for' })
+    .min(1, 'Choose at least one learner')
+    .max(10, 'Choose at most 10 learners')
+    .optional(),
 });
 export const courseSubscriptionInput = courseCheckoutInput.extend({
   installments: z
@@ -167,6 +176,13 @@ export const checkoutSummary = z.object({
   /** A seat offered to the viewer from the waitlist: held for them until then (ISO), else null. */
   seatHeldUntil: z.string().nullable(),
   customer: z.string(),
+  /**
+   * Whom the seats are for (`?learners=me,<profile id>,...`, ADR 0074), in the order chosen; null:
+   * one seat for the account holder. With learners, `totalCents` is the price times them and the
+   * installments above are those of the total.
+   */
+  learners: z.array(z.object({ id: z.string(), name: z.string() })).nullable(),
+  totalCents: z.number(),
 });
 export type CheckoutSummary = z.infer<typeof checkoutSummary>;
 

@@ -139,6 +139,13 @@ export const promoCodeParams = z.object({ codeId: uuid('Code') });
 
 export const promoQuoteInput = z.object({
   session: uuid('Session'),
+  /** How many learners the checkout is for (ADR 0074): the code applies to the price times them. */
+  seats: z
+    .number({ error: 'Seats must be a number' })
+    .int('Seats must be a whole number')
+    .min(1, 'At least 1 seat')
+    .max(10, 'At most 10 seats')
+    .optional(),
   code: str({ error: 'Enter a code' }).trim().min(1, 'Enter a code').max(64, 'This code does not exist'),
 });
 export const promoQuote = z.object({

@@ -203,6 +203,10 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
   }),
   'GET /api/stripe/verify-session': (c) => ({ session_id: c.ids.checkout }),
   'GET /api/course/:courseID/checkout': (c) => ({ session: c.ids.paidSession }),
+  // Family accounts (ADR 0074): whom for, the account holder ("me") being always valid.
+  'POST /api/courses/:courseId/sessions/:sessionId/enrol': () => ({ learnerIds: ['me'] }),
+  'POST /api/courses/:courseId/sessions/:sessionId/drop': () => ({ learnerId: 'me' }),
+  'GET /api/courses/:courseId/sessions/:sessionId/drop-refund': () => ({ learnerId: 'me' }),
   'POST /api/stripe/create-stripe-account': (c) => ({ email: c.educator.email, user_id: c.educator.id }),
   'POST /api/stripe/create-educator-account-link': (c) => ({ stripe_connect_account_id: c.educator.accountId }),
   'POST /api/stripe/create-stripe-login-link': (c) => ({ stripe_connect_account_id: c.educator.accountId }),

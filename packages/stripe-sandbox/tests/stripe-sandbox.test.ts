@@ -582,6 +582,98 @@ describe('coupons, promotion codes and discounts', () => {
   });
 });
 
+describe('several seats in one checkout (quantity), lowered later', () => {
+  const DAY = 86400;
+  it('quantity 2 with a percent code on the total; a partial refund returns the fee in proportion', async () => {
+    const account = await onboardedAccount();
+    const coupon = await stripe.coupons.create({ percent_off: 15, duration: 'once' });
+    const customer = await stripe.customers.create({ email: 'family@agora.local' });
+    // 2 x $49.99 = $99.98; 15 % is $14.997: $15.00 off the total once (not $7.50 a seat), $84.98 paid.
+    const s = await stripe.checkout.sessions.create({
+      ui_mode: 'embedded_page',
+      mode: 'payment',
+      customer: customer.id,
+      line_items: [{ price_data: { currency: 'usd', unit_amount: 4999, product_data: { name: 'Course, 2 learners' } }, quantity: 2 }],
+      discounts: [{ coupon: coupon.id }],
+      payment_intent_data: { application_fee_amount: 850, transfer_data: { destination: account.id } },
+      return_url: 'http://localhost:3000/return?session_id={CHECKOUT_SESSION_ID}',
+    });
+    expect(s).toMatchObject({ amount_subtotal: 9998, amount_total: 8498, total_details: { amount_discount: 1500 } });
+    const items = await stripe.checkout.sessions.listLineItems(s.id);
+    expect(items.data[0]).toMatchObject({ quantity: 2, amount_subtotal: 9998, price: { unit_amount: 4999 } });
+    expect((await pay(s, '4242424242424242')).status).toBe(200);
+    const pi = await stripe.paymentIntents.retrieve((await stripe.checkout.sessions.retrieve(s.id)).payment_intent as string);
+    expect(pi.amount).toBe(8498);
+    // One learner's share (half: $42.49) back, then the other's: the fee comes back in proportion, all of it in the end.
+    const first = await stripe.refunds.create({
+      payment_intent: pi.id,
+      amount: 4249,
+      refund_application_fee: true,
+      reverse_transfer: true,
+    });
+    expect(first).toMatchObject({ amount: 4249, status: 'succeeded' });
+    const charge = await stripe.charges.retrieve(pi.latest_charge as string);
+    expect(charge).toMatchObject({ amount_refunded: 4249, refunded: false });
+    const fee1 = await stripe.applicationFees.retrieve(charge.application_fee as string);
+    expect(fee1.amount_refunded).toBe(Math.round((850 * 4249) / 8498));
+    await stripe.refunds.create({ payment_intent: pi.id, amount: 4249, refund_application_fee: true, reverse_transfer: true });
+    expect((await stripe.applicationFees.retrieve(charge.application_fee as string)).amount_refunded).toBe(850);
+    expect(await stripe.charges.retrieve(charge.id)).toMatchObject({ amount_refunded: 8498, refunded: true });
+  });
+
+  it('a subscription item lowered with proration_behavior none: the next invoices bill the new amount', async () => {
+    const start = Math.floor(Date.UTC(2032, 0, 15) / 1000);
+    const clock = await stripe.testHelpers.testClocks.create({ frozen_time: start });
+    const customer = await stripe.customers.create({ email: 'family-inst@agora.local', test_clock: clock.id });
+    const product = await stripe.products.create({ name: 'Course, 2 learners' });
+    const s = await stripe.checkout.sessions.create({
+      ui_mode: 'embedded_page',
+      mode: 'subscription',
+      customer: customer.id,
+      line_items: [
+        { price_data: { currency: 'usd', unit_amount: 6667, product: product.id, recurring: { interval: 'month' } }, quantity: 1 },
+      ],
+      subscription_data: { application_fee_percent: 10 },
+      return_url: 'http://localhost:3000/return?session_id={CHECKOUT_SESSION_ID}',
+    });
+    expect((await pay(s, '4242424242424242')).status).toBe(200);
+    const sub = await stripe.subscriptions.retrieve((await stripe.checkout.sessions.retrieve(s.id)).subscription as string);
+    const item = sub.items.data[0];
+    // Prorating is not done by the sandbox: refused, never billed differently from Stripe.
+    const prorate = await stripeError(
+      stripe.subscriptions.update(sub.id, {
+        items: [{ id: item.id, price_data: { currency: 'usd', unit_amount: 3334, product: product.id, recurring: { interval: 'month' } } }],
+      }),
+    );
+    expect(prorate.param).toBe('proration_behavior');
+    const unknown = await stripeError(
+      stripe.subscriptions.update(sub.id, { items: [{ id: 'si_nope', quantity: 1 }], proration_behavior: 'none' }),
+    );
+    expect(unknown.statusCode).toBe(404);
+    const updated = await stripe.subscriptions.update(sub.id, {
+      items: [{ id: item.id, price_data: { currency: 'usd', unit_amount: 3334, product: product.id, recurring: { interval: 'month' } } }],
+      proration_behavior: 'none',
+    });
+    expect(updated.items.data).toHaveLength(1);
+    expect(updated.items.data[0]).toMatchObject({
+      id: item.id,
+      quantity: 1,
+      price: { unit_amount: 3334, recurring: { interval: 'month' } },
+    });
+    await waitFor(() =>
+      eventsFor(sub.id, 'customer.subscription.updated').find((e) => (e.data.previous_attributes as { items?: unknown })?.items),
+    );
+    // Quantity too: 2 of the new price, then back to 1.
+    await stripe.subscriptions.update(sub.id, { items: [{ id: item.id, quantity: 2 }], proration_behavior: 'none' });
+    await stripe.subscriptions.update(sub.id, { items: [{ id: item.id, quantity: 1 }], proration_behavior: 'none' });
+    await stripe.subscriptions.update(sub.id, { cancel_at: Math.floor(Date.UTC(2032, 2, 15) / 1000) });
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: start + 70 * DAY });
+    const invoices = (await stripe.invoices.list({ subscription: sub.id })).data.sort((a, b) => a.created - b.created);
+    expect(invoices.map((i) => i.amount_paid)).toEqual([6667, 3334]);
+    expect(invoices.map((i) => i.lines.data[0].quantity)).toEqual([1, 1]);
+  });
+});
+
 describe('Connect and webhooks', () => {
   it('onboarding enables the account and emits a Connect account.updated', async () => {
     const fresh = await stripe.accounts.create({ type: 'express', email: 'e@agora.local', country: 'US' });

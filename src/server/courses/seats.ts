@@ -521,3 +521,59 @@ export async function takeSeatsFor(tx: Tx, row: Eligible, seats: readonly Checke
   for (const seat of seats) out.push({ ...(await takeSeat(tx, row, { sessionId: row.s.id, seat })), name: seat.name });
   return out;
 }
+
+/**
+ * Whether these learners (checked: checkLearners) may each have a paid seat in the course
+ * session now (a family checkout asks before any money moves, ADR 0074): none of them enrolled,
+ * waiting or offered a seat already ("Mia is already enrolled in this session"), and as many
+ * seats free as learners. Throws with what to do instead.
+ */
+export async function assertMayBuySeats(db: Conn, s: { id: string; seatsTaken: number; capacity: number }, seats: readonly CheckedSeat[]) {
+  for (const seat of seats) await assertNotEnrolled(db, s.id, seat, seat.name ?? undefined);
+  const free = s.capacity - s.seatsTaken;
+  if (free < seats.length)
+    throw new AppError(
+      409,
+      'session_full',
+      free <= 0
+        ? 'This session is full: join its waitlist from the course page'
+        : `This session has ${free} seat${free === 1 ? '' : 's'} left: choose at most ${free} learner${free === 1 ? '' : 's'}`,
+      { fields: { learnerIds: `${Math.max(free, 0)} left` } },
+    );
+}
+
+/**
+ * A paid seat for each of these learners of one account (null: the holder), all or none
+ * (payments' fulfilment of a family purchase, ADR 0074): the course session locked once, the
+ * learners checked again (checkLearners: the account's own, within the course's ages; none in
+ * the session already), refused (409) unless as many seats are free as learners, then a seat
+ * each (takeSeat, seatOnly). One learner alone is enrolLearner's seat (an offer claimed). A refusal throws: the caller's savepoint undoes every seat.
+ * Answers the enrolment ids in the learners' order.
+ */
+export async function seatLearners(
+  tx: Tx,
+  opts: { sessionId: string; accountId: string; learnerProfileIds: readonly (string | null)[] },
+): Promise<string[]> {
+  await lockCourseSession(tx, opts.sessionId);
+  const row = await checkEligible(tx, opts.sessionId, opts.accountId);
+  const seats = await checkLearners(tx, row, opts.accountId, opts.learnerProfileIds);
+  // One learner: as enrolLearner (seat only), which claims a seat offered to them from the waitlist (ADR 0067).
+  if (seats.length === 1)
+    return [
+      (
+        await enrolLearner(tx, {
+          sessionId: opts.sessionId,
+          learnerId: opts.accountId,
+          learnerProfileId: seats[0].learnerProfileId,
+          seatOnly: true,
+        })
+      ).id,
+    ];
+  for (const seat of seats) await assertNotEnrolled(tx, row.s.id, seat, seat.name ?? undefined);
+  const n = seats.length;
+  if (row.s.status !== 'scheduled' || row.s.capacity - row.s.seatsTaken < n)
+    throw new AppError(409, 'session_full', n === 1 ? 'This session is full' : `This session no longer has ${n} seats left`);
+  const ids: string[] = [];
+  for (const seat of seats) ids.push((await takeSeat(tx, row, { sessionId: row.s.id, seat, seatOnly: true })).id);
+  return ids;
+}

@@ -2,11 +2,12 @@ import { and, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { AppServices } from '../app-services.js';
 import { setFeatured } from '../courses/featured.js';
-import { enrolLearner, lockCourseSession } from '../courses/seats.js';
+import { enrolLearner, lockCourseSession, seatLearners } from '../courses/seats.js';
 import { PG, pgCode } from '../db/errors.js';
 import { payoutAccount, purchase } from '../db/schema/payments.js';
 import { AppError } from '../http/errors.js';
 import { addMonths } from './installments.js';
+import { seatsOf, settleSeats } from './family-seats.js';
 import { chargeFacts, invoiceFacts, type PaidFacts } from './provider-facts.js';
 import { idOf } from './provider-calls.js';
 import { cancelSubscription, executeRefundPlan } from './provider-refunds.js';
@@ -103,15 +104,26 @@ export async function fulfilCheckout(app: AppServices, checkoutId: string): Prom
 
     let refused: string | null = null;
     let enrolmentId: string | null = null;
+    // A family purchase (ADR 0074): a seat for each of its learners, all or none.
+    const seats = await seatsOf(tx, p.id);
+    let seated: string[] | null = null;
     try {
       // A savepoint: a refused seat rolls back only the attempt, not the payment record.
-      const e = await tx.transaction((sp) => enrolLearner(sp, { sessionId: p.courseSessionId!, learnerId: p.userId, seatOnly: true }));
-      enrolmentId = e.id;
+      if (seats.length) {
+        seated = await tx.transaction((sp) =>
+          seatLearners(sp, { sessionId: p.courseSessionId!, accountId: p.userId, learnerProfileIds: seats.map((x) => x.learnerProfileId) }),
+        );
+      } else {
+        const e = await tx.transaction((sp) => enrolLearner(sp, { sessionId: p.courseSessionId!, learnerId: p.userId, seatOnly: true }));
+        enrolmentId = e.id;
+      }
     } catch (err) {
       if (err instanceof AppError) refused = err.message;
-      else if (pgCode(err) === PG.uniqueViolation) refused = 'You are already enrolled in this session';
+      else if (pgCode(err) === PG.uniqueViolation)
+        refused = seats.length > 1 ? 'One of these learners is already in this session' : 'You are already enrolled in this session';
       else throw err;
     }
+    if (seats.length) await settleSeats(tx, p.id, refused ? null : seated);
     if (refused) {
       // Everything paid goes back: so does the code's use.
       if (p.promoCodeId) await releaseUse(tx, p.id);

@@ -1,3 +1,4 @@
+import { learnersOfPurchases } from './family-seats.js';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services.js';
 import { planById } from '../../shared/payments.js';
@@ -31,11 +32,17 @@ export async function paymentHistoryFor(app: AppServices, viewer: Viewer) {
     .where(eq(payment.userId, viewer.user.id))
     .orderBy(desc(payment.paidAt))
     .limit(100);
+  // A family purchase says whom it paid for (ADR 0074).
+  const learners = await learnersOfPurchases(app.database.db, [...new Set(rows.map((r) => r.p.purchaseId))]);
+  const forWhom = (purchaseId: string) => (learners.get(purchaseId) ? ` (for ${learners.get(purchaseId)!.join(', ')})` : '');
   return {
     payments: rows.map((r) => ({
       id: r.p.id,
       paidAt: r.p.paidAt.toISOString(),
-      description: r.kind === 'plan' ? `${planById(r.planId ?? '')?.name ?? 'Agora plan'} (monthly)` : (r.title ?? 'A course'),
+      description:
+        r.kind === 'plan'
+          ? `${planById(r.planId ?? '')?.name ?? 'Agora plan'} (monthly)`
+          : `${r.title ?? 'A course'}${forWhom(r.p.purchaseId)}`,
       courseId: r.courseId,
       amountCents: r.p.amountCents,
       refundedCents: r.p.refundedCents,

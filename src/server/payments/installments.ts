@@ -10,6 +10,7 @@ import { payment, payoutAccount, purchase } from '../db/schema/payments.js';
 import { invoiceFacts } from './provider-facts.js';
 import { idOf } from './provider-calls.js';
 import { lockPurchase, purchaseFor, recordPayment } from './purchases.js';
+import { enrolmentsOfPurchase } from './family-seats.js';
 import { learnerAndCourse } from './receipts.js';
 
 /**
@@ -49,7 +50,7 @@ export async function handleInvoicePaid(app: AppServices, invoiceId: string) {
     const rec = await recordPayment(tx, p, facts);
     if (rec.inserted && p.status === 'past_due') {
       await tx.update(purchase).set({ status: 'fulfilled', updatedAt: new Date() }).where(eq(purchase.id, p.id));
-      if (p.enrolmentId) await setInstallmentStanding(tx, p.enrolmentId, 'active');
+      for (const id of await enrolmentsOfPurchase(tx, p)) await setInstallmentStanding(tx, id, 'active');
     }
     return { ...rec, purchase: p };
   });
@@ -88,7 +89,7 @@ export async function handleInvoiceFailed(app: AppServices, invoiceId: string) {
     const p = await lockPurchase(tx, found.id);
     if (p.status !== 'fulfilled' && p.status !== 'past_due') return false;
     await tx.update(purchase).set({ status: 'past_due', updatedAt: new Date() }).where(eq(purchase.id, p.id));
-    if (p.enrolmentId) await setInstallmentStanding(tx, p.enrolmentId, 'past_due');
+    for (const id of await enrolmentsOfPurchase(tx, p)) await setInstallmentStanding(tx, id, 'past_due');
     return true;
   });
   if (!changed) return;
@@ -163,10 +164,11 @@ export async function handleSubscriptionDeleted(app: AppServices, subscriptionId
       .where(and(eq(payment.purchaseId, p.id), sql`${payment.invoiceId} is not null`));
     if (p.installments && n >= p.installments) {
       await tx.update(purchase).set({ status: 'completed', updatedAt: new Date() }).where(eq(purchase.id, p.id));
-      if (p.enrolmentId) await setInstallmentStanding(tx, p.enrolmentId, 'active');
+      for (const id of await enrolmentsOfPurchase(tx, p)) await setInstallmentStanding(tx, id, 'active');
       return { released: false, promoted: [] as string[] };
     }
-    const promoted = p.enrolmentId ? await releaseEnrolmentById(tx, p.enrolmentId) : [];
+    const promoted: string[] = [];
+    for (const id of await enrolmentsOfPurchase(tx, p)) promoted.push(...(await releaseEnrolmentById(tx, id)));
     await tx
       .update(purchase)
       .set({ status: 'cancelled', failureReason: 'The installments could not be collected', updatedAt: new Date() })

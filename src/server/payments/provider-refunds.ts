@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import type { AppServices } from '../app-services.js';
 import { payment } from '../db/schema/payments.js';
 import { describe, idOf, isMissing } from './provider-calls.js';
+import { resizeSubscription } from './family-installments.js';
 import type { RefundPlan } from './refund-policy.js';
 
 /**
@@ -36,6 +37,17 @@ export async function executeRefundPlan(
       if (opts.throwOnFailure) throw err;
     }
   }
+  if (plan.resizeSubscription) {
+    try {
+      await resizeSubscription(app, plan.purchaseId, plan.resizeSubscription);
+      await opts.onStep?.({ kind: 'resize' });
+    } catch (err) {
+      error ??= errorText(err);
+      failed = true;
+      app.log.error({ err: describe(err), purchase: plan.purchaseId }, 'payments: could not lower the installment subscription');
+      if (opts.throwOnFailure) throw err;
+    }
+  }
   for (const item of plan.items) {
     try {
       const refund = await stripe.refunds.create(
@@ -49,7 +61,7 @@ export async function executeRefundPlan(
           refund_application_fee: true,
           metadata: { purchase_id: plan.purchaseId, sequence: String(item.sequence), why: plan.reason },
         },
-        { idempotencyKey: refundKey(plan.purchaseId, item.sequence) },
+        { idempotencyKey: item.key ?? refundKey(plan.purchaseId, item.sequence) },
       );
       refundedCents += refund.amount;
       await app.database.db
@@ -68,7 +80,13 @@ export async function executeRefundPlan(
           ),
         );
       }
-      await opts.onStep?.({ kind: 'refund', sequence: item.sequence, refundId: refund.id, amountCents: refund.amount });
+      await opts.onStep?.({
+        kind: 'refund',
+        sequence: item.sequence,
+        key: item.key ?? refundKey(plan.purchaseId, item.sequence),
+        refundId: refund.id,
+        amountCents: refund.amount,
+      });
     } catch (err) {
       failed = true;
       error ??= errorText(err);
@@ -83,7 +101,8 @@ export async function executeRefundPlan(
 export const refundKey = (purchaseId: string, sequence: number) => `refund-${purchaseId}-${sequence}`;
 
 /** A step of a plan the provider has done (a retry skips it). */
-export type RefundStep = { kind: 'subscription' } | { kind: 'refund'; sequence: number; refundId: string; amountCents: number };
+export type RefundStep =
+  { kind: 'subscription' } | { kind: 'resize' } | { kind: 'refund'; sequence: number; key: string; refundId: string; amountCents: number };
 
 function errorText(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).slice(0, 500);

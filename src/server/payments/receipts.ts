@@ -1,3 +1,4 @@
+import { learnersOfPurchases } from './family-seats.js';
 import { eq } from 'drizzle-orm';
 import { formatPrice } from '../../shared/courses.js';
 import { formatDeduction } from '../../shared/money.js';
@@ -70,7 +71,9 @@ export async function sendFulfilmentEmail(app: AppServices, p: Purchase, facts: 
   const amount = formatPrice(facts?.amountCents ?? firstPaymentCents(p), p.currency);
   const plan = p.installments ? `installment 1 of ${p.installments}; the next ones are taken monthly` : '';
   const code = await promoLineOf(app, p);
-  const detail = [code, plan].filter(Boolean).join('; ');
+  const names = (await learnersOfPurchases(app.database.db, [p.id], 'you')).get(p.id);
+  const forWhom = names ? `for ${names.join(', ')} (${names.length} learner${names.length === 1 ? '' : 's'})` : '';
+  const detail = [forWhom, code, plan].filter(Boolean).join('; ');
   await events.announceCommitted(app.database.db, 'payment.received', {
     purchaseId: p.id,
     userId: p.userId,

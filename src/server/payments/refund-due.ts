@@ -41,8 +41,11 @@ type StoredPlan = Omit<RefundPlan, 'items'> & {
  * that, a worker takes it when the lease ends.
  */
 export async function recordRefundDue(tx: Tx, plan: RefundPlan): Promise<boolean> {
-  if (plan.items.length === 0 && !plan.subscriptionId) return false;
-  const stored: StoredPlan = { ...plan, items: plan.items.map((i) => ({ ...i, idempotencyKey: refundKey(plan.purchaseId, i.sequence) })) };
+  if (plan.items.length === 0 && !plan.subscriptionId && !plan.resizeSubscription) return false;
+  const stored: StoredPlan = {
+    ...plan,
+    items: plan.items.map((i) => ({ ...i, idempotencyKey: i.key ?? refundKey(plan.purchaseId, i.sequence) })),
+  };
   await tx
     .insert(refundDue)
     .values({
@@ -53,7 +56,21 @@ export async function recordRefundDue(tx: Tx, plan: RefundPlan): Promise<boolean
       plan: stored as unknown as Record<string, unknown>,
       nextAttemptAt: new Date(Date.now() + LEASE_MS),
     })
-    .onConflictDoNothing();
+    // One row per purchase: a family purchase's second learner dropped while the first one's
+    // refund is still owed adds its steps (their own keys) to the row instead of losing them.
+    .onConflictDoUpdate({
+      target: refundDue.purchaseId,
+      set: {
+        plan: sql`jsonb_set(jsonb_set(${refundDue.plan}, '{items}', (${refundDue.plan}->'items') || (excluded.plan->'items')),
+          '{resizeSubscription}', coalesce(excluded.plan->'resizeSubscription', ${refundDue.plan}->'resizeSubscription', 'null'::jsonb))`,
+        amountCents: sql`${refundDue.amountCents} + excluded.amount_cents`,
+      },
+    })
+    .returning({ inserted: sql<boolean>`xmax = 0` })
+    .then(([row]) => {
+      // Added to a row already owed: the retry worker carries out the whole of it (not the request).
+      if (row && !row.inserted) plan.deferred = true;
+    });
   return true;
 }
 
@@ -78,8 +95,9 @@ export async function runRefundDue(
   const remaining: StoredPlan = { ...plan, items: [...plan.items] };
   const onStep = async (step: RefundStep) => {
     if (step.kind === 'subscription') remaining.subscriptionId = null;
+    else if (step.kind === 'resize') remaining.resizeSubscription = null;
     else {
-      remaining.items = remaining.items.filter((i) => i.sequence !== step.sequence);
+      remaining.items = remaining.items.filter((i) => i.idempotencyKey !== step.key);
       if (opts.delayed) remaining.delayedCents = (remaining.delayedCents ?? 0) + step.amountCents;
     }
     remaining.totalCents = remaining.items.reduce((n, i) => n + i.amountCents, 0);

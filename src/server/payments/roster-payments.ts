@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { PurchaseState } from '../../shared/admin-schemas.js';
 import type { RosterPayment } from '../../shared/courses-schemas.js';
-import { purchase, refundDue } from '../db/schema/payments.js';
+import { purchase, purchaseSeat, refundDue } from '../db/schema/payments.js';
 import type { Tx } from '../db/transaction.js';
 import { purchaseMoney, purchaseState } from './purchase-records.js';
 
@@ -31,6 +31,27 @@ export async function rosterPayments(tx: Tx, enrolmentIds: string[], now = new D
     if (!r.enrolmentId || out[r.enrolmentId]) continue; // the latest purchase of each enrolment
     const n = r.kind === 'course_installments' ? r.installments : null;
     out[r.enrolmentId] = inRosterWords(purchaseState(r, now), n, Number(r.paidCount));
+  }
+  // The seats of family purchases (ADR 0074): a seat still held is paid as its purchase is; the
+  // refund of another learner dropped from the same purchase is not this learner's.
+  const seats = await tx
+    .select({
+      enrolmentId: purchaseSeat.enrolmentId,
+      status: purchase.status,
+      kind: purchase.kind,
+      installments: purchase.installments,
+      failureReason: purchase.failureReason,
+      createdAt: purchase.createdAt,
+      paidCount: purchaseMoney.paidCount,
+      paidCents: purchaseMoney.paidCents,
+    })
+    .from(purchaseSeat)
+    .innerJoin(purchase, eq(purchase.id, purchaseSeat.purchaseId))
+    .where(and(inArray(purchaseSeat.enrolmentId, enrolmentIds), eq(purchaseSeat.status, 'seated')));
+  for (const r of seats) {
+    if (!r.enrolmentId || out[r.enrolmentId]) continue;
+    const n = r.kind === 'course_installments' ? r.installments : null;
+    out[r.enrolmentId] = inRosterWords(purchaseState({ ...r, refundedCents: 0, refundPendingCents: 0 }, now), n, Number(r.paidCount));
   }
   return out;
 }

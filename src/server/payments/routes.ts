@@ -218,11 +218,26 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
         tags,
         summary: 'The order summary of /course/checkout',
         params: z.object({ courseID: z.uuid('Unknown course') }),
-        querystring: z.object({ session: z.uuid('Unknown session').optional() }),
+        querystring: z.object({
+          session: z.uuid('Unknown session').optional(),
+          /** Whom the seats are for: `me` and learner profile ids, comma-separated (ADR 0074). */
+          learners: z
+            .string()
+            .max(400, 'At most 10 learners')
+            .regex(/^(me|[0-9a-f-]{36})(,(me|[0-9a-f-]{36}))*$/i, 'Learners are `me` or learner profile ids, comma-separated')
+            .optional(),
+        }),
         response: { 200: checkoutSummary, ...errors },
       },
     },
-    async (request) => checkoutSummaryFor(app, await app.requireViewer(request), request.params.courseID, request.query.session),
+    async (request) =>
+      checkoutSummaryFor(
+        app,
+        await app.requireViewer(request),
+        request.params.courseID,
+        request.query.session,
+        request.query.learners?.split(','),
+      ),
   );
 
   r.post(
@@ -335,14 +350,23 @@ export async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOpt
     {
       schema: {
         tags,
-        summary: 'What dropping this session would refund you now (the drop page shows it)',
+        summary: 'What dropping this session would refund you now (the drop page shows it); `learnerId`: one of your learners',
         params: z.object({ courseId: z.uuid('Unknown course'), sessionId: z.uuid('Unknown session') }),
+        querystring: z.object({
+          learnerId: z.union([z.literal('me'), z.uuid('Unknown learner')], { error: 'Unknown learner' }).optional(),
+        }),
         response: { 200: dropRefundPreviewResult, ...errors },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return dropRefundPreview(app, await app.requireViewer(request), request.params.courseId, request.params.sessionId);
+      return dropRefundPreview(
+        app,
+        await app.requireViewer(request),
+        request.params.courseId,
+        request.params.sessionId,
+        request.query.learnerId,
+      );
     },
   );
 

@@ -2,6 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { formatPrice } from '../../shared/courses.js';
 import type { AppServices } from '../app-services.js';
 import { courseBriefOf, courseRowOf } from '../courses/course-records.js';
+import { learnerNamesOf } from '../accounts/learner-profiles.js';
 import { payoutAccount, purchase } from '../db/schema/payments.js';
 import type { Tx } from '../db/transaction.js';
 import { AppError } from '../http/errors.js';
@@ -9,6 +10,7 @@ import { ensureCourseProduct } from './products.js';
 import { expireOpenCheckouts } from './expire-checkouts.js';
 import { describe } from './provider-calls.js';
 import { fullRefundPlan, refundPlanForDrop } from './refund-plans.js';
+import { seatPlanForDrop } from './family-seats.js';
 import { recordRefundDue, runRefundDue } from './refund-due.js';
 import { rosterPayments } from './roster-payments.js';
 import type { RefundPlan } from './refund-policy.js';
@@ -25,8 +27,10 @@ export function subscribePayments(app: AppServices) {
   app.courseEvents.inTransaction('enrolment.dropped', async (tx, e) => {
     // A paid enrolment: the purchase ends (no further installments) and what the course's
     // refund policy gives back is planned and recorded in refund_due, in the drop's transaction.
-    const plan = await refundPlanForDrop(tx, e.enrolmentId);
-    return plan ? () => finishDrop(app, e.learner, plan) : undefined;
+    // One learner of a family purchase: that seat's refund, the others keep theirs (family-seats.ts).
+    const plan = (await seatPlanForDrop(tx, e.enrolmentId)) ?? (await refundPlanForDrop(tx, e.enrolmentId));
+    const name = e.learnerProfileId ? (await learnerNamesOf(tx, [e.learnerProfileId])).get(e.learnerProfileId) : undefined;
+    return plan ? () => finishDrop(app, e.learner, plan, name) : undefined;
   });
   // The roster's payment column: how each seat was paid.
   app.courseEvents.inTransaction('roster.reading', async (tx, e) => {
@@ -77,7 +81,7 @@ async function ensureProductAfterPublish(app: AppServices, courseId: string) {
 }
 
 /** What the learner is told after a paid drop; the refund (and installment cancel) runs at the provider now. */
-async function finishDrop(app: AppServices, learner: { id: string }, plan: RefundPlan) {
+async function finishDrop(app: AppServices, learner: { id: string }, plan: RefundPlan, name?: string) {
   // Recorded in refund_due by the drop's transaction: a failure here is retried later.
   const { refundedCents, failed } = await runPlan(app, plan);
   const currency = plan.currency;
@@ -94,13 +98,20 @@ async function finishDrop(app: AppServices, learner: { id: string }, plan: Refun
     });
   }
   const amount = formatPrice(plan.totalCents, currency);
-  const stopped = plan.subscriptionId ? ' No further installments will be taken.' : '';
+  const stopped = plan.subscriptionId
+    ? ' No further installments will be taken.'
+    : plan.resizeSubscription
+      ? ` The remaining installments are lowered by ${name ? `${name}'s` : "this learner's"} part.`
+      : '';
+  // One learner of the account (ADR 0074): "Mia has left this session", and what came back is Mia's part.
+  const left = name ? `${name} has left this session.` : 'You have left this session.';
+  const everything = name ? `(everything paid for ${name}) ` : '(everything you paid) ';
   const message =
     plan.totalCents === 0
-      ? `You have left this session. Under the course's refund policy no refund is due.${stopped}`
+      ? `${left} Under the course's refund policy no refund is due.${stopped}`
       : failed
-        ? `You have left this session. Your refund of ${amount} is being processed.${stopped}`
-        : `You have left this session. ${amount} ${plan.share === 1 ? '(everything you paid) ' : ''}is refunded to your card.${stopped}`;
+        ? `${left} Your refund of ${amount} is being processed.${stopped}`
+        : `${left} ${amount} ${plan.share === 1 ? everything : ''}is refunded to your card.${stopped}`;
   return { message, refund: { amountCents: plan.totalCents, currency, full: plan.share === 1, pending: failed && plan.totalCents > 0 } };
 }
 
@@ -128,7 +139,8 @@ async function refundCancelledSession(tx: Tx, courseSessionId: string): Promise<
 
 /** Carries out a plan just recorded in refund_due (the row is leased to this process). */
 async function runPlan(app: AppServices, plan: RefundPlan) {
-  if (plan.items.length === 0 && !plan.subscriptionId) return { refundedCents: 0, failed: false };
+  if (plan.deferred) return { refundedCents: 0, failed: true };
+  if (plan.items.length === 0 && !plan.subscriptionId && !plan.resizeSubscription) return { refundedCents: 0, failed: false };
   return runRefundDue(
     app,
     { purchaseId: plan.purchaseId, attempts: 0, plan: plan as unknown as Record<string, unknown> },

@@ -32,7 +32,7 @@ export const queryKeys = {
   paymentsConfig: ['payments', 'config'] as const,
   /** The platform's fees and plans (GET /api/pricing). */
   pricing: ['payments', 'pricing'] as const,
-  checkoutSummary: (courseId: string, sessionId: string) => ['payments', 'checkout', courseId, sessionId] as const,
+  checkoutSummary: (courseId: string, sessionId: string, learners = '') => ['payments', 'checkout', courseId, sessionId, learners] as const,
   educatorPromoCodes: ['payments', 'promo-codes'] as const,
   adminPromoCodes: ['admin', 'promo-codes'] as const,
   checkoutVerification: (checkoutId: string) => ['payments', 'verify', checkoutId] as const,

@@ -1,11 +1,14 @@
 import { sql } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import type { Params } from '../params.js';
 import { sandboxObject } from '../schema.js';
 import { cancelSubscription } from '../billing.js';
 import { advanceClock } from '../clock.js';
 import { invalidRequest } from '../errors.js';
 import { mergeMetadata } from '../params.js';
 import * as shapes from '../shapes.js';
-import { emit, get, insert, list, listEnvelope, save, unixNow, type Obj } from '../store.js';
+import { emit, get, insert, list, listEnvelope, save, unixNow, type Ctx, type Obj } from '../store.js';
+import { createPrice, recurringOf } from './customers-and-prices.js';
 import { customerNow } from '../time.js';
 import { page, type Router } from './router.js';
 
@@ -33,8 +36,13 @@ export function billingRoutes(r: Router) {
     if (sub.status === 'canceled') {
       throw invalidRequest('A canceled subscription can only update its cancellation_details and metadata.', { param: 'id' });
     }
-    params.oneOf('proration_behavior', ['always_invoice', 'create_prorations', 'none'] as const);
+    const proration = params.oneOf('proration_behavior', ['always_invoice', 'create_prorations', 'none'] as const) ?? 'create_prorations';
     const previous: Record<string, unknown> = {};
+    const itemsIn = params.list('items');
+    if (itemsIn.length) {
+      previous.items = { data: sub.items.data.map((i: Obj) => ({ id: i.id, price: i.price, quantity: i.quantity })) };
+      await updateItems(ctx, sub, itemsIn, proration);
+    }
     if (params.has('cancel_at')) {
       previous.cancel_at = sub.cancel_at;
       const at = params.int('cancel_at') ?? null;
@@ -120,6 +128,88 @@ export function billingRoutes(r: Router) {
     return listEnvelope('/v1/test_helpers/test_clocks', data, hasMore);
   });
   r.post('/test_helpers/test_clocks/:id/advance', ({ ctx, path, params }) => advanceClock(ctx, path.id, params.int('frozen_time', true)));
+}
+
+/**
+ * `items` of a subscription update, as Stripe documents them: `items[n][id]` changes an item's
+ * `quantity`, `price` or `price_data` (or removes it with `deleted`); an entry without `id` adds
+ * an item. Stripe bills the new amounts from the next invoice on; with `proration_behavior`
+ * `create_prorations` (its default) or `always_invoice` it would also credit and charge the
+ * unused time of the current period, which the sandbox does not compute: it refuses those
+ * for a change of amount rather than bill a different figure than Stripe would.
+ */
+async function updateItems(ctx: Ctx, sub: Obj, itemsIn: Params[], proration: 'always_invoice' | 'create_prorations' | 'none') {
+  const data: Obj[] = sub.items.data;
+  for (const item of itemsIn) {
+    const id = item.str('id');
+    const existing = id ? data.find((i) => i.id === id) : undefined;
+    if (id && !existing)
+      throw invalidRequest(`No such subscription item: '${id}'`, { code: 'resource_missing', param: `${item.path}[id]` }, 404);
+    if (item.bool('deleted')) {
+      if (!existing) throw invalidRequest('You must specify the item `id` to delete it.', { param: `${item.path}[deleted]` });
+      data.splice(data.indexOf(existing), 1);
+      continue;
+    }
+    const quantity = item.int('quantity');
+    if (quantity !== undefined && quantity < 0) throw invalidRequest('Quantity must be at least 0.', { param: `${item.path}[quantity]` });
+    let price: Obj | null = null;
+    const priceId = item.str('price');
+    const pd = item.obj('price_data');
+    if (priceId) price = await get(ctx, priceId, 'price', { param: `${item.path}[price]`, anyAccount: true });
+    else if (pd) {
+      const product = pd.str('product', true);
+      await get(ctx, product, 'product', { param: `${pd.path}[product]`, anyAccount: true });
+      const recurring = recurringOf(pd.obj('recurring', true));
+      price = await createPrice(ctx, {
+        product,
+        currency: pd.str('currency', true),
+        unit_amount: pd.int('unit_amount', true),
+        recurring,
+        metadata: {},
+        active: false,
+      });
+    }
+    if (price && !price.recurring)
+      throw invalidRequest('The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.', {
+        param: `${item.path}[price]`,
+      });
+    if (price && price.currency !== sub.currency)
+      throw invalidRequest(`The price's currency must match the subscription's currency (${sub.currency}).`, {
+        param: `${item.path}[price]`,
+      });
+    if (existing) {
+      const before = (existing.price.unit_amount ?? 0) * (existing.quantity ?? 1);
+      const next = price ?? existing.price;
+      const after = (next.unit_amount ?? 0) * (quantity ?? existing.quantity ?? 1);
+      if (after !== before && proration !== 'none')
+        throw invalidRequest(
+          'The payments sandbox does not prorate: change the amount of a subscription item with `proration_behavior=none` (billed from the next invoice).',
+          { param: 'proration_behavior' },
+        );
+      if (price) {
+        existing.price = price;
+        existing.plan = shapes.planOf(price as unknown as Stripe.Price);
+      }
+      if (quantity !== undefined) existing.quantity = quantity;
+    } else {
+      if (!price) throw invalidRequest('You must specify either `price` or `price_data` in each item.', { param: `${item.path}[price]` });
+      if (proration !== 'none')
+        throw invalidRequest('The payments sandbox does not prorate: add an item with `proration_behavior=none`.', {
+          param: 'proration_behavior',
+        });
+      const first = data[0];
+      data.push(
+        shapes.subscriptionItem(
+          price as unknown as Stripe.Price,
+          sub.id,
+          quantity ?? 1,
+          first.current_period_start,
+          first.current_period_end,
+        ),
+      );
+    }
+  }
+  if (!data.length) throw invalidRequest('A subscription must have at least one item.', { param: 'items' });
 }
 
 const notCanceled = sql`${sandboxObject.data}->>'status' not in ('canceled', 'incomplete_expired')`;

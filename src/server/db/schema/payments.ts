@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, smallint, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { user } from './accounts.js';
+import { learnerProfile, user } from './accounts.js';
 import { ts } from './columns.js';
 import { course, courseSession, enrolment } from './courses.js';
 
@@ -261,5 +261,44 @@ export const promoRedemption = pgTable(
       .on(t.promoCodeId, t.userId)
       .where(sql`${t.status} <> 'released'`),
     check('promo_redemption_status', sql`${t.status} in ('reserved', 'confirmed', 'released')`),
+  ],
+);
+
+/**
+ * The seats of a purchase made for several learners of one account (issue 26 part 3, ADR 0074):
+ * one row per seat, in the order the shares were split (`position` 1..N). A purchase without
+ * rows is one seat for the account holder (as before). `share_cents` is this learner's part of
+ * what the purchase costs in all (the total's cents split by `splitShares`: the sum of the
+ * shares is the purchase's amount exactly); `first_cents` its part of the first payment and
+ * `later_cents` of each later installment (one payment: first = share, later 0). The seat's
+ * enrolment is set once fulfilled; `dropped` once that learner alone left (the refund planned
+ * from the seat's part of what was paid, the installments lowered by `later_cents`).
+ */
+export const purchaseSeat = pgTable(
+  'purchase_seat',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    purchaseId: uuid('purchase_id')
+      .notNull()
+      .references(() => purchase.id, { onDelete: 'cascade' }),
+    position: smallint('position').notNull(),
+    /** The learner profile (accounts' `learner_profile`) seated; null: the account holder. */
+    learnerProfileId: uuid('learner_profile_id').references(() => learnerProfile.id, { onDelete: 'set null' }),
+    enrolmentId: uuid('enrolment_id').references(() => enrolment.id, { onDelete: 'set null' }),
+    shareCents: integer('share_cents').notNull(),
+    firstCents: integer('first_cents').notNull(),
+    laterCents: integer('later_cents').notNull().default(0),
+    /** open (not paid yet) | seated | refused (the seats were gone: all refunded) | dropped */
+    status: text('status').notNull().default('open'),
+    droppedAt: ts('dropped_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('purchase_seat_position_idx').on(t.purchaseId, t.position),
+    index('purchase_seat_enrolment_idx')
+      .on(t.enrolmentId)
+      .where(sql`${t.enrolmentId} is not null`),
+    check('purchase_seat_status', sql`${t.status} in ('open', 'seated', 'refused', 'dropped')`),
+    check('purchase_seat_amounts', sql`${t.shareCents} >= 0 and ${t.firstCents} >= 0 and ${t.laterCents} >= 0`),
   ],
 );

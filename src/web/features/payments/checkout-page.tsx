@@ -39,8 +39,21 @@ function firstClass(iso: string) {
 }
 
 /** Course, session, refund policy and what is paid: the order as the server prices it. */
-function OrderSummary({ summary, plan, promo }: { summary: CheckoutSummary; plan: Plan; promo: PromoQuote | null }) {
+function OrderSummary({
+  summary,
+  plan,
+  promo,
+  unitCents,
+}: {
+  summary: CheckoutSummary;
+  plan: Plan;
+  promo: PromoQuote | null;
+  /** The course's price for one learner. */
+  unitCents: number;
+}) {
   const { course, session, currency } = summary;
+  const learners = summary.learners;
+  const several = !!learners && learners.length > 1;
   const policy = refundPolicy(course.refundPolicy);
   const inInstallments = plan === 'installments' && summary.installments && summary.installmentCents;
   return (
@@ -96,12 +109,31 @@ function OrderSummary({ summary, plan, promo }: { summary: CheckoutSummary; plan
           </dd>
         </div>
       </dl>
+      {learners && (
+        <dl className="space-y-1 border-t border-slate-100 px-5 py-3 text-sm" data-testid="learner-lines">
+          <div className="flex justify-between gap-2">
+            <dt className="text-slate-600">For</dt>
+            <dd className="text-right font-medium text-slate-900">{learners.map((l) => l.name).join(', ')}</dd>
+          </div>
+          {several && (
+            <div className="flex justify-between gap-2">
+              <dt className="text-slate-600">
+                {money(unitCents, currency)} × {plural(learners.length, 'learner')}
+              </dt>
+              <dd className="font-medium text-slate-900">{money(unitCents * learners.length, currency)}</dd>
+            </div>
+          )}
+        </dl>
+      )}
       {promo && (
         <dl className="space-y-1 border-t border-slate-100 px-5 py-3 text-sm" data-testid="promo-lines">
-          <div className="flex justify-between gap-2">
-            <dt className="text-slate-600">Price</dt>
-            <dd className="text-slate-600 line-through">{money(promo.listPriceCents, currency)}</dd>
-          </div>
+          {/* Several learners: the price for all is the line above. */}
+          {!several && (
+            <div className="flex justify-between gap-2">
+              <dt className="text-slate-600">Price</dt>
+              <dd className="text-slate-600 line-through">{money(promo.listPriceCents, currency)}</dd>
+            </div>
+          )}
           <div className="flex justify-between gap-2">
             <dt className="font-medium text-emerald-800">
               Code {promo.code} ({promo.label})
@@ -220,6 +252,7 @@ function PaymentFlow({
         price: listPriceCents,
         installments: how === 'installments' ? summary.installments! : undefined,
         code: promo?.code,
+        ...(summary.learners ? { learnerIds: summary.learners.map((l) => l.id) } : {}),
       }),
     onMutate: () => setPriceChanged(false),
     onSuccess: (result, how) => setCheckouts((c) => ({ ...c, [how]: result })),
@@ -249,7 +282,7 @@ function PaymentFlow({
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)] lg:items-start">
-      <OrderSummary summary={summary} plan={chosen} promo={promo} />
+      <OrderSummary summary={summary} plan={chosen} promo={promo} unitCents={listPriceCents} />
       <section aria-labelledby="payment-heading" className="min-w-0 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
         <h2 id="payment-heading" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
           <CreditCard className="h-5 w-5 text-brand-700" aria-hidden="true" /> Payment
@@ -334,7 +367,8 @@ function PaymentFlow({
 
 /** The order with a code: its price, and its installments (the discounted price divided, to the cent). */
 function withCode(summary: CheckoutSummary, promo: PromoQuote | null): CheckoutSummary {
-  if (!promo) return summary;
+  // Several learners: what is paid is the total (the server's installments are already the total's).
+  if (!promo) return { ...summary, priceCents: summary.totalCents };
   const n = promo.installments;
   return {
     ...summary,
@@ -361,7 +395,15 @@ function Checkout({
   refetchSummary: () => Promise<unknown>;
 }) {
   const [promo, setPromo] = useState<PromoQuote | null>(null);
-  const field = <PromoCodeField courseId={summary.course.id} sessionId={summary.session.id} applied={promo} onApplied={setPromo} />;
+  const field = (
+    <PromoCodeField
+      courseId={summary.course.id}
+      sessionId={summary.session.id}
+      seats={summary.learners?.length}
+      applied={promo}
+      onApplied={setPromo}
+    />
+  );
   return (
     <PaymentFlow
       key={promo?.code ?? ''}
@@ -375,13 +417,17 @@ function Checkout({
   );
 }
 
-/** /course/checkout?course=&session= — one page: the order summary, how to pay, and the card form. */
+/**
+ * /course/checkout?course=&session=[&learners=me,<profile id>,...] — one page: the order summary,
+ * how to pay, and the card form. `learners` (from "Who is this for?", ADR 0074): a seat each.
+ */
 export default function CheckoutPage() {
   const [params] = useSearchParams();
   const courseId = params.get('course') ?? '';
   const sessionId = params.get('session') ?? '';
-  const valid = isUuid(courseId) && isUuid(sessionId);
-  const summary = useQuery({ ...checkoutSummaryQuery(courseId, sessionId), enabled: valid });
+  const learners = params.get('learners') ?? '';
+  const valid = isUuid(courseId) && isUuid(sessionId) && learners.split(',').every((l) => l === '' || l === 'me' || isUuid(l));
+  const summary = useQuery({ ...checkoutSummaryQuery(courseId, sessionId, learners), enabled: valid });
   const config = useQuery({ ...paymentsConfigQuery, enabled: valid });
 
   if (!valid) return <NotFoundPage />;
@@ -412,7 +458,8 @@ export default function CheckoutPage() {
         title="Checkout"
         subtitle={
           <>
-            Your seat in <span className="font-medium text-slate-800">{summary.data.course.title}</span>
+            {summary.data.learners && summary.data.learners.length > 1 ? 'Seats' : 'Your seat'} in{' '}
+            <span className="font-medium text-slate-800">{summary.data.course.title}</span>
           </>
         }
       />

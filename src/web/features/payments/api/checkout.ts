@@ -12,10 +12,16 @@ export type PaymentsConfig = z.infer<typeof paymentsConfigResult>;
 export const getPaymentsConfig = () => api<PaymentsConfig>('/api/stripe/config');
 export const paymentsConfigQuery = queryOptions({ queryKey: queryKeys.paymentsConfig, queryFn: getPaymentsConfig, staleTime: 5 * 60_000 });
 
-export const getCheckoutSummary = (courseId: string, sessionId: string) =>
-  api<CheckoutSummary>(`/api/course/${encodeURIComponent(courseId)}/checkout?session=${encodeURIComponent(sessionId)}`);
-export const checkoutSummaryQuery = (courseId: string, sessionId: string) =>
-  queryOptions({ queryKey: queryKeys.checkoutSummary(courseId, sessionId), queryFn: () => getCheckoutSummary(courseId, sessionId) });
+/** `learners`: whom the seats are for, `me` and learner profile ids, comma-separated (empty: one seat for you). */
+export const getCheckoutSummary = (courseId: string, sessionId: string, learners = '') =>
+  api<CheckoutSummary>(
+    `/api/course/${encodeURIComponent(courseId)}/checkout?session=${encodeURIComponent(sessionId)}${learners ? `&learners=${encodeURIComponent(learners)}` : ''}`,
+  );
+export const checkoutSummaryQuery = (courseId: string, sessionId: string, learners = '') =>
+  queryOptions({
+    queryKey: queryKeys.checkoutSummary(courseId, sessionId, learners),
+    queryFn: () => getCheckoutSummary(courseId, sessionId, learners),
+  });
 
 /** A new key per attempt: the client may retry the same attempt, the server treats it as one. */
 const attemptKey = () => crypto.randomUUID();
@@ -28,6 +34,8 @@ export interface CourseCheckoutInput {
   installments?: number;
   /** A promo code (its price was shown first: POST .../checkout/promo-code). */
   code?: string;
+  /** Whom the seats are for (`me`, learner profile ids); absent: one seat for you. */
+  learnerIds?: string[];
 }
 
 /** One payment, or N monthly installments when `installments` is set. */
@@ -49,5 +57,5 @@ export const verifyCheckout = (checkoutId: string) =>
   api<VerifySessionResult>(`/api/stripe/verify-session?session_id=${encodeURIComponent(checkoutId)}`);
 
 /** The price with a promo code, before paying (refused codes: ApiError with fields.code). */
-export const quotePromoCode = (courseId: string, body: { session: string; code: string }) =>
+export const quotePromoCode = (courseId: string, body: { session: string; code: string; seats?: number }) =>
   api<PromoQuote>(`/api/course/${encodeURIComponent(courseId)}/checkout/promo-code`, { method: 'POST', body });

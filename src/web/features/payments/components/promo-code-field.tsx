@@ -14,11 +14,14 @@ import { quotePromoCode } from '../api/checkout';
 export function PromoCodeField({
   courseId,
   sessionId,
+  seats,
   applied,
   onApplied,
 }: {
   courseId: string;
   sessionId: string;
+  /** Learners in the checkout: the code applies to the price times them. */
+  seats?: number;
   applied: PromoQuote | null;
   onApplied: (quote: PromoQuote | null) => void;
 }) {
@@ -31,7 +34,7 @@ export function PromoCodeField({
     if (open) input.current?.focus();
   }, [open]);
   const quote = useMutation({
-    mutationFn: (typed: string) => quotePromoCode(courseId, { session: sessionId, code: typed }),
+    mutationFn: (typed: string) => quotePromoCode(courseId, { session: sessionId, code: typed, ...(seats && seats > 1 ? { seats } : {}) }),
     onSuccess: (q) => {
       onApplied(q);
       setCode('');
