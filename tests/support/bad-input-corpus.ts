@@ -246,9 +246,6 @@ const VALID: Record<string, (c: Ctx) => Record<string, unknown>> = {
   'PATCH /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId': () => ({ body: 'Week 2 notes, corrected', pinned: true }),
   'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId/replies': () => ({ body: 'Thanks' }),
   'POST /api/courses/:courseId/sessions/:sessionId/classroom/posts/:postId/report': () => ({ reason: 'Off topic' }),
-  // Family seats (ADR 0074): the account holder's own seat, named "me".
-  'POST /api/courses/:courseId/sessions/:sessionId/enrol': () => ({ learnerIds: ['me'] }),
-  'POST /api/courses/:courseId/sessions/:sessionId/drop': () => ({ learnerId: 'me' }),
   'POST /api/me/learners': () => ({ firstName: 'Ada', age: '8-10', notes: 'Loves maps' }),
   'PATCH /api/me/learners/:learnerProfileId': () => ({ firstName: 'Ada', age: '9', notes: null }),
   'POST /api/me/learners/:learnerProfileId/invite': () => ({ email: uniqueEmail() }),
