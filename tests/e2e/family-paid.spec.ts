@@ -1,18 +1,15 @@
-import pg from 'pg';
 import { expect, test, type Page } from '@playwright/test';
 import { TEST_CARDS } from '../../src/shared/payments';
 import { fitsNarrowScreen, seriousViolations } from './checks';
 import { createEducator, createPaidCourse, createVerifiedUser, enablePayouts, logIn, payWithCard } from './support';
 
 /**
- * Family accounts, the money side, in the browser (issue 26 part 3, ADR 0074): a parent's
- * checkout for two children with an educator's code in installments. The page shows the price
- * times the learners, the code's effect and the schedule on the total; the card form charges
- * the first installment of the total; the payment history says whom it was for. The money to
- * the cent, the concurrency and the drop of one learner are the API tests
- * (tests/api/payments/family-checkout.test.ts). "Who is this for?" and the learner profiles'
- * settings are other work: the children are made in the run's database here and the page is
- * opened with them in its address, as that step hands them over.
+ * Issue 26's "done means" for family accounts, in the browser (ADR 0074): a parent adds two
+ * children in settings, chooses both in "Who is this for?" on a paid session, pays with an
+ * educator's code in installments (the price times the learners, the code on the total, the
+ * schedule to the cent), sees whom each seat is for, and drops one child alone: that child's
+ * share comes back, the other keeps the seat. The money to the cent under concurrency, replays
+ * and refunds is tests/api/payments/family-checkout.test.ts.
  */
 
 async function checkPage(page: Page, name: string) {
@@ -25,32 +22,16 @@ async function checkPage(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-/** Learner profiles of an account, in the run's own database (E2E_DATABASE_URL). */
-async function children(accountId: string, ...names: string[]): Promise<string[]> {
-  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
-  await client.connect();
-  try {
-    const ids: string[] = [];
-    for (const name of names) {
-      const r = await client.query<{ id: string }>(
-        `insert into learner_profile (account_id, first_name, age_min, age_max, ages_as_of) values ($1, $2, 9, 9, current_date) returning id`,
-        [accountId, name],
-      );
-      ids.push(r.rows[0].id);
-    }
-    return ids;
-  } finally {
-    await client.end();
-  }
-}
-
-test('a parent pays for two children with a code in installments: the price times the learners, the schedule on the total', async ({
-  browser,
-}) => {
-  test.setTimeout(150_000);
+test('a parent adds two children, pays for both with a code in installments, and drops one of them', async ({ browser }) => {
+  test.setTimeout(180_000);
   const { api, user: educator } = await createEducator({ firstName: 'Maria', lastName: 'Montessori' });
   await enablePayouts(api, educator);
-  const course = await createPaidCourse(api, { priceCents: 10001, installments: 3, title: `Kite making ${Date.now() % 100000}` });
+  const course = await createPaidCourse(api, {
+    priceCents: 10001,
+    installments: 3,
+    refundPolicy: 'flexible',
+    title: `Kite making ${Date.now() % 100000}`,
+  });
   const code = `KITES${Date.now() % 100000}`;
   const made = await api.post('/api/educator/promo-codes', {
     kind: 'percent',
@@ -64,20 +45,41 @@ test('a parent pays for two children with a code in installments: the price time
   expect(made.status, made.text).toBe(200);
 
   const parent = await createVerifiedUser({ firstName: 'Grace', lastName: 'Parent' });
-  const kids = await children(parent.id, 'Mia', 'Leo');
   const context = await browser.newContext();
   const page = await context.newPage();
   await logIn(context, parent);
 
-  await test.step('the checkout says whom the seats are for and the price times them', async () => {
-    await page.goto(`/course/checkout?course=${course.courseId}&session=${course.sessionId}&learners=${kids.join(',')}`);
+  await test.step('the parent adds Mia and Leo in settings', async () => {
+    await page.goto('/user/settings');
+    const card = page.getByRole('group', { name: 'Learners' });
+    for (const [name, age] of [
+      ['Mia', '9'],
+      ['Leo', '7-8'],
+    ]) {
+      await card.getByRole('button', { name: 'Add a learner' }).click();
+      await card.getByLabel('First name').fill(name);
+      await card.getByLabel('Age').fill(age);
+      await card.getByRole('button', { name: 'Add learner' }).click();
+      await expect(card.getByRole('status')).toHaveText(`${name} was added to your learners.`);
+    }
+  });
+
+  await test.step('"Who is this for?": both children, then the checkout says whom the seats are for and the price times them', async () => {
+    await page.goto(`/course/${course.courseId}`);
+    await page
+      .getByRole('link', { name: /^Enrol in the session/ })
+      .first()
+      .click();
+    const who = page.getByRole('group', { name: 'Who is this for?' });
+    await who.getByRole('checkbox', { name: /^Mia/ }).check();
+    await who.getByRole('checkbox', { name: /^Leo/ }).check();
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
     await expect(page.getByRole('heading', { name: 'Checkout' })).toBeVisible();
     const summary = page.getByRole('region', { name: 'Order summary' });
     const learners = summary.getByTestId('learner-lines');
     await expect(learners).toContainText('Mia, Leo');
     await expect(learners).toContainText('$100.01 × 2 learners');
     await expect(learners).toContainText('$200.02');
-    await expect(page.getByRole('radio', { name: /Pay in full/ })).toBeVisible();
     await expect(page.getByText('$200.02 today').first()).toBeVisible();
   });
 
@@ -97,10 +99,14 @@ test('a parent pays for two children with a code in installments: the price time
     await checkPage(page, 'checkout');
   });
 
-  await test.step('4242 pays the first installment; the payment history names the children', async () => {
+  await test.step('4242 pays the first installment; the dashboard and the payment history say whom for', async () => {
     await payWithCard(page, TEST_CARDS.success);
     await expect(page).toHaveURL(/\/course\/checkout\/complete\?session_id=/);
     await expect(page.getByRole('heading', { name: "You're enrolled" })).toBeVisible({ timeout: 30_000 });
+    await page.goto('/dashboard');
+    const courses = page.getByRole('list', { name: 'Your courses' });
+    await expect(courses.getByRole('listitem').filter({ hasText: 'For Mia' })).toContainText(course.title);
+    await expect(courses.getByRole('listitem').filter({ hasText: 'For Leo' })).toContainText(course.title);
     await page.goto('/user/settings');
     const history = page.getByRole('list', { name: 'Payments' });
     await expect(async () => {
@@ -108,6 +114,22 @@ test('a parent pays for two children with a code in installments: the price time
       await expect(history).toContainText(`${course.title} (for Mia, Leo)`, { timeout: 2000 });
     }).toPass({ timeout: 30_000 });
     await expect(history).toContainText('$56.68');
+  });
+
+  await test.step("the parent drops Leo alone: Leo's share of the first installment comes back, Mia keeps her seat", async () => {
+    await page.goto('/dashboard');
+    await page.getByRole('link', { name: `Drop Leo from ${course.title}` }).click();
+    await expect(page.getByRole('heading', { name: 'Drop Leo from this session?' })).toBeVisible();
+    // Half of the $56.68 paid, in full under the flexible policy before the start.
+    await expect(page.getByText('$28.34').first()).toBeVisible();
+    await checkPage(page, 'drop');
+    await page.getByRole('button', { name: 'Drop Leo' }).click();
+    await expect(page.getByRole('heading', { name: 'Leo has left this session' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText('$28.34').first()).toBeVisible();
+    await page.goto('/dashboard');
+    const courses = page.getByRole('list', { name: 'Your courses' });
+    await expect(courses.getByText('For Mia')).toBeVisible();
+    await expect(courses.getByText('For Leo')).toHaveCount(0);
   });
   await context.close();
 });

@@ -520,7 +520,7 @@ function problemWith(req: Request, res: Response): string | null {
 }
 
 /** How many files (tests/api/http/bad-input-corpus-N.test.ts) the corpus is in. */
-export const CORPUS_PARTS = 3;
+export const CORPUS_PARTS = 1;
 
 /**
  * The corpus, in parts that run in parallel workers (each its own app, actors and ids): part
