@@ -41,8 +41,18 @@ function RefundOutcome({ refund, message }: { refund: DropRefund; message: strin
  * Before dropping: the amount that will be refunded, as the server computes it with the code
  * the drop runs, beside the course's refund policy.
  */
-function RefundDue({ course, session, policy }: { course: CourseView; session: Session; policy: ReturnType<typeof refundPolicy> }) {
-  const { data, error } = useQuery(dropRefundQuery(course.id, session.id));
+function RefundDue({
+  course,
+  session,
+  policy,
+  learner,
+}: {
+  course: CourseView;
+  session: Session;
+  policy: ReturnType<typeof refundPolicy>;
+  learner: string | null;
+}) {
+  const { data, error } = useQuery(dropRefundQuery(course.id, session.id, learner));
   return (
     <section aria-labelledby="refund-due-heading" className="rounded-xl border border-slate-200 bg-slate-50 p-4">
       <h2 id="refund-due-heading" className="sr-only">
@@ -81,14 +91,15 @@ function RefundDue({ course, session, policy }: { course: CourseView; session: S
 
 function Drop({ course, session, learner }: { course: CourseView; session: Session; learner: string | null }) {
   const queryClient = useQueryClient();
-  const [done, setDone] = useState<{ message: string; refund: DropRefund | null } | null>(null);
+  // `name` is kept with the outcome: once dropped, the seat is gone from the refreshed session.
+  const [done, setDone] = useState<{ message: string; refund: DropRefund | null; name: string | null } | null>(null);
   // Family accounts (ADR 0074): one learner profile's seat (?learner=), or the holder's own.
   const seat = learner ? (session.learnerEnrolments ?? []).find((e) => e.learnerProfileId === learner) : null;
   const name = seat?.firstName ?? null;
   const mutation = useMutation({
     mutationFn: () => drop(course.id, session.id, learner),
     onSuccess: async (r) => {
-      setDone({ message: r.message, refund: r.refund ?? null });
+      setDone({ message: r.message, refund: r.refund ?? null, name });
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.course(course.id) }),
         queryClient.invalidateQueries({ queryKey: queryKeys.dashboard }),
@@ -104,7 +115,7 @@ function Drop({ course, session, learner }: { course: CourseView; session: Sessi
       <div className="mx-auto max-w-2xl rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm" role="status">
         <DoorOpen className="mx-auto h-12 w-12 text-brand-700" aria-hidden="true" />
         <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">
-          {done.refund ? (name ? `${name} has left this session` : 'You have left this session') : done.message}
+          {done.refund ? (done.name ? `${done.name} has left this session` : 'You have left this session') : done.message}
         </h1>
         {done.refund ? (
           <RefundOutcome refund={done.refund} message={done.message} />
@@ -157,7 +168,7 @@ function Drop({ course, session, learner }: { course: CourseView; session: Sessi
             A completed session cannot be dropped.
           </Alert>
         ) : (
-          course.priceCents > 0 && !waitlisted && !learner && <RefundDue course={course} session={session} policy={policy} />
+          course.priceCents > 0 && !waitlisted && <RefundDue course={course} session={session} policy={policy} learner={learner} />
         )}
         {mutation.error && (
           <Alert tone="error" title="You could not drop this session">
