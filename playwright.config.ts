@@ -39,7 +39,8 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   globalSetup: './tests/e2e/global-setup.ts',
   fullyParallel: false,
-  workers: 2,
+  // E2E_WORKERS: to try another number on a given machine (docs/decisions/0075).
+  workers: Number(process.env.E2E_WORKERS) || 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
   // Generous for a busy two-core machine; a passing run never waits for them.
