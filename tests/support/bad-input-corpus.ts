@@ -558,7 +558,7 @@ export function badInputCorpus(part: number, of = CORPUS_PARTS) {
             .slice(0, 8),
         );
       expect(problems).toEqual([]);
-    }, 240_000);
+    }, 900_000); // A ceiling: alone it takes ~20 s; niced beside the e2e suite, 250 s was seen.
 
     it(`never answers >= 500 to random mixes of bad values (fast-check, seed ${SEED})`, async () => {
       let count = 0;
@@ -610,7 +610,7 @@ export function badInputCorpus(part: number, of = CORPUS_PARTS) {
       console.log(
         `bad-input property${which}: ${mine().length} of ${routes.length} operations, ${count} random requests, seed ${SEED} (FC_SEED=... to change), ${problems.length} problems`,
       );
-    }, 240_000);
+    }, 900_000);
   });
 
   if (part !== 1) return;
