@@ -39,7 +39,7 @@ import { measure, type LoadSettings, type Target, type TargetResult } from './li
 import { startSeedingBench } from './lib/server.js';
 import { judgeRatio, perRound, ratio, REFERENCES, verdictLine, type RatioBudget, type RatioVerdict } from './lib/ratios.js';
 import { table, writeResults } from './lib/report.js';
-import { benchScale, growthRows, loadNow, onSite, SCALE_BASE, scaleSite, type ScaleSite } from './lib/scale.js';
+import { benchScale, growthRows, printGrowth, loadNow, onSite, SCALE_BASE, scaleSite, type ScaleSite } from './lib/scale.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench/results/clubs-latest.json');
@@ -470,37 +470,7 @@ async function scaleMain(scale: number) {
     );
   }
   const rows = both ? growthRows(routes, small.label, large.label, names) : [];
-  table(
-    [
-      'search',
-      `req/s ${small.label}`,
-      `req/s ${large.label}`,
-      `p99 ${large.label}`,
-      'growth per round',
-      'growth',
-      "growth ÷ /api/me's",
-      'verdict',
-    ],
-    rows.map((g) => {
-      const okP99 = g.large.median.p99Ms < BUDGET.p99Ms;
-      const ok = g.growth < BUDGET.growth;
-      if (!okP99) failures.push(`${large.label} ${g.route} p99 ${g.large.median.p99Ms} ms (budget < ${BUDGET.p99Ms} ms)`);
-      if (!ok) failures.push(`${g.route} costs ${g.growth.toFixed(2)}x more at ${large.label} than at ${small.label}`);
-      return [
-        g.route,
-        String(g.small.median.reqPerSec),
-        String(g.large.median.reqPerSec),
-        `${g.large.median.p99Ms} ms`,
-        g.perRound.map((x) => x.toFixed(2)).join(' / '),
-        `${g.growth.toFixed(2)}x`,
-        `${g.overMe.toFixed(2)}x`,
-        okP99 && ok ? 'PASS' : `FAIL (${[!okP99 && 'p99', !ok && 'growth'].filter(Boolean).join(', ')})`,
-      ];
-    }),
-  );
-  console.log(
-    `  (growth: req/s at ${small.label} ÷ req/s at ${large.label} within each round, median; budget < ${BUDGET.growth}x; p99 budget < ${BUDGET.p99Ms} ms)`,
-  );
+  printGrowth(rows, small.label, large.label, BUDGET, failures);
   console.log(`\n  load average 1 min: ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after, on ${os.cpus().length} CPUs`);
   writeResults(
     ROOT,

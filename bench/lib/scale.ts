@@ -5,6 +5,7 @@ import { onCleanup } from './cleanup.js';
 import { ADMIN_URL } from './database.js';
 import type { Target, TargetResult } from './load.js';
 import { median, ratio } from './ratios.js';
+import { table } from './report.js';
 import { signIn, startBenchServer, type RunningServer, type Session } from './server.js';
 
 /**
@@ -150,4 +151,40 @@ export function growthRows(routes: TargetResult[], small: string, large: string,
     );
     return { route, small: s, large: l, perRound: per, growth: median(per), overMe: median(overMe) };
   });
+}
+
+/**
+ * The growth table both search benches print (courses and clubs): each route's req/s at both
+ * sizes, the p99 at the large one and the growth, judged against the budgets; what misses them
+ * is pushed to `failures`.
+ */
+export function printGrowth(
+  rows: GrowthRow[],
+  small: string,
+  large: string,
+  budget: { p99Ms: number; growth: number },
+  failures: string[],
+) {
+  table(
+    ['search', `req/s ${small}`, `req/s ${large}`, `p99 ${large}`, 'growth per round', 'growth', "growth ÷ /api/me's", 'verdict'],
+    rows.map((g) => {
+      const okP99 = g.large.median.p99Ms < budget.p99Ms;
+      const ok = g.growth < budget.growth;
+      if (!okP99) failures.push(`${large} ${g.route} p99 ${g.large.median.p99Ms} ms (budget < ${budget.p99Ms} ms)`);
+      if (!ok) failures.push(`${g.route} costs ${g.growth.toFixed(2)}x more at ${large} than at ${small}`);
+      return [
+        g.route,
+        String(g.small.median.reqPerSec),
+        String(g.large.median.reqPerSec),
+        `${g.large.median.p99Ms} ms`,
+        g.perRound.map((x) => x.toFixed(2)).join(' / '),
+        `${g.growth.toFixed(2)}x`,
+        `${g.overMe.toFixed(2)}x`,
+        okP99 && ok ? 'PASS' : `FAIL (${[!okP99 && 'p99', !ok && 'growth'].filter(Boolean).join(', ')})`,
+      ];
+    }),
+  );
+  console.log(
+    `  (growth: req/s at ${small} ÷ req/s at ${large} within each round, median; budget < ${budget.growth}x; p99 budget < ${budget.p99Ms} ms)`,
+  );
 }
