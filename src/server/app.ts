@@ -79,6 +79,11 @@ declare module 'fastify' {
      * waited for (at most `ceilingMs`), so close() never cuts one half way.
      */
     drain(ceilingMs?: number): Promise<void>;
+    /**
+     * While draining: resolves once no request but a health check was refused for `quietMs`
+     * (the balancer stopped sending here), or after `ceilingMs`.
+     */
+    untilUnsent(quietMs: number, ceilingMs: number): Promise<void>;
     /** True once drain() or close() began: readiness answers 503. */
     isDraining(): boolean;
     /** Pushes events to a user's open tabs (realtime/hub.ts), on every app process. */

@@ -38,6 +38,10 @@ async function main() {
     // for a while, so the balancer takes this instance out (and retries what it refused)
     // before the port closes under a request it just sent.
     await Promise.all([app.drain(), new Promise((r) => setTimeout(r, config.shutdownDelayMs))]);
+    // A loaded balancer may take longer to notice: the port stays open while it still sends
+    // requests here (each refused with 503, which it retries elsewhere), until a second passes
+    // without one (at most 20 s more, within the 30 s a container is given to stop).
+    if (config.shutdownDelayMs > 0) await app.untilUnsent(1000, 20_000);
     await app.close();
     // The spans still batched go to the collector before the process ends.
     await tracing?.shutdown().catch((err) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'traces not flushed'));

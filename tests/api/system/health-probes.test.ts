@@ -115,7 +115,7 @@ describe.skipIf(!usesPostgres)('health probes and a database that refuses connec
     expect(missing.headers['x-request-id']).toBe('trace-404');
   });
 
-  it('an instance that drains: readiness 503 "draining", liveness still 200, other requests 503 shutting_down', async () => {
+  it('an instance that drains: readiness 503 "draining", liveness still 200, other requests 503 shutting_down, the port kept until they stop coming', async () => {
     const other = await buildTestApp({ DATABASE_URL: run.url });
     try {
       await other.drain(1000);
@@ -126,6 +126,39 @@ describe.skipIf(!usesPostgres)('health probes and a database that refuses connec
       const me = await get(other, '/api/me', { cookie: user.cookie });
       expect(me.statusCode).toBe(503);
       expect(me.json().error.code).toBe('shutting_down');
+
+      // The balancer still sending (requests refused): the port waits for a quiet while after
+      // the last one; its health checks, refused too, do not count as traffic (ADR 0058).
+      const started = Date.now();
+      let settledAt = 0;
+      const quiet = other.untilUnsent(400, 10_000).then(() => (settledAt = Date.now()));
+      for (let i = 0; i < 4; i++) {
+        await new Promise((r) => setTimeout(r, 150));
+        expect((await get(other, '/api/me', { cookie: user.cookie })).statusCode).toBe(503);
+      }
+      const lastRefused = Date.now();
+      expect(settledAt, 'still sent requests: not quiet yet').toBe(0);
+      for (let i = 0; i < 6; i++) {
+        expect((await get(other, '/api/health')).statusCode).toBe(503);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await quiet;
+      expect(settledAt - lastRefused).toBeGreaterThanOrEqual(350);
+      expect(settledAt - lastRefused).toBeLessThan(2000);
+      expect(settledAt - started).toBeGreaterThanOrEqual(950);
+      // Nothing sent at all: at most the quiet while; the ceiling bounds a balancer that never stops.
+      const t = Date.now();
+      await other.untilUnsent(0, 10_000);
+      expect(Date.now() - t).toBeLessThan(100);
+      const sending = setInterval(() => void get(other, '/api/me'), 50);
+      try {
+        await new Promise((r) => setTimeout(r, 120));
+        const c = Date.now();
+        await other.untilUnsent(300, 700);
+        expect(Date.now() - c).toBeGreaterThanOrEqual(650);
+      } finally {
+        clearInterval(sending);
+      }
     } finally {
       await other.close();
     }
