@@ -338,3 +338,28 @@ export async function classesTookPlace(sessionId: string) {
     await client.end();
   }
 }
+
+/**
+ * Time passes on a paid session's waitlist (ADR 0067; the e2e suite does not wait out a real
+ * hold): the offer of a seat out in this session ends now, and its expiry job
+ * ('waitlist-offer:<enrolment id>') is due, for the server's job poller (JOBS_POLL_MS) to run.
+ * The run's own database (E2E_DATABASE_URL). Returns the offered enrolment's id.
+ */
+export async function offerHoldEnds(sessionId: string): Promise<string> {
+  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
+  await client.connect();
+  try {
+    const ended = await client.query<{ id: string }>(
+      `update enrolment set offer_expires_at = now() - interval '1 second'
+        where session_id = $1 and status = 'offered' returning id`,
+      [sessionId],
+    );
+    expect(ended.rows, 'one offer out in the session').toHaveLength(1);
+    const id = ended.rows[0].id;
+    const due = await client.query(`update job set run_at = now() where key = $1`, [`waitlist-offer:${id}`]);
+    expect(due.rowCount, "the offer's expiry job").toBe(1);
+    return id;
+  } finally {
+    await client.end();
+  }
+}
