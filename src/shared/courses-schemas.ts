@@ -202,6 +202,8 @@ export const sessionView = z.object({
       waitlistPosition: z.number().nullable(),
       /** A seat offered from a paid session's waitlist: held until then (ISO). */
       offerExpiresAt: z.string().nullable().optional(),
+      /** An offer whose hold is over (by the server's clock) that its expiry job has not ended yet: no longer claimable. */
+      offerEnded: z.boolean().optional(),
     })
     .nullable(),
   /** The seats of the viewer's learner profiles in this session (family accounts, ADR 0074), oldest first. */
@@ -214,6 +216,7 @@ export const sessionView = z.object({
         status: z.enum(ENROLMENT_STATUSES),
         waitlistPosition: z.number().nullable(),
         offerExpiresAt: z.string().nullable().optional(),
+        offerEnded: z.boolean().optional(),
       }),
     )
     .optional(),

@@ -342,10 +342,11 @@ export async function classesTookPlace(sessionId: string) {
 /**
  * Time passes on a paid session's waitlist (ADR 0067; the e2e suite does not wait out a real
  * hold): the offer of a seat out in this session ends now, and its expiry job
- * ('waitlist-offer:<enrolment id>') is due, for the server's job poller (JOBS_POLL_MS) to run.
+ * ('waitlist-offer:<enrolment id>') is due, for the server's job poller (JOBS_POLL_MS) to run;
+ * `jobDue: false` leaves the job at the hold's first end (the moment before the poller takes it).
  * The run's own database (E2E_DATABASE_URL). Returns the offered enrolment's id.
  */
-export async function offerHoldEnds(sessionId: string): Promise<string> {
+export async function offerHoldEnds(sessionId: string, { jobDue = true }: { jobDue?: boolean } = {}): Promise<string> {
   const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
   await client.connect();
   try {
@@ -356,6 +357,7 @@ export async function offerHoldEnds(sessionId: string): Promise<string> {
     );
     expect(ended.rows, 'one offer out in the session').toHaveLength(1);
     const id = ended.rows[0].id;
+    if (!jobDue) return id;
     const due = await client.query(`update job set run_at = now() where key = $1`, [`waitlist-offer:${id}`]);
     expect(due.rowCount, "the offer's expiry job").toBe(1);
     return id;

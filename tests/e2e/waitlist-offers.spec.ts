@@ -150,13 +150,21 @@ test('an offer that lapses unclaimed moves to the next in line, who claims the s
       await expect(secondPage.getByText('Waitlisted #1')).toBeVisible();
     });
 
-    await test.step("the hold ends unclaimed: the server's expiry job ends the offer, the first learner's page no longer holds the seat", async () => {
+    await test.step('the hold is over, its job not run yet: the page says the offer ended and offers no claim', async () => {
+      await offerHoldEnds(course.sessionId, { jobDue: false });
+      await page.reload();
+      await expect(page.getByText('Your offer of a seat has ended')).toBeVisible();
+      await expect(page.getByText(/Seat held for you/)).toHaveCount(0);
+      await expect(page.getByRole('link', { name: /^Claim your seat/ })).toHaveCount(0);
+    });
+
+    await test.step("the server's expiry job ends the offer: the first learner's page no longer holds the seat", async () => {
       await offerHoldEnds(course.sessionId);
       await expect(async () => {
         await page.reload();
         await expect(page.getByRole('link', { name: /^Join the waitlist/ })).toBeVisible({ timeout: 2_000 });
       }).toPass({ timeout: 60_000 });
-      await expect(page.getByText(/Seat held for you/)).toHaveCount(0);
+      await expect(page.getByText(/Seat held for you|Your offer of a seat has ended/)).toHaveCount(0);
       await expect(page.getByRole('link', { name: /^Claim your seat/ })).toHaveCount(0);
       await expect(page.getByText('All 1 seats taken')).toBeVisible();
     });

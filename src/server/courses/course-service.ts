@@ -258,8 +258,21 @@ interface CachedPage {
 const CACHED_PAGES = 1000;
 
 /** The answer: the shared part with the viewer's, keys in the courseView schema's order. */
+/**
+ * An offered seat whose hold is over says so (offerEnded) from that moment: its expiry job
+ * (ADR 0067) ends it when the job poller next runs, and until then the checkout refuses it.
+ */
+function withOfferState<E extends { status: string; offerExpiresAt: string | null }>(e: E, now: number): E & { offerEnded?: boolean } {
+  return e.status === 'offered' ? { ...e, offerEnded: !!e.offerExpiresAt && Date.parse(e.offerExpiresAt) <= now } : e;
+}
+
 function render(shared: Shared, isOwner: boolean, mine: ViewerPart | null, learners: ViewerLearner[] | null = null): string {
   const { sessions, reviews, ...head } = shared;
+  const now = Date.now();
+  const myEnrolment = (id: string) => {
+    const e = mine?.enrolments?.[id];
+    return e ? withOfferState(e, now) : null;
+  };
   const names = new Map((learners ?? []).map((l) => [l.id, l.firstName]));
   const ages = { minAge: (shared.minAge as number | null) ?? null, maxAge: (shared.maxAge as number | null) ?? null };
   return JSON.stringify({
@@ -268,8 +281,11 @@ function render(shared: Shared, isOwner: boolean, mine: ViewerPart | null, learn
     sessions: sessions.map((s) => ({
       ...s,
       classTimes: s.classTimes.map((t) => ({ ...t, meetingUrl: mine?.links?.[t.id] ?? null })),
-      myEnrolment: mine?.enrolments?.[s.id] ?? null,
-      learnerEnrolments: (mine?.learnerEnrolments?.[s.id] ?? []).map((e) => ({ ...e, firstName: names.get(e.learnerProfileId) ?? '' })),
+      myEnrolment: myEnrolment(s.id),
+      learnerEnrolments: (mine?.learnerEnrolments?.[s.id] ?? []).map((e) => ({
+        ...withOfferState(e, now),
+        firstName: names.get(e.learnerProfileId) ?? '',
+      })),
     })),
     reviews: reviews.map((r) => ({ ...r, mine: !!mine?.reviewId && r.id === mine.reviewId })),
     canReview: mine?.canReview ?? false,

@@ -29,6 +29,7 @@ export function EnrolmentBadge({ enrolment }: { enrolment: NonNullable<Session['
     case 'waitlisted':
       return <Badge tone="amber">Waitlisted{enrolment.waitlistPosition ? ` #${enrolment.waitlistPosition}` : ''}</Badge>;
     case 'offered':
+      if (enrolment.offerEnded) return <Badge tone="slate">Your offer of a seat has ended</Badge>;
       return (
         <Badge tone="brand">Seat held for you{enrolment.offerExpiresAt ? ` until ${formatHeldUntil(enrolment.offerExpiresAt)}` : ''}</Badge>
       );
@@ -51,6 +52,7 @@ function LearnerSeatBadge({ seat }: { seat: LearnerSeat }) {
     case 'waitlisted':
       return <Badge tone="amber">{`${name}: waitlisted${seat.waitlistPosition ? ` #${seat.waitlistPosition}` : ''}`}</Badge>;
     case 'offered':
+      if (seat.offerEnded) return <Badge tone="slate">{`${name}: the offer of a seat has ended`}</Badge>;
       return (
         <Badge tone="brand">{`${name}: seat held${seat.offerExpiresAt ? ` until ${formatHeldUntil(seat.offerExpiresAt)}` : ''}`}</Badge>
       );
@@ -96,7 +98,7 @@ function LearnerSeats({
       {seats.map((seat) => (
         <p key={seat.id} className="flex flex-wrap items-center gap-2 text-sm">
           <LearnerSeatBadge seat={seat} />
-          {seat.status !== 'completed' && (
+          {seat.status !== 'completed' && !seat.offerEnded && (
             <Link to={paths.drop(courseId, session.id, seat.learnerProfileId)} className="font-semibold text-brand-700 hover:underline">
               Drop {seat.firstName}
               <span className="sr-only"> from the session of {dates}</span>
@@ -223,7 +225,7 @@ export function SessionCard({
               Classroom<span className="sr-only"> of the session of {dates}</span>
             </ButtonLink>
           )}
-          {isOwner ? null : mine?.status === 'offered' ? (
+          {isOwner || mine?.offerEnded ? null : mine?.status === 'offered' ? (
             <>
               <ButtonLink to={paths.checkout(courseId, session.id)} className="py-2">
                 Claim your seat<span className="sr-only"> in the session of {dates}</span>
