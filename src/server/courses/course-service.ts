@@ -257,7 +257,6 @@ interface CachedPage {
 /** Courses whose shared part a server keeps (oldest dropped first); ~10 kB each. */
 const CACHED_PAGES = 1000;
 
-/** The answer: the shared part with the viewer's, keys in the courseView schema's order. */
 /**
  * An offered seat whose hold is over says so (offerEnded) from that moment: its expiry job
  * (ADR 0067) ends it when the job poller next runs, and until then the checkout refuses it.
@@ -265,6 +264,8 @@ const CACHED_PAGES = 1000;
 function withOfferState<E extends { status: string; offerExpiresAt: string | null }>(e: E, now: number): E & { offerEnded?: boolean } {
   return e.status === 'offered' ? { ...e, offerEnded: !!e.offerExpiresAt && Date.parse(e.offerExpiresAt) <= now } : e;
 }
+
+/** The answer: the shared part with the viewer's, keys in the courseView schema's order. */
 
 function render(shared: Shared, isOwner: boolean, mine: ViewerPart | null, learners: ViewerLearner[] | null = null): string {
   const { sessions, reviews, ...head } = shared;
