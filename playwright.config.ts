@@ -66,6 +66,12 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // V8 stops at its baseline compiler (Sparkplug): a test page lives seconds, and the
+        // optimizing compilers' work for it was thrown away with it. A fifth less of the
+        // renderers' CPU, the suite being CPU-bound on two cores (docs/decisions/0078-e2e-cpu.md).
+        '--js-flags=--max-opt=1',
+        // More flags, to measure one (space-separated; docs/decisions/0078).
+        ...(process.env.E2E_CHROMIUM_ARGS?.split(' ').filter(Boolean) ?? []),
       ],
     },
   },
