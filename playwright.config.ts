@@ -54,7 +54,9 @@ export default defineConfig({
     // A failure keeps its action log, network and DOM snapshot at every step, and a screenshot
     // of the end (below); not the screencast, a JPEG frame per repaint that was half of the
     // suite's CPU (docs/decisions/0073-e2e-traces-without-screencast.md).
-    trace: { mode: 'retain-on-failure', screenshots: false },
+    // In CI (CI=true) no trace at all: nobody reads a CI run's files (it prints its failures), and
+    // recording every test's snapshots cost ~18 % of the suite's CPU (docs/decisions/0078-e2e-cpu.md).
+    trace: process.env.CI ? 'off' : { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: CHROMIUM,
