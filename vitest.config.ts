@@ -77,8 +77,10 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'own-modules', globalSetup, include: OWN_MODULES } },
-      // The fleet (issue 24): real processes behind HAProxy, one topology for the whole file.
-      { extends: true, test: { name: 'fleet', globalSetup, include: ['tests/fleet/**/*.test.ts'] } },
+      // The fleet (issue 24): real processes behind HAProxy, one topology for the whole file. A
+      // test that stops an instance also starts it again (~6 s of CPU each, niced beside the e2e
+      // suite): one took 120 s at load 14, so their ceiling is higher.
+      { extends: true, test: { name: 'fleet', globalSetup, include: ['tests/fleet/**/*.test.ts'], testTimeout: 300_000 } },
     ],
   },
 });
