@@ -156,6 +156,14 @@ test('an offer that lapses unclaimed moves to the next in line, who claims the s
       await expect(page.getByText('Your offer of a seat has ended')).toBeVisible();
       await expect(page.getByText(/Seat held for you/)).toHaveCount(0);
       await expect(page.getByRole('link', { name: /^Claim your seat/ })).toHaveCount(0);
+      await page.goto('/dashboard');
+      const waitlists = page.getByRole('list', { name: 'Your waitlists' });
+      await expect(waitlists.getByText('The offer of a seat has ended')).toBeVisible();
+      await expect(waitlists.getByRole('link', { name: /^Claim your seat/ })).toHaveCount(0);
+      await page.goto(`/course/${course.courseId}/session/${course.sessionId}/enroll`);
+      await expect(page.getByRole('heading', { name: 'Your offer of a seat has ended' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Decline the seat' })).toHaveCount(0);
+      await page.goto(`/course/${course.courseId}`);
     });
 
     await test.step("the server's expiry job ends the offer: the first learner's page no longer holds the seat", async () => {

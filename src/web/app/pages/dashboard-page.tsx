@@ -135,9 +135,10 @@ function Waitlists({ waitlists }: { waitlists: DashboardEnrolment[] }) {
     <ul className="space-y-2" aria-label="Your waitlists">
       {waitlists.map((w, i) => {
         const session = views[i]?.data?.sessions.find((s) => s.id === w.sessionId);
-        const position = w.learnerProfileId
-          ? session?.learnerEnrolments?.find((e) => e.learnerProfileId === w.learnerProfileId)?.waitlistPosition
-          : session?.myEnrolment?.waitlistPosition;
+        const seat = w.learnerProfileId
+          ? session?.learnerEnrolments?.find((e) => e.learnerProfileId === w.learnerProfileId)
+          : session?.myEnrolment;
+        const position = seat?.waitlistPosition;
         return (
           <li key={w.enrolmentId} className="rounded-xl border border-slate-200 p-3 text-sm">
             <Link to={paths.course(w.courseId)} className="break-words font-semibold text-slate-900 hover:text-brand-700 hover:underline">
@@ -146,7 +147,9 @@ function Waitlists({ waitlists }: { waitlists: DashboardEnrolment[] }) {
             {w.learnerName && <p className="font-medium text-slate-700">For {w.learnerName}</p>}
             <p className="text-slate-600">{formatDateRange(w.startsOn, w.endsOn)}</p>
             <p className="mt-1 flex flex-wrap items-center gap-2">
-              {w.status === 'offered' ? (
+              {w.status === 'offered' && seat?.offerEnded ? (
+                <Badge tone="slate">The offer of a seat has ended</Badge>
+              ) : w.status === 'offered' ? (
                 <>
                   <Badge tone="brand">A seat is held for you</Badge>
                   <Link to={paths.checkout(w.courseId, w.sessionId)} className="text-xs font-semibold text-brand-700 hover:underline">

@@ -315,6 +315,16 @@ function Offer({ course, session }: { course: CourseView; session: Session }) {
     },
   });
   const until = session.myEnrolment?.offerExpiresAt;
+  if (session.myEnrolment?.offerEnded)
+    return (
+      <div className="mx-auto max-w-2xl space-y-4" role="status">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">Your offer of a seat has ended</h1>
+        <p className="text-slate-600">It was not paid for in time, so the seat goes to the next learner waiting.</p>
+        <ButtonLink to={paths.course(course.id)} variant="secondary">
+          Back to the course
+        </ButtonLink>
+      </div>
+    );
   if (declined)
     return (
       <div className="mx-auto max-w-2xl space-y-4" role="status">
