@@ -39,7 +39,6 @@ test('the admin user detail: titles, true payment states, unpaid checkouts apart
   page,
   browser,
 }) => {
-  test.setTimeout(180_000);
   const { api, user: teacher } = await createEducator({ firstName: 'Frida', lastName: 'Kahlo' });
   await enablePayouts(api, teacher);
   const refundedCourse = await createPaidCourse(api, { priceCents: 10000, title: `Copperplate lettering ${Date.now() % 100000}` });

@@ -20,7 +20,6 @@ async function checkPage(page: Page, name: string) {
 }
 
 test('an educator with a sale reads their analytics; another educator is refused', async ({ browser }) => {
-  test.setTimeout(300_000);
   const { api, user: educator } = await createEducator({ firstName: 'Maria', lastName: 'Montessori' });
   await enablePayouts(api, educator);
   const course = await createPaidCourse(api, { title: 'Sketching the city', priceCents: 12000 });
@@ -149,7 +148,6 @@ test('a new educator sees what will appear, and when', async ({ browser }) => {
  * paid conversion is a share of those who reached the page (never above 100 %).
  */
 test("Grace's analytics: every chart shows what its figure says, or says why not", async ({ browser }) => {
-  test.setTimeout(120_000);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const grace = await logIn(context, { email: 'grace@agora.local', password: 'Agora-demo-2026' });

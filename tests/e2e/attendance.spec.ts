@@ -30,7 +30,6 @@ test('the educator marks attendance on a phone; the learner downloads the certif
   context,
   browser,
 }) => {
-  test.setTimeout(120_000);
   const { api: educatorApi, user: educator } = await createEducator({ firstName: 'Grace', lastName: 'Hopper' });
   const title = `Python for Curious Beginners ${Date.now() % 100000}`;
   const { courseId, sessionId } = await createPublishedCourse(educatorApi, {

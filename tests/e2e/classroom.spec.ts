@@ -23,7 +23,6 @@ const socketReady = (page: Page) =>
     .then((ws) => ws.waitForEvent('framereceived', (f) => String(f.payload).includes('"ready"')));
 
 test('the educator posts material with a file; the learner sees it live, opens it and replies', async ({ browser }) => {
-  test.setTimeout(120_000);
   const { api: educatorApi, user: educator } = await createEducator({ firstName: 'Grace', lastName: 'Hopper' });
   const start = new Date(`${dayFromNow(2)}T17:00:00Z`);
   const { courseId, sessionId } = await createPublishedCourse(educatorApi, {

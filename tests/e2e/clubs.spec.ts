@@ -31,7 +31,6 @@ async function axeClean(page: Page, name: string) {
 }
 
 test('start a club, find it with a typo, join, RSVP to a full event, waitlist and promotion', async ({ browser }) => {
-  test.setTimeout(240_000);
   const word = uniqueWord();
   const [owner, member, third] = await Promise.all([createVerifiedUser(), createVerifiedUser(), createVerifiedUser()]);
 
@@ -141,7 +140,6 @@ test('start a club, find it with a typo, join, RSVP to a full event, waitlist an
 });
 
 test('a repeat that ends on a date: "every second Tuesday 19:00 for 6 months", previewed, then created', async ({ browser }) => {
-  test.setTimeout(120_000);
   const owner = await createVerifiedUser();
   const api = await signedInClient(owner);
   const clubId = await createClub(api.send, clubBody({ name: `Second Tuesday Chess ${uniqueWord()}` }));
@@ -189,7 +187,6 @@ test('a repeat that ends on a date: "every second Tuesday 19:00 for 6 months", p
 });
 
 test('an approval club hides its events from a non-member until approved', async ({ browser }) => {
-  test.setTimeout(120_000);
   const [owner, visitor] = await Promise.all([createVerifiedUser(), createVerifiedUser()]);
   const ownerApi = await signedInClient(owner);
   const clubId = await createClub(
@@ -225,7 +222,6 @@ test('an approval club hides its events from a non-member until approved', async
 });
 
 test('club and event text never runs script; an unknown club is the not-found page', async ({ browser }) => {
-  test.setTimeout(120_000);
   const owner = await createVerifiedUser();
   const api = await signedInClient(owner);
   const clubId = await createClub(

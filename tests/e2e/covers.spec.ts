@@ -9,7 +9,6 @@ const coverKey = (page: Page, scope = page.locator('main')) =>
   scope.locator('img[data-cover="generated"]').first().getAttribute('data-cover-key');
 
 test('one generated cover per course: card, course page, enrol and checkout', async ({ browser }) => {
-  test.setTimeout(180_000);
   const { api, user: educator } = await createEducator({ firstName: 'Cora', lastName: 'Cover' });
   await enablePayouts(api, educator);
   const title = `Cover check ${Math.random().toString(36).slice(2, 8)}`;

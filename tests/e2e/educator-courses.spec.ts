@@ -76,7 +76,6 @@ test('an educator onboards, writes a course with hostile text, adds a session an
   page,
   context,
 }) => {
-  test.setTimeout(120_000);
   const dialogs = collectDialogs(page);
   const user = await createVerifiedUser({ firstName: 'Beatrix', lastName: 'Potter' });
   await logIn(context, user);

@@ -28,7 +28,6 @@ test('each course shows on one shelf of /explore only', async ({ page, context }
  * shelf passes axe and fits a 360 px phone. With AGORA_SHOTS=1 the page is screenshot.
  */
 test('an Educator Pro course is featured on /explore', async ({ page, context }) => {
-  test.setTimeout(90_000);
   const { api, user } = await createEducator({ firstName: 'Priya', lastName: 'Featured' });
   await enablePayouts(api, user);
   const course = await createPaidCourse(api, { title: 'Mosaic tiles, featured', priceCents: 4500, startsIn: 2 });

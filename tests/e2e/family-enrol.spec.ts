@@ -21,7 +21,6 @@ async function fits(page: Page) {
 }
 
 test('a parent enrols two children in a free session, sees whom each seat is for, and drops one of them', async ({ browser }) => {
-  test.setTimeout(120_000);
   const { api: educatorApi, user: educator } = await createEducator({ firstName: 'Grace', lastName: 'Hopper' });
   const title = `Robot building ${Date.now() % 100000}`;
   const { courseId } = await createPublishedCourse(educatorApi, {

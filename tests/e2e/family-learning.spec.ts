@@ -43,7 +43,6 @@ test("a parent's two children: marked one by one on a phone, named in the classr
   context,
   browser,
 }) => {
-  test.setTimeout(120_000);
   const { api: educatorApi, user: educator } = await createEducator({ firstName: 'Grace', lastName: 'Hopper' });
   const title = `Chess for Kids ${Date.now() % 100000}`;
   const { courseId, sessionId } = await createPublishedCourse(educatorApi, {

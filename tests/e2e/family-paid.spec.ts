@@ -23,7 +23,6 @@ async function checkPage(page: Page, name: string) {
 }
 
 test('a parent adds two children, pays for both with a code in installments, and drops one of them', async ({ browser }) => {
-  test.setTimeout(180_000);
   const { api, user: educator } = await createEducator({ firstName: 'Maria', lastName: 'Montessori' });
   await enablePayouts(api, educator);
   const course = await createPaidCourse(api, {

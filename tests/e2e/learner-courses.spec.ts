@@ -88,7 +88,6 @@ test('a learner finds a course by search with a typo, enrols, sees it on the das
   page,
   context,
 }) => {
-  test.setTimeout(120_000);
   const word = uniqueWord();
   const title = `Kalimba for beginners ${word}`;
   const { api } = await educator();

@@ -24,7 +24,6 @@ test('a learner enrols, gets the invitation and the reminder, uses the classroom
   page,
   context,
 }) => {
-  test.setTimeout(180_000);
   const { api: educatorApi } = await createEducator({ firstName: 'Grace', lastName: 'Hopper' });
   const title = `Python for Curious Beginners ${Date.now() % 100000}`;
   // The first class starts in an hour and a little (class times are whole minutes): its one-hour

@@ -21,7 +21,6 @@ async function checkAt(page: Page, width: number, name: string) {
 }
 
 test('the bell leads to notifications and counts them; the Mailbox badge counts unread conversations', async ({ page, context }) => {
-  test.setTimeout(120_000);
   const olga = await createVerifiedUser({ firstName: 'Olga', lastName: 'Owner' });
   const ines = await createVerifiedUser({ firstName: 'Ines', lastName: 'Asker' });
   await logIn(context, olga);

@@ -41,7 +41,6 @@ async function checkScreen(page: Page, name: string) {
 }
 
 test('a notification appears, opens its detail page, and preferences turn its email off', async ({ page, context, browser }) => {
-  test.setTimeout(120_000);
   const { api: educator } = await createEducator({ firstName: 'Maria', lastName: 'Montessori' });
   const first = await freeCourse(educator, 'Sketching city streets');
   const second = await freeCourse(educator, 'Bookbinding by hand');
@@ -137,7 +136,6 @@ test('a notification appears, opens its detail page, and preferences turn its em
 });
 
 test('a new message shows in the notifications live, opens the thread, and is gone once the thread is read', async ({ page, context }) => {
-  test.setTimeout(90_000);
   const sender = await createVerifiedUser({ firstName: 'Hedy', lastName: 'Lamarr' });
   const reader = await createVerifiedUser({ firstName: 'Emmy', lastName: 'Noether' });
   await logIn(context, reader);

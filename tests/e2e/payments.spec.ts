@@ -61,7 +61,6 @@ async function openCardForm(page: Page, course: PaidCourse, how: 'full' | 'insta
 }
 
 test('a learner pays once with 4242 and is enrolled; the course is on their dashboard', async ({ page, context }) => {
-  test.setTimeout(90_000);
   const course = await paidCourseOnSale({ priceCents: 10000, installments: 3, title: 'Botanical drawing in ink' });
   await logIn(context, await createVerifiedUser({ firstName: 'Ada', lastName: 'Byron' }));
 
@@ -149,7 +148,6 @@ test('a learner pays in 3 installments; the test clock runs 3 months: 3 invoices
   page,
   context,
 }) => {
-  test.setTimeout(120_000);
   const course = await paidCourseOnSale({ priceCents: 9000, installments: 3, title: 'Cello for grown-ups' });
   await logIn(context, await createVerifiedUser({ firstName: 'Jacqueline', lastName: 'Pré' }));
 
@@ -225,7 +223,6 @@ test('a learner pays in 3 installments; the test clock runs 3 months: 3 invoices
 });
 
 test('a declined card shows the reason and enrols nobody', async ({ page, context }) => {
-  test.setTimeout(90_000);
   const course = await paidCourseOnSale({ priceCents: 5000, title: 'Sourdough weekends' });
   await logIn(context, await createVerifiedUser({ firstName: 'Julia', lastName: 'Child' }));
 
@@ -244,7 +241,6 @@ test('an educator sets up payouts, publishes a paid course, a learner buys it: t
   context,
   browser,
 }) => {
-  test.setTimeout(120_000);
   const { api, user } = await createEducator({ firstName: 'Maria', lastName: 'Montessori' });
   await logIn(context, user);
 
@@ -304,7 +300,6 @@ test('an educator sets up payouts, publishes a paid course, a learner buys it: t
 });
 
 test('pricing: signed in, an educator buys Educator Pro with the card form; the fee drops to 5%', async ({ page, context }) => {
-  test.setTimeout(90_000);
   // /pricing is not among the public paths (spec section 2): a visitor signs in first.
   await page.goto('/pricing');
   await expect(page).toHaveURL(/\/login\?next=%2Fpricing$/);

@@ -23,7 +23,6 @@ async function checkPage(page: Page, name: string) {
 }
 
 test('an educator creates a code; a learner applies it at checkout, sees the new price and pays in installments', async ({ browser }) => {
-  test.setTimeout(150_000);
   const { api, user: educator } = await createEducator({ firstName: 'Maria', lastName: 'Montessori' });
   await enablePayouts(api, educator);
   const course = await createPaidCourse(api, { priceCents: 10000, installments: 3, title: `Pressed flowers ${Date.now() % 100000}` });

@@ -49,7 +49,6 @@ async function buySeatViaApi(api: ApiClient, courseId: string, sessionId: string
 }
 
 test('a learner on the waitlist of a full paid session is offered a freed seat, claims it and pays', async ({ page, context, browser }) => {
-  test.setTimeout(120_000);
   const { api: educatorApi, user: educator } = await createEducator({ firstName: 'Clara', lastName: 'Schumann' });
   await enablePayouts(educatorApi, educator);
   const course = await createPaidCourse(educatorApi, { priceCents: 6000, capacity: 1, title: `Lieder singing ${Date.now() % 100000}` });
@@ -123,7 +122,6 @@ async function joinWaitlistViaApi(api: ApiClient, courseId: string, sessionId: s
 }
 
 test('an offer that lapses unclaimed moves to the next in line, who claims the seat and pays', async ({ page, context, browser }) => {
-  test.setTimeout(180_000);
   const { api: educatorApi, user: educator } = await createEducator({ firstName: 'Ethel', lastName: 'Smyth' });
   await enablePayouts(educatorApi, educator);
   const course = await createPaidCourse(educatorApi, { priceCents: 4500, capacity: 1, title: `Counterpoint ${Date.now() % 100000}` });
