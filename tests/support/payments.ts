@@ -16,8 +16,12 @@ export async function buildPaymentsApp(overrides: Record<string, string | undefi
   return app;
 }
 
-/** Polls until `check` answers a truthy value (webhooks arrive asynchronously). */
-export async function waitFor<T>(check: () => Promise<T | null | undefined | false>, what = 'condition', timeoutMs = 60_000): Promise<T> {
+/**
+ * Polls until `check` answers a truthy value (webhooks and jobs arrive asynchronously). The
+ * ceiling is generous: a receipt (a notification job, polled by every test app on the run's
+ * database) once took over 60 s at load 15.
+ */
+export async function waitFor<T>(check: () => Promise<T | null | undefined | false>, what = 'condition', timeoutMs = 180_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
