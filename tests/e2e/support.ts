@@ -324,9 +324,7 @@ export async function payWithCard(page: Page, number: string) {
  * past, a day apart and in order, as if they took place. The run's own database (E2E_DATABASE_URL).
  */
 export async function classesTookPlace(sessionId: string) {
-  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
-  await client.connect();
-  try {
+  await inRunDatabase(async (client) => {
     await client.query(
       `update class_time t set starts_at = now() - make_interval(days => o.rev) - interval '3 hours',
                                ends_at = now() - make_interval(days => o.rev) - interval '1 hour'
@@ -334,6 +332,15 @@ export async function classesTookPlace(sessionId: string) {
         where t.id = o.id`,
       [sessionId],
     );
+  });
+}
+
+/** Runs `work` on a connection to the run's own database (E2E_DATABASE_URL), closed after. */
+async function inRunDatabase<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
+  await client.connect();
+  try {
+    return await work(client);
   } finally {
     await client.end();
   }
@@ -347,9 +354,7 @@ export async function classesTookPlace(sessionId: string) {
  * The run's own database (E2E_DATABASE_URL). Returns the offered enrolment's id.
  */
 export async function offerHoldEnds(sessionId: string, { jobDue = true }: { jobDue?: boolean } = {}): Promise<string> {
-  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
-  await client.connect();
-  try {
+  return inRunDatabase(async (client) => {
     const ended = await client.query<{ id: string }>(
       `update enrolment set offer_expires_at = now() - interval '1 second'
         where session_id = $1 and status = 'offered' returning id`,
@@ -361,7 +366,5 @@ export async function offerHoldEnds(sessionId: string, { jobDue = true }: { jobD
     const due = await client.query(`update job set run_at = now() where key = $1`, [`waitlist-offer:${id}`]);
     expect(due.rowCount, "the offer's expiry job").toBe(1);
     return id;
-  } finally {
-    await client.end();
-  }
+  });
 }
