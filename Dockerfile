@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
-# Agora's image: the server (TypeScript run by tsx, as `npm start` does) with the web app built
-# in. Multi-stage: the build tools stay out of the final image, which runs as the unprivileged
+# Agora's image: the server (bundled by esbuild into dist/server/main.mjs and run by Node, as
+# `npm start` does; ADR 0079) with the web app built in. Multi-stage: the build tools stay out of the final image, which runs as the unprivileged
 # `node` user. deploy/compose.yaml runs three of these behind HAProxy (docs/production.md).
 
 FROM node:20-bookworm-slim AS deps
@@ -9,10 +9,10 @@ COPY package.json package-lock.json ./
 COPY packages/stripe-sandbox/package.json packages/stripe-sandbox/
 RUN npm ci --no-audit --no-fund --loglevel=error
 
-# The web app (Vite): dist/web, served by the server.
+# The web app (Vite): dist/web, served by the server; and the server's bundle, dist/server.
 FROM deps AS web
 COPY . .
-RUN npx vite build --logLevel warn
+RUN npx vite build --logLevel warn && node scripts/build-server.mjs
 
 # Runtime dependencies only (tsx is one: the server runs from its TypeScript sources).
 FROM node:20-bookworm-slim AS runtime-deps
@@ -36,6 +36,7 @@ COPY drizzle drizzle
 COPY src/server src/server
 COPY src/shared src/shared
 COPY --from=web /app/dist/web dist/web
+COPY --from=web /app/dist/server dist/server
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
@@ -46,4 +47,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
 # SIGTERM drains: 503 for SHUTDOWN_DELAY_MS (the balancer takes the instance out), the
 # requests in flight finish, then the process exits 0. Give it more than that before SIGKILL.
 STOPSIGNAL SIGTERM
-CMD ["node", "--import", "tsx", "src/server/main.ts"]
+CMD ["node", "--enable-source-maps", "dist/server/main.mjs"]

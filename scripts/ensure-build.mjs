@@ -1,7 +1,9 @@
-// Builds the web app when dist/web is missing or older than its sources (npm start).
+// `npm start`'s builds: the web app when dist/web is missing or older than its sources, and the
+// server bundle it runs (dist/server/main.mjs, half a second: always, so it is never stale).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { buildServer } from './build-server.mjs';
 
 const out = 'dist/web/index.html';
 function newest(dir) {
@@ -18,3 +20,4 @@ if (!existsSync(out) || statSync(out).mtimeMs < sources) {
   const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
+await buildServer();

@@ -184,6 +184,13 @@ if (!(await postgresReachable())) {
 const serial = process.env.AGORA_TEST_SERIAL === '1';
 const runStarted = Date.now();
 
+// The server bundle every suite starts its server processes from (`npm start`'s; ADR 0079),
+// built once here: the suites' own setups find AGORA_SERVER_BUILT and do not build it again.
+if ((await run(process.execPath, ['scripts/build-server.mjs'])) !== 0) {
+  record('server build', 0, 1);
+  failure('server build', 'node scripts/build-server.mjs failed', 'see its output above');
+} else process.env.AGORA_SERVER_BUILT = '1';
+
 // End to end in Chromium, on a fresh web build: started first, awaited last (unless serial).
 // Answers `{ running }` (a promise inside an object, so that awaiting the start does not wait for the end).
 async function startEndToEnd() {

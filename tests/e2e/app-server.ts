@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { TEST_PASSWORD_HASH_COST } from '../support/test-data';
+import { serverCommand } from '../support/server-command';
 
 /**
  * The real server as a child process (`node --import tsx src/server/main.ts`, as `npm start`
@@ -82,7 +83,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   const url = `http://localhost:${opts.port}`;
   const logFile = path.join(OUTPUT, opts.logName);
   const log = createWriteStream(logFile);
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const server = spawn(...serverCommand(), {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { OUTPUT, startAppServer } from './app-server';
 import { startOidcProvider } from './oidc-provider';
 import { createRunDatabase } from '../support/run-database';
+import { ensureServerBundle } from '../support/server-command';
 
 /**
  * Once per run: a fresh PostgreSQL database (PGlite when no PostgreSQL is reachable), the
@@ -67,6 +68,7 @@ export default async function globalSetup() {
     cleanups.push(oidc.stop);
 
     ensureWebBuild();
+    ensureServerBundle();
 
     const server = await startAppServer({
       port,

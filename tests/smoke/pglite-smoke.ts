@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { serverCommand } from '../support/server-command.js';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -32,7 +33,7 @@ const env: NodeJS.ProcessEnv = {
 };
 delete env.DATABASE_URL;
 delete env.SMTP_URL;
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+const server = spawn(...serverCommand(), { env, stdio: ['ignore', 'pipe', 'pipe'] });
 /**
  * What the server logged at warn or above (LOG_LEVEL=warn: it logs nothing else): a clean run
  * logs none, and the last check fails on any (a TypeError caught and logged as a warning once

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADMIN_URL, adminQuery, freePort } from './local-services.js';
+import { serverCommand } from './server-command.js';
 
 /**
  * The production topology from plain processes (issue 24): N app instances, each with its
@@ -308,7 +309,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
         },
         exit: () => current?.ended ?? null,
         async launch() {
-          current = spawnLogged(name, process.execPath, ['--import', 'tsx', 'src/server/main.ts'], env, tail, options.onLog);
+          current = spawnLogged(name, ...serverCommand(), env, tail, options.onLog);
           const mine = current;
           await waitFor(
             `${name} to answer ${health}`,

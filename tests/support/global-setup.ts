@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createRunDatabase, TEMPLATE_ENV, type RunDatabase } from './run-database.js';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/server/db/client.js';
+import { ensureServerBundle } from './server-command.js';
 
 /**
  * Once per test run: a fresh database on the local PostgreSQL, dropped at the end, copied from
@@ -13,6 +14,8 @@ import { openDatabase } from '../../src/server/db/client.js';
  * Without a reachable PostgreSQL the run falls back to PGlite and says so.
  */
 export default async function setup(project: TestProject) {
+  // The files that start real server processes run the bundle `npm start` runs (built once).
+  ensureServerBundle();
   const tmpRoot = mkdtempSync(path.join(tmpdir(), 'agora-api-tests-'));
   project.provide('tmpRoot', tmpRoot);
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { TEST_PASSWORD_HASH_COST } from './test-data.js';
 import { freePort } from './local-services.js';
+import { serverCommand } from './server-command.js';
 
 export { freePort };
 
@@ -136,7 +137,7 @@ export async function startServer(opts: ServerOptions): Promise<ServerProcess> {
     ...(opts.env?.NODE_ENV === 'production' ? {} : { PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST }),
     ...opts.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(...serverCommand(), { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let tail = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     tail = (tail + chunk.toString('utf8')).slice(-4000);

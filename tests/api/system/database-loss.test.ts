@@ -7,6 +7,7 @@ import { createSignedInUser, type SignedInUser } from '../../support/factories.j
 import { get, post } from '../../support/http.js';
 import type { RunDatabase } from '../../support/run-database.js';
 import { databaseBehindProxy, type TcpProxy } from '../../support/tcp-proxy.js';
+import { serverCommand } from '../../support/server-command.js';
 
 /**
  * The app rides out a lost database: connections ended by the server, a database that
@@ -142,7 +143,7 @@ describe.skipIf(!usesPostgres)('losing the database', () => {
       });
     });
     const base = `http://127.0.0.1:${port}`;
-    const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    const server: ChildProcess = spawn(...serverCommand(), {
       env: {
         ...process.env,
         NODE_ENV: 'development',
