@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import PDFDocument from 'pdfkit';
 import { formatHours } from './format.js';
 
 interface CertificateText {
@@ -31,7 +30,9 @@ const longDate = (day: string) =>
  * metadata names the learner, the course and the code too, so a file can be told apart
  * without reading its pages. `compress: false` leaves the page text readable (tests).
  */
-export function renderCertificatePdf(c: CertificateText, opts: { verifyUrl: string; compress?: boolean }): Promise<Buffer> {
+export async function renderCertificatePdf(c: CertificateText, opts: { verifyUrl: string; compress?: boolean }): Promise<Buffer> {
+  // pdfkit is loaded when the first certificate is drawn, not at every start (a fifth of a second).
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     layout: 'landscape',

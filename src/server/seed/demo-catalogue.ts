@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import sharp from 'sharp';
+import { loadSharp } from '../storage/sharp.js';
 import { seededRandom } from '../../shared/random.js';
 import { wallTimeToUtc } from '../../shared/time.js';
 import type { Viewer } from '../accounts/viewer.js';
@@ -55,6 +55,7 @@ async function avatarPng(first: string, last: string, i: number): Promise<Buffer
 <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${a}"/><stop offset="1" stop-color="${b}"/></linearGradient></defs>
 <rect width="256" height="256" fill="url(#g)"/><circle cx="210" cy="40" r="70" fill="#fff" fill-opacity="0.12"/>
 <text x="128" y="158" font-family="DejaVu Sans, Arial, sans-serif" font-size="92" font-weight="700" text-anchor="middle" fill="#fff">${initials}</text></svg>`;
+  const sharp = await loadSharp();
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from './sharp.js';
 import { AppError } from '../http/errors.js';
 import type { FileStore } from './store.js';
 import { contentKey, uploadPath } from './keys.js';
@@ -19,6 +19,7 @@ export function createImageStore(files: FileStore) {
   };
 
   async function saveImage(input: Buffer, folder: string, width: number, height: number): Promise<string> {
+    const sharp = await loadSharp();
     let format: string | undefined;
     try {
       format = (await sharp(input).metadata()).format;

@@ -1,6 +1,6 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
+import { loadSharp } from './sharp.js';
 import type { FileStore } from './store.js';
 import { contentTypeOf, isStorageKey, sha256Hex } from './keys.js';
 
@@ -82,6 +82,7 @@ export async function migrateDiskToStore(
 }
 
 async function isImageOf(body: Buffer, format: string): Promise<boolean> {
+  const sharp = await loadSharp();
   try {
     return (await sharp(body).metadata()).format === format;
   } catch {

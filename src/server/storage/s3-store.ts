@@ -1,12 +1,4 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
+import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.js';
 import { guard, type FileStore } from './store.js';
 import { assertStorageKey, contentTypeOf, sha256Hex } from './keys.js';
@@ -33,7 +25,9 @@ export function createS3Store(config: S3Config): FileStore {
     // A bucket that does not answer fails the request (503) instead of holding it.
     requestHandler: { connectionTimeout: 3000, requestTimeout: 15_000 },
   };
-  const client = new S3Client(options);
+  // The SDK is loaded only where S3 is the store (a tenth of a second at every start otherwise).
+  const sdk = import('@aws-sdk/client-s3');
+  const s3 = sdk.then(({ S3Client }) => new S3Client(options));
   const Bucket = config.bucket;
   const missing = (err: unknown) => {
     const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -48,7 +42,10 @@ export function createS3Store(config: S3Config): FileStore {
       guard('s3', async () => {
         assertStorageKey(key);
         const sha256 = sha256Hex(body);
-        await client.send(
+        const { PutObjectCommand } = await sdk;
+        await (
+          await s3
+        ).send(
           new PutObjectCommand({
             Bucket,
             Key: key,
@@ -66,7 +63,8 @@ export function createS3Store(config: S3Config): FileStore {
       guard('s3', async () => {
         assertStorageKey(key);
         try {
-          const out = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+          const { GetObjectCommand } = await sdk;
+          const out = await (await s3).send(new GetObjectCommand({ Bucket, Key: key }));
           const body = Buffer.from(await out.Body!.transformToByteArray());
           return { body, sha256: out.Metadata?.[HASH_META] ?? sha256Hex(body), contentType: contentTypeOf(key), size: body.length };
         } catch (err) {
@@ -78,11 +76,12 @@ export function createS3Store(config: S3Config): FileStore {
       guard('s3', async () => {
         assertStorageKey(key);
         try {
-          const out = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+          const { GetObjectCommand, HeadObjectCommand } = await sdk;
+          const out = await (await s3).send(new HeadObjectCommand({ Bucket, Key: key }));
           let sha256 = out.Metadata?.[HASH_META];
           if (!sha256) {
             // An object put there by another tool: hash its bytes.
-            const whole = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+            const whole = await (await s3).send(new GetObjectCommand({ Bucket, Key: key }));
             sha256 = sha256Hex(await whole.Body!.transformToByteArray());
           }
           return { sha256, contentType: contentTypeOf(key), size: out.ContentLength ?? 0 };
@@ -94,17 +93,19 @@ export function createS3Store(config: S3Config): FileStore {
     delete: (key) =>
       guard('s3', async () => {
         assertStorageKey(key);
-        await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+        const { DeleteObjectCommand } = await sdk;
+        await (await s3).send(new DeleteObjectCommand({ Bucket, Key: key }));
       }),
     publicUrl: (key) => (config.publicBaseUrl ? `${config.publicBaseUrl}/${key}` : null),
     ping: async () => {
       try {
-        await client.send(new HeadBucketCommand({ Bucket }));
+        const { HeadBucketCommand } = await sdk;
+        await (await s3).send(new HeadBucketCommand({ Bucket }));
         return true;
       } catch {
         return false;
       }
     },
-    close: async () => client.destroy(),
+    close: async () => (await s3).destroy(),
   };
 }
