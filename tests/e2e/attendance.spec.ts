@@ -1,14 +1,12 @@
-import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { seriousViolations, scrollWidth } from './checks';
 import {
-  ApiClient,
-  classesTookPlace,
-  createEducator,
-  createPublishedCourse,
+  courseWhoseClassesTookPlace,
   createVerifiedUser,
   dayFromNow,
+  downloadCertificate,
   logIn,
+  openAttendanceSheet,
   signedInClient,
 } from './support';
 
@@ -30,31 +28,24 @@ test('the educator marks attendance on a phone; the learner downloads the certif
   context,
   browser,
 }) => {
-  const { api: educatorApi, user: educator } = await createEducator({ firstName: 'Grace', lastName: 'Hopper' });
   const title = `Python for Curious Beginners ${Date.now() % 100000}`;
-  const { courseId, sessionId } = await createPublishedCourse(educatorApi, {
-    course: { title },
-    session: { startsOn: dayFromNow(20), endsOn: dayFromNow(60) },
-    classTimes: { startsAt: `${dayFromNow(21)}T17:00:00.000Z`, endsAt: `${dayFromNow(21)}T19:00:00.000Z`, repeatWeeks: 2 },
-  });
-  const rule = await educatorApi.send('PUT', `/api/courses/${courseId}/certificate-rule`, { minPercent: 100 });
-  expect(rule.status, rule.text).toBe(200);
   const ada = await createVerifiedUser({ firstName: 'Ada', lastName: 'Lovelace' });
   const bob = await createVerifiedUser({ firstName: 'Bob', lastName: 'Jones' });
-  for (const learner of [ada, bob]) {
-    const enrolled = await (await signedInClient(learner)).post(`/api/courses/${courseId}/sessions/${sessionId}/enrol`);
-    expect(enrolled.status, enrolled.text).toBe(200);
-  }
-  await classesTookPlace(sessionId);
+  const { educator, courseId } = await courseWhoseClassesTookPlace({
+    title,
+    classTimes: { endsAt: `${dayFromNow(21)}T19:00:00.000Z`, repeatWeeks: 2 },
+    seat: async (courseId, sessionId) => {
+      for (const learner of [ada, bob]) {
+        const enrolled = await (await signedInClient(learner)).post(`/api/courses/${courseId}/sessions/${sessionId}/enrol`);
+        expect(enrolled.status, enrolled.text).toBe(200);
+      }
+    },
+  });
 
   await test.step('on a phone, from the roster: one tap per learner, each saved as it goes', async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     try {
-      await logIn(phone, educator);
-      const sheet = await phone.newPage();
-      await sheet.goto(`/course/${courseId}/enrollment`);
-      await sheet.getByRole('link', { name: /^Take attendance/ }).click();
-      await expect(sheet.getByRole('heading', { name: 'Attendance' })).toBeVisible();
+      const sheet = await openAttendanceSheet(phone, educator, courseId);
       // It opens on the last class that started (class 2 of 2).
       await expect(sheet.getByLabel('Class')).toHaveValue(/.+/);
       await expect(sheet.getByLabel('Class').locator('option:checked')).toHaveText(/^Class 2:/);
@@ -106,15 +97,8 @@ test('the educator marks attendance on a phone; the learner downloads the certif
     await expect(panel.getByText('Attended 2 of 2 classes')).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, 'dashboard-1280');
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      panel.getByRole('link', { name: /Download your certificate/ }).click(),
-    ]);
-    const pdf = await readFile((await download.path())!);
-    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-    const code = /certificate-([0-9A-Z]{12})\.pdf/.exec(download.suggestedFilename())![1];
     // Anyone can verify it, signed out.
-    const lookup = await new ApiClient().get(`/api/certificates/${code}`);
+    const lookup = await downloadCertificate(page, panel.getByRole('link', { name: /Download your certificate/ }));
     expect(lookup.status).toBe(200);
     expect(lookup.json()).toMatchObject({ status: 'valid', learnerName: 'Ada Lovelace', courseTitle: title, educatorName: 'Grace Hopper' });
     await page.setViewportSize({ width: 390, height: 844 });

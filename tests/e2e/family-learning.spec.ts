@@ -1,14 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { seriousViolations, scrollWidth } from './checks';
 import {
-  ApiClient,
-  classesTookPlace,
-  createEducator,
-  createPublishedCourse,
+  courseWhoseClassesTookPlace,
   createVerifiedUser,
-  dayFromNow,
+  downloadCertificate,
   logIn,
+  openAttendanceSheet,
   signedInClient,
 } from './support';
 
@@ -43,26 +40,17 @@ test("a parent's two children: marked one by one on a phone, named in the classr
   context,
   browser,
 }) => {
-  const { api: educatorApi, user: educator } = await createEducator({ firstName: 'Grace', lastName: 'Hopper' });
   const title = `Chess for Kids ${Date.now() % 100000}`;
-  const { courseId, sessionId } = await createPublishedCourse(educatorApi, {
-    course: { title },
-    session: { startsOn: dayFromNow(20), endsOn: dayFromNow(60) },
-    classTimes: { startsAt: `${dayFromNow(21)}T17:00:00.000Z`, endsAt: `${dayFromNow(21)}T18:00:00.000Z` },
-  });
-  expect((await educatorApi.send('PUT', `/api/courses/${courseId}/certificate-rule`, { minPercent: 100 })).status).toBe(200);
   const ana = await createVerifiedUser({ firstName: 'Ana', lastName: 'Ruiz' });
-  await enrolChildren(ana, courseId, sessionId, ['Mia', 'Leo']);
-  await classesTookPlace(sessionId);
+  const { educator, courseId, sessionId } = await courseWhoseClassesTookPlace({
+    title,
+    seat: (courseId, sessionId) => enrolChildren(ana, courseId, sessionId, ['Mia', 'Leo']),
+  });
 
   await test.step('on a phone: each child on their own line, the parent as contact, one tap each', async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     try {
-      await logIn(phone, educator);
-      const sheet = await phone.newPage();
-      await sheet.goto(`/course/${courseId}/enrollment`);
-      await sheet.getByRole('link', { name: /^Take attendance/ }).click();
-      await expect(sheet.getByRole('heading', { name: 'Attendance' })).toBeVisible();
+      const sheet = await openAttendanceSheet(phone, educator, courseId);
       const learners = sheet.getByRole('list', { name: 'Learners' });
       const mia = learners.getByRole('listitem').filter({ hasText: /^Mia/ });
       const leo = learners.getByRole('listitem').filter({ hasText: /^Leo/ });
@@ -107,14 +95,7 @@ test("a parent's two children: marked one by one on a phone, named in the classr
     expect(await seriousViolations(page)).toEqual([]);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
     await shot(page, 'dashboard-390');
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      panel.getByRole('link', { name: /Download Mia's certificate/ }).click(),
-    ]);
-    const pdf = await readFile((await download.path())!);
-    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-    const code = /certificate-([0-9A-Z]{12})\.pdf/.exec(download.suggestedFilename())![1];
-    const lookup = await new ApiClient().get(`/api/certificates/${code}`);
+    const lookup = await downloadCertificate(page, panel.getByRole('link', { name: /Download Mia's certificate/ }));
     expect(lookup.json()).toMatchObject({ status: 'valid', learnerName: 'Mia', courseTitle: title });
     await expect(panel.getByRole('link', { name: /Download Leo's certificate/ })).toBeVisible();
   });

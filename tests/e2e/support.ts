@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
-import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import pg from 'pg';
 import { wallTimeToUtc } from '../../src/shared/time';
 import {
@@ -333,6 +334,58 @@ export async function classesTookPlace(sessionId: string) {
       [sessionId],
     );
   });
+}
+
+/**
+ * A course whose classes took place, as the attendance specs start: Grace Hopper's published
+ * course `title`, one session (days 20 to 60) with class times on day 21 from 17:00 to 18:00 UTC
+ * (`classTimes` over those), a certificate rule of `minPercent`; `seat` enrols the learners, then
+ * the classes take place (classesTookPlace). Answers the educator (user and API client) and the ids.
+ */
+export async function courseWhoseClassesTookPlace({
+  title,
+  classTimes = {},
+  minPercent = 100,
+  seat,
+}: {
+  title: string;
+  classTimes?: Record<string, unknown>;
+  minPercent?: number;
+  seat: (courseId: string, sessionId: string) => Promise<void>;
+}) {
+  const { api: educatorApi, user: educator } = await createEducator({ firstName: 'Grace', lastName: 'Hopper' });
+  const { courseId, sessionId } = await createPublishedCourse(educatorApi, {
+    course: { title },
+    session: { startsOn: dayFromNow(20), endsOn: dayFromNow(60) },
+    classTimes: { startsAt: `${dayFromNow(21)}T17:00:00.000Z`, endsAt: `${dayFromNow(21)}T18:00:00.000Z`, ...classTimes },
+  });
+  const rule = await educatorApi.send('PUT', `/api/courses/${courseId}/certificate-rule`, { minPercent });
+  expect(rule.status, rule.text).toBe(200);
+  await seat(courseId, sessionId);
+  await classesTookPlace(sessionId);
+  return { educator, educatorApi, courseId, sessionId };
+}
+
+/** The educator, signed in on `context` (a phone, say), opens the attendance sheet from the course's roster. */
+export async function openAttendanceSheet(context: BrowserContext, educator: Pick<NewUser, 'email' | 'password'>, courseId: string) {
+  await logIn(context, educator);
+  const sheet = await context.newPage();
+  await sheet.goto(`/course/${courseId}/enrollment`);
+  await sheet.getByRole('link', { name: /^Take attendance/ }).click();
+  await expect(sheet.getByRole('heading', { name: 'Attendance' })).toBeVisible();
+  return sheet;
+}
+
+/**
+ * Downloads the certificate behind `link` (it must be a PDF) and looks its code up as anyone
+ * would, signed out: answers GET /api/certificates/<code>.
+ */
+export async function downloadCertificate(page: Page, link: Locator): Promise<Reply> {
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  const pdf = await readFile((await download.path())!);
+  expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  const code = /certificate-([0-9A-Z]{12})\.pdf/.exec(download.suggestedFilename())![1];
+  return new ApiClient().get(`/api/certificates/${code}`);
 }
 
 /** Runs `work` on a connection to the run's own database (E2E_DATABASE_URL), closed after. */

@@ -107,7 +107,10 @@ export function payCheckout(app: TestApp, checkout: Checkout, number = '4242 424
   });
 }
 
-/** Starts a one-payment checkout of a course session for a learner. */
+/**
+ * Starts a checkout of a course session for a learner: one payment, or a subscription when in
+ * `installments`; with a promo code and the account's learners (ADR 0070, 0074) when given.
+ */
 export async function startCheckout(
   app: TestApp,
   learner: { cookie: string },
@@ -115,14 +118,39 @@ export async function startCheckout(
   sessionId: string,
   price: number,
   installments?: number,
+  { code, learnerIds }: { code?: string; learnerIds?: string[] } = {},
 ) {
   const customer = await customerOf(app, learner);
   const path = installments ? '/api/stripe/course-embedded-subscription' : '/api/stripe/course-embedded-checkout';
   return post(
     app,
     path,
-    { customer, course: courseId, session: sessionId, price, ...(installments ? { installments } : {}) },
+    {
+      customer,
+      course: courseId,
+      session: sessionId,
+      price,
+      ...(installments ? { installments } : {}),
+      ...(code ? { code } : {}),
+      ...(learnerIds ? { learnerIds } : {}),
+    },
     { cookie: learner.cookie },
+  );
+}
+
+/** An ISO instant `n` days from now (negative: ago). */
+export const inDays = (n: number) => new Date(Date.now() + n * 86400_000).toISOString();
+
+/**
+ * POST /api/educator/promo-codes as `who`: 15 % off, valid from yesterday for 30 days, 10 uses,
+ * unless `body` says otherwise. Answers the response (creation may be refused).
+ */
+export function makePromoCode(app: TestApp, who: { cookie: string }, body: Record<string, unknown>) {
+  return post(
+    app,
+    '/api/educator/promo-codes',
+    { kind: 'percent', percentOff: 15, startsAt: inDays(-1), endsAt: inDays(30), maxUses: 10, ...body },
+    { cookie: who.cookie },
   );
 }
 

@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/app.js';
-import { followLink, newUser, signIn, signUp } from '../../support/factories.js';
+import { newUser, signIn, signUp } from '../../support/factories.js';
 import { del, get, post, randomIp } from '../../support/http.js';
 import { makePublishedCourse, queryRows } from '../../support/courses.js';
 import { enrolLearners } from '../../support/family.js';
 import { becomeEducator } from '../../support/test-data.js';
 import { sendAs } from '../../support/http.js';
-import { parseMime, startSmtpServer, type LocalSmtpServer } from '../../support/smtp.js';
+import { startSmtpServer, type LocalSmtpServer } from '../../support/smtp.js';
+import { mailTo, textOf, verifiedUser } from '../../support/mail.js';
 
 /**
  * Family accounts (ADR 0074): a learner profile becomes an account of its own. The invitation
@@ -26,32 +27,8 @@ afterAll(async () => {
   await smtp?.stop();
 });
 
-async function mailTo(to: string, subject: RegExp) {
-  return vi.waitFor(
-    () => {
-      const found = smtp.received
-        .filter((m) => m.to.includes(to))
-        .map((m) => parseMime(m.raw))
-        .find((m) => subject.test(m.headers.subject ?? ''));
-      expect(found, `no mail "${subject}" for ${to}`).toBeDefined();
-      return found!;
-    },
-    { timeout: 20_000, interval: 100 },
-  );
-}
-const textOf = (mail: Awaited<ReturnType<typeof mailTo>>) =>
-  mail.parts.find((p) => p.headers['content-type']?.startsWith('text/plain'))!.body;
-
 /** A verified, signed-in user (the verification link arrives over SMTP). */
-async function user(firstName: string, lastName = 'Parent') {
-  const u = newUser({ firstName, lastName });
-  expect((await signUp(app, u)).statusCode).toBe(201);
-  const link = /https?:\/\/\S+/.exec(textOf(await mailTo(u.email, /verify/i)))![0];
-  expect((await followLink(app, link)).statusCode).toBe(302);
-  const cookie = await signIn(app, u.email, u.password);
-  const id = (await get(app, '/api/me', { cookie })).json().id as string;
-  return { ...u, cookie, id };
-}
+const user = (firstName: string, lastName = 'Parent') => verifiedUser(app, smtp, { firstName, lastName });
 type User = Awaited<ReturnType<typeof user>>;
 
 const addLearner = async (p: User, firstName: string) => {
@@ -62,7 +39,7 @@ const addLearner = async (p: User, firstName: string) => {
 const invite = (p: User, id: string, email: string) =>
   post(app, `/api/me/learners/${id}/invite`, { email }, { cookie: p.cookie, ip: randomIp() });
 const inviteToken = async (email: string) => {
-  const link = /https?:\/\/\S+/.exec(textOf(await mailTo(email, /invites you to your own Agora account/)))![0];
+  const link = /https?:\/\/\S+/.exec(textOf((await mailTo(smtp, email, /invites you to your own Agora account/))[0]))![0];
   expect(new URL(link).pathname).toBe('/signup');
   return new URL(link).searchParams.get('invite')!;
 };
@@ -103,7 +80,7 @@ describe('a learner profile becomes an account of its own', () => {
     expect(sent.json().message).toBe(
       `We sent an invitation to ${email}. When Maya creates the account (within 7 days), their classes move to it.`,
     );
-    const mail = await mailTo(email, /^Paula Garcia invites you to your own Agora account$/);
+    const [mail] = await mailTo(smtp, email, /^Paula Garcia invites you to your own Agora account$/);
     expect(textOf(mail)).toContain('Hi Maya,');
     const token = await inviteToken(email);
 

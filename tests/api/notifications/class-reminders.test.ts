@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
-import ICAL from 'ical.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/app.js';
-import { followLink, newUser, signIn, signUp } from '../../support/factories.js';
 import { call, get, patch, post, sendAs } from '../../support/http.js';
 import { becomeEducator, classTimeBody, createClassTimes, createCourse, createSession, publishCourse } from '../../support/test-data.js';
-import { parseMime, startSmtpServer, type LocalSmtpServer, type MimePart } from '../../support/smtp.js';
+import { startSmtpServer, type LocalSmtpServer } from '../../support/smtp.js';
+import { invitationOf, mailTo, mailsTo, verifiedUser } from '../../support/mail.js';
 import { sendClassReminder, type ClassReminderJob } from '../../../src/server/courses/class-reminders.js';
 import { formatClassTime } from '../../../src/shared/time.js';
 
@@ -26,57 +25,8 @@ afterAll(async () => {
   await smtp?.stop();
 });
 
-type User = { id: string; email: string; firstName: string; cookie: string };
-type Mail = { headers: Record<string, string>; parts: MimePart[] };
-
-const mailsTo = (to: string, subject: RegExp): Mail[] =>
-  smtp.received
-    .filter((m) => m.to.includes(to))
-    .map((m) => parseMime(m.raw))
-    .filter((m) => subject.test(m.headers.subject ?? ''));
-
-async function mailTo(to: string, subject: RegExp, n = 1): Promise<Mail[]> {
-  return vi.waitFor(
-    () => {
-      const found = mailsTo(to, subject);
-      expect(found.length, `mail "${subject}" for ${to}`).toBeGreaterThanOrEqual(n);
-      return found;
-    },
-    { timeout: 20_000, interval: 100 },
-  );
-}
-
-/** A verified, signed-in user (the verification link arrives over SMTP). */
-async function user(firstName: string): Promise<User> {
-  const u = newUser({ firstName });
-  expect((await signUp(app, u)).statusCode).toBe(201);
-  const [{ parts }] = await mailTo(u.email, /verify/i);
-  const link = /https?:\/\/\S+/.exec(parts.find((p) => p.headers['content-type']?.startsWith('text/plain'))!.body)![0];
-  expect((await followLink(app, link)).statusCode).toBe(302);
-  const cookie = await signIn(app, u.email, u.password);
-  const me = (await get(app, '/api/me', { cookie })).json() as { id: string };
-  return { id: me.id, email: u.email, firstName, cookie };
-}
-
-/** The invitation an email carries, parsed by ical.js; with the text/calendar part's content type. */
-function invitationOf(mail: Mail) {
-  const part = mail.parts.find((p) => p.headers['content-type']?.startsWith('text/calendar'));
-  expect(part, 'a text/calendar part').toBeDefined();
-  const cal = ICAL.Component.fromString(part!.body);
-  const events = cal.getAllSubcomponents('vevent').map((ev) => ({
-    uid: String(ev.getFirstPropertyValue('uid')),
-    sequence: Number(ev.getFirstPropertyValue('sequence')),
-    start: (ev.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString(),
-    end: (ev.getFirstPropertyValue('dtend') as ICAL.Time).toJSDate().toISOString(),
-    summary: String(ev.getFirstPropertyValue('summary')),
-    location: ev.getFirstPropertyValue('location') as string | null,
-    description: String(ev.getFirstPropertyValue('description')),
-    status: String(ev.getFirstPropertyValue('status')),
-    organizer: String(ev.getFirstPropertyValue('organizer')),
-    attendee: String(ev.getFirstPropertyValue('attendee')),
-  }));
-  return { method: String(cal.getFirstPropertyValue('method')), contentType: part!.headers['content-type'], events };
-}
+const user = (firstName: string) => verifiedUser(app, smtp, { firstName });
+type User = Awaited<ReturnType<typeof user>>;
 
 async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
   const res = await app.database.db.execute(query);
@@ -136,7 +86,7 @@ describe('calendar invitations', () => {
     const learner = await user('Ada');
     await enrol(learner, c);
 
-    const [invite] = await mailTo(learner.email, /^Invitation: Python for Curious Beginners$/);
+    const [invite] = await mailTo(smtp, learner.email, /^Invitation: Python for Curious Beginners$/);
     const first = invitationOf(invite);
     expect(first.method).toBe('REQUEST');
     expect(first.contentType).toMatch(/^text\/calendar;.*method=REQUEST/i);
@@ -176,7 +126,7 @@ describe('calendar invitations', () => {
       cookie: educator.cookie,
     });
     expect(res.statusCode, res.body).toBe(200);
-    const update = invitationOf((await mailTo(learner.email, /^Updated invitation: Python for Curious Beginners$/))[0]);
+    const update = invitationOf((await mailTo(smtp, learner.email, /^Updated invitation: Python for Curious Beginners$/))[0]);
     expect(update.method).toBe('REQUEST');
     expect(update.events).toHaveLength(1);
     expect(update.events[0]).toMatchObject({ uid: first.events[0].uid, sequence: 1, start: moved.startsAt, end: moved.endsAt });
@@ -195,7 +145,7 @@ describe('calendar invitations', () => {
     // The learner drops: a CANCEL of every class, the same UIDs, the moved one at its new SEQUENCE.
     const drop = await post(app, `/api/courses/${c.courseId}/sessions/${c.sessionId}/drop`, undefined, { cookie: learner.cookie });
     expect(drop.statusCode, drop.body).toBe(200);
-    const cancel = invitationOf((await mailTo(learner.email, /^Cancelled: Python for Curious Beginners$/))[0]);
+    const cancel = invitationOf((await mailTo(smtp, learner.email, /^Cancelled: Python for Curious Beginners$/))[0]);
     expect(cancel.method).toBe('CANCEL');
     expect(cancel.contentType).toMatch(/method=CANCEL/i);
     expect(cancel.events.map((e) => [e.uid, e.status])).toEqual([
@@ -211,7 +161,7 @@ describe('calendar invitations', () => {
     const c = await course(educator, 'Radio for Makers', [classTimeBody(35), classTimeBody(37)]);
     const learner = await user('Lin');
     await enrol(learner, c);
-    const first = invitationOf((await mailTo(learner.email, /^Invitation: Radio for Makers$/))[0]);
+    const first = invitationOf((await mailTo(smtp, learner.email, /^Invitation: Radio for Makers$/))[0]);
     expect(first.events).toHaveLength(2);
 
     const removed = await call(
@@ -224,7 +174,7 @@ describe('calendar invitations', () => {
       },
     );
     expect(removed.statusCode, removed.body).toBe(200);
-    const gone = invitationOf((await mailTo(learner.email, /^Cancelled class: Radio for Makers$/))[0]);
+    const gone = invitationOf((await mailTo(smtp, learner.email, /^Cancelled class: Radio for Makers$/))[0]);
     expect(gone.method).toBe('CANCEL');
     expect(gone.events).toEqual([expect.objectContaining({ uid: first.events[0].uid, status: 'CANCELLED', sequence: 1 })]);
 
@@ -235,7 +185,7 @@ describe('calendar invitations', () => {
       { cookie: educator.cookie },
     );
     expect(cancelled.statusCode, cancelled.body).toBe(200);
-    const all = invitationOf((await mailTo(learner.email, /^Cancelled: Radio for Makers$/))[0]);
+    const all = invitationOf((await mailTo(smtp, learner.email, /^Cancelled: Radio for Makers$/))[0]);
     expect(all.method).toBe('CANCEL');
     expect(all.events).toEqual([expect.objectContaining({ uid: first.events[1].uid, status: 'CANCELLED', sequence: 1 })]);
   });
@@ -254,9 +204,9 @@ describe('calendar invitations', () => {
     );
     expect(put.statusCode, put.body).toBe(200);
     await enrol(learner, c);
-    await mailTo(learner.email, /^You're enrolled in Quiet Knitting$/);
+    await mailTo(smtp, learner.email, /^You're enrolled in Quiet Knitting$/);
     await app.jobs.runDue();
-    expect(mailsTo(learner.email, /Invitation/)).toEqual([]);
+    expect(mailsTo(smtp, learner.email, /Invitation/)).toEqual([]);
   });
 });
 
@@ -306,13 +256,13 @@ describe('class reminders', () => {
     expect(await notes(leaves)).toEqual([]);
 
     // One email per reminder, over SMTP, linking to the classroom.
-    const [mail] = await mailTo(stays.email, /^Tomorrow: Python for Curious Beginners$/);
+    const [mail] = await mailTo(smtp, stays.email, /^Tomorrow: Python for Curious Beginners$/);
     const text = mail.parts.find((p) => p.headers['content-type']?.startsWith('text/plain'))!.body;
     expect(text).toContain(`/course/${c.courseId}/session/${c.sessionId}/classroom`);
     await new Promise((r) => setTimeout(r, 300));
-    expect(mailsTo(stays.email, /^Tomorrow: Python/)).toHaveLength(1);
-    expect(mailsTo(stays.email, /^In an hour: Python/)).toHaveLength(1);
-    expect(mailsTo(leaves.email, /^(Tomorrow|In an hour): Python/)).toHaveLength(0);
+    expect(mailsTo(smtp, stays.email, /^Tomorrow: Python/)).toHaveLength(1);
+    expect(mailsTo(smtp, stays.email, /^In an hour: Python/)).toHaveLength(1);
+    expect(mailsTo(smtp, leaves.email, /^(Tomorrow|In an hour): Python/)).toHaveLength(0);
   });
 
   it('a moved class is reminded at its new time only; a removed class or a cancelled session is not reminded', async () => {
@@ -404,6 +354,8 @@ describe('class reminders', () => {
     await runRemindersOf(c.classTimeIds[0]);
     expect(await notes(learner)).toEqual([]);
     expect(await notes(educator)).toHaveLength(2);
-    expect(mailsTo(learner.email, /Algebra Evenings$/).filter((m) => /^(Tomorrow|In an hour)/.test(m.headers.subject ?? ''))).toEqual([]);
+    expect(mailsTo(smtp, learner.email, /Algebra Evenings$/).filter((m) => /^(Tomorrow|In an hour)/.test(m.headers.subject ?? ''))).toEqual(
+      [],
+    );
   });
 });

@@ -1,12 +1,11 @@
 import { sql } from 'drizzle-orm';
-import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/app.js';
-import { followLink, newUser, signIn, signUp } from '../../support/factories.js';
 import { famcDropProfileSeat, famcSeatForLearnerProfile, famcSeatsForLearnerProfiles } from '../../support/family.js';
 import { get, sendAs } from '../../support/http.js';
 import { becomeEducator, createClassTimes, createCourse, createSession, publishCourse } from '../../support/test-data.js';
-import { parseMime, startSmtpServer, type LocalSmtpServer, type MimePart } from '../../support/smtp.js';
+import { startSmtpServer, type LocalSmtpServer } from '../../support/smtp.js';
+import { invitationOf, mailTo, mailsTo, textOf, verifiedUser } from '../../support/mail.js';
 
 /**
  * Class reminders and calendar invitations for a family account (issue 26 part 3, ADR 0068,
@@ -25,53 +24,8 @@ afterAll(async () => {
   await smtp?.stop();
 });
 
-type User = { id: string; email: string; firstName: string; cookie: string };
-type Mail = { headers: Record<string, string>; parts: MimePart[] };
-
-const mailsTo = (to: string, subject: RegExp): Mail[] =>
-  smtp.received
-    .filter((m) => m.to.includes(to))
-    .map((m) => parseMime(m.raw))
-    .filter((m) => subject.test(m.headers.subject ?? ''));
-
-async function mailTo(to: string, subject: RegExp, n = 1): Promise<Mail[]> {
-  return vi.waitFor(
-    () => {
-      const found = mailsTo(to, subject);
-      expect(found.length, `mail "${subject}" for ${to}`).toBeGreaterThanOrEqual(n);
-      return found;
-    },
-    { timeout: 20_000, interval: 100 },
-  );
-}
-
-async function user(firstName: string, lastName = 'Ruiz'): Promise<User> {
-  const u = newUser({ firstName, lastName });
-  expect((await signUp(app, u)).statusCode).toBe(201);
-  const [{ parts }] = await mailTo(u.email, /verify/i);
-  const link = /https?:\/\/\S+/.exec(parts.find((p) => p.headers['content-type']?.startsWith('text/plain'))!.body)![0];
-  expect((await followLink(app, link)).statusCode).toBe(302);
-  const cookie = await signIn(app, u.email, u.password);
-  const me = (await get(app, '/api/me', { cookie })).json() as { id: string };
-  return { id: me.id, email: u.email, firstName, cookie };
-}
-
-const textOf = (mail: Mail) => mail.parts.find((p) => p.headers['content-type']?.startsWith('text/plain'))!.body;
-
-function invitationOf(mail: Mail) {
-  const part = mail.parts.find((p) => p.headers['content-type']?.startsWith('text/calendar'));
-  expect(part, 'a text/calendar part').toBeDefined();
-  const cal = ICAL.Component.fromString(part!.body);
-  const events = cal.getAllSubcomponents('vevent').map((ev) => ({
-    uid: String(ev.getFirstPropertyValue('uid')),
-    sequence: Number(ev.getFirstPropertyValue('sequence')),
-    summary: String(ev.getFirstPropertyValue('summary')),
-    description: String(ev.getFirstPropertyValue('description')),
-    status: String(ev.getFirstPropertyValue('status')),
-    attendee: String(ev.getFirstPropertyValue('attendee')),
-  }));
-  return { method: String(cal.getFirstPropertyValue('method')), events };
-}
+const user = (firstName: string, lastName = 'Ruiz') => verifiedUser(app, smtp, { firstName, lastName });
+type User = Awaited<ReturnType<typeof user>>;
 
 function inHours(hours: number) {
   const start = new Date(Math.floor((Date.now() + hours * 3600_000) / 60_000) * 60_000);
@@ -107,7 +61,7 @@ describe("a parent's two children in one session", () => {
     // first seat's job ran first, names Mia); its UIDs are per class, not per child.
     const invitations = await vi.waitFor(
       () => {
-        const found = mailsTo(ana.email, /^Invitation: Chess for Kids$/);
+        const found = mailsTo(smtp, ana.email, /^Invitation: Chess for Kids$/);
         expect(found.length).toBeGreaterThanOrEqual(1);
         expect(invitationOf(found.at(-1)!).events[0].summary).toBe('Chess for Kids (for Leo and Mia)');
         return found;
@@ -142,13 +96,13 @@ describe("a parent's two children in one session", () => {
       'In an hour: Chess for Kids, which you teach',
       'Tomorrow: Chess for Kids, which you teach',
     ]);
-    await mailTo(ana.email, /^Tomorrow: Chess for Kids, for Leo and Mia$/);
+    await mailTo(smtp, ana.email, /^Tomorrow: Chess for Kids, for Leo and Mia$/);
     await new Promise((r) => setTimeout(r, 300));
-    expect(mailsTo(ana.email, /^(Tomorrow|In an hour): Chess for Kids/)).toHaveLength(2);
+    expect(mailsTo(smtp, ana.email, /^(Tomorrow|In an hour): Chess for Kids/)).toHaveLength(2);
 
     // Mia drops: no cancellation; an update of the classes, naming Leo, who still attends.
     await famcDropProfileSeat(app, ana, at, mia);
-    const [update] = await mailTo(ana.email, /^Updated invitation: Chess for Kids$/);
+    const [update] = await mailTo(smtp, ana.email, /^Updated invitation: Chess for Kids$/);
     const updated = invitationOf(update);
     expect(updated.method).toBe('REQUEST');
     expect(updated.events.map((e) => e.uid)).toEqual(latest.events.map((e) => e.uid));
@@ -158,11 +112,11 @@ describe("a parent's two children in one session", () => {
     }
     expect(textOf(update)).toContain('for Leo, who still attends');
     await new Promise((r) => setTimeout(r, 300));
-    expect(mailsTo(ana.email, /^Cancelled: Chess for Kids$/)).toHaveLength(0);
+    expect(mailsTo(smtp, ana.email, /^Cancelled: Chess for Kids$/)).toHaveLength(0);
 
     // Leo drops too: the last seat, the calendar entries are cancelled.
     await famcDropProfileSeat(app, ana, at, leo);
-    const [cancel] = await mailTo(ana.email, /^Cancelled: Chess for Kids$/);
+    const [cancel] = await mailTo(smtp, ana.email, /^Cancelled: Chess for Kids$/);
     const cancelled = invitationOf(cancel);
     expect(cancelled.method).toBe('CANCEL');
     expect(cancelled.events.map((e) => [e.uid, e.status])).toEqual(latest.events.map((e) => [e.uid, 'CANCELLED']));
@@ -178,9 +132,9 @@ describe("a parent's two children in one session", () => {
     await publishCourse(send, courseId);
     const ana = await user('Ana');
     await famcSeatsForLearnerProfiles(app, ana, { courseId, sessionId }, [{ firstName: 'Mia' }, { firstName: 'Leo' }]);
-    const [invitation] = await mailTo(ana.email, /^Invitation: Robots for Kids$/);
+    const [invitation] = await mailTo(smtp, ana.email, /^Invitation: Robots for Kids$/);
     expect(invitationOf(invitation).events.map((e) => e.summary)).toEqual(['Robots for Kids (for Leo and Mia)']);
     await new Promise((r) => setTimeout(r, 500));
-    expect(mailsTo(ana.email, /^Invitation: Robots for Kids$/)).toHaveLength(1);
+    expect(mailsTo(smtp, ana.email, /^Invitation: Robots for Kids$/)).toHaveLength(1);
   });
 });

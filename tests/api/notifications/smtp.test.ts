@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/app.js';
 import { becomeEducator, createClassTimes, createCourse, createSession, publishCourse } from '../../support/test-data.js';
-import { followLink, newUser, signIn, signUp } from '../../support/factories.js';
 import { call, pathOf, post, sendAs } from '../../support/http.js';
 import { classTimeBody } from '../../support/courses.js';
-import { duringHeldMail, parseMime, startSmtpServer, type LocalSmtpServer } from '../../support/smtp.js';
+import { duringHeldMail, startSmtpServer, type LocalSmtpServer } from '../../support/smtp.js';
+import { mailTo, verifiedUser } from '../../support/mail.js';
 
 /**
  * Notification emails over real SMTP (a local server): the request that caused one answers
@@ -22,29 +22,8 @@ afterAll(async () => {
   await smtp?.stop();
 });
 
-async function receivedMatching(to: string, subject: RegExp) {
-  return vi.waitFor(
-    () => {
-      const found = smtp.received
-        .filter((m) => m.to.includes(to))
-        .map((m) => parseMime(m.raw))
-        .find((m) => subject.test(m.headers.subject ?? ''));
-      expect(found, `no mail "${subject}" for ${to}`).toBeDefined();
-      return found!;
-    },
-    { timeout: 20_000, interval: 100 },
-  );
-}
-
 /** A verified, signed-in user (the verification link arrives over SMTP). */
-async function user(firstName: string) {
-  const u = newUser({ firstName });
-  expect((await signUp(app, u)).statusCode).toBe(201);
-  const { parts } = await receivedMatching(u.email, /verify/i);
-  const link = /https?:\/\/\S+/.exec(parts.find((p) => p.headers['content-type']?.startsWith('text/plain'))!.body)![0];
-  expect((await followLink(app, link)).statusCode).toBe(302);
-  return { ...u, cookie: await signIn(app, u.email, u.password) };
-}
+const user = (firstName: string) => verifiedUser(app, smtp, { firstName });
 
 describe('notification email over SMTP', () => {
   it('is sent by a job (the enrolment answers before the mail server does), with List-Unsubscribe and List-Unsubscribe-Post', async () => {
@@ -63,7 +42,7 @@ describe('notification email over SMTP', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(answeredWhileHeld, 'the request does not wait for SMTP').toBe(true);
 
-    const { headers, parts } = await receivedMatching(learner.email, /You're enrolled in Letterpress basics/);
+    const [{ headers, parts }] = await mailTo(smtp, learner.email, /You're enrolled in Letterpress basics/);
     expect(headers['list-unsubscribe']).toMatch(/^<http[^>]+\/api\/notifications\/unsubscribe\?token=[^>]+>$/);
     expect(headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     expect(parts.find((p) => p.headers['content-type']?.startsWith('text/plain'))!.body).toContain(

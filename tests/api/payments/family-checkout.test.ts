@@ -11,9 +11,11 @@ import {
   buildPaymentsApp,
   customerOf,
   makePayoutEducator,
+  makePromoCode,
   payCheckout,
   paymentsOf,
   signedWebhook,
+  startCheckout,
   waitFor,
   waitForPurchase,
   type Checkout,
@@ -36,7 +38,6 @@ afterAll(async () => {
   await app?.close();
 });
 
-const inDays = (n: number) => new Date(Date.now() + n * 86400_000).toISOString();
 let serial = 0;
 
 async function courseAt(priceCents: number, opts: { installments?: number; capacity?: number } = {}) {
@@ -65,16 +66,12 @@ async function parentWith(...names: string[]): Promise<Learner & { kids: string[
   return { ...parent, kids };
 }
 
-async function checkout(
+const checkout = (
   who: { cookie: string },
   c: { courseId: string; sessionId: string },
   price: number,
-  body: { learnerIds?: string[]; code?: string; installments?: number } = {},
-) {
-  const customer = await customerOf(app, who);
-  const path = body.installments ? '/api/stripe/course-embedded-subscription' : '/api/stripe/course-embedded-checkout';
-  return post(app, path, { customer, course: c.courseId, session: c.sessionId, price, ...body }, { cookie: who.cookie });
-}
+  { installments, ...body }: { learnerIds?: string[]; code?: string; installments?: number } = {},
+) => startCheckout(app, who, c.courseId, c.sessionId, price, installments, body);
 
 async function paid(who: { cookie: string }, c: { courseId: string; sessionId: string }, price: number, body = {}) {
   const res = await checkout(who, c, price, body);
@@ -169,22 +166,8 @@ describe('two learners, one payment', () => {
 describe('codes and installments on the total, exact to the cent', () => {
   it('a percent code is taken once on the total; an amount off once per purchase', async () => {
     const c = await courseAt(9999);
-    const percent = (
-      await post(
-        app,
-        '/api/educator/promo-codes',
-        { kind: 'percent', percentOff: 15, courseId: c.courseId, startsAt: inDays(-1), endsAt: inDays(30), maxUses: 10 },
-        { cookie: educator.cookie },
-      )
-    ).json();
-    const amount = (
-      await post(
-        app,
-        '/api/educator/promo-codes',
-        { kind: 'amount', amountOffCents: 1000, courseId: c.courseId, startsAt: inDays(-1), endsAt: inDays(30), maxUses: 10 },
-        { cookie: educator.cookie },
-      )
-    ).json();
+    const percent = (await makePromoCode(app, educator, { courseId: c.courseId })).json();
+    const amount = (await makePromoCode(app, educator, { kind: 'amount', amountOffCents: 1000, courseId: c.courseId })).json();
     const a = await parentWith('Ivy', 'Jo');
     // 15 % of 2 x $99.99 = $29.997: $30.00 off $199.98 once, $169.98 paid.
     const quote = await post(
@@ -217,14 +200,7 @@ describe('codes and installments on the total, exact to the cent', () => {
 
   it('2 x $100.01 in 3 with 15 % off is $170.02: 56.68 + 56.67 + 56.67, the provider’s invoices the same', async () => {
     const c = await courseAt(10001, { installments: 3 });
-    const code = (
-      await post(
-        app,
-        '/api/educator/promo-codes',
-        { kind: 'percent', percentOff: 15, courseId: c.courseId, startsAt: inDays(-1), endsAt: inDays(30), maxUses: 10 },
-        { cookie: educator.cookie },
-      )
-    ).json();
+    const code = (await makePromoCode(app, educator, { courseId: c.courseId })).json();
     const parent = await parentWith('Noa', 'Oli');
     const quote = (
       await post(

@@ -9,11 +9,14 @@ import {
   advanceCustomer,
   buildPaymentsApp,
   customerOf,
+  inDays,
   makePayoutEducator,
+  makePromoCode,
   payCheckout,
   paymentsOf,
   purchaseOf,
   signedWebhook,
+  startCheckout,
   waitFor,
   waitForPurchase,
   type Checkout,
@@ -37,7 +40,6 @@ afterAll(async () => {
   await app?.close();
 });
 
-const inDays = (n: number) => new Date(Date.now() + n * 86400_000).toISOString();
 let serial = 0;
 const uniqueCode = (prefix: string) => `${prefix}${Date.now().toString(36).toUpperCase()}${serial++}`;
 
@@ -57,33 +59,10 @@ async function courseAt(priceCents: number, installments?: number, sessions = 1)
   return { ...made, extra };
 }
 
-async function makeCode(body: Record<string, unknown>, who: { cookie: string } = educator) {
-  const res = await post(
-    app,
-    '/api/educator/promo-codes',
-    { kind: 'percent', percentOff: 15, startsAt: inDays(-1), endsAt: inDays(30), maxUses: 10, ...body },
-    { cookie: who.cookie },
-  );
-  return res;
-}
+const makeCode = (body: Record<string, unknown>, who: { cookie: string } = educator) => makePromoCode(app, who, body);
 
-async function checkout(
-  learner: { cookie: string },
-  courseId: string,
-  sessionId: string,
-  price: number,
-  code?: string,
-  installments?: number,
-) {
-  const customer = await customerOf(app, learner);
-  const path = installments ? '/api/stripe/course-embedded-subscription' : '/api/stripe/course-embedded-checkout';
-  return post(
-    app,
-    path,
-    { customer, course: courseId, session: sessionId, price, ...(code ? { code } : {}), ...(installments ? { installments } : {}) },
-    { cookie: learner.cookie },
-  );
-}
+const checkout = (learner: { cookie: string }, courseId: string, sessionId: string, price: number, code?: string, installments?: number) =>
+  startCheckout(app, learner, courseId, sessionId, price, installments, { code });
 
 const codeRow = async (id: string) =>
   (await queryRows<{ uses: number; max_uses: number }>(app, sql`select uses, max_uses from promo_code where id = ${id}`))[0];
