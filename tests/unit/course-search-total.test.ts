@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { oneWordQuery, oneWordSql, oneWordTotal, type SearchParams } from '../../src/server/courses/search-service.js';
+import { oneWordQuery, oneWordSql, oneWordTotal } from '../../src/server/courses/search-one-word.js';
+import type { SearchParams } from '../../src/server/courses/search-parts.js';
 
-/** The total of a one-word search from the lexeme counts and the filter sample (search-service.ts). */
+/** The total of a one-word search from the lexeme counts and the filter sample (search-one-word.ts). */
 const row = (r: Partial<Parameters<typeof oneWordTotal>[0]>) => ({
   items: '[]',
   shown: 0,

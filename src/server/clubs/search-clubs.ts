@@ -1,17 +1,8 @@
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ClubCard, ClubSearchResult, clubSearchQuery } from '../../shared/clubs-schemas.js';
-import {
-  correctTypos,
-  correctWith,
-  jsonArrayText,
-  normalizeQuery,
-  ONE_WORD,
-  roughly,
-  SAMPLE,
-  TYPO_NEIGHBOURS,
-  type SearchRunner,
-} from '../courses/search-service.js';
+import { jsonArrayText, normalizeQuery, ONE_WORD, roughly, SAMPLE, type SearchRunner } from '../courses/search-shared.js';
+import { correctTypos, correctWith, TYPO_NEIGHBOURS } from '../courses/search-typos.js';
 import { toViewer, viewerBySessionToken, type RequireViewerWith, type ViewerRow } from '../accounts/viewer.js';
 import { fixedText } from '../db/fixed-text.js';
 

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { CourseCard } from '../../shared/courses-schemas.js';
 import type { AppServices } from '../app-services.js';
-import { CARD_COLUMNS, CARD_JSON } from './search-service.js';
+import { CARD_COLUMNS, CARD_JSON } from './course-cards.js';
 
 export interface Explore {
   featured: CourseCard[];

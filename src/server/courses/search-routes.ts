@@ -8,7 +8,10 @@ import { AppError } from '../http/errors.js';
 import { getExplore } from './explore-service.js';
 import { SearchCache, listenForCourseChanges } from './search-cache.js';
 import type { Viewer } from '../accounts/viewer.js';
-import { isOneWordShape, normalizeQuery, searchCoursesJson, type SearchParams, type SearchRunner } from './search-service.js';
+import type { SearchParams } from './search-parts.js';
+import { isOneWordShape } from './search-one-word.js';
+import { searchCoursesJson } from './search-service.js';
+import { normalizeQuery, type SearchRunner } from './search-shared.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,7 +37,7 @@ export const SEARCH_CONNECTION_OPTIONS =
 /**
  * On PostgreSQL, the prepared search statements run on connections of their own, where
  * plan_cache_mode = force_generic_plan: it is planned once per connection, and its shape
- * does not depend on the plan's estimates (search-service.ts, relevanceSql). Only the
+ * does not depend on the plan's estimates (search-sql.ts, relevanceSql). Only the
  * search statement of that shape uses them; every other query keeps the app's pool and
  * PostgreSQL's default (a plan for each value).
  */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SearchRunner } from '../../../src/server/courses/search-service.js';
+import type { SearchRunner } from '../../../src/server/courses/search-shared.js';
 import {
   CLUB_CARD_COLUMNS,
   PREPARED_CLUB_ONE_WORD,

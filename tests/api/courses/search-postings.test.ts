@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { searchResult, type CourseCard } from '../../../src/shared/courses-schemas.js';
-import { EXACT_UP_TO, oneWordTotal, searchSql, type SearchParams } from '../../../src/server/courses/search-service.js';
+import type { SearchParams } from '../../../src/server/courses/search-parts.js';
+import { EXACT_UP_TO, oneWordTotal } from '../../../src/server/courses/search-one-word.js';
+import { searchSql } from '../../../src/server/courses/search-sql.js';
 import { call, get, post } from '../../support/http.js';
 import {
   courseBody,

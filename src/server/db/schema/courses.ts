@@ -65,7 +65,7 @@ export const course = pgTable(
       (): SQL =>
         sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(educator_name, '')), 'A') || setweight(to_tsvector('english', coalesce(summary, '')), 'B') || setweight(to_tsvector('english', coalesce(description, '')), 'C')`,
     ),
-    /** Title and educator name only: the narrow first pass of relevance search (courses/search-service.ts). */
+    /** Title and educator name only: the narrow first pass of relevance search (courses/search-sql.ts). */
     searchTitle: tsvector('search_title').generatedAlwaysAs(
       (): SQL =>
         sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(educator_name, '')), 'A')`,
@@ -268,7 +268,7 @@ export const calendarFeed = pgTable('calendar_feed', {
 /**
  * Every word of course titles and educator names (lower case), kept by a trigger on
  * course (drizzle/0006). Search corrects a typo to the nearest of these words (trigram
- * KNN, then edit distance): courses/search-service.ts.
+ * KNN, then edit distance): courses/search-typos.ts.
  */
 export const searchWord = pgTable('search_word', { word: text('word').primaryKey() }, (t) => [
   index('search_word_trgm_idx').using('gist', sql`${t.word} gist_trgm_ops`),
