@@ -21,7 +21,8 @@ import { educatorProfile } from '../../shared/educators-schemas.js';
 import { errorBody } from '../../shared/errors.js';
 import { readUpload } from '../http/uploads.js';
 import { calendarFeedUrl, calendarForFeed, userCalendar, type CalendarSources } from './calendar.js';
-import { archiveCourse, courseViewJson, createCourse, publishCourse, setCourseCover, updateCourse } from './course-service.js';
+import { courseViewJson } from './course-page.js';
+import { archiveCourse, createCourse, publishCourse, setCourseCover, updateCourse } from './course-service.js';
 import { addClassTimes, changeCourseSession, createCourseSession, deleteClassTime, moveClassTime } from './course-session-service.js';
 import { getDashboard } from './dashboard-service.js';
 import { getEducatorProfile } from './educator-page.js';
@@ -82,7 +83,7 @@ export async function courseRoutes(app: FastifyInstance, { calendarSources }: Co
     },
     async (request, reply) => {
       // The JSON comes from PostgreSQL and this server's copy of the page's shared part
-      // (course-service.ts, courseViewJson) and is sent as is: checking and serializing a
+      // (course-page.ts, courseViewJson) and is sent as is: checking and serializing a
       // page this size through the schema cost more than reading it. The viewer is read in
       // the page's own statement (one round trip).
       const json = await courseViewJson(app, (load) => app.requireViewerWith(request, load), request.params.courseId);
