@@ -76,7 +76,10 @@ export type CourseEventMap = {
    */
   'roster.reading': { event: { courseId: string; enrolmentIds: string[] }; reply: Record<string, RosterPayment> };
   /** A seat offered from a paid session's waitlist was not paid for in time: it went to the next in line (ADR 0067). */
-  'waitlist.offer-lapsed': { event: { courseId: string; courseSessionId: string; learnerId: string } };
+  'waitlist.offer-lapsed': {
+    /** learnerProfileId: the account's learner the seat was held for (null: the account holder). */
+    event: { courseId: string; courseSessionId: string; learnerId: string; learnerProfileId: string | null };
+  };
   /**
    * An offered seat stopped being the learner's without being claimed (lapsed or declined):
    * payments expires the checkout the learner may still have open for it, so it cannot be paid.

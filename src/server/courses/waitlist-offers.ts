@@ -25,7 +25,7 @@ async function endOfferAndMoveOn(app: AppServices, o: { enrolmentId: string; ses
     const ended = await endOffer(tx, o.enrolmentId, why);
     if (ended) {
       const offer = { courseId: ended.courseId, courseSessionId: ended.sessionId, learnerId: ended.learnerId };
-      if (why === 'lapsed') await announce('waitlist.offer-lapsed', offer);
+      if (why === 'lapsed') await announce('waitlist.offer-lapsed', { ...offer, learnerProfileId: ended.learnerProfileId });
       await announce('waitlist.offer-ended', { ...offer, why });
     }
     if (ended?.moved.length)

@@ -49,12 +49,23 @@ export function passwordResetEmail(to: string, firstName: string, url: string): 
   });
 }
 
-export function waitlistPromotionEmail(to: string, firstName: string, courseTitle: string, url: string): EmailMessage {
+/** `forLearner`: the first name of the account's learner the seat is for (a family account), or null for the holder. */
+export function waitlistPromotionEmail(
+  to: string,
+  firstName: string,
+  courseTitle: string,
+  url: string,
+  forLearner: string | null = null,
+): EmailMessage {
   return layout({
     to,
-    subject: `A seat opened up: you are enrolled in ${courseTitle}`,
+    subject: forLearner
+      ? `A seat opened up: ${forLearner} is enrolled in ${courseTitle}`
+      : `A seat opened up: you are enrolled in ${courseTitle}`,
     greeting: `Hi ${firstName || 'there'},`,
-    body: `Good news: a seat opened up in "${courseTitle}" and it is yours. You have moved from the waitlist to enrolled.`,
+    body: forLearner
+      ? `Good news: a seat opened up in "${courseTitle}" and it is ${forLearner}'s. ${forLearner} has moved from the waitlist to enrolled.`
+      : `Good news: a seat opened up in "${courseTitle}" and it is yours. You have moved from the waitlist to enrolled.`,
     action: 'See the course',
     url,
     footer: 'If you no longer want the seat, drop the session from the course page so the next learner gets it.',

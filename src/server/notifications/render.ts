@@ -109,23 +109,27 @@ export function render(type: NotificationType, input: NotificationData, readerZo
         body: d.status === 'waitlisted' ? 'They joined the waitlist of a full session.' : 'They took a seat in one of your sessions.',
         link: coursePath(d),
       };
-    case 'waitlist_promoted':
+    case 'waitlist_promoted': {
+      // forLearner: the first name of the account's learner the seat is for (a family account).
+      const who = str(d.forLearner);
       return {
-        title: `A seat opened up: you are enrolled in ${title}`,
-        body: `You have moved from the waitlist to enrolled in "${title}".`,
+        title: who ? `A seat opened up: ${who} is enrolled in ${title}` : `A seat opened up: you are enrolled in ${title}`,
+        body: `${who || 'You'} ${who ? 'has' : 'have'} moved from the waitlist to enrolled in "${title}".`,
         link: coursePath(d),
       };
+    }
     case 'waitlist_offer': {
+      const forWhom = str(d.forLearner) || 'you';
       if (d.lapsed)
         return {
-          title: `The seat held for you in ${title} has gone to the next learner`,
+          title: `The seat held for ${forWhom} in ${title} has gone to the next learner`,
           body: `The seat in "${title}" was not paid for in time, so it went to the next learner on the waitlist. You can join the waitlist again from the course page.`,
           link: coursePath(d),
         };
       const until = str(d.expiresAt) ? formatInstant(str(d.expiresAt), readerZone || 'UTC') : 'the time shown on the checkout';
       return {
-        title: `A seat in ${title} is held for you`,
-        body: `A seat opened up in "${title}" and it is held for you until ${until}. Pay for it by then to take it; after that it goes to the next learner on the waitlist.`,
+        title: `A seat in ${title} is held for ${forWhom}`,
+        body: `A seat opened up in "${title}" and it is held for ${forWhom} until ${until}. Pay for it by then to take it; after that it goes to the next learner on the waitlist.`,
         link: d.courseId && d.sessionId ? `/course/checkout?course=${str(d.courseId)}&session=${str(d.sessionId)}` : coursePath(d),
       };
     }
@@ -288,7 +292,7 @@ export function renderEmail(
   const { email, firstName } = to;
   switch (type) {
     case 'waitlist_promoted':
-      return waitlistPromotionEmail(email, firstName, courseTitle, courseUrl);
+      return waitlistPromotionEmail(email, firstName, courseTitle, courseUrl, str(d.forLearner) || null);
     case 'session_changed':
       if (d.change === 'cancelled') return sessionCancelledEmail(email, firstName, courseTitle, courseUrl);
       break;

@@ -1,5 +1,6 @@
 import type { NotificationType } from '../../shared/notifications-schemas.js';
 import type { AppServices } from '../app-services.js';
+import { learnerNamesOf } from '../accounts/learner-profiles.js';
 import { fullNameOf } from '../accounts/people.js';
 import { clubEventOf } from '../clubs/club-records.js';
 import { seatLearnersIn, seatedSessionsOf, sessionCalendarOf } from '../courses/class-reminders.js';
@@ -42,21 +43,32 @@ export function subscribeNotifications(app: AppServices) {
     const c = await courseOf(tx, e.courseId);
     // A free session's seat is given at once; a paid one's is offered (held until expiresAt, ADR 0067).
     const moves = await waitlistMovesOf(tx, e.courseSessionId, e.enrolmentIds);
+    // A seat for one of the account's learners says whose it is (ADR 0074): a parent of two is told which child.
+    const names = await learnerNamesOf(
+      tx,
+      moves.flatMap((m) => (m.learnerProfileId ? [m.learnerProfileId] : [])),
+    );
     const base = { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId };
     return send(
       app,
       tx,
-      moves.map((m): Recipient =>
-        m.status === 'offered'
-          ? [m.learnerId, 'waitlist_offer', { ...base, enrolmentId: m.enrolmentId, expiresAt: m.offerExpiresAt?.toISOString() ?? null }]
-          : [m.learnerId, 'waitlist_promoted', base],
-      ),
+      moves.map((m): Recipient => {
+        const data = { ...base, ...(m.learnerProfileId && names.has(m.learnerProfileId) && { forLearner: names.get(m.learnerProfileId) }) };
+        return m.status === 'offered'
+          ? [m.learnerId, 'waitlist_offer', { ...data, enrolmentId: m.enrolmentId, expiresAt: m.offerExpiresAt?.toISOString() ?? null }]
+          : [m.learnerId, 'waitlist_promoted', data];
+      }),
     );
   });
   app.courseEvents.inTransaction('waitlist.offer-lapsed', async (tx, e) => {
     const c = await courseOf(tx, e.courseId);
+    const forLearner = e.learnerProfileId ? (await learnerNamesOf(tx, [e.learnerProfileId])).get(e.learnerProfileId) : undefined;
     return send(app, tx, [
-      [e.learnerId, 'waitlist_offer', { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId, lapsed: true }],
+      [
+        e.learnerId,
+        'waitlist_offer',
+        { courseId: e.courseId, courseTitle: c.title, sessionId: e.courseSessionId, lapsed: true, ...(forLearner && { forLearner }) },
+      ],
     ]);
   });
   app.courseEvents.inTransaction('course-session.cancelled', async (tx, e) => {

@@ -18,6 +18,8 @@ import {
 import { dateIn, wallTimeIn } from '../../../src/shared/time.js';
 import { dayBounds } from '../../../src/server/notifications/notify.js';
 import { call, get, post, type CallOptions } from '../../support/http.js';
+import { enrolLearners, makeLearnerProfile } from '../../support/family.js';
+import { render } from '../../../src/server/notifications/render.js';
 
 const ctx = useCoursesApp();
 
@@ -382,6 +384,42 @@ describe('each type fires from its real cause', () => {
       title: 'A seat opened up: you are enrolled in Tiny class',
     });
     await newestMail(app, waiting.email, 'A seat opened up: you are enrolled in Tiny class');
+  });
+
+  it("waitlist promoted for one of a family's learners: the notification and the email say whose seat it is", async () => {
+    const { app, educator } = ctx;
+    const { courseId, sessionId } = await makePublishedCourse(app, educator, {
+      course: { priceCents: 0, title: 'Chess club' },
+      session: { capacity: 1, minToRun: 1 },
+    });
+    const seated = await makeLearner(app);
+    const parent = await makeLearner(app);
+    const mia = await makeLearnerProfile(app, parent, { firstName: 'Mia', age: 9 });
+    await enrol(app, seated, courseId, sessionId);
+    expect((await enrolLearners(app, parent, courseId, sessionId, [mia.id])).json().message).toBe('Mia is number 1 on the waitlist');
+    expect((await drop(app, seated, courseId, sessionId)).statusCode).toBe(200);
+    expect((await notificationsOf(app, parent))[0]).toMatchObject({
+      type: 'waitlist_promoted',
+      title: 'A seat opened up: Mia is enrolled in Chess club',
+      body: 'Mia has moved from the waitlist to enrolled in "Chess club".',
+    });
+    const mail = await newestMail(app, parent.email, 'A seat opened up: Mia is enrolled in Chess club');
+    expect(mail.text).toContain(`it is Mia's. Mia has moved from the waitlist to enrolled.`);
+  });
+
+  it("an offered seat, and one that lapsed, name the family's learner they were for (the holder's own say 'you')", () => {
+    const base = { courseId: randomUUID(), courseTitle: 'Chess club', sessionId: randomUUID(), expiresAt: '2026-12-01T18:00:00.000Z' };
+    expect(render('waitlist_offer', { ...base, forLearner: 'Leo' }, 'UTC')).toMatchObject({
+      title: 'A seat in Chess club is held for Leo',
+      body: expect.stringContaining('it is held for Leo until'),
+    });
+    expect(render('waitlist_offer', { ...base, lapsed: true, forLearner: 'Leo' }).title).toBe(
+      'The seat held for Leo in Chess club has gone to the next learner',
+    );
+    expect(render('waitlist_offer', base, 'UTC').title).toBe('A seat in Chess club is held for you');
+    expect(render('waitlist_offer', { ...base, lapsed: true }).title).toBe(
+      'The seat held for you in Chess club has gone to the next learner',
+    );
   });
 
   it('session cancelled, and class times changed', async () => {
