@@ -80,7 +80,16 @@ export const learnerProfileView = z.object({
 });
 export type LearnerProfileView = z.infer<typeof learnerProfileView>;
 
-export const learnerProfileList = z.object({ items: z.array(learnerProfileView), max: z.number().int() });
+/** An invitation to an account of their own still open: the address it went to, and when its link stops working. */
+export const pendingLearnerInvite = z.object({ learnerProfileId: z.string(), email: z.string(), expiresAt: z.string() });
+export type PendingLearnerInvite = z.infer<typeof pendingLearnerInvite>;
+
+export const learnerProfileList = z.object({
+  items: z.array(learnerProfileView),
+  max: z.number().int(),
+  /** The open invitations of these learners (at most one each). */
+  invites: z.array(pendingLearnerInvite),
+});
 export type LearnerProfileList = z.infer<typeof learnerProfileList>;
 
 export const learnerProfileAnswer = z.object({ learner: learnerProfileView, message: z.string() });

@@ -174,6 +174,14 @@ test('a learner invited to an account of their own signs up through the emailed 
   await card.getByLabel('Maya’s email').fill(email);
   await card.getByRole('button', { name: 'Send invitation' }).click();
   await expect(card.getByRole('status')).toContainText(`We sent an invitation to ${email}.`);
+  // The invitation waits in settings; sent again, the newest link is the one that works.
+  const waiting = learners(page).filter({ hasText: 'Maya' });
+  await expect(waiting.getByText(`Invitation sent to ${email}; the link works until`)).toBeVisible();
+  const first = await latestEmail(new ApiClient(), email, /invites you to your own Agora account/);
+  await waiting.getByRole('button', { name: 'Send again to Maya' }).click();
+  await expect
+    .poll(async () => (await latestEmail(new ApiClient(), email, /invites you to your own Agora account/)).id, { timeout: 30_000 })
+    .not.toBe(first.id);
   await parentContext.close();
 
   const learnerContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -199,4 +207,35 @@ test('a learner invited to an account of their own signs up through the emailed 
   await expect(learner.getByRole('heading', { name: title, level: 1 })).toBeVisible();
   await expect(learner.getByRole('link', { name: /^Classroom/ }).first()).toBeVisible();
   await learnerContext.close();
+});
+
+test('a parent sees the invitation waiting and cancels it: its link no longer works (390 px, axe)', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const parent = await createVerifiedUser({ firstName: 'Paula' });
+  const parentApi = await signedInClient(parent);
+  const added = await parentApi.post('/api/me/learners', { firstName: 'Leo', age: '14' });
+  expect(added.status, added.text).toBe(201);
+  const email = `leo.${Date.now()}@example.com`;
+  const sent = await parentApi.post(`/api/me/learners/${added.json<{ learner: { id: string } }>().learner.id}/invite`, { email });
+  expect(sent.status, sent.text).toBe(200);
+  const link = new URL(linkIn(await latestEmail(new ApiClient(), email, /invites you to your own Agora account/)));
+  const token = link.searchParams.get('invite')!;
+
+  await logIn(page.context(), parent);
+  await page.goto('/user/settings#learners');
+  const leo = learners(page).filter({ hasText: 'Leo' });
+  await expect(leo.getByText(`Invitation sent to ${email}; the link works until`)).toBeVisible();
+  await fitsNarrowScreen(page, 'learners', 'invite-waiting');
+  expect(await seriousViolations(page)).toEqual([]);
+  await leo.getByRole('button', { name: 'Cancel invitation for Leo' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cancel Leo’s invitation?' });
+  await expect(dialog).toContainText(`The link sent to ${email} stops working.`);
+  await dialog.getByRole('button', { name: 'Cancel invitation' }).click();
+  await expect(page.getByRole('group', { name: 'Learners' }).getByRole('status')).toHaveText(
+    `The invitation to ${email} was cancelled: its link no longer works.`,
+  );
+  await expect(leo.getByText('Invitation sent to')).toHaveCount(0);
+  expect((await new ApiClient().get(`/api/accounts/learner-invite?token=${encodeURIComponent(token)}`)).status).toBe(404);
+  await page.goto(`/signup?invite=${encodeURIComponent(token)}`);
+  await expect(page.getByText(/invalid, used or expired/)).toBeVisible();
 });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull, like, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, like, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { birthdateProblem, passwordWeaknesses } from '../../shared/accounts.js';
 import { account, learnerProfile, user, verification } from '../db/schema/accounts.js';
@@ -29,6 +29,10 @@ const emailTaken = () =>
 
 type Invite = { learnerProfileId: string; email: string };
 
+/** The invitation rows of one learner profile (a new invitation replaces them; cancelling deletes them). */
+const invitesOf = (learnerProfileId: string) =>
+  and(like(verification.identifier, `${PREFIX}%`), like(verification.value, `%"learnerProfileId":"${learnerProfileId}"%`));
+
 async function addressTaken(conn: FastifyInstance['database']['db'], email: string) {
   const [row] = await conn
     .select({ id: user.id })
@@ -55,9 +59,7 @@ export async function inviteLearner(
   // Each invitation is an email to an address we do not know yet: a few an hour per account.
   await attempts.take([`learner-invite:${viewer.user.id}`], 5, 3600, 'You sent several invitations recently.');
   await app.database.db.transaction(async (tx) => {
-    await tx
-      .delete(verification)
-      .where(and(like(verification.identifier, `${PREFIX}%`), like(verification.value, `%"learnerProfileId":"${profile.id}"%`)));
+    await tx.delete(verification).where(invitesOf(profile.id));
     await tx.insert(verification).values({
       identifier: PREFIX + tokenHash(token),
       value: JSON.stringify({ learnerProfileId: profile.id, email } satisfies Invite),
@@ -70,6 +72,42 @@ export async function inviteLearner(
   return {
     message: `We sent an invitation to ${email}. When ${profile.firstName} creates the account (within ${INVITE_DAYS} days), their classes move to it.`,
   };
+}
+
+/**
+ * The open invitations of some learner profiles (the caller's own: it lists them first), for
+ * the settings page: the address each went to and when its link stops working.
+ */
+export async function pendingLearnerInvites(
+  conn: FastifyInstance['database']['db'],
+  learnerProfileIds: string[],
+): Promise<{ learnerProfileId: string; email: string; expiresAt: string }[]> {
+  if (!learnerProfileIds.length) return [];
+  const rows = await conn
+    .select({ value: verification.value, expiresAt: verification.expiresAt })
+    .from(verification)
+    .where(
+      and(
+        like(verification.identifier, `${PREFIX}%`),
+        gt(verification.expiresAt, new Date()),
+        inArray(sql`(${verification.value}::jsonb ->> 'learnerProfileId')`, learnerProfileIds),
+      ),
+    );
+  return rows.map((r) => {
+    const invite = JSON.parse(r.value) as Invite;
+    return { learnerProfileId: invite.learnerProfileId, email: invite.email, expiresAt: r.expiresAt.toISOString() };
+  });
+}
+
+/** Cancels a learner's open invitation: its link stops working at once. 404 when none is open (or not the caller's learner). */
+export async function cancelLearnerInvite(app: FastifyInstance, viewer: Viewer, learnerProfileId: string): Promise<{ message: string }> {
+  return app.database.db.transaction(async (tx) => {
+    const profile = await lockOwn(tx, viewer, learnerProfileId);
+    const removed = await tx.delete(verification).where(invitesOf(profile.id)).returning({ value: verification.value });
+    const email = removed.map((r) => (JSON.parse(r.value) as Invite).email)[0];
+    if (!email) throw AppError.notFound(`No invitation for ${profile.firstName} is waiting`);
+    return { message: `The invitation to ${email} was cancelled: its link no longer works.` };
+  });
 }
 
 /** The invitation behind a link, still valid, with its learner and account holder; 404 otherwise. */

@@ -15,7 +15,7 @@ import {
   learnerProfileRemoved,
 } from '../../shared/learner-profile-schemas.js';
 import { createAttemptCounter } from './attempts.js';
-import { acceptLearnerInvite, inviteLearner, readLearnerInvite } from './learner-invites.js';
+import { acceptLearnerInvite, cancelLearnerInvite, inviteLearner, pendingLearnerInvites, readLearnerInvite } from './learner-invites.js';
 import { addLearnerProfile, listLearnerProfiles, removeLearnerProfile, updateLearnerProfile } from './learner-profile-service.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 429: errorBody };
@@ -36,7 +36,16 @@ export async function learnerProfileRoutes(app: FastifyInstance) {
         response: { 200: learnerProfileList, ...errors },
       },
     },
-    async (request) => listLearnerProfiles(app, await app.requireViewer(request)),
+    async (request) => {
+      const list = await listLearnerProfiles(app, await app.requireViewer(request));
+      return {
+        ...list,
+        invites: await pendingLearnerInvites(
+          app.database.db,
+          list.items.map((l) => l.id),
+        ),
+      };
+    },
   );
 
   r.post(
@@ -99,6 +108,19 @@ export async function learnerProfileRoutes(app: FastifyInstance) {
       },
     },
     async (request) => inviteLearner(app, attempts, await app.requireViewer(request), request.params.learnerProfileId, request.body),
+  );
+
+  r.delete(
+    '/api/me/learners/:learnerProfileId/invite',
+    {
+      schema: {
+        tags,
+        summary: "Cancel a learner's open invitation to an account of their own: its link stops working",
+        params: learnerProfileParams,
+        response: { 200: learnerProfileRemoved, ...errors },
+      },
+    },
+    async (request) => cancelLearnerInvite(app, await app.requireViewer(request), request.params.learnerProfileId),
   );
 
   r.get(

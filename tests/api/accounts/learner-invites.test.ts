@@ -180,4 +180,49 @@ describe('a learner profile becomes an account of its own', () => {
     expect(late.statusCode, late.body).toBe(409);
     expect((await get(app, '/api/me/learners', { cookie: parent.cookie })).json().items).toHaveLength(1);
   });
+
+  it('settings list the open invitation (address, end of its link); cancelling it stops the link, and only the parent can', async () => {
+    const parent = await user('Paula');
+    const kid = await addLearner(parent, 'Ana');
+    const email = `ana.${Date.now()}@example.com`;
+    const before = Date.now();
+    expect((await invite(parent, kid, email)).statusCode).toBe(200);
+    const token = await inviteToken(email);
+    const list = (await get(app, '/api/me/learners', { cookie: parent.cookie })).json();
+    expect(list.invites).toEqual([{ learnerProfileId: kid, email, expiresAt: expect.any(String) }]);
+    const ends = Date.parse(list.invites[0].expiresAt) - before;
+    expect(ends).toBeGreaterThan(6.9 * 86_400_000);
+    expect(ends).toBeLessThan(7.1 * 86_400_000);
+
+    // Another account: neither sees it nor cancels it (404, as for any learner not theirs); the link still works.
+    const stranger = await user('Sam');
+    expect((await get(app, '/api/me/learners', { cookie: stranger.cookie })).json().invites).toEqual([]);
+    const foreign = await del(app, `/api/me/learners/${kid}/invite`, { cookie: stranger.cookie });
+    expect(foreign.statusCode).toBe(404);
+    expect((await get(app, `/api/accounts/learner-invite?token=${token}`)).statusCode).toBe(200);
+
+    const cancelled = await del(app, `/api/me/learners/${kid}/invite`, { cookie: parent.cookie });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json().message).toBe(`The invitation to ${email} was cancelled: its link no longer works.`);
+    expect((await get(app, `/api/accounts/learner-invite?token=${token}`)).statusCode).toBe(404);
+    expect((await get(app, '/api/me/learners', { cookie: parent.cookie })).json().invites).toEqual([]);
+    const again = await del(app, `/api/me/learners/${kid}/invite`, { cookie: parent.cookie });
+    expect(again.statusCode).toBe(404);
+    expect(again.json().error.message).toBe('No invitation for Ana is waiting');
+  });
+
+  it('sending it again gives a new link: the list still shows one invitation, the old link stops working', async () => {
+    const parent = await user('Paula');
+    const kid = await addLearner(parent, 'Tom');
+    const email = `tom.${Date.now()}@example.com`;
+    expect((await invite(parent, kid, email)).statusCode).toBe(200);
+    const first = await inviteToken(email);
+    expect((await invite(parent, kid, email)).statusCode).toBe(200);
+    const mails = await mailTo(smtp, email, /invites you to your own Agora account/, 2);
+    const second = new URL(/https?:\/\/\S+/.exec(textOf(mails[1]))![0]).searchParams.get('invite')!;
+    expect(second).not.toBe(first);
+    expect((await get(app, `/api/accounts/learner-invite?token=${first}`)).statusCode).toBe(404);
+    expect((await get(app, `/api/accounts/learner-invite?token=${second}`)).statusCode).toBe(200);
+    expect((await get(app, '/api/me/learners', { cookie: parent.cookie })).json().invites).toHaveLength(1);
+  });
 });

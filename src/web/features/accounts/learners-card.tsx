@@ -1,23 +1,84 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { UserPlus, UsersRound } from 'lucide-react';
-import type { LearnerProfileView } from '@shared/learner-profile-schemas';
+import { Mail, UserPlus, UsersRound } from 'lucide-react';
+import type { LearnerProfileView, PendingLearnerInvite } from '@shared/learner-profile-schemas';
 import { ApiError } from '@web/lib/api';
+import { formatDay } from '@web/lib/format';
 import { queryKeys } from '@web/lib/query-keys';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { ConfirmDialog } from '@web/components/ui/dialog';
 import { LoadError } from '@web/components/ui/load-error';
 import { Skeleton } from '@web/components/ui/skeleton';
-import { addLearnerProfile, learnerProfilesQuery, removeLearnerProfile, updateLearnerProfile } from './api/learner-profiles';
+import {
+  addLearnerProfile,
+  cancelLearnerInvite,
+  inviteLearner,
+  learnerProfilesQuery,
+  removeLearnerProfile,
+  updateLearnerProfile,
+} from './api/learner-profiles';
 import { LearnerForm } from './learner-form';
 import { LearnerInviteForm } from './learner-invite-form';
 
 const ageWords = (age: string) => (age.includes('-') ? `Ages ${age}` : `Age ${age}`);
 
 /**
+ * A learner's open invitation to an account of their own: where it went and until when its link
+ * works; sent again (a new link, the old one stops) or cancelled (after a confirmation).
+ */
+function PendingInvite({
+  invite,
+  firstName,
+  onSent,
+  onCancel,
+}: {
+  invite: PendingLearnerInvite;
+  firstName: string;
+  onSent: (message: string) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const sendAgain = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onSent((await inviteLearner(invite.learnerProfileId, { email: invite.email })).message);
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : 'Could not send the invitation. Please try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg bg-brand-50 px-3 py-2 text-sm text-slate-700">
+      <Mail className="h-4 w-4 shrink-0 text-brand-700" aria-hidden="true" />
+      <p className="min-w-0 flex-1 break-words">
+        Invitation sent to <span className="font-medium text-slate-900">{invite.email}</span>; the link works until{' '}
+        {formatDay(invite.expiresAt)}.
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <Button variant="secondary" className="whitespace-nowrap px-3 py-1" loading={busy} onClick={() => void sendAgain()}>
+          Send again<span className="sr-only"> to {firstName}</span>
+        </Button>
+        <Button variant="secondary" className="whitespace-nowrap px-3 py-1" disabled={busy} onClick={onCancel}>
+          Cancel invitation<span className="sr-only"> for {firstName}</span>
+        </Button>
+      </div>
+      {error && (
+        <p role="alert" className="w-full text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
  * Settings, "Learners" (family accounts, ADR 0074): the children the account holder enrols
- * without an account of their own: add, edit, remove (after a confirmation).
+ * without an account of their own: add, edit, remove (after a confirmation), invite to an
+ * account of their own (and see, send again or cancel that invitation).
  */
 export function LearnersCard() {
   const { data, error, refetch, isRefetching } = useQuery(learnerProfilesQuery);
@@ -28,6 +89,9 @@ export function LearnersCard() {
   const [removeBusy, setRemoveBusy] = useState(false);
   const [removeError, setRemoveError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [cancelling, setCancelling] = useState<{ learner: LearnerProfileView; invite: PendingLearnerInvite } | null>(null);
+  const [cancelBusy, setCancelBusy] = useState(false);
+  const [cancelError, setCancelError] = useState<string | null>(null);
 
   // The course pages list the account's learners too (whether each fits, "Enrol Leo too").
   const refresh = () =>
@@ -54,7 +118,22 @@ export function LearnersCard() {
       setRemoveBusy(false);
     }
   };
+  const cancelInvite = async () => {
+    if (!cancelling) return;
+    setCancelBusy(true);
+    setCancelError(null);
+    try {
+      const { message } = await cancelLearnerInvite(cancelling.learner.id);
+      setCancelling(null);
+      await done(message);
+    } catch (err) {
+      setCancelError(err instanceof ApiError ? err.message : 'Could not cancel. Please try again.');
+    } finally {
+      setCancelBusy(false);
+    }
+  };
   const full = !!data && data.items.length >= data.max;
+  const inviteOf = (learnerId: string) => data?.invites.find((i) => i.learnerProfileId === learnerId);
 
   return (
     <Card>
@@ -118,13 +197,24 @@ export function LearnersCard() {
                     </div>
                   </div>
                 )}
+                {inviteOf(learner.id) && editing !== learner.id && inviting !== learner.id && (
+                  <PendingInvite
+                    invite={inviteOf(learner.id)!}
+                    firstName={learner.firstName}
+                    onSent={done}
+                    onCancel={() => {
+                      setCancelError(null);
+                      setCancelling({ learner, invite: inviteOf(learner.id)! });
+                    }}
+                  />
+                )}
                 {inviting === learner.id && editing !== learner.id && (
                   <LearnerInviteForm
                     learner={learner}
                     onCancel={() => setInviting(null)}
                     onDone={(message) => {
                       setInviting(null);
-                      setNotice(message);
+                      void done(message);
                     }}
                   />
                 )}
@@ -163,6 +253,19 @@ export function LearnersCard() {
       >
         {removing?.firstName}&rsquo;s name, age and notes leave your learners. Classes they already took stay in your history. A learner
         with classes still to come must be dropped from them first.
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={!!cancelling}
+        title={`Cancel ${cancelling?.learner.firstName ?? ''}’s invitation?`}
+        confirmLabel="Cancel invitation"
+        cancelLabel="Keep it"
+        busy={cancelBusy}
+        error={cancelError}
+        onConfirm={() => void cancelInvite()}
+        onClose={() => setCancelling(null)}
+      >
+        The link sent to {cancelling?.invite.email} stops working. {cancelling?.learner.firstName} stays in your learners, and you can
+        invite them again later.
       </ConfirmDialog>
     </Card>
   );

@@ -27,6 +27,7 @@ export const removeLearnerProfile = (id: string) => api<{ message: string }>(`/a
 /** Family accounts: inviting a learner to an account of their own, and that invitation's sign-up. */
 export const inviteLearner = (id: string, body: LearnerInviteBody) =>
   api<{ message: string }>(`/api/me/learners/${id}/invite`, { method: 'POST', body });
+export const cancelLearnerInvite = (id: string) => api<{ message: string }>(`/api/me/learners/${id}/invite`, { method: 'DELETE' });
 export const learnerInviteQuery = (token: string) =>
   queryOptions({
     queryKey: queryKeys.learnerInvite(token),
