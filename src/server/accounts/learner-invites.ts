@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, inArray, isNull, like, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, like, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { birthdateProblem, passwordWeaknesses } from '../../shared/accounts.js';
 import { account, learnerProfile, user, verification } from '../db/schema/accounts.js';
@@ -29,9 +29,15 @@ const emailTaken = () =>
 
 type Invite = { learnerProfileId: string; email: string };
 
-/** The invitation rows of one learner profile (a new invitation replaces them; cancelling deletes them). */
-const invitesOf = (learnerProfileId: string) =>
-  and(like(verification.identifier, `${PREFIX}%`), like(verification.value, `%"learnerProfileId":"${learnerProfileId}"%`));
+/**
+ * The invitation rows of learner profiles (a new invitation replaces them; cancelling deletes
+ * them). By text, as they were written: `verification` also holds other kinds of value than JSON.
+ */
+const invitesOf = (...learnerProfileIds: string[]) =>
+  and(
+    like(verification.identifier, `${PREFIX}%`),
+    or(...learnerProfileIds.map((id) => like(verification.value, `%"learnerProfileId":"${id}"%`))),
+  );
 
 async function addressTaken(conn: FastifyInstance['database']['db'], email: string) {
   const [row] = await conn
@@ -86,13 +92,7 @@ export async function pendingLearnerInvites(
   const rows = await conn
     .select({ value: verification.value, expiresAt: verification.expiresAt })
     .from(verification)
-    .where(
-      and(
-        like(verification.identifier, `${PREFIX}%`),
-        gt(verification.expiresAt, new Date()),
-        inArray(sql`(${verification.value}::jsonb ->> 'learnerProfileId')`, learnerProfileIds),
-      ),
-    );
+    .where(and(invitesOf(...learnerProfileIds), gt(verification.expiresAt, new Date())));
   return rows.map((r) => {
     const invite = JSON.parse(r.value) as Invite;
     return { learnerProfileId: invite.learnerProfileId, email: invite.email, expiresAt: r.expiresAt.toISOString() };
@@ -103,8 +103,12 @@ export async function pendingLearnerInvites(
 export async function cancelLearnerInvite(app: FastifyInstance, viewer: Viewer, learnerProfileId: string): Promise<{ message: string }> {
   return app.database.db.transaction(async (tx) => {
     const profile = await lockOwn(tx, viewer, learnerProfileId);
-    const removed = await tx.delete(verification).where(invitesOf(profile.id)).returning({ value: verification.value });
-    const email = removed.map((r) => (JSON.parse(r.value) as Invite).email)[0];
+    const removed = await tx
+      .delete(verification)
+      .where(invitesOf(profile.id))
+      .returning({ value: verification.value, expiresAt: verification.expiresAt });
+    // An expired link goes too, but was not waiting any more.
+    const email = removed.filter((r) => r.expiresAt > new Date()).map((r) => (JSON.parse(r.value) as Invite).email)[0];
     if (!email) throw AppError.notFound(`No invitation for ${profile.firstName} is waiting`);
     return { message: `The invitation to ${email} was cancelled: its link no longer works.` };
   });
