@@ -168,6 +168,13 @@ export const searchQuery = z.object({
   maxPrice: z.coerce.number().int().min(0).max(INT32_MAX, 'The price is too high').optional(),
   startsAfter: isoDate('Starts after').optional(),
   hasSeats: z.enum(['true', 'false']).optional(),
+  /** A learner's age: courses whose age range includes it, and courses with no range (anyone may enrol in those). */
+  age: z.coerce
+    .number({ error: 'The age must be a whole number' })
+    .int('The age must be a whole number')
+    .min(0, 'The age cannot be negative')
+    .max(120, 'The age must be 120 or less')
+    .optional(),
   sort: z.enum(SEARCH_SORTS).default('relevance'),
   page: z.coerce.number().int().min(1).max(1000).default(1),
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE, `At most ${MAX_PAGE_SIZE} a page`).default(20),

@@ -144,6 +144,16 @@ test('an educator sets an age range; the course page and the catalogue say "Ages
   const result = page.getByRole('article').filter({ hasText: title });
   await expect(result.getByText('Ages 8-12')).toBeVisible();
   await shot(page, 'search-1280');
+  // The catalogue by a learner's age: 15 is outside 8-12, 10 inside (ADR 0081).
+  const filters = page.getByRole('form', { name: 'Filters' });
+  await filters.getByLabel('Learner’s age').selectOption('15');
+  await expect(page).toHaveURL(/[?&]age=15(&|$)/);
+  await expect(result).toHaveCount(0);
+  await filters.getByLabel('Learner’s age').selectOption('10');
+  await expect(page).toHaveURL(/[?&]age=10(&|$)/);
+  await expect(result.getByText('Ages 8-12')).toBeVisible();
+  await shot(page, 'search-age-1280');
+  expect(await seriousViolations(page)).toEqual([]);
 });
 
 test('a learner invited to an account of their own signs up through the emailed link and finds their class', async ({ browser }) => {

@@ -39,7 +39,8 @@ function nullableFilters(v: Value, city: SQL): SQL {
     and (${v('minPrice')}::int is null or price_cents >= ${v('minPrice')}::int)
     and (${v('maxPrice')}::int is null or price_cents <= ${v('maxPrice')}::int)
     and (${v('startsAfter')}::date is null or next_start_on >= ${v('startsAfter')}::date)
-    and (not ${v('hasSeats')}::boolean or seats_left > 0)`;
+    and (not ${v('hasSeats')}::boolean or seats_left > 0)
+    and (${v('age')}::int is null or ((min_age is null or min_age <= ${v('age')}::int) and (max_age is null or max_age >= ${v('age')}::int)))`;
 }
 
 /** The values of the one-word shape, by name (null: a filter not asked for). */
@@ -56,6 +57,7 @@ function oneWordValues(p: SearchParams) {
     maxPrice: p.maxPrice ?? null,
     startsAfter: p.startsAfter ?? null,
     hasSeats: p.hasSeats === 'true',
+    age: p.age ?? null,
     filtered: hasFilters(p),
     offset,
     pageSize: p.pageSize,
@@ -186,7 +188,7 @@ function oneWordShape(v: Value, filtered: boolean, withViewer = false): SQL {
   const sample = filtered
     ? sql`, sample as materialized (
       select count(*)::int as seen, count(*) filter (where ${termFilters})::int as kept from (
-        select category, level, format, city, price_cents, next_start_on, seats_left from course_term
+        select category, level, format, city, price_cents, next_start_on, seats_left, min_age, max_age from course_term
         where ${filteredMany} and (select n_title from lc) > 0 and lexeme = ${lx}
         order by lexeme, course_id limit ${SAMPLE}::int) s
     )`

@@ -30,6 +30,8 @@ export function filterConditions(p: SearchParams): SQL[] {
   if (p.maxPrice !== undefined) w.push(sql`price_cents <= ${p.maxPrice}`);
   if (p.startsAfter) w.push(sql`next_start_on >= ${p.startsAfter}::date`);
   if (p.hasSeats === 'true') w.push(sql`seats_left > 0`);
+  // A course without an age range is open to every age (enrolment checks ages only where set).
+  if (p.age !== undefined) w.push(sql`(min_age is null or min_age <= ${p.age}) and (max_age is null or max_age >= ${p.age})`);
   return w;
 }
 

@@ -76,6 +76,7 @@ function searchKey(p: SearchParams): string {
     p.maxPrice ?? '',
     p.startsAfter ?? '',
     p.hasSeats ?? '',
+    p.age ?? '',
     p.sort,
     p.page,
     p.pageSize,

@@ -296,6 +296,9 @@ export const courseTerm = pgTable(
     priceCents: integer('price_cents').notNull(),
     nextStartOn: date('next_start_on', { mode: 'string' }),
     seatsLeft: integer('seats_left').notNull(),
+    /** The course's age range (drizzle/0056: search by a learner's age). */
+    minAge: smallint('min_age'),
+    maxAge: smallint('max_age'),
   },
   (t) => [
     primaryKey({ columns: [t.lexeme, t.courseId] }),

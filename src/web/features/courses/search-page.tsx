@@ -21,11 +21,14 @@ const SORT_LABELS: Record<(typeof SEARCH_SORTS)[number], string> = {
   rating: 'Highest rated',
 };
 /** Filters (not the words, the sort or the page): what "Clear filters" removes. */
-const FILTER_KEYS = ['category', 'level', 'format', 'city', 'free', 'minPrice', 'maxPrice', 'startsAfter', 'hasSeats'] as const;
+const FILTER_KEYS = ['category', 'level', 'format', 'city', 'free', 'minPrice', 'maxPrice', 'startsAfter', 'hasSeats', 'age'] as const;
+/** The ages the age filter offers (the API takes any from 0 to 120). */
+const AGES = Array.from({ length: 16 }, (_, i) => i + 3);
 
 const oneOf = <T extends string>(list: readonly T[], v: string | null): T | undefined =>
   v && (list as readonly string[]).includes(v) ? (v as T) : undefined;
 const cents = (v: string | null) => (v && /^\d+$/.test(v) ? Number(v) : undefined);
+const ageOf = (v: string | null) => (v && /^\d{1,3}$/.test(v) && Number(v) <= 120 ? Number(v) : undefined);
 
 /** The search as the URL states it; unknown or malformed values are ignored. */
 /** Results reachable through the pages (the first 1,000, as the API pages them). */
@@ -44,6 +47,7 @@ function readQuery(sp: URLSearchParams): SearchQuery & { page: number } {
     maxPrice: cents(sp.get('maxPrice')),
     startsAfter: /^\d{4}-\d{2}-\d{2}$/.test(sp.get('startsAfter') ?? '') ? sp.get('startsAfter')! : undefined,
     hasSeats: sp.get('hasSeats') === 'true' ? 'true' : undefined,
+    age: ageOf(sp.get('age')),
     sort: oneOf(SEARCH_SORTS, sp.get('sort')) ?? 'relevance',
     page: Number.isInteger(page) && page >= 1 && page <= 1000 ? page : 1,
     pageSize: PAGE_SIZE,
@@ -234,6 +238,22 @@ function Filters({
           {LEVELS.map((l) => (
             <option key={l.id} value={l.id}>
               {l.id === 'all' ? 'Suitable for all levels' : l.label}
+            </option>
+          ))}
+        </select>
+      </Labelled>
+
+      <Labelled label="Learner’s age" htmlFor={`${id}-age`}>
+        <select
+          id={`${id}-age`}
+          className={selectClass}
+          value={String((query.age as number | undefined) ?? '')}
+          onChange={(e) => set({ age: e.target.value || undefined })}
+        >
+          <option value="">Any age</option>
+          {AGES.map((age) => (
+            <option key={age} value={age}>
+              {age} years old
             </option>
           ))}
         </select>
