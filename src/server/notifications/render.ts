@@ -113,8 +113,8 @@ export function render(type: NotificationType, input: NotificationData, readerZo
       // forLearner: the first name of the account's learner the seat is for (a family account).
       const who = str(d.forLearner);
       return {
-        title: who ? `A seat opened up: ${who} is enrolled in ${title}` : `A seat opened up: you are enrolled in ${title}`,
-        body: `${who || 'You'} ${who ? 'has' : 'have'} moved from the waitlist to enrolled in "${title}".`,
+        title: `A seat opened up: ${who ? `${who} is` : 'you are'} enrolled in ${title}`,
+        body: `${who ? `${who} has` : 'You have'} moved from the waitlist to enrolled in "${title}".`,
         link: coursePath(d),
       };
     }

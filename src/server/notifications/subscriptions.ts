@@ -53,7 +53,8 @@ export function subscribeNotifications(app: AppServices) {
       app,
       tx,
       moves.map((m): Recipient => {
-        const data = { ...base, ...(m.learnerProfileId && names.has(m.learnerProfileId) && { forLearner: names.get(m.learnerProfileId) }) };
+        const forLearner = m.learnerProfileId ? names.get(m.learnerProfileId) : undefined;
+        const data = { ...base, ...(forLearner && { forLearner }) };
         return m.status === 'offered'
           ? [m.learnerId, 'waitlist_offer', { ...data, enrolmentId: m.enrolmentId, expiresAt: m.offerExpiresAt?.toISOString() ?? null }]
           : [m.learnerId, 'waitlist_promoted', data];

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Mail, UserPlus, UsersRound } from 'lucide-react';
 import type { LearnerProfileView, PendingLearnerInvite } from '@shared/learner-profile-schemas';
 import { ApiError } from '@web/lib/api';
@@ -22,6 +22,8 @@ import { LearnerForm } from './learner-form';
 import { LearnerInviteForm } from './learner-invite-form';
 
 const ageWords = (age: string) => (age.includes('-') ? `Ages ${age}` : `Age ${age}`);
+/** What a failed action says: the API's message, else `fallback` (the network, say). */
+const errorText = (err: unknown, fallback: string) => (err ? (err instanceof ApiError ? err.message : fallback) : null);
 
 /**
  * A learner's open invitation to an account of their own: where it went and until when its link
@@ -38,19 +40,11 @@ function PendingInvite({
   onSent: (message: string) => Promise<void>;
   onCancel: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const sendAgain = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await onSent((await inviteLearner(invite.learnerProfileId, { email: invite.email })).message);
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'Could not send the invitation. Please try again.');
-    } finally {
-      setBusy(false);
-    }
-  };
+  const sendAgain = useMutation({
+    mutationFn: () => inviteLearner(invite.learnerProfileId, { email: invite.email }),
+    onSuccess: ({ message }) => onSent(message),
+  });
+  const error = errorText(sendAgain.error, 'Could not send the invitation. Please try again.');
   return (
     <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg bg-brand-50 px-3 py-2 text-sm text-slate-700">
       <Mail className="h-4 w-4 shrink-0 text-brand-700" aria-hidden="true" />
@@ -59,10 +53,15 @@ function PendingInvite({
         {formatDay(invite.expiresAt)}.
       </p>
       <div className="flex flex-wrap gap-2">
-        <Button variant="secondary" className="whitespace-nowrap px-3 py-1" loading={busy} onClick={() => void sendAgain()}>
+        <Button
+          variant="secondary"
+          className="whitespace-nowrap px-3 py-1"
+          loading={sendAgain.isPending}
+          onClick={() => sendAgain.mutate()}
+        >
           Send again<span className="sr-only"> to {firstName}</span>
         </Button>
-        <Button variant="secondary" className="whitespace-nowrap px-3 py-1" disabled={busy} onClick={onCancel}>
+        <Button variant="secondary" className="whitespace-nowrap px-3 py-1" disabled={sendAgain.isPending} onClick={onCancel}>
           Cancel invitation<span className="sr-only"> for {firstName}</span>
         </Button>
       </div>
@@ -86,12 +85,8 @@ export function LearnersCard() {
   const [editing, setEditing] = useState<string | 'new' | null>(null);
   const [inviting, setInviting] = useState<string | null>(null);
   const [removing, setRemoving] = useState<LearnerProfileView | null>(null);
-  const [removeBusy, setRemoveBusy] = useState(false);
-  const [removeError, setRemoveError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [cancelling, setCancelling] = useState<{ learner: LearnerProfileView; invite: PendingLearnerInvite } | null>(null);
-  const [cancelBusy, setCancelBusy] = useState(false);
-  const [cancelError, setCancelError] = useState<string | null>(null);
 
   // The course pages list the account's learners too (whether each fits, "Enrol Leo too").
   const refresh = () =>
@@ -104,36 +99,23 @@ export function LearnersCard() {
     setNotice(message);
     await refresh();
   };
-  const remove = async () => {
-    if (!removing) return;
-    setRemoveBusy(true);
-    setRemoveError(null);
-    try {
-      const { message } = await removeLearnerProfile(removing.id);
+  // Each confirmed in a dialog: the dialog closes and the card says what happened.
+  const remove = useMutation({
+    mutationFn: (learner: LearnerProfileView) => removeLearnerProfile(learner.id),
+    onSuccess: ({ message }) => {
       setRemoving(null);
-      await done(message);
-    } catch (err) {
-      setRemoveError(err instanceof ApiError ? err.message : 'Could not remove. Please try again.');
-    } finally {
-      setRemoveBusy(false);
-    }
-  };
-  const cancelInvite = async () => {
-    if (!cancelling) return;
-    setCancelBusy(true);
-    setCancelError(null);
-    try {
-      const { message } = await cancelLearnerInvite(cancelling.learner.id);
+      return done(message);
+    },
+  });
+  const cancelInvite = useMutation({
+    mutationFn: (learner: LearnerProfileView) => cancelLearnerInvite(learner.id),
+    onSuccess: ({ message }) => {
       setCancelling(null);
-      await done(message);
-    } catch (err) {
-      setCancelError(err instanceof ApiError ? err.message : 'Could not cancel. Please try again.');
-    } finally {
-      setCancelBusy(false);
-    }
-  };
+      return done(message);
+    },
+  });
   const full = !!data && data.items.length >= data.max;
-  const inviteOf = (learnerId: string) => data?.invites.find((i) => i.learnerProfileId === learnerId);
+  const invites = new Map(data?.invites.map((i) => [i.learnerProfileId, i]));
 
   return (
     <Card>
@@ -188,7 +170,7 @@ export function LearnersCard() {
                         variant="secondary"
                         className="whitespace-nowrap px-3 py-1.5"
                         onClick={() => {
-                          setRemoveError(null);
+                          remove.reset();
                           setRemoving(learner);
                         }}
                       >
@@ -197,14 +179,14 @@ export function LearnersCard() {
                     </div>
                   </div>
                 )}
-                {inviteOf(learner.id) && editing !== learner.id && inviting !== learner.id && (
+                {invites.has(learner.id) && editing !== learner.id && inviting !== learner.id && (
                   <PendingInvite
-                    invite={inviteOf(learner.id)!}
+                    invite={invites.get(learner.id)!}
                     firstName={learner.firstName}
                     onSent={done}
                     onCancel={() => {
-                      setCancelError(null);
-                      setCancelling({ learner, invite: inviteOf(learner.id)! });
+                      cancelInvite.reset();
+                      setCancelling({ learner, invite: invites.get(learner.id)! });
                     }}
                   />
                 )}
@@ -246,9 +228,9 @@ export function LearnersCard() {
         open={!!removing}
         title={`Remove ${removing?.firstName ?? ''}?`}
         confirmLabel="Remove"
-        busy={removeBusy}
-        error={removeError}
-        onConfirm={() => void remove()}
+        busy={remove.isPending}
+        error={errorText(remove.error, 'Could not remove. Please try again.')}
+        onConfirm={() => removing && remove.mutate(removing)}
         onClose={() => setRemoving(null)}
       >
         {removing?.firstName}&rsquo;s name, age and notes leave your learners. Classes they already took stay in your history. A learner
@@ -258,10 +240,9 @@ export function LearnersCard() {
         open={!!cancelling}
         title={`Cancel ${cancelling?.learner.firstName ?? ''}’s invitation?`}
         confirmLabel="Cancel invitation"
-        cancelLabel="Keep it"
-        busy={cancelBusy}
-        error={cancelError}
-        onConfirm={() => void cancelInvite()}
+        busy={cancelInvite.isPending}
+        error={errorText(cancelInvite.error, 'Could not cancel. Please try again.')}
+        onConfirm={() => cancelling && cancelInvite.mutate(cancelling.learner)}
         onClose={() => setCancelling(null)}
       >
         The link sent to {cancelling?.invite.email} stops working. {cancelling?.learner.firstName} stays in your learners, and you can
